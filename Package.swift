@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every Hearth target shares: Swift 6 language mode plus the upcoming features that keep module
+/// boundaries honest (see docs/architecture.md).
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Hearth",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hearth", targets: ["hearth"]),
+        .library(name: "HearthCore", targets: ["HearthCore"]),
+        .library(name: "HearthServer", targets: ["HearthServer"]),
+    ],
+    targets: [
+        .target(name: "CHearthSystem"),
+        .target(name: "HearthCore", swiftSettings: strictSettings),
+        .target(name: "HearthNet", dependencies: ["CHearthSystem", "HearthCore"], swiftSettings: strictSettings),
+        .target(name: "HearthStorage", dependencies: ["HearthCore"], swiftSettings: strictSettings),
+        .target(
+            name: "HearthServer",
+            dependencies: ["HearthCore", "HearthNet", "HearthStorage"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "hearth", dependencies: ["HearthServer"], swiftSettings: strictSettings),
+        .target(name: "HearthTestKit", dependencies: ["HearthCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HearthCoreTests",
+            dependencies: ["HearthCore", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthNetTests",
+            dependencies: ["HearthNet", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthStorageTests",
+            dependencies: ["HearthStorage", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthServerTests",
+            dependencies: ["HearthServer", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthIntegrationTests",
+            dependencies: ["HearthServer", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

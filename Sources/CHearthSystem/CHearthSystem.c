@@ -1,0 +1,2 @@
+/* Intentionally empty: this target only exists to expose CHearthSystem.h to Swift. */
+#include "CHearthSystem.h"

@@ -1,0 +1,122 @@
+/// One segment of a database path: a child name, ordered the way Firebase orders children.
+///
+/// Firebase sorts "integer keys" (an optional `-` and up to 10 digits that fit in a signed 32-bit integer) first,
+/// numerically, with ties broken by the shorter string; every other key follows, compared by UTF-16 code units.
+/// `Key` precomputes the integer value so comparisons on hot paths stay cheap.
+public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The key as written.
+    public let string: String
+    /// The key's value when it is a Firebase integer key, else `nil`.
+    public let integerValue: Int32?
+
+    /// Creates a key after checking Firebase's key rules.
+    /// - Throws: `PathError` when the key is empty, longer than 768 UTF-8 bytes, or contains `. $ # [ ] /` or an
+    ///   ASCII control character.
+    public init(validating string: String) throws(PathError) {
+        try Key.validate(string)
+        self.init(unchecked: string)
+    }
+
+    /// Creates a key the caller has already validated (or a sentinel such as `[MIN_NAME]`).
+    public init(unchecked string: String) {
+        self.string = string
+        self.integerValue = Key.parseIntegerKey(string)
+    }
+
+    public var description: String { self.string }
+
+    /// The largest number of UTF-8 bytes Firebase accepts in one key.
+    public static let maximumByteLength = 768
+
+    /// Checks Firebase's key rules without building a key.
+    public static func validate(_ string: String) throws(PathError) {
+        if string.isEmpty {
+            throw PathError(.invalidKey, "Invalid key \"\": keys must be non-empty strings.")
+        }
+        var length = 0
+        for byte in string.utf8 {
+            length += 1
+            switch byte {
+            case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                UInt8(ascii: "/"), 0x00...0x1F, 0x7F:
+                throw PathError(
+                    .invalidKey,
+                    "Invalid key \(PathError.quoted(string)): keys can't contain \".\", \"#\", \"$\", \"/\", \"[\", \"]\" or ASCII control characters."
+                )
+            default:
+                continue
+            }
+        }
+        if length > maximumByteLength {
+            throw PathError(
+                .keyTooLong,
+                "Invalid key of \(length) bytes: keys can be at most \(maximumByteLength) bytes of UTF-8."
+            )
+        }
+    }
+
+    /// Firebase's integer-key rule: optional `-`, 1 to 10 digits (leading zeros allowed), within Int32's range.
+    static func parseIntegerKey(_ string: String) -> Int32? {
+        var utf8 = string.utf8.makeIterator()
+        guard let first = utf8.next() else { return nil }
+        var negative = false
+        var value: Int64 = 0
+        var digits = 0
+        if first == UInt8(ascii: "-") {
+            negative = true
+        } else if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
+            value = Int64(first - UInt8(ascii: "0"))
+            digits = 1
+        } else {
+            return nil
+        }
+        while let byte = utf8.next() {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            digits += 1
+            if digits > 10 { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        guard digits > 0 else { return nil }
+        if negative { value = -value }
+        guard value >= Int64(Int32.min) && value <= Int64(Int32.max) else { return nil }
+        return Int32(value)
+    }
+
+    /// Firebase child order: integer keys first (numerically, shorter string on ties), then UTF-16 order.
+    public static func < (lhs: Key, rhs: Key) -> Bool {
+        switch (lhs.integerValue, rhs.integerValue) {
+        case let (left?, right?):
+            if left != right { return left < right }
+            return lhs.string.utf8.count < rhs.string.utf8.count
+        case (.some, .none):
+            return true
+        case (.none, .some):
+            return false
+        case (.none, .none):
+            return Key.utf16Precedes(lhs.string, rhs.string)
+        }
+    }
+
+    /// Compares by UTF-16 code units as JavaScript, Java and Objective-C do; ASCII takes a byte-wise fast path.
+    public static func utf16Precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case let (l?, r?):
+                if l == r { continue }
+                if l < 0x80 && r < 0x80 { return l < r }
+                return lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
+            case (nil, .some):
+                return true
+            case (_, nil):
+                return false
+            }
+        }
+    }
+
+    /// The smallest possible name, `[MIN_NAME]`, used by query bounds.
+    public static let minName = Key(unchecked: "[MIN_NAME]")
+    /// The largest possible name, `[MAX_NAME]` (Android spells it `[MAX_KEY]`), used by query bounds.
+    public static let maxName = Key(unchecked: "[MAX_NAME]")
+}

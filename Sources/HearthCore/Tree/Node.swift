@@ -1,0 +1,124 @@
+import Synchronization
+
+/// A persistent, immutable JSON tree: the database's value type.
+///
+/// A node is empty (Firebase's `null`), a leaf holding a `LeafValue`, or an ordered map of non-empty children.
+/// Either kind may carry a `Priority`; an empty node never does. Updates return a new node that shares every
+/// untouched subtree with the old one, so taking a snapshot is O(1), readers never block writers, and two versions
+/// can be diffed by identity. Each non-empty node caches its Firebase hash the first time it is asked for.
+public struct Node: Sendable {
+    /// The shared, immutable storage of a non-empty node.
+    final class Storage: Sendable {
+        let content: Content
+        let priority: Priority?
+        /// The Firebase hash, computed at most once per storage (see `Node+Hash.swift`).
+        let cachedHash: Mutex<String?>
+
+        init(content: Content, priority: Priority?) {
+            self.content = content
+            self.priority = priority
+            self.cachedHash = Mutex(nil)
+        }
+    }
+
+    enum Content: Sendable {
+        case leaf(LeafValue)
+        case children(ChildMap)
+    }
+
+    let storage: Storage?
+
+    init(storage: Storage?) {
+        self.storage = storage
+    }
+
+    /// Firebase's `null`: no value and no children.
+    public static let empty = Node(storage: nil)
+
+    /// A leaf node.
+    public init(_ value: LeafValue, priority: Priority? = nil) {
+        self.storage = Storage(content: .leaf(value), priority: priority)
+    }
+
+    /// A node with the given children; empty children are dropped and no children at all gives `.empty`.
+    public init(children: ChildMap, priority: Priority? = nil) {
+        self.storage = children.isEmpty ? nil : Storage(content: .children(children), priority: priority)
+    }
+
+    public var isEmpty: Bool { self.storage == nil }
+
+    public var isLeaf: Bool {
+        if case .leaf = self.storage?.content { return true }
+        return false
+    }
+
+    /// The leaf's value, or `nil` for empty and children nodes.
+    public var leafValue: LeafValue? {
+        if case .leaf(let value) = self.storage?.content { return value }
+        return nil
+    }
+
+    /// The children in Firebase key order; empty for leaves and empty nodes.
+    public var children: ChildMap {
+        if case .children(let map) = self.storage?.content { return map }
+        return ChildMap()
+    }
+
+    public var childCount: Int { self.children.count }
+
+    public var priority: Priority? { self.storage?.priority }
+
+    /// True when both nodes share storage: a cheap "certainly unchanged" test for diffing.
+    public func isIdentical(to other: Node) -> Bool {
+        self.storage === other.storage
+    }
+
+    /// The child named `key`; `.empty` when absent or when this node is a leaf.
+    public func child(_ key: Key) -> Node {
+        self.children[key] ?? .empty
+    }
+
+    /// The node at `path` below this one; `.empty` when nothing is there.
+    public func node(at path: Path) -> Node {
+        var current = self
+        for key in path.keys {
+            current = current.child(key)
+            if current.isEmpty { return .empty }
+        }
+        return current
+    }
+
+    /// The same value with a different priority. Empty nodes stay empty (Firebase drops their priority).
+    public func withPriority(_ priority: Priority?) -> Node {
+        guard let storage = self.storage else { return .empty }
+        let copy = Node(storage: Storage(content: storage.content, priority: priority))
+        return copy
+    }
+}
+
+extension Node: Equatable {
+    /// Deep equality of value and priority, short-cut by shared storage.
+    public static func == (lhs: Node, rhs: Node) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (nil, nil):
+            return true
+        case (nil, _), (_, nil):
+            return false
+        case let (left?, right?):
+            if left === right { return true }
+            guard left.priority == right.priority else { return false }
+            switch (left.content, right.content) {
+            case let (.leaf(a), .leaf(b)):
+                return a == b
+            case let (.children(a), .children(b)):
+                guard a.count == b.count else { return false }
+                for (x, y) in zip(a, b) where x.key != y.key || x.node != y.node {
+                    return false
+                }
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}

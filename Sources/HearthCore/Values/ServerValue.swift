@@ -1,0 +1,37 @@
+/// A placeholder the server replaces when it applies a write: Firebase's `{".sv": …}`.
+public enum ServerValue: Sendable, Hashable {
+    /// `{".sv": "timestamp"}`: the server's clock in milliseconds since the Unix epoch.
+    case timestamp
+    /// `{".sv": {"increment": n}}`: the current number plus `n` (an `.int` or `.double` leaf value).
+    case increment(LeafValue)
+}
+
+/// Where a server value sits inside a write, relative to the write's path.
+public struct ServerValuePlaceholder: Sendable, Hashable {
+    /// The location of the placeholder below the write path (the root for a write that is itself a placeholder).
+    public var path: Path
+    public var value: ServerValue
+    /// True when the placeholder is the priority of the node at `path`, not its value.
+    public var isPriority: Bool
+
+    public init(path: Path, value: ServerValue, isPriority: Bool) {
+        self.path = path
+        self.value = value
+        self.isPriority = isPriority
+    }
+}
+
+/// A value parsed from a client's write, before the server resolves its server values.
+///
+/// `node` holds the write with every placeholder location left empty; `placeholders` says what to put there.
+public struct WriteValue: Sendable {
+    public var node: Node
+    public var placeholders: [ServerValuePlaceholder]
+
+    public init(node: Node, placeholders: [ServerValuePlaceholder] = []) {
+        self.node = node
+        self.placeholders = placeholders
+    }
+
+    public var hasServerValues: Bool { !self.placeholders.isEmpty }
+}
