@@ -1,1 +1,24 @@
-print("hearth")
+import Foundation
+import HearthServer
+import HearthStorage
+
+/// `hearth`: the command-line entry point. Parses arguments and hands off to the server module.
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "serve":
+        try await Serve.run(Array(arguments.dropFirst()))
+    case "bench":
+        try await Bench.run(Array(arguments.dropFirst()))
+    case "help", "--help", "-h", nil:
+        print(Usage.text)
+    default:
+        throw UsageError("unknown command '\(arguments[0])'")
+    }
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("hearth: \(error.message)\n\n\(Usage.text)\n".utf8))
+    exit(2)
+} catch {
+    FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))
+    exit(1)
+}

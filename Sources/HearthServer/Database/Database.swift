@@ -1,0 +1,133 @@
+public import HearthCore
+import HearthStorage
+import Synchronization
+import Foundation
+
+/// One node's database: shards, coordinator, log and read view wired together.
+///
+/// Front ends (REST, SSE, the wire protocol) talk only to this type: `root(_:)` for reads and listener
+/// registration, `write(…)` for every mutation.
+public final class Database: Sendable {
+    public let view: DatabaseView
+    public let coordinator: Coordinator
+    let log: CommitLog
+    let snapshots: SnapshotStore
+    let snapshotScheduler: SnapshotScheduler
+    private let pushIDs = Mutex(PushIDGenerator())
+
+    private init(
+        view: DatabaseView, coordinator: Coordinator, log: CommitLog, snapshots: SnapshotStore,
+        snapshotScheduler: SnapshotScheduler
+    ) {
+        self.view = view
+        self.coordinator = coordinator
+        self.log = log
+        self.snapshots = snapshots
+        self.snapshotScheduler = snapshotScheduler
+    }
+
+    /// Opens the data directory, recovers snapshot + log tail, and starts the log.
+    public static func open(configuration: NodeConfiguration, log logger: Log) async throws -> Database {
+        let directory = configuration.dataDirectory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let scheduler = SnapshotScheduler(everyRecords: configuration.snapshotEveryRecords)
+        let view = DatabaseView { lsn, roots in scheduler.recordApplied(lsn: lsn, roots: roots) }
+        var walConfiguration = WALConfiguration()
+        walConfiguration.fsync = configuration.fsync
+        let commitLog = try CommitLog.open(
+            directory: directory + "/wal", configuration: walConfiguration, view: view, log: logger)
+        let snapshots = try SnapshotStore(directory: directory + "/snapshots")
+
+        let started = ContinuousClock.now
+        var roots: [String: Node] = [:]
+        var lsn: UInt64 = 0
+        if let latest = try snapshots.latest() {
+            roots = try SnapshotFormat.decode(try snapshots.read(latest))
+            lsn = latest.lsn
+        }
+        var replayed = 0
+        try commitLog.replay(after: lsn) { recordLSN, record in
+            var root = roots[record.namespace] ?? .empty
+            for mutation in record.mutations { root = mutation.apply(to: root) }
+            roots[record.namespace] = root.isEmpty ? nil : root
+            lsn = recordLSN
+            replayed += 1
+        }
+        view.load(roots: roots, lsn: lsn)
+        scheduler.recovered(lsn: lsn, recordsSinceSnapshot: replayed)
+
+        let router = ShardRouter(shardCount: configuration.shardCount, shardDepth: configuration.shardDepth)
+        let shards = (0..<configuration.shardCount).map { ShardActor(id: $0) }
+        for (namespace, root) in roots {
+            for (index, tree) in router.split(root, namespace: namespace).enumerated() where !tree.isEmpty {
+                await shards[index].load(namespace: namespace, tree: tree)
+            }
+        }
+        commitLog.start()
+        logger.info(
+            "database.recovered",
+            [
+                "lsn": "\(lsn)", "replayed": "\(replayed)", "namespaces": "\(roots.count)",
+                "seconds": String(format: "%.3f", Self.seconds(ContinuousClock.now - started)),
+            ])
+        let coordinator = Coordinator(router: router, shards: shards, log: commitLog, view: view)
+        return Database(
+            view: view, coordinator: coordinator, log: commitLog, snapshots: snapshots, snapshotScheduler: scheduler)
+    }
+
+    /// Milliseconds since the Unix epoch, the clock behind `ServerValue.timestamp` and push IDs.
+    public func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// A new push ID from the server clock, strictly greater than every earlier one from this node.
+    public func nextPushID() -> String {
+        let now = self.now()
+        return self.pushIDs.withLock { generator in
+            var random = SystemRandomNumberGenerator()
+            return generator.next(now: now, using: &random)
+        }
+    }
+
+    /// The current value of a namespace root.
+    public func root(_ namespace: String) -> Node { self.view.root(namespace) }
+
+    /// Applies `mutations` atomically if `condition` holds; see `Coordinator.write`.
+    public func write(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
+        -> WriteOutcome
+    {
+        try await self.coordinator.write(
+            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
+    }
+
+    /// Writes a snapshot when enough records have accumulated, then drops log segments it covers. Runs until
+    /// cancelled; a final snapshot is not needed on shutdown because the log is complete.
+    func runSnapshots(log logger: Log) async {
+        for await (lsn, roots) in self.snapshotScheduler.requests {
+            do {
+                let started = ContinuousClock.now
+                try self.snapshots.write(lsn: lsn) { writer in try SnapshotFormat.encode(roots, into: &writer) }
+                self.log.truncate(through: lsn)
+                self.snapshotScheduler.finished()
+                logger.info(
+                    "snapshot.written",
+                    ["lsn": "\(lsn)", "seconds": String(format: "%.3f", Self.seconds(ContinuousClock.now - started))])
+            } catch {
+                self.snapshotScheduler.finished()
+                logger.error("snapshot.failed", ["lsn": "\(lsn)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Flushes and closes the log; every acknowledged write is on disk afterwards.
+    public func close() async {
+        self.snapshotScheduler.stop()
+        await self.log.close()
+    }
+
+    var walStatistics: WALStatistics { self.log.statistics }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

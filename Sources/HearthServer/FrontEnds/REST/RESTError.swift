@@ -1,0 +1,37 @@
+import HearthCore
+import HearthNet
+
+/// A REST failure rendered the way Firebase renders it: a status and `{"error": "<message>"}`.
+struct RESTError: Error, Sendable {
+    var status: Int
+    var message: String
+    var headers: [(String, String)] = []
+
+    init(_ status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    static let invalidJSON = RESTError(400, "Invalid data; couldn't parse JSON object, array, or value.")
+    static let permissionDenied = RESTError(401, "Permission denied")
+    static let writeTooBig = RESTError(
+        400, "Data to write exceeds the maximum size that can be modified with a single request.")
+
+    static func invalidPath(_ detail: String) -> RESTError {
+        RESTError(400, "Invalid path: \(detail)")
+    }
+
+    var response: HTTPResponse {
+        var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
+        for (name, value) in self.headers { headers.add(name, value) }
+        return HTTPResponse(status: self.status, headers: headers, body: RESTError.body(self.message))
+    }
+
+    /// `{"error":"…"}` with the message JSON-escaped.
+    static func body(_ message: String) -> [UInt8] {
+        var bytes = Array("{\"error\":".utf8)
+        bytes += Node(.string(message)).jsonBytes(format: .plain, pretty: false)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}

@@ -1,0 +1,90 @@
+import HearthCore
+import HearthNet
+
+/// GET: plain reads, queries, shallow reads, export format, ETags and SSE streams.
+extension RESTHandler {
+    func get(_ request: RESTRequest, _ http: HTTPRequest) throws(RESTError) -> HTTPReply {
+        let query = try self.query(for: request)
+        if request.isEventStream {
+            let stream = SSEStream(
+                namespace: request.namespace, path: request.path, query: query, exportFormat: request.exportFormat,
+                view: self.database.view)
+            stream.register()
+            let headers = HTTPHeaders([
+                ("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"),
+                ("Access-Control-Allow-Origin", "*"),
+            ])
+            return .stream(HTTPResponse(status: 200, headers: headers), stream)
+        }
+
+        let node = self.database.root(request.namespace).node(at: request.path)
+        let etag = Self.etag(of: node)
+        if let candidate = http.headers["if-none-match"], candidate == etag {
+            return .response(HTTPResponse(status: 304, headers: HTTPHeaders([("ETag", etag)])))
+        }
+        var headers = HTTPHeaders()
+        if http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
+            headers.add("ETag", etag)
+        }
+        let body: [UInt8]
+        if request.targetsPriority {
+            body = Node.priorityJSON(node.priority)
+        } else if request.shallow {
+            body = (query.map { $0.evaluate(node) } ?? node).shallowJSONBytes()
+        } else {
+            let result = query.map { $0.evaluate(node) } ?? node
+            body = result.jsonBytes(format: request.exportFormat ? .export : .plain, pretty: request.printMode == .pretty)
+        }
+        return .response(self.success(request, body: body, headers: headers))
+    }
+
+    /// The query a GET asks for. `shallow=true` with `limitToFirst`/`startAfter` and no `orderBy` is the key-ordered
+    /// paging firebase-tools uses, with an unquoted key allowed in `startAfter`.
+    func query(for request: RESTRequest) throws(RESTError) -> QuerySpec? {
+        var parameters = request.parameters
+        if request.shallow, parameters["orderBy"] == nil,
+            parameters["limitToFirst"] != nil || parameters["startAfter"] != nil
+        {
+            parameters["orderBy"] = "\"$key\""
+            if let after = parameters["startAfter"], (try? JSONReader.parseValue(after)) == nil {
+                parameters["startAfter"] = String(decoding: Node(.string(after)).jsonBytes(format: .plain, pretty: false), as: UTF8.self)
+            }
+        }
+        do {
+            return try QuerySpec.rest(parameters: parameters) { text in try JSONReader.parseValue(text) }
+        } catch {
+            throw RESTError(400, error.message)
+        }
+    }
+
+    /// Firebase's ETag: the node hash, or `null_etag` where nothing is stored.
+    static func etag(of node: Node) -> String {
+        node.isEmpty ? "null_etag" : node.hash
+    }
+
+    /// A 200 with a JSON body, or 204 for `print=silent`; JSONP and `download=` applied.
+    func success(_ request: RESTRequest, body: [UInt8], headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        if request.printMode == .silent {
+            return HTTPResponse(status: 204, headers: headers)
+        }
+        var body = body
+        if request.method == .get, let callback = request.parameters["callback"], Self.isJavaScriptName(callback) {
+            headers.add("Content-Type", "application/javascript; charset=utf-8")
+            body = Array("\(callback)(".utf8) + body + Array(");".utf8)
+        } else {
+            headers.add("Content-Type", "application/json; charset=utf-8")
+        }
+        if request.method == .get, let download = request.parameters["download"] {
+            let safe = download.filter { $0 != "\"" && $0 != "\r" && $0 != "\n" }
+            headers.add("Content-Disposition", "attachment; filename=\"\(safe)\"")
+        }
+        headers.add("Access-Control-Allow-Origin", "*")
+        return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
+    private static func isJavaScriptName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 128
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_$.".unicodeScalars.contains($0)) }
+    }
+}

@@ -1,0 +1,85 @@
+public import HearthNet
+import HearthCore
+
+/// Serves Firebase's REST API (and SSE streaming, and `/.metrics`) on the node's HTTP port.
+public final class RESTHandler: HTTPRequestHandler {
+    let database: Database
+    let configuration: NodeConfiguration
+    let policy: any AccessPolicy
+    let metrics: Metrics
+    let log: Log
+    let statistics: @Sendable () -> [(name: String, help: String, type: String, value: Double)]
+
+    public init(
+        database: Database,
+        configuration: NodeConfiguration,
+        policy: any AccessPolicy,
+        metrics: Metrics,
+        log: Log,
+        statistics: @escaping @Sendable () -> [(name: String, help: String, type: String, value: Double)]
+    ) {
+        self.database = database
+        self.configuration = configuration
+        self.policy = policy
+        self.metrics = metrics
+        self.log = log
+        self.statistics = statistics
+    }
+
+    public func maximumBodyBytes(
+        method: String, path: String, query: [(name: String, value: String)], headers: HTTPHeaders
+    ) -> Int {
+        let unlimited = query.contains { $0.name == "writeSizeLimit" && $0.value == "unlimited" }
+        return unlimited ? self.configuration.maximumImportBytes : self.configuration.maximumWriteBytes
+    }
+
+    public func handle(_ request: HTTPRequest) async -> HTTPReply {
+        let started = ContinuousClock.now
+        let reply: HTTPReply
+        if request.path == "/.metrics" {
+            reply = .response(self.metricsResponse())
+        } else {
+            do {
+                reply = try await self.handleREST(request)
+            } catch let error as RESTError {
+                reply = .response(error.response)
+            } catch {
+                self.log.error("rest.failed", ["path": request.path, "error": "\(error)"])
+                reply = .response(RESTError(503, "The database is temporarily unavailable; retry shortly.").response)
+            }
+        }
+        let status: Int
+        switch reply {
+        case .response(let response), .stream(let response, _), .upgrade(let response, _): status = response.status
+        }
+        self.metrics.recordRequest(
+            method: request.method, status: status, seconds: Database.seconds(ContinuousClock.now - started))
+        return reply
+    }
+
+    private func handleREST(_ http: HTTPRequest) async throws -> HTTPReply {
+        let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+        let operation: AccessRequest.Operation = request.method == .get ? .read : .write
+        let access = AccessRequest(
+            operation: operation, namespace: request.namespace, path: request.path, credential: request.credential)
+        guard self.policy.allows(access) else { throw RESTError.permissionDenied }
+        switch request.method {
+        case .get:
+            return try self.get(request, http)
+        case .put, .delete:
+            return .response(try await self.set(request, http))
+        case .post:
+            return .response(try await self.push(request, http))
+        case .patch:
+            return .response(try await self.update(request, http))
+        }
+    }
+
+    private func metricsResponse() -> HTTPResponse {
+        let text = self.metrics.render(extra: self.statistics())
+        return HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
+            body: Array(text.utf8))
+    }
+}

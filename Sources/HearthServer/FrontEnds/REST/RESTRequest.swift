@@ -1,0 +1,120 @@
+import HearthCore
+import HearthNet
+
+/// A REST call as Firebase defines it, parsed and validated from an HTTP request.
+///
+/// Covers `/<path>.json` (and `/<path>/.priority.json`), the method after `X-HTTP-Method-Override`, the namespace
+/// (`ns=` or the host's first label), and the query parameters Firebase documents. Unknown parameters are ignored,
+/// as Firebase and its emulator ignore them.
+struct RESTRequest {
+    enum Method: String { case get = "GET", put = "PUT", post = "POST", patch = "PATCH", delete = "DELETE" }
+    enum PrintMode { case normal, pretty, silent }
+
+    var method: Method
+    var namespace: String
+    var path: Path
+    /// True for `…/.priority.json`: the request reads or writes the priority of `path`.
+    var targetsPriority: Bool
+    var parameters: [String: String]
+    var printMode: PrintMode
+    var exportFormat: Bool
+    var shallow: Bool
+    var credential: String?
+    var isEventStream: Bool
+
+    /// Parses the method, path, namespace and common parameters.
+    /// - Throws: `RESTError` with Firebase's status and message.
+    init(_ request: HTTPRequest, defaultNamespace: String) throws(RESTError) {
+        var parameters: [String: String] = [:]
+        for (name, value) in request.query { parameters[name] = value }
+        self.parameters = parameters
+
+        let override = request.headers["X-HTTP-Method-Override"] ?? parameters["x-http-method-override"]
+        var methodName = request.method
+        if methodName == "POST", let override { methodName = override.uppercased() }
+        if methodName == "HEAD" { methodName = "GET" }
+        guard let method = Method(rawValue: methodName) else {
+            throw RESTError(405, "Method \(methodName) is not supported; use GET, PUT, POST, PATCH or DELETE.")
+        }
+        self.method = method
+
+        guard request.path.hasSuffix(".json") else {
+            throw RESTError(404, "Not found: REST paths end in .json, for example /users/ada.json.")
+        }
+        var segments = request.path.dropLast(5).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        self.targetsPriority = segments.last == ".priority"
+        if self.targetsPriority { segments.removeLast() }
+        do {
+            var keys: [Key] = []
+            for segment in segments { keys.append(try Key(validating: segment)) }
+            try Path.checkLimits(keys)
+            self.path = Path(keys: keys)
+        } catch {
+            throw RESTError.invalidPath(error.message)
+        }
+
+        self.namespace = try Self.namespace(parameters["ns"], host: request.headers["Host"], default: defaultNamespace)
+        switch parameters["print"] {
+        case nil: self.printMode = .normal
+        case "pretty": self.printMode = .pretty
+        case "silent": self.printMode = .silent
+        case let other?: throw RESTError(400, "print must be \"pretty\" or \"silent\", not \"\(other)\".")
+        }
+        switch parameters["format"] {
+        case nil: self.exportFormat = false
+        case "export": self.exportFormat = true
+        case let other?: throw RESTError(400, "format must be \"export\", not \"\(other)\".")
+        }
+        switch parameters["shallow"] {
+        case nil, "false": self.shallow = false
+        case "true": self.shallow = true
+        case let other?: throw RESTError(400, "shallow must be true or false, not \"\(other)\".")
+        }
+        if let timeout = parameters["timeout"] { try Self.validateTimeout(timeout) }
+
+        var credential = parameters["auth"] ?? parameters["access_token"]
+        if credential == nil, let authorization = request.headers["Authorization"],
+            authorization.lowercased().hasPrefix("bearer ")
+        {
+            credential = String(authorization.dropFirst(7))
+        }
+        self.credential = credential
+        self.isEventStream =
+            method == .get && (request.headers["Accept"]?.lowercased().contains("text/event-stream") ?? false)
+    }
+
+    /// Firebase namespaces are database names: letters, digits, `-` and `_`.
+    static func namespace(_ explicit: String?, host: String?, default defaultNamespace: String) throws(RESTError)
+        -> String
+    {
+        if let explicit {
+            guard Self.isValidNamespace(explicit) else {
+                throw RESTError(400, "Invalid namespace \"\(explicit)\": use letters, digits, '-' and '_'.")
+            }
+            return explicit
+        }
+        if let host {
+            let name = host.split(separator: ":").first.map(String.init) ?? host
+            let labels = name.split(separator: ".")
+            let isAddress = name.allSatisfy { $0.isNumber || $0 == "." } || name.hasPrefix("[")
+            if labels.count >= 2, !isAddress, let first = labels.first, Self.isValidNamespace(String(first)) {
+                return String(first)
+            }
+        }
+        return defaultNamespace
+    }
+
+    static func isValidNamespace(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 128
+            && name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+    }
+
+    /// `timeout=<n>ms|s|min`, at most 15 minutes.
+    static func validateTimeout(_ text: String) throws(RESTError) {
+        let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1)]
+        for (unit, scale) in units where text.hasSuffix(unit) {
+            if let value = Double(text.dropLast(unit.count)), value > 0, value * scale <= 900 { return }
+        }
+        throw RESTError(400, "timeout must be a positive number with unit ms, s or min, at most 15min (got \"\(text)\").")
+    }
+}

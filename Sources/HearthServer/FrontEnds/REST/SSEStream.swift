@@ -1,0 +1,147 @@
+import HearthCore
+import HearthNet
+import Synchronization
+
+/// One `Accept: text/event-stream` client: the initial `put` of the value (or query result) at its path, then a
+/// `put` or `patch` for every committed change under it, and `keep-alive` events in between.
+///
+/// Changes arrive on the commit thread, possibly before the HTTP head has been written; until `start` they are held
+/// in order and flushed right after the initial event, so a client never misses or reorders a change.
+final class SSEStream: HTTPStreamSession, ChangeListener {
+    let namespace: String
+    let path: Path
+    private let query: QuerySpec?
+    private let exportFormat: Bool
+    private let view: DatabaseView
+    private let state = Mutex(State())
+
+    private struct State {
+        var writer: ConnectionWriter?
+        var pending: [[UInt8]] = []
+        var initial: [UInt8]?
+        var lastQueryResult: Node?
+        var closed = false
+    }
+
+    init(namespace: String, path: Path, query: QuerySpec?, exportFormat: Bool, view: DatabaseView) {
+        self.namespace = namespace
+        self.path = path
+        self.query = query
+        self.exportFormat = exportFormat
+        self.view = view
+    }
+
+    /// Registers with the view and prepares the initial `put` from the value at registration time.
+    func register() {
+        let root = self.view.addListener(self)
+        let value = self.currentValue(in: root)
+        let event = self.event("put", path: .root, data: self.render(value))
+        self.state.withLock {
+            $0.initial = event
+            if self.query != nil, $0.lastQueryResult == nil { $0.lastQueryResult = value }
+        }
+    }
+
+    func start(_ writer: ConnectionWriter) {
+        let alive = self.state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            if let initial = state.initial { writer.write(initial) }
+            for event in state.pending { writer.write(event) }
+            state.pending = []
+            state.writer = writer
+            return true
+        }
+        if !alive { writer.close() }
+    }
+
+    func connectionClosed() {
+        self.state.withLock {
+            $0.closed = true
+            $0.writer = nil
+            $0.pending = []
+        }
+        self.view.removeListener(self)
+    }
+
+    /// Sends a keep-alive event (`data: null`, which clients ignore).
+    func sendKeepAlive() {
+        self.send(Array("event: keep-alive\ndata: null\n\n".utf8))
+    }
+
+    func changed(_ change: CommittedChange) {
+        if self.query != nil {
+            let result = self.currentValue(in: change.newRoot)
+            let isNew = self.state.withLock { state -> Bool in
+                guard state.lastQueryResult != result else { return false }
+                state.lastQueryResult = result
+                return true
+            }
+            if isNew { self.send(self.event("put", path: .root, data: self.render(result))) }
+            return
+        }
+        for event in self.events(for: change) { self.send(event) }
+    }
+
+    /// The `put`/`patch` events a default (unfiltered) stream at `path` gets for a change.
+    private func events(for change: CommittedChange) -> [[UInt8]] {
+        let mutations = change.record.mutations
+        if mutations.contains(where: { $0.path.count < self.path.count && $0.path.contains(self.path) }) {
+            let old = change.oldRoot.node(at: self.path)
+            let new = change.newRoot.node(at: self.path)
+            return old == new ? [] : [self.event("put", path: .root, data: self.render(new))]
+        }
+        let inside = mutations.filter { mutation in
+            guard case .set = mutation else { return self.exportFormat && self.path.contains(mutation.path) }
+            return self.path.contains(mutation.path)
+        }
+        if inside.count > 1, let parent = inside[0].path.parent, self.path.contains(parent),
+            inside.allSatisfy({ $0.path.parent == parent })
+        {
+            var data = Array("{".utf8)
+            for (index, mutation) in inside.enumerated() {
+                if index > 0 { data.append(UInt8(ascii: ",")) }
+                data += Node(.string(mutation.path.last?.string ?? "")).jsonBytes(format: .plain, pretty: false)
+                data.append(UInt8(ascii: ":"))
+                data += self.render(change.newRoot.node(at: mutation.path))
+            }
+            data.append(UInt8(ascii: "}"))
+            return [self.event("patch", path: self.relative(parent), data: data)]
+        }
+        return inside.map { mutation in
+            self.event("put", path: self.relative(mutation.path), data: self.render(change.newRoot.node(at: mutation.path)))
+        }
+    }
+
+    private func currentValue(in root: Node) -> Node {
+        let value = root.node(at: self.path)
+        return self.query.map { $0.evaluate(value) } ?? value
+    }
+
+    private func relative(_ path: Path) -> Path {
+        self.path.relativePath(to: path) ?? .root
+    }
+
+    private func render(_ node: Node) -> [UInt8] {
+        node.jsonBytes(format: self.exportFormat ? .export : .plain, pretty: false)
+    }
+
+    private func event(_ name: String, path: Path, data: [UInt8]) -> [UInt8] {
+        var bytes = Array("event: \(name)\ndata: {\"path\":".utf8)
+        bytes += Node(.string(path.description)).jsonBytes(format: .plain, pretty: false)
+        bytes += Array(",\"data\":".utf8)
+        bytes += data
+        bytes += Array("}\n\n".utf8)
+        return bytes
+    }
+
+    private func send(_ event: [UInt8]) {
+        self.state.withLock { state in
+            guard !state.closed else { return }
+            if let writer = state.writer {
+                writer.write(event)
+            } else {
+                state.pending.append(event)
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+public import HearthCore
+
+/// Every active listener of one node, indexed by namespace and path for fast fan-out.
+///
+/// A trie keyed by path: a change at `P` reaches the listeners on the way down to `P` (ancestors, which see a
+/// change inside them) and every listener in the subtree under `P` (descendants, whose value may be replaced).
+/// Value type: it lives inside the read view's lock and is mutated only there.
+struct ListenRegistry {
+    private final class TrieNode {
+        var listeners: [ObjectIdentifier: any ChangeListener] = [:]
+        var children: [Key: TrieNode] = [:]
+        var isEmpty: Bool { self.listeners.isEmpty && self.children.isEmpty }
+    }
+
+    private var roots: [String: TrieNode] = [:]
+    private(set) var count = 0
+
+    mutating func add(_ listener: any ChangeListener) {
+        var node = self.roots[listener.namespace] ?? TrieNode()
+        self.roots[listener.namespace] = node
+        for key in listener.path.keys {
+            let next = node.children[key] ?? TrieNode()
+            node.children[key] = next
+            node = next
+        }
+        if node.listeners.updateValue(listener, forKey: ObjectIdentifier(listener)) == nil {
+            self.count += 1
+        }
+    }
+
+    mutating func remove(_ listener: any ChangeListener) {
+        guard let root = self.roots[listener.namespace] else { return }
+        var trail: [(TrieNode, Key)] = []
+        var node = root
+        for key in listener.path.keys {
+            guard let next = node.children[key] else { return }
+            trail.append((node, key))
+            node = next
+        }
+        if node.listeners.removeValue(forKey: ObjectIdentifier(listener)) != nil {
+            self.count -= 1
+        }
+        for (parent, key) in trail.reversed() {
+            guard let child = parent.children[key], child.isEmpty else { break }
+            parent.children[key] = nil
+        }
+        if root.isEmpty { self.roots[listener.namespace] = nil }
+    }
+
+    /// The listeners a change to any of `paths` may concern, each once.
+    func listeners(namespace: String, touching paths: [Path]) -> [any ChangeListener] {
+        guard let root = self.roots[namespace] else { return [] }
+        var found: [ObjectIdentifier: any ChangeListener] = [:]
+        for path in paths {
+            var node = root
+            found.merge(node.listeners) { first, _ in first }
+            var reached = true
+            for key in path.keys {
+                guard let next = node.children[key] else {
+                    reached = false
+                    break
+                }
+                node = next
+                found.merge(node.listeners) { first, _ in first }
+            }
+            if reached { Self.collectDescendants(of: node, into: &found) }
+        }
+        return Array(found.values)
+    }
+
+    private static func collectDescendants(of node: TrieNode, into found: inout [ObjectIdentifier: any ChangeListener]) {
+        for child in node.children.values {
+            found.merge(child.listeners) { first, _ in first }
+            Self.collectDescendants(of: child, into: &found)
+        }
+    }
+
+    func forEach(_ body: (any ChangeListener) -> Void) {
+        func visit(_ node: TrieNode) {
+            for listener in node.listeners.values { body(listener) }
+            for child in node.children.values { visit(child) }
+        }
+        for root in self.roots.values { visit(root) }
+    }
+}

@@ -1,0 +1,33 @@
+public import HearthStorage
+
+/// Everything a node needs to start, with the embedded defaults that make `hearth serve` work with no config file.
+public struct NodeConfiguration: Sendable {
+    /// Address the HTTP/WebSocket port binds to.
+    public var host = "127.0.0.1"
+    /// Port for REST, SSE and WebSocket (Firebase's emulator default); 0 picks a free port.
+    public var port = 9000
+    /// Where the write-ahead log and snapshots live.
+    public var dataDirectory = "./hearth-data"
+    /// When the log calls fsync: before every acknowledgement (`always`, `batch`) or never (`off`).
+    public var fsync: FsyncMode = .batch
+    /// Namespace used when a request names none (no `ns=` and an IP or `localhost` host).
+    public var defaultNamespace = "default"
+    /// Largest request body for an ordinary write (Firebase's REST limit for SDK-sized writes).
+    public var maximumWriteBytes = 16 * 1024 * 1024
+    /// Largest body when the client asks for `writeSizeLimit=unlimited` (imports).
+    public var maximumImportBytes = 2 * 1024 * 1024 * 1024
+    /// Virtual shards per namespace and the depth of the path prefix that picks one.
+    public var shardCount = 16
+    public var shardDepth = 2
+    /// Snapshot after this many log records.
+    public var snapshotEveryRecords = 100_000
+    /// Slow-client guards for the HTTP front end.
+    public var headerTimeoutSeconds = 10.0
+    public var outboundBufferLimit = 64 * 1024 * 1024
+    /// Interval between SSE keep-alive events.
+    public var keepAliveSeconds = 30.0
+    /// Lowest log level written.
+    public var logLevel: LogLevel = .info
+
+    public init() {}
+}

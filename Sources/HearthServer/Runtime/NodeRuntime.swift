@@ -1,0 +1,89 @@
+import HearthCore
+import HearthNet
+import Synchronization
+
+/// A running Hearth node: the database, its HTTP front end and its background services in one task group.
+///
+/// `run()` returns when its task is cancelled (the CLI cancels it on SIGTERM/SIGINT). Shutdown is graceful and
+/// ordered: the HTTP server stops accepting and finishes in-flight requests (whose writes still reach the log),
+/// background loops stop, then the log is flushed and closed, so every acknowledged write is on disk.
+public final class NodeRuntime: Sendable {
+    public let configuration: NodeConfiguration
+    let log: Log
+
+    public init(configuration: NodeConfiguration, log: Log) {
+        self.configuration = configuration
+        self.log = log
+    }
+
+    /// Runs the node until cancelled. `onListening` receives the bound port once the node accepts requests.
+    public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
+        let database = try await Database.open(configuration: self.configuration, log: self.log)
+        let metrics = Metrics()
+        let serverBox = Mutex<HTTPServer?>(nil)
+        let handler = RESTHandler(
+            database: database, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
+            log: self.log
+        ) {
+            Self.statistics(database: database, server: serverBox.withLock { $0 })
+        }
+        var http = HTTPServerConfiguration()
+        http.host = self.configuration.host
+        http.port = self.configuration.port
+        http.headerTimeoutSeconds = self.configuration.headerTimeoutSeconds
+        http.outboundBufferLimit = self.configuration.outboundBufferLimit
+        let server = HTTPServer(configuration: http, handler: handler)
+        serverBox.withLock { $0 = server }
+        let port: Int
+        do {
+            port = try server.bind()
+        } catch {
+            await database.close()
+            throw error
+        }
+        self.log.info("http.listening", ["host": self.configuration.host, "port": "\(port)"])
+        onListening(port)
+
+        let keepAlive = self.configuration.keepAliveSeconds
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                do {
+                    try await server.run()
+                } catch {
+                    self.log.critical("http.failed", ["error": "\(error)"])
+                }
+            }
+            group.addTask { await database.runSnapshots(log: self.log) }
+            group.addTask {
+                while (try? await Task.sleep(for: .seconds(keepAlive))) != nil {
+                    database.view.forEachListener { ($0 as? SSEStream)?.sendKeepAlive() }
+                }
+            }
+        }
+        await database.close()
+        self.log.info("node.stopped", ["wal_fsyncs": "\(database.walStatistics.fsyncs)"])
+    }
+
+    private static func statistics(database: Database, server: HTTPServer?) -> [(
+        name: String, help: String, type: String, value: Double
+    )] {
+        let wal = database.walStatistics
+        var values: [(name: String, help: String, type: String, value: Double)] = [
+            ("hearth_wal_fsyncs_total", "fsync calls made by the write-ahead log.", "counter", Double(wal.fsyncs)),
+            ("hearth_wal_records_total", "Records appended to the write-ahead log.", "counter", Double(wal.records)),
+            ("hearth_wal_bytes_total", "Bytes appended to the write-ahead log.", "counter", Double(wal.bytes)),
+            ("hearth_open_streams", "Active listeners (SSE streams and wire-protocol listens).", "gauge",
+             Double(database.view.listenerCount)),
+        ]
+        if let stats = server?.statistics {
+            values += [
+                ("hearth_connections_open", "Open client connections.", "gauge", Double(stats.openConnections)),
+                ("hearth_connections_accepted_total", "Accepted client connections.", "counter",
+                 Double(stats.acceptedConnections)),
+                ("hearth_network_received_bytes_total", "Bytes read from clients.", "counter", Double(stats.bytesRead)),
+                ("hearth_network_sent_bytes_total", "Bytes written to clients.", "counter", Double(stats.bytesWritten)),
+            ]
+        }
+        return values
+    }
+}

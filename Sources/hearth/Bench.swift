@@ -1,0 +1,90 @@
+import Foundation
+import HearthCore
+import HearthServer
+
+/// `hearth bench`: in-process measurements that do not need a load generator. Network throughput is measured
+/// with wrk against a running node (scripts/bench-rest.sh).
+enum Bench {
+    static let usage = """
+        usage: hearth bench query [--children N]      time ordered queries over one list of N children (default 1000000)
+               hearth bench restart --data DIR        time recovering a data directory (snapshot + log tail)
+        """
+
+    static func run(_ arguments: [String]) async throws {
+        switch arguments.first {
+        case "query":
+            var children = 1_000_000
+            if arguments.count >= 3, arguments[1] == "--children" {
+                guard let number = Int(arguments[2]), number > 0 else { throw UsageError("--children needs a count") }
+                children = number
+            }
+            try self.query(children: children)
+        case "restart":
+            guard arguments.count >= 3, arguments[1] == "--data" else { throw UsageError("restart needs --data DIR") }
+            try await self.restart(directory: arguments[2])
+        default:
+            print(self.usage)
+        }
+    }
+
+    /// Builds `/list` with N children `{score, name}` and times representative queries.
+    static func query(children count: Int) throws {
+        var started = ContinuousClock.now
+        var elements: [(key: Key, node: Node)] = []
+        elements.reserveCapacity(count)
+        var generator = PushIDGenerator()
+        var random = SystemRandomNumberGenerator()
+        for index in 0..<count {
+            let key = Key(unchecked: generator.next(now: 1_700_000_000_000 + Int64(index / 16), using: &random))
+            let child = Node(children: ChildMap(sortedUniqueElements: [
+                (Key(unchecked: "name"), Node(.string("item \(index)"))),
+                (Key(unchecked: "score"), Node(.int(Int64.random(in: 0..<1_000_000, using: &random)))),
+            ]))
+            elements.append((key, child))
+        }
+        let list = Node(children: ChildMap(sortedUniqueElements: elements))
+        print("built \(count) children in \(self.milliseconds(since: started)) ms")
+
+        let cases: [(String, [String: String])] = [
+            ("orderBy=$key limitToFirst=100", ["orderBy": "\"$key\"", "limitToFirst": "100"]),
+            ("orderBy=$key limitToLast=100", ["orderBy": "\"$key\"", "limitToLast": "100"]),
+            ("orderBy=score limitToLast=100", ["orderBy": "\"score\"", "limitToLast": "100"]),
+            ("orderBy=score startAt=500000 limitToFirst=10", ["orderBy": "\"score\"", "startAt": "500000", "limitToFirst": "10"]),
+            ("orderBy=score startAt=1000 endAt=2000", ["orderBy": "\"score\"", "startAt": "1000", "endAt": "2000"]),
+        ]
+        for (name, parameters) in cases {
+            guard let spec = try QuerySpec.rest(parameters: parameters, parseJSON: { try JSONReader.parseValue($0) })
+            else { continue }
+            var runs: [Double] = []
+            var kept = 0
+            for _ in 0..<5 {
+                started = ContinuousClock.now
+                kept = spec.evaluate(list).childCount
+                runs.append(self.milliseconds(since: started))
+            }
+            runs.sort()
+            print("\(name): median \(String(format: "%.2f", runs[2])) ms, best \(String(format: "%.2f", runs[0])) ms, \(kept) children")
+        }
+        started = ContinuousClock.now
+        let updated = list.updatingChild(Key(unchecked: "zzzz"), to: Node(.int(1)))
+        print("insert one child into the 1M list: \(String(format: "%.3f", self.milliseconds(since: started))) ms (\(updated.childCount) children)")
+    }
+
+    /// Opens a data directory the way a restarting node does and reports how long recovery took.
+    static func restart(directory: String) async throws {
+        var configuration = NodeConfiguration()
+        configuration.dataDirectory = directory
+        configuration.port = 0
+        let log = Log(level: .warning)
+        let started = ContinuousClock.now
+        let database = try await Database.open(configuration: configuration, log: log)
+        let seconds = self.milliseconds(since: started) / 1000
+        print("recovered \(directory) in \(String(format: "%.2f", seconds)) s")
+        await database.close()
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,29 @@
+/// The help text, kept in one place so every error can show it.
+enum Usage {
+    static let text = """
+        usage: hearth <command> [options]
+
+        commands:
+          serve    run a node (REST, SSE and realtime protocol on one port)
+          bench    run a benchmark against a node (see `hearth bench --help`)
+
+        serve options:
+          --host ADDRESS          bind address (default 127.0.0.1)
+          --port N                port, 0 picks a free one (default 9000)
+          --data DIR              data directory (default ./hearth-data)
+          --fsync MODE            always | batch | off (default batch)
+          --namespace NAME        namespace for requests that name none (default "default")
+          --max-write-bytes N     largest ordinary write body (default 16777216)
+          --max-import-bytes N    largest body with writeSizeLimit=unlimited (default 2147483648)
+          --shards N              virtual shards per namespace (default 16)
+          --shard-depth N         path depth that picks a shard (default 2)
+          --snapshot-every N      snapshot after N log records (default 100000)
+          --log-level LEVEL       debug | info | warning | error | critical (default info)
+        """
+}
+
+/// A command line we cannot run; the message says which part.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
