@@ -1,0 +1,66 @@
+import Foundation
+
+/// A `hearth serve` child process on a free loopback port with its own temporary data directory.
+///
+/// Tests use it for what only a real process can show: SIGKILL recovery, SIGTERM shutdown, the CLI itself.
+public final class ServerProcess {
+    public let process: Process
+    public let port: Int
+    public let dataDirectory: String
+    private let output: Pipe
+
+    /// Starts `hearth serve --port 0` and waits for its "listening" line.
+    public init(dataDirectory: String? = nil, arguments: [String] = []) throws {
+        let directory = dataDirectory ?? ServerProcess.temporaryDirectory()
+        self.dataDirectory = directory
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
+        process.arguments = ["serve", "--port", "0", "--data", directory, "--log-level", "warning"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        self.process = process
+        self.output = output
+        var line = [UInt8]()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            guard let first = byte.first else { throw HTTPTestClient.ClientError(description: "hearth exited before listening") }
+            if first == UInt8(ascii: "\n") { break }
+            line.append(first)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else {
+            throw HTTPTestClient.ClientError(description: "unexpected first line from hearth: \(text)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        if self.process.isRunning { kill(self.process.processIdentifier, SIGKILL) }
+    }
+
+    /// Sends a signal and waits for the process to exit.
+    public func stop(signal: Int32 = SIGTERM) {
+        kill(self.process.processIdentifier, signal)
+        self.process.waitUntilExit()
+    }
+
+    public static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "hearth-test-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// The built `hearth` binary: `$HEARTH_BINARY`, else `.build/debug/hearth` next to this package.
+    static func binaryPath() throws -> String {
+        if let explicit = ProcessInfo.processInfo.environment["HEARTH_BINARY"] { return explicit }
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(".build/debug/hearth").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw HTTPTestClient.ClientError(description: "hearth binary not found; run `swift build` or set HEARTH_BINARY")
+    }
+}
