@@ -22,11 +22,22 @@ struct RESTRequest {
     var credential: String?
     var isEventStream: Bool
 
+    /// Parameters whose repetition is a client mistake (`orderBy` twice is ambiguous, not "last one wins").
+    static let singleValued: Set<String> = [
+        "orderBy", "startAt", "startAfter", "endAt", "endBefore", "equalTo", "limitToFirst", "limitToLast", "print",
+        "format", "shallow", "ns", "writeSizeLimit",
+    ]
+
     /// Parses the method, path, namespace and common parameters.
     /// - Throws: `RESTError` with Firebase's status and message.
     init(_ request: HTTPRequest, defaultNamespace: String) throws(RESTError) {
         var parameters: [String: String] = [:]
-        for (name, value) in request.query { parameters[name] = value }
+        for (name, value) in request.query {
+            if parameters[name] != nil, Self.singleValued.contains(name) {
+                throw RESTError(400, "Query parameter \(name) was given more than once; give it once.")
+            }
+            parameters[name] = value
+        }
         self.parameters = parameters
 
         let override = request.headers["X-HTTP-Method-Override"] ?? parameters["x-http-method-override"]

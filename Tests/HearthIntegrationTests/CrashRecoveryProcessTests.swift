@@ -1,0 +1,64 @@
+import Foundation
+import HearthTestKit
+import Synchronization
+import Testing
+
+/// Spawned `hearth serve` processes: what only a real process can prove.
+@Suite(.serialized) struct CrashRecoveryProcessTests {
+    /// Writers record every write the server acknowledged; the process is SIGKILLed mid-load; after a restart on the
+    /// same data directory every acknowledged write must be there with its value.
+    @Test func everyAcknowledgedWriteSurvivesSIGKILL() async throws {
+        let server = try ServerProcess()
+        let port = server.port
+        let acknowledged = Mutex<[String: Int]>([:])
+        let stop = Atomic<Bool>(false)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    await Task.detached {
+                        guard let client = try? HTTPTestClient(port: port, timeoutSeconds: 2) else { return }
+                        var sequence = 0
+                        while !stop.load(ordering: .relaxed) {
+                            sequence += 1
+                            let key = "w\(writer)/k\(sequence)"
+                            guard let response = try? client.request("PUT", "/load/\(key).json", body: "\(sequence)"),
+                                response.status == 200
+                            else { return }
+                            acknowledged.withLock { $0[key] = sequence }
+                        }
+                    }.value
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(1500))
+                server.stop(signal: SIGKILL)
+                stop.store(true, ordering: .relaxed)
+            }
+        }
+        let expected = acknowledged.withLock { $0 }
+        #expect(expected.count > 100, "the load should have acknowledged a meaningful number of writes")
+
+        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.stop() }
+        let client = try HTTPTestClient(port: restarted.port)
+        let body = try client.request("GET", "/load.json").text
+        let stored = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: [String: Int]] ?? [:]
+        var missing: [String] = []
+        for (key, value) in expected {
+            let parts = key.split(separator: "/").map(String.init)
+            if stored[parts[0]]?[parts[1]] != value { missing.append(key) }
+        }
+        #expect(missing.isEmpty, "acknowledged but lost after SIGKILL: \(missing.prefix(10))")
+    }
+
+    @Test func sigtermShutsDownGracefullyAndKeepsData() async throws {
+        let server = try ServerProcess()
+        let client = try HTTPTestClient(port: server.port)
+        #expect(try client.request("PUT", "/kept.json", body: #"{"v":1}"#).status == 200)
+        server.stop(signal: SIGTERM)
+        #expect(server.process.terminationStatus == 0)
+        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.stop() }
+        #expect(try HTTPTestClient(port: restarted.port).request("GET", "/kept.json").text == #"{"v":1}"#)
+    }
+}
