@@ -25,6 +25,16 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String { self.string }
 
+    /// Keys are equal when their UTF-8 bytes are: Firebase treats canonically equivalent but differently encoded
+    /// strings (`"é"` and `"e\u{301}"`) as different keys, unlike Swift's `String ==`.
+    public static func == (lhs: Key, rhs: Key) -> Bool {
+        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for byte in self.string.utf8 { hasher.combine(byte) }
+    }
+
     /// The largest number of UTF-8 bytes Firebase accepts in one key.
     public static let maximumByteLength = 768
 

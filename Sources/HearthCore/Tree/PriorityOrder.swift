@@ -23,7 +23,7 @@ public enum PriorityOrder {
             case (.none, .some): return 1
             case (.none, .none):
                 guard case .string(let a) = left, case .string(let b) = right else { return 0 }
-                if a == b { return 0 }
+                if a.utf8.elementsEqual(b.utf8) { return 0 }
                 return Key.utf16Precedes(a, b) ? -1 : 1
             }
         }

@@ -18,3 +18,13 @@ import Testing
         #expect((try? Key(validating: String(repeating: "x", count: 768))) != nil)
     }
 }
+
+@Suite struct KeyEqualityTests {
+    @Test func canonicallyEquivalentKeysStayDistinct() throws {
+        let composed = try Key(validating: "\u{E9}")
+        let decomposed = try Key(validating: "e\u{301}")
+        #expect(composed != decomposed)
+        #expect(Set([composed, decomposed]).count == 2)
+        #expect((composed < decomposed) != (decomposed < composed))
+    }
+}
