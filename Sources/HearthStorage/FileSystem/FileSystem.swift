@@ -1,0 +1,78 @@
+/// The file operations storage needs, behind a seam so tests can inject torn writes, short writes and failed fsyncs.
+///
+/// Rules every implementation keeps: `write` may write fewer bytes than asked (callers loop through `writeAll`);
+/// every failure throws a `StorageError` with code `.io` naming the operation and the path; `synchronize` returns
+/// only once the file's data (and, with `metadata`, its metadata) is on stable storage.
+package protocol FileSystem: Sendable {
+    /// Opens `path`; `.append` and `.createNew` open for writing at the end of the file.
+    func open(_ path: String, mode: FileOpenMode) throws(StorageError) -> FileHandle
+    /// Writes a prefix of `bytes` at the end of the file and returns how many bytes were written (at least 1).
+    func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> Int
+    /// Reads up to `buffer.count` bytes at the current position; 0 means end of file.
+    func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int
+    /// The file's current size in bytes.
+    func size(of handle: FileHandle) throws(StorageError) -> Int
+    /// Flushes the file to stable storage: `fsync` with `metadata`, `fdatasync` without.
+    func synchronize(_ handle: FileHandle, metadata: Bool) throws(StorageError)
+    /// Cuts the file to `size` bytes.
+    func truncate(_ handle: FileHandle, to size: Int) throws(StorageError)
+    /// Releases the descriptor.
+    func close(_ handle: FileHandle) throws(StorageError)
+    /// Atomically replaces `destination` with `source`.
+    func rename(_ source: String, to destination: String) throws(StorageError)
+    /// Deletes a file.
+    func remove(_ path: String) throws(StorageError)
+    /// The names (not paths) of the entries in `directory`, without "." and "..".
+    func contents(ofDirectory directory: String) throws(StorageError) -> [String]
+    /// Makes renames, creations and deletions inside `directory` durable.
+    func synchronizeDirectory(_ directory: String) throws(StorageError)
+    /// Creates `directory` if it does not exist yet (its parent must exist).
+    func createDirectory(_ directory: String) throws(StorageError)
+}
+
+extension FileSystem {
+    /// Writes every byte of `bytes`, looping over short writes. O(n).
+    package func writeAll(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+        var written = 0
+        while written < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[written...])
+            let count = try self.write(handle, rest)
+            guard count > 0 else {
+                throw StorageError(
+                    .io,
+                    "Could not write to \(handle.path): the file system accepted no bytes. Check free disk space.",
+                    path: handle.path
+                )
+            }
+            written += count
+        }
+    }
+
+    /// Writes every byte of `bytes`, looping over short writes. O(n).
+    package func writeAll(_ handle: FileHandle, _ bytes: [UInt8]) throws(StorageError) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(StorageError) in try self.writeAll(handle, buffer) }
+        }
+        try result.get()
+    }
+
+    /// The whole content of the file at `path`, as large as it was when opened. O(file size).
+    package func readAll(_ path: String) throws(StorageError) -> [UInt8] {
+        let handle = try self.open(path, mode: .read)
+        defer { try? self.close(handle) }
+        var bytes = [UInt8](repeating: 0, count: try self.size(of: handle))
+        var filled = 0
+        while filled < bytes.count {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(StorageError) in
+                    try self.read(handle, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+            }
+            let count = try result.get()
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+}

@@ -1,0 +1,64 @@
+import Glibc
+
+/// A binary semaphore with a deadline, so the WAL writer thread can sleep until records arrive or a window closes.
+///
+/// `signal()` before `wait()` is remembered (once), so a wake-up is never lost between checking for work and
+/// sleeping. Deadlines are read from `CLOCK_MONOTONIC` (see `MonotonicClock`).
+///
+/// `@unchecked Sendable`: the flag is only touched while holding the pthread mutex, and the mutex and condition live
+/// in heap memory that never moves and is released only in `deinit`, when no thread can be using them.
+final class WakeSignal: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var isSignaled = false
+
+    init() {
+        self.mutex = .allocate(capacity: 1)
+        self.condition = .allocate(capacity: 1)
+        pthread_mutex_init(self.mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(self.condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(self.condition)
+        pthread_mutex_destroy(self.mutex)
+        self.condition.deallocate()
+        self.mutex.deallocate()
+    }
+
+    /// Wakes the waiting thread, or the next one to wait.
+    func signal() {
+        pthread_mutex_lock(self.mutex)
+        self.isSignaled = true
+        pthread_cond_signal(self.condition)
+        pthread_mutex_unlock(self.mutex)
+    }
+
+    /// Sleeps until signalled.
+    func wait() {
+        pthread_mutex_lock(self.mutex)
+        while !self.isSignaled {
+            pthread_cond_wait(self.condition, self.mutex)
+        }
+        self.isSignaled = false
+        pthread_mutex_unlock(self.mutex)
+    }
+
+    /// Sleeps until signalled or until the monotonic clock reaches `deadline` nanoseconds.
+    func wait(untilNanoseconds deadline: UInt64) {
+        var time = timespec(
+            tv_sec: Int(deadline / 1_000_000_000),
+            tv_nsec: Int(deadline % 1_000_000_000)
+        )
+        pthread_mutex_lock(self.mutex)
+        while !self.isSignaled {
+            if pthread_cond_timedwait(self.condition, self.mutex, &time) == ETIMEDOUT { break }
+        }
+        self.isSignaled = false
+        pthread_mutex_unlock(self.mutex)
+    }
+}

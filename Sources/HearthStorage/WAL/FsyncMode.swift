@@ -1,0 +1,9 @@
+/// When the write-ahead log forces written records to stable storage.
+public enum FsyncMode: String, Sendable, CaseIterable {
+    /// One fsync per written batch, as soon as the batch is written: lowest latency, most fsyncs.
+    case always
+    /// Waits up to `WALConfiguration.batchWindowMicroseconds` to gather more records, then one fsync for all.
+    case batch
+    /// Never fsyncs while running (only on close): records survive a process crash but not a power loss.
+    case off
+}

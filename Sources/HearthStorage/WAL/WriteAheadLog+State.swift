@@ -1,0 +1,84 @@
+extension WriteAheadLog {
+    /// Where the log is in its life.
+    enum Phase: Sendable, Equatable {
+        /// Opened; records may be enqueued but nothing is written until `start()`.
+        case notStarted
+        /// The writer thread runs.
+        case running
+        /// `close()` was called: the writer drains what is pending, then stops.
+        case closing
+        /// The writer thread has stopped (after `close()` or a failure).
+        case stopped
+    }
+
+    /// A task suspended in `waitUntilDurable`.
+    struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Result<Void, StorageError>, Never>
+    }
+
+    /// What the writer thread does next, decided under the lock.
+    enum WriterStep {
+        case sleep
+        case gather(deadline: UInt64)
+        case write([WALRecord])
+        case exit
+    }
+
+    /// Everything shared between callers and the writer thread; only touched under `WriteAheadLog.state`'s lock.
+    struct State {
+        var phase: Phase = .notStarted
+        /// The LSN the next `enqueue` returns.
+        var nextLSN: UInt64
+        /// Enqueued records the writer has not taken yet, in LSN order.
+        var pending: [WALRecord] = []
+        var pendingBytes = 0
+        /// When the oldest pending record was enqueued (monotonic nanoseconds).
+        var oldestPendingTime: UInt64 = 0
+        /// Every record up to here is written, synced per the mode, and passed to `onDurable`.
+        var durableLSN: UInt64
+        /// Waiting tasks by the LSN they wait for.
+        var waiters: [UInt64: [Waiter]] = [:]
+        var nextWaiterID: UInt64 = 0
+        /// Set once for good: an I/O failure, or `.closed` after a clean close.
+        var failure: StorageError?
+        /// The writer sleeps in `WakeSignal.wait()` and needs a signal for new records.
+        var isWriterSleeping = false
+        /// The writer waits out a batch window and needs a signal only if the batch is full.
+        var isWriterGathering = false
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The segments on disk, oldest first; the last one is being written.
+        var segments: [WALSegment]
+        var statistics = WALStatistics()
+        /// The writer's I/O state until the writer thread takes it.
+        var segmentWriter: SegmentWriter?
+
+        init(lastLSN: UInt64, segments: [WALSegment], segmentWriter: SegmentWriter) {
+            self.nextLSN = lastLSN + 1
+            self.durableLSN = lastLSN
+            self.segments = segments
+            self.segmentWriter = segmentWriter
+        }
+
+        /// Every waiter, removed from the state.
+        mutating func takeAllWaiters() -> [Waiter] {
+            defer { self.waiters.removeAll() }
+            return self.waiters.values.flatMap { $0 }
+        }
+
+        /// The waiters for LSNs in `range`, removed from the state. O(range + waiters resumed).
+        mutating func takeWaiters(in range: ClosedRange<UInt64>) -> [Waiter] {
+            var resumed: [Waiter] = []
+            if UInt64(self.waiters.count) < UInt64(range.count) {
+                for lsn in self.waiters.keys where range.contains(lsn) {
+                    resumed.append(contentsOf: self.waiters.removeValue(forKey: lsn) ?? [])
+                }
+            } else {
+                for lsn in range {
+                    resumed.append(contentsOf: self.waiters.removeValue(forKey: lsn) ?? [])
+                }
+            }
+            return resumed
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Synchronization
+
+extension WriteAheadLog {
+    /// Starts the writer thread with the log's I/O state; a thread that cannot start fails the log.
+    func spawnWriter(_ writer: SegmentWriter) {
+        let failure = DedicatedThread.start { [self] in
+            self.runWriter(writer)
+        }
+        if let failure {
+            writer.abandon()
+            self.fail(
+                StorageError(
+                    .io,
+                    "Could not start the WAL writer thread (pthread_create error \(failure)). "
+                        + "Raise the process's thread or memory limits."
+                )
+            )
+            self.finishWriter()
+        }
+    }
+
+    /// The writer thread's loop: take pending records, write and sync them, publish them, resume their waiters.
+    private func runWriter(_ writer: SegmentWriter) {
+        loop: while true {
+            switch self.state.withLock({ self.nextStep(&$0) }) {
+            case .sleep:
+                self.wakeSignal.wait()
+            case .gather(let deadline):
+                self.wakeSignal.wait(untilNanoseconds: deadline)
+                self.state.withLock { $0.isWriterGathering = false }
+            case .write(let records):
+                do {
+                    try writer.append(records)
+                } catch {
+                    writer.abandon()
+                    self.fail(error)
+                    break loop
+                }
+                self.publish(records, writer: writer)
+            case .exit:
+                let isFailed = self.state.withLock { $0.failure != nil }
+                if isFailed {
+                    writer.abandon()
+                } else {
+                    do {
+                        try writer.close()
+                    } catch {
+                        self.fail(error)
+                    }
+                }
+                break loop
+            }
+        }
+        let statistics = writer.statistics
+        self.state.withLock { $0.statistics = statistics }
+        self.finishWriter()
+    }
+
+    /// Decides, under the lock, what the writer does next.
+    private func nextStep(_ state: inout State) -> WriterStep {
+        if state.failure != nil {
+            return .exit
+        }
+        if state.pending.isEmpty {
+            if state.phase == .closing {
+                return .exit
+            }
+            state.isWriterSleeping = true
+            return .sleep
+        }
+        if self.configuration.fsync == .batch && state.phase != .closing
+            && state.pendingBytes < self.configuration.batchMaximumBytes
+        {
+            let window = UInt64(max(0, self.configuration.batchWindowMicroseconds)) * 1_000
+            let deadline = state.oldestPendingTime + window
+            if MonotonicClock.nanoseconds() < deadline {
+                state.isWriterGathering = true
+                return .gather(deadline: deadline)
+            }
+        }
+        let records = state.pending
+        state.pending.removeAll(keepingCapacity: true)
+        state.pendingBytes = 0
+        return .write(records)
+    }
+
+    /// Runs `onDurable` for a written batch, then marks it durable and resumes its waiters.
+    private func publish(_ records: [WALRecord], writer: SegmentWriter) {
+        guard let first = records.first?.lsn, let last = records.last?.lsn else { return }
+        self.onDurable(records)
+        let newSegments = writer.takeNewSegments()
+        let statistics = writer.statistics
+        let waiters = self.state.withLock { state in
+            state.durableLSN = last
+            state.segments.append(contentsOf: newSegments)
+            state.statistics = statistics
+            return state.takeWaiters(in: first...last)
+        }
+        for waiter in waiters {
+            waiter.continuation.resume(returning: .success(()))
+        }
+    }
+
+    /// Records a fatal error and fails every waiter; later waits and enqueues see it too.
+    func fail(_ error: StorageError) {
+        let (waiters, failure) = self.state.withLock { state in
+            let failure = state.failure ?? error
+            state.failure = failure
+            state.pending.removeAll()
+            state.pendingBytes = 0
+            return (state.takeAllWaiters(), failure)
+        }
+        for waiter in waiters {
+            waiter.continuation.resume(returning: .failure(failure))
+        }
+    }
+
+    /// Marks the writer stopped, fails what can no longer be written, and resumes `close()` callers.
+    private func finishWriter() {
+        let closed = StorageError(
+            .closed,
+            "The write-ahead log in \(self.directory) is closed; the write was not made durable. "
+                + "Reopen the log (restart the node) to continue writing."
+        )
+        let (waiters, closers, failure) = self.state.withLock { state in
+            state.phase = .stopped
+            if state.failure == nil {
+                state.failure = closed
+            }
+            state.pending.removeAll()
+            state.pendingBytes = 0
+            let closers = state.closeWaiters
+            state.closeWaiters.removeAll()
+            return (state.takeAllWaiters(), closers, state.failure ?? closed)
+        }
+        for waiter in waiters {
+            waiter.continuation.resume(returning: .failure(failure))
+        }
+        for closer in closers {
+            closer.resume()
+        }
+    }
+}

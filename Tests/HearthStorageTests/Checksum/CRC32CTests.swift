@@ -1,0 +1,42 @@
+import HearthStorage
+import HearthTestKit
+import Testing
+
+@Suite struct CRC32CTests {
+    /// The standard check value and the iSCSI (RFC 3720) vectors.
+    @Test func matchesPublishedVectors() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum([UInt8]()) == 0)
+        #expect(CRC32C.checksum([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
+        #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: 32)) == 0x62A8_AB43)
+        #expect(CRC32C.checksum((0..<32).map { UInt8($0) }) == 0x46DD_794E)
+        #expect(CRC32C.checksum((0..<32).map { UInt8(31 - $0) }) == 0x113F_DB5C)
+    }
+
+    /// Slice-by-8 must agree with a bit-at-a-time reference for every length and split point.
+    @Test func incrementalUpdatesMatchBitwiseReference() {
+        let seed: UInt64 = 0xC0FFEE
+        var random = SeededRandom(seed: seed)
+        for length in 0..<300 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let split = length == 0 ? 0 : Int.random(in: 0...length, using: &random)
+            var crc = CRC32C()
+            crc.update(Array(bytes[..<split]))
+            crc.update(Array(bytes[split...]))
+            let expected = Self.bitwise(bytes)
+            #expect(crc.value == expected, "seed \(seed), length \(length), split \(split)")
+            #expect(CRC32C.checksum(bytes) == expected, "seed \(seed), length \(length)")
+        }
+    }
+
+    private static func bitwise(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 {
+                crc = (crc & 1) == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1
+            }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+}
