@@ -24,13 +24,19 @@ public struct ServerValuePlaceholder: Sendable, Hashable {
 /// A value parsed from a client's write, before the server resolves its server values.
 ///
 /// `node` holds the write with every placeholder location left empty; `placeholders` says what to put there.
+/// `pendingPriorities` holds the priorities of nodes that are empty in `node` only because all their content is
+/// placeholders (such as `{".value": {".sv": "timestamp"}, ".priority": 1}`); they apply once the placeholders are
+/// filled in. See `WriteValue+Parsing.swift` and `WriteValue+Resolution.swift`.
 public struct WriteValue: Sendable {
     public var node: Node
     public var placeholders: [ServerValuePlaceholder]
+    /// Priorities to set, after resolving placeholders, on nodes (relative to the write path) that are empty in `node`.
+    public var pendingPriorities: [Path: Priority]
 
-    public init(node: Node, placeholders: [ServerValuePlaceholder] = []) {
+    public init(node: Node, placeholders: [ServerValuePlaceholder] = [], pendingPriorities: [Path: Priority] = [:]) {
         self.node = node
         self.placeholders = placeholders
+        self.pendingPriorities = pendingPriorities
     }
 
     public var hasServerValues: Bool { !self.placeholders.isEmpty }

@@ -1,0 +1,43 @@
+/// Builds a `JSONValue` from `JSONReader`'s events; objects keep the last value of a duplicated key.
+public struct JSONValueBuilder: JSONBuilder {
+    public typealias Value = JSONValue
+    public typealias Failure = JSONError
+
+    /// An object or array being filled.
+    public struct Container {
+        var isArray: Bool
+        var members: [String: JSONValue] = [:]
+        var elements: [JSONValue] = []
+        var pendingKey = ""
+    }
+
+    public init() {}
+
+    public static func failure(_ syntaxError: JSONError) -> JSONError { syntaxError }
+
+    public mutating func makeNull() -> JSONValue { .null }
+    public mutating func makeBool(_ value: Bool) -> JSONValue { .bool(value) }
+    public mutating func makeInt(_ value: Int64) -> JSONValue { .int(value) }
+    public mutating func makeDouble(_ value: Double) -> JSONValue { .double(value) }
+    public mutating func makeString(_ value: String) -> JSONValue { .string(value) }
+
+    public mutating func beginObject() -> Container { Container(isArray: false) }
+    public mutating func beginArray() -> Container { Container(isArray: true) }
+
+    public mutating func beginMember(_ key: String, in container: inout Container) {
+        container.pendingKey = key
+    }
+
+    public mutating func beginElement(in container: inout Container) {}
+
+    public mutating func endMember(_ value: JSONValue, in container: inout Container) {
+        if container.isArray {
+            container.elements.append(value)
+        } else {
+            container.members[container.pendingKey] = value
+        }
+    }
+
+    public mutating func endObject(_ container: Container) -> JSONValue { .object(container.members) }
+    public mutating func endArray(_ container: Container) -> JSONValue { .array(container.elements) }
+}

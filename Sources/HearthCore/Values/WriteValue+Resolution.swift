@@ -1,0 +1,79 @@
+/// Filling in a write's server values just before it is applied (reference §5).
+extension WriteValue {
+    /// The node to store, with every placeholder replaced.
+    ///
+    /// - `timestamp` becomes `.int(now)`.
+    /// - `increment(d)` adds `d` to the number currently at the placeholder's location in `existing`: two integers
+    ///   add as `Int64`, falling back to a double sum on overflow; a double on either side gives the double sum; a
+    ///   missing or non-numeric current value gives `d` itself.
+    /// - Priority placeholders work the same way against the current priority at their location.
+    /// - Pending priorities (of nodes that were empty only because their content was placeholders) apply after the
+    ///   values are in place, then priority placeholders.
+    /// - Parameters:
+    ///   - existing: the current node at the write's path, as it is just before this write.
+    ///   - now: the server's clock, milliseconds since the Unix epoch; one value for the whole write.
+    /// - Complexity: O(p × depth × log n) for p placeholders; O(1) when there are none.
+    public func resolved(existing: Node, now: Int64) -> Node {
+        guard !self.placeholders.isEmpty else { return self.node }
+        var result = self.node
+        for placeholder in self.placeholders where !placeholder.isPriority {
+            let current = existing.node(at: placeholder.path).leafValue
+            let value = Self.resolve(placeholder.value, current: current, now: now)
+            result = result.setting(Node(value), at: placeholder.path)
+        }
+        for (path, priority) in self.pendingPriorities {
+            result = result.settingPriority(priority, at: path)
+        }
+        for placeholder in self.placeholders where placeholder.isPriority {
+            let current = existing.node(at: placeholder.path).priority.map(LeafValue.init(priority:))
+            let value = Self.resolve(placeholder.value, current: current, now: now)
+            result = result.settingPriority(Priority(number: value), at: placeholder.path)
+        }
+        return result
+    }
+
+    /// The value a server value takes given the current value at its location.
+    static func resolve(_ serverValue: ServerValue, current: LeafValue?, now: Int64) -> LeafValue {
+        switch serverValue {
+        case .timestamp:
+            return .int(now)
+        case .increment(let delta):
+            switch (current, delta) {
+            case (.int(let base)?, .int(let step)):
+                let (sum, overflow) = base.addingReportingOverflow(step)
+                return overflow ? .double(Double(base) + Double(step)) : .int(sum)
+            case (.int(let base)?, .double(let step)):
+                return .double(Double(base) + step)
+            case (.double(let base)?, .int(let step)):
+                return .double(base + Double(step))
+            case (.double(let base)?, .double(let step)):
+                return .double(base + step)
+            default:
+                return delta
+            }
+        }
+    }
+}
+
+extension LeafValue {
+    /// A priority seen as a leaf value, so increments treat both alike.
+    init(priority: Priority) {
+        switch priority {
+        case .int(let number): self = .int(number)
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        }
+    }
+}
+
+extension Priority {
+    /// The priority holding a resolved server value, or `nil` for a boolean (which no valid delta produces).
+    init?(number value: LeafValue) {
+        switch value {
+        case .int(let number): self = .int(number)
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        case .bool: return nil
+        }
+    }
+}
