@@ -19,6 +19,7 @@ public final class HTTPTestClient {
 
     public struct ClientError: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     private let descriptor: Int32

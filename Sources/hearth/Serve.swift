@@ -10,8 +10,7 @@ enum Serve {
         let runtime = NodeRuntime(configuration: configuration, log: log)
         let task = Task {
             try await runtime.run { port in
-                print("hearth listening on http://\(configuration.host):\(port)")
-                fflush(stdout)
+                FileHandle.standardOutput.write(Data("hearth listening on http://\(configuration.host):\(port)\n".utf8))
             }
         }
         signal(SIGTERM, SIG_IGN)

@@ -10,32 +10,34 @@ import Testing
     @Test func everyAcknowledgedWriteSurvivesSIGKILL() async throws {
         let server = try ServerProcess()
         let port = server.port
-        let acknowledged = Mutex<[String: Int]>([:])
-        let stop = Atomic<Bool>(false)
+        let acknowledged = AcknowledgedWrites()
+        let stop = StopFlag()
+        let pid = server.process.processIdentifier
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
                 group.addTask {
-                    await Task.detached {
+                    try? await onDedicatedThread {
                         guard let client = try? HTTPTestClient(port: port, timeoutSeconds: 2) else { return }
                         var sequence = 0
-                        while !stop.load(ordering: .relaxed) {
+                        while !stop.isSet {
                             sequence += 1
                             let key = "w\(writer)/k\(sequence)"
                             guard let response = try? client.request("PUT", "/load/\(key).json", body: "\(sequence)"),
                                 response.status == 200
                             else { return }
-                            acknowledged.withLock { $0[key] = sequence }
+                            acknowledged.record(key, sequence)
                         }
-                    }.value
+                    }
                 }
             }
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(1500))
-                server.stop(signal: SIGKILL)
-                stop.store(true, ordering: .relaxed)
+                kill(pid, SIGKILL)
+                stop.set()
             }
         }
-        let expected = acknowledged.withLock { $0 }
+        server.process.waitUntilExit()
+        let expected = acknowledged.all
         #expect(expected.count > 100, "the load should have acknowledged a meaningful number of writes")
 
         let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
@@ -61,4 +63,18 @@ import Testing
         defer { restarted.stop() }
         #expect(try HTTPTestClient(port: restarted.port).request("GET", "/kept.json").text == #"{"v":1}"#)
     }
+}
+
+/// Writes the server acknowledged, shared by the writer tasks.
+private final class AcknowledgedWrites: Sendable {
+    private let state = Mutex<[String: Int]>([:])
+    func record(_ key: String, _ value: Int) { self.state.withLock { $0[key] = value } }
+    var all: [String: Int] { self.state.withLock { $0 } }
+}
+
+/// Tells the writers to stop once the server is gone.
+private final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { self.flag.load(ordering: .relaxed) }
+    func set() { self.flag.store(true, ordering: .relaxed) }
 }

@@ -58,7 +58,7 @@ public struct CommitRecord: Sendable {
             let path = Path(keys: try reader.readString(count: Int(try reader.readUInt16()))
                 .split(separator: "/").map { Key(unchecked: String($0)) })
             let value = try reader.readBytes(count: Int(try reader.readUInt64()))
-            let node = try Node.parseWrite(value, depth: 0).node
+            let node = try WriteValue.parseWrite(value, depth: 0).node
             switch kind {
             case 1: mutations.append(.set(path, node))
             case 2: mutations.append(.setPriority(path, ResolvedMutation.priority(from: node)))

@@ -22,7 +22,7 @@ enum SnapshotFormat {
             guard let tree = lines.popFirst() else {
                 throw CommitRecordError("snapshot ends after namespace \(String(decoding: name, as: UTF8.self))")
             }
-            let root = try Node.parseWrite(Array(tree), depth: 0).node
+            let root = try WriteValue.parseWrite(Array(tree), depth: 0).node
             roots[String(decoding: name, as: UTF8.self)] = root.isEmpty ? nil : root
         }
         return roots

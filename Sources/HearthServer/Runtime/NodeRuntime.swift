@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthStorage
 import Synchronization
 
 /// A running Hearth node: the database, its HTTP front end and its background services in one task group.

@@ -50,8 +50,8 @@ struct TestNode {
         async throws -> HTTPTestClient.Response
     {
         let port = self.port
-        return try await Task.detached {
+        return try await onDedicatedThread {
             try HTTPTestClient(port: port).request(method, target, body: body, headers: headers)
-        }.value
+        }
     }
 }

@@ -119,7 +119,7 @@ extension RESTHandler {
 
     static func parse(_ body: [UInt8], depth: Int) throws(RESTError) -> WriteValue {
         do {
-            return try Node.parseWrite(body, depth: depth)
+            return try WriteValue.parseWrite(body, depth: depth)
         } catch let error as JSONError {
             _ = error
             throw RESTError.invalidJSON
