@@ -1,106 +1,93 @@
 /// The children of a node: a persistent map from `Key` to non-empty `Node`, kept in Firebase key order.
 ///
-/// Value semantics with structural sharing: `updating` returns a new map and leaves this one untouched.
+/// Value semantics with structural sharing. The map is a B+tree whose nodes (`TreeNode`, at most
+/// `TreeNode.maximumFill` entries each) are immutable once shared: `updating` copies only the nodes on the path
+/// from the root to the change and leaves this map untouched, so two versions share every other node. The
+/// `mutating` `update` edits nodes in place when this map holds the only reference to them, which makes building a
+/// large map one key at a time as cheap as with a mutable tree.
+///
+/// - Complexity: lookup, update and removal O(log n); bulk build from sorted elements O(n); iteration O(1)
+///   amortised per element; `count` O(1).
 public struct ChildMap: Sendable, Sequence {
     public typealias Element = (key: Key, node: Node)
 
-    private var keys: [Key]
-    private var nodes: [Node]
+    /// The root of the B+tree, or `nil` for the empty map. Never an empty leaf or an inner node with one child.
+    var root: TreeNode?
 
     public init() {
-        self.keys = []
-        self.nodes = []
+        self.root = nil
     }
 
-    /// Builds a map from elements already sorted by key with no duplicates, in O(n).
+    /// Builds a map from elements already sorted by key with no duplicates, in O(n). Empty nodes are dropped.
     public init(sortedUniqueElements elements: some Sequence<Element>) {
-        self.keys = []
-        self.nodes = []
+        var keys: [Key] = []
+        var values: [Node] = []
+        keys.reserveCapacity(elements.underestimatedCount)
+        values.reserveCapacity(elements.underestimatedCount)
         for element in elements where !element.node.isEmpty {
-            self.keys.append(element.key)
-            self.nodes.append(element.node)
+            assert(keys.last.map { $0 < element.key } ?? true, "sortedUniqueElements given \(element.key) out of order")
+            keys.append(element.key)
+            values.append(element.node)
         }
+        self.root = TreeNode.build(keys: keys, values: values)
     }
 
-    public var count: Int { self.keys.count }
-    public var isEmpty: Bool { self.keys.isEmpty }
+    /// The number of children. O(1).
+    public var count: Int { self.root?.count ?? 0 }
+
+    public var isEmpty: Bool { self.root == nil }
+
+    public var underestimatedCount: Int { self.count }
 
     /// The child named `key`, or `nil`.
     /// - Complexity: O(log n).
     public subscript(key: Key) -> Node? {
-        let index = self.lowerBound(key)
-        guard index < self.keys.count, self.keys[index] == key else { return nil }
-        return self.nodes[index]
+        guard var node = self.root else { return nil }
+        while !node.isLeaf {
+            node = node.children[node.childIndex(for: key)]
+        }
+        let index = node.lowerBound(key)
+        guard index < node.keys.count, node.keys[index] == key else { return nil }
+        return node.values[index]
     }
 
     /// A copy with `key` set to `node`, or removed when `node` is `nil` or empty.
+    /// - Complexity: O(log n); the copy shares all but O(log n) tree nodes with this map.
     public func updating(_ key: Key, with node: Node?) -> ChildMap {
         var copy = self
-        let index = copy.lowerBound(key)
-        let exists = index < copy.keys.count && copy.keys[index] == key
-        if let node, !node.isEmpty {
-            if exists {
-                copy.nodes[index] = node
-            } else {
-                copy.keys.insert(key, at: index)
-                copy.nodes.insert(node, at: index)
-            }
-        } else if exists {
-            copy.keys.remove(at: index)
-            copy.nodes.remove(at: index)
-        }
+        copy.update(key, with: node)
         return copy
     }
 
-    public var first: Element? { self.keys.first.map { ($0, self.nodes[0]) } }
-    public var last: Element? { self.keys.last.map { ($0, self.nodes[self.nodes.count - 1]) } }
-
-    /// The children in ascending key order.
-    public func makeIterator() -> Iterator {
-        Iterator(map: self, index: 0, end: self.keys.count, step: 1)
-    }
-
-    /// Children with keys at or after `key` (strictly after when `inclusive` is false), ascending.
-    /// - Complexity: O(log n) to start, O(1) per element.
-    public func ascending(from key: Key, inclusive: Bool = true) -> Iterator {
-        var index = self.lowerBound(key)
-        if !inclusive, index < self.keys.count, self.keys[index] == key { index += 1 }
-        return Iterator(map: self, index: index, end: self.keys.count, step: 1)
-    }
-
-    /// Children with keys at or before `key` (strictly before when `inclusive` is false), descending.
-    public func descending(from key: Key, inclusive: Bool = true) -> Iterator {
-        var index = self.lowerBound(key)
-        if inclusive, index < self.keys.count, self.keys[index] == key { index += 1 }
-        return Iterator(map: self, index: index - 1, end: -1, step: -1)
-    }
-
-    /// All children in descending key order.
-    public func reversedElements() -> Iterator {
-        Iterator(map: self, index: self.keys.count - 1, end: -1, step: -1)
-    }
-
-    /// Walks the map forwards or backwards between two positions.
-    public struct Iterator: IteratorProtocol, Sequence {
-        let map: ChildMap
-        var index: Int
-        let end: Int
-        let step: Int
-
-        public mutating func next() -> Element? {
-            guard self.index != self.end else { return nil }
-            defer { self.index += self.step }
-            return (self.map.keys[self.index], self.map.nodes[self.index])
+    /// Sets `key` to `node` in place, or removes it when `node` is `nil` or empty, and returns the previous child.
+    ///
+    /// Tree nodes this map shares with other versions are copied first, so other versions never change.
+    /// - Complexity: O(log n).
+    @discardableResult
+    public mutating func update(_ key: Key, with node: Node?) -> Node? {
+        if let node, !node.isEmpty {
+            return self.insert(key, node)
         }
+        return self.remove(key)
     }
 
-    private func lowerBound(_ key: Key) -> Int {
-        var low = 0
-        var high = self.keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if self.keys[middle] < key { low = middle + 1 } else { high = middle }
+    /// The child with the smallest key. O(log n).
+    public var first: Element? {
+        guard var node = self.root else { return nil }
+        while let child = node.children.first {
+            node = child
         }
-        return low
+        guard let key = node.keys.first, let value = node.values.first else { return nil }
+        return (key, value)
+    }
+
+    /// The child with the largest key. O(log n).
+    public var last: Element? {
+        guard var node = self.root else { return nil }
+        while let child = node.children.last {
+            node = child
+        }
+        guard let key = node.keys.last, let value = node.values.last else { return nil }
+        return (key, value)
     }
 }

@@ -1,0 +1,73 @@
+/// Base64 with the standard alphabet and `=` padding (RFC 4648 §4), for node hashes and WebSocket handshakes.
+public enum Base64 {
+    /// The 64 digits in value order.
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8
+    )
+
+    /// Each ASCII byte's digit value, or 0xFF for bytes outside the alphabet.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, digit) in alphabet.enumerated() {
+            table[Int(digit)] = UInt8(value)
+        }
+        return table
+    }()
+
+    /// `bytes` as padded base64 text. O(n).
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var iterator = bytes.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next()
+            let third = iterator.next()
+            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            output.append(Self.alphabet[Int(group >> 18 & 0x3F)])
+            output.append(Self.alphabet[Int(group >> 12 & 0x3F)])
+            output.append(second == nil ? UInt8(ascii: "=") : Self.alphabet[Int(group >> 6 & 0x3F)])
+            output.append(third == nil ? UInt8(ascii: "=") : Self.alphabet[Int(group & 0x3F)])
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The bytes encoded by `text`, or `nil` unless it is canonical padded base64: a multiple of four digits from
+    /// the standard alphabet, at most two `=` and only at the end, and zero bits in the unused part of the last digit.
+    /// O(n).
+    public static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 4 == 0 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(digits.count / 4 * 3)
+        var start = 0
+        while start < digits.count {
+            let isLast = start + 4 == digits.count
+            var group: UInt32 = 0
+            var padding = 0
+            for offset in 0..<4 {
+                let digit = digits[start + offset]
+                if digit == UInt8(ascii: "=") && isLast && offset >= 2 {
+                    padding += 1
+                    group <<= 6
+                    continue
+                }
+                let value = Self.values[Int(digit)]
+                guard value != 0xFF, padding == 0 else { return nil }
+                group = group << 6 | UInt32(value)
+            }
+            output.append(UInt8(truncatingIfNeeded: group >> 16))
+            switch padding {
+            case 0:
+                output.append(UInt8(truncatingIfNeeded: group >> 8))
+                output.append(UInt8(truncatingIfNeeded: group))
+            case 1:
+                guard group & 0xFF == 0 else { return nil }
+                output.append(UInt8(truncatingIfNeeded: group >> 8))
+            default:
+                guard group & 0xFFFF == 0 else { return nil }
+            }
+            start += 4
+        }
+        return output
+    }
+}

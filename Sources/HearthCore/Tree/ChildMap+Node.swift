@@ -1,0 +1,125 @@
+extension ChildMap {
+    /// One node of the persistent B+tree behind `ChildMap`.
+    ///
+    /// Leaves hold the elements (`keys` and `values`, parallel and ascending). Inner nodes hold `children` and, in
+    /// `keys`, the smallest key below each child, so a lookup picks the last child whose smallest key is at or
+    /// before the key it seeks. Every node but the root holds between `minimumFill` and `maximumFill` entries, and
+    /// all leaves sit at the same depth, which bounds the height by log₁₆(n) + 1 (at most six levels for a million
+    /// children).
+    ///
+    /// The fan-out of 32 is a measured trade-off: persistent updates copy one node per level, so their cost grows with
+    /// the fan-out, while lookups and iteration are dominated by cache misses and barely change between 32 and 64.
+    ///
+    /// Nodes are shared between map versions and treated as immutable while shared; a map mutates a node only after
+    /// `isKnownUniquelyReferenced` proved that it holds the sole reference (see `uniqueChild(at:)` and
+    /// `ChildMap.update`).
+    ///
+    /// `@unchecked Sendable` is safe because of that rule: a node is written only through a reference that is the
+    /// only one in existence, so no other thread can be reading it at the same time; once a second reference exists
+    /// (the map was copied, possibly to another thread), the node is never written again.
+    final class TreeNode: @unchecked Sendable {
+        /// The most entries (elements or children) a node holds; inserting one more splits it in two.
+        static let maximumFill = 32
+        /// The fewest entries a non-root node holds; removing below this borrows from or merges with a sibling.
+        static let minimumFill = 16
+
+        /// Leaves: the element keys, ascending. Inner nodes: the smallest key below each child.
+        var keys: [Key]
+        /// Leaves only: the element values, parallel to `keys`. Never empty nodes.
+        var values: [Node]
+        /// Inner nodes only: the subtrees, parallel to `keys`.
+        var children: [TreeNode]
+        /// The number of elements in this subtree.
+        var count: Int
+        /// True for leaves, which hold elements; false for inner nodes, which hold children.
+        let isLeaf: Bool
+
+        /// A leaf holding `keys` and `values`.
+        init(keys: [Key], values: [Node]) {
+            self.keys = keys
+            self.values = values
+            self.children = []
+            self.count = keys.count
+            self.isLeaf = true
+        }
+
+        /// An inner node over `children`, which must be non-empty and in key order.
+        init(children: [TreeNode]) {
+            self.keys = children.map(\.minimumKey)
+            self.values = []
+            self.children = children
+            self.count = children.reduce(0) { $0 + $1.count }
+            self.isLeaf = false
+        }
+
+        /// A node with the same content; arrays are shared until one side writes to them.
+        private init(copying other: TreeNode) {
+            self.keys = other.keys
+            self.values = other.values
+            self.children = other.children
+            self.count = other.count
+            self.isLeaf = other.isLeaf
+        }
+
+        /// A private copy of this node, for a map about to modify a node it shares with other versions. O(1) until
+        /// the copy's arrays are first written, then O(fill).
+        func copy() -> TreeNode {
+            TreeNode(copying: self)
+        }
+
+        /// The smallest key in this subtree (leaves and inner nodes alike keep it at `keys[0]`).
+        var minimumKey: Key {
+            guard let key = self.keys.first else {
+                preconditionFailure("ChildMap.TreeNode has no keys in state count=\(self.count) isLeaf=\(self.isLeaf)")
+            }
+            return key
+        }
+
+        /// The number of entries: elements in a leaf, children in an inner node.
+        var fill: Int { self.keys.count }
+
+        /// The first position whose key is not less than `key`. O(log fill).
+        func lowerBound(_ key: Key) -> Int {
+            self.keys.withUnsafeBufferPointer { keys in
+                var low = 0
+                var high = keys.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if keys[middle] < key {
+                        low = middle + 1
+                    } else {
+                        high = middle
+                    }
+                }
+                return low
+            }
+        }
+
+        /// In an inner node, the child whose subtree would hold `key`: the last child whose smallest key is at or
+        /// before `key`, or the first child when `key` precedes them all. O(log fill).
+        func childIndex(for key: Key) -> Int {
+            self.keys.withUnsafeBufferPointer { keys in
+                var low = 0
+                var high = keys.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if key < keys[middle] {
+                        high = middle
+                    } else {
+                        low = middle + 1
+                    }
+                }
+                return Swift.max(low - 1, 0)
+            }
+        }
+
+        /// The child at `index`, copied first if another map version shares it, so the caller may modify it.
+        /// Call only on a node the caller itself holds uniquely.
+        func uniqueChild(at index: Int) -> TreeNode {
+            if !isKnownUniquelyReferenced(&self.children[index]) {
+                self.children[index] = self.children[index].copy()
+            }
+            return self.children[index]
+        }
+    }
+}

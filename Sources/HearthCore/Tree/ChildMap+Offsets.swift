@@ -1,0 +1,35 @@
+/// Positional access, for queries that count children (`limitToFirst`, `limitToLast`) without walking them all.
+extension ChildMap {
+    /// The number of children whose keys precede `key`: its position when present, else where it would go.
+    /// - Complexity: O(log n) levels, each summing at most `maximumFill` subtree counts.
+    public func offset(of key: Key) -> Int {
+        guard var node = self.root else { return 0 }
+        var offset = 0
+        while !node.isLeaf {
+            let index = node.childIndex(for: key)
+            for child in node.children[..<index] {
+                offset += child.count
+            }
+            node = node.children[index]
+        }
+        return offset + node.lowerBound(key)
+    }
+
+    /// The child at position `offset` in key order; `offset` must be in `0..<count`.
+    /// - Complexity: O(log n) levels, each summing at most `maximumFill` subtree counts.
+    public func element(atOffset offset: Int) -> Element {
+        guard var node = self.root, offset >= 0, offset < node.count else {
+            preconditionFailure("ChildMap.element(atOffset:) in state offset=\(offset) count=\(self.count)")
+        }
+        var remaining = offset
+        while !node.isLeaf {
+            var index = 0
+            while remaining >= node.children[index].count {
+                remaining -= node.children[index].count
+                index += 1
+            }
+            node = node.children[index]
+        }
+        return (node.keys[remaining], node.values[remaining])
+    }
+}

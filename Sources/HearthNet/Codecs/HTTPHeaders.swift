@@ -1,0 +1,97 @@
+/// The header fields of an HTTP message, kept in arrival order so they can be forwarded and serialised faithfully.
+///
+/// Field names compare case-insensitively (ASCII folding, RFC 9110 §5.1) while keeping the spelling they were given.
+/// Lookup is O(n) in the number of fields, which is the right trade for the handful of fields a request carries.
+public struct HTTPHeaders: Sendable, Sequence {
+    private var pairs: [(name: String, value: String)]
+
+    public init(_ pairs: [(String, String)] = []) {
+        self.pairs = pairs.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of the field `name`, compared case-insensitively; `nil` when the field is absent.
+    public subscript(name: String) -> String? {
+        for pair in self.pairs where Self.namesEqual(pair.name, name) {
+            return pair.value
+        }
+        return nil
+    }
+
+    /// Every value of the field `name`, in arrival order.
+    public func values(_ name: String) -> [String] {
+        self.pairs.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// Whether at least one field is called `name`.
+    public func contains(_ name: String) -> Bool {
+        self.pairs.contains { Self.namesEqual($0.name, name) }
+    }
+
+    /// The number of fields, counting repeated names separately.
+    public var count: Int { self.pairs.count }
+
+    /// Appends a field, keeping any earlier fields of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        self.pairs.append((name: name, value: value))
+    }
+
+    /// Sets the field `name` to `value` in place of its first occurrence, dropping any later ones; appends it when
+    /// absent.
+    public mutating func replaceOrAdd(_ name: String, _ value: String) {
+        guard let first = self.pairs.firstIndex(where: { Self.namesEqual($0.name, name) }) else {
+            self.add(name, value)
+            return
+        }
+        self.pairs[first] = (name: self.pairs[first].name, value: value)
+        var index = first + 1
+        while index < self.pairs.count {
+            if Self.namesEqual(self.pairs[index].name, name) {
+                self.pairs.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// Removes every field called `name`.
+    public mutating func remove(_ name: String) {
+        self.pairs.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// Whether the comma-separated list in field `name` holds `token`, compared case-insensitively
+    /// (used for `Connection: close, Upgrade` and `Expect`).
+    public func containsToken(_ token: String, in name: String) -> Bool {
+        for value in self.values(name) {
+            for element in value.split(separator: ",") {
+                if Self.namesEqual(Self.trimmed(element), token) { return true }
+            }
+        }
+        return false
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        self.pairs.makeIterator()
+    }
+
+    /// ASCII case-insensitive equality, without allocating.
+    static func namesEqual(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        for (a, b) in zip(left, right) where Self.lowercased(a) != Self.lowercased(b) {
+            return false
+        }
+        return true
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        var result = text
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
+    }
+}

@@ -1,0 +1,37 @@
+/// A parsed request line and header block, before the body: what the server needs to decide on limits, `100
+/// Continue` and keep-alive.
+struct HTTPRequestHead: Sendable {
+    /// How the request body is delimited (RFC 9112 §6.3).
+    enum Framing: Sendable, Equatable {
+        case none
+        case length(Int)
+        case chunked
+    }
+
+    var method: String
+    var target: String
+    var path: String
+    var query: [(name: String, value: String)]
+    var version: String
+    var headers: HTTPHeaders
+    var framing: Framing
+    /// Whether the connection stays open after this exchange: HTTP/1.1 unless `Connection: close`, HTTP/1.0 only
+    /// with `Connection: keep-alive`.
+    var isKeepAlive: Bool
+    /// Whether the client waits for `100 Continue` before sending the body.
+    var expectsContinue: Bool
+
+    /// The head completed with its body, ready for the application.
+    func makeRequest(body: [UInt8], remoteAddress: String) -> HTTPRequest {
+        HTTPRequest(
+            method: self.method,
+            target: self.target,
+            path: self.path,
+            query: self.query,
+            version: self.version,
+            headers: self.headers,
+            body: body,
+            remoteAddress: remoteAddress
+        )
+    }
+}

@@ -1,0 +1,167 @@
+/// Request-line and header-field rules (RFC 9112 §3 and §5, RFC 9110 §5.5), applied to one complete head block.
+extension HTTPRequestParser {
+    /// Builds the head from its block of lines (request line, fields, terminating empty line).
+    ///
+    /// Complexity: O(n) in the block size.
+    static func makeHead(_ block: ArraySlice<UInt8>) throws(HTTPParserError) -> HTTPRequestHead {
+        let lines = try Self.lines(block)
+        guard let requestLine = lines.first else { throw .malformed("The request line is missing.") }
+        let (method, target, version) = try Self.parseRequestLine(requestLine)
+        let headers = try Self.parseFields(lines.dropFirst())
+        let framing = try Self.framing(headers)
+        let (path, query) = try HTTPTargetDecoder.decode(target)
+        let isHTTP11 = version == "HTTP/1.1"
+        let isKeepAlive: Bool
+        if headers.containsToken("close", in: "Connection") {
+            isKeepAlive = false
+        } else {
+            isKeepAlive = isHTTP11 || headers.containsToken("keep-alive", in: "Connection")
+        }
+        return HTTPRequestHead(
+            method: method,
+            target: target,
+            path: path,
+            query: query,
+            version: version,
+            headers: headers,
+            framing: framing,
+            isKeepAlive: isKeepAlive,
+            expectsContinue: isHTTP11 && headers.containsToken("100-continue", in: "Expect")
+        )
+    }
+
+    /// Splits a block into lines without their CRLF/LF, dropping the terminating empty line; a bare CR inside a
+    /// line is refused (RFC 9112 §2.2).
+    static func lines(_ block: ArraySlice<UInt8>) throws(HTTPParserError) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = block.startIndex
+        var index = block.startIndex
+        while index < block.endIndex {
+            if block[index] == 0x0A {
+                var line = block[start..<index]
+                if line.last == 0x0D { line = line.dropLast() }
+                if line.contains(0x0D) { throw .malformed("A header line contains a bare carriage return.") }
+                if line.isEmpty { break }
+                lines.append(line)
+                start = index + 1
+            }
+            index += 1
+        }
+        return lines
+    }
+
+    private static func parseRequestLine(
+        _ line: ArraySlice<UInt8>
+    ) throws(HTTPParserError) -> (method: String, target: String, version: String) {
+        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3, let methodBytes = parts.first, let versionBytes = parts.last else {
+            throw .malformed("The request line must be \"METHOD target HTTP/1.1\" separated by single spaces.")
+        }
+        let targetBytes = parts[1]
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(Self.isTokenByte) else {
+            throw .malformed("The request method is not a valid token.")
+        }
+        guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+            throw .malformed("The request target is empty or contains control characters.")
+        }
+        let version = String(decoding: versionBytes, as: UTF8.self)
+        guard version != "HTTP/1.1", version != "HTTP/1.0" else {
+            return (String(decoding: methodBytes, as: UTF8.self), String(decoding: targetBytes, as: UTF8.self), version)
+        }
+        let shape = Array(versionBytes)
+        if shape.count == 8, shape.starts(with: Array("HTTP/".utf8)), shape[6] == UInt8(ascii: "."),
+            Self.isDigit(shape[5]), Self.isDigit(shape[7])
+        {
+            throw HTTPParserError(.unsupportedVersion, "\(version) is not supported; use HTTP/1.1.")
+        }
+        throw .malformed("The request line does not end with an HTTP version such as HTTP/1.1.")
+    }
+
+    /// Parses `name: value` lines; obsolete line folding and whitespace before the colon are refused.
+    static func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>) throws(HTTPParserError) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for line in lines {
+            guard let first = line.first, first != 0x20, first != 0x09 else {
+                throw .malformed("Header lines must not start with whitespace (obsolete line folding).")
+            }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                throw .malformed("A header line has no colon.")
+            }
+            let name = line[line.startIndex..<colon]
+            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+                throw .malformed("A header name is empty or contains characters that are not allowed.")
+            }
+            var value = line[(colon + 1)...]
+            while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
+            while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
+            guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+                throw .malformed(
+                    "The value of header \(String(decoding: name, as: UTF8.self)) contains control characters."
+                )
+            }
+            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+        }
+        return headers
+    }
+
+    /// Decides how the body is delimited (RFC 9112 §6.3), refusing the ambiguous cases request smuggling relies on.
+    private static func framing(_ headers: HTTPHeaders) throws(HTTPParserError) -> HTTPRequestHead.Framing {
+        let lengths = headers.values("Content-Length")
+        let encodings = headers.values("Transfer-Encoding")
+        if !encodings.isEmpty {
+            guard lengths.isEmpty else {
+                throw .malformed("A request must not have both Content-Length and Transfer-Encoding.")
+            }
+            let codings = encodings.flatMap { $0.split(separator: ",") }.map {
+                $0.trimmingASCIIWhitespace().lowercased()
+            }
+            guard codings == ["chunked"] else {
+                throw .malformed(
+                    "Transfer-Encoding \"\(encodings.joined(separator: ", "))\" is not supported; use chunked."
+                )
+            }
+            return .chunked
+        }
+        var length: Int?
+        for value in lengths {
+            for element in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = element.trimmingASCIIWhitespace()
+                guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy(Self.isDigit),
+                    let parsed = Int(digits)
+                else {
+                    throw .malformed("Content-Length must be a decimal number of bytes.")
+                }
+                if let length, length != parsed {
+                    throw .malformed("The request has several different Content-Length values.")
+                }
+                length = parsed
+            }
+        }
+        return length.map { .length($0) } ?? .none
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    /// `tchar` from RFC 9110 §5.6.2.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+}
+
+extension Substring {
+    /// The substring without leading and trailing spaces and tabs.
+    fileprivate func trimmingASCIIWhitespace() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
+    }
+}

@@ -1,0 +1,94 @@
+/// Serialises response heads and chunked framing (RFC 9112 §4 and §7.1); pure bytes, no sockets.
+enum HTTPResponseEncoder {
+    /// The bytes sent before a request body when the client asked for `Expect: 100-continue`.
+    static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// The zero-length chunk (with no trailers) that ends a chunked body.
+    static let lastChunk = Array("0\r\n\r\n".utf8)
+
+    /// `HTTP/1.1 <status> <reason>`, the headers in order, then the empty line.
+    ///
+    /// Complexity: O(total header length).
+    static func encodeHead(status: Int, headers: HTTPHeaders, reserving extra: Int = 0) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(64 + headers.count * 32 + extra)
+        output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
+        for (name, value) in headers {
+            output.append(contentsOf: name.utf8)
+            output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+            // A CR or LF in a value would let the application split the response; replace them with spaces.
+            for byte in value.utf8 { output.append(byte == 0x0D || byte == 0x0A ? 0x20 : byte) }
+            output.append(contentsOf: [0x0D, 0x0A])
+        }
+        output.append(contentsOf: [0x0D, 0x0A])
+        return output
+    }
+
+    /// One chunk: the size in hex, CRLF, the data, CRLF. Empty input yields no bytes, since an empty chunk would end
+    /// the body.
+    static func encodeChunk(_ bytes: [UInt8]) -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        let size = String(bytes.count, radix: 16)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + size.utf8.count + 4)
+        output.append(contentsOf: size.utf8)
+        output.append(contentsOf: [0x0D, 0x0A])
+        output.append(contentsOf: bytes)
+        output.append(contentsOf: [0x0D, 0x0A])
+        return output
+    }
+
+    /// Whether a response with this status never carries a body (RFC 9110 §6.4.1).
+    static func forbidsBody(_ status: Int) -> Bool {
+        (100..<200).contains(status) || status == 204 || status == 304
+    }
+
+    /// The standard reason phrase, or a generic one by class for unlisted codes.
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: return "Continue"
+        case 101: return "Switching Protocols"
+        case 200: return "OK"
+        case 201: return "Created"
+        case 202: return "Accepted"
+        case 204: return "No Content"
+        case 206: return "Partial Content"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 303: return "See Other"
+        case 304: return "Not Modified"
+        case 307: return "Temporary Redirect"
+        case 308: return "Permanent Redirect"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 406: return "Not Acceptable"
+        case 408: return "Request Timeout"
+        case 409: return "Conflict"
+        case 411: return "Length Required"
+        case 412: return "Precondition Failed"
+        case 413: return "Content Too Large"
+        case 415: return "Unsupported Media Type"
+        case 417: return "Expectation Failed"
+        case 426: return "Upgrade Required"
+        case 429: return "Too Many Requests"
+        case 431: return "Request Header Fields Too Large"
+        case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        case 505: return "HTTP Version Not Supported"
+        default:
+            switch status / 100 {
+            case 1: return "Informational"
+            case 2: return "Success"
+            case 3: return "Redirection"
+            case 4: return "Client Error"
+            default: return "Server Error"
+            }
+        }
+    }
+}

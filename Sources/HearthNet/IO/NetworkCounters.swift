@@ -1,0 +1,18 @@
+import Synchronization
+
+/// The reactor's running totals, updated on the reactor thread and read from anywhere for `NetworkStatistics`.
+final class NetworkCounters: Sendable {
+    let acceptedConnections = Atomic<UInt64>(0)
+    let openConnections = Atomic<Int>(0)
+    let bytesRead = Atomic<UInt64>(0)
+    let bytesWritten = Atomic<UInt64>(0)
+
+    var snapshot: NetworkStatistics {
+        NetworkStatistics(
+            acceptedConnections: self.acceptedConnections.load(ordering: .relaxed),
+            openConnections: self.openConnections.load(ordering: .relaxed),
+            bytesRead: self.bytesRead.load(ordering: .relaxed),
+            bytesWritten: self.bytesWritten.load(ordering: .relaxed)
+        )
+    }
+}

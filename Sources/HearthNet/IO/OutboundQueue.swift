@@ -1,0 +1,68 @@
+/// The bytes waiting to be written to one connection, in order, with the flags the writer and reactor share.
+///
+/// Appends are O(1) amortised; the consumed prefix is dropped lazily so the reactor's partial writes never copy
+/// the remaining bytes.
+struct OutboundQueue {
+    private var chunks: [[UInt8]] = []
+    private var firstChunk = 0
+    /// Bytes of `chunks[firstChunk]` already written.
+    private var offset = 0
+    private(set) var queuedBytes = 0
+
+    /// No more writes are accepted (closed, or a close was requested).
+    var isClosed = false
+    /// The writer asked to flush and close; the reactor closes once `isEmpty`.
+    var isCloseRequested = false
+    /// The limit was exceeded: the reactor must close without flushing.
+    var hasOverflowed = false
+    /// Writes are framed as HTTP chunks.
+    var isChunked = false
+    /// A flush command is already on its way to the reactor.
+    var isFlushScheduled = false
+
+    var isEmpty: Bool { self.queuedBytes == 0 }
+
+    mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        self.chunks.append(bytes)
+        self.queuedBytes += bytes.count
+    }
+
+    /// The next bytes to write: a chunk and the offset where its unwritten part starts.
+    var front: (chunk: [UInt8], offset: Int)? {
+        guard self.firstChunk < self.chunks.count else { return nil }
+        return (self.chunks[self.firstChunk], self.offset)
+    }
+
+    /// Drops `count` written bytes from the front.
+    mutating func consume(_ count: Int) {
+        var remaining = count
+        self.queuedBytes -= count
+        while remaining > 0, self.firstChunk < self.chunks.count {
+            let available = self.chunks[self.firstChunk].count - self.offset
+            if remaining < available {
+                self.offset += remaining
+                return
+            }
+            remaining -= available
+            self.chunks[self.firstChunk] = []
+            self.firstChunk += 1
+            self.offset = 0
+        }
+        if self.firstChunk == self.chunks.count {
+            self.chunks.removeAll(keepingCapacity: true)
+            self.firstChunk = 0
+        } else if self.firstChunk >= 64, self.firstChunk * 2 >= self.chunks.count {
+            self.chunks.removeFirst(self.firstChunk)
+            self.firstChunk = 0
+        }
+    }
+
+    /// Forgets everything queued (the connection is gone).
+    mutating func discardAll() {
+        self.chunks = []
+        self.firstChunk = 0
+        self.offset = 0
+        self.queuedBytes = 0
+    }
+}

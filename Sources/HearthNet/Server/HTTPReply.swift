@@ -1,0 +1,59 @@
+/// What the application does with a request: answer it, stream to it, or take over the connection.
+public enum HTTPReply: Sendable {
+    /// A complete response; the server adds `Content-Length` (and `Connection` when it closes).
+    case response(HTTPResponse)
+    /// A head sent with `Transfer-Encoding: chunked`, after which every `ConnectionWriter.write` becomes one chunk.
+    /// The connection is not reused afterwards; `ConnectionWriter.close()` ends the body and the connection.
+    case stream(HTTPResponse, any HTTPStreamSession)
+    /// A head sent as given (normally status 101 with `Upgrade` fields), then raw bytes both ways; HTTP is never
+    /// parsed on that connection again.
+    case upgrade(HTTPResponse, any UpgradedConnectionHandler)
+}
+
+/// An open-ended response body such as Server-Sent Events (§7.6), fed from any thread through its writer.
+///
+/// Rules for implementers: `start` is called once, on the reactor thread, right after the head is queued, and may
+/// write at once; `connectionClosed` is called exactly once, also on the reactor thread, whether the peer closed,
+/// an error or outbound overflow happened, the writer was closed, or the server shut down (even if `start` was never
+/// reached). Neither may block: hand work to a task or actor.
+public protocol HTTPStreamSession: Sendable {
+    func start(_ writer: ConnectionWriter)
+    func connectionClosed()
+}
+
+/// A connection taken over after a `101 Switching Protocols` head, such as a WebSocket.
+///
+/// All three calls come from the reactor thread and must not block. `received` delivers inbound bytes in order,
+/// starting with any bytes that arrived right behind the request head; `connectionClosed` is called exactly once.
+public protocol UpgradedConnectionHandler: Sendable {
+    func start(_ writer: ConnectionWriter)
+    func received(_ bytes: [UInt8])
+    func connectionClosed()
+}
+
+/// The application behind an `HTTPServer`.
+///
+/// `maximumBodyBytes` is called on the reactor thread as soon as a head arrives (it must be quick and must not
+/// block); `handle` runs in the server's task group, one request at a time per connection.
+public protocol HTTPRequestHandler: Sendable {
+    /// Largest body accepted for this request head (lets the app lift the limit for imports).
+    func maximumBodyBytes(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)],
+        headers: HTTPHeaders
+    ) -> Int
+    func handle(_ request: HTTPRequest) async -> HTTPReply
+}
+
+extension HTTPRequestHandler {
+    /// Firebase's documented REST write limit, 256 MB (§10).
+    public func maximumBodyBytes(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)],
+        headers: HTTPHeaders
+    ) -> Int {
+        256 * 1024 * 1024
+    }
+}

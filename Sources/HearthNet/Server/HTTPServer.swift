@@ -1,0 +1,134 @@
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server on one epoll reactor thread, handing requests to Swift concurrency in a task group.
+///
+/// `run()` owns everything: it starts the reactor thread, handles each request as a child task of its group (one at
+/// a time per connection, in order; different connections concurrently), and when the calling task is cancelled it
+/// shuts down gracefully: stop accepting and close idle connections, let in-flight handlers finish, flush their
+/// responses for at most `shutdownFlushSeconds`, end streams (`connectionClosed`), close every socket.
+///
+/// Handlers see the cancellation of `run()`'s task like any child task; they may use it to finish early, and their
+/// reply is still sent.
+public final class HTTPServer: Sendable {
+    private enum Phase {
+        case created
+        case bound(descriptor: Int32, port: Int)
+        case running
+        case stopped
+    }
+
+    private let configuration: HTTPServerConfiguration
+    private let handler: any HTTPRequestHandler
+    private let counters = NetworkCounters()
+    private let phase = Mutex(Phase.created)
+
+    public init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    deinit {
+        if case .bound(let descriptor, _) = self.phase.withLock({ $0 }) { Syscall.close(descriptor) }
+    }
+
+    /// Live counters (accepted and open connections, bytes read and written).
+    public var statistics: NetworkStatistics { self.counters.snapshot }
+
+    /// Binds and listens (`SO_REUSEADDR`, backlog 1024) and returns the actual port, which matters for port 0.
+    /// Calling it again returns the same port.
+    ///
+    /// - Throws: `IOError` when the address is invalid or taken, or the server already ran.
+    @discardableResult
+    public func bind() throws -> Int {
+        try self.phase.withLock { phase throws(IOError) -> Int in
+            switch phase {
+            case .bound(_, let port):
+                return port
+            case .running, .stopped:
+                throw IOError(
+                    .invalidState,
+                    "The server is running or has stopped; create a new HTTPServer to bind again."
+                )
+            case .created:
+                signal(SIGPIPE, SIG_IGN)
+                let descriptor = try Socket.makeListener(
+                    host: self.configuration.host,
+                    port: self.configuration.port,
+                    backlog: 1024
+                )
+                do throws(IOError) {
+                    let port = try Socket.localPort(descriptor)
+                    phase = .bound(descriptor: descriptor, port: port)
+                    return port
+                } catch {
+                    Syscall.close(descriptor)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Serves until the calling task is cancelled, then shuts down gracefully (see the type's discussion).
+    ///
+    /// - Throws: `IOError` when binding fails or the reactor's epoll fails.
+    public func run() async throws {
+        _ = try self.bind()
+        let listener: Int32 = try self.phase.withLock { phase throws(IOError) -> Int32 in
+            guard case .bound(let descriptor, _) = phase else {
+                throw IOError(.invalidState, "run() was called twice; each HTTPServer runs once.")
+            }
+            phase = .running
+            return descriptor
+        }
+        defer { self.phase.withLock { $0 = .stopped } }
+        let (requests, continuation) = AsyncStream.makeStream(of: ReactorRequest.self)
+        let reactor: Reactor
+        do {
+            reactor = try Reactor(
+                listener: listener,
+                settings: self.settings,
+                handler: self.handler,
+                counters: self.counters,
+                requests: continuation
+            )
+        } catch {
+            Syscall.close(listener)
+            throw error
+        }
+        let inbox = reactor.inbox
+        let thread: ReactorThread
+        do {
+            thread = try ReactorThread.start(reactor)
+        } catch {
+            reactor.tearDown()
+            throw error
+        }
+        let handler = self.handler
+        await withDiscardingTaskGroup { group in
+            for await item in requests {
+                group.addTask {
+                    let reply = await handler.handle(item.request)
+                    inbox.send(.reply(connectionID: item.connectionID, reply))
+                }
+            }
+            inbox.send(.stopAccepting)
+        }
+        let deadline = MonotonicClock.now() &+ MonotonicClock.nanoseconds(self.configuration.shutdownFlushSeconds)
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            inbox.send(.finish(deadline: deadline, finished))
+        }
+        thread.join()
+        if let failure = reactor.failure { throw failure }
+    }
+
+    private var settings: Reactor.Settings {
+        Reactor.Settings(
+            maximumHeaderBytes: self.configuration.maximumHeaderBytes,
+            headerTimeout: MonotonicClock.nanoseconds(self.configuration.headerTimeoutSeconds),
+            idleTimeout: MonotonicClock.nanoseconds(self.configuration.idleTimeoutSeconds),
+            outboundBufferLimit: self.configuration.outboundBufferLimit,
+            maximumConnections: self.configuration.maximumConnections
+        )
+    }
+}

@@ -1,0 +1,23 @@
+/// The knobs of one `HTTPServer`: where it listens and the limits that keep a hostile or slow client from
+/// exhausting the node.
+public struct HTTPServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (see `HTTPServer.bind()`).
+    public var port: Int = 9000
+    /// The largest request line plus headers accepted; larger heads are answered with 431.
+    public var maximumHeaderBytes: Int = 32 * 1024
+    /// Slowloris guard: a full head must arrive within this many seconds, or the client gets 408.
+    public var headerTimeoutSeconds: Double = 10
+    /// A keep-alive connection with no request in progress is closed after this many seconds; also the longest
+    /// pause allowed while a body is arriving.
+    public var idleTimeoutSeconds: Double = 120
+    /// The most bytes queued for one connection before it is closed as a consumer that cannot keep up.
+    public var outboundBufferLimit: Int = 64 * 1024 * 1024
+    /// Connections beyond this are accepted and closed at once.
+    public var maximumConnections: Int = 50_000
+    /// The graceful-shutdown bound: how long `run()` waits for queued responses to flush after the in-flight
+    /// handlers have finished.
+    public var shutdownFlushSeconds: Double = 5
+
+    public init() {}
+}

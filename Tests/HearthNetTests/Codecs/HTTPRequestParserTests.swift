@@ -1,0 +1,199 @@
+import HearthTestKit
+import Testing
+
+@testable import HearthNet
+
+@Suite struct HTTPRequestParserTests {
+    @Test func parsesRequestLineHeadersPathAndQuery() throws {
+        let input = "GET /users/a%20b/.json?orderBy=%22score%22&x=a+b&flag HTTP/1.1\r\nHost: h\r\nX-A:  1 \r\n\r\n"
+        let outcomes = parseAll(input.bytes)
+        let request = try #require(outcomes.first.flatMap { if case .request(let r) = $0 { r } else { nil } })
+        #expect(outcomes.count == 1)
+        #expect(request.method == "GET")
+        #expect(request.target == "/users/a%20b/.json?orderBy=%22score%22&x=a+b&flag")
+        #expect(request.path == "/users/a b/.json")
+        #expect(request.query == ["orderBy=\"score\"", "x=a b", "flag="])
+        #expect(request.headers == ["Host: h", "X-A: 1"])
+        #expect(request.isKeepAlive)
+        #expect(request.body.isEmpty)
+    }
+
+    @Test func keepAliveDefaultsFollowTheVersionAndConnectionHeader() {
+        let cases: [(String, Bool)] = [
+            ("GET / HTTP/1.1\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n", false),
+            ("GET / HTTP/1.0\r\n\r\n", false),
+            ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nConnection: upgrade, close\r\n\r\n", false),
+        ]
+        for (input, expected) in cases {
+            guard case .request(let request) = parseAll(input.bytes).first else {
+                Issue.record("no request for \(input)")
+                continue
+            }
+            #expect(request.isKeepAlive == expected, "\(input)")
+        }
+    }
+
+    @Test func readsContentLengthBodiesAndPipelinedRequestsInOrder() {
+        let input =
+            "POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
+            + "GET /b HTTP/1.1\r\n\r\nPUT /c HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi"
+        let outcomes = parseAll(input.bytes)
+        let paths = outcomes.compactMap { if case .request(let r) = $0 { r.path } else { nil } }
+        let bodies = outcomes.compactMap {
+            if case .request(let r) = $0 { String(decoding: r.body, as: UTF8.self) } else { nil }
+        }
+        #expect(paths == ["/a", "/b", "/c"])
+        #expect(bodies == ["hello", "", "hi"])
+    }
+
+    @Test func decodesChunkedBodiesWithExtensionsAndTrailers() {
+        let input =
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;name=v\r\nhello\r\n6\r\n world\r\n0\r\n"
+            + "X-Trailer: 1\r\n\r\nGET /next HTTP/1.1\r\n\r\n"
+        let outcomes = parseAll(input.bytes)
+        guard case .request(let first) = outcomes.first else {
+            Issue.record("expected a request, got \(outcomes)")
+            return
+        }
+        #expect(String(decoding: first.body, as: UTF8.self) == "hello world")
+        #expect(outcomes.count == 2)
+    }
+
+    @Test func ignoresEmptyLinesBeforeTheRequestLine() {
+        let outcomes = parseAll("\r\n\r\nGET / HTTP/1.1\r\n\r\n".bytes)
+        #expect(outcomes.count == 1)
+        if case .failure = outcomes.first { Issue.record("leading CRLF was refused") }
+    }
+
+    @Test func flagsExpectContinue() {
+        let input = "PUT / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nx"
+        guard case .request(let request) = parseAll(input.bytes).first else {
+            Issue.record("no request")
+            return
+        }
+        #expect(request.expectsContinue)
+    }
+
+    @Test func refusesMalformedHeadsWith400() {
+        let inputs = [
+            "GARBAGE\r\n\r\n",
+            "GET /\r\n\r\n",
+            "GET  / HTTP/1.1\r\n\r\n",
+            "GET / HTTP/1.1\r\nX-A: 1\r\n folded\r\n\r\n",
+            "GET / HTTP/1.1\r\nX-A : 1\r\n\r\n",
+            "GET / HTTP/1.1\r\nNoColon\r\n\r\n",
+            "GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello",
+            "GET / HTTP/1.1\r\nContent-Length: 5, 6\r\n\r\nhello",
+            "GET / HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
+            "GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+            "GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            "GET / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",
+            "GET /a%zz HTTP/1.1\r\n\r\n",
+            "GET /a%2 HTTP/1.1\r\n\r\n",
+            "GET /?q=%G1 HTTP/1.1\r\n\r\n",
+            "GET /a%FF HTTP/1.1\r\n\r\n",
+            "GET nothing HTTP/1.1\r\n\r\n",
+            "GET / HTTP/1.1\r\nX: a\rb\r\n\r\n",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY",
+        ]
+        for input in inputs {
+            #expect(
+                parseAll(input.bytes) == [.failure(code: .malformedRequest, status: 400)],
+                "\(input.debugDescription)"
+            )
+        }
+    }
+
+    @Test func acceptsRepeatedIdenticalContentLengths() {
+        let input = "POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"
+        guard case .request(let request) = parseAll(input.bytes).first else {
+            Issue.record("identical Content-Length values were refused")
+            return
+        }
+        #expect(request.body == "ok".bytes)
+    }
+
+    @Test func answersOtherHTTPVersionsWith505() {
+        #expect(parseAll("GET / HTTP/2.0\r\n\r\n".bytes) == [.failure(code: .unsupportedVersion, status: 505)])
+    }
+
+    @Test func refusesHeadsOverTheLimitWith431() {
+        let long = "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 200) + "\r\n\r\n"
+        #expect(parseAll(long.bytes, maximumHeaderBytes: 100) == [.failure(code: .headTooLarge, status: 431)])
+        let unterminated = "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 200)
+        #expect(parseAll(unterminated.bytes, maximumHeaderBytes: 100) == [.failure(code: .headTooLarge, status: 431)])
+    }
+
+    @Test func refusesBodiesOverTheLimitFromContentLengthOrChunkTotal() {
+        let declared = "PUT / HTTP/1.1\r\nContent-Length: 11\r\n\r\n"
+        #expect(parseAll(declared.bytes, bodyLimit: 10) == [.failure(code: .bodyTooLarge, status: 400)])
+        let chunked = "PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nhello \r\n5\r\nworld\r\n0\r\n\r\n"
+        #expect(parseAll(chunked.bytes, bodyLimit: 10) == [.failure(code: .bodyTooLarge, status: 400)])
+        #expect(parseAll(chunked.bytes, bodyLimit: 11).count == 1)
+    }
+
+    /// Every input must give the same outcomes whether it arrives at once, byte by byte, or in random chunks.
+    @Test func givesIdenticalResultsWhateverTheChunking() {
+        let corpus = [
+            "GET /a?b=c HTTP/1.1\r\nHost: x\r\n\r\n",
+            "POST /p HTTP/1.1\r\nContent-Length: 10\r\n\r\n0123456789GET / HTTP/1.0\r\n\r\n",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n3;x=y\r\nabc\r\n0\r\nT: v\r\n\r\n",
+            "\r\nGET / HTTP/1.1\nHost: bare-lf\n\n",
+            "GET / HTTP/1.1\r\nX: 1\r\n folded\r\n\r\n",
+            "PUT / HTTP/1.1\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabcDELETE /z HTTP/1.1\r\n\r\n",
+        ]
+        for seed in UInt64(1)...20 {
+            var random = SeededRandom(seed: seed)
+            for input in corpus {
+                let bytes = input.bytes
+                let whole = parseAll(bytes)
+                let byByte = parseAll(bytes, chunkSizes: Array(repeating: 1, count: bytes.count))
+                let chunked = parseAll(bytes, chunkSizes: randomChunkSizes(count: bytes.count, using: &random))
+                #expect(whole == byByte, "seed \(seed), byte by byte: \(input.debugDescription)")
+                #expect(whole == chunked, "seed \(seed), random chunks: \(input.debugDescription)")
+            }
+        }
+    }
+
+    /// Random and mutated inputs never trap the parser, and chunking never changes its answer.
+    @Test func survivesRandomBytes() {
+        let seed: UInt64 = 0x5EED_F00D
+        var random = SeededRandom(seed: seed)
+        let seeds = [
+            "GET /a?b=c HTTP/1.1\r\nHost: x\r\n\r\n",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+            "PUT / HTTP/1.1\r\nContent-Length: 4\r\n\r\nbody",
+        ].map(\.bytes)
+        let alphabet = "GETPOST /%:\r\n0123456789abcdefHTTP/1.;chunked-Length".bytes
+        for index in 0..<10_000 {
+            var input: [UInt8]
+            if index % 2 == 0 {
+                let count = Int.random(in: 0...200, using: &random)
+                input = (0..<count).map { _ in
+                    Bool.random(using: &random)
+                        ? UInt8.random(in: 0...255, using: &random) : alphabet.randomElement(using: &random) ?? 0
+                }
+            } else {
+                input = seeds[index % seeds.count]
+                for _ in 0..<Int.random(in: 1...4, using: &random) where !input.isEmpty {
+                    let position = Int.random(in: 0..<input.count, using: &random)
+                    input[position] = alphabet.randomElement(using: &random) ?? 0
+                }
+            }
+            let whole = parseAll(input, bodyLimit: 64, maximumHeaderBytes: 128)
+            let chunked = parseAll(
+                input,
+                chunkSizes: randomChunkSizes(count: input.count, using: &random),
+                bodyLimit: 64,
+                maximumHeaderBytes: 128
+            )
+            if whole != chunked {
+                Issue.record("seed \(seed) case \(index): chunking changed the outcome for \(input)")
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import HearthNet
+
+@Suite struct HTTPResponseEncoderTests {
+    @Test func writesStatusLineWithReasonAndHeadersInOrder() {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain")
+        headers.add("X-Evil", "a\r\nInjected: 1")
+        let head = String(decoding: HTTPResponseEncoder.encodeHead(status: 404, headers: headers), as: UTF8.self)
+        #expect(head == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nX-Evil: a  Injected: 1\r\n\r\n")
+    }
+
+    @Test func framesChunksInHexAndSkipsEmptyWrites() {
+        let chunk = HTTPResponseEncoder.encodeChunk(Array(repeating: 0x61, count: 26))
+        #expect(String(decoding: chunk, as: UTF8.self) == "1a\r\n" + String(repeating: "a", count: 26) + "\r\n")
+        #expect(HTTPResponseEncoder.encodeChunk([]).isEmpty)
+    }
+
+    @Test func rendersFirebaseErrorBodiesAsEscapedJSON() {
+        let response = HTTPResponse.jsonError(status: 400, message: "bad \"x\"\n\\")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"error":"bad \"x\"\n\\"}"#)
+        #expect(response.headers["content-type"] == "application/json; charset=utf-8")
+    }
+
+    @Test func headersLookUpCaseInsensitivelyAndReplaceInPlace() {
+        var headers = HTTPHeaders([("A", "1"), ("b", "2"), ("a", "3")])
+        #expect(headers["a"] == "1")
+        headers.replaceOrAdd("A", "9")
+        #expect(headers.map { "\($0.name)=\($0.value)" } == ["A=9", "b=2"])
+        headers.replaceOrAdd("C", "4")
+        #expect(headers["c"] == "4")
+    }
+}

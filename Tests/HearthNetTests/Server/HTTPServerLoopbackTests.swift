@@ -1,0 +1,164 @@
+import Glibc
+import HearthNet
+import Testing
+
+/// Echoes method, path, query and body so tests can see what the server parsed.
+private let echo = TestHandler { request in
+    let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    let text = "\(request.method) \(request.path) \(query) \(String(decoding: request.body, as: UTF8.self))"
+    return .response(HTTPResponse(status: 200, body: Array(text.utf8)))
+}
+
+@Suite(.serialized) struct HTTPServerLoopbackTests {
+    @Test func answersARequestWithContentLength() async throws {
+        try await withServer(handler: echo) { _, port in
+            let response = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET /a%20b/.json?x=1&y=hello+world HTTP/1.1\r\nHost: t\r\n\r\n")
+                return try client.readResponse()
+            }
+            #expect(response.status == 200)
+            #expect(response.text == "GET /a b/.json x=1&y=hello world ")
+            #expect(response.header("Content-Length") == "\(response.body.count)")
+        }
+    }
+
+    @Test func reusesAKeepAliveConnection() async throws {
+        try await withServer(handler: echo) { server, port in
+            let texts = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                var texts: [String] = []
+                for index in 0..<3 {
+                    try client.send("POST /\(index) HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi")
+                    texts.append(try client.readResponse().text)
+                }
+                return texts
+            }
+            #expect(texts == ["POST /0  hi", "POST /1  hi", "POST /2  hi"])
+            #expect(server.statistics.acceptedConnections == 1)
+        }
+    }
+
+    @Test func answersPipelinedRequestsInOrder() async throws {
+        let slowFirst = TestHandler { request in
+            if request.path == "/1" { try? await Task.sleep(for: .milliseconds(150)) }
+            return .response(HTTPResponse(status: 200, body: Array(request.path.utf8)))
+        }
+        try await withServer(handler: slowFirst) { _, port in
+            let bodies = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\nGET /3 HTTP/1.1\r\n\r\n")
+                return try (0..<3).map { _ in try client.readResponse().text }
+            }
+            #expect(bodies == ["/1", "/2", "/3"])
+        }
+    }
+
+    @Test func sendsContinueBeforeReadingTheBody() async throws {
+        try await withServer(handler: echo) { _, port in
+            let (interim, final) = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("PUT /x HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+                let interim = try client.readResponse()
+                try client.send("hello")
+                return (interim, try client.readResponse())
+            }
+            #expect(interim.status == 100)
+            #expect(final.status == 200)
+            #expect(final.text == "PUT /x  hello")
+        }
+    }
+
+    @Test func omitsTheBodyForHead() async throws {
+        try await withServer(handler: echo) { _, port in
+            let (head, next) = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("HEAD /h HTTP/1.1\r\n\r\nGET /g HTTP/1.1\r\n\r\n")
+                return (try client.readResponse(isHead: true), try client.readResponse())
+            }
+            #expect(head.header("Content-Length") == "9")
+            #expect(next.text == "GET /g  ")
+        }
+    }
+
+    @Test func closesAfterAnHTTP10Request() async throws {
+        try await withServer(handler: echo) { _, port in
+            let (response, closed) = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET / HTTP/1.0\r\n\r\n")
+                return (try client.readResponse(), client.isClosedByServer())
+            }
+            #expect(response.header("Connection") == "close")
+            #expect(closed)
+        }
+    }
+
+    /// Each protocol error case: the bytes sent, the status expected and a fragment of the message.
+    private static let errorCases: [String: (input: String, status: Int, message: String)] = [
+        "malformed": ("GARBAGE\r\n\r\n", 400, "request line"),
+        "headTooLarge": (
+            "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431, "too large"
+        ),
+        "declaredBodyTooLarge": ("PUT / HTTP/1.1\r\nContent-Length: 2000\r\n\r\n", 400, "Data to write exceeds"),
+        "chunkedBodyTooLarge": (
+            "PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n" + String(repeating: "a", count: 1024)
+                + "\r\n",
+            400, "Data to write exceeds"
+        ),
+        "differingContentLengths": (
+            "GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "Content-Length"
+        ),
+        "badPercentEscape": ("GET /%zz HTTP/1.1\r\n\r\n", 400, "percent"),
+    ]
+
+    @Test(arguments: [
+        "malformed", "headTooLarge", "declaredBodyTooLarge", "chunkedBodyTooLarge", "differingContentLengths",
+        "badPercentEscape",
+    ])
+    func answersProtocolErrorsWithJSONAndCloses(caseName: String) async throws {
+        let (input, status, messagePart) = try #require(Self.errorCases[caseName])
+        let limited = TestHandler(bodyLimit: 1000) { _ in .response(HTTPResponse(status: 200)) }
+        try await withServer(handler: limited) { _, port in
+            let (response, closed) = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send(input)
+                return (try client.readResponse(), client.isClosedByServer())
+            }
+            #expect(response.status == status)
+            #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(response.header("Connection") == "close")
+            #expect(response.text.hasPrefix("{\"error\":\""))
+            #expect(response.text.contains(messagePart))
+            #expect(closed)
+        }
+    }
+
+    @Test func answersASlowlorisClientWith408() async throws {
+        try await withServer(.loopback(headerTimeout: 0.3), handler: echo) { _, port in
+            let (response, closed) = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET / HTTP/1.1\r\n")
+                for _ in 0..<3 {
+                    usleep(50_000)
+                    try client.send("X-Slow: 1\r\n")
+                }
+                return (try client.readResponse(), client.isClosedByServer())
+            }
+            #expect(response.status == 408)
+            #expect(closed)
+        }
+    }
+
+    @Test func closesAnIdleKeepAliveConnection() async throws {
+        try await withServer(.loopback(idleTimeout: 0.3), handler: echo) { server, port in
+            let closed = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET / HTTP/1.1\r\n\r\n")
+                _ = try client.readResponse()
+                return client.isClosedByServer()
+            }
+            #expect(closed)
+            #expect(server.statistics.openConnections == 0)
+        }
+    }
+}

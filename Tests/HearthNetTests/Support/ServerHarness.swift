@@ -1,0 +1,75 @@
+import HearthNet
+import Synchronization
+
+/// A handler built from closures, for tests.
+struct TestHandler: HTTPRequestHandler {
+    var bodyLimit = 1 << 20
+    var respond: @Sendable (HTTPRequest) async -> HTTPReply
+
+    func maximumBodyBytes(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)],
+        headers: HTTPHeaders
+    ) -> Int {
+        self.bodyLimit
+    }
+
+    func handle(_ request: HTTPRequest) async -> HTTPReply {
+        await self.respond(request)
+    }
+}
+
+extension HTTPServerConfiguration {
+    /// Port 0 on loopback, with the given timeouts.
+    static func loopback(headerTimeout: Double = 5, idleTimeout: Double = 5) -> HTTPServerConfiguration {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.headerTimeoutSeconds = headerTimeout
+        configuration.idleTimeoutSeconds = idleTimeout
+        return configuration
+    }
+}
+
+/// Starts a server on port 0, runs `body` with its port, then cancels it and waits for a graceful shutdown.
+func withServer(
+    _ configuration: HTTPServerConfiguration = .loopback(),
+    handler: some HTTPRequestHandler,
+    _ body: @escaping @Sendable (HTTPServer, Int) async throws -> Void
+) async throws {
+    let server = HTTPServer(configuration: configuration, handler: handler)
+    let port = try server.bind()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await server.run() }
+        do {
+            try await body(server, port)
+        } catch {
+            group.cancelAll()
+            try await group.waitForAll()
+            throw error
+        }
+        group.cancelAll()
+        try await group.waitForAll()
+    }
+}
+
+/// A thread-safe log of what a stream session or upgrade handler saw.
+final class EventLog: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    func append(_ entry: String) {
+        self.entries.withLock { $0.append(entry) }
+    }
+
+    var all: [String] { self.entries.withLock { $0 } }
+
+    /// Polls until `predicate` holds or `seconds` pass.
+    func wait(seconds: Double = 5, until predicate: ([String]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if predicate(self.all) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return predicate(self.all)
+    }
+}
