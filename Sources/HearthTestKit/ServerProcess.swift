@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A `hearth serve` child process on a free loopback port with its own temporary data directory.
 ///
