@@ -1,0 +1,208 @@
+import Dispatch
+import Synchronization
+
+/// One server-side WebSocket: the shell that joins the pure frame parser and close state machine to a socket.
+///
+/// It is the `UpgradedConnectionHandler` the HTTP server drives after a `101`. Inbound bytes go through a
+/// `WebSocketFrameParser`; whole messages go to the `WebSocketMessageHandler`, pings are answered with pongs at
+/// once, and protocol errors fail the connection with their close code. Outbound frames go through the
+/// connection's `ConnectionWriter`, which is thread-safe and bounded: when a write overflows it the client is cut
+/// off and every later send returns `false`.
+///
+/// Thread safety: a small lock guards the parser, the close state machine and the writer. Frames are written while
+/// it is held, so a close frame is always the last thing sent, whichever thread sends. Handler callbacks run after
+/// the lock is released, only ever on the reactor thread (`start`, `received`, `connectionClosed`), so the handler
+/// may call `send` or `close` from inside them. The handler is released once `closed` has been delivered, so it may
+/// keep a strong reference to its socket without leaking either.
+public final class WebSocketConnection: UpgradedConnectionHandler {
+    /// How long a server-initiated close waits for the peer's close frame before dropping the socket.
+    public static let defaultCloseTimeout: Duration = .seconds(5)
+
+    private let closeTimeout: Duration
+    private let shared: Mutex<Shared>
+
+    /// The state behind the lock.
+    private struct Shared {
+        /// Released once it has heard `closed`, which breaks the cycle when the handler keeps its socket.
+        var handler: (any WebSocketMessageHandler)?
+        var parser: WebSocketFrameParser
+        var closeMachine = WebSocketCloseStateMachine()
+        var writer: ConnectionWriter?
+    }
+
+    /// What to tell the handler once the lock is released.
+    private enum Delivery: Sendable {
+        case text(String)
+        case binary([UInt8])
+        case closed(code: UInt16?, reason: String)
+    }
+
+    /// - Parameters:
+    ///   - handler: receives the messages and the close.
+    ///   - maximumMessageBytes: larger messages fail the connection with 1009.
+    ///   - closeTimeout: how long `close(code:reason:)` waits for the peer's close frame.
+    public init(
+        handler: any WebSocketMessageHandler,
+        maximumMessageBytes: Int = WebSocketFrameParser.defaultMaximumMessageBytes,
+        closeTimeout: Duration = WebSocketConnection.defaultCloseTimeout
+    ) {
+        self.closeTimeout = closeTimeout
+        let parser = WebSocketFrameParser(maximumMessageBytes: maximumMessageBytes)
+        self.shared = Mutex(Shared(handler: handler, parser: parser))
+    }
+
+    /// The underlying connection's identifier, once the server has started it.
+    public var connectionID: UInt64? {
+        self.shared.withLock { $0.writer?.id }
+    }
+
+    /// Whether messages can still be sent: started, no close frame sent or received, and not cut off.
+    public var isOpen: Bool {
+        self.shared.withLock { shared in
+            guard let writer = shared.writer else { return false }
+            return shared.closeMachine.canSendData && !writer.isClosed
+        }
+    }
+
+    /// Sends one text message as a single frame. O(n) in its UTF-8 length.
+    ///
+    /// - Returns: `false` when the WebSocket is closing or closed, or when this write overflowed the outbound bound
+    ///   (which cuts the client off).
+    @discardableResult
+    public func send(text: String) -> Bool {
+        self.sendData(WebSocketFrameEncoder.encodeText(text))
+    }
+
+    /// Sends one binary message as a single frame; same result as `send(text:)`.
+    @discardableResult
+    public func send(binary: [UInt8]) -> Bool {
+        self.sendData(WebSocketFrameEncoder.encodeBinary(binary))
+    }
+
+    /// Sends a ping (for liveness checks; the peer answers with a pong). Payloads beyond 125 bytes are cut.
+    @discardableResult
+    public func sendPing(_ payload: [UInt8] = []) -> Bool {
+        self.sendData(WebSocketFrameEncoder.encodePing(payload))
+    }
+
+    /// Starts the close handshake: sends a close frame, stops delivering messages, and drops the socket when the
+    /// peer answers or `closeTimeout` passes. The handler's `closed` follows once the connection is gone. Later
+    /// calls do nothing. Codes that may not travel (1005, 1006, 1015…) send a close frame without a code.
+    public func close(code: UInt16 = WebSocketCloseCode.normalClosure, reason: String = "") {
+        self.withShared { shared in
+            self.perform(shared.closeMachine.onCloseRequested(code: code, reason: reason), on: &shared)
+        }
+    }
+
+    public func start(_ writer: ConnectionWriter) {
+        let handler = self.shared.withLock { shared in
+            shared.writer = writer
+            return shared.handler
+        }
+        handler?.opened(self)
+    }
+
+    public func received(_ bytes: [UInt8]) {
+        self.withShared { shared in
+            shared.parser.append(bytes)
+            return self.drainParser(&shared)
+        }
+    }
+
+    public func connectionClosed() {
+        self.withShared { shared in
+            self.perform(shared.closeMachine.onConnectionClosed(), on: &shared)
+        }
+    }
+
+    /// Runs `body` under the lock, then tells the handler what it returned, in order, after the lock is released.
+    /// The handler is let go of as soon as `closed` is on its way to it.
+    private func withShared(_ body: (inout Shared) -> [Delivery]) {
+        let (handler, deliveries) = self.shared.withLock { shared in
+            let handler = shared.handler
+            let deliveries = body(&shared)
+            if shared.closeMachine.state == .closed {
+                shared.handler = nil
+            }
+            return (handler, deliveries)
+        }
+        guard let handler else { return }
+        for delivery in deliveries {
+            switch delivery {
+            case .text(let text): handler.received(text: text)
+            case .binary(let bytes): handler.received(binary: bytes)
+            case .closed(let code, let reason): handler.closed(code: code, reason: reason)
+            }
+        }
+    }
+
+    /// Pulls every complete event out of the parser and acts on it. Called with the lock held.
+    private func drainParser(_ shared: inout Shared) -> [Delivery] {
+        var deliveries: [Delivery] = []
+        while true {
+            let event: WebSocketEvent
+            do {
+                guard let next = try shared.parser.nextEvent() else { return deliveries }
+                event = next
+            } catch {
+                deliveries += self.perform(shared.closeMachine.onProtocolError(error), on: &shared)
+                return deliveries
+            }
+            let isOpen = shared.closeMachine.canSendData
+            switch event {
+            case .text(let text):
+                if isOpen { deliveries.append(.text(text)) }
+            case .binary(let bytes):
+                if isOpen { deliveries.append(.binary(bytes)) }
+            case .ping(let payload):
+                if isOpen { shared.writer?.write(WebSocketFrameEncoder.encodePong(payload)) }
+            case .pong:
+                break
+            case .close(let code, let reason):
+                deliveries += self.perform(shared.closeMachine.onPeerClose(code: code, reason: reason), on: &shared)
+            }
+        }
+    }
+
+    /// Writes a data or ping frame if the close handshake has not begun.
+    private func sendData(_ frame: [UInt8]) -> Bool {
+        self.shared.withLock { shared in
+            guard shared.closeMachine.canSendData, let writer = shared.writer else { return false }
+            return writer.write(frame)
+        }
+    }
+
+    /// Carries out close state machine actions; returns what the handler must hear. Called with the lock held.
+    private func perform(_ actions: [WebSocketCloseStateMachine.Action], on shared: inout Shared) -> [Delivery] {
+        var deliveries: [Delivery] = []
+        for action in actions {
+            switch action {
+            case .sendClose(let code, let reason):
+                shared.writer?.write(WebSocketFrameEncoder.encodeClose(code: code, reason: reason))
+            case .startCloseTimer:
+                self.startCloseTimer()
+            case .closeConnection:
+                shared.writer?.close()
+            case .notifyClosed(let code, let reason):
+                deliveries.append(.closed(code: code, reason: reason))
+            }
+        }
+        return deliveries
+    }
+
+    /// Drops the socket if the peer has not answered our close in time. The timer only closes the writer; the
+    /// reactor then reports `connectionClosed`, so the handler still hears everything on the reactor thread.
+    private func startCloseTimer() {
+        let components = self.closeTimeout.components
+        let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+            self?.closeTimerFired()
+        }
+    }
+
+    private func closeTimerFired() {
+        self.withShared { shared in
+            self.perform(shared.closeMachine.onCloseTimeout(), on: &shared)
+        }
+    }
+}

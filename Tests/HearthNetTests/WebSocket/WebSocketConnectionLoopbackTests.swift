@@ -1,0 +1,140 @@
+import HearthNet
+import Testing
+
+/// Real sockets on 127.0.0.1: the HTTP server upgrades to a `WebSocketConnection` and a blocking test client talks
+/// RFC 6455 to it.
+@Suite(.serialized) struct WebSocketConnectionLoopbackTests {
+    /// A handler that upgrades every request, with a short close timeout so timeout tests stay fast.
+    private func upgrading(_ messageHandler: RecordingMessageHandler) -> TestHandler {
+        TestHandler { request in
+            WebSocketConnection.upgradeReply(
+                for: request,
+                handler: messageHandler,
+                maximumMessageBytes: 1 << 20,
+                closeTimeout: .milliseconds(300)
+            )
+        }
+    }
+
+    @Test func echoesMaskedTextAnswersPingsAndClosesCleanly() async throws {
+        let messages = RecordingMessageHandler(isEcho: true)
+        try await withServer(handler: self.upgrading(messages)) { _, port in
+            let frames = try await onClientThread {
+                let client = try TestWebSocketClient(port: port)
+                var frames: [ReceivedFrame] = []
+                try client.send(text: "hello")
+                frames.append(try client.readFrame())
+                try client.send(.text, Array("frag".utf8), isFinal: false)
+                try client.send(.ping, Array("p1".utf8))
+                try client.send(.continuation, Array("mented €".utf8))
+                frames.append(try client.readFrame())
+                frames.append(try client.readFrame())
+                try client.send(.binary, [UInt8](repeating: 0xAB, count: 70_000))
+                frames.append(try client.readFrame())
+                try client.send(.close, [0x03, 0xE8] + Array("bye".utf8))
+                frames.append(try client.readFrame())
+                #expect(client.http.isClosedByServer())
+                return frames
+            }
+            #expect(frames[0] == ReceivedFrame(opcode: .text, isFinal: true, payload: Array("hello".utf8)))
+            #expect(frames[1] == ReceivedFrame(opcode: .pong, isFinal: true, payload: Array("p1".utf8)))
+            #expect(frames[2] == ReceivedFrame(opcode: .text, isFinal: true, payload: Array("fragmented €".utf8)))
+            #expect(
+                frames[3]
+                    == ReceivedFrame(opcode: .binary, isFinal: true, payload: [UInt8](repeating: 0xAB, count: 70_000))
+            )
+            #expect(frames[4].opcode == .close)
+            #expect(frames[4].closeCode == 1000)
+            #expect(await messages.log.wait { $0.last == "closed:1000:bye" })
+            #expect(
+                messages.log.all == ["opened", "text:hello", "text:fragmented €", "binary:70000", "closed:1000:bye"]
+            )
+        }
+    }
+
+    @Test func serverPingsAndTheClientsPongIsAbsorbed() async throws {
+        let messages = RecordingMessageHandler(isEcho: true, pingsOnOpen: true)
+        try await withServer(handler: self.upgrading(messages)) { _, port in
+            let (ping, echo) = try await onClientThread {
+                let client = try TestWebSocketClient(port: port)
+                let ping = try client.readFrame()
+                try client.send(.pong, ping.payload)
+                try client.send(text: "after pong")
+                return (ping, try client.readFrame())
+            }
+            #expect(ping == ReceivedFrame(opcode: .ping, isFinal: true, payload: Array("server".utf8)))
+            #expect(echo.text == "after pong")
+        }
+    }
+
+    @Test func serverInitiatedCloseCompletesWhenTheClientAnswers() async throws {
+        let messages = RecordingMessageHandler(isEcho: true)
+        try await withServer(handler: self.upgrading(messages)) { _, port in
+            let close = try await onClientThread {
+                let client = try TestWebSocketClient(port: port)
+                try client.send(text: "close:asked")
+                let close = try client.readFrame()
+                try client.send(.close, close.payload)
+                #expect(client.http.isClosedByServer())
+                return close
+            }
+            #expect(close.opcode == .close)
+            #expect(close.closeCode == 4000)
+            #expect(String(decoding: close.payload.dropFirst(2), as: UTF8.self) == "asked")
+            #expect(await messages.log.wait { $0.last == "closed:4000:asked" })
+            #expect(messages.log.all == ["opened", "text:close:asked", "sendAfterClose:false", "closed:4000:asked"])
+        }
+    }
+
+    @Test func serverInitiatedCloseDropsAClientThatNeverAnswers() async throws {
+        let messages = RecordingMessageHandler(isEcho: true)
+        try await withServer(handler: self.upgrading(messages)) { _, port in
+            let (close, isClosed) = try await onClientThread {
+                let client = try TestWebSocketClient(port: port)
+                try client.send(text: "close:silent")
+                let close = try client.readFrame()
+                try client.send(text: "ignored after close")
+                return (close, client.http.isClosedByServer())
+            }
+            #expect(close.closeCode == 4000)
+            #expect(isClosed)
+            #expect(await messages.log.wait { $0.last == "closed:1006:" })
+            #expect(!messages.log.all.contains("text:ignored after close"))
+        }
+    }
+
+    @Test func unmaskedClientFramesFailTheConnectionWith1002() async throws {
+        let messages = RecordingMessageHandler()
+        try await withServer(handler: self.upgrading(messages)) { _, port in
+            let close = try await onClientThread {
+                let client = try TestWebSocketClient(port: port)
+                try client.http.send(WebSocketFrameEncoder.encodeText("unmasked"))
+                let close = try client.readFrame()
+                #expect(client.http.isClosedByServer())
+                return close
+            }
+            #expect(close.opcode == .close)
+            #expect(close.closeCode == 1002)
+            #expect(await messages.log.wait { $0.last?.hasPrefix("closed:1002:") == true })
+        }
+    }
+
+    @Test func aBadHandshakeGetsA400WithAJSONError() async throws {
+        let handler = TestHandler { request in
+            WebSocketConnection.upgradeReply(
+                for: request,
+                handler: RecordingMessageHandler(),
+                maximumMessageBytes: 1024
+            )
+        }
+        try await withServer(handler: handler) { _, port in
+            let response = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET /.ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+                return try client.readResponse()
+            }
+            #expect(response.status == 400)
+            #expect(response.text.hasPrefix("{\"error\":"))
+        }
+    }
+}
