@@ -40,4 +40,8 @@ public struct WriteValue: Sendable {
     }
 
     public var hasServerValues: Bool { !self.placeholders.isEmpty }
+
+    /// The JSON text this value was parsed from, when the caller keeps it: a log can store it as is instead of
+    /// encoding `node` again. Only meaningful when there are no server values to resolve.
+    public var sourceJSON: [UInt8]?
 }

@@ -11,10 +11,14 @@ public import HearthCore
 public struct CommitRecord: Sendable {
     public var namespace: String
     public var mutations: [ResolvedMutation]
+    /// Per mutation, JSON text equal to its value under the write rules (the client's own body), used instead of
+    /// encoding the node again; `nil` entries are encoded.
+    var sources: [[UInt8]?]
 
-    public init(namespace: String, mutations: [ResolvedMutation]) {
+    public init(namespace: String, mutations: [ResolvedMutation], sources: [[UInt8]?] = []) {
         self.namespace = namespace
         self.mutations = mutations
+        self.sources = sources
     }
 
     /// Encodes the record for the log.
@@ -23,13 +27,17 @@ public struct CommitRecord: Sendable {
         Self.append(UInt16(truncatingIfNeeded: self.namespace.utf8.count), to: &bytes)
         bytes.append(contentsOf: self.namespace.utf8)
         Self.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
-        for mutation in self.mutations {
+        for (index, mutation) in self.mutations.enumerated() {
             let value: [UInt8]
             switch mutation {
             case .set(let path, let node):
                 bytes.append(1)
                 Self.appendPath(path, to: &bytes)
-                value = node.jsonBytes(format: .export, pretty: false)
+                if index < self.sources.count, let source = self.sources[index] {
+                    value = source
+                } else {
+                    value = node.jsonBytes(format: .export, pretty: false)
+                }
             case .setPriority(let path, let priority):
                 bytes.append(2)
                 Self.appendPath(path, to: &bytes)
@@ -66,6 +74,15 @@ public struct CommitRecord: Sendable {
             }
         }
         self.mutations = mutations
+        self.sources = []
+    }
+
+    /// The reusable JSON text of each mutation's value, for `init(namespace:mutations:sources:)`.
+    static func sources(of mutations: [Mutation]) -> [[UInt8]?] {
+        mutations.map { mutation in
+            guard case .set(_, let value) = mutation, !value.hasServerValues else { return nil }
+            return value.sourceJSON
+        }
     }
 
     private static func appendPath(_ path: Path, to bytes: inout [UInt8]) {

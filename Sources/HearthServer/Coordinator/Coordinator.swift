@@ -89,7 +89,7 @@ public final class Coordinator: Sendable {
             return .conditionFailed(current: root.node(at: condition.path))
         }
         let resolved = mutations.map { ShardActor.resolve($0, in: root, now: now) }
-        let lsn = self.log.enqueue(CommitRecord(namespace: namespace, mutations: resolved))
+        let lsn = self.log.enqueue(CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
         for index in participants {
             let part = self.part(of: resolved, namespace: namespace, shard: index)
             await self.shards[index].commit(transaction: transaction, namespace: namespace, mutations: part)

@@ -119,7 +119,9 @@ extension RESTHandler {
 
     static func parse(_ body: [UInt8], depth: Int) throws(RESTError) -> WriteValue {
         do {
-            return try WriteValue.parseWrite(body, depth: depth)
+            var value = try WriteValue.parseWrite(body, depth: depth)
+            if !value.hasServerValues { value.sourceJSON = body }
+            return value
         } catch let error as JSONError {
             _ = error
             throw RESTError.invalidJSON

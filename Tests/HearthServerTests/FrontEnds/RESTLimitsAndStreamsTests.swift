@@ -1,0 +1,86 @@
+import Foundation
+import HearthServer
+import HearthTestKit
+import Testing
+
+/// Body limits, firebase-tools imports/exports, stream keep-alives and query streams, snapshots.
+@Suite struct RESTLimitsAndStreamsTests {
+    @Test func bodiesOverTheWriteLimitAreRejectedUnlessTheImportAsksForUnlimited() async throws {
+        try await TestNode.with(configure: { $0.maximumWriteBytes = 1024 }) { node in
+            let big = "{" + (0..<200).map { "\"k\($0)\":\"\(String(repeating: "x", count: 20))\"" }.joined(separator: ",") + "}"
+            let rejected = try await node.request("PUT", "/.json", body: big)
+            #expect(rejected.status == 400)
+            #expect(rejected.text.contains("exceeds the maximum size"))
+            #expect(try await node.request("GET", "/.json").text == "null")
+            let imported = try await node.request(
+                "PUT", "/.json?ns=imported&disableTriggers=true&writeSizeLimit=unlimited", body: big)
+            #expect(imported.status == 200)
+            let exported = try await node.request("GET", "/.json?ns=imported&format=export")
+            #expect(exported.text.contains("\"k199\""))
+        }
+    }
+
+    @Test func writeSizeLimitTinyRefusesToReplaceALargeSubtree() async throws {
+        try await TestNode.with { node in
+            let chunk = String(repeating: "y", count: 100_000)
+            for index in 0..<12 {
+                _ = try await node.request("PUT", "/big/c\(index).json", body: "\"\(chunk)\"")
+            }
+            let refused = try await node.request("DELETE", "/big.json?writeSizeLimit=tiny")
+            #expect(refused.status == 400)
+            #expect(try await node.request("GET", "/big/c0.json").status == 200)
+            #expect(try await node.request("DELETE", "/big/c0.json?writeSizeLimit=tiny").status == 200)
+            #expect(try await node.request("DELETE", "/big.json?writeSizeLimit=bogus").status == 400)
+        }
+    }
+
+    @Test func eventStreamsSendKeepAlives() async throws {
+        try await TestNode.with(configure: { $0.keepAliveSeconds = 0.2 }) { node in
+            let port = node.port
+            let names = try await onDedicatedThread { () -> [String] in
+                let stream = try HTTPTestClient(port: port)
+                _ = try stream.request("GET", "/ka.json", headers: [("Accept", "text/event-stream")])
+                return [try stream.readEvent().event, try stream.readEvent().event]
+            }
+            #expect(names == ["put", "keep-alive"])
+        }
+    }
+
+    @Test func queryStreamsSendTheNewWindowWhenItChanges() async throws {
+        try await TestNode.with { node in
+            _ = try await node.request("PUT", "/scores.json", body: #"{"a":1,"b":5,"c":3}"#)
+            let port = node.port
+            let events = try await onDedicatedThread { () -> [String] in
+                let stream = try HTTPTestClient(port: port)
+                _ = try stream.request(
+                    "GET", "/scores.json?orderBy=%22$value%22&limitToLast=2", headers: [("Accept", "text/event-stream")])
+                var data = [try stream.readEvent().data]
+                let writer = try HTTPTestClient(port: port)
+                _ = try writer.request("PUT", "/scores/a.json", body: "2")
+                _ = try writer.request("PUT", "/scores/d.json", body: "9")
+                data.append(try stream.readEvent().data)
+                return data
+            }
+            #expect(events == [#"{"path":"/","data":{"b":5,"c":3}}"#, #"{"path":"/","data":{"b":5,"d":9}}"#])
+        }
+    }
+
+    @Test func recoveryFromSnapshotPlusLogTail() async throws {
+        let directory = ServerProcess.temporaryDirectory()
+        try await TestNode.with(dataDirectory: directory, configure: { $0.snapshotEveryRecords = 5 }) { node in
+            for index in 0..<23 {
+                _ = try await node.request("PUT", "/snap/k\(index).json", body: "\(index)")
+            }
+            _ = try await node.request("PATCH", "/.json", body: #"{"x/y":1,"z/w":2}"#)
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: directory + "/snapshots")
+        #expect(snapshots.contains { $0.hasSuffix(".snap") })
+        try await TestNode.with(dataDirectory: directory) { node in
+            let value = try await node.request("GET", "/snap/k22.json").text
+            #expect(value == "22")
+            #expect(try await node.request("GET", "/x/y.json").text == "1")
+            #expect(try await node.request("GET", "/snap.json?shallow=true").text.components(separatedBy: ":true").count == 24)
+        }
+    }
+}
