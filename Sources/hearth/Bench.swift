@@ -43,7 +43,7 @@ enum Bench {
             elements.append((key, child))
         }
         let list = Node(children: ChildMap(sortedUniqueElements: elements))
-        print("built \(count) children in \(self.milliseconds(since: started)) ms")
+        print("built \(count) children in \(String(format: "%.0f", self.milliseconds(since: started))) ms")
 
         let cases: [(String, [String: String])] = [
             ("orderBy=$key limitToFirst=100", ["orderBy": "\"$key\"", "limitToFirst": "100"]),

@@ -84,3 +84,27 @@ import Testing
         }
     }
 }
+
+/// Priorities through `.priority` paths and JSONP.
+@Suite struct RESTPriorityTests {
+    @Test func priorityPathsReadAndWriteOnlyThePriority() async throws {
+        try await TestNode.with { node in
+            _ = try await node.request("PUT", "/item.json", body: #"{"a":1}"#)
+            #expect(try await node.request("PUT", "/item/.priority.json", body: "7").text == "7")
+            #expect(try await node.request("GET", "/item/.priority.json").text == "7")
+            #expect(try await node.request("GET", "/item.json?format=export").text == #"{"a":1,".priority":7}"#)
+            #expect(try await node.request("PUT", "/item/.priority.json", body: "true").status == 400)
+            _ = try await node.request("PUT", "/item.json", body: #"{"a":2}"#)
+            #expect(try await node.request("GET", "/item/.priority.json").text == "null")
+        }
+    }
+
+    @Test func callbackWrapsTheValueInJSONP() async throws {
+        try await TestNode.with { node in
+            _ = try await node.request("PUT", "/j.json", body: "1")
+            let response = try await node.request("GET", "/j.json?callback=handle")
+            #expect(response.text == "handle(1);")
+            #expect(response.header("Content-Type")?.hasPrefix("application/javascript") == true)
+        }
+    }
+}

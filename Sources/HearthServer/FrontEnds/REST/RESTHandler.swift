@@ -1,5 +1,6 @@
 public import HearthNet
 import HearthCore
+import Foundation
 
 /// Serves Firebase's REST API (and SSE streaming, and `/.metrics`) on the node's HTTP port.
 public final class RESTHandler: HTTPRequestHandler {
@@ -52,8 +53,14 @@ public final class RESTHandler: HTTPRequestHandler {
         switch reply {
         case .response(let response), .stream(let response, _), .upgrade(let response, _): status = response.status
         }
-        self.metrics.recordRequest(
-            method: request.method, status: status, seconds: Database.seconds(ContinuousClock.now - started))
+        let seconds = Database.seconds(ContinuousClock.now - started)
+        self.metrics.recordRequest(method: request.method, status: status, seconds: seconds)
+        self.log.debug(
+            "http.request",
+            [
+                "method": request.method, "path": request.path, "status": "\(status)",
+                "ms": String(format: "%.3f", seconds * 1000), "remote": request.remoteAddress,
+            ])
         return reply
     }
 

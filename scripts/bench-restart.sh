@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# usage: scripts/bench-restart.sh [megabytes]
+# Restart time for a large data set: generates ~N MB of JSON (default 1024), imports it the way firebase-tools
+# does (PUT /.json?writeSizeLimit=unlimited), lets the node snapshot, stops it, then times recovery twice:
+# from the snapshot, and from the write-ahead log alone (snapshot moved away).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+megabytes="${1:-1024}"
+
+swift build -c release --product hearth >/dev/null
+binary="$(swift build -c release --show-bin-path)/hearth"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+python3 - "$megabytes" >"$work/data.json" <<'PY'
+import json, sys
+target = int(sys.argv[1]) * 1024 * 1024
+out = sys.stdout
+out.write('{"users":{')
+written, index = 0, 0
+while written < target:
+    record = {"name": f"user {index}", "email": f"user{index}@example.com", "age": index % 90,
+              "bio": "lorem ipsum dolor sit amet " * 6, "tags": {"a": True, "b": index % 7},
+              "score": index * 1.5}
+    text = ('' if index == 0 else ',') + json.dumps(f"u{index:09d}") + ':' + json.dumps(record, separators=(',', ':'))
+    out.write(text)
+    written += len(text)
+    index += 1
+out.write('}}')
+PY
+size=$(stat -c %s "$work/data.json")
+echo "data set: $size bytes"
+
+"$binary" serve --port 0 --data "$work/db" --log-level info --snapshot-every 1 \
+    --max-import-bytes $((size + 1024)) >"$work/stdout" 2>"$work/stderr" &
+server=$!
+port=""
+for _ in $(seq 1 100); do
+    port="$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$work/stdout")"
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+start=$(date +%s.%N)
+curl -sS -o /dev/null -w "import: HTTP %{http_code} in %{time_total}s\n" -H "Content-Type: application/json" \
+    -T "$work/data.json" "http://127.0.0.1:$port/.json?ns=bench&disableTriggers=true&writeSizeLimit=unlimited&print=silent"
+for _ in $(seq 1 600); do
+    grep -q "snapshot.written" "$work/stderr" && break
+    sleep 1
+done
+grep -E "snapshot.written" "$work/stderr" || true
+echo "peak RSS of the node during import: $(grep VmHWM /proc/$server/status | awk '{print $2, $3}')"
+kill -TERM "$server"; wait "$server" || true
+du -sh "$work/db/wal" "$work/db/snapshots"
+
+echo "== restart from snapshot"
+"$binary" bench restart --data "$work/db"
+mv "$work/db/snapshots" "$work/snapshots-aside"
+mkdir "$work/db/snapshots"
+echo "== restart from the write-ahead log alone"
+"$binary" bench restart --data "$work/db"
