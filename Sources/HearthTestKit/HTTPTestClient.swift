@@ -26,7 +26,7 @@ public final class HTTPTestClient {
     private var buffer: [UInt8] = []
     public let port: Int
 
-    public init(port: Int, timeoutSeconds: Int = 10) throws {
+    public init(port: Int, timeoutSeconds: Int = 30) throws {
         self.port = port
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket() failed") }

@@ -90,31 +90,33 @@ public final class Coordinator: Sendable {
         }
         let resolved = mutations.map { ShardActor.resolve($0, in: root, now: now) }
         let lsn = self.log.enqueue(CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
+        let parts = self.parts(of: resolved, namespace: namespace)
         for index in participants {
-            let part = self.part(of: resolved, namespace: namespace, shard: index)
-            await self.shards[index].commit(transaction: transaction, namespace: namespace, mutations: part)
+            await self.shards[index].commit(transaction: transaction, namespace: namespace, mutations: parts[index])
         }
         try await self.log.waitUntilDurable(lsn)
         return .committed(resolved)
     }
 
-    /// The mutations shard `shard` applies to its own tree for a committed transaction.
-    private func part(of resolved: [ResolvedMutation], namespace: String, shard: Int) -> [ResolvedMutation] {
-        var part: [ResolvedMutation] = []
+    /// The mutations each shard applies to its own tree for a committed transaction (element `i` for shard `i`).
+    private func parts(of resolved: [ResolvedMutation], namespace: String) -> [[ResolvedMutation]] {
+        var parts = [[ResolvedMutation]](repeating: [], count: self.router.shardCount)
         for mutation in resolved {
             switch mutation {
             case .set(let path, let node):
                 if self.router.isSpine(path) {
-                    part.append(.set(path, self.router.restrict(node, at: path, namespace: namespace, to: shard)))
-                } else if self.router.shard(namespace: namespace, path: path) == shard {
-                    part.append(mutation)
+                    for (shard, part) in self.router.split(node, at: path, namespace: namespace).enumerated() {
+                        parts[shard].append(.set(path, part))
+                    }
+                } else if let shard = self.router.shard(namespace: namespace, path: path) {
+                    parts[shard].append(mutation)
                 }
             case .setPriority(let path, _):
-                if !self.router.isSpine(path), self.router.shard(namespace: namespace, path: path) == shard {
-                    part.append(mutation)
+                if let shard = self.router.shard(namespace: namespace, path: path) {
+                    parts[shard].append(mutation)
                 }
             }
         }
-        return part
+        return parts
     }
 }

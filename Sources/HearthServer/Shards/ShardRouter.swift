@@ -46,24 +46,34 @@ public struct ShardRouter: Sendable {
         return Array(0..<self.shardCount)
     }
 
-    /// The part of `value` (to be set at spine path `path`) that lies in `shard`: the depth-`shardDepth` subtrees
-    /// the shard owns, inside bare spine containers (no spine leaves, no spine priorities).
-    /// - Complexity: O(number of spine-level children), sharing every owned subtree.
-    public func restrict(_ value: Node, at path: Path, namespace: String, to shard: Int) -> Node {
+    /// Cuts `value` (to be set at `path`) into the part each shard owns: the depth-`shardDepth` subtrees inside
+    /// bare spine containers (no spine leaves, no spine priorities). Element `i` belongs to shard `i`.
+    /// - Complexity: one pass over the spine-level children, sharing every owned subtree.
+    public func split(_ value: Node, at path: Path, namespace: String) -> [Node] {
         if path.count >= self.shardDepth {
-            return self.shard(namespace: namespace, path: path) == shard ? value : .empty
+            var parts = [Node](repeating: .empty, count: self.shardCount)
+            if let shard = self.shard(namespace: namespace, path: path) { parts[shard] = value }
+            return parts
         }
-        var kept: [(key: Key, node: Node)] = []
+        var buckets = [[(key: Key, node: Node)]](repeating: [], count: self.shardCount)
         for (key, child) in value.children {
-            let restricted = self.restrict(child, at: path.appending(key), namespace: namespace, to: shard)
-            if !restricted.isEmpty { kept.append((key, restricted)) }
+            let childPath = path.appending(key)
+            if childPath.count >= self.shardDepth {
+                if let shard = self.shard(namespace: namespace, path: childPath) {
+                    buckets[shard].append((key, child))
+                }
+            } else {
+                for (shard, part) in self.split(child, at: childPath, namespace: namespace).enumerated()
+                where !part.isEmpty {
+                    buckets[shard].append((key, part))
+                }
+            }
         }
-        return Node(children: ChildMap(sortedUniqueElements: kept))
+        return buckets.map { Node(children: ChildMap(sortedUniqueElements: $0)) }
     }
 
-    /// Splits a whole namespace tree into one tree per shard in a single ordered pass (used after recovery).
-    /// - Complexity: O(number of nodes above and at the shard depth).
+    /// Splits a whole namespace tree into one tree per shard (used after recovery).
     public func split(_ root: Node, namespace: String) -> [Node] {
-        (0..<self.shardCount).map { self.restrict(root, at: .root, namespace: namespace, to: $0) }
+        self.split(root, at: .root, namespace: namespace)
     }
 }

@@ -25,7 +25,7 @@ final class TestHTTPClient {
     private let descriptor: Int32
     private var pending: [UInt8] = []
 
-    init(port: Int, receiveTimeoutSeconds: Int = 5) throws {
+    init(port: Int, receiveTimeoutSeconds: Int = 30) throws {
         self.descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard self.descriptor >= 0 else { throw TestClientError(description: "socket failed") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
