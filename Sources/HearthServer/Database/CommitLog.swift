@@ -10,10 +10,14 @@ import Synchronization
 final class CommitLog: Sendable {
     private let wal: WriteAheadLog
     private let pending: PendingRecords
+    private let failures: AsyncStream<StorageError>.Continuation
+    /// Yields once when the log fails: the node must stop, since nothing more can be made durable.
+    let failure: AsyncStream<StorageError>
 
     init(wal: WriteAheadLog, pending: PendingRecords) {
         self.wal = wal
         self.pending = pending
+        (self.failure, self.failures) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(1))
     }
 
     /// Builds the log and wires its durable-records callback to the view.
@@ -60,8 +64,14 @@ final class CommitLog: Sendable {
     /// The position of the newest enqueued record (a barrier for spine transactions).
     var lastEnqueuedLSN: UInt64 { self.pending.lastEnqueued }
 
+    /// Waits until `lsn` is durable and applied. An I/O failure is reported on `failure` (once) as well as thrown.
     func waitUntilDurable(_ lsn: UInt64) async throws {
-        try await self.wal.waitUntilDurable(lsn)
+        do {
+            try await self.wal.waitUntilDurable(lsn)
+        } catch {
+            if error.code == .io { self.failures.yield(error) }
+            throw error
+        }
     }
 
     func truncate(through lsn: UInt64) { self.wal.truncate(through: lsn) }

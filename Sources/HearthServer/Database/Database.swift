@@ -127,6 +127,12 @@ public final class Database: Sendable {
 
     var walStatistics: WALStatistics { self.log.statistics }
 
+    /// Returns when the write-ahead log has failed (the node must stop), or when the calling task is cancelled.
+    func waitForStorageFailure() async -> StorageError? {
+        for await error in self.log.failure { return error }
+        return nil
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

@@ -46,19 +46,34 @@ public final class NodeRuntime: Sendable {
         onListening(port)
 
         let keepAlive = self.configuration.keepAliveSeconds
-        await withDiscardingTaskGroup { group in
+        await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
                     try await server.run()
                 } catch {
                     self.log.critical("http.failed", ["error": "\(error)"])
                 }
+                return false
             }
-            group.addTask { await database.runSnapshots(log: self.log) }
+            group.addTask {
+                await database.runSnapshots(log: self.log)
+                return false
+            }
             group.addTask {
                 while (try? await Task.sleep(for: .seconds(keepAlive))) != nil {
                     database.view.forEachListener { ($0 as? SSEStream)?.sendKeepAlive() }
                 }
+                return false
+            }
+            group.addTask {
+                guard let error = await database.waitForStorageFailure() else { return false }
+                self.log.critical(
+                    "wal.failed",
+                    ["error": "\(error)", "action": "stopping the node; nothing further can be made durable"])
+                return true
+            }
+            while let mustStop = await group.next() {
+                if mustStop { group.cancelAll() }
             }
         }
         await database.close()
