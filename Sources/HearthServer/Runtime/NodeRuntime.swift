@@ -22,9 +22,11 @@ public final class NodeRuntime: Sendable {
         let database = try await Database.open(configuration: self.configuration, log: self.log)
         let metrics = Metrics()
         let serverBox = Mutex<HTTPServer?>(nil)
+        let wire = WireSessions(
+            database: database, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log)
         let handler = RESTHandler(
             database: database, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
-            log: self.log
+            log: self.log, wire: wire
         ) {
             Self.statistics(database: database, server: serverBox.withLock { $0 })
         }
@@ -55,6 +57,7 @@ public final class NodeRuntime: Sendable {
                 }
             }
             group.addTask { await database.runSnapshots(log: self.log) }
+            group.addTask { await wire.run() }
             group.addTask {
                 while (try? await Task.sleep(for: .seconds(keepAlive))) != nil {
                     database.view.forEachListener { ($0 as? SSEStream)?.sendKeepAlive() }
