@@ -64,7 +64,8 @@ public struct WireFrameAssembler: Sendable {
         guard bytes <= self.maximumMessageBytes else {
             throw WireProtocolError(
                 .messageTooBig,
-                "The message is larger than this node's limit of \(self.maximumMessageBytes) bytes; write smaller parts.")
+                "The message is larger than this node's limit of \(self.maximumMessageBytes) bytes; "
+                    + "write smaller parts.")
         }
     }
 }

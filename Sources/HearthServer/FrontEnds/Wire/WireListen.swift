@@ -76,7 +76,8 @@ final class WireListen: ChangeListener {
     }
 
     private func push(_ change: CommittedChange, window: inout Node) {
-        let messages = self.tag == nil ? self.defaultPushes(for: change) : self.taggedPushes(for: change, window: &window)
+        let messages =
+            self.tag == nil ? self.defaultPushes(for: change) : self.taggedPushes(for: change, window: &window)
         for message in messages { self.transport.send(message) }
     }
 }

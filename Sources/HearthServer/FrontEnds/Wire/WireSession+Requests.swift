@@ -16,6 +16,7 @@ extension WireSession {
         switch inbound {
         case .control(let type):
             if type == "p" { self.send(WireMessage.pong) }
+            if type == "n" { self.switchToSecondary() }
         case .request(let id, let action, let body):
             do {
                 let data = try await self.perform(action: action, body: body)
@@ -24,8 +25,9 @@ extension WireSession {
                 self.send(WireMessage.failure(id: id, error))
             } catch {
                 self.context.log.error("wire.request_failed", ["action": action, "error": "\(error)"])
-                self.send(WireMessage.failure(
-                    id: id, WireProtocolError(.unavailable, "The database could not complete the request; retry shortly.")))
+                let failure = WireProtocolError(
+                    .unavailable, "The database could not complete the request; retry shortly.")
+                self.send(WireMessage.failure(id: id, failure))
             }
         }
     }
@@ -50,7 +52,8 @@ extension WireSession {
         default:
             throw WireProtocolError(
                 .invalidRequest,
-                "Unknown action \"\(action)\"; this server speaks protocol version 5 (q, n, p, m, g, o, om, oc, auth, unauth, s).")
+                "Unknown action \"\(action)\"; this server speaks protocol version 5 "
+                    + "(q, n, p, m, g, o, om, oc, auth, unauth, s).")
         }
     }
 

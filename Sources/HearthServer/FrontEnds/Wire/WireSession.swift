@@ -26,6 +26,11 @@ final class WireSession: WebSocketMessageHandler {
         var listens: [WireListenKey: WireListen] = [:]
         var onDisconnect: [WireOnDisconnect] = []
         var credential: String?
+        /// The WebSocket a long-polling session is upgrading to, its framing, and data it sent before the switch.
+        var secondary: (any WireTransport)?
+        var secondaryAssembler: WireFrameAssembler
+        var secondaryBuffer: [String] = []
+        var isSwitched = false
         var isFinished = false
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -37,7 +42,8 @@ final class WireSession: WebSocketMessageHandler {
         self.context = context
         self.replaces = replaces
         (self.inbound, self.inboundContinuation) = AsyncStream.makeStream(of: String.self)
-        self.shared = Mutex(Shared(assembler: WireFrameAssembler(maximumMessageBytes: context.maximumMessageBytes)))
+        let assembler = WireFrameAssembler(maximumMessageBytes: context.maximumMessageBytes)
+        self.shared = Mutex(Shared(assembler: assembler, secondaryAssembler: assembler))
     }
 
     /// A fresh 32-character alphanumeric session id, as Firebase issues them.
@@ -89,7 +95,16 @@ final class WireSession: WebSocketMessageHandler {
 
     /// Sends a transport-level liveness probe.
     func ping() {
-        self.shared.withLock { $0.transport }?.ping()
+        let transport = self.shared.withLock { $0.transport }
+        transport?.ping()
+        if let longPoll = transport as? WireLongPollTransport, longPoll.isClosed {
+            self.terminate(reason: "The long-polling client went away.")
+        }
+    }
+
+    /// The long-polling transport, while the session uses one.
+    var longPoll: WireLongPollTransport? {
+        self.shared.withLock { $0.transport } as? WireLongPollTransport
     }
 
     var isTerminated: Bool { self.shared.withLock { $0.isTerminated } }

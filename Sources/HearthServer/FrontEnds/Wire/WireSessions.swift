@@ -27,10 +27,11 @@ public final class WireSessions: Sendable {
     /// Sessions currently open (connected or still running their onDisconnects).
     public var openSessionCount: Int { self.live.withLock { $0.count } }
 
-    /// Answers `/.ws` upgrades and `/.lp` long polls; `nil` for any other request.
+    /// Answers `/.ws` upgrades (fresh, or of a long-polling session) and `/.lp` long polls; `nil` otherwise.
     public func reply(to request: HTTPRequest) async -> HTTPReply? {
         switch request.path {
-        case "/.ws": return self.upgrade(request)
+        case "/.ws": return self.upgradeLongPoll(request) ?? self.upgrade(request)
+        case "/.lp": return await self.longPoll(request)
         default: return nil
         }
     }
