@@ -24,6 +24,10 @@ public struct NodeConfiguration: Sendable {
     /// Slow-client guards for the HTTP front end.
     public var headerTimeoutSeconds = 10.0
     public var outboundBufferLimit = 64 * 1024 * 1024
+    /// Largest inbound realtime-protocol message (all frames of one message), in UTF-8 bytes.
+    public var maximumWireMessageBytes = 16 * 1024 * 1024
+    /// Interval between WebSocket pings to realtime-protocol clients.
+    public var wirePingSeconds = 30.0
     /// Interval between SSE keep-alive events.
     public var keepAliveSeconds = 30.0
     /// Lowest log level written.

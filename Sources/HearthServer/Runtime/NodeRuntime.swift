@@ -22,11 +22,13 @@ public final class NodeRuntime: Sendable {
         let database = try await Database.open(configuration: self.configuration, log: self.log)
         let metrics = Metrics()
         let serverBox = Mutex<HTTPServer?>(nil)
+        let wire = WireSessions(
+            database: database, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log)
         let handler = RESTHandler(
             database: database, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
-            log: self.log
+            log: self.log, wire: wire
         ) {
-            Self.statistics(database: database, server: serverBox.withLock { $0 })
+            Self.statistics(database: database, wire: wire, server: serverBox.withLock { $0 })
         }
         var http = HTTPServerConfiguration()
         http.host = self.configuration.host
@@ -60,6 +62,10 @@ public final class NodeRuntime: Sendable {
                 return false
             }
             group.addTask {
+                await wire.run()
+                return false
+            }
+            group.addTask {
                 while (try? await Task.sleep(for: .seconds(keepAlive))) != nil {
                     database.view.forEachListener { ($0 as? SSEStream)?.sendKeepAlive() }
                 }
@@ -80,7 +86,7 @@ public final class NodeRuntime: Sendable {
         self.log.info("node.stopped", ["wal_fsyncs": "\(database.walStatistics.fsyncs)"])
     }
 
-    private static func statistics(database: Database, server: HTTPServer?) -> [(
+    private static func statistics(database: Database, wire: WireSessions, server: HTTPServer?) -> [(
         name: String, help: String, type: String, value: Double
     )] {
         let wal = database.walStatistics
@@ -90,6 +96,8 @@ public final class NodeRuntime: Sendable {
             ("hearth_wal_bytes_total", "Bytes appended to the write-ahead log.", "counter", Double(wal.bytes)),
             ("hearth_open_streams", "Active listeners (SSE streams and wire-protocol listens).", "gauge",
              Double(database.view.listenerCount)),
+            ("hearth_wire_sessions", "Open realtime-protocol sessions (WebSocket and long polling).", "gauge",
+             Double(wire.openSessionCount)),
         ]
         if let stats = server?.statistics {
             values += [

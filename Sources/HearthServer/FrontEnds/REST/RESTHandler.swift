@@ -10,6 +10,8 @@ public final class RESTHandler: HTTPRequestHandler {
     let metrics: Metrics
     let log: Log
     let statistics: @Sendable () -> [(name: String, help: String, type: String, value: Double)]
+    /// The realtime-protocol front end (`/.ws`, `/.lp`), when the node serves it.
+    let wire: WireSessions?
 
     public init(
         database: Database,
@@ -17,6 +19,7 @@ public final class RESTHandler: HTTPRequestHandler {
         policy: any AccessPolicy,
         metrics: Metrics,
         log: Log,
+        wire: WireSessions? = nil,
         statistics: @escaping @Sendable () -> [(name: String, help: String, type: String, value: Double)]
     ) {
         self.database = database
@@ -25,6 +28,7 @@ public final class RESTHandler: HTTPRequestHandler {
         self.metrics = metrics
         self.log = log
         self.statistics = statistics
+        self.wire = wire
     }
 
     public func maximumBodyBytes(
@@ -35,6 +39,7 @@ public final class RESTHandler: HTTPRequestHandler {
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPReply {
+        if let wire = self.wire, let reply = await wire.reply(to: request) { return reply }
         let started = ContinuousClock.now
         let reply: HTTPReply
         if request.path == "/.metrics" {

@@ -1,0 +1,155 @@
+import HearthCore
+import Synchronization
+
+/// The long-polling transport (`/.lp`, reference §1.12) for browsers that once failed to open a WebSocket.
+///
+/// Outbound messages queue here until the client's next poll collects them as a script calling
+/// `pRTLPCB(<response number>, [messages…])`; response numbers count up from 0 across responses that carry
+/// messages. A poll waits at most `holdSeconds` for something to send, and a newer poll releases an older held
+/// one, so the client always has a request in flight. Inbound data arrives as web-safe base64 segments numbered
+/// across the whole session (`seg`, `ts` = segments in that message, `d`), possibly out of order; whole messages
+/// are handed to the session in segment order. A client that stops polling is treated as gone.
+final class WireLongPollTransport: WireTransport {
+    let password: String
+    private let holdSeconds: Double
+    private let state = Mutex(State())
+
+    private struct State {
+        var queue: [[UInt8]] = []
+        var nextResponse = 0
+        var held: CheckedContinuation<Void, Never>?
+        var isClosed = false
+        var isCloseSent = false
+        var segments: [Int: (total: Int, data: String)] = [:]
+        var nextSegment = 0
+        var lastPoll = ContinuousClock.now
+    }
+
+    init(password: String, holdSeconds: Double = 20) {
+        self.password = password
+        self.holdSeconds = holdSeconds
+    }
+
+    func send(_ message: [UInt8]) -> Bool {
+        let held = self.state.withLock { state -> CheckedContinuation<Void, Never>?? in
+            guard !state.isClosed else { return .none }
+            state.queue.append(message)
+            defer { state.held = nil }
+            return .some(state.held)
+        }
+        guard let held else { return false }
+        held?.resume()
+        return true
+    }
+
+    func close(reason: String) {
+        let held = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.isClosed = true
+            defer { state.held = nil }
+            return state.held
+        }
+        held?.resume()
+    }
+
+    /// Long polls have no ping; a client silent for three hold periods is closed instead.
+    func ping() {
+        let isStale = self.state.withLock { ContinuousClock.now - $0.lastPoll > .seconds(self.holdSeconds * 3) }
+        if isStale { self.close(reason: "The long-polling client stopped polling.") }
+    }
+
+    var isClosed: Bool { self.state.withLock { $0.isClosed } }
+
+    /// Files one inbound segment; returns the messages it completes, in order.
+    /// - Throws: `WireProtocolError` `.malformedFrame` when a completed message is not valid base64 UTF-8.
+    func receive(segment: Int, total: Int, data: String) throws(WireProtocolError) -> [String] {
+        try self.state.withLock { state throws(WireProtocolError) -> [String] in
+            state.segments[segment] = (total, data)
+            var messages: [String] = []
+            while let first = state.segments[state.nextSegment] {
+                let range = state.nextSegment..<(state.nextSegment + max(first.total, 1))
+                guard range.allSatisfy({ state.segments[$0] != nil }) else { break }
+                let encoded = range.compactMap { state.segments.removeValue(forKey: $0)?.data }.joined()
+                state.nextSegment = range.upperBound
+                let standard = String(encoded.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 == "." ? "=" : $0 })
+                guard let bytes = Base64.decode(standard) else {
+                    throw WireProtocolError(.malformedFrame, "A long-poll segment is not web-safe base64.")
+                }
+                messages.append(String(decoding: bytes, as: UTF8.self))
+            }
+            return messages
+        }
+    }
+
+    /// Answers one poll: waits up to `holdSeconds` for messages (releasing any older held poll), then returns the
+    /// script that delivers them, followed by `pLPCommand('close', n)` once the transport is closed.
+    func poll() async -> [UInt8] {
+        let older = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.lastPoll = .now
+            defer { state.held = nil }
+            return state.held
+        }
+        older?.resume()
+        let hold = self.holdSeconds
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.waitForMessages() }
+            group.addTask { try? await Task.sleep(for: .milliseconds(Int64(hold * 1000))) }
+            await group.next()
+            group.cancelAll()
+            self.releaseHeld()
+        }
+        return self.drainScript()
+    }
+
+    private func waitForMessages() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let isReady = self.state.withLock { state -> Bool in
+                    guard state.queue.isEmpty, !state.isClosed || state.isCloseSent else { return true }
+                    state.held?.resume()
+                    state.held = continuation
+                    return false
+                }
+                if isReady { continuation.resume() }
+            }
+        } onCancel: {
+            self.releaseHeld()
+        }
+    }
+
+    private func releaseHeld() {
+        self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state.held = nil }
+            return state.held
+        }?.resume()
+    }
+
+    private func drainScript() -> [UInt8] {
+        self.state.withLock { state in
+            var script: [UInt8] = []
+            if !state.queue.isEmpty {
+                script += Array("pRTLPCB(\(state.nextResponse),[".utf8)
+                script += Array(state.queue.joined(separator: [UInt8(ascii: ",")]))
+                script += Array("]);\n".utf8)
+                state.queue = []
+                state.nextResponse += 1
+            }
+            if state.isClosed, !state.isCloseSent {
+                state.isCloseSent = true
+                script += Array("pLPCommand('close',\(max(state.nextResponse - 1, 0)));\n".utf8)
+            }
+            return script
+        }
+    }
+
+    /// The script that answers the start request: the callback shims for frame `callback`, the `start` command
+    /// with the session's id and password, then whatever is queued (the handshake).
+    func startScript(callback: String, id: String) -> [UInt8] {
+        let shims = """
+            function pLPCommand(c,a1,a2,a3,a4){var f=parent.window["pLPCommand\(callback)"];if(f){f(c,a1,a2,a3,a4);}}
+            function pRTLPCB(pN,data){var f=parent.window["pRTLPCB\(callback)"];if(f){f(pN,data);}}
+            pLPCommand('start','\(id)','\(self.password)');
+
+            """
+        return Array(shims.utf8) + self.drainScript()
+    }
+}

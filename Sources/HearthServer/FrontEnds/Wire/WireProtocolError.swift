@@ -1,0 +1,45 @@
+/// A wire-protocol failure a client can act on: a bad frame sequence, a bad message, or a request the server
+/// refuses.
+///
+/// The code's name is the status string the client receives (`{"s": "<code>", "d": "<message>"}`) when the failure
+/// belongs to one request; frame-level failures close the socket with the message as the close reason.
+public struct WireProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the request or frame was refused; its `description` is the wire status string.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { self.name }
+
+        /// A frame sequence that breaks the count-frame rules, or a frame that is not a JSON message.
+        public static let malformedFrame = Code("malformed_frame")
+        /// A message larger than the node's inbound limit.
+        public static let messageTooBig = Code("message_too_big")
+        /// A request with an unknown action or a missing or mistyped field.
+        public static let invalidRequest = Code("invalid_request")
+        /// A write whose path, keys or value break Firebase's rules.
+        public static let invalidData = Code("invalid_data")
+        /// The access policy refused the read or write.
+        public static let permissionDenied = Code("permission_denied")
+        /// A compare-and-set put whose hash no longer matches the stored value.
+        public static let dataStale = Code("datastale")
+        /// Data to send is larger than the protocol can carry in one message.
+        public static let tooBig = Code("too_big")
+        /// The database could not complete the request (storage failure); retrying later may work.
+        public static let unavailable = Code("unavailable")
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(self.code): \(self.message)" }
+
+    /// Whether sending the same request again later may succeed.
+    public var isRetryable: Bool { self.code == .dataStale || self.code == .unavailable }
+
+    static let permissionDeniedError = WireProtocolError(.permissionDenied, "Permission denied")
+}

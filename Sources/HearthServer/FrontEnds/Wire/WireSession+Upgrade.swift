@@ -1,0 +1,88 @@
+import HearthCore
+import HearthNet
+import Synchronization
+
+/// Moving a long-polling session onto a WebSocket (reference §1.4 `n`/`a`, §1.12).
+///
+/// The browser opens `/.ws?…&s=<session id>` as a secondary transport and pings it until healthy (answered here
+/// with pongs), sends `a` on it, then `n` ("end of transmission") on the long poll and sends everything after on
+/// the WebSocket. Data arriving on the WebSocket before the long poll's `n` is held, so messages are processed in
+/// the order the client sent them. On `n` the server answers `n` on the long poll, closes it, and from then on the
+/// WebSocket is the session's only transport.
+extension WireSession {
+    /// Attaches the secondary WebSocket transport.
+    func attachSecondary(_ transport: any WireTransport) {
+        self.shared.withLock { $0.secondary = transport }
+    }
+
+    /// One frame on the secondary transport.
+    func receiveOnSecondary(frame: String) {
+        let result = self.shared.withLock { shared -> Result<String?, WireProtocolError> in
+            Result { () throws(WireProtocolError) -> String? in try shared.secondaryAssembler.onFrame(frame) }
+        }
+        guard case .success(let message?) = result else {
+            if case .failure(let error) = result { self.terminate(reason: error.message) }
+            return
+        }
+        guard let inbound = try? WireInbound(message: message) else {
+            self.terminate(reason: "The upgraded connection sent a message that is not a wire envelope.")
+            return
+        }
+        if case .control(let type) = inbound {
+            if type == "p" { self.shared.withLock { $0.secondary }?.send(WireMessage.pong) }
+            return
+        }
+        self.shared.withLock { shared in
+            if shared.isSwitched {
+                self.enqueue(message: message)
+            } else {
+                shared.secondaryBuffer.append(message)
+            }
+        }
+    }
+
+    /// The long poll said `n`: switch to the secondary transport and release what it already received.
+    func switchToSecondary() {
+        let old = self.shared.withLock { shared -> (any WireTransport)? in
+            guard let secondary = shared.secondary, !shared.isSwitched else { return nil }
+            let old = shared.transport
+            shared.transport = secondary
+            shared.isSwitched = true
+            for message in shared.secondaryBuffer { self.enqueue(message: message) }
+            shared.secondaryBuffer = []
+            return old
+        }
+        old?.send(WireMessage.control("n", Array("{}".utf8)))
+        old?.close(reason: "Upgraded to WebSocket.")
+    }
+
+    /// The secondary WebSocket closed: the session ends if it had switched to it, otherwise the upgrade is dropped.
+    func secondaryClosed() {
+        let isCurrent = self.shared.withLock { shared -> Bool in
+            if !shared.isSwitched { shared.secondary = nil }
+            return shared.isSwitched
+        }
+        if isCurrent { self.transportClosed() }
+    }
+}
+
+/// The WebSocket side of an upgrade: forwards to the session's secondary-transport entry points.
+struct WireUpgradeHandler: WebSocketMessageHandler {
+    let session: WireSession
+
+    func opened(_ socket: WebSocketConnection) {
+        self.session.attachSecondary(WebSocketWireTransport(socket: socket))
+    }
+
+    func received(text: String) {
+        self.session.receiveOnSecondary(frame: text)
+    }
+
+    func received(binary: [UInt8]) {
+        self.session.terminate(reason: "Binary frames are not part of the Firebase protocol; send JSON text frames.")
+    }
+
+    func closed(code: UInt16?, reason: String) {
+        self.session.secondaryClosed()
+    }
+}

@@ -1,0 +1,182 @@
+import HearthCore
+import HearthNet
+import Synchronization
+
+/// One client of the realtime protocol: its transport, its listens, its queued onDisconnect writes and its auth.
+///
+/// The transport side (WebSocket callbacks on the reactor thread, or long-poll requests) only reassembles frames
+/// and queues whole messages; `run()` processes them strictly in arrival order in the session's own task, as the
+/// protocol requires (§1.5, §1.9.7). When the inbound side ends, for any reason, `run()` drops the listens, runs
+/// the onDisconnect writes in registration order and then reports the session finished.
+final class WireSession: WebSocketMessageHandler {
+    let id: String
+    let namespace: String
+    let host: String
+    let context: WireSessionContext
+    /// The session this one replaces (`ls=`): its onDisconnects run before this session handles anything.
+    private let replaces: WireSession?
+    private let inbound: AsyncStream<String>
+    private let inboundContinuation: AsyncStream<String>.Continuation
+    let shared: Mutex<Shared>
+
+    struct Shared {
+        var transport: (any WireTransport)?
+        var assembler: WireFrameAssembler
+        var isTerminated = false
+        var listens: [WireListenKey: WireListen] = [:]
+        var onDisconnect: [WireOnDisconnect] = []
+        var credential: String?
+        /// The WebSocket a long-polling session is upgrading to, its framing, and data it sent before the switch.
+        var secondary: (any WireTransport)?
+        var secondaryAssembler: WireFrameAssembler
+        var secondaryBuffer: [String] = []
+        var isSwitched = false
+        var isFinished = false
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    init(id: String, namespace: String, host: String, context: WireSessionContext, replaces: WireSession?) {
+        self.id = id
+        self.namespace = namespace
+        self.host = host
+        self.context = context
+        self.replaces = replaces
+        (self.inbound, self.inboundContinuation) = AsyncStream.makeStream(of: String.self)
+        let assembler = WireFrameAssembler(maximumMessageBytes: context.maximumMessageBytes)
+        self.shared = Mutex(Shared(assembler: assembler, secondaryAssembler: assembler))
+    }
+
+    /// A fresh 32-character alphanumeric session id, as Firebase issues them.
+    static func makeID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var random = SystemRandomNumberGenerator()
+        return String((0..<32).map { _ in alphabet[Int(random.next(upperBound: UInt64(alphabet.count)))] })
+    }
+
+    /// Attaches a transport and sends the handshake, which must be the first message.
+    func attach(_ transport: any WireTransport) {
+        self.shared.withLock { $0.transport = transport }
+        transport.send(
+            WireMessage.handshake(timestamp: self.context.database.now(), host: self.host, sessionID: self.id))
+    }
+
+    /// Queues one whole message for `run()`.
+    func enqueue(message: String) {
+        self.inboundContinuation.yield(message)
+    }
+
+    /// Takes one transport frame; a complete message is queued, a framing error ends the session.
+    func receive(frame: String) {
+        let outcome = self.shared.withLock { shared -> Result<String?, WireProtocolError> in
+            guard !shared.isTerminated else { return .success(nil) }
+            return Result { () throws(WireProtocolError) -> String? in try shared.assembler.onFrame(frame) }
+        }
+        switch outcome {
+        case .success(let message?): self.enqueue(message: message)
+        case .success(nil): break
+        case .failure(let error): self.terminate(reason: error.message)
+        }
+    }
+
+    /// Ends the session: closes the transport with `reason` and stops processing further messages.
+    func terminate(reason: String) {
+        let transport = self.shared.withLock { shared -> (any WireTransport)? in
+            shared.isTerminated = true
+            return shared.transport
+        }
+        transport?.close(reason: reason)
+        self.inboundContinuation.finish()
+    }
+
+    /// The transport is gone; `run()` winds the session down.
+    func transportClosed() {
+        self.inboundContinuation.finish()
+    }
+
+    /// Sends a transport-level liveness probe.
+    func ping() {
+        let transport = self.shared.withLock { $0.transport }
+        transport?.ping()
+        if let longPoll = transport as? WireLongPollTransport, longPoll.isClosed {
+            self.terminate(reason: "The long-polling client went away.")
+        }
+    }
+
+    /// The long-polling transport, while the session uses one.
+    var longPoll: WireLongPollTransport? {
+        self.shared.withLock { $0.transport } as? WireLongPollTransport
+    }
+
+    var isTerminated: Bool { self.shared.withLock { $0.isTerminated } }
+
+    /// Queues a message on the transport; `false` when there is none or it is closed.
+    @discardableResult
+    func send(_ message: [UInt8]) -> Bool {
+        guard let transport = self.shared.withLock({ $0.transport }) else { return false }
+        return transport.send(message)
+    }
+
+    /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.
+    func run() async {
+        if let replaces { await replaces.waitUntilFinished() }
+        for await message in self.inbound {
+            guard !self.isTerminated else { break }
+            await self.process(message)
+        }
+        await self.finish()
+    }
+
+    /// Returns once `run()` has finished, including the onDisconnect writes.
+    func waitUntilFinished() async {
+        await withCheckedContinuation { continuation in
+            let isFinished = self.shared.withLock { shared -> Bool in
+                if !shared.isFinished { shared.finishWaiters.append(continuation) }
+                return shared.isFinished
+            }
+            if isFinished { continuation.resume() }
+        }
+    }
+
+    private func finish() async {
+        let (listens, operations) = self.shared.withLock { shared in
+            shared.isTerminated = true
+            let listens = Array(shared.listens.values)
+            shared.listens = [:]
+            let operations = shared.onDisconnect
+            shared.onDisconnect = []
+            return (listens, operations)
+        }
+        for listen in listens { self.remove(listen) }
+        for operation in operations { await self.runOnDisconnect(operation) }
+        let waiters = self.shared.withLock { shared in
+            shared.isFinished = true
+            let waiters = shared.finishWaiters
+            shared.finishWaiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func remove(_ listen: WireListen) {
+        listen.stop()
+        self.context.database.view.removeListener(listen)
+    }
+
+    // MARK: WebSocketMessageHandler (reactor thread; never blocks)
+
+    func opened(_ socket: WebSocketConnection) {
+        self.attach(WebSocketWireTransport(socket: socket))
+    }
+
+    func received(text: String) {
+        self.receive(frame: text)
+    }
+
+    func received(binary: [UInt8]) {
+        self.terminate(reason: "Binary frames are not part of the Firebase protocol; send JSON text frames.")
+    }
+
+    func closed(code: UInt16?, reason: String) {
+        self.transportClosed()
+    }
+}

@@ -1,0 +1,24 @@
+import HearthCore
+
+/// What every wire session of a node shares: the database, the access policy, the log and the limits.
+struct WireSessionContext: Sendable {
+    let database: Database
+    let policy: any AccessPolicy
+    let log: Log
+    /// Largest inbound message, in UTF-8 bytes (`NodeConfiguration.maximumWireMessageBytes`).
+    let maximumMessageBytes: Int
+}
+
+/// A queued onDisconnect operation (`o` or `om`): the path it was registered at and the writes it will make.
+///
+/// Server values stay unresolved until the operation runs, so `ServerValue.timestamp` is the disconnect time.
+struct WireOnDisconnect: Sendable {
+    let path: Path
+    let mutations: [Mutation]
+}
+
+/// Identifies a session's listen the way clients do: the path plus the tag of a filtered query.
+struct WireListenKey: Hashable, Sendable {
+    let path: Path
+    let tag: Int64?
+}

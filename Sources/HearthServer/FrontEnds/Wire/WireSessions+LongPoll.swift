@@ -1,0 +1,68 @@
+import HearthCore
+import HearthNet
+
+/// Routing `/.lp` (reference §1.12) and WebSocket upgrades of long-polling sessions (`/.ws?…&s=<id>`).
+extension WireSessions {
+    func longPoll(_ request: HTTPRequest) async -> HTTPReply {
+        let parameter = { (name: String) in request.query.first { $0.name == name }?.value }
+        if parameter("start") == "t" {
+            let callback = parameter("cb") ?? ""
+            guard callback.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                return Self.script(status: 400, Array("// cb must be alphanumeric\n".utf8))
+            }
+            let session: WireSession
+            do {
+                session = try self.makeSession(request)
+            } catch {
+                return .response(error.response)
+            }
+            let transport = WireLongPollTransport(password: WireSession.makeID())
+            self.start(session)
+            session.attach(transport)
+            return Self.script(status: 200, transport.startScript(callback: callback, id: session.id))
+        }
+        if parameter("dframe") == "t" {
+            return .response(HTTPResponse(
+                status: 200, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]),
+                body: Array("<html><body></body></html>".utf8)))
+        }
+        guard let id = parameter("id"), let session = self.session(id: id), let transport = session.longPoll,
+            transport.password == parameter("pw")
+        else {
+            return Self.script(status: 200, Array("pLPCommand('close');\n".utf8))
+        }
+        var index = 0
+        while let segment = parameter("seg\(index)").flatMap(Int.init),
+            let total = parameter("ts\(index)").flatMap(Int.init), let data = parameter("d\(index)")
+        {
+            do {
+                for message in try transport.receive(segment: segment, total: total, data: data) {
+                    session.enqueue(message: message)
+                }
+            } catch {
+                session.terminate(reason: error.message)
+            }
+            index += 1
+        }
+        return Self.script(status: 200, await transport.poll())
+    }
+
+    /// A WebSocket upgrade for the long-polling session named by `s=`, or `nil` when there is none.
+    func upgradeLongPoll(_ request: HTTPRequest) -> HTTPReply? {
+        guard let id = request.query.first(where: { $0.name == "s" })?.value, let session = self.session(id: id),
+            session.longPoll != nil
+        else { return nil }
+        return WebSocketConnection.upgradeReply(
+            for: request, handler: WireUpgradeHandler(session: session),
+            maximumMessageBytes: self.context.maximumMessageBytes)
+    }
+
+    private static func script(status: Int, _ body: [UInt8]) -> HTTPReply {
+        .response(HTTPResponse(
+            status: status,
+            headers: HTTPHeaders([
+                ("Content-Type", "application/javascript; charset=utf-8"), ("Cache-Control", "no-cache"),
+            ]),
+            body: body))
+    }
+}

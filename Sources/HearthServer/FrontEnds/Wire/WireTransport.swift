@@ -1,0 +1,47 @@
+import HearthNet
+import Synchronization
+
+/// Where a wire session's outbound messages go: a WebSocket, or a long-polling channel (reference §1.12).
+///
+/// `send` must queue the whole message atomically and in call order, whichever thread calls it: data pushes come
+/// from the commit thread while responses come from the session's task, and both must share one FIFO so a listen's
+/// data always precedes a write's `ok`. It must never block.
+protocol WireTransport: AnyObject, Sendable {
+    /// Queues one message; `false` when the transport is closed or was cut off for not reading.
+    @discardableResult
+    func send(_ message: [UInt8]) -> Bool
+    /// Closes the transport, telling the client why when the transport can carry a reason.
+    func close(reason: String)
+    /// A liveness probe (WebSocket ping); transports without one do nothing.
+    func ping()
+}
+
+/// A wire transport over one WebSocket: each message is split into count-prefixed frames (§1.2) and the frames of
+/// one message are written under a lock, so concurrent senders never interleave frames.
+final class WebSocketWireTransport: WireTransport {
+    private let socket: WebSocketConnection
+    private let sendLock = Mutex(())
+
+    init(socket: WebSocketConnection) {
+        self.socket = socket
+    }
+
+    func send(_ message: [UInt8]) -> Bool {
+        guard let frames = WireFrameSplitter.frames(message) else {
+            self.close(reason: "A message was too large to send; request a location with less data.")
+            return false
+        }
+        return self.sendLock.withLock { _ in
+            for frame in frames where !self.socket.send(text: frame) { return false }
+            return true
+        }
+    }
+
+    func close(reason: String) {
+        self.socket.close(code: WebSocketCloseCode.normalClosure, reason: reason)
+    }
+
+    func ping() {
+        self.socket.sendPing()
+    }
+}
