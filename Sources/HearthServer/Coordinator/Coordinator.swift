@@ -32,7 +32,21 @@ public final class Coordinator: Sendable {
         condition: WriteCondition?,
         now: Int64
     ) async throws -> WriteOutcome {
-        guard !mutations.isEmpty else { return .committed([]) }
+        try await self.submit(namespace: namespace, mutations: mutations, condition: condition, now: now).outcome()
+    }
+
+    /// Orders a write without waiting for it to become durable, so one client can pipeline many writes.
+    ///
+    /// When this returns, a single-shard write is applied to its shard and has its place in the log: every later
+    /// submission (from anyone) is ordered after it. Multi-shard transactions complete before returning.
+    /// Await `PendingWrite.outcome()` before acknowledging.
+    public func submit(
+        namespace: String,
+        mutations: [Mutation],
+        condition: WriteCondition?,
+        now: Int64
+    ) async throws -> PendingWrite {
+        guard !mutations.isEmpty else { return PendingWrite(log: self.log, state: .finished(.committed([]))) }
         var participants = Set<Int>()
         for mutation in mutations {
             participants.formUnion(self.router.shards(namespace: namespace, mutation: mutation.path))
@@ -41,28 +55,20 @@ public final class Coordinator: Sendable {
             participants.formUnion(self.router.shards(namespace: namespace, mutation: condition.path))
         }
         if participants.count == 1, let only = participants.first {
-            return try await self.writeSingleShard(
-                self.shards[only], namespace: namespace, mutations: mutations, condition: condition, now: now)
+            let shard = self.shards[only]
+            switch await shard.write(
+                namespace: namespace, mutations: mutations, condition: condition, now: now, log: self.log)
+            {
+            case .conditionFailed(let current):
+                return PendingWrite(log: self.log, state: .finished(.conditionFailed(current: current)))
+            case .enqueued(let lsn, let resolved):
+                return PendingWrite(log: self.log, state: .enqueued(lsn: lsn, resolved: resolved))
+            }
         }
-        return try await self.writeTransaction(
+        let outcome = try await self.writeTransaction(
             participants: participants.sorted(), namespace: namespace, mutations: mutations,
             condition: condition, now: now)
-    }
-
-    private func writeSingleShard(
-        _ shard: ShardActor,
-        namespace: String,
-        mutations: [Mutation],
-        condition: WriteCondition?,
-        now: Int64
-    ) async throws -> WriteOutcome {
-        switch await shard.write(namespace: namespace, mutations: mutations, condition: condition, now: now, log: self.log) {
-        case .conditionFailed(let current):
-            return .conditionFailed(current: current)
-        case .enqueued(let lsn, let resolved):
-            try await self.log.waitUntilDurable(lsn)
-            return .committed(resolved)
-        }
+        return PendingWrite(log: self.log, state: .finished(outcome))
     }
 
     private func writeTransaction(
@@ -118,5 +124,27 @@ public final class Coordinator: Sendable {
             }
         }
         return parts
+    }
+}
+
+/// A write that has its place in the log but may not be durable yet.
+public struct PendingWrite: Sendable {
+    enum State: Sendable {
+        case enqueued(lsn: UInt64, resolved: [ResolvedMutation])
+        case finished(WriteOutcome)
+    }
+
+    let log: CommitLog
+    let state: State
+
+    /// Waits until the write is durable, applied to the read view and fanned out, and returns what became of it.
+    public func outcome() async throws -> WriteOutcome {
+        switch self.state {
+        case .finished(let outcome):
+            return outcome
+        case .enqueued(let lsn, let resolved):
+            try await self.log.waitUntilDurable(lsn)
+            return .committed(resolved)
+        }
     }
 }

@@ -100,6 +100,14 @@ public final class Database: Sendable {
             namespace: namespace, mutations: mutations, condition: condition, now: self.now())
     }
 
+    /// Orders a write without waiting for durability; see `Coordinator.submit`.
+    public func submit(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
+        -> PendingWrite
+    {
+        try await self.coordinator.submit(
+            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
+    }
+
     /// Writes a snapshot when enough records have accumulated, then drops log segments it covers. Runs until
     /// cancelled; a final snapshot is not needed on shutdown because the log is complete.
     func runSnapshots(log logger: Log) async {

@@ -17,19 +17,34 @@ extension WireSession {
         case .control(let type):
             if type == "p" { self.send(WireMessage.pong) }
             if type == "n" { self.switchToSecondary() }
+        case .request(let id, let action, let body) where action == "p" || action == "m":
+            do {
+                guard case .object = body else {
+                    throw WireProtocolError(.invalidRequest, "The body (b) of a \"\(action)\" request must be an object.")
+                }
+                let submission = action == "p" ? try await self.submitPut(body) : try await self.submitMerge(body)
+                self.acknowledgements.append(.init(id: id, write: submission.write, path: submission.path))
+            } catch {
+                await self.acknowledgements.barrier()
+                self.send(self.failureResponse(id: id, action: action, error: error))
+            }
         case .request(let id, let action, let body):
+            await self.acknowledgements.barrier()
             do {
                 let data = try await self.perform(action: action, body: body)
                 self.send(WireMessage.response(id: id, status: "ok", data: data))
-            } catch let error as WireProtocolError {
-                self.send(WireMessage.failure(id: id, error))
             } catch {
-                self.context.log.error("wire.request_failed", ["action": action, "error": "\(error)"])
-                let failure = WireProtocolError(
-                    .unavailable, "The database could not complete the request; retry shortly.")
-                self.send(WireMessage.failure(id: id, failure))
+                self.send(self.failureResponse(id: id, action: action, error: error))
             }
         }
+    }
+
+    /// The error response for a request that failed before or while it ran.
+    func failureResponse(id: Int64, action: String, error: any Error) -> [UInt8] {
+        if let error = error as? WireProtocolError { return WireMessage.failure(id: id, error) }
+        self.context.log.error("wire.request_failed", ["action": action, "error": "\(error)"])
+        return WireMessage.failure(
+            id: id, WireProtocolError(.unavailable, "The database could not complete the request; retry shortly."))
     }
 
     /// Runs one action; returns the `d` of its `ok` response.
@@ -41,8 +56,6 @@ extension WireSession {
         case "q", "l": return try self.listen(body)
         case "n", "u": return try self.unlisten(body)
         case "g": return try self.get(body)
-        case "p": return try await self.put(body)
-        case "m": return try await self.merge(body)
         case "o", "om": return try self.registerOnDisconnect(action: action, body: body)
         case "oc": return try self.cancelOnDisconnect(body)
         case "auth", "gauth": return try self.authenticate(body)

@@ -6,7 +6,8 @@ import Synchronization
 /// Everything is validated before anything is written; every write goes through `Database.write`, so it is atomic,
 /// durable and fanned out to every listener — including this session's own, ahead of the `ok`.
 extension WireSession {
-    func put(_ body: JSONValue) async throws -> [UInt8] {
+    /// Validates a put and orders it; its acknowledgement comes from `WireAcknowledgements`.
+    func submitPut(_ body: JSONValue) async throws -> WireAcknowledgements.Entry.Submission {
         let mutation = try Self.putMutation(body)
         try self.authorize(.write, mutation.path)
         var condition: WriteCondition?
@@ -16,22 +17,34 @@ extension WireSession {
             }
             condition = WriteCondition(path: mutation.path, expectedHash: expected)
         }
-        let outcome = try await self.context.database.write(
+        let write = try await self.context.database.submit(
             namespace: self.namespace, mutations: [mutation], condition: condition)
-        if case .conditionFailed = outcome {
-            throw WireProtocolError(
-                .dataStale, "The data at \(mutation.path) changed since the client read it; retry with the new value.")
-        }
-        return Self.emptyObject
+        return (write, mutation.path)
     }
 
-    func merge(_ body: JSONValue) async throws -> [UInt8] {
+    /// Validates a merge and orders it; its acknowledgement comes from `WireAcknowledgements`.
+    func submitMerge(_ body: JSONValue) async throws -> WireAcknowledgements.Entry.Submission {
         let mutations = try Self.mergeMutations(body)
         for mutation in mutations { try self.authorize(.write, mutation.path) }
-        if !mutations.isEmpty {
-            _ = try await self.context.database.write(namespace: self.namespace, mutations: mutations)
+        let path = try Self.path(body, allowPriority: false).path
+        let write = try await self.context.database.submit(namespace: self.namespace, mutations: mutations)
+        return (write, path)
+    }
+
+    /// The response to a write once it is durable: `ok`, or `datastale` when its compare-and-set failed.
+    static func acknowledgement(id: Int64, result: Result<WriteOutcome, any Error>, path: Path) -> [UInt8] {
+        switch result {
+        case .success(.committed):
+            return WireMessage.ok(id: id)
+        case .success(.conditionFailed):
+            return WireMessage.failure(
+                id: id,
+                WireProtocolError(
+                    .dataStale, "The data at \(path) changed since the client read it; retry with the new value."))
+        case .failure:
+            return WireMessage.failure(
+                id: id, WireProtocolError(.unavailable, "The database could not complete the write; retry shortly."))
         }
-        return Self.emptyObject
     }
 
     func registerOnDisconnect(action: String, body: JSONValue) throws -> [UInt8] {

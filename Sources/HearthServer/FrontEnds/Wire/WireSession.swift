@@ -18,6 +18,8 @@ final class WireSession: WebSocketMessageHandler {
     private let inbound: AsyncStream<String>
     private let inboundContinuation: AsyncStream<String>.Continuation
     let shared: Mutex<Shared>
+    /// Acknowledgements of pipelined writes, sent in request order.
+    let acknowledgements = WireAcknowledgements()
 
     struct Shared {
         var transport: (any WireTransport)?
@@ -119,9 +121,17 @@ final class WireSession: WebSocketMessageHandler {
     /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.
     func run() async {
         if let replaces { await replaces.waitUntilFinished() }
-        for await message in self.inbound {
-            guard !self.isTerminated else { break }
-            await self.process(message)
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                await self.acknowledgements.drain { id, result, path in
+                    self.send(Self.acknowledgement(id: id, result: result, path: path))
+                }
+            }
+            for await message in self.inbound {
+                guard !self.isTerminated else { break }
+                await self.process(message)
+            }
+            self.acknowledgements.finish()
         }
         await self.finish()
     }
