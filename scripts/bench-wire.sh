@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# usage: scripts/bench-wire.sh
+# Realtime-protocol benchmarks against a fresh release-built node: pipelined puts over 1 and 64 connections,
+# fan-out of a write to 1,000 listeners, and memory per idle WebSocket connection (10,000 sockets).
+# Needs node (v20+, for --experimental-websocket).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product hearth >/dev/null
+binary="$(swift build -c release --show-bin-path)/hearth"
+work="$(mktemp -d)"
+"$binary" serve --port 0 --data "$work/db" --log-level warning >"$work/stdout" 2>"$work/stderr" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+port=""
+for _ in $(seq 1 100); do
+    port="$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$work/stdout")"
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+bench() { node --experimental-websocket --no-warnings scripts/wire-bench.js "$port" "$@"; }
+echo "== pipelined puts, 1 connection x 20000";  bench puts 1 20000
+echo "== pipelined puts, 64 connections x 500";  bench puts 64 500
+echo "== fan-out: 1 write -> 1000 listeners, 200 writes"; bench fanout 1000 200
+echo "== idle connections: 10000";               bench idle 10000 "$server"
