@@ -13,7 +13,8 @@ binary="$(swift build --show-bin-path)/hearth"
 [ -x "$binary" ] || swift build
 data="$(mktemp -d)"
 log="$data/server.log"
-"$binary" serve --port 0 --data "$data/db" --log-level warning >"$data/stdout" 2>"$log" &
+# A short keep-alive lets the SDK's listener close() return quickly (it waits for the next byte of the stream).
+"$binary" serve --port 0 --data "$data/db" --log-level warning --keep-alive-seconds 1 >"$data/stdout" 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
 
@@ -28,4 +29,5 @@ if [ -z "$port" ]; then
 fi
 
 FIREBASE_DATABASE_EMULATOR_HOST="127.0.0.1:$port" HEARTH_PORT="$port" \
-    .venv/bin/python -m pytest -q -p no:cacheprovider Tests/Conformance
+    .venv/bin/python -m pytest -q -p no:cacheprovider \
+    -W "ignore::pytest.PytestUnhandledThreadExceptionWarning" Tests/Conformance

@@ -53,6 +53,7 @@ enum Serve {
             case "--shards": configuration.shardCount = try integer(flag, minimum: 1)
             case "--shard-depth": configuration.shardDepth = try integer(flag, minimum: 1)
             case "--snapshot-every": configuration.snapshotEveryRecords = try integer(flag, minimum: 1)
+            case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
             case "--fsync":
                 let text = try value(flag)
                 guard let mode = FsyncMode(rawValue: text) else {

@@ -18,6 +18,7 @@ enum Usage {
           --shards N              virtual shards per namespace (default 16)
           --shard-depth N         path depth that picks a shard (default 2)
           --snapshot-every N      snapshot after N log records (default 100000)
+          --keep-alive-seconds N  interval between SSE keep-alive events (default 30)
           --log-level LEVEL       debug | info | warning | error | critical (default info)
         """
 }
