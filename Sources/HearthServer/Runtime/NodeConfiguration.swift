@@ -26,6 +26,9 @@ public struct NodeConfiguration: Sendable {
     public var outboundBufferLimit = 64 * 1024 * 1024
     /// Largest inbound realtime-protocol message (all frames of one message), in UTF-8 bytes.
     public var maximumWireMessageBytes = 16 * 1024 * 1024
+    /// Received but not yet processed realtime-protocol bytes one session may have queued; a client that sends
+    /// faster than its requests can be handled is disconnected past this, never growing the node's memory.
+    public var maximumWireQueuedBytes = 64 * 1024 * 1024
     /// Interval between WebSocket pings to realtime-protocol clients.
     public var wirePingSeconds = 30.0
     /// Interval between SSE keep-alive events.

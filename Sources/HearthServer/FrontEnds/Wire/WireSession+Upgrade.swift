@@ -32,26 +32,32 @@ extension WireSession {
             if type == "p" { self.shared.withLock { $0.secondary }?.send(WireMessage.pong) }
             return
         }
-        self.shared.withLock { shared in
-            if shared.isSwitched {
-                self.enqueue(message: message)
-            } else {
+        let isQueued = self.shared.withLock { shared -> Bool in
+            guard shared.isSwitched else {
                 shared.secondaryBuffer.append(message)
+                return true
             }
+            return self.enqueue(message, holding: &shared)
         }
+        if !isQueued { self.terminateForBacklog() }
     }
 
     /// The long poll said `n`: switch to the secondary transport and release what it already received.
     func switchToSecondary() {
-        let old = self.shared.withLock { shared -> (any WireTransport)? in
-            guard let secondary = shared.secondary, !shared.isSwitched else { return nil }
+        let (old, isQueued) = self.shared.withLock { shared -> ((any WireTransport)?, Bool) in
+            guard let secondary = shared.secondary, !shared.isSwitched else { return (nil, true) }
             let old = shared.transport
             shared.transport = secondary
             shared.isSwitched = true
-            for message in shared.secondaryBuffer { self.enqueue(message: message) }
+            let buffered = shared.secondaryBuffer
             shared.secondaryBuffer = []
-            return old
+            var isQueued = true
+            for message in buffered where isQueued {
+                isQueued = self.enqueue(message, holding: &shared)
+            }
+            return (old, isQueued)
         }
+        if !isQueued { self.terminateForBacklog() }
         old?.send(WireMessage.control("n", Array("{}".utf8)))
         old?.close(reason: "Upgraded to WebSocket.")
     }

@@ -34,6 +34,8 @@ final class WireSession: WebSocketMessageHandler {
         var secondaryBuffer: [String] = []
         var isSwitched = false
         var isFinished = false
+        /// Bytes of messages queued for `run()` and not yet processed.
+        var queuedBytes = 0
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -62,9 +64,24 @@ final class WireSession: WebSocketMessageHandler {
             WireMessage.handshake(timestamp: self.context.database.now(), host: self.host, sessionID: self.id))
     }
 
-    /// Queues one whole message for `run()`.
+    /// Queues one whole message for `run()`; a client whose backlog passes the bound is disconnected.
     func enqueue(message: String) {
+        let isQueued = self.shared.withLock { self.enqueue(message, holding: &$0) }
+        if !isQueued { self.terminateForBacklog() }
+    }
+
+    /// Queues a message while the caller holds `shared` (keeping order with the caller's other changes).
+    /// - Returns: false when the backlog bound is passed; the caller then calls `terminateForBacklog()` after
+    ///   releasing the lock.
+    func enqueue(_ message: String, holding shared: inout Shared) -> Bool {
+        shared.queuedBytes += message.utf8.count
+        guard shared.queuedBytes <= self.context.maximumQueuedBytes else { return false }
         self.inboundContinuation.yield(message)
+        return true
+    }
+
+    func terminateForBacklog() {
+        self.terminate(reason: "Too many unprocessed requests: send fewer at a time and wait for responses.")
     }
 
     /// Takes one transport frame; a complete message is queued, a framing error ends the session.
@@ -130,6 +147,7 @@ final class WireSession: WebSocketMessageHandler {
             for await message in self.inbound {
                 guard !self.isTerminated else { break }
                 await self.process(message)
+                self.shared.withLock { $0.queuedBytes -= message.utf8.count }
             }
             self.acknowledgements.finish()
         }

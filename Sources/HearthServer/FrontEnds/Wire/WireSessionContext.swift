@@ -7,6 +7,8 @@ struct WireSessionContext: Sendable {
     let log: Log
     /// Largest inbound message, in UTF-8 bytes (`NodeConfiguration.maximumWireMessageBytes`).
     let maximumMessageBytes: Int
+    /// Largest backlog of received, unprocessed bytes (`NodeConfiguration.maximumWireQueuedBytes`).
+    let maximumQueuedBytes: Int
 }
 
 /// A queued onDisconnect operation (`o` or `om`): the path it was registered at and the writes it will make.

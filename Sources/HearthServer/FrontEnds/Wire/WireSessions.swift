@@ -18,7 +18,8 @@ public final class WireSessions: Sendable {
 
     public init(database: Database, configuration: NodeConfiguration, policy: any AccessPolicy, log: Log) {
         self.context = WireSessionContext(
-            database: database, policy: policy, log: log, maximumMessageBytes: configuration.maximumWireMessageBytes)
+            database: database, policy: policy, log: log, maximumMessageBytes: configuration.maximumWireMessageBytes,
+            maximumQueuedBytes: configuration.maximumWireQueuedBytes)
         self.defaultNamespace = configuration.defaultNamespace
         self.pingInterval = .milliseconds(Int64(configuration.wirePingSeconds * 1000))
         (self.newSessions, self.newSessionsContinuation) = AsyncStream.makeStream(of: WireSession.self)

@@ -123,6 +123,19 @@ import Testing
         }
     }
 
+    @Test func aBacklogOfUnprocessedRequestsPastTheBoundDisconnectsOnlyThatClient() async throws {
+        try await TestNode.with(configure: { $0.maximumWireQueuedBytes = 2048 }) { node in
+            try await onDedicatedThread {
+                let client = try WireTestClient(port: node.port)
+                let value = String(repeating: "z", count: 3000)
+                try client.socket.sendText(#"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/flood","d":"\#(value)"}}}"#)
+                #expect(try client.socket.readClose().reason.contains("unprocessed"))
+                let other = try WireTestClient(port: node.port)
+                #expect(try other.call("g", #"{"p":"/flood","q":{}}"#)["d"] == .null)
+            }
+        }
+    }
+
     @Test func aClientThatStopsReadingIsCutOff() async throws {
         try await TestNode.with(configure: { $0.outboundBufferLimit = 256 * 1024 }) { node in
             try await onDedicatedThread {
