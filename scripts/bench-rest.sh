@@ -11,15 +11,10 @@ command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk;
 swift build -c release --product hearth >/dev/null
 binary="$(swift build -c release --show-bin-path)/hearth"
 work="$(mktemp -d)"
-"$binary" serve --port 0 --data "$work/db" --log-level warning >"$work/stdout" 2>"$work/stderr" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-port=""
-for _ in $(seq 1 100); do
-    port="$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$work/stdout")"
-    [ -n "$port" ] && break
-    sleep 0.1
-done
+# shellcheck source=scripts/lib/node.sh
+source scripts/lib/node.sh
+start_node "$work" --log-level warning
+port="$NODE_PORT"
 
 # Each connection writes its own keys so the load spreads over shards: PUT /bench/<thread>-<n>/value.json
 cat >"$work/put.lua" <<'LUA'

@@ -10,7 +10,8 @@ megabytes="${1:-1024}"
 swift build -c release --product hearth >/dev/null
 binary="$(swift build -c release --show-bin-path)/hearth"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=scripts/lib/node.sh
+source scripts/lib/node.sh
 
 python3 - "$megabytes" >"$work/data.json" <<'PY'
 import json, sys
@@ -31,16 +32,9 @@ PY
 size=$(stat -c %s "$work/data.json")
 echo "data set: $size bytes"
 
-"$binary" serve --port 0 --data "$work/db" --log-level info --snapshot-every 1 \
-    --max-import-bytes $((size + 1024)) >"$work/stdout" 2>"$work/stderr" &
-server=$!
-port=""
-for _ in $(seq 1 100); do
-    port="$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$work/stdout")"
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-start=$(date +%s.%N)
+start_node "$work" --log-level info --snapshot-every 1 --max-import-bytes $((size + 1024))
+port="$NODE_PORT"
+server="$NODE_PID"
 curl -sS -o /dev/null -w "import: HTTP %{http_code} in %{time_total}s\n" -H "Content-Type: application/json" \
     -T "$work/data.json" "http://127.0.0.1:$port/.json?ns=bench&disableTriggers=true&writeSizeLimit=unlimited&print=silent"
 for _ in $(seq 1 600); do

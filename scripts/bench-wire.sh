@@ -7,16 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product hearth >/dev/null
 binary="$(swift build -c release --show-bin-path)/hearth"
-work="$(mktemp -d)"
-"$binary" serve --port 0 --data "$work/db" --log-level warning >"$work/stdout" 2>"$work/stderr" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-port=""
-for _ in $(seq 1 100); do
-    port="$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$work/stdout")"
-    [ -n "$port" ] && break
-    sleep 0.1
-done
+# shellcheck source=scripts/lib/node.sh
+source scripts/lib/node.sh
+start_node "$(mktemp -d)" --log-level warning
+port="$NODE_PORT"
+server="$NODE_PID"
 bench() { node --experimental-websocket --no-warnings scripts/wire-bench.js "$port" "$@"; }
 echo "== pipelined puts, 1 connection x 20000";  bench puts 1 20000
 echo "== pipelined puts, 64 connections x 500";  bench puts 64 500

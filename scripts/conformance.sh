@@ -11,22 +11,11 @@ fi
 
 binary="$(swift build --show-bin-path)/hearth"
 [ -x "$binary" ] || swift build
-data="$(mktemp -d)"
-log="$data/server.log"
+# shellcheck source=scripts/lib/node.sh
+source scripts/lib/node.sh
 # A short keep-alive lets the SDK's listener close() return quickly (it waits for the next byte of the stream).
-"$binary" serve --port 0 --data "$data/db" --log-level warning --keep-alive-seconds 1 >"$data/stdout" 2>"$log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
-
-port=""
-for _ in $(seq 1 100); do
-    port="$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$data/stdout")"
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-if [ -z "$port" ]; then
-    echo "conformance: hearth did not start"; cat "$log"; exit 1
-fi
+start_node "$(mktemp -d)" --log-level warning --keep-alive-seconds 1
+port="$NODE_PORT"
 
 FIREBASE_DATABASE_EMULATOR_HOST="127.0.0.1:$port" HEARTH_PORT="$port" \
     .venv/bin/python -m pytest -q -p no:cacheprovider \

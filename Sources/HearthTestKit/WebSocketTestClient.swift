@@ -22,28 +22,10 @@ public final class WebSocketTestClient {
 
     /// Connects to `127.0.0.1:port` and upgrades at `target` (e.g. `/.ws?v=5&ns=demo`).
     /// - Throws: `HTTPTestClient.ClientError` when the connection or the upgrade fails.
-    public init(port: Int, target: String = "/.ws?v=5", host: String = "127.0.0.1", timeoutSeconds: Int = 10,
+    public init(port: Int, target: String = "/.ws?v=5", host: String = "127.0.0.1", timeoutSeconds: Int = 30,
                 receiveBufferBytes: Int? = nil) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HTTPTestClient.ClientError(description: "socket() failed") }
-        if var size = receiveBufferBytes.map(Int32.init) {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw HTTPTestClient.ClientError(description: "connect to port \(port) failed: errno \(errno)")
-        }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let fd = try LoopbackSocket.connect(
+            port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
         self.descriptor = fd
         let request =
             "GET \(target) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
