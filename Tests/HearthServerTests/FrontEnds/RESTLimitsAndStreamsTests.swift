@@ -108,3 +108,27 @@ import Testing
         }
     }
 }
+
+/// Many clients streaming one location from one node.
+@Suite struct RESTManyStreamsTests {
+    @Test func twoHundredStreamsAllReceiveEveryChange() async throws {
+        try await TestNode.with { node in
+            let port = node.port
+            let received = try await onDedicatedThread { () -> [[String]] in
+                var streams: [HTTPTestClient] = []
+                for _ in 0..<200 {
+                    let stream = try HTTPTestClient(port: port)
+                    _ = try stream.request("GET", "/hub.json", headers: [("Accept", "text/event-stream")])
+                    _ = try stream.readEvent()
+                    streams.append(stream)
+                }
+                let writer = try HTTPTestClient(port: port)
+                _ = try writer.request("PUT", "/hub/a.json", body: "1")
+                _ = try writer.request("PUT", "/hub/b.json", body: "2")
+                return try streams.map { [try $0.readEvent().data, try $0.readEvent().data] }
+            }
+            #expect(received.count == 200)
+            #expect(received.allSatisfy { $0 == [#"{"path":"/a","data":1}"#, #"{"path":"/b","data":2}"#] })
+        }
+    }
+}

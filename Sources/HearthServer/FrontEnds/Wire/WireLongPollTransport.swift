@@ -42,6 +42,10 @@ final class WireLongPollTransport: WireTransport {
         return true
     }
 
+    func closeForShutdown() {
+        self.close(reason: "The server is shutting down.")
+    }
+
     func close(reason: String) {
         let held = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.isClosed = true

@@ -107,6 +107,17 @@ final class WireSession: WebSocketMessageHandler {
         self.inboundContinuation.finish()
     }
 
+    /// The node is stopping: tells the client (WebSocket 1001) and winds the session down, running its
+    /// onDisconnects.
+    func shutDown() {
+        let transport = self.shared.withLock { shared -> (any WireTransport)? in
+            shared.isTerminated = true
+            return shared.transport
+        }
+        transport?.closeForShutdown()
+        self.inboundContinuation.finish()
+    }
+
     /// The transport is gone; `run()` winds the session down.
     func transportClosed() {
         self.inboundContinuation.finish()

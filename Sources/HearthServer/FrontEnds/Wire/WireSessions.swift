@@ -37,9 +37,19 @@ public final class WireSessions: Sendable {
         }
     }
 
-    /// Runs every session and the ping loop until cancelled.
+    /// Runs every session and the ping loop until cancelled; on cancellation every client is told the server is
+    /// going away (before the HTTP server drops its sockets) and every session runs its onDisconnects.
     public func run() async {
         let interval = self.pingInterval
+        await withTaskCancellationHandler {
+            await self.runSessions(pingInterval: interval)
+        } onCancel: {
+            let sessions = self.live.withLock { Array($0.values) }
+            for session in sessions { session.shutDown() }
+        }
+    }
+
+    private func runSessions(pingInterval interval: Duration) async {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 while (try? await Task.sleep(for: interval)) != nil {

@@ -12,6 +12,8 @@ protocol WireTransport: AnyObject, Sendable {
     func send(_ message: [UInt8]) -> Bool
     /// Closes the transport, telling the client why when the transport can carry a reason.
     func close(reason: String)
+    /// Closes the transport because the node is stopping (WebSocket: 1001 "going away"); clients reconnect.
+    func closeForShutdown()
     /// A liveness probe (WebSocket ping); transports without one do nothing.
     func ping()
 }
@@ -39,6 +41,10 @@ final class WebSocketWireTransport: WireTransport {
 
     func close(reason: String) {
         self.socket.close(code: WebSocketCloseCode.normalClosure, reason: reason)
+    }
+
+    func closeForShutdown() {
+        self.socket.close(code: WebSocketCloseCode.goingAway, reason: "The server is shutting down.")
     }
 
     func ping() {

@@ -1,0 +1,26 @@
+import Foundation
+import HearthTestKit
+import Testing
+
+/// What realtime clients see when a node is stopped with SIGTERM.
+@Suite(.serialized) struct ShutdownProcessTests {
+    @Test func sigtermClosesRealtimeClientsWithGoingAwayAndRunsTheirOnDisconnects() async throws {
+        let server = try ServerProcess()
+        let port = server.port
+        let pid = server.process.processIdentifier
+        let close = try await onDedicatedThread { () -> (code: UInt16?, reason: String) in
+            let client = try WebSocketTestClient(port: port, target: "/.ws?v=5&ns=default")
+            _ = try client.readText()
+            try client.sendText(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/presence/me","d":"offline"}}}"#)
+            _ = try client.readText()
+            kill(pid, SIGTERM)
+            return try client.readClose()
+        }
+        server.process.waitUntilExit()
+        #expect(close.code == 1001)
+        #expect(server.process.terminationStatus == 0)
+        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.stop() }
+        #expect(try HTTPTestClient(port: restarted.port).request("GET", "/presence/me.json").text == #""offline""#)
+    }
+}
