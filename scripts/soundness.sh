@@ -19,5 +19,8 @@ fi
 if grep -rEn '\.package\(' Package.swift; then
     fail "Package.swift must not declare package dependencies"
 fi
+if ! swift format lint --strict --recursive Sources Tests Package.swift; then
+    fail "formatting differs from .swift-format (run: swift format format -i -r Sources Tests Package.swift)"
+fi
 if [ "$status" -eq 0 ]; then echo "soundness: ok"; fi
 exit "$status"

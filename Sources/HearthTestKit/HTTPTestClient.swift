@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A deliberately simple blocking HTTP/1.1 client for tests: one keep-alive connection, raw control over what is
@@ -38,7 +39,9 @@ public final class HTTPTestClient {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(self.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(self.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw ClientError(description: "send failed: errno \(errno)") }
             offset += written
         }
@@ -52,7 +55,9 @@ public final class HTTPTestClient {
         return try self.readResponse(method: method)
     }
 
-    public static func requestBytes(_ method: String, _ target: String, body: [UInt8]?, headers: [(String, String)] = [])
+    public static func requestBytes(
+        _ method: String, _ target: String, body: [UInt8]?, headers: [(String, String)] = []
+    )
         -> [UInt8]
     {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -75,7 +80,8 @@ public final class HTTPTestClient {
         var headers: [(String, String)] = []
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         var response = Response(status: status, headers: headers, body: [])
         if method == "HEAD" || status == 204 || status == 304 || status == 101 { return response }
@@ -98,7 +104,9 @@ public final class HTTPTestClient {
         while true {
             let sizeEnd = try self.readUntil(Array("\r\n".utf8))
             let sizeText = String(decoding: self.buffer[..<sizeEnd], as: UTF8.self)
-            guard let size = Int(sizeText, radix: 16) else { throw ClientError(description: "bad chunk size \(sizeText)") }
+            guard let size = Int(sizeText, radix: 16) else {
+                throw ClientError(description: "bad chunk size \(sizeText)")
+            }
             self.buffer.removeFirst(sizeEnd + 2)
             try self.fill(atLeast: size + 2)
             let chunk = String(decoding: self.buffer[..<size], as: UTF8.self)
@@ -138,7 +146,9 @@ public final class HTTPTestClient {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while self.buffer.count < count {
             let received = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
-            guard received > 0 else { throw ClientError(description: "connection closed or timed out (errno \(errno))") }
+            guard received > 0 else {
+                throw ClientError(description: "connection closed or timed out (errno \(errno))")
+            }
             self.buffer += chunk[..<received]
         }
     }

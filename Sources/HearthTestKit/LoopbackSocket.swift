@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Opens blocking TCP connections to a test server on 127.0.0.1, shared by the test clients.

@@ -25,7 +25,9 @@ public final class ServerProcess {
         var line = [UInt8]()
         while true {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard let first = byte.first else { throw HTTPTestClient.ClientError(description: "hearth exited before listening") }
+            guard let first = byte.first else {
+                throw HTTPTestClient.ClientError(description: "hearth exited before listening")
+            }
             if first == UInt8(ascii: "\n") { break }
             line.append(first)
         }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A blocking raw-frame WebSocket client for tests: performs the RFC 6455 upgrade, sends masked frames exactly as
@@ -22,8 +23,10 @@ public final class WebSocketTestClient {
 
     /// Connects to `127.0.0.1:port` and upgrades at `target` (e.g. `/.ws?v=5&ns=demo`).
     /// - Throws: `HTTPTestClient.ClientError` when the connection or the upgrade fails.
-    public init(port: Int, target: String = "/.ws?v=5", host: String = "127.0.0.1", timeoutSeconds: Int = 30,
-                receiveBufferBytes: Int? = nil) throws {
+    public init(
+        port: Int, target: String = "/.ws?v=5", host: String = "127.0.0.1", timeoutSeconds: Int = 30,
+        receiveBufferBytes: Int? = nil
+    ) throws {
         let fd = try LoopbackSocket.connect(
             port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
         self.descriptor = fd

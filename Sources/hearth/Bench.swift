@@ -36,10 +36,11 @@ enum Bench {
         var random = SystemRandomNumberGenerator()
         for index in 0..<count {
             let key = Key(unchecked: generator.next(now: 1_700_000_000_000 + Int64(index / 16), using: &random))
-            let child = Node(children: ChildMap(sortedUniqueElements: [
-                (Key(unchecked: "name"), Node(.string("item \(index)"))),
-                (Key(unchecked: "score"), Node(.int(Int64.random(in: 0..<1_000_000, using: &random)))),
-            ]))
+            let child = Node(
+                children: ChildMap(sortedUniqueElements: [
+                    (Key(unchecked: "name"), Node(.string("item \(index)"))),
+                    (Key(unchecked: "score"), Node(.int(Int64.random(in: 0..<1_000_000, using: &random)))),
+                ]))
             elements.append((key, child))
         }
         let list = Node(children: ChildMap(sortedUniqueElements: elements))
@@ -49,7 +50,10 @@ enum Bench {
             ("orderBy=$key limitToFirst=100", ["orderBy": "\"$key\"", "limitToFirst": "100"]),
             ("orderBy=$key limitToLast=100", ["orderBy": "\"$key\"", "limitToLast": "100"]),
             ("orderBy=score limitToLast=100", ["orderBy": "\"score\"", "limitToLast": "100"]),
-            ("orderBy=score startAt=500000 limitToFirst=10", ["orderBy": "\"score\"", "startAt": "500000", "limitToFirst": "10"]),
+            (
+                "orderBy=score startAt=500000 limitToFirst=10",
+                ["orderBy": "\"score\"", "startAt": "500000", "limitToFirst": "10"]
+            ),
             ("orderBy=score startAt=1000 endAt=2000", ["orderBy": "\"score\"", "startAt": "1000", "endAt": "2000"]),
         ]
         for (name, parameters) in cases {
@@ -63,11 +67,15 @@ enum Bench {
                 runs.append(self.milliseconds(since: started))
             }
             runs.sort()
-            print("\(name): median \(String(format: "%.2f", runs[2])) ms, best \(String(format: "%.2f", runs[0])) ms, \(kept) children")
+            print(
+                "\(name): median \(String(format: "%.2f", runs[2])) ms, best \(String(format: "%.2f", runs[0])) ms, \(kept) children"
+            )
         }
         started = ContinuousClock.now
         let updated = list.updatingChild(Key(unchecked: "zzzz"), to: Node(.int(1)))
-        print("insert one child into the 1M list: \(String(format: "%.3f", self.milliseconds(since: started))) ms (\(updated.childCount) children)")
+        print(
+            "insert one child into the 1M list: \(String(format: "%.3f", self.milliseconds(since: started))) ms (\(updated.childCount) children)"
+        )
     }
 
     /// Opens a data directory the way a restarting node does and reports how long recovery took.

@@ -4,7 +4,9 @@
 /// priorities fall back to key order.
 public enum PriorityOrder {
     /// True when a child with `lhsPriority` named `lhsKey` sorts before one with `rhsPriority` named `rhsKey`.
-    public static func precedes(_ lhsPriority: Priority?, _ lhsKey: Key, _ rhsPriority: Priority?, _ rhsKey: Key) -> Bool {
+    public static func precedes(_ lhsPriority: Priority?, _ lhsKey: Key, _ rhsPriority: Priority?, _ rhsKey: Key)
+        -> Bool
+    {
         let order = compare(lhsPriority, rhsPriority)
         if order != 0 { return order < 0 }
         return lhsKey < rhsKey

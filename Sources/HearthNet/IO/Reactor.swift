@@ -192,7 +192,11 @@ final class Reactor {
             switch connection.phase {
             case .reading:
                 self.close(connection)
-            case .streaming, .upgraded:
+            case .upgraded(let handler):
+                handler.serverShuttingDown()
+                connection.writer.close()
+                self.flush(connection)
+            case .streaming:
                 connection.writer.close()
                 self.flush(connection)
             case .awaitingReply, .closing, .lingering:

@@ -23,12 +23,20 @@ public protocol HTTPStreamSession: Sendable {
 
 /// A connection taken over after a `101 Switching Protocols` head, such as a WebSocket.
 ///
-/// All three calls come from the reactor thread and must not block. `received` delivers inbound bytes in order,
+/// All calls come from the reactor thread and must not block. `received` delivers inbound bytes in order,
 /// starting with any bytes that arrived right behind the request head; `connectionClosed` is called exactly once.
 public protocol UpgradedConnectionHandler: Sendable {
     func start(_ writer: ConnectionWriter)
     func received(_ bytes: [UInt8])
+    /// The server is shutting down gracefully: the last chance to queue bytes (a WebSocket "going away" close
+    /// frame). They are flushed, within the shutdown's flush bound, before the socket closes.
+    func serverShuttingDown()
     func connectionClosed()
+}
+
+extension UpgradedConnectionHandler {
+    /// By default a handler has nothing to say when the server stops.
+    public func serverShuttingDown() {}
 }
 
 /// The application behind an `HTTPServer`.

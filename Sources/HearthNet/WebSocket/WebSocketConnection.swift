@@ -88,6 +88,11 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     /// Starts the close handshake: sends a close frame, stops delivering messages, and drops the socket when the
     /// peer answers or `closeTimeout` passes. The handler's `closed` follows once the connection is gone. Later
     /// calls do nothing. Codes that may not travel (1005, 1006, 1015…) send a close frame without a code.
+    /// Says goodbye with 1001 ("going away") so clients know to reconnect rather than report an error.
+    public func serverShuttingDown() {
+        self.close(code: WebSocketCloseCode.goingAway, reason: "The server is shutting down.")
+    }
+
     public func close(code: UInt16 = WebSocketCloseCode.normalClosure, reason: String = "") {
         self.withShared { shared in
             self.perform(shared.closeMachine.onCloseRequested(code: code, reason: reason), on: &shared)

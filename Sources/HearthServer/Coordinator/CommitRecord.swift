@@ -63,8 +63,9 @@ public struct CommitRecord: Sendable {
         mutations.reserveCapacity(min(count, 1 << 16))
         for _ in 0..<count {
             let kind = try reader.readUInt8()
-            let path = Path(keys: try reader.readString(count: Int(try reader.readUInt16()))
-                .split(separator: "/").map { Key(unchecked: String($0)) })
+            let path = Path(
+                keys: try reader.readString(count: Int(try reader.readUInt16()))
+                    .split(separator: "/").map { Key(unchecked: String($0)) })
             let value = try reader.readBytes(count: Int(try reader.readUInt64()))
             let node = try WriteValue.parseWrite(value, depth: 0).node
             switch kind {

@@ -95,7 +95,8 @@ public final class Coordinator: Sendable {
             return .conditionFailed(current: root.node(at: condition.path))
         }
         let resolved = mutations.map { ShardActor.resolve($0, in: root, now: now) }
-        let lsn = self.log.enqueue(CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
+        let lsn = self.log.enqueue(
+            CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
         let parts = self.parts(of: resolved, namespace: namespace)
         for index in participants {
             await self.shards[index].commit(transaction: transaction, namespace: namespace, mutations: parts[index])

@@ -1,7 +1,7 @@
+import Foundation
 public import HearthCore
 import HearthStorage
 import Synchronization
-import Foundation
 
 /// One node's database: shards, coordinator, log and read view wired together.
 ///

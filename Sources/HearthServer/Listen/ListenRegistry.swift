@@ -68,7 +68,8 @@ struct ListenRegistry {
         return Array(found.values)
     }
 
-    private static func collectDescendants(of node: TrieNode, into found: inout [ObjectIdentifier: any ChangeListener]) {
+    private static func collectDescendants(of node: TrieNode, into found: inout [ObjectIdentifier: any ChangeListener])
+    {
         for child in node.children.values {
             found.merge(child.listeners) { first, _ in first }
             Self.collectDescendants(of: child, into: &found)

@@ -50,7 +50,8 @@ public final class Metrics: Sendable {
                     text += "hearth_http_request_duration_seconds_bucket{method=\"\(method)\",le=\"\(bound)\"} "
                     text += "\(histogram.bucketCounts[index])\n"
                 }
-                text += "hearth_http_request_duration_seconds_bucket{method=\"\(method)\",le=\"+Inf\"} \(histogram.count)\n"
+                text +=
+                    "hearth_http_request_duration_seconds_bucket{method=\"\(method)\",le=\"+Inf\"} \(histogram.count)\n"
                 text += "hearth_http_request_duration_seconds_sum{method=\"\(method)\"} \(histogram.sum)\n"
                 text += "hearth_http_request_duration_seconds_count{method=\"\(method)\"} \(histogram.count)\n"
             }

@@ -94,16 +94,22 @@ public final class NodeRuntime: Sendable {
             ("hearth_wal_fsyncs_total", "fsync calls made by the write-ahead log.", "counter", Double(wal.fsyncs)),
             ("hearth_wal_records_total", "Records appended to the write-ahead log.", "counter", Double(wal.records)),
             ("hearth_wal_bytes_total", "Bytes appended to the write-ahead log.", "counter", Double(wal.bytes)),
-            ("hearth_open_streams", "Active listeners (SSE streams and wire-protocol listens).", "gauge",
-             Double(database.view.listenerCount)),
-            ("hearth_wire_sessions", "Open realtime-protocol sessions (WebSocket and long polling).", "gauge",
-             Double(wire.openSessionCount)),
+            (
+                "hearth_open_streams", "Active listeners (SSE streams and wire-protocol listens).", "gauge",
+                Double(database.view.listenerCount)
+            ),
+            (
+                "hearth_wire_sessions", "Open realtime-protocol sessions (WebSocket and long polling).", "gauge",
+                Double(wire.openSessionCount)
+            ),
         ]
         if let stats = server?.statistics {
             values += [
                 ("hearth_connections_open", "Open client connections.", "gauge", Double(stats.openConnections)),
-                ("hearth_connections_accepted_total", "Accepted client connections.", "counter",
-                 Double(stats.acceptedConnections)),
+                (
+                    "hearth_connections_accepted_total", "Accepted client connections.", "counter",
+                    Double(stats.acceptedConnections)
+                ),
                 ("hearth_network_received_bytes_total", "Bytes read from clients.", "counter", Double(stats.bytesRead)),
                 ("hearth_network_sent_bytes_total", "Bytes written to clients.", "counter", Double(stats.bytesWritten)),
             ]

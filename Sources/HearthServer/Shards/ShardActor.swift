@@ -51,7 +51,8 @@ public actor ShardActor {
         let resolved = mutations.map { Self.resolve($0, in: tree, now: now) }
         for mutation in resolved { tree = mutation.apply(to: tree) }
         self.trees[namespace] = tree
-        let lsn = log.enqueue(CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
+        let lsn = log.enqueue(
+            CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
         return .enqueued(lsn: lsn, resolved: resolved)
     }
 

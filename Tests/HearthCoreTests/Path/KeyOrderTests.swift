@@ -3,7 +3,9 @@ import Testing
 
 @Suite struct KeyOrderTests {
     @Test func keysSortTheFirebaseWay() throws {
-        let expected = ["-5", "0", "1", "7", "07", "007", "9", "10", "2147483647", "-", "1a", "2147483648", "A", "_", "a"]
+        let expected = [
+            "-5", "0", "1", "7", "07", "007", "9", "10", "2147483647", "-", "1a", "2147483648", "A", "_", "a",
+        ]
         let keys = try expected.reversed().map { try Key(validating: $0) }
         #expect(keys.sorted().map(\.string) == expected)
     }

@@ -1,7 +1,8 @@
-@testable import HearthCore
 import HearthTestKit
 import Synchronization
 import Testing
+
+@testable import HearthCore
 
 @Suite struct NodeHashTests {
     typealias B = TreeBuilders

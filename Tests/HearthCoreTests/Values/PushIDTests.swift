@@ -56,8 +56,10 @@ import Testing
     @Test func backwardsClockStillYieldsIncreasingIDs() {
         var generator = PushIDGenerator()
         var random = SeededRandom(seed: 11)
-        let clock: [Int64] = [1_700_000_000_000, 1_699_999_999_000, 1_699_999_999_999, 1_700_000_000_000, 5,
-                              1_700_000_000_001, 1_700_000_000_001, 1_600_000_000_000, 1_700_000_000_002]
+        let clock: [Int64] = [
+            1_700_000_000_000, 1_699_999_999_000, 1_699_999_999_999, 1_700_000_000_000, 5,
+            1_700_000_000_001, 1_700_000_000_001, 1_600_000_000_000, 1_700_000_000_002,
+        ]
         var previous = ""
         for (step, now) in clock.enumerated() {
             let id = generator.next(now: now, using: &random)

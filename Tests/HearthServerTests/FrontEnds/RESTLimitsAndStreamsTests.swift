@@ -7,7 +7,9 @@ import Testing
 @Suite struct RESTLimitsAndStreamsTests {
     @Test func bodiesOverTheWriteLimitAreRejectedUnlessTheImportAsksForUnlimited() async throws {
         try await TestNode.with(configure: { $0.maximumWriteBytes = 1024 }) { node in
-            let big = "{" + (0..<200).map { "\"k\($0)\":\"\(String(repeating: "x", count: 20))\"" }.joined(separator: ",") + "}"
+            let big =
+                "{" + (0..<200).map { "\"k\($0)\":\"\(String(repeating: "x", count: 20))\"" }.joined(separator: ",")
+                + "}"
             let rejected = try await node.request("PUT", "/.json", body: big)
             #expect(rejected.status == 400)
             #expect(rejected.text.contains("exceeds the maximum size"))
@@ -53,7 +55,8 @@ import Testing
             let events = try await onDedicatedThread { () -> [String] in
                 let stream = try HTTPTestClient(port: port)
                 _ = try stream.request(
-                    "GET", "/scores.json?orderBy=%22$value%22&limitToLast=2", headers: [("Accept", "text/event-stream")])
+                    "GET", "/scores.json?orderBy=%22$value%22&limitToLast=2", headers: [("Accept", "text/event-stream")]
+                )
                 var data = [try stream.readEvent().data]
                 let writer = try HTTPTestClient(port: port)
                 _ = try writer.request("PUT", "/scores/a.json", body: "2")
@@ -80,7 +83,9 @@ import Testing
             let value = try await node.request("GET", "/snap/k22.json").text
             #expect(value == "22")
             #expect(try await node.request("GET", "/x/y.json").text == "1")
-            #expect(try await node.request("GET", "/snap.json?shallow=true").text.components(separatedBy: ":true").count == 24)
+            #expect(
+                try await node.request("GET", "/snap.json?shallow=true").text.components(separatedBy: ":true").count
+                    == 24)
         }
     }
 }

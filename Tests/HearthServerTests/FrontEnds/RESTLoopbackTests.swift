@@ -34,8 +34,9 @@ import Testing
             let patch = try await node.request(
                 "PATCH", "/.json", body: #"{"posts/p1/title":"x","user-posts/u1/p1/title":"x"}"#)
             #expect(patch.status == 200)
-            #expect(try await node.request("GET", "/.json").text
-                == #"{"posts":{"p1":{"title":"x"}},"user-posts":{"u1":{"p1":{"title":"x"}}}}"#)
+            #expect(
+                try await node.request("GET", "/.json").text
+                    == #"{"posts":{"p1":{"title":"x"}},"user-posts":{"u1":{"p1":{"title":"x"}}}}"#)
             let overlap = try await node.request("PATCH", "/.json", body: #"{"posts":{"a":1},"posts/p1":2}"#)
             #expect(overlap.status == 400)
             #expect(overlap.text.hasPrefix(#"{"error":"#))
@@ -90,7 +91,8 @@ import Testing
             #expect(stale.status == 412)
             #expect(stale.text == "1")
             #expect(stale.header("ETag") == "YPVfR2bXt/lcDjiQZ8pOkAd3qkQ=")
-            let unchanged = try await node.request("GET", "/x.json", headers: [("if-none-match", "YPVfR2bXt/lcDjiQZ8pOkAd3qkQ=")])
+            let unchanged = try await node.request(
+                "GET", "/x.json", headers: [("if-none-match", "YPVfR2bXt/lcDjiQZ8pOkAd3qkQ=")])
             #expect(unchanged.status == 304)
         }
     }
@@ -180,10 +182,11 @@ import Testing
                 return events.map { Event(name: $0.event, data: $0.data) }
             }
             #expect(events.map(\.name) == ["put", "put", "patch", "put"])
-            #expect(events.map(\.data) == [
-                #"{"path":"/","data":{"a":1}}"#, #"{"path":"/b","data":2}"#, #"{"path":"/","data":{"c":3,"d":4}}"#,
-                #"{"path":"/","data":{"z":0}}"#,
-            ])
+            #expect(
+                events.map(\.data) == [
+                    #"{"path":"/","data":{"a":1}}"#, #"{"path":"/b","data":2}"#, #"{"path":"/","data":{"c":3,"d":4}}"#,
+                    #"{"path":"/","data":{"z":0}}"#,
+                ])
         }
     }
 

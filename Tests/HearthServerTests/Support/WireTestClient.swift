@@ -12,8 +12,10 @@ final class WireTestClient {
     /// Pushes read while waiting for responses, oldest first.
     var pushes: [JSONValue] = []
 
-    init(port: Int, target: String = "/.ws?v=5&ns=wiretest", host: String = "127.0.0.1:\(0)",
-         receiveBufferBytes: Int? = nil) throws {
+    init(
+        port: Int, target: String = "/.ws?v=5&ns=wiretest", host: String = "127.0.0.1:\(0)",
+        receiveBufferBytes: Int? = nil
+    ) throws {
         self.socket = try WebSocketTestClient(
             port: port, target: target, host: host, receiveBufferBytes: receiveBufferBytes)
         let first = try self.readMessage()

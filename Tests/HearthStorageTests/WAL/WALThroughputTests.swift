@@ -1,5 +1,5 @@
-import HearthStorage
 import Glibc
+import HearthStorage
 import Synchronization
 import Testing
 

@@ -33,7 +33,8 @@ extension RESTHandler {
             body = (query.map { $0.evaluate(node) } ?? node).shallowJSONBytes()
         } else {
             let result = query.map { $0.evaluate(node) } ?? node
-            body = result.jsonBytes(format: request.exportFormat ? .export : .plain, pretty: request.printMode == .pretty)
+            body = result.jsonBytes(
+                format: request.exportFormat ? .export : .plain, pretty: request.printMode == .pretty)
         }
         return .response(self.success(request, body: body, headers: headers))
     }
@@ -47,7 +48,8 @@ extension RESTHandler {
         {
             parameters["orderBy"] = "\"$key\""
             if let after = parameters["startAfter"], (try? JSONReader.parseValue(after)) == nil {
-                parameters["startAfter"] = String(decoding: Node(.string(after)).jsonBytes(format: .plain, pretty: false), as: UTF8.self)
+                parameters["startAfter"] = String(
+                    decoding: Node(.string(after)).jsonBytes(format: .plain, pretty: false), as: UTF8.self)
             }
         }
         do {
@@ -85,6 +87,9 @@ extension RESTHandler {
 
     private static func isJavaScriptName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 128
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_$.".unicodeScalars.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_$.".unicodeScalars.contains($0))
+            }
     }
 }

@@ -5,7 +5,8 @@ import HearthNet
 extension RESTHandler {
     func set(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPResponse {
         let depth = request.path.count
-        let value: WriteValue = request.method == .delete ? WriteValue(node: .empty) : try Self.parse(http.body, depth: depth)
+        let value: WriteValue =
+            request.method == .delete ? WriteValue(node: .empty) : try Self.parse(http.body, depth: depth)
         let mutation: Mutation
         if request.targetsPriority {
             try Self.checkPriority(value)
@@ -31,7 +32,9 @@ extension RESTHandler {
             let body: [UInt8]
             switch written {
             case .set(_, let node)?:
-                body = request.method == .delete ? Array("null".utf8) : node.jsonBytes(format: .plain, pretty: request.printMode == .pretty)
+                body =
+                    request.method == .delete
+                    ? Array("null".utf8) : node.jsonBytes(format: .plain, pretty: request.printMode == .pretty)
                 if condition != nil || http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
                     headers.add("ETag", Self.etag(of: node))
                 }
@@ -51,7 +54,10 @@ extension RESTHandler {
         let name = self.database.nextPushID()
         let path = request.path.appending(Key(unchecked: name))
         _ = try await self.database.write(namespace: request.namespace, mutations: [.set(path, value)])
-        let body = Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [UInt8(ascii: "}")]
+        let body =
+            Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
+                UInt8(ascii: "}")
+            ]
         return self.success(request, body: body)
     }
 
@@ -64,7 +70,8 @@ extension RESTHandler {
             throw RESTError.invalidJSON
         }
         guard case .object(let members) = document else {
-            throw RESTError(400, "Invalid data; couldn't parse JSON object. Are you sending a JSON object with valid key names?")
+            throw RESTError(
+                400, "Invalid data; couldn't parse JSON object. Are you sending a JSON object with valid key names?")
         }
         var entries: [(key: String, mutation: Mutation)] = []
         for (key, json) in members.sorted(by: { $0.key < $1.key }) {
@@ -72,7 +79,10 @@ extension RESTHandler {
         }
         let paths = entries.map(\.mutation.path).sorted()
         for (first, second) in zip(paths, paths.dropFirst()) where first.contains(second) {
-            throw RESTError(400, "Invalid data; update paths \(first) and \(second) overlap: no path may equal or lie inside another in one update.")
+            throw RESTError(
+                400,
+                "Invalid data; update paths \(first) and \(second) overlap: no path may equal or lie inside another in one update."
+            )
         }
         try self.checkWriteSize(request, bodyBytes: http.body.count, paths: paths)
         let outcome = try await self.database.write(namespace: request.namespace, mutations: entries.map(\.mutation))
@@ -154,7 +164,9 @@ extension RESTHandler {
             total += root.node(at: path).estimatedBytes(upTo: limit - total + 1)
         }
         if total > limit {
-            throw RESTError(400, "Data to write exceeds writeSizeLimit=\(name); use a larger writeSizeLimit or write smaller parts.")
+            throw RESTError(
+                400, "Data to write exceeds writeSizeLimit=\(name); use a larger writeSizeLimit or write smaller parts."
+            )
         }
     }
 }

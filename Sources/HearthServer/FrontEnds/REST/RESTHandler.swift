@@ -1,6 +1,6 @@
-public import HearthNet
-import HearthCore
 import Foundation
+import HearthCore
+public import HearthNet
 
 /// Serves Firebase's REST API (and SSE streaming, and `/.metrics`) on the node's HTTP port.
 public final class RESTHandler: HTTPRequestHandler {

@@ -117,7 +117,9 @@ struct RESTRequest {
 
     static func isValidNamespace(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 128
-            && name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+            && name.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
+            }
     }
 
     /// `timeout=<n>ms|s|min`, at most 15 minutes.
@@ -126,6 +128,7 @@ struct RESTRequest {
         for (unit, scale) in units where text.hasSuffix(unit) {
             if let value = Double(text.dropLast(unit.count)), value > 0, value * scale <= 900 { return }
         }
-        throw RESTError(400, "timeout must be a positive number with unit ms, s or min, at most 15min (got \"\(text)\").")
+        throw RESTError(
+            400, "timeout must be a positive number with unit ms, s or min, at most 15min (got \"\(text)\").")
     }
 }

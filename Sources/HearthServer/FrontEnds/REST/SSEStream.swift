@@ -108,7 +108,8 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
             return [self.event("patch", path: self.relative(parent), data: data)]
         }
         return inside.map { mutation in
-            self.event("put", path: self.relative(mutation.path), data: self.render(change.newRoot.node(at: mutation.path)))
+            self.event(
+                "put", path: self.relative(mutation.path), data: self.render(change.newRoot.node(at: mutation.path)))
         }
     }
 

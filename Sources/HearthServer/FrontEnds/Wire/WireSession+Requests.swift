@@ -20,7 +20,8 @@ extension WireSession {
         case .request(let id, let action, let body) where action == "p" || action == "m":
             do {
                 guard case .object = body else {
-                    throw WireProtocolError(.invalidRequest, "The body (b) of a \"\(action)\" request must be an object.")
+                    throw WireProtocolError(
+                        .invalidRequest, "The body (b) of a \"\(action)\" request must be an object.")
                 }
                 let submission = action == "p" ? try await self.submitPut(body) : try await self.submitMerge(body)
                 self.acknowledgements.append(.init(id: id, write: submission.write, path: submission.path))

@@ -22,9 +22,10 @@ extension WireSessions {
             return Self.script(status: 200, transport.startScript(callback: callback, id: session.id))
         }
         if parameter("dframe") == "t" {
-            return .response(HTTPResponse(
-                status: 200, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]),
-                body: Array("<html><body></body></html>".utf8)))
+            return .response(
+                HTTPResponse(
+                    status: 200, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]),
+                    body: Array("<html><body></body></html>".utf8)))
         }
         guard let id = parameter("id"), let session = self.session(id: id), let transport = session.longPoll,
             transport.password == parameter("pw")
@@ -58,11 +59,12 @@ extension WireSessions {
     }
 
     private static func script(status: Int, _ body: [UInt8]) -> HTTPReply {
-        .response(HTTPResponse(
-            status: status,
-            headers: HTTPHeaders([
-                ("Content-Type", "application/javascript; charset=utf-8"), ("Cache-Control", "no-cache"),
-            ]),
-            body: body))
+        .response(
+            HTTPResponse(
+                status: status,
+                headers: HTTPHeaders([
+                    ("Content-Type", "application/javascript; charset=utf-8"), ("Cache-Control", "no-cache"),
+                ]),
+                body: body))
     }
 }

@@ -1,5 +1,5 @@
-public import HearthNet
 import HearthCore
+public import HearthNet
 import Synchronization
 
 /// The node's realtime-protocol front end: accepts sessions at `/.ws` (and `/.lp`), and owns their tasks.

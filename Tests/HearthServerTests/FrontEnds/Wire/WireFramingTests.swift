@@ -59,7 +59,8 @@ import Testing
             }
             let count = try #require(Int(frames[0]), "seed \(seed)")
             #expect(count == frames.count - 1 && count > 0, "seed \(seed)")
-            #expect(frames.dropFirst().allSatisfy { $0.utf8.count <= WireFrameSplitter.maximumFrameBytes }, "seed \(seed)")
+            #expect(
+                frames.dropFirst().allSatisfy { $0.utf8.count <= WireFrameSplitter.maximumFrameBytes }, "seed \(seed)")
             #expect(frames.dropFirst().joined() == text, "seed \(seed)")
         }
     }
@@ -83,17 +84,27 @@ import Testing
         #expect(String(decoding: WireMessage.pong, as: UTF8.self) == #"{"t":"c","d":{"t":"o","d":null}}"#)
         let failure = try JSONReader.parseValue(
             WireMessage.failure(id: 3, WireProtocolError(.dataStale, "changed")))
-        #expect(failure == .object(["t": .string("d"), "d": .object([
-            "r": .int(3), "b": .object(["s": .string("datastale"), "d": .string("changed")]),
-        ])]))
+        #expect(
+            failure
+                == .object([
+                    "t": .string("d"),
+                    "d": .object([
+                        "r": .int(3), "b": .object(["s": .string("datastale"), "d": .string("changed")]),
+                    ]),
+                ]))
         let push = try JSONReader.parseValue(
             WireMessage.mergePush(
                 path: try Path(validating: "/a"),
                 changes: [(try Path(validating: "/b"), Node(.int(1))), (try Path(validating: "/c"), .empty)],
                 tag: 4))
-        #expect(push == .object(["t": .string("d"), "d": .object([
-            "a": .string("m"),
-            "b": .object(["p": .string("a"), "d": .object(["b": .int(1), "c": .null]), "t": .int(4)]),
-        ])]))
+        #expect(
+            push
+                == .object([
+                    "t": .string("d"),
+                    "d": .object([
+                        "a": .string("m"),
+                        "b": .object(["p": .string("a"), "d": .object(["b": .int(1), "c": .null]), "t": .int(4)]),
+                    ]),
+                ]))
     }
 }

@@ -39,11 +39,16 @@ import Testing
                 #expect(try client.call("appcheck", #"{"token":"x"}"#)["s"] == ok)
                 #expect(try client.call("unappeck", "{}")["s"] == ok)
                 #expect(try client.call("unappcheck", "{}")["s"] == ok)
-                #expect(try client.call("p", #"{"p":"/users/ada","d":{"name":"Ada","born":1815}}"#) == json(#"{"s":"ok","d":{}}"#))
+                #expect(
+                    try client.call("p", #"{"p":"/users/ada","d":{"name":"Ada","born":1815}}"#)
+                        == json(#"{"s":"ok","d":{}}"#))
                 #expect(try client.call("p", #"{"p":"users/ada/.priority","d":7}"#)["s"] == ok)
                 #expect(try client.call("m", #"{"p":"/users","d":{"ada/born":1816,"bob":{"name":"Bob"}}}"#)["s"] == ok)
                 let get = try client.call("g", #"{"p":"/users","q":{}}"#)
-                #expect(get == (try json(#"{"s":"ok","d":{"ada":{".priority":7,"born":1816,"name":"Ada"},"bob":{"name":"Bob"}}}"#)))
+                #expect(
+                    get
+                        == (try json(
+                            #"{"s":"ok","d":{"ada":{".priority":7,"born":1816,"name":"Ada"},"bob":{"name":"Bob"}}}"#)))
                 let limited = try client.call("g", #"{"p":"/users","q":{"i":".key","l":1,"vf":"r"}}"#)
                 #expect(limited["d"] == (try json(#"{"bob":{"name":"Bob"}}"#)))
                 let listen = try client.call("q", #"{"p":"/users/bob","h":""}"#)
@@ -80,7 +85,8 @@ import Testing
                 _ = try client.call("q", #"{"p":"/room","h":""}"#)
                 #expect(try client.nextPush() == json(#"{"a":"d","b":{"p":"room","d":null}}"#))
                 for index in 0..<20 {
-                    let id = try client.send("p", #"{"p":"/room/msg\#(index)","d":{"n":\#(index),"at":{".sv":"timestamp"}}}"#)
+                    let id = try client.send(
+                        "p", #"{"p":"/room/msg\#(index)","d":{"n":\#(index),"at":{".sv":"timestamp"}}}"#)
                     let push = try client.readMessage()["d"]
                     #expect(push?["a"] == .string("d") && push?["b"]?["p"] == .string("room/msg\(index)"))
                     #expect(push?["b"]?["d"]?["at"]?.intValue != nil)
@@ -129,7 +135,9 @@ import Testing
                 let expected = try WriteValue.parseWrite(Array(#"{"b":"x","a":true}"#.utf8), depth: 1).node.hash
                 #expect(expected == "1fykEhPLGT4yK3I4Qdp2Kq8bZ34=")
                 #expect(try client.call("p", #"{"p":"/stars","d":1,"h":"\#(expected)"}"#)["s"] == .string("ok"))
-                #expect(try client.call("p", #"{"p":"/stars","d":2,"h":"YPVfR2bXt/lcDjiQZ8pOkAd3qkQ="}"#)["s"] == .string("ok"))
+                #expect(
+                    try client.call("p", #"{"p":"/stars","d":2,"h":"YPVfR2bXt/lcDjiQZ8pOkAd3qkQ="}"#)["s"]
+                        == .string("ok"))
                 #expect(try client.call("p", #"{"p":"/fresh","d":2,"h":""}"#)["s"] == .string("ok"))
                 #expect(try client.call("p", #"{"p":"/fresh","d":3,"h":""}"#)["s"] == .string("datastale"))
             }

@@ -25,7 +25,9 @@ import Testing
             try await onDedicatedThread {
                 let observer = try WireTestClient(port: node.port)
                 let client = try WireTestClient(port: node.port)
-                #expect(try client.call("o", #"{"p":"/presence/ada","d":{"online":false,"seen":{".sv":"timestamp"}}}"#)["s"] == .string("ok"))
+                #expect(
+                    try client.call("o", #"{"p":"/presence/ada","d":{"online":false,"seen":{".sv":"timestamp"}}}"#)["s"]
+                        == .string("ok"))
                 _ = try client.call("om", #"{"p":"/status","d":{"ada":"offline","count":{".sv":{"increment":1}}}}"#)
                 _ = try client.call("o", #"{"p":"/cancelled/one","d":1}"#)
                 _ = try client.call("o", #"{"p":"/cancelled/two/deep","d":2}"#)
