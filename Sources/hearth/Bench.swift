@@ -29,6 +29,7 @@ enum Bench {
 
     /// Builds `/list` with N children `{score, name}` and times representative queries.
     static func query(children count: Int) throws {
+        let baseline = self.residentBytes()
         var started = ContinuousClock.now
         var elements: [(key: Key, node: Node)] = []
         elements.reserveCapacity(count)
@@ -44,7 +45,10 @@ enum Bench {
             elements.append((key, child))
         }
         let list = Node(children: ChildMap(sortedUniqueElements: elements))
-        print("built \(count) children in \(String(format: "%.0f", self.milliseconds(since: started))) ms")
+        let grown = self.residentBytes() - baseline
+        print(
+            "built \(count) children in \(String(format: "%.0f", self.milliseconds(since: started))) ms, "
+                + "resident memory +\(grown / 1_048_576) MiB (\(grown / count) bytes per child of 3 nodes)")
 
         let cases: [(String, [String: String])] = [
             ("orderBy=$key limitToFirst=100", ["orderBy": "\"$key\"", "limitToFirst": "100"]),
@@ -89,6 +93,14 @@ enum Bench {
         let seconds = self.milliseconds(since: started) / 1000
         print("recovered \(directory) in \(String(format: "%.2f", seconds)) s")
         await database.close()
+    }
+
+    /// The process's resident set size, from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {

@@ -10,17 +10,13 @@ extension Node {
     /// followed by `":" + key + ":" + childHash` for each child in priority order (`PriorityOrder`), skipping
     /// children whose hash is empty.
     ///
-    /// Each storage caches its hash, computed at most once even when several threads ask at the same time, so
-    /// re-hashing a tree after an update costs O(depth × fan-out) plus the hashes of the new nodes.
+    /// Each storage caches its hash (two threads asking at the same moment may both compute it; one result is
+    /// kept), so re-hashing a tree after an update costs O(depth × fan-out) plus the hashes of the new nodes.
     /// - Complexity: O(n + p log p) for a node with n children of which p have a priority, on first call; O(1) after.
     public var hash: String {
         guard let storage = self.storage else { return "" }
-        return storage.cachedHash.withLock { cached in
-            if let cached { return cached }
-            let computed = Self.computeHash(of: storage)
-            cached = computed
-            return computed
-        }
+        if let cached = storage.cachedHash.load() { return cached.value }
+        return storage.cachedHash.storeIfNil(HashText(Self.computeHash(of: storage))).value
     }
 
     /// Hashes one storage, reading (and filling) its children's caches.

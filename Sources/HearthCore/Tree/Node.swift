@@ -10,15 +10,30 @@ public struct Node: Sendable {
     /// The shared, immutable storage of a non-empty node.
     final class Storage: Sendable {
         let content: Content
-        let priority: Priority?
-        /// The Firebase hash, computed at most once per storage (see `Node+Hash.swift`).
-        let cachedHash: Mutex<String?>
+        /// Priorities are rare, so they live behind one word instead of inline in every node.
+        private let priorityBox: PriorityBox?
+        /// The Firebase hash once computed (see `Node+Hash.swift`). A lazy reference costs one word per node, where a
+        /// lock around an optional string costs three; two threads racing to fill it compute the same value.
+        let cachedHash = AtomicLazyReference<HashText>()
 
         init(content: Content, priority: Priority?) {
             self.content = content
-            self.priority = priority
-            self.cachedHash = Mutex(nil)
+            self.priorityBox = priority.map(PriorityBox.init)
         }
+
+        var priority: Priority? { self.priorityBox?.value }
+    }
+
+    /// A priority, boxed (see `Storage.priorityBox`).
+    final class PriorityBox: Sendable {
+        let value: Priority
+        init(_ value: Priority) { self.value = value }
+    }
+
+    /// A computed hash, boxed so it can sit in an `AtomicLazyReference`.
+    final class HashText: Sendable {
+        let value: String
+        init(_ value: String) { self.value = value }
     }
 
     enum Content: Sendable {

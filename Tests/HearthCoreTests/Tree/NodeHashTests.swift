@@ -73,12 +73,12 @@ import Testing
     @Test func hashIsCachedInTheStorage() throws {
         let node = B.object([("a", B.leaf(.int(1)))])
         let storage = try #require(node.storage)
-        #expect(storage.cachedHash.withLock { $0 } == nil)
+        #expect(storage.cachedHash.load() == nil)
         let first = node.hash
-        #expect(storage.cachedHash.withLock { $0 } == first)
+        #expect(storage.cachedHash.load()?.value == first)
         #expect(node.hash == first)
         let child = try #require(node.child(B.key("a")).storage)
-        #expect(child.cachedHash.withLock { $0 } == Self.one)
+        #expect(child.cachedHash.load()?.value == Self.one)
     }
 
     /// A wide node with mixed priorities hashes like a straightforward pre-image string built after a full sort.
