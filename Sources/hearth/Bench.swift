@@ -87,7 +87,7 @@ enum Bench {
         var configuration = NodeConfiguration()
         configuration.dataDirectory = directory
         configuration.port = 0
-        let log = Log(level: .warning)
+        let log = Log(level: .info)
         let started = ContinuousClock.now
         let database = try await Database.open(configuration: configuration, log: log)
         let seconds = self.milliseconds(since: started) / 1000

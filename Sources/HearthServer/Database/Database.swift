@@ -30,6 +30,7 @@ public final class Database: Sendable {
     public static func open(configuration: NodeConfiguration, log logger: Log) async throws -> Database {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var phases = RecoveryPhases()
         let scheduler = SnapshotScheduler(everyRecords: configuration.snapshotEveryRecords)
         let view = DatabaseView { lsn, roots in scheduler.recordApplied(lsn: lsn, roots: roots) }
         var walConfiguration = WALConfiguration()
@@ -37,12 +38,15 @@ public final class Database: Sendable {
         let commitLog = try CommitLog.open(
             directory: directory + "/wal", configuration: walConfiguration, view: view, log: logger)
         let snapshots = try SnapshotStore(directory: directory + "/snapshots")
+        phases.end("wal_scan")
 
-        let started = ContinuousClock.now
         var roots: [String: Node] = [:]
         var lsn: UInt64 = 0
         if let latest = try snapshots.latest() {
-            roots = try SnapshotFormat.decode(try snapshots.read(latest))
+            let bytes = try snapshots.read(latest)
+            phases.end("snapshot_read")
+            roots = try SnapshotFormat.decode(bytes)
+            phases.end("snapshot_parse")
             lsn = latest.lsn
         }
         var replayed = 0
@@ -53,6 +57,7 @@ public final class Database: Sendable {
             lsn = recordLSN
             replayed += 1
         }
+        phases.end("wal_replay")
         view.load(roots: roots, lsn: lsn)
         scheduler.recovered(lsn: lsn, recordsSinceSnapshot: replayed)
 
@@ -63,12 +68,13 @@ public final class Database: Sendable {
                 await shards[index].load(namespace: namespace, tree: tree)
             }
         }
+        phases.end("shard_split")
         commitLog.start()
         logger.info(
             "database.recovered",
             [
                 "lsn": "\(lsn)", "replayed": "\(replayed)", "namespaces": "\(roots.count)",
-                "seconds": String(format: "%.3f", Self.seconds(ContinuousClock.now - started)),
+                "seconds": String(format: "%.3f", phases.total), "phases": phases.description,
             ])
         let coordinator = Coordinator(router: router, shards: shards, log: commitLog, view: view)
         return Database(
@@ -143,5 +149,25 @@ public final class Database: Sendable {
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// How long each step of recovery took, for the `database.recovered` log line.
+struct RecoveryPhases: CustomStringConvertible {
+    private let started = ContinuousClock.now
+    private var last = ContinuousClock.now
+    private var steps: [(String, Double)] = []
+
+    /// Closes the step that began at the previous call (or at creation).
+    mutating func end(_ name: String) {
+        let now = ContinuousClock.now
+        self.steps.append((name, Database.seconds(now - self.last)))
+        self.last = now
+    }
+
+    var total: Double { Database.seconds(self.last - self.started) }
+
+    var description: String {
+        self.steps.map { "\($0.0):\(String(format: "%.3f", $0.1))" }.joined(separator: ",")
     }
 }

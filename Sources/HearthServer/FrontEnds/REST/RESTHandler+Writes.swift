@@ -32,9 +32,13 @@ extension RESTHandler {
             let body: [UInt8]
             switch written {
             case .set(_, let node)?:
-                body =
-                    request.method == .delete
-                    ? Array("null".utf8) : node.jsonBytes(format: .plain, pretty: request.printMode == .pretty)
+                if request.method == .delete {
+                    body = Array("null".utf8)
+                } else if request.printMode == .silent {
+                    body = []
+                } else {
+                    body = node.jsonBytes(format: .plain, pretty: request.printMode == .pretty)
+                }
                 if condition != nil || http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
                     headers.add("ETag", Self.etag(of: node))
                 }
