@@ -45,7 +45,7 @@ public final class Database: Sendable {
         if let latest = try snapshots.latest() {
             let bytes = try snapshots.read(latest)
             phases.end("snapshot_read")
-            roots = try SnapshotFormat.decode(bytes)
+            roots = try await SnapshotContent.decode(bytes, parallelism: ProcessInfo.processInfo.activeProcessorCount)
             phases.end("snapshot_parse")
             lsn = latest.lsn
         }
@@ -120,7 +120,9 @@ public final class Database: Sendable {
         for await (lsn, roots) in self.snapshotScheduler.requests {
             do {
                 let started = ContinuousClock.now
-                try self.snapshots.write(lsn: lsn) { writer in try SnapshotFormat.encode(roots, into: &writer) }
+                try self.snapshots.write(lsn: lsn) { writer in
+                    try SnapshotContent.encode(roots, depth: self.coordinator.router.shardDepth, into: &writer)
+                }
                 self.log.truncate(through: lsn)
                 self.snapshotScheduler.finished()
                 logger.info(

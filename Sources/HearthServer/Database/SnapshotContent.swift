@@ -1,0 +1,179 @@
+public import HearthCore
+import HearthStorage
+
+/// How the read view is laid out inside a snapshot file, chosen so recovery can parse on every core.
+///
+/// The payload is text, one record per line (compact JSON never contains a raw newline, and keys never contain a
+/// tab), in depth-first key order:
+/// ```
+/// hearth-snapshot 2
+/// N<tab><namespace>
+/// P<tab><spine path><tab><priority JSON>      a priority on a node above the shard depth
+/// S<tab><path><tab><export JSON>              the whole node at <path>: a subtree at the shard depth, or a leaf
+///                                             standing above it
+/// ```
+/// Recovery parses the `S` lines in parallel (they are independent), then rebuilds each namespace in one ordered
+/// pass with bulk child-map builds, so no path is ever inserted twice.
+enum SnapshotContent {
+    static let header = "hearth-snapshot 2"
+
+    /// Writes every namespace's tree, cut at `depth` (the shard depth).
+    static func encode(_ roots: [String: Node], depth: Int, into writer: inout SnapshotWriter) throws {
+        try writer.write(Array((Self.header + "\n").utf8))
+        for (namespace, root) in roots.sorted(by: { $0.key < $1.key }) {
+            try writer.write(Array("N\t\(namespace)\n".utf8))
+            try Self.encode(root, at: .root, depth: depth, into: &writer)
+        }
+    }
+
+    private static func encode(_ node: Node, at path: Path, depth: Int, into writer: inout SnapshotWriter) throws {
+        if node.isEmpty { return }
+        if path.count >= depth || node.isLeaf {
+            try writer.write(Array("S\t\(path.slashless)\t".utf8))
+            var output = SnapshotJSONOutput(writer: writer)
+            node.writeJSON(format: .export, pretty: false, to: &output)
+            writer = output.writer
+            if let error = output.error { throw error }
+            try writer.write([0x0A])
+            return
+        }
+        if let priority = node.priority {
+            try writer.write(Array("P\t\(path.slashless)\t".utf8) + Node.priorityJSON(priority) + [0x0A])
+        }
+        for (key, child) in node.children {
+            try Self.encode(child, at: path.appending(key), depth: depth, into: &writer)
+        }
+    }
+
+    /// Reads a payload written by `encode`, parsing subtrees on up to `parallelism` tasks.
+    static func decode(_ bytes: [UInt8], parallelism: Int) async throws -> [String: Node] {
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
+        guard let first = lines.first, String(decoding: first, as: UTF8.self) == Self.header else {
+            throw CommitRecordError("snapshot does not start with \"\(Self.header)\"")
+        }
+        let records = Array(lines.dropFirst())
+        let chunkSize = max(1, (records.count + parallelism - 1) / max(1, parallelism))
+        let parsed = try await withThrowingTaskGroup(of: (Int, [SnapshotLine]).self) { group in
+            for start in stride(from: 0, to: records.count, by: chunkSize) {
+                let chunk = Array(records[start..<min(start + chunkSize, records.count)])
+                group.addTask { (start, try chunk.map(SnapshotLine.init(parsing:))) }
+            }
+            var pieces: [(Int, [SnapshotLine])] = []
+            for try await piece in group { pieces.append(piece) }
+            return pieces.sorted { $0.0 < $1.0 }.flatMap(\.1)
+        }
+        var roots: [String: Node] = [:]
+        var builder: TreeAssembler?
+        for line in parsed {
+            switch line {
+            case .namespace(let name):
+                if let finished = builder?.finish() { roots[finished.namespace] = finished.root }
+                builder = TreeAssembler(namespace: name)
+            case .priority(let path, let priority):
+                guard builder != nil else { throw CommitRecordError("snapshot has a record before its namespace") }
+                builder?.setPriority(priority, at: path)
+            case .node(let path, let node):
+                guard builder != nil else { throw CommitRecordError("snapshot has a record before its namespace") }
+                builder?.add(node, at: path)
+            }
+        }
+        if let finished = builder?.finish() { roots[finished.namespace] = finished.root }
+        return roots.filter { !$0.value.isEmpty }
+    }
+}
+
+/// One parsed line of a snapshot.
+enum SnapshotLine: Sendable {
+    case namespace(String)
+    case priority(Path, Priority?)
+    case node(Path, Node)
+
+    init(parsing line: ArraySlice<UInt8>) throws {
+        let fields = line.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
+        guard let kind = fields.first, kind.count == 1, fields.count >= 2 else {
+            throw CommitRecordError("snapshot line is malformed")
+        }
+        if kind.first == UInt8(ascii: "N") {
+            self = .namespace(String(decoding: fields[1], as: UTF8.self))
+            return
+        }
+        guard fields.count == 3 else { throw CommitRecordError("snapshot line is malformed") }
+        let path = Path(
+            keys: String(decoding: fields[1], as: UTF8.self).split(separator: "/").map { Key(unchecked: String($0)) })
+        let node = try WriteValue.parseWrite(Array(fields[2]), depth: 0).node
+        switch kind.first {
+        case UInt8(ascii: "S"): self = .node(path, node)
+        case UInt8(ascii: "P"): self = .priority(path, ResolvedMutation.priority(from: node))
+        default: throw CommitRecordError("snapshot line has unknown kind")
+        }
+    }
+}
+
+/// Rebuilds a tree from nodes given in depth-first key order, building each child map once, in bulk.
+struct TreeAssembler {
+    let namespace: String
+    /// The open ancestors of the next node: their keys, collected children and priorities.
+    private var frames: [(key: Key?, children: [(key: Key, node: Node)], priority: Priority?)] = [(nil, [], nil)]
+    private var openPath: [Key] = []
+    /// Set when the namespace's root is itself a leaf (written as one `S` line at the root).
+    private var rootLeaf: Node?
+
+    init(namespace: String) {
+        self.namespace = namespace
+    }
+
+    /// Records the priority of the spine node at `path` (opened if needed).
+    mutating func setPriority(_ priority: Priority?, at path: Path) {
+        self.open(path.keys)
+        self.frames[self.frames.count - 1].priority = priority
+    }
+
+    /// Adds the node at `path`; paths must arrive in depth-first key order.
+    mutating func add(_ node: Node, at path: Path) {
+        guard let last = path.last else {
+            self.rootLeaf = node
+            return
+        }
+        self.open(Array(path.keys.dropLast()))
+        self.frames[self.frames.count - 1].children.append((last, node))
+    }
+
+    /// Closes every open frame and returns the namespace's root.
+    mutating func finish() -> (namespace: String, root: Node) {
+        self.close(to: 0)
+        if let rootLeaf = self.rootLeaf { return (self.namespace, rootLeaf) }
+        let root = self.frames[0]
+        return (self.namespace, Node(children: ChildMap(sortedUniqueElements: root.children), priority: root.priority))
+    }
+
+    private mutating func open(_ keys: [Key]) {
+        var shared = 0
+        while shared < keys.count, shared < self.openPath.count, keys[shared] == self.openPath[shared] { shared += 1 }
+        self.close(to: shared)
+        for key in keys[shared...] {
+            self.frames.append((key, [], nil))
+            self.openPath.append(key)
+        }
+    }
+
+    private mutating func close(to depth: Int) {
+        while self.openPath.count > depth, let frame = self.frames.popLast() {
+            self.openPath.removeLast()
+            let node = Node(children: ChildMap(sortedUniqueElements: frame.children), priority: frame.priority)
+            if let key = frame.key, !node.isEmpty {
+                self.frames[self.frames.count - 1].children.append((key, node))
+            }
+        }
+    }
+}
+
+/// Adapts the JSON writer's streaming output to a snapshot file, remembering the first write error.
+struct SnapshotJSONOutput: JSONOutput {
+    var writer: SnapshotWriter
+    var error: (any Error)?
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        guard self.error == nil else { return }
+        do { try self.writer.write(bytes) } catch { self.error = error }
+    }
+}

@@ -1,0 +1,74 @@
+import HearthCore
+import HearthStorage
+import HearthTestKit
+import Testing
+
+@testable import HearthServer
+
+/// Snapshots must give back exactly the trees they were written from, however the spine looks.
+@Suite struct SnapshotContentTests {
+    @Test(arguments: [1, 2, 3])
+    func randomTreesRoundTripThroughASnapshotFile(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        for round in 0..<40 {
+            var roots: [String: Node] = [:]
+            for index in 0..<Int.random(in: 1...3, using: &random) {
+                roots["ns\(index)"] = Self.tree(depth: 0, random: &random)
+            }
+            roots = roots.filter { !$0.value.isEmpty }
+            let depth = Int.random(in: 1...3, using: &random)
+            let decoded = try await Self.roundTrip(roots, depth: depth, parallelism: 1 + round % 3)
+            #expect(decoded == roots, "seed \(seed) round \(round) depth \(depth)")
+        }
+    }
+
+    @Test func aRootLeafAndSpinePrioritiesSurvive() async throws {
+        let spine = Node(
+            children: ChildMap(sortedUniqueElements: [
+                (Key(unchecked: "a"), Node(.int(1), priority: .string("p"))),
+                (
+                    Key(unchecked: "b"),
+                    Node(
+                        children: ChildMap(sortedUniqueElements: [(Key(unchecked: "c"), Node(.bool(true)))]),
+                        priority: .double(2.5))
+                ),
+            ]), priority: .int(7))
+        let roots = ["leafy": Node(.string("only a leaf")), "spiny": spine]
+        #expect(try await Self.roundTrip(roots, depth: 2, parallelism: 2) == roots)
+    }
+
+    private static func roundTrip(_ roots: [String: Node], depth: Int, parallelism: Int) async throws -> [String: Node]
+    {
+        let store = try SnapshotStore(directory: ServerProcess.temporaryDirectory())
+        try store.write(lsn: 1) { writer in try SnapshotContent.encode(roots, depth: depth, into: &writer) }
+        let latest = try #require(try store.latest())
+        return try await SnapshotContent.decode(try store.read(latest), parallelism: parallelism)
+    }
+
+    private static func tree(depth: Int, random: inout SeededRandom) -> Node {
+        let priority: Priority? =
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: .int(Int64.random(in: -5...5, using: &random))
+            case 1: .string("p\(Int.random(in: 0..<3, using: &random))")
+            default: nil
+            }
+        if depth >= 4 || Int.random(in: 0..<4, using: &random) == 0 {
+            let value: LeafValue =
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: .bool(Bool.random(using: &random))
+                case 1: .int(Int64.random(in: -1000...1000, using: &random))
+                case 2: .double(Double.random(in: -10...10, using: &random))
+                default: .string("s\t\(Int.random(in: 0..<100, using: &random))\n\u{2028}")
+                }
+            return Node(value, priority: priority)
+        }
+        var children: [(key: Key, node: Node)] = []
+        for index in 0..<Int.random(in: 0...4, using: &random) {
+            let name = ["\(index)", "k\(index)", "é\(index)", "-\(index)"][Int.random(in: 0..<4, using: &random)]
+            children.append((Key(unchecked: name), Self.tree(depth: depth + 1, random: &random)))
+        }
+        var map = ChildMap()
+        for (key, node) in children { map = map.updating(key, with: node) }
+        return Node(children: map, priority: priority)
+    }
+}
