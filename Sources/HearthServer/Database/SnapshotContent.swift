@@ -19,29 +19,31 @@ enum SnapshotContent {
 
     /// Writes every namespace's tree, cut at `depth` (the shard depth).
     static func encode(_ roots: [String: Node], depth: Int, into writer: inout SnapshotWriter) throws {
-        try writer.write(Array((Self.header + "\n").utf8))
+        var output = SnapshotJSONOutput(writer: writer)
+        output.write(text: Self.header + "\n")
         for (namespace, root) in roots.sorted(by: { $0.key < $1.key }) {
-            try writer.write(Array("N\t\(namespace)\n".utf8))
-            try Self.encode(root, at: .root, depth: depth, into: &writer)
+            output.write(text: "N\t\(namespace)\n")
+            Self.encode(root, at: .root, depth: depth, into: &output)
         }
+        writer = output.writer
+        if let error = output.error { throw error }
     }
 
-    private static func encode(_ node: Node, at path: Path, depth: Int, into writer: inout SnapshotWriter) throws {
-        if node.isEmpty { return }
+    private static func encode(_ node: Node, at path: Path, depth: Int, into output: inout SnapshotJSONOutput) {
+        if node.isEmpty || output.error != nil { return }
         if path.count >= depth || node.isLeaf {
-            try writer.write(Array("S\t\(path.slashless)\t".utf8))
-            var output = SnapshotJSONOutput(writer: writer)
+            output.write(text: "S\t\(path.slashless)\t")
             node.writeJSON(format: .export, pretty: false, to: &output)
-            writer = output.writer
-            if let error = output.error { throw error }
-            try writer.write([0x0A])
+            output.write(text: "\n")
             return
         }
         if let priority = node.priority {
-            try writer.write(Array("P\t\(path.slashless)\t".utf8) + Node.priorityJSON(priority) + [0x0A])
+            output.write(text: "P\t\(path.slashless)\t")
+            output.write(bytes: Node.priorityJSON(priority))
+            output.write(text: "\n")
         }
         for (key, child) in node.children {
-            try Self.encode(child, at: path.appending(key), depth: depth, into: &writer)
+            Self.encode(child, at: path.appending(key), depth: depth, into: &output)
         }
     }
 
@@ -175,5 +177,14 @@ struct SnapshotJSONOutput: JSONOutput {
     mutating func write(_ bytes: UnsafeRawBufferPointer) {
         guard self.error == nil else { return }
         do { try self.writer.write(bytes) } catch { self.error = error }
+    }
+
+    mutating func write(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { self.write($0) }
+    }
+
+    mutating func write(text: String) {
+        var text = text
+        text.withUTF8 { self.write(UnsafeRawBufferPointer($0)) }
     }
 }
