@@ -143,15 +143,3 @@ struct ByteReader {
         String(decoding: try self.readBytes(count: count), as: UTF8.self)
     }
 }
-
-extension Node {
-    /// A priority as JSON (`null` when absent), for log records and protocol messages.
-    static func priorityJSON(_ priority: Priority?) -> [UInt8] {
-        switch priority {
-        case .int(let value)?: Node(.int(value)).jsonBytes(format: .plain, pretty: false)
-        case .double(let value)?: Node(.double(value)).jsonBytes(format: .plain, pretty: false)
-        case .string(let value)?: Node(.string(value)).jsonBytes(format: .plain, pretty: false)
-        case nil: Array("null".utf8)
-        }
-    }
-}

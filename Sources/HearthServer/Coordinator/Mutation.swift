@@ -54,15 +54,3 @@ public enum WriteOutcome: Sendable {
     /// The condition did not hold; nothing was written. Carries the current value at the condition's path.
     case conditionFailed(current: Node)
 }
-
-extension ResolvedMutation {
-    /// Turns a resolved priority leaf into a priority (`nil` when the write cleared it).
-    static func priority(from node: Node) -> Priority? {
-        switch node.leafValue {
-        case .int(let value): .int(value)
-        case .double(let value): .double(value)
-        case .string(let value): .string(value)
-        case .bool, nil: nil
-        }
-    }
-}

@@ -111,14 +111,7 @@ public actor ShardActor {
             let existing = tree.node(at: path)
             return .set(path, value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node)
         case .setPriority(let path, let value):
-            let current = tree.node(at: path).priority
-            let existing: Node =
-                switch current {
-                case .int(let number)?: Node(.int(number))
-                case .double(let number)?: Node(.double(number))
-                case .string(let text)?: Node(.string(text))
-                case nil: .empty
-                }
+            let existing = Node(priorityValue: tree.node(at: path).priority)
             let node = value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node
             return .setPriority(path, ResolvedMutation.priority(from: node))
         }
