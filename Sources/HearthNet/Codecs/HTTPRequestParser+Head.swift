@@ -9,8 +9,9 @@ extension HTTPRequestParser {
         let (method, target, version) = try Self.parseRequestLine(requestLine)
         let headers = try Self.parseFields(lines.dropFirst())
         let framing = try Self.framing(headers)
-        let (path, query) = try HTTPTargetDecoder.decode(target)
         let isHTTP11 = version == "HTTP/1.1"
+        try Self.checkHost(headers, isHTTP11: isHTTP11)
+        let (path, query) = try HTTPTargetDecoder.decode(target)
         let isKeepAlive: Bool
         if headers.containsToken("close", in: "Connection") {
             isKeepAlive = false
@@ -138,6 +139,23 @@ extension HTTPRequestParser {
             }
         }
         return length.map { .length($0) } ?? .none
+    }
+
+    /// Requires exactly one `Host` field on HTTP/1.1 and at most one on HTTP/1.0 (RFC 9112 §3.2); a value that is
+    /// a comma-separated list names several hosts and is refused too.
+    ///
+    /// Complexity: O(n) in the number of fields.
+    private static func checkHost(_ headers: HTTPHeaders, isHTTP11: Bool) throws(HTTPParserError) {
+        let hosts = headers.values("Host")
+        if hosts.isEmpty, isHTTP11 {
+            throw .malformed("An HTTP/1.1 request must carry a Host header; add one, e.g. \"Host: example.com\".")
+        }
+        guard hosts.count <= 1 else {
+            throw .malformed("The request has \(hosts.count) Host headers; send exactly one.")
+        }
+        if let host = hosts.first, host.contains(",") {
+            throw .malformed("The Host header \"\(host)\" lists several hosts; send exactly one.")
+        }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -6,13 +6,15 @@ final class NetworkCounters: Sendable {
     let openConnections = Atomic<Int>(0)
     let bytesRead = Atomic<UInt64>(0)
     let bytesWritten = Atomic<UInt64>(0)
+    let acceptFailures = Atomic<UInt64>(0)
 
     var snapshot: NetworkStatistics {
         NetworkStatistics(
             acceptedConnections: self.acceptedConnections.load(ordering: .relaxed),
             openConnections: self.openConnections.load(ordering: .relaxed),
             bytesRead: self.bytesRead.load(ordering: .relaxed),
-            bytesWritten: self.bytesWritten.load(ordering: .relaxed)
+            bytesWritten: self.bytesWritten.load(ordering: .relaxed),
+            acceptFailures: self.acceptFailures.load(ordering: .relaxed)
         )
     }
 }

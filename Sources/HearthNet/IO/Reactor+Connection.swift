@@ -190,6 +190,7 @@ extension Reactor {
         connection.writer.markClosed()
         connection.deadline = nil
         self.counters.openConnections.subtract(1, ordering: .relaxed)
+        self.connectionClosed()
         let attachment = connection.attachment
         connection.attachment = nil
         switch attachment {

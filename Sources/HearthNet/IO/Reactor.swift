@@ -11,9 +11,10 @@ struct ReactorRequest: Sendable {
 /// The event loop: one thread running `epoll_wait` over the listener, every connection and the inbox's eventfd.
 ///
 /// Connections are registered edge-triggered for input and output, so the reactor reads until `EAGAIN` and writes
-/// until `EAGAIN`, then waits for the next edge; the listener and the eventfd are level-triggered. Timeouts live in a
-/// heap whose earliest deadline bounds the `epoll_wait` timeout. Complete requests leave through an `AsyncStream`
-/// continuation; replies, writer flushes and shutdown steps come back through the `ReactorInbox`.
+/// until `EAGAIN`, then waits for the next edge; the listener and the eventfd are level-triggered (the listener pauses
+/// when `accept` runs out of descriptors, see `Reactor+Accept.swift`). Timeouts live in a heap whose earliest
+/// deadline bounds the `epoll_wait` timeout. Complete requests leave through an `AsyncStream` continuation; replies,
+/// writer flushes and shutdown steps come back through the `ReactorInbox`.
 ///
 /// Thread confinement: after `runLoop()` starts, every stored property is touched only by the reactor thread,
 /// except `inbox` (Sendable) and `counters` (atomics). `HTTPServer` reads `failure` only after joining the thread.
@@ -25,8 +26,12 @@ final class Reactor {
         var idleTimeout: UInt64
         var outboundBufferLimit: Int
         var maximumConnections: Int
+        /// How long the listener stays paused after `accept` ran out of descriptors, unless a connection closes
+        /// sooner (see `Reactor+Accept.swift`).
+        var acceptBackoff: UInt64
     }
 
+    /// The listener's epoll token; also the timer-heap key of its accept back-off, since connection IDs start at 2.
     static let listenerToken: UInt64 = 0
     static let inboxToken: UInt64 = 1
     /// How long a closing connection may take to flush its last response and see the peer's FIN.
@@ -38,11 +43,14 @@ final class Reactor {
     let inbox: ReactorInbox
     let counters: NetworkCounters
     let handler: any HTTPRequestHandler
+    let accept: AcceptFunction
     let requests: AsyncStream<ReactorRequest>.Continuation
     private let epoll: Int32
-    private var listener: Int32?
+    var listener: Int32?
+    /// When the paused listener is watched again; `nil` while it is watched.
+    var listenerRetryDeadline: UInt64?
     var connections: [UInt64: Connection] = [:]
-    private var nextConnectionID: UInt64 = 2
+    var nextConnectionID: UInt64 = 2
     var timers = TimerHeap()
     var isDraining = false
     private var finishRequest: (deadline: UInt64, continuation: CheckedContinuation<Void, Never>)?
@@ -56,10 +64,12 @@ final class Reactor {
         settings: Settings,
         handler: any HTTPRequestHandler,
         counters: NetworkCounters,
+        accept: @escaping AcceptFunction,
         requests: AsyncStream<ReactorRequest>.Continuation
     ) throws(IOError) {
         self.settings = settings
         self.handler = handler
+        self.accept = accept
         self.counters = counters
         self.requests = requests
         self.listener = listener
@@ -141,45 +151,6 @@ final class Reactor {
         }
     }
 
-    private func acceptConnections() {
-        guard let listener = self.listener else { return }
-        for _ in 0..<Self.maximumEvents {
-            let accepted: (descriptor: Int32, remoteAddress: String)?
-            do {
-                accepted = try Socket.accept(listener)
-            } catch {
-                // Out of descriptors or an aborted handshake: try again on the next readiness report.
-                return
-            }
-            guard let accepted else { return }
-            self.counters.acceptedConnections.add(1, ordering: .relaxed)
-            guard self.connections.count < self.settings.maximumConnections else {
-                Syscall.close(accepted.descriptor)
-                continue
-            }
-            let id = self.nextConnectionID
-            self.nextConnectionID += 1
-            let flags = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
-            do {
-                try self.register(accepted.descriptor, token: id, events: flags)
-            } catch {
-                Syscall.close(accepted.descriptor)
-                continue
-            }
-            let writer = ConnectionWriter(id: id, limit: self.settings.outboundBufferLimit, inbox: self.inbox)
-            let connection = Connection(
-                id: id,
-                descriptor: accepted.descriptor,
-                remoteAddress: accepted.remoteAddress,
-                writer: writer,
-                maximumHeaderBytes: self.settings.maximumHeaderBytes
-            )
-            self.connections[id] = connection
-            self.counters.openConnections.add(1, ordering: .relaxed)
-            self.setDeadline(connection, .head, after: self.settings.headerTimeout)
-        }
-    }
-
     /// Graceful shutdown, step 1: no new connections or requests; idle connections close, streams end.
     private func beginDraining() {
         guard !self.isDraining else { return }
@@ -208,9 +179,9 @@ final class Reactor {
     /// Closes every connection and descriptor, ends the request stream and releases waiters; also used when the
     /// reactor thread could not be started.
     func tearDown() {
-        for connection in Array(self.connections.values) { self.close(connection) }
         if let listener = self.listener { Syscall.close(listener) }
         self.listener = nil
+        for connection in Array(self.connections.values) { self.close(connection) }
         Syscall.close(self.epoll)
         self.requests.finish()
         self.inbox.close()
@@ -218,11 +189,19 @@ final class Reactor {
         self.finishRequest = nil
     }
 
-    private func register(_ descriptor: Int32, token: UInt64, events: UInt32) throws(IOError) {
+    func register(_ descriptor: Int32, token: UInt64, events: UInt32) throws(IOError) {
         var event = epoll_event()
         event.events = events
         event.data.u64 = token
-        try Syscall.call("epoll_ctl") { Int(epoll_ctl(self.epoll, EPOLL_CTL_ADD, descriptor, &event)) }
+        try Syscall.call("epoll_ctl(ADD)") { Int(epoll_ctl(self.epoll, EPOLL_CTL_ADD, descriptor, &event)) }
+    }
+
+    /// Changes the events watched on an already registered descriptor.
+    func modify(_ descriptor: Int32, token: UInt64, events: UInt32) throws(IOError) {
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = token
+        try Syscall.call("epoll_ctl(MOD)") { Int(epoll_ctl(self.epoll, EPOLL_CTL_MOD, descriptor, &event)) }
     }
 
     // MARK: - Timers
@@ -248,6 +227,10 @@ final class Reactor {
     private func fireTimers(now: UInt64) {
         while let entry = self.timers.first, entry.deadline <= now {
             _ = self.timers.popFirst()
+            if entry.connectionID == Self.listenerToken {
+                self.listenerRetryTimerFired(deadline: entry.deadline)
+                continue
+            }
             guard let connection = self.connections[entry.connectionID], connection.queuedTimer == entry.deadline else {
                 continue
             }

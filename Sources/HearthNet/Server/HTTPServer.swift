@@ -18,21 +18,46 @@ public final class HTTPServer: Sendable {
         case stopped
     }
 
+    /// How long accepting pauses after `accept` runs out of descriptors, unless a connection closes sooner.
+    package static let defaultAcceptBackoffSeconds = 0.1
+    /// The real `accept4`-based accept, for tests that wrap it.
+    package static let systemAccept: AcceptFunction = { listener throws(IOError) in try Socket.accept(listener) }
+
     private let configuration: HTTPServerConfiguration
     private let handler: any HTTPRequestHandler
+    private let accept: AcceptFunction
+    private let acceptBackoffSeconds: Double
     private let counters = NetworkCounters()
     private let phase = Mutex(Phase.created)
 
-    public init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler) {
+    public convenience init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler) {
+        self.init(
+            configuration: configuration,
+            handler: handler,
+            acceptBackoffSeconds: Self.defaultAcceptBackoffSeconds,
+            accept: Self.systemAccept
+        )
+    }
+
+    /// A server whose listener takes connections through `accept`, pausing for `acceptBackoffSeconds` after a
+    /// resource failure; the seam tests use to simulate `EMFILE`.
+    package init(
+        configuration: HTTPServerConfiguration,
+        handler: any HTTPRequestHandler,
+        acceptBackoffSeconds: Double,
+        accept: @escaping AcceptFunction
+    ) {
         self.configuration = configuration
         self.handler = handler
+        self.acceptBackoffSeconds = acceptBackoffSeconds
+        self.accept = accept
     }
 
     deinit {
         if case .bound(let descriptor, _) = self.phase.withLock({ $0 }) { Syscall.close(descriptor) }
     }
 
-    /// Live counters (accepted and open connections, bytes read and written).
+    /// Live counters (accepted and open connections, bytes read and written, accept failures).
     public var statistics: NetworkStatistics { self.counters.snapshot }
 
     /// Binds and listens (`SO_REUSEADDR`, backlog 1024) and returns the actual port, which matters for port 0.
@@ -90,6 +115,7 @@ public final class HTTPServer: Sendable {
                 settings: self.settings,
                 handler: self.handler,
                 counters: self.counters,
+                accept: self.accept,
                 requests: continuation
             )
         } catch {
@@ -128,7 +154,8 @@ public final class HTTPServer: Sendable {
             headerTimeout: MonotonicClock.nanoseconds(self.configuration.headerTimeoutSeconds),
             idleTimeout: MonotonicClock.nanoseconds(self.configuration.idleTimeoutSeconds),
             outboundBufferLimit: self.configuration.outboundBufferLimit,
-            maximumConnections: self.configuration.maximumConnections
+            maximumConnections: self.configuration.maximumConnections,
+            acceptBackoff: MonotonicClock.nanoseconds(self.acceptBackoffSeconds)
         )
     }
 }

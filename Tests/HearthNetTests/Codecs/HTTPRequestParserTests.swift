@@ -20,11 +20,11 @@ import Testing
 
     @Test func keepAliveDefaultsFollowTheVersionAndConnectionHeader() {
         let cases: [(String, Bool)] = [
-            ("GET / HTTP/1.1\r\n\r\n", true),
-            ("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n", false),
+            ("GET / HTTP/1.1\r\nHost: h\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nHost: h\r\nConnection: Close\r\n\r\n", false),
             ("GET / HTTP/1.0\r\n\r\n", false),
             ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", true),
-            ("GET / HTTP/1.1\r\nConnection: upgrade, close\r\n\r\n", false),
+            ("GET / HTTP/1.1\r\nHost: h\r\nConnection: upgrade, close\r\n\r\n", false),
         ]
         for (input, expected) in cases {
             guard case .request(let request) = parseAll(input.bytes).first else {
@@ -37,8 +37,8 @@ import Testing
 
     @Test func readsContentLengthBodiesAndPipelinedRequestsInOrder() {
         let input =
-            "POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
-            + "GET /b HTTP/1.1\r\n\r\nPUT /c HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi"
+            "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
+            + "GET /b HTTP/1.1\r\nHost: h\r\n\r\nPUT /c HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi"
         let outcomes = parseAll(input.bytes)
         let paths = outcomes.compactMap { if case .request(let r) = $0 { r.path } else { nil } }
         let bodies = outcomes.compactMap {
@@ -50,8 +50,8 @@ import Testing
 
     @Test func decodesChunkedBodiesWithExtensionsAndTrailers() {
         let input =
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;name=v\r\nhello\r\n6\r\n world\r\n0\r\n"
-            + "X-Trailer: 1\r\n\r\nGET /next HTTP/1.1\r\n\r\n"
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5;name=v\r\nhello\r\n6\r\n world\r\n0\r\n"
+            + "X-Trailer: 1\r\n\r\nGET /next HTTP/1.1\r\nHost: h\r\n\r\n"
         let outcomes = parseAll(input.bytes)
         guard case .request(let first) = outcomes.first else {
             Issue.record("expected a request, got \(outcomes)")
@@ -62,13 +62,13 @@ import Testing
     }
 
     @Test func ignoresEmptyLinesBeforeTheRequestLine() {
-        let outcomes = parseAll("\r\n\r\nGET / HTTP/1.1\r\n\r\n".bytes)
+        let outcomes = parseAll("\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n".bytes)
         #expect(outcomes.count == 1)
         if case .failure = outcomes.first { Issue.record("leading CRLF was refused") }
     }
 
     @Test func flagsExpectContinue() {
-        let input = "PUT / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nx"
+        let input = "PUT / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nx"
         guard case .request(let request) = parseAll(input.bytes).first else {
             Issue.record("no request")
             return
@@ -80,24 +80,24 @@ import Testing
         let inputs = [
             "GARBAGE\r\n\r\n",
             "GET /\r\n\r\n",
-            "GET  / HTTP/1.1\r\n\r\n",
-            "GET / HTTP/1.1\r\nX-A: 1\r\n folded\r\n\r\n",
-            "GET / HTTP/1.1\r\nX-A : 1\r\n\r\n",
-            "GET / HTTP/1.1\r\nNoColon\r\n\r\n",
-            "GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello",
-            "GET / HTTP/1.1\r\nContent-Length: 5, 6\r\n\r\nhello",
-            "GET / HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
-            "GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
-            "GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-            "GET / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",
-            "GET /a%zz HTTP/1.1\r\n\r\n",
-            "GET /a%2 HTTP/1.1\r\n\r\n",
-            "GET /?q=%G1 HTTP/1.1\r\n\r\n",
-            "GET /a%FF HTTP/1.1\r\n\r\n",
-            "GET nothing HTTP/1.1\r\n\r\n",
-            "GET / HTTP/1.1\r\nX: a\rb\r\n\r\n",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY",
+            "GET  / HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nX-A: 1\r\n folded\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nX-A : 1\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nNoColon\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello",
+            "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 5, 6\r\n\r\nhello",
+            "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: abc\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n",
+            "GET /a%zz HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET /a%2 HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET /?q=%G1 HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET /a%FF HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET nothing HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nX: a\rb\r\n\r\n",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY",
         ]
         for input in inputs {
             #expect(
@@ -107,8 +107,60 @@ import Testing
         }
     }
 
+    /// RFC 9112 §3.2: an HTTP/1.1 request needs exactly one Host; no request may carry several.
+    @Test func refusesMissingOrDuplicateHostWith400() {
+        let inputs = [
+            "GET / HTTP/1.1\r\n\r\n",
+            "GET / HTTP/1.1\r\nX-A: 1\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a, b\r\n\r\n",
+            "GET / HTTP/1.0\r\nHost: a\r\nHOST: b\r\n\r\n",
+            "POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi",
+        ]
+        for input in inputs {
+            #expect(
+                parseAll(input.bytes) == [.failure(code: .malformedRequest, status: 400)],
+                "\(input.debugDescription)"
+            )
+        }
+    }
+
+    @Test func namesTheHostProblemInTheMessage() {
+        var parser = HTTPRequestParser(maximumHeaderBytes: 1024)
+        parser.append(Array("GET / HTTP/1.1\r\n\r\n".utf8))
+        guard case .failure(let missing) = parser.next() else {
+            Issue.record("a request without Host was accepted")
+            return
+        }
+        #expect(missing.message.contains("must carry a Host header"))
+        var duplicate = HTTPRequestParser(maximumHeaderBytes: 1024)
+        duplicate.append(Array("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n".utf8))
+        guard case .failure(let several) = duplicate.next() else {
+            Issue.record("a request with two Host headers was accepted")
+            return
+        }
+        #expect(several.message.contains("2 Host headers"))
+    }
+
+    @Test func acceptsOneHostOrAnHTTP10RequestWithoutHost() {
+        let inputs = [
+            "GET / HTTP/1.1\r\nHost: example.com:8080\r\n\r\n",
+            "GET / HTTP/1.1\r\nhOsT: [::1]\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost:\r\n\r\n",
+            "GET / HTTP/1.0\r\n\r\n",
+            "GET / HTTP/1.0\r\nHost: a\r\n\r\n",
+        ]
+        for input in inputs {
+            guard case .request = parseAll(input.bytes).first else {
+                Issue.record("refused \(input.debugDescription)")
+                continue
+            }
+        }
+    }
+
     @Test func acceptsRepeatedIdenticalContentLengths() {
-        let input = "POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"
+        let input = "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"
         guard case .request(let request) = parseAll(input.bytes).first else {
             Issue.record("identical Content-Length values were refused")
             return
@@ -121,16 +173,17 @@ import Testing
     }
 
     @Test func refusesHeadsOverTheLimitWith431() {
-        let long = "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 200) + "\r\n\r\n"
+        let long = "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: 200) + "\r\n\r\n"
         #expect(parseAll(long.bytes, maximumHeaderBytes: 100) == [.failure(code: .headTooLarge, status: 431)])
-        let unterminated = "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 200)
+        let unterminated = "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: 200)
         #expect(parseAll(unterminated.bytes, maximumHeaderBytes: 100) == [.failure(code: .headTooLarge, status: 431)])
     }
 
     @Test func refusesBodiesOverTheLimitFromContentLengthOrChunkTotal() {
-        let declared = "PUT / HTTP/1.1\r\nContent-Length: 11\r\n\r\n"
+        let declared = "PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n"
         #expect(parseAll(declared.bytes, bodyLimit: 10) == [.failure(code: .bodyTooLarge, status: 400)])
-        let chunked = "PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nhello \r\n5\r\nworld\r\n0\r\n\r\n"
+        let chunked =
+            "PUT / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nhello \r\n5\r\nworld\r\n0\r\n\r\n"
         #expect(parseAll(chunked.bytes, bodyLimit: 10) == [.failure(code: .bodyTooLarge, status: 400)])
         #expect(parseAll(chunked.bytes, bodyLimit: 11).count == 1)
     }
@@ -139,11 +192,11 @@ import Testing
     @Test func givesIdenticalResultsWhateverTheChunking() {
         let corpus = [
             "GET /a?b=c HTTP/1.1\r\nHost: x\r\n\r\n",
-            "POST /p HTTP/1.1\r\nContent-Length: 10\r\n\r\n0123456789GET / HTTP/1.0\r\n\r\n",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n3;x=y\r\nabc\r\n0\r\nT: v\r\n\r\n",
+            "POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n0123456789GET / HTTP/1.0\r\n\r\n",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n3;x=y\r\nabc\r\n0\r\nT: v\r\n\r\n",
             "\r\nGET / HTTP/1.1\nHost: bare-lf\n\n",
-            "GET / HTTP/1.1\r\nX: 1\r\n folded\r\n\r\n",
-            "PUT / HTTP/1.1\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabcDELETE /z HTTP/1.1\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\nX: 1\r\n folded\r\n\r\n",
+            "PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabcDELETE /z HTTP/1.1\r\nHost: h\r\n\r\n",
         ]
         for seed in UInt64(1)...20 {
             var random = SeededRandom(seed: seed)
@@ -164,8 +217,8 @@ import Testing
         var random = SeededRandom(seed: seed)
         let seeds = [
             "GET /a?b=c HTTP/1.1\r\nHost: x\r\n\r\n",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
-            "PUT / HTTP/1.1\r\nContent-Length: 4\r\n\r\nbody",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+            "PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\nbody",
         ].map(\.bytes)
         let alphabet = "GETPOST /%:\r\n0123456789abcdefHTTP/1.;chunked-Length".bytes
         for index in 0..<10_000 {

@@ -29,7 +29,7 @@ private let echo = TestHandler { request in
                 let client = try TestHTTPClient(port: port)
                 var texts: [String] = []
                 for index in 0..<3 {
-                    try client.send("POST /\(index) HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi")
+                    try client.send("POST /\(index) HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi")
                     texts.append(try client.readResponse().text)
                 }
                 return texts
@@ -47,7 +47,9 @@ private let echo = TestHandler { request in
         try await withServer(handler: slowFirst) { _, port in
             let bodies = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\nGET /3 HTTP/1.1\r\n\r\n")
+                try client.send(
+                    "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\nGET /3 HTTP/1.1\r\nHost: h\r\n\r\n"
+                )
                 return try (0..<3).map { _ in try client.readResponse().text }
             }
             #expect(bodies == ["/1", "/2", "/3"])
@@ -58,7 +60,7 @@ private let echo = TestHandler { request in
         try await withServer(handler: echo) { _, port in
             let (interim, final) = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("PUT /x HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+                try client.send("PUT /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
                 let interim = try client.readResponse()
                 try client.send("hello")
                 return (interim, try client.readResponse())
@@ -73,7 +75,7 @@ private let echo = TestHandler { request in
         try await withServer(handler: echo) { _, port in
             let (head, next) = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("HEAD /h HTTP/1.1\r\n\r\nGET /g HTTP/1.1\r\n\r\n")
+                try client.send("HEAD /h HTTP/1.1\r\nHost: h\r\n\r\nGET /g HTTP/1.1\r\nHost: h\r\n\r\n")
                 return (try client.readResponse(isHead: true), try client.readResponse())
             }
             #expect(head.header("Content-Length") == "9")
@@ -97,23 +99,28 @@ private let echo = TestHandler { request in
     private static let errorCases: [String: (input: String, status: Int, message: String)] = [
         "malformed": ("GARBAGE\r\n\r\n", 400, "request line"),
         "headTooLarge": (
-            "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431, "too large"
+            "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: 40_000) + "\r\n\r\n", 431, "too large"
         ),
-        "declaredBodyTooLarge": ("PUT / HTTP/1.1\r\nContent-Length: 2000\r\n\r\n", 400, "Data to write exceeds"),
+        "declaredBodyTooLarge": (
+            "PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 2000\r\n\r\n", 400, "Data to write exceeds"
+        ),
         "chunkedBodyTooLarge": (
-            "PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n" + String(repeating: "a", count: 1024)
+            "PUT / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n"
+                + String(repeating: "a", count: 1024)
                 + "\r\n",
             400, "Data to write exceeds"
         ),
         "differingContentLengths": (
-            "GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "Content-Length"
+            "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "Content-Length"
         ),
-        "badPercentEscape": ("GET /%zz HTTP/1.1\r\n\r\n", 400, "percent"),
+        "badPercentEscape": ("GET /%zz HTTP/1.1\r\nHost: h\r\n\r\n", 400, "percent"),
+        "missingHost": ("GET / HTTP/1.1\r\n\r\n", 400, "Host header"),
+        "duplicateHost": ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "Host headers"),
     ]
 
     @Test(arguments: [
         "malformed", "headTooLarge", "declaredBodyTooLarge", "chunkedBodyTooLarge", "differingContentLengths",
-        "badPercentEscape",
+        "badPercentEscape", "missingHost", "duplicateHost",
     ])
     func answersProtocolErrorsWithJSONAndCloses(caseName: String) async throws {
         let (input, status, messagePart) = try #require(Self.errorCases[caseName])
@@ -137,7 +144,7 @@ private let echo = TestHandler { request in
         try await withServer(.loopback(headerTimeout: 0.3), handler: echo) { _, port in
             let (response, closed) = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("GET / HTTP/1.1\r\n")
+                try client.send("GET / HTTP/1.1\r\nHost: h\r\n")
                 for _ in 0..<3 {
                     usleep(50_000)
                     try client.send("X-Slow: 1\r\n")
@@ -153,7 +160,7 @@ private let echo = TestHandler { request in
         try await withServer(.loopback(idleTimeout: 0.3), handler: echo) { server, port in
             let closed = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("GET / HTTP/1.1\r\n\r\n")
+                try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
                 _ = try client.readResponse()
                 return client.isClosedByServer()
             }

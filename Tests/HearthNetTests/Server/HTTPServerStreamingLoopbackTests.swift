@@ -59,7 +59,7 @@ private final class Echo: UpgradedConnectionHandler {
         try await withServer(handler: handler) { _, port in
             let (head, chunks) = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("GET /.json HTTP/1.1\r\nAccept: text/event-stream\r\n\r\n")
+                try client.send("GET /.json HTTP/1.1\r\nHost: h\r\nAccept: text/event-stream\r\n\r\n")
                 let head = try client.readUntil("\r\n\r\n".utf8)
                 return (String(decoding: head, as: UTF8.self), try client.readChunks())
             }
@@ -81,7 +81,7 @@ private final class Echo: UpgradedConnectionHandler {
         try await withServer(handler: handler) { _, port in
             let (status, early, later) = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("GET /echo HTTP/1.1\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nearly")
+                try client.send("GET /echo HTTP/1.1\r\nHost: h\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nearly")
                 let head = String(decoding: try client.readUntil("\r\n\r\n".utf8), as: UTF8.self)
                 let early = try client.readExactly(5)
                 try client.send("GET / HTTP/1.1\r\n\r\n")
@@ -103,7 +103,7 @@ private final class Echo: UpgradedConnectionHandler {
         try await withServer(configuration, handler: handler) { server, port in
             let client = try await onClientThread {
                 let client = try TestHTTPClient(port: port)
-                try client.send("GET /flood HTTP/1.1\r\n\r\n")
+                try client.send("GET /flood HTTP/1.1\r\nHost: h\r\n\r\n")
                 return UncheckedBox(client)
             }
             #expect(await log.wait(seconds: 10) { $0.contains("closed") && $0.contains { $0.hasPrefix("refused") } })
@@ -129,7 +129,7 @@ private final class Echo: UpgradedConnectionHandler {
             group.addTask {
                 try await onClientThread {
                     let client = try TestHTTPClient(port: port)
-                    try client.send("GET /slow HTTP/1.1\r\n\r\n")
+                    try client.send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n")
                     return try client.readResponse()
                 }
             }

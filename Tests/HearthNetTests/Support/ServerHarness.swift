@@ -37,7 +37,14 @@ func withServer(
     handler: some HTTPRequestHandler,
     _ body: @escaping @Sendable (HTTPServer, Int) async throws -> Void
 ) async throws {
-    let server = HTTPServer(configuration: configuration, handler: handler)
+    try await withServer(HTTPServer(configuration: configuration, handler: handler), body)
+}
+
+/// Runs `server` (not yet bound), runs `body` with its port, then cancels it and waits for a graceful shutdown.
+func withServer(
+    _ server: HTTPServer,
+    _ body: @escaping @Sendable (HTTPServer, Int) async throws -> Void
+) async throws {
     let port = try server.bind()
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.run() }

@@ -1,0 +1,149 @@
+import Glibc
+import HearthNet
+import Synchronization
+import Testing
+
+/// An accept function that fails with a chosen errno while told to, and counts every call; otherwise it accepts
+/// for real. Failing leaves the connection queued, exactly as `EMFILE` does.
+final class ScriptedAccept: Sendable {
+    private struct State {
+        var errorNumber: Int32?
+        var remainingFailures = 0
+        var calls = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// How many times the reactor has called `accept`.
+    var calls: Int { self.state.withLock { $0.calls } }
+
+    /// Fails the next `times` calls with `errorNumber`.
+    func fail(with errorNumber: Int32, times: Int = .max) {
+        self.state.withLock {
+            $0.errorNumber = errorNumber
+            $0.remainingFailures = times
+        }
+    }
+
+    func succeed() {
+        self.state.withLock { $0.remainingFailures = 0 }
+    }
+
+    var function: AcceptFunction {
+        { listener throws(IOError) in
+            let failure: Int32? = self.state.withLock { state in
+                state.calls += 1
+                guard state.remainingFailures > 0, let errorNumber = state.errorNumber else { return nil }
+                state.remainingFailures -= 1
+                return errorNumber
+            }
+            if let failure { throw IOError(.syscallFailed, "accept4 failed (scripted)", errorNumber: failure) }
+            return try HTTPServer.systemAccept(listener)
+        }
+    }
+
+    /// Polls until `calls` exceeds `count` or `seconds` pass.
+    func waitForCalls(moreThan count: Int, seconds: Double = 30) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if self.calls > count { return true }
+            usleep(5_000)
+        }
+        return self.calls > count
+    }
+}
+
+@Suite struct ReactorAcceptTests {
+    private let ok = TestHandler { _ in .response(HTTPResponse(status: 200, body: Array("ok".utf8))) }
+
+    private func server(_ script: ScriptedAccept, backoffSeconds: Double) -> HTTPServer {
+        HTTPServer(
+            configuration: .loopback(),
+            handler: self.ok,
+            acceptBackoffSeconds: backoffSeconds,
+            accept: script.function
+        )
+    }
+
+    /// While `accept` keeps failing the listener is paused, not polled: a handful of attempts in 200 ms where a
+    /// spinning level-triggered listener makes tens of thousands; the back-off timer alone re-arms it, so the
+    /// queued client is served once descriptors are back.
+    @Test(.timeLimit(.minutes(1)), arguments: [EMFILE, ENFILE, ENOBUFS, ENOMEM])
+    func pausesTheListenerInsteadOfSpinning(errorNumber: Int32) async throws {
+        let script = ScriptedAccept()
+        script.fail(with: errorNumber)
+        try await withServer(self.server(script, backoffSeconds: 0.05)) { server, port in
+            let (attempts, status) = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                guard script.waitForCalls(moreThan: 0) else { return (0, 0) }
+                let start = script.calls
+                usleep(200_000)
+                let attempts = script.calls - start
+                script.succeed()
+                return (attempts, try client.readResponse().status)
+            }
+            #expect(attempts <= 10, "\(attempts) accept attempts in 200 ms: the listener spins")
+            #expect(status == 200)
+            let statistics = server.statistics
+            #expect(statistics.acceptFailures >= UInt64(attempts))
+            #expect(statistics.acceptedConnections == 1)
+        }
+    }
+
+    /// A closing connection frees a descriptor, so the paused listener is watched again at once: with an hour's
+    /// back-off, the queued client is served only because the first client left.
+    @Test(.timeLimit(.minutes(1))) func resumesAcceptingAsSoonAsAConnectionCloses() async throws {
+        let script = ScriptedAccept()
+        try await withServer(self.server(script, backoffSeconds: 3600)) { server, port in
+            let (idleAttempts, status) = try await onClientThread {
+                let first = try TestHTTPClient(port: port)
+                try first.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                _ = try first.readResponse()
+                script.fail(with: EMFILE)
+                let before = script.calls
+                let second = try TestHTTPClient(port: port)
+                try second.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                guard script.waitForCalls(moreThan: before) else { return (-1, 0) }
+                script.succeed()
+                let paused = script.calls
+                usleep(200_000)
+                let idleAttempts = script.calls - paused
+                first.shutdownWrite()
+                return (idleAttempts, try second.readResponse().status)
+            }
+            #expect(idleAttempts == 0, "the listener stays paused until a connection closes")
+            #expect(status == 200, "the close re-armed the listener long before the back-off ended")
+            #expect(server.statistics.acceptFailures == 1)
+        }
+    }
+
+    /// An error that only concerns the pending connection (here `ECONNABORTED`) skips it without pausing.
+    @Test(.timeLimit(.minutes(1))) func passesOverAbortedConnectionsWithoutPausing() async throws {
+        let script = ScriptedAccept()
+        script.fail(with: ECONNABORTED, times: 1)
+        try await withServer(self.server(script, backoffSeconds: 3600)) { server, port in
+            let status = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                return try client.readResponse().status
+            }
+            #expect(status == 200)
+            #expect(server.statistics.acceptFailures == 0)
+        }
+    }
+
+    /// Graceful shutdown does not wait for the (here hour-long) back-off timer of a paused listener.
+    @Test(.timeLimit(.minutes(1))) func shutsDownWhileThePausedListenerWaits() async throws {
+        let script = ScriptedAccept()
+        script.fail(with: EMFILE)
+        try await withServer(self.server(script, backoffSeconds: 3600)) { _, port in
+            let attempted = try await onClientThread {
+                let client = try TestHTTPClient(port: port)
+                return withExtendedLifetime(client) { script.waitForCalls(moreThan: 0) }
+            }
+            #expect(attempted)
+        }
+        #expect(script.calls == 1)
+    }
+}
