@@ -112,6 +112,11 @@ public final class NodeRuntime: Sendable {
                 ),
                 ("hearth_network_received_bytes_total", "Bytes read from clients.", "counter", Double(stats.bytesRead)),
                 ("hearth_network_sent_bytes_total", "Bytes written to clients.", "counter", Double(stats.bytesWritten)),
+                (
+                    "hearth_accept_failures_total",
+                    "accept() failures (e.g. out of file descriptors); the listener pauses instead of spinning.",
+                    "counter", Double(stats.acceptFailures)
+                ),
             ]
         }
         return values
