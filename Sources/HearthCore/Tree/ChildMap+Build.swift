@@ -1,15 +1,15 @@
 /// Bulk construction of the B+tree from sorted elements, bottom-up in O(n).
 extension ChildMap.TreeNode {
-    /// A tree over `keys` and `values` (parallel, sorted, unique, non-empty nodes), or `nil` when there are none.
+    /// The storage for `elements` (sorted, unique, non-empty nodes): the array itself when it fits in one leaf,
+    /// else a B+tree over it.
     ///
-    /// Packs each level into as few nodes as `maximumFill` allows, with sizes differing by at most one, so every
-    /// node but a lone root holds at least `minimumFill` entries.
+    /// Packs each tree level into as few nodes as `maximumFill` allows, with sizes differing by at most one, so every
+    /// node but the root holds at least `minimumFill` entries.
     /// - Complexity: O(n).
-    static func build(keys: [Key], values: [Node]) -> ChildMap.TreeNode? {
-        precondition(keys.count == values.count, "ChildMap build in state keys=\(keys.count) values=\(values.count)")
-        guard !keys.isEmpty else { return nil }
-        var level = Self.evenRanges(splitting: keys.count).map { range in
-            ChildMap.TreeNode(keys: Array(keys[range]), values: Array(values[range]))
+    static func build(_ elements: [ChildMap.Element]) -> ChildMap.Storage {
+        guard elements.count > Self.maximumFill else { return .elements(elements) }
+        var level = Self.evenRanges(splitting: elements.count).map { range in
+            ChildMap.TreeNode(elements: Array(elements[range]))
         }
         while level.count > 1 {
             let nodes = level
@@ -17,7 +17,10 @@ extension ChildMap.TreeNode {
                 ChildMap.TreeNode(children: Array(nodes[range]))
             }
         }
-        return level.first
+        guard let root = level.first else {
+            preconditionFailure("ChildMap build produced no root in state count=\(elements.count)")
+        }
+        return .tree(root)
     }
 
     /// Splits `0..<total` into ⌈total / maximumFill⌉ consecutive ranges whose lengths differ by at most one.

@@ -8,24 +8,30 @@ extension ChildMap {
         }
     }
 
-    /// A description of the first broken invariant, or `nil` when the tree is sound, so property tests can report
+    /// A description of the first broken invariant, or `nil` when the map is sound, so property tests can report
     /// their seed instead of crashing.
     ///
-    /// Checks: keys strictly ascending across the whole map; no empty child nodes; every non-root node holds between
-    /// `minimumFill` and `maximumFill` entries; the root is neither an empty leaf nor an inner node with one child;
-    /// all leaves sit at one depth; inner keys equal their children's smallest keys; subtree counts add up.
+    /// Checks: keys strictly ascending across the whole map; no empty child nodes; a small map holds at most
+    /// `maximumFill` elements; a tree's root is an inner node with at least two children; every other tree node holds
+    /// between `minimumFill` and `maximumFill` entries; all leaves sit at one depth; inner keys equal their children's
+    /// smallest keys; subtree counts add up.
     /// - Complexity: O(n).
     package func invariantViolation() -> String? {
-        guard let root = self.root else { return nil }
-        if root.isLeaf, root.fill < 1 {
-            return "ChildMap root leaf is empty in state count=\(root.count)"
-        }
-        if !root.isLeaf, root.fill < 2 {
-            return "ChildMap root has one child in state count=\(root.count)"
-        }
         var previous: Key?
         do {
-            _ = try root.checkInvariants(isRoot: true, previous: &previous)
+            switch self.storage {
+            case .elements(let elements):
+                if elements.count > TreeNode.maximumFill {
+                    return "ChildMap small map overfull in state count=\(elements.count)"
+                }
+                try TreeNode.checkElements(elements, previous: &previous)
+            case .tree(let root):
+                if root.isLeaf || root.fill < 2 {
+                    return "ChildMap tree root is not an inner node of two or more children in state "
+                        + "fill=\(root.fill) count=\(root.count) isLeaf=\(root.isLeaf)"
+                }
+                _ = try root.checkInvariants(isRoot: true, previous: &previous)
+            }
             return nil
         } catch {
             return error.message
@@ -54,26 +60,20 @@ extension ChildMap.TreeNode {
         try require(isRoot || self.fill >= Self.minimumFill, "node underfull")
         if self.isLeaf {
             try require(
-                self.values.count == self.fill && self.children.isEmpty && self.count == self.fill,
-                "leaf arrays disagree (values=\(self.values.count) children=\(self.children.count))"
+                self.keys.isEmpty && self.children.isEmpty && self.count == self.fill,
+                "leaf arrays disagree (keys=\(self.keys.count) children=\(self.children.count))"
             )
-            for (key, value) in zip(self.keys, self.values) {
-                if let previous {
-                    try require(previous < key, "keys out of order: \(previous) then \(key)")
-                }
-                try require(!value.isEmpty, "holds an empty node at \(key)")
-                previous = key
-            }
+            try Self.checkElements(self.elements, previous: &previous)
             return 1
         }
         try require(
-            self.children.count == self.fill && self.values.isEmpty,
-            "inner node arrays disagree (children=\(self.children.count) values=\(self.values.count))"
+            self.keys.count == self.fill && self.elements.isEmpty,
+            "inner node arrays disagree (keys=\(self.keys.count) elements=\(self.elements.count))"
         )
         var height: Int?
         var total = 0
         for (key, child) in zip(self.keys, self.children) {
-            try require(key == child.keys.first, "separator \(key) is not its child's smallest key")
+            try require(key == child.minimumKey, "separator \(key) is not its child's smallest key")
             let childHeight = try child.checkInvariants(isRoot: false, previous: &previous)
             try require(height == nil || height == childHeight, "leaves at uneven depth")
             height = childHeight
@@ -81,5 +81,21 @@ extension ChildMap.TreeNode {
         }
         try require(total == self.count, "count \(self.count) but children hold \(total)")
         return (height ?? 0) + 1
+    }
+
+    /// Checks that `elements` hold no empty node and ascend strictly, carrying the last key seen through `previous`.
+    fileprivate static func checkElements(
+        _ elements: [ChildMap.Element],
+        previous: inout Key?
+    ) throws(ChildMapInvariantViolation) {
+        for (key, node) in elements {
+            if let previous, !(previous < key) {
+                throw ChildMapInvariantViolation(message: "ChildMap keys out of order: \(previous) then \(key)")
+            }
+            if node.isEmpty {
+                throw ChildMapInvariantViolation(message: "ChildMap holds an empty node at \(key)")
+            }
+            previous = key
+        }
     }
 }

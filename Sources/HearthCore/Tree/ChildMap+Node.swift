@@ -1,11 +1,12 @@
 extension ChildMap {
-    /// One node of the persistent B+tree behind `ChildMap`.
+    /// One node of the persistent B+tree behind a `ChildMap` of more than `maximumFill` children.
     ///
-    /// Leaves hold the elements (`keys` and `values`, parallel and ascending). Inner nodes hold `children` and, in
-    /// `keys`, the smallest key below each child, so a lookup picks the last child whose smallest key is at or
-    /// before the key it seeks. Every node but the root holds between `minimumFill` and `maximumFill` entries, and
-    /// all leaves sit at the same depth, which bounds the height by log₁₆(n) + 1 (at most six levels for a million
-    /// children).
+    /// Leaves hold the elements in one array (`elements`, ascending), so a leaf costs two allocations (the node and
+    /// its array). Inner nodes hold `children` and, in `keys`, the smallest key below each child, so a lookup picks
+    /// the last child whose smallest key is at or before the key it seeks. Every node but the root holds between
+    /// `minimumFill` and `maximumFill` entries, and all leaves sit at the same depth, which bounds the height by
+    /// log₁₆(n) + 1 (at most six levels for a million children). The root is always an inner node: a map small
+    /// enough for one leaf keeps its elements array directly (`ChildMap.Storage.elements`) and needs no node.
     ///
     /// The fan-out of 32 is a measured trade-off: persistent updates copy one node per level, so their cost grows with
     /// the fan-out, while lookups and iteration are dominated by cache misses and barely change between 32 and 64.
@@ -23,10 +24,10 @@ extension ChildMap {
         /// The fewest entries a non-root node holds; removing below this borrows from or merges with a sibling.
         static let minimumFill = 16
 
-        /// Leaves: the element keys, ascending. Inner nodes: the smallest key below each child.
+        /// Leaves only: the elements, ascending by key. Never empty nodes.
+        var elements: [Element]
+        /// Inner nodes only: the smallest key below each child.
         var keys: [Key]
-        /// Leaves only: the element values, parallel to `keys`. Never empty nodes.
-        var values: [Node]
         /// Inner nodes only: the subtrees, parallel to `keys`.
         var children: [TreeNode]
         /// The number of elements in this subtree.
@@ -34,19 +35,19 @@ extension ChildMap {
         /// True for leaves, which hold elements; false for inner nodes, which hold children.
         let isLeaf: Bool
 
-        /// A leaf holding `keys` and `values`.
-        init(keys: [Key], values: [Node]) {
-            self.keys = keys
-            self.values = values
+        /// A leaf holding `elements`.
+        init(elements: [Element]) {
+            self.elements = elements
+            self.keys = []
             self.children = []
-            self.count = keys.count
+            self.count = elements.count
             self.isLeaf = true
         }
 
         /// An inner node over `children`, which must be non-empty and in key order.
         init(children: [TreeNode]) {
+            self.elements = []
             self.keys = children.map(\.minimumKey)
-            self.values = []
             self.children = children
             self.count = children.reduce(0) { $0 + $1.count }
             self.isLeaf = false
@@ -54,8 +55,8 @@ extension ChildMap {
 
         /// A node with the same content; arrays are shared until one side writes to them.
         private init(copying other: TreeNode) {
+            self.elements = other.elements
             self.keys = other.keys
-            self.values = other.values
             self.children = other.children
             self.count = other.count
             self.isLeaf = other.isLeaf
@@ -67,33 +68,16 @@ extension ChildMap {
             TreeNode(copying: self)
         }
 
-        /// The smallest key in this subtree (leaves and inner nodes alike keep it at `keys[0]`).
+        /// The smallest key in this subtree: a leaf's first element, or an inner node's first separator.
         var minimumKey: Key {
-            guard let key = self.keys.first else {
+            guard let key = self.isLeaf ? self.elements.first?.key : self.keys.first else {
                 preconditionFailure("ChildMap.TreeNode has no keys in state count=\(self.count) isLeaf=\(self.isLeaf)")
             }
             return key
         }
 
         /// The number of entries: elements in a leaf, children in an inner node.
-        var fill: Int { self.keys.count }
-
-        /// The first position whose key is not less than `key`. O(log fill).
-        func lowerBound(_ key: Key) -> Int {
-            self.keys.withUnsafeBufferPointer { keys in
-                var low = 0
-                var high = keys.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if keys[middle] < key {
-                        low = middle + 1
-                    } else {
-                        high = middle
-                    }
-                }
-                return low
-            }
-        }
+        var fill: Int { self.isLeaf ? self.elements.count : self.children.count }
 
         /// In an inner node, the child whose subtree would hold `key`: the last child whose smallest key is at or
         /// before `key`, or the first child when `key` precedes them all. O(log fill).

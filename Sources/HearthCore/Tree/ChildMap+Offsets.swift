@@ -3,33 +3,42 @@ extension ChildMap {
     /// The number of children whose keys precede `key`: its position when present, else where it would go.
     /// - Complexity: O(log n) levels, each summing at most `maximumFill` subtree counts.
     public func offset(of key: Key) -> Int {
-        guard var node = self.root else { return 0 }
-        var offset = 0
-        while !node.isLeaf {
-            let index = node.childIndex(for: key)
-            for child in node.children[..<index] {
-                offset += child.count
+        switch self.storage {
+        case .elements(let elements):
+            return Self.lowerBound(key, in: elements)
+        case .tree(var node):
+            var offset = 0
+            while !node.isLeaf {
+                let index = node.childIndex(for: key)
+                for child in node.children[..<index] {
+                    offset += child.count
+                }
+                node = node.children[index]
             }
-            node = node.children[index]
+            return offset + Self.lowerBound(key, in: node.elements)
         }
-        return offset + node.lowerBound(key)
     }
 
     /// The child at position `offset` in key order; `offset` must be in `0..<count`.
     /// - Complexity: O(log n) levels, each summing at most `maximumFill` subtree counts.
     public func element(atOffset offset: Int) -> Element {
-        guard var node = self.root, offset >= 0, offset < node.count else {
+        guard offset >= 0, offset < self.count else {
             preconditionFailure("ChildMap.element(atOffset:) in state offset=\(offset) count=\(self.count)")
         }
-        var remaining = offset
-        while !node.isLeaf {
-            var index = 0
-            while remaining >= node.children[index].count {
-                remaining -= node.children[index].count
-                index += 1
+        switch self.storage {
+        case .elements(let elements):
+            return elements[offset]
+        case .tree(var node):
+            var remaining = offset
+            while !node.isLeaf {
+                var index = 0
+                while remaining >= node.children[index].count {
+                    remaining -= node.children[index].count
+                    index += 1
+                }
+                node = node.children[index]
             }
-            node = node.children[index]
+            return node.elements[remaining]
         }
-        return (node.keys[remaining], node.values[remaining])
     }
 }

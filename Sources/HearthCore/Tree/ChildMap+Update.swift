@@ -1,37 +1,58 @@
 /// Insertion and removal: B+tree splits, borrows and merges, with path copying for shared nodes.
 extension ChildMap {
     /// Sets `key` to the non-empty `value`, returning the value it replaces. O(log n).
+    ///
+    /// A small map that grows past `TreeNode.maximumFill` elements becomes a tree of two leaves.
     mutating func insert(_ key: Key, _ value: Node) -> Node? {
-        if !isKnownUniquelyReferenced(&self.root) {
-            self.root = self.root?.copy()
+        switch self.storage {
+        case .elements(var elements):
+            // Drop this map's reference first, so the array is copied only when another version shares it.
+            self.storage = .elements([])
+            let previous = Self.insert(key, value, into: &elements)
+            if elements.count > TreeNode.maximumFill {
+                let middle = elements.count / 2
+                let left = TreeNode(elements: Array(elements[..<middle]))
+                let right = TreeNode(elements: Array(elements[middle...]))
+                self.storage = .tree(TreeNode(children: [left, right]))
+            } else {
+                self.storage = .elements(elements)
+            }
+            return previous
+        case .tree(var root):
+            self.storage = .elements([])
+            if !isKnownUniquelyReferenced(&root) {
+                root = root.copy()
+            }
+            let (previous, split) = root.insert(key, value)
+            self.storage = .tree(split.map { TreeNode(children: [root, $0]) } ?? root)
+            return previous
         }
-        guard let root = self.root else {
-            self.root = TreeNode(keys: [key], values: [value])
-            return nil
-        }
-        let (previous, split) = root.insert(key, value)
-        if let split {
-            self.root = TreeNode(children: [root, split])
-        }
-        return previous
     }
 
     /// Removes `key`, returning its value; a missing key copies nothing. O(log n).
+    ///
+    /// A tree whose root is left with a single leaf becomes a small map holding that leaf's elements.
     mutating func remove(_ key: Key) -> Node? {
         guard self[key] != nil else { return nil }
-        if !isKnownUniquelyReferenced(&self.root) {
-            self.root = self.root?.copy()
-        }
-        guard let root = self.root else { return nil }
-        let previous = root.remove(key)
-        if root.isLeaf {
-            if root.keys.isEmpty {
-                self.root = nil
+        switch self.storage {
+        case .elements(var elements):
+            self.storage = .elements([])
+            let previous = Self.remove(key, from: &elements)
+            self.storage = .elements(elements)
+            return previous
+        case .tree(var root):
+            self.storage = .elements([])
+            if !isKnownUniquelyReferenced(&root) {
+                root = root.copy()
             }
-        } else if root.children.count == 1 {
-            self.root = root.children.first
+            let previous = root.remove(key)
+            if root.children.count == 1, let child = root.children.first {
+                self.storage = child.isLeaf ? .elements(child.elements) : .tree(child)
+            } else {
+                self.storage = .tree(root)
+            }
+            return previous
         }
-        return previous
     }
 }
 
@@ -40,14 +61,9 @@ extension ChildMap.TreeNode {
     /// - Returns: the replaced value, and the new right sibling when this node overflowed and split.
     func insert(_ key: Key, _ value: Node) -> (previous: Node?, split: ChildMap.TreeNode?) {
         if self.isLeaf {
-            let index = self.lowerBound(key)
-            if index < self.keys.count, self.keys[index] == key {
-                let previous = self.values[index]
-                self.values[index] = value
+            if let previous = ChildMap.insert(key, value, into: &self.elements) {
                 return (previous, nil)
             }
-            self.keys.insert(key, at: index)
-            self.values.insert(value, at: index)
             self.count += 1
             return (nil, self.fill > Self.maximumFill ? self.splitOff() : nil)
         }
@@ -73,11 +89,9 @@ extension ChildMap.TreeNode {
     /// root) repairs that.
     func remove(_ key: Key) -> Node? {
         if self.isLeaf {
-            let index = self.lowerBound(key)
-            guard index < self.keys.count, self.keys[index] == key else { return nil }
-            self.keys.remove(at: index)
+            guard let previous = ChildMap.remove(key, from: &self.elements) else { return nil }
             self.count -= 1
-            return self.values.remove(at: index)
+            return previous
         }
         let index = self.childIndex(for: key)
         let child = self.uniqueChild(at: index)
@@ -96,13 +110,13 @@ extension ChildMap.TreeNode {
         let middle = self.fill / 2
         let sibling: ChildMap.TreeNode
         if self.isLeaf {
-            sibling = ChildMap.TreeNode(keys: Array(self.keys[middle...]), values: Array(self.values[middle...]))
-            self.values.removeSubrange(middle...)
+            sibling = ChildMap.TreeNode(elements: Array(self.elements[middle...]))
+            self.elements.removeSubrange(middle...)
         } else {
             sibling = ChildMap.TreeNode(children: Array(self.children[middle...]))
             self.children.removeSubrange(middle...)
+            self.keys.removeSubrange(middle...)
         }
-        self.keys.removeSubrange(middle...)
         self.count -= sibling.count
         return sibling
     }
@@ -131,8 +145,8 @@ extension ChildMap.TreeNode {
 
     /// Appends every entry of `other`, a sibling to the right of the same kind, to this node.
     private func append(contentsOf other: ChildMap.TreeNode) {
+        self.elements.append(contentsOf: other.elements)
         self.keys.append(contentsOf: other.keys)
-        self.values.append(contentsOf: other.values)
         self.children.append(contentsOf: other.children)
         self.count += other.count
     }
@@ -142,15 +156,15 @@ extension ChildMap.TreeNode {
         let target = (left.fill + right.fill) / 2
         if left.fill < target {
             let moved = target - left.fill
-            left.keys.append(contentsOf: right.keys[..<moved])
-            right.keys.removeSubrange(..<moved)
             if left.isLeaf {
-                left.values.append(contentsOf: right.values[..<moved])
-                right.values.removeSubrange(..<moved)
+                left.elements.append(contentsOf: right.elements[..<moved])
+                right.elements.removeSubrange(..<moved)
                 left.count += moved
                 right.count -= moved
             } else {
                 let movedCount = right.children[..<moved].reduce(0) { $0 + $1.count }
+                left.keys.append(contentsOf: right.keys[..<moved])
+                right.keys.removeSubrange(..<moved)
                 left.children.append(contentsOf: right.children[..<moved])
                 right.children.removeSubrange(..<moved)
                 left.count += movedCount
@@ -158,16 +172,16 @@ extension ChildMap.TreeNode {
             }
         } else if left.fill > target {
             let start = target
-            right.keys.insert(contentsOf: left.keys[start...], at: 0)
-            left.keys.removeSubrange(start...)
             if left.isLeaf {
-                let moved = left.values.count - start
-                right.values.insert(contentsOf: left.values[start...], at: 0)
-                left.values.removeSubrange(start...)
+                let moved = left.elements.count - start
+                right.elements.insert(contentsOf: left.elements[start...], at: 0)
+                left.elements.removeSubrange(start...)
                 left.count -= moved
                 right.count += moved
             } else {
                 let movedCount = left.children[start...].reduce(0) { $0 + $1.count }
+                right.keys.insert(contentsOf: left.keys[start...], at: 0)
+                left.keys.removeSubrange(start...)
                 right.children.insert(contentsOf: left.children[start...], at: 0)
                 left.children.removeSubrange(start...)
                 left.count -= movedCount

@@ -1,54 +1,68 @@
 /// The children of a node: a persistent map from `Key` to non-empty `Node`, kept in Firebase key order.
 ///
-/// Value semantics with structural sharing. The map is a B+tree whose nodes (`TreeNode`, at most
-/// `TreeNode.maximumFill` entries each) are immutable once shared: `updating` copies only the nodes on the path
-/// from the root to the change and leaves this map untouched, so two versions share every other node. The
-/// `mutating` `update` edits nodes in place when this map holds the only reference to them, which makes building a
-/// large map one key at a time as cheap as with a mutable tree.
+/// Value semantics with structural sharing. Most maps in real data are small, so a map of at most
+/// `TreeNode.maximumFill` children is a single sorted array of elements: one allocation, shared copy-on-write.
+/// Larger maps are a B+tree whose nodes (`TreeNode`, at most `TreeNode.maximumFill` entries each) are immutable once
+/// shared: `updating` copies only the nodes on the path from the root to the change and leaves this map untouched,
+/// so two versions share every other node. The `mutating` `update` edits nodes in place when this map holds the only
+/// reference to them, which makes building a large map one key at a time as cheap as with a mutable tree.
 ///
 /// - Complexity: lookup, update and removal O(log n); bulk build from sorted elements O(n); iteration O(1)
 ///   amortised per element; `count` O(1).
 public struct ChildMap: Sendable, Sequence {
     public typealias Element = (key: Key, node: Node)
 
-    /// The root of the B+tree, or `nil` for the empty map. Never an empty leaf or an inner node with one child.
-    var root: TreeNode?
+    /// The two shapes of a map, chosen by size so small maps pay for one array and nothing else.
+    enum Storage: Sendable {
+        /// At most `TreeNode.maximumFill` elements (none for the empty map), ascending by key.
+        case elements([Element])
+        /// More elements: a B+tree whose root is an inner node with at least two children.
+        case tree(TreeNode)
+    }
+
+    var storage: Storage
 
     public init() {
-        self.root = nil
+        self.storage = .elements([])
     }
 
     /// Builds a map from elements already sorted by key with no duplicates, in O(n). Empty nodes are dropped.
     public init(sortedUniqueElements elements: some Sequence<Element>) {
-        var keys: [Key] = []
-        var values: [Node] = []
-        keys.reserveCapacity(elements.underestimatedCount)
-        values.reserveCapacity(elements.underestimatedCount)
+        var kept: [Element] = []
+        kept.reserveCapacity(elements.underestimatedCount)
         for element in elements where !element.node.isEmpty {
-            assert(keys.last.map { $0 < element.key } ?? true, "sortedUniqueElements given \(element.key) out of order")
-            keys.append(element.key)
-            values.append(element.node)
+            assert(
+                kept.last.map { $0.key < element.key } ?? true, "sortedUniqueElements given \(element.key) out of order"
+            )
+            kept.append(element)
         }
-        self.root = TreeNode.build(keys: keys, values: values)
+        self.storage = TreeNode.build(kept)
     }
 
     /// The number of children. O(1).
-    public var count: Int { self.root?.count ?? 0 }
+    public var count: Int {
+        switch self.storage {
+        case .elements(let elements): elements.count
+        case .tree(let root): root.count
+        }
+    }
 
-    public var isEmpty: Bool { self.root == nil }
+    public var isEmpty: Bool { self.count == 0 }
 
     public var underestimatedCount: Int { self.count }
 
     /// The child named `key`, or `nil`.
     /// - Complexity: O(log n).
     public subscript(key: Key) -> Node? {
-        guard var node = self.root else { return nil }
-        while !node.isLeaf {
-            node = node.children[node.childIndex(for: key)]
+        switch self.storage {
+        case .elements(let elements):
+            return Self.node(for: key, in: elements)
+        case .tree(var node):
+            while !node.isLeaf {
+                node = node.children[node.childIndex(for: key)]
+            }
+            return Self.node(for: key, in: node.elements)
         }
-        let index = node.lowerBound(key)
-        guard index < node.keys.count, node.keys[index] == key else { return nil }
-        return node.values[index]
     }
 
     /// A copy with `key` set to `node`, or removed when `node` is `nil` or empty.
@@ -61,7 +75,7 @@ public struct ChildMap: Sendable, Sequence {
 
     /// Sets `key` to `node` in place, or removes it when `node` is `nil` or empty, and returns the previous child.
     ///
-    /// Tree nodes this map shares with other versions are copied first, so other versions never change.
+    /// Arrays and tree nodes this map shares with other versions are copied first, so other versions never change.
     /// - Complexity: O(log n).
     @discardableResult
     public mutating func update(_ key: Key, with node: Node?) -> Node? {
@@ -73,21 +87,27 @@ public struct ChildMap: Sendable, Sequence {
 
     /// The child with the smallest key. O(log n).
     public var first: Element? {
-        guard var node = self.root else { return nil }
-        while let child = node.children.first {
-            node = child
+        switch self.storage {
+        case .elements(let elements):
+            return elements.first
+        case .tree(var node):
+            while let child = node.children.first {
+                node = child
+            }
+            return node.elements.first
         }
-        guard let key = node.keys.first, let value = node.values.first else { return nil }
-        return (key, value)
     }
 
     /// The child with the largest key. O(log n).
     public var last: Element? {
-        guard var node = self.root else { return nil }
-        while let child = node.children.last {
-            node = child
+        switch self.storage {
+        case .elements(let elements):
+            return elements.last
+        case .tree(var node):
+            while let child = node.children.last {
+                node = child
+            }
+            return node.elements.last
         }
-        guard let key = node.keys.last, let value = node.values.last else { return nil }
-        return (key, value)
     }
 }

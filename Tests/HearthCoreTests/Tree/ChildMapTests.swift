@@ -122,4 +122,38 @@ import Testing
         map.checkInvariants()
         #expect(map.isEmpty)
     }
+
+    /// Crossing the one-leaf size (32 children) in both directions, in place and by copy, keeps every earlier version
+    /// intact: small maps share their element array with their copies, and the switch to a tree and back is exact.
+    @Test func crossingTheSmallMapSizeKeepsEveryVersion() {
+        var map = ChildMap()
+        var versions: [(map: ChildMap, numbers: [Int64])] = []
+        var expected: [Int64] = []
+        for number in 0..<70 {
+            versions.append((map, expected))
+            if number.isMultiple(of: 2) {
+                map.update(B.key("\(number)"), with: B.leaf(.int(Int64(number))))
+            } else {
+                map = map.updating(B.key("\(number)"), with: B.leaf(.int(Int64(number))))
+            }
+            expected.append(Int64(number))
+            #expect(map.invariantViolation() == nil, "after inserting \(number)")
+        }
+        for number in (0..<70).reversed() {
+            versions.append((map, expected))
+            if number.isMultiple(of: 2) {
+                map.update(B.key("\(number)"), with: nil)
+            } else {
+                map = map.updating(B.key("\(number)"), with: nil)
+            }
+            expected.removeLast()
+            #expect(map.invariantViolation() == nil, "after removing \(number)")
+            #expect(Self.numbers(map.reversedElements()) == expected.reversed(), "after removing \(number)")
+        }
+        #expect(map.isEmpty)
+        for (index, version) in versions.enumerated() {
+            #expect(Self.numbers(version.map) == version.numbers, "version \(index)")
+            #expect(version.map.invariantViolation() == nil, "version \(index)")
+        }
+    }
 }

@@ -1,0 +1,45 @@
+/// Operations on one sorted run of elements: a small map's whole storage, or one B+tree leaf.
+extension ChildMap {
+    /// The first position in `elements` whose key is not less than `key`. O(log count).
+    static func lowerBound(_ key: Key, in elements: [Element]) -> Int {
+        elements.withUnsafeBufferPointer { elements in
+            var low = 0
+            var high = elements.count
+            while low < high {
+                let middle = (low + high) / 2
+                if elements[middle].key < key {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            return low
+        }
+    }
+
+    /// The node stored under `key` in `elements`, or `nil`. O(log count).
+    static func node(for key: Key, in elements: [Element]) -> Node? {
+        let index = Self.lowerBound(key, in: elements)
+        guard index < elements.count, elements[index].key == key else { return nil }
+        return elements[index].node
+    }
+
+    /// Sets `key` to `node` in `elements`, keeping them sorted, and returns the node it replaces. O(count).
+    static func insert(_ key: Key, _ node: Node, into elements: inout [Element]) -> Node? {
+        let index = Self.lowerBound(key, in: elements)
+        if index < elements.count, elements[index].key == key {
+            let previous = elements[index].node
+            elements[index].node = node
+            return previous
+        }
+        elements.insert((key, node), at: index)
+        return nil
+    }
+
+    /// Removes `key` from `elements` and returns its node, or `nil` when it is absent. O(count).
+    static func remove(_ key: Key, from elements: inout [Element]) -> Node? {
+        let index = Self.lowerBound(key, in: elements)
+        guard index < elements.count, elements[index].key == key else { return nil }
+        return elements.remove(at: index).node
+    }
+}
