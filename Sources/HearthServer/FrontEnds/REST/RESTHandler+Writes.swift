@@ -122,7 +122,7 @@ extension RESTHandler {
         do {
             value = try WriteValue(json: json, depth: path.count)
         } catch {
-            throw RESTError(400, "Invalid data; \(error)")
+            throw RESTError.invalidData(error)
         }
         if isPriority {
             try Self.checkPriority(value)
@@ -140,7 +140,7 @@ extension RESTHandler {
             _ = error
             throw RESTError.invalidJSON
         } catch {
-            throw RESTError(400, "Invalid data; \(error)")
+            throw RESTError.invalidData(error)
         }
     }
 
