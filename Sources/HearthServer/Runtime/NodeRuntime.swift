@@ -23,7 +23,8 @@ public final class NodeRuntime: Sendable {
         let metrics = Metrics()
         let serverBox = Mutex<HTTPServer?>(nil)
         let wire = WireSessions(
-            database: database, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log)
+            database: database, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log,
+            metrics: metrics)
         let handler = RESTHandler(
             database: database, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
             log: self.log, wire: wire

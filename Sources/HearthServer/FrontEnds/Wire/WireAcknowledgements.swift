@@ -14,6 +14,8 @@ final class WireAcknowledgements: Sendable {
         typealias Submission = (write: PendingWrite, path: Path)
 
         var id: Int64
+        var action: String
+        var started: ContinuousClock.Instant
         var write: PendingWrite
         var path: Path
     }
@@ -54,7 +56,7 @@ final class WireAcknowledgements: Sendable {
     }
 
     /// Waits for each write in order and sends its response through `send`.
-    func drain(send: (Int64, Result<WriteOutcome, any Error>, Path) -> Void) async {
+    func drain(send: (Entry, Result<WriteOutcome, any Error>) -> Void) async {
         for await entry in self.entries {
             let result: Result<WriteOutcome, any Error>
             do {
@@ -62,7 +64,7 @@ final class WireAcknowledgements: Sendable {
             } catch {
                 result = .failure(error)
             }
-            send(entry.id, result, entry.path)
+            send(entry, result)
             let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.outstanding -= 1
                 guard state.outstanding == 0 else { return [] }

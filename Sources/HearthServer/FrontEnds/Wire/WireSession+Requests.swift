@@ -18,26 +18,44 @@ extension WireSession {
             if type == "p" { self.send(WireMessage.pong) }
             if type == "n" { self.switchToSecondary() }
         case .request(let id, let action, let body) where action == "p" || action == "m":
+            let started = ContinuousClock.now
             do {
                 guard case .object = body else {
                     throw WireProtocolError(
                         .invalidRequest, "The body (b) of a \"\(action)\" request must be an object.")
                 }
                 let submission = action == "p" ? try await self.submitPut(body) : try await self.submitMerge(body)
-                self.acknowledgements.append(.init(id: id, write: submission.write, path: submission.path))
+                self.acknowledgements.append(
+                    .init(id: id, action: action, started: started, write: submission.write, path: submission.path))
             } catch {
                 await self.acknowledgements.barrier()
                 self.send(self.failureResponse(id: id, action: action, error: error))
+                self.record(action: action, error: error, since: started)
             }
         case .request(let id, let action, let body):
             await self.acknowledgements.barrier()
+            let started = ContinuousClock.now
             do {
                 let data = try await self.perform(action: action, body: body)
                 self.send(WireMessage.response(id: id, status: "ok", data: data))
+                self.record(action: action, error: nil, since: started)
             } catch {
                 self.send(self.failureResponse(id: id, action: action, error: error))
+                self.record(action: action, error: error, since: started)
             }
         }
+    }
+
+    /// Counts an answered request in the node's metrics, under its wire status.
+    func record(action: String, error: (any Error)?, since started: ContinuousClock.Instant) {
+        let status: String
+        switch error {
+        case nil: status = "ok"
+        case let error as WireProtocolError: status = "\(error.code)"
+        default: status = "unavailable"
+        }
+        self.context.metrics.recordWireRequest(
+            action: action, status: status, seconds: Database.seconds(ContinuousClock.now - started))
     }
 
     /// The error response for a request that failed before or while it ran.

@@ -151,8 +151,15 @@ final class WireSession: WebSocketMessageHandler {
         if let replaces { await replaces.waitUntilFinished() }
         await withDiscardingTaskGroup { group in
             group.addTask {
-                await self.acknowledgements.drain { id, result, path in
-                    self.send(Self.acknowledgement(id: id, result: result, path: path))
+                await self.acknowledgements.drain { entry, result in
+                    self.send(Self.acknowledgement(id: entry.id, result: result, path: entry.path))
+                    let error: (any Error)? =
+                        switch result {
+                        case .success(.committed): nil
+                        case .success(.conditionFailed): WireProtocolError(.dataStale, "")
+                        case .failure(let error): error
+                        }
+                    self.record(action: entry.action, error: error, since: entry.started)
                 }
             }
             for await message in self.inbound {

@@ -5,6 +5,8 @@ struct WireSessionContext: Sendable {
     let database: Database
     let policy: any AccessPolicy
     let log: Log
+    /// Where answered requests are counted (`hearth_wire_requests_total`, latency by action).
+    let metrics: Metrics
     /// Largest inbound message, in UTF-8 bytes (`NodeConfiguration.maximumWireMessageBytes`).
     let maximumMessageBytes: Int
     /// Largest backlog of received, unprocessed bytes (`NodeConfiguration.maximumWireQueuedBytes`).

@@ -16,9 +16,12 @@ public final class WireSessions: Sendable {
     private let newSessions: AsyncStream<WireSession>
     private let newSessionsContinuation: AsyncStream<WireSession>.Continuation
 
-    public init(database: Database, configuration: NodeConfiguration, policy: any AccessPolicy, log: Log) {
+    public init(
+        database: Database, configuration: NodeConfiguration, policy: any AccessPolicy, log: Log, metrics: Metrics
+    ) {
         self.context = WireSessionContext(
-            database: database, policy: policy, log: log, maximumMessageBytes: configuration.maximumWireMessageBytes,
+            database: database, policy: policy, log: log, metrics: metrics,
+            maximumMessageBytes: configuration.maximumWireMessageBytes,
             maximumQueuedBytes: configuration.maximumWireQueuedBytes)
         self.defaultNamespace = configuration.defaultNamespace
         self.pingInterval = .milliseconds(Int64(configuration.wirePingSeconds * 1000))

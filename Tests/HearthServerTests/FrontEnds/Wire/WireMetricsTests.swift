@@ -1,0 +1,27 @@
+import HearthCore
+import HearthTestKit
+import Testing
+
+@testable import HearthServer
+
+/// Realtime requests are visible to operators in `/.metrics`.
+@Suite struct WireMetricsTests {
+    @Test func answeredRequestsAreCountedByActionAndStatus() async throws {
+        try await TestNode.with { node in
+            try await onDedicatedThread {
+                let client = try WireTestClient(port: node.port)
+                _ = try client.call("p", #"{"p":"/m","d":1}"#)
+                _ = try client.call("p", #"{"p":"/m","d":2,"h":"stale"}"#)
+                _ = try client.call("g", #"{"p":"/m","q":{}}"#)
+                _ = try client.call("zz", "{}")
+            }
+            let metrics = try await node.request("GET", "/.metrics").text
+            #expect(metrics.contains(#"hearth_wire_requests_total{action="p",status="ok"} 1"#))
+            #expect(metrics.contains(#"hearth_wire_requests_total{action="p",status="datastale"} 1"#))
+            #expect(metrics.contains(#"hearth_wire_requests_total{action="g",status="ok"} 1"#))
+            #expect(metrics.contains(#"hearth_wire_requests_total{action="zz",status="invalid_request"} 1"#))
+            #expect(metrics.contains(#"hearth_wire_request_duration_seconds_count{action="p"} 2"#))
+            #expect(metrics.contains("hearth_wire_sessions"))
+        }
+    }
+}
