@@ -54,6 +54,9 @@ enum Serve {
             case "--shard-depth": configuration.shardDepth = try integer(flag, minimum: 1)
             case "--snapshot-every": configuration.snapshotEveryRecords = try integer(flag, minimum: 1)
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
+            case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
+            case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)
+            case "--max-queued-bytes": configuration.maximumWireQueuedBytes = try integer(flag, minimum: 1024)
             case "--fsync":
                 let text = try value(flag)
                 guard let mode = FsyncMode(rawValue: text) else {

@@ -19,6 +19,9 @@ enum Usage {
           --shard-depth N         path depth that picks a shard (default 2)
           --snapshot-every N      snapshot after N log records (default 100000)
           --keep-alive-seconds N  interval between SSE keep-alive events (default 30)
+          --max-outbound-bytes N  bytes queued for one slow client before it is cut off (default 67108864)
+          --max-message-bytes N   largest realtime-protocol message (default 16777216)
+          --max-queued-bytes N    unprocessed realtime requests one client may queue (default 67108864)
           --log-level LEVEL       debug | info | warning | error | critical (default info)
         """
 }
