@@ -77,7 +77,9 @@ public final class WireSessions: Sendable {
         do {
             session = try self.makeSession(request)
         } catch {
-            return .response(error.response)
+            return WebSocketConnection.upgradeReply(
+                for: request, handler: WireRefusal(reason: error.message),
+                maximumMessageBytes: self.context.maximumMessageBytes)
         }
         let reply = WebSocketConnection.upgradeReply(
             for: request, handler: session, maximumMessageBytes: self.context.maximumMessageBytes)

@@ -25,3 +25,19 @@ import Testing
         }
     }
 }
+
+/// Connections that can never work are told so with the protocol's shutdown message.
+@Suite struct WireRefusalTests {
+    @Test func anInvalidNamespaceGetsTheShutdownMessageAndAClose() async throws {
+        try await TestNode.with { node in
+            try await onDedicatedThread {
+                let socket = try WebSocketTestClient(port: node.port, target: "/.ws?v=5&ns=not%20valid")
+                let message = try JSONReader.parseValue(try socket.readText())
+                #expect(message["t"] == .string("c"))
+                #expect(message["d"]?["t"] == .string("s"))
+                #expect(message["d"]?["d"]?.stringValue?.contains("namespace") == true)
+                #expect(try socket.readClose().code == 1008)
+            }
+        }
+    }
+}
