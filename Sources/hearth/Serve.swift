@@ -53,6 +53,7 @@ enum Serve {
             case "--shards": configuration.shardCount = try integer(flag, minimum: 1)
             case "--shard-depth": configuration.shardDepth = try integer(flag, minimum: 1)
             case "--snapshot-every": configuration.snapshotEveryRecords = try integer(flag, minimum: 1)
+            case "--snapshot-seconds": configuration.snapshotIntervalSeconds = Double(try integer(flag, minimum: 1))
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
             case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
             case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)

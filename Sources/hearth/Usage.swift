@@ -18,6 +18,7 @@ enum Usage {
           --shards N              virtual shards per namespace (default 16)
           --shard-depth N         path depth that picks a shard (default 2)
           --snapshot-every N      snapshot after N log records (default 100000)
+          --snapshot-seconds N    or after N seconds if anything changed (default 300)
           --keep-alive-seconds N  interval between SSE keep-alive events (default 30)
           --max-outbound-bytes N  bytes queued for one slow client before it is cut off (default 67108864)
           --max-message-bytes N   largest realtime-protocol message (default 16777216)

@@ -135,6 +135,12 @@ public final class Database: Sendable {
         }
     }
 
+    /// Snapshots the current view if anything was written since the last snapshot (called periodically).
+    func snapshotIfChanged() {
+        let (lsn, roots) = self.view.snapshot()
+        self.snapshotScheduler.requestIfChanged(lsn: lsn, roots: roots)
+    }
+
     /// Flushes and closes the log; every acknowledged write is on disk afterwards.
     public func close() async {
         self.snapshotScheduler.stop()

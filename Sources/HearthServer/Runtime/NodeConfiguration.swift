@@ -19,8 +19,10 @@ public struct NodeConfiguration: Sendable {
     /// Virtual shards per namespace and the depth of the path prefix that picks one.
     public var shardCount = 16
     public var shardDepth = 2
-    /// Snapshot after this many log records.
+    /// Snapshot after this many log records…
     public var snapshotEveryRecords = 100_000
+    /// …or after this many seconds if anything was written since the last snapshot.
+    public var snapshotIntervalSeconds = 300.0
     /// Slow-client guards for the HTTP front end.
     public var headerTimeoutSeconds = 10.0
     public var outboundBufferLimit = 64 * 1024 * 1024

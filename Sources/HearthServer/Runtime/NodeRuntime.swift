@@ -49,6 +49,7 @@ public final class NodeRuntime: Sendable {
         onListening(port)
 
         let keepAlive = self.configuration.keepAliveSeconds
+        let snapshotInterval = self.configuration.snapshotIntervalSeconds
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
@@ -60,6 +61,12 @@ public final class NodeRuntime: Sendable {
             }
             group.addTask {
                 await database.runSnapshots(log: self.log)
+                return false
+            }
+            group.addTask {
+                while (try? await Task.sleep(for: .seconds(snapshotInterval))) != nil {
+                    database.snapshotIfChanged()
+                }
                 return false
             }
             group.addTask {

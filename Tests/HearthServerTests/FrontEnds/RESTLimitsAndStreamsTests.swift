@@ -137,3 +137,32 @@ import Testing
         }
     }
 }
+
+/// Snapshots also happen on a timer, so a write-light node does not keep a long log tail.
+@Suite struct PeriodicSnapshotTests {
+    @Test func aQuietNodeSnapshotsOnItsTimerOnlyWhenSomethingChanged() async throws {
+        let directory = ServerProcess.temporaryDirectory()
+        try await TestNode.with(
+            dataDirectory: directory,
+            configure: {
+                $0.snapshotEveryRecords = 1_000_000
+                $0.snapshotIntervalSeconds = 0.1
+            }
+        ) { node in
+            try await Task.sleep(for: .milliseconds(300))
+            let before = try FileManager.default.contentsOfDirectory(atPath: directory + "/snapshots")
+            #expect(!before.contains { $0.hasSuffix(".snap") }, "nothing was written, so nothing to snapshot")
+            _ = try await node.request("PUT", "/quiet.json", body: "1")
+            var snapshots: [String] = []
+            for _ in 0..<50 where !snapshots.contains(where: { $0.hasSuffix(".snap") }) {
+                try await Task.sleep(for: .milliseconds(50))
+                snapshots = try FileManager.default.contentsOfDirectory(atPath: directory + "/snapshots")
+            }
+            #expect(snapshots.contains { $0.hasSuffix(".snap") })
+        }
+        try await TestNode.with(dataDirectory: directory) { node in
+            let value = try await node.request("GET", "/quiet.json").text
+            #expect(value == "1")
+        }
+    }
+}
