@@ -28,4 +28,17 @@ enum LoopbackSocket {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
     }
+
+    /// Reads from `descriptor` into `buffer` until it holds at least `count` bytes.
+    /// - Throws: when the peer closes or the receive timeout passes first.
+    static func receive(_ descriptor: Int32, into buffer: inout [UInt8], atLeast count: Int) throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while buffer.count < count {
+            let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard received > 0 else {
+                throw HTTPTestClient.ClientError(description: "connection closed or timed out (errno \(errno))")
+            }
+            buffer += chunk[..<received]
+        }
+    }
 }

@@ -167,13 +167,6 @@ public final class WebSocketTestClient {
     }
 
     private func fill(atLeast count: Int) throws {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while self.buffer.count < count {
-            let received = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
-            guard received > 0 else {
-                throw HTTPTestClient.ClientError(description: "connection closed or timed out (errno \(errno))")
-            }
-            self.buffer += chunk[..<received]
-        }
+        try LoopbackSocket.receive(self.descriptor, into: &self.buffer, atLeast: count)
     }
 }

@@ -24,6 +24,15 @@ public enum Priority: Sendable, Hashable {
     case double(Double)
     case string(String)
 
+    /// The priority as the leaf value it is written as (priorities travel and hash like leaves).
+    public var leafValue: LeafValue {
+        switch self {
+        case .int(let value): .int(value)
+        case .double(let value): .double(value)
+        case .string(let value): .string(value)
+        }
+    }
+
     /// The priority as a double, or `nil` for string priorities.
     public var numericValue: Double? {
         switch self {

@@ -74,16 +74,9 @@ extension Node {
         }
     }
 
+    /// A priority hashes as the leaf it would be (`number:…` or `string:…`).
     private static func feedPriority(_ priority: Priority, into hasher: inout SHA1) {
-        switch priority {
-        case .int(let number):
-            Self.feedNumber(Double(number), into: &hasher)
-        case .double(let number):
-            Self.feedNumber(number, into: &hasher)
-        case .string(let text):
-            hasher.update("string:".utf8)
-            hasher.update(text.utf8)
-        }
+        Self.feedLeaf(priority.leafValue, into: &hasher)
     }
 
     /// Feeds `"number:"` and the exact IEEE-754 bit pattern as 16 big-endian lowercase hex digits.

@@ -5,12 +5,7 @@ import HearthCore
 extension Node {
     /// A leaf holding `priority`'s value, or `.empty` for no priority.
     init(priorityValue priority: Priority?) {
-        switch priority {
-        case .int(let value)?: self.init(.int(value))
-        case .double(let value)?: self.init(.double(value))
-        case .string(let value)?: self.init(.string(value))
-        case nil: self = .empty
-        }
+        self = priority.map { Node($0.leafValue) } ?? .empty
     }
 
     /// A priority as JSON (`null` when absent), for log records, snapshots and REST responses.

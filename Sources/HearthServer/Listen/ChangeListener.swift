@@ -18,6 +18,23 @@ public struct CommittedChange: Sendable {
     public let oldRoot: Node
     public let newRoot: Node
 
+    /// How this change reaches the value at a listener's path.
+    public enum Effect {
+        /// A write above `path` replaced the value there (which may be unchanged).
+        case replaced(old: Node, new: Node)
+        /// The mutations at or below `path`, in record order (empty when none touch it).
+        case inside([ResolvedMutation])
+    }
+
+    /// Classifies the change for a listener at `path`: every front end turns this into its own events.
+    public func effect(at path: Path) -> Effect {
+        let mutations = self.record.mutations
+        if mutations.contains(where: { $0.path.count < path.count && $0.path.contains(path) }) {
+            return .replaced(old: self.oldRoot.node(at: path), new: self.newRoot.node(at: path))
+        }
+        return .inside(mutations.filter { path.contains($0.path) })
+    }
+
     /// True when some mutation touches `path`, an ancestor of it, or a descendant of it.
     public func touches(_ path: Path) -> Bool {
         self.record.mutations.contains { $0.path.contains(path) || path.contains($0.path) }

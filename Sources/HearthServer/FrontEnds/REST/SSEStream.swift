@@ -84,15 +84,15 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
 
     /// The `put`/`patch` events a default (unfiltered) stream at `path` gets for a change.
     private func events(for change: CommittedChange) -> [[UInt8]] {
-        let mutations = change.record.mutations
-        if mutations.contains(where: { $0.path.count < self.path.count && $0.path.contains(self.path) }) {
-            let old = change.oldRoot.node(at: self.path)
-            let new = change.newRoot.node(at: self.path)
+        let inside: [ResolvedMutation]
+        switch change.effect(at: self.path) {
+        case .replaced(let old, let new):
             return old == new ? [] : [self.event("put", path: .root, data: self.render(new))]
-        }
-        let inside = mutations.filter { mutation in
-            guard case .set = mutation else { return self.exportFormat && self.path.contains(mutation.path) }
-            return self.path.contains(mutation.path)
+        case .inside(let mutations):
+            inside = mutations.filter { mutation in
+                guard case .set = mutation else { return self.exportFormat }
+                return true
+            }
         }
         if inside.count > 1, let parent = inside[0].path.parent, self.path.contains(parent),
             inside.allSatisfy({ $0.path.parent == parent })

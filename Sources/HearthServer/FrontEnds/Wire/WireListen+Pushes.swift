@@ -6,13 +6,13 @@ extension WireListen {
     /// at the one changed path inside it, or one `m` at the deepest common ancestor of several.
     /// - Complexity: O(m · d) for m mutations at depth d, plus rendering the pushed values.
     func defaultPushes(for change: CommittedChange) -> [[UInt8]] {
-        let mutations = change.record.mutations
-        if mutations.contains(where: { $0.path.count < self.path.count && $0.path.contains(self.path) }) {
-            let old = change.oldRoot.node(at: self.path)
-            let new = change.newRoot.node(at: self.path)
+        let inside: [Path]
+        switch change.effect(at: self.path) {
+        case .replaced(let old, let new):
             return old == new ? [] : [WireMessage.setPush(path: self.path, node: new, tag: nil)]
+        case .inside(let mutations):
+            inside = mutations.map(\.path)
         }
-        let inside = mutations.map(\.path).filter { self.path.contains($0) }
         guard let first = inside.first else { return [] }
         let ancestor = inside.dropFirst().reduce(first) { $0.commonAncestor(with: $1) }
         if inside.count == 1 || inside.contains(ancestor) {
