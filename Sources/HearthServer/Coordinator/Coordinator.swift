@@ -1,23 +1,21 @@
 public import HearthCore
 import Synchronization
 
-/// Routes every write to the shards it touches and makes multi-shard writes atomic.
+/// Routes every write to the shards it touches and runs two-phase commit for writes that span shards.
 ///
-/// A write inside one shard goes straight to that shard's actor. A write spanning shards (a multi-path update, or
-/// any write on a spine path such as `/posts` or `/`) runs two-phase commit: lock the touched paths in every
-/// participant in ascending shard order (so concurrent transactions never deadlock), wait until every record already
-/// in the log is durable (so the read view holds the latest data under the locks), resolve server values and check
-/// the condition against the view, append one log record — the commit decision — then apply each participant's part
-/// and release the locks. On a single node the prepare state lives only in memory: a crash before the record is an
-/// abort. See docs/architecture.md for how this maps onto the cluster.
+/// A write inside one shard goes straight to that shard's actor, which checks its condition, appends it and
+/// returns at once; a write spanning shards (a multi-path update over several shards, or any write on a spine path
+/// such as `/posts` or `/`) is driven through a `TwoPhaseCommit`. Either way `submit` returns as soon as the write
+/// has its place in the logs, so one client can pipeline writes; `PendingWrite.outcome()` waits until it is
+/// committed and shown to readers and listeners.
 public final class Coordinator: Sendable {
     let router: ShardRouter
     let shards: [ShardActor]
-    let log: CommitLog
+    let log: any ShardLog
     let view: DatabaseView
-    private let nextTransaction = Atomic<UInt64>(1)
+    private let random = Mutex(SystemRandomNumberGenerator())
 
-    init(router: ShardRouter, shards: [ShardActor], log: CommitLog, view: DatabaseView) {
+    init(router: ShardRouter, shards: [ShardActor], log: any ShardLog, view: DatabaseView) {
         self.router = router
         self.shards = shards
         self.log = log
@@ -37,16 +35,15 @@ public final class Coordinator: Sendable {
 
     /// Orders a write without waiting for it to become durable, so one client can pipeline many writes.
     ///
-    /// When this returns, a single-shard write is applied to its shard and has its place in the log: every later
-    /// submission (from anyone) is ordered after it. Multi-shard transactions complete before returning.
-    /// Await `PendingWrite.outcome()` before acknowledging.
+    /// When this returns the write has its place in every log it touches: every later submission (from anyone)
+    /// that overlaps it is ordered after it. Await `PendingWrite.outcome()` before acknowledging.
     public func submit(
         namespace: String,
         mutations: [Mutation],
         condition: WriteCondition?,
         now: Int64
     ) async throws -> PendingWrite {
-        guard !mutations.isEmpty else { return PendingWrite(log: self.log, state: .finished(.committed([]))) }
+        guard !mutations.isEmpty else { return PendingWrite(view: self.view, log: self.log, state: .committed([], [])) }
         var participants = Set<Int>()
         for mutation in mutations {
             participants.formUnion(self.router.shards(namespace: namespace, mutation: mutation.path))
@@ -55,97 +52,101 @@ public final class Coordinator: Sendable {
             participants.formUnion(self.router.shards(namespace: namespace, mutation: condition.path))
         }
         if participants.count == 1, let only = participants.first {
-            let shard = self.shards[only]
-            switch await shard.write(
-                namespace: namespace, mutations: mutations, condition: condition, now: now, log: self.log)
-            {
-            case .conditionFailed(let current):
-                return PendingWrite(log: self.log, state: .finished(.conditionFailed(current: current)))
-            case .enqueued(let lsn, let resolved):
-                return PendingWrite(log: self.log, state: .enqueued(lsn: lsn, resolved: resolved))
+            let write = ShardWrite(namespace: namespace, mutations: mutations, now: now)
+            switch await self.shards[only].write(write, condition: condition) {
+            case .appended(let position, let resolved):
+                return PendingWrite(view: self.view, log: self.log, state: .committed([position], resolved))
+            case .conditionFailed(let through):
+                return PendingWrite(
+                    view: self.view, log: self.log,
+                    state: .stale(namespace: namespace, path: condition?.path ?? .root, through: [only: through]))
+            case .needsAllShards:
+                return try await self.transaction(
+                    namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: true)
             }
         }
-        let outcome = try await self.writeTransaction(
-            participants: participants.sorted(), namespace: namespace, mutations: mutations,
-            condition: condition, now: now)
-        return PendingWrite(log: self.log, state: .finished(outcome))
+        return try await self.transaction(
+            namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: false)
     }
 
-    private func writeTransaction(
-        participants: [Int],
-        namespace: String,
-        mutations: [Mutation],
-        condition: WriteCondition?,
-        now: Int64
-    ) async throws -> WriteOutcome {
-        let transaction = self.nextTransaction.wrappingAdd(1, ordering: .relaxed).oldValue
-        let lockPaths = mutations.map(\.path) + (condition.map { [$0.path] } ?? [])
-        for index in participants {
-            await self.shards[index].lock(transaction: transaction, namespace: namespace, paths: lockPaths)
-        }
-        do {
-            try await self.log.waitUntilDurable(self.log.lastEnqueuedLSN)
-        } catch {
-            for index in participants { await self.shards[index].abort(transaction: transaction) }
-            throw error
-        }
-        let root = self.view.root(namespace)
-        if let condition, root.node(at: condition.path).hash != condition.expectedHash {
-            for index in participants { await self.shards[index].abort(transaction: transaction) }
-            return .conditionFailed(current: root.node(at: condition.path))
-        }
-        let resolved = mutations.map { ShardActor.resolve($0, in: root, now: now) }
-        let lsn = self.log.enqueue(
-            CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
-        let parts = self.parts(of: resolved, namespace: namespace)
-        for index in participants {
-            await self.shards[index].commit(transaction: transaction, namespace: namespace, mutations: parts[index])
-        }
-        try await self.log.waitUntilDurable(lsn)
-        return .committed(resolved)
-    }
-
-    /// The mutations each shard applies to its own tree for a committed transaction (element `i` for shard `i`).
-    private func parts(of resolved: [ResolvedMutation], namespace: String) -> [[ResolvedMutation]] {
-        var parts = [[ResolvedMutation]](repeating: [], count: self.router.shardCount)
-        for mutation in resolved {
-            switch mutation {
-            case .set(let path, let node):
-                if self.router.isSpine(path) {
-                    for (shard, part) in self.router.split(node, at: path, namespace: namespace).enumerated() {
-                        parts[shard].append(.set(path, part))
-                    }
-                } else if let shard = self.router.shard(namespace: namespace, path: path) {
-                    parts[shard].append(mutation)
+    /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged.
+    private func transaction(
+        namespace: String, mutations: [Mutation], condition: WriteCondition?, now: Int64, escalated: Bool
+    ) async throws -> PendingWrite {
+        let id = self.random.withLock { TransactionID.random(using: &$0) }
+        var machine = TwoPhaseCommit(
+            transaction: id, namespace: namespace, mutations: mutations, condition: condition, now: now,
+            router: self.router, escalated: escalated)
+        var directives = machine.start()
+        var positions: [ShardLogPosition] = []
+        var resolved: [[ResolvedMutation]] = []
+        while let directive = directives.first {
+            directives.removeFirst()
+            switch directive {
+            case .lockAndRead(let participants, let paths):
+                var nodes: [Int: [Node]] = [:]
+                var through: [Int: UInt64] = [:]
+                for shard in participants {
+                    (nodes[shard], through[shard]) = await self.shards[shard].lock(
+                        id, namespace: namespace, paths: paths)
                 }
-            case .setPriority(let path, _):
-                if let shard = self.router.shard(namespace: namespace, path: path) {
-                    parts[shard].append(mutation)
+                directives += machine.onRead(nodes, through: through)
+            case .conditionFailed(let participants, let through):
+                for shard in participants { await self.shards[shard].unlock(id) }
+                return PendingWrite(
+                    view: self.view, log: self.log,
+                    state: .stale(namespace: namespace, path: condition?.path ?? .root, through: through))
+            case .prepare(let parts, let plan):
+                var prepared: [ShardLogPosition] = []
+                for (shard, write) in parts { prepared.append(await self.shards[shard].prepare(id, write, plan: plan)) }
+                for position in prepared { try await self.log.waitUntilOrdered(position) }
+                directives += machine.onPrepared()
+            case .decide(let anchor, let commit):
+                let (position, part) = await self.shards[anchor].finish(id, commit: commit, isAnchor: true)
+                positions.append(position)
+                resolved.append(part)
+                directives += machine.onDecided()
+            case .finish(let participants, let commit):
+                for shard in participants {
+                    let (position, part) = await self.shards[shard].finish(id, commit: commit, isAnchor: false)
+                    positions.append(position)
+                    resolved.append(part)
                 }
+                await self.shards[machine.plan.anchor].forget(id)
             }
         }
-        return parts
+        return PendingWrite(view: self.view, log: self.log, state: .committed(positions, CommitFeed.merge(resolved)))
     }
 }
 
-/// A write that has its place in the log but may not be durable yet.
+/// A write that has its place in the logs but may not be committed yet.
 public struct PendingWrite: Sendable {
     enum State: Sendable {
-        case enqueued(lsn: UInt64, resolved: [ResolvedMutation])
-        case finished(WriteOutcome)
+        /// Logged at these positions; resolved to these mutations.
+        case committed([ShardLogPosition], [ResolvedMutation])
+        /// The condition failed against the data as of these shard indexes.
+        case stale(namespace: String, path: Path, through: [Int: UInt64])
     }
 
-    let log: CommitLog
+    let view: DatabaseView
+    let log: any ShardLog
     let state: State
 
-    /// Waits until the write is durable, applied to the read view and fanned out, and returns what became of it.
+    /// Waits until the write is committed, applied to the read view and fanned out, and returns what became of it.
+    ///
+    /// A failed condition is answered only once the read view shows everything the condition was checked against,
+    /// so the value that beat the write reaches this client's listeners before the "stale" answer does.
     public func outcome() async throws -> WriteOutcome {
         switch self.state {
-        case .finished(let outcome):
-            return outcome
-        case .enqueued(let lsn, let resolved):
-            try await self.log.waitUntilDurable(lsn)
+        case .committed(let positions, let resolved):
+            for position in positions { try await self.log.waitUntilCommitted(position) }
+            for position in positions {
+                try await self.view.waitUntilApplied(shard: position.shard, through: position.index)
+            }
             return .committed(resolved)
+        case .stale(let namespace, let path, let through):
+            for (shard, index) in through { try await self.view.waitUntilApplied(shard: shard, through: index) }
+            return .conditionFailed(current: self.view.root(namespace).node(at: path))
         }
     }
 }

@@ -10,13 +10,13 @@ import Synchronization
 public final class Database: Sendable {
     public let view: DatabaseView
     public let coordinator: Coordinator
-    let log: CommitLog
+    let log: LocalShardLog
     let snapshots: SnapshotStore
     let snapshotScheduler: SnapshotScheduler
     private let pushIDs = Mutex(PushIDGenerator())
 
     private init(
-        view: DatabaseView, coordinator: Coordinator, log: CommitLog, snapshots: SnapshotStore,
+        view: DatabaseView, coordinator: Coordinator, log: LocalShardLog, snapshots: SnapshotStore,
         snapshotScheduler: SnapshotScheduler
     ) {
         self.view = view
@@ -26,59 +26,90 @@ public final class Database: Sendable {
         self.snapshotScheduler = snapshotScheduler
     }
 
-    /// Opens the data directory, recovers snapshot + log tail, and starts the log.
+    /// Opens the data directory, recovers snapshot + log tail, starts the log, and finishes every transaction a
+    /// crash left prepared (committing it when its anchor logged the decision, aborting it otherwise).
     public static func open(configuration: NodeConfiguration, log logger: Log) async throws -> Database {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var phases = RecoveryPhases()
+        let router = ShardRouter(shardCount: configuration.shardCount, shardDepth: configuration.shardDepth)
         let scheduler = SnapshotScheduler(everyRecords: configuration.snapshotEveryRecords)
-        let view = DatabaseView { lsn, roots in scheduler.recordApplied(lsn: lsn, roots: roots) }
+        let view = DatabaseView(shardCount: router.shardCount) { count, capture in
+            scheduler.recordsApplied(count, capture: capture)
+        }
         var walConfiguration = WALConfiguration()
         walConfiguration.fsync = configuration.fsync
-        let commitLog = try CommitLog.open(
-            directory: directory + "/wal", configuration: walConfiguration, view: view, log: logger)
+        let shardLog = try LocalShardLog.open(directory: directory + "/wal", configuration: walConfiguration) {
+            batch, sequence in view.receive(batch, through: sequence)
+        }
         let snapshots = try SnapshotStore(directory: directory + "/snapshots")
         phases.end("wal_scan")
 
-        var roots: [String: Node] = [:]
-        var lsn: UInt64 = 0
+        var decoded: SnapshotContent.Decoded?
+        var sequence: UInt64 = 0
         if let latest = try snapshots.latest() {
             let bytes = try snapshots.read(latest)
             phases.end("snapshot_read")
-            roots = try await SnapshotContent.decode(bytes, parallelism: ProcessInfo.processInfo.activeProcessorCount)
+            decoded = try await SnapshotContent.decode(
+                bytes, parallelism: ProcessInfo.processInfo.activeProcessorCount)
             phases.end("snapshot_parse")
-            lsn = latest.lsn
+            sequence = latest.lsn
         }
-        var replayed = 0
-        try commitLog.replay(after: lsn) { recordLSN, record in
-            var root = roots[record.namespace] ?? .empty
-            for mutation in record.mutations { root = mutation.apply(to: root) }
-            roots[record.namespace] = root.isEmpty ? nil : root
-            lsn = recordLSN
-            replayed += 1
+        var recovery = Recovery(router: router, snapshot: decoded)
+        try shardLog.replay(after: sequence) { recordSequence, record in
+            try recovery.replay(record, sequence: recordSequence)
+            sequence = recordSequence
         }
         phases.end("wal_replay")
-        view.load(roots: roots, lsn: lsn)
-        scheduler.recovered(lsn: lsn, recordsSinceSnapshot: replayed)
-
-        let router = ShardRouter(shardCount: configuration.shardCount, shardDepth: configuration.shardDepth)
-        let shards = (0..<configuration.shardCount).map { ShardActor(id: $0) }
-        for (namespace, root) in roots {
-            for (index, tree) in router.split(root, namespace: namespace).enumerated() where !tree.isEmpty {
-                await shards[index].load(namespace: namespace, tree: tree)
-            }
-        }
+        let (state, machines) = recovery.finish(sequence: sequence)
+        view.load(state)
+        scheduler.recovered(recordsSinceSnapshot: recovery.replayed)
+        let shards = machines.map { ShardActor(machine: $0, log: shardLog) }
         phases.end("shard_split")
-        commitLog.start()
+        shardLog.start()
+        let resolved = try await Self.finishPrepared(shards: shards, log: shardLog, view: view)
         logger.info(
             "database.recovered",
             [
-                "lsn": "\(lsn)", "replayed": "\(replayed)", "namespaces": "\(roots.count)",
-                "seconds": String(format: "%.3f", phases.total), "phases": phases.description,
+                "lsn": "\(sequence)", "replayed": "\(recovery.replayed)", "namespaces": "\(state.roots.count)",
+                "resolved_transactions": "\(resolved)", "seconds": String(format: "%.3f", phases.total),
+                "phases": phases.description,
             ])
-        let coordinator = Coordinator(router: router, shards: shards, log: commitLog, view: view)
+        let coordinator = Coordinator(router: router, shards: shards, log: shardLog, view: view)
         return Database(
-            view: view, coordinator: coordinator, log: commitLog, snapshots: snapshots, snapshotScheduler: scheduler)
+            view: view, coordinator: coordinator, log: shardLog, snapshots: snapshots, snapshotScheduler: scheduler)
+    }
+
+    /// Finishes the transactions a crash left prepared: an anchor without a decision aborts; every other participant
+    /// logs its anchor's decision (abort when there is none). Waits until every finish is committed.
+    /// - Returns: how many prepared parts were finished.
+    private static func finishPrepared(shards: [ShardActor], log: LocalShardLog, view: DatabaseView) async throws
+        -> Int
+    {
+        var positions: [ShardLogPosition] = []
+        var decisions: [Int: [TransactionID: Bool]] = [:]
+        var pending: [(shard: Int, transaction: TransactionID, anchor: Int)] = []
+        for shard in shards {
+            let (intents, anchored) = await shard.transactions
+            decisions[shard.id] = anchored
+            for (transaction, intent) in intents.sorted(by: { $0.key < $1.key }) {
+                pending.append((shard.id, transaction, intent.plan.anchor))
+            }
+        }
+        for (shard, transaction, anchor) in pending where shard == anchor {
+            let commit = decisions[anchor]?[transaction] ?? false
+            positions.append(await shards[shard].finish(transaction, commit: commit, isAnchor: true).0)
+            decisions[anchor, default: [:]][transaction] = commit
+        }
+        for (shard, transaction, anchor) in pending where shard != anchor {
+            let commit = decisions[anchor]?[transaction] ?? false
+            positions.append(await shards[shard].finish(transaction, commit: commit, isAnchor: false).0)
+        }
+        for position in positions {
+            try await log.waitUntilCommitted(position)
+            try await view.waitUntilApplied(shard: position.shard, through: position.index)
+        }
+        return pending.count
     }
 
     /// Milliseconds since the Unix epoch, the clock behind `ServerValue.timestamp` and push IDs.
@@ -117,34 +148,38 @@ public final class Database: Sendable {
     /// Writes a snapshot when enough records have accumulated, then drops log segments it covers. Runs until
     /// cancelled; a final snapshot is not needed on shutdown because the log is complete.
     func runSnapshots(log logger: Log) async {
-        for await (lsn, roots) in self.snapshotScheduler.requests {
+        for await capture in self.snapshotScheduler.requests {
             do {
                 let started = ContinuousClock.now
-                try self.snapshots.write(lsn: lsn) { writer in
-                    try SnapshotContent.encode(roots, depth: self.coordinator.router.shardDepth, into: &writer)
+                try self.snapshots.write(lsn: capture.sequence) { writer in
+                    try SnapshotContent.encode(capture, depth: self.coordinator.router.shardDepth, into: &writer)
                 }
-                self.log.truncate(through: lsn)
+                self.log.truncate(through: capture.sequence)
+                self.view.pruneDecisions()
                 self.snapshotScheduler.finished()
                 logger.info(
                     "snapshot.written",
-                    ["lsn": "\(lsn)", "seconds": String(format: "%.3f", Self.seconds(ContinuousClock.now - started))])
+                    [
+                        "lsn": "\(capture.sequence)",
+                        "seconds": String(format: "%.3f", Self.seconds(ContinuousClock.now - started)),
+                    ])
             } catch {
                 self.snapshotScheduler.finished()
-                logger.error("snapshot.failed", ["lsn": "\(lsn)", "error": "\(error)"])
+                logger.error("snapshot.failed", ["lsn": "\(capture.sequence)", "error": "\(error)"])
             }
         }
     }
 
     /// Snapshots the current view if anything was written since the last snapshot (called periodically).
     func snapshotIfChanged() {
-        let (lsn, roots) = self.view.snapshot()
-        self.snapshotScheduler.requestIfChanged(lsn: lsn, roots: roots)
+        self.snapshotScheduler.requestIfChanged(self.view.capture())
     }
 
     /// Flushes and closes the log; every acknowledged write is on disk afterwards.
     public func close() async {
         self.snapshotScheduler.stop()
         await self.log.close()
+        self.view.close()
     }
 
     var walStatistics: WALStatistics { self.log.statistics }

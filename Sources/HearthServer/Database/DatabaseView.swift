@@ -1,69 +1,109 @@
 public import HearthCore
 import Synchronization
 
-/// The node's read view: the whole tree of every namespace, as of the newest durable record.
+/// The node's read view: the whole tree of every namespace, as of the newest committed entries of every shard.
 ///
-/// Records are applied in log order on the log's commit thread, so the view is always a consistent cut across
-/// shards (a multi-shard update appears all at once), and a read is an O(1) capture of a persistent root. Listener
-/// registration happens under the same lock as applying, so a new listener sees every change after the value it
-/// was given, and none before.
+/// The shards' logs hand over committed entries on the log's commit thread; a `CommitFeed` orders them so that a
+/// multi-shard transaction appears all at once, and each change reaches its listeners before anyone waiting for it
+/// resumes (echo before acknowledgement). A read is an O(1) capture of a persistent root. Listener registration
+/// happens under the same lock as applying, so a new listener sees every later change and none before.
 public final class DatabaseView: Sendable {
     private struct State {
-        var roots: [String: Node] = [:]
-        var appliedLSN: UInt64 = 0
+        var data: ViewState
         var registry = ListenRegistry()
+        /// Tasks waiting for a shard's entries to be shown, by shard.
+        var waiters: [Int: [(index: UInt64, continuation: CheckedContinuation<Bool, Never>)]] = [:]
+        var isClosed = false
     }
 
-    private let state = Mutex(State())
-    private let onApplied: @Sendable (UInt64, [String: Node]) -> Void
+    private let state: Mutex<State>
+    private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
 
-    /// - Parameter onApplied: called after each record with its position and the roots (for snapshot scheduling).
-    init(onApplied: @escaping @Sendable (UInt64, [String: Node]) -> Void = { _, _ in }) {
+    /// - Parameter onApplied: called after each batch with its record count and, when the view is a consistent cut,
+    ///   what a snapshot of it would hold (for snapshot scheduling).
+    init(shardCount: Int, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }) {
+        let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
+        self.state = Mutex(State(data: ViewState(roots: [:], feed: feed)))
         self.onApplied = onApplied
     }
 
     /// The current root of a namespace.
     public func root(_ namespace: String) -> Node {
-        self.state.withLock { $0.roots[namespace] ?? .empty }
-    }
-
-    /// Every namespace's root and the log position they reflect.
-    func snapshot() -> (lsn: UInt64, roots: [String: Node]) {
-        self.state.withLock { ($0.appliedLSN, $0.roots) }
+        self.state.withLock { $0.data.roots[namespace] ?? .empty }
     }
 
     /// Installs recovered state (startup only).
-    func load(roots: [String: Node], lsn: UInt64) {
-        self.state.withLock {
-            $0.roots = roots
-            $0.appliedLSN = lsn
-        }
+    func load(_ data: ViewState) {
+        self.state.withLock { $0.data = data }
     }
 
-    /// Applies one durable record and tells the listeners it concerns.
-    func apply(_ record: CommitRecord, lsn: UInt64) {
-        let (change, listeners, roots) = self.state.withLock { state in
-            let old = state.roots[record.namespace] ?? .empty
-            var new = old
-            for mutation in record.mutations { new = mutation.apply(to: new) }
-            state.roots[record.namespace] = new.isEmpty ? nil : new
-            state.appliedLSN = lsn
-            let change = CommittedChange(record: record, lsn: lsn, oldRoot: old, newRoot: new)
-            let listeners = state.registry.listeners(
-                namespace: record.namespace,
-                touching: record.mutations.map(\.path)
-            )
-            return (change, listeners, state.roots)
+    /// What a snapshot would hold now, or nil while a transaction is half shown.
+    func capture() -> ViewSnapshot? {
+        self.state.withLock { $0.data.capture() }
+    }
+
+    /// Drops decisions that no prepared transaction needs any more (after a snapshot kept the ones that do).
+    func pruneDecisions() {
+        self.state.withLock { $0.data.feed.pruneDecisions() }
+    }
+
+    /// Takes a batch of committed entries (log records up to `sequence`), applies what became ready, tells the
+    /// listeners, then resumes the waiters whose entries are shown.
+    func receive(_ batch: [ShardApplied], through sequence: UInt64) {
+        let (notifications, resumed, snapshot) = self.state.withLock { state in
+            let changes = state.data.receive(batch)
+            state.data.logSequence = sequence
+            let notifications = changes.map { change in
+                (change, state.registry.listeners(namespace: change.namespace, touching: change.mutations.map(\.path)))
+            }
+            let applied = state.data.feed.appliedIndex
+            var resumed: [CheckedContinuation<Bool, Never>] = []
+            for (shard, waiting) in state.waiters {
+                let ready = waiting.filter { $0.index <= applied[shard] }
+                guard !ready.isEmpty else { continue }
+                resumed += ready.map(\.continuation)
+                let rest = waiting.filter { $0.index > applied[shard] }
+                state.waiters[shard] = rest.isEmpty ? nil : rest
+            }
+            return (notifications, resumed, state.data.capture())
         }
-        for listener in listeners { listener.changed(change) }
-        self.onApplied(lsn, roots)
+        for (change, listeners) in notifications {
+            for listener in listeners { listener.changed(change) }
+        }
+        for continuation in resumed { continuation.resume(returning: true) }
+        self.onApplied(batch.count, snapshot)
+    }
+
+    /// Returns once every entry of `shard` up to `index` is shown (its changes applied and fanned out).
+    /// - Throws: `DatabaseClosedError` when the view closes first.
+    func waitUntilApplied(shard: Int, through index: UInt64) async throws {
+        let isApplied = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let immediate: Bool? = self.state.withLock { state in
+                if state.isClosed { return false }
+                if state.data.feed.appliedIndex[shard] >= index { return true }
+                state.waiters[shard, default: []].append((index, continuation))
+                return nil
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+        if !isApplied { throw DatabaseClosedError() }
+    }
+
+    /// Fails every current and future wait (the log stopped).
+    func close() {
+        let waiting = self.state.withLock { state in
+            state.isClosed = true
+            defer { state.waiters = [:] }
+            return state.waiters.values.flatMap { $0.map(\.continuation) }
+        }
+        for continuation in waiting { continuation.resume(returning: false) }
     }
 
     /// Registers a listener and returns the namespace root it starts from, atomically.
     func addListener(_ listener: any ChangeListener) -> Node {
         self.state.withLock { state in
             state.registry.add(listener)
-            return state.roots[listener.namespace] ?? .empty
+            return state.data.roots[listener.namespace] ?? .empty
         }
     }
 
@@ -78,5 +118,13 @@ public final class DatabaseView: Sendable {
         var all: [any ChangeListener] = []
         self.state.withLock { $0.registry.forEach { all.append($0) } }
         for listener in all { body(listener) }
+    }
+}
+
+/// The database stopped (shutdown, or its log failed) before a write could be confirmed.
+public struct DatabaseClosedError: Error, Sendable, CustomStringConvertible {
+    public var description: String {
+        "The database stopped before the write was confirmed; it may or may not have been applied. Retry once the "
+            + "node is back."
     }
 }

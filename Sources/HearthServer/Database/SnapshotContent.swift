@@ -4,24 +4,55 @@ import HearthStorage
 /// How the read view is laid out inside a snapshot file, chosen so recovery can parse on every core.
 ///
 /// The payload is text, one record per line (compact JSON never contains a raw newline, and keys never contain a
-/// tab), in depth-first key order:
+/// tab). First where every shard's log stands and the transactions still prepared, then the trees in depth-first
+/// key order:
 /// ```
-/// hearth-snapshot 2
+/// hearth-snapshot 3
+/// I<tab><shard><tab><index>                   every entry of the shard's log up to <index> is reflected
+/// T<tab><shard><tab><base64 prepare entry>    a transaction prepared in the shard and not yet finished
+/// D<tab><shard><tab><transaction><tab><0|1>   a decision the shard anchors that a prepared part still needs
 /// N<tab><namespace>
 /// P<tab><spine path><tab><priority JSON>      a priority on a node above the shard depth
 /// S<tab><path><tab><export JSON>              the whole node at <path>: a subtree at the shard depth, or a leaf
 ///                                             standing above it
 /// ```
 /// Recovery parses the `S` lines in parallel (they are independent), then rebuilds each namespace in one ordered
-/// pass with bulk child-map builds, so no path is ever inserted twice.
+/// pass with bulk child-map builds, so no path is ever inserted twice. Version 2 files (written before shards had
+/// logs of their own) have no `I`, `T` or `D` lines and still load.
 enum SnapshotContent {
-    static let header = "hearth-snapshot 2"
+    static let header = "hearth-snapshot 3"
+    static let legacyHeader = "hearth-snapshot 2"
 
-    /// Writes every namespace's tree, cut at `depth` (the shard depth).
-    static func encode(_ roots: [String: Node], depth: Int, into writer: inout SnapshotWriter) throws {
+    /// What a snapshot file holds.
+    struct Decoded {
+        var roots: [String: Node]
+        /// Per shard; empty for a version 2 file (every shard's log starts at its beginning).
+        var appliedIndex: [Int: UInt64] = [:]
+        var intents: [Int: [TransactionID: ShardIntent]] = [:]
+        var decisions: [Int: [TransactionID: Bool]] = [:]
+    }
+
+    /// Writes the captured view: shard positions, prepared transactions, then every namespace's tree cut at
+    /// `depth` (the shard depth).
+    static func encode(_ snapshot: ViewSnapshot, depth: Int, into writer: inout SnapshotWriter) throws {
         var output = SnapshotJSONOutput(writer: writer)
         output.write(text: Self.header + "\n")
-        for (namespace, root) in roots.sorted(by: { $0.key < $1.key }) {
+        for (shard, index) in snapshot.appliedIndex.enumerated() {
+            output.write(text: "I\t\(shard)\t\(index)\n")
+        }
+        for (shard, intents) in snapshot.intents.enumerated() {
+            for (transaction, intent) in intents.sorted(by: { $0.key < $1.key }) {
+                var bytes: [UInt8] = []
+                ShardEntry.prepare(transaction, intent.write, intent.plan).encode(into: &bytes)
+                output.write(text: "T\t\(shard)\t\(Base64.encode(bytes))\n")
+            }
+        }
+        for (shard, decisions) in snapshot.decisions.enumerated() {
+            for (transaction, commit) in decisions.sorted(by: { $0.key < $1.key }) {
+                output.write(text: "D\t\(shard)\t\(transaction.rawValue)\t\(commit ? 1 : 0)\n")
+            }
+        }
+        for (namespace, root) in snapshot.roots.sorted(by: { $0.key < $1.key }) {
             output.write(text: "N\t\(namespace)\n")
             Self.encode(root, at: .root, depth: depth, into: &output)
         }
@@ -47,13 +78,53 @@ enum SnapshotContent {
         }
     }
 
-    /// Reads a payload written by `encode`, parsing subtrees on up to `parallelism` tasks.
-    static func decode(_ bytes: [UInt8], parallelism: Int) async throws -> [String: Node] {
+    /// Reads a payload written by `encode` (or a version 2 payload), parsing subtrees on up to `parallelism` tasks.
+    static func decode(_ bytes: [UInt8], parallelism: Int) async throws -> Decoded {
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
-        guard let first = lines.first, String(decoding: first, as: UTF8.self) == Self.header else {
+        guard let first = lines.first,
+            [Self.header, Self.legacyHeader].contains(String(decoding: first, as: UTF8.self))
+        else {
             throw CommitRecordError("snapshot does not start with \"\(Self.header)\"")
         }
-        let records = Array(lines.dropFirst())
+        var decoded = Decoded(roots: [:])
+        var records = lines.dropFirst()
+        while let line = records.first, let kind = line.first,
+            [UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D")].contains(kind)
+        {
+            try Self.decodeShardLine(line, into: &decoded)
+            records = records.dropFirst()
+        }
+        decoded.roots = try await Self.decodeTrees(Array(records), parallelism: parallelism)
+        return decoded
+    }
+
+    private static func decodeShardLine(_ line: ArraySlice<UInt8>, into decoded: inout Decoded) throws {
+        let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        guard fields.count >= 3, let shard = Int(fields[1]) else {
+            throw CommitRecordError("snapshot line is malformed")
+        }
+        switch fields[0] {
+        case "I":
+            guard let index = UInt64(fields[2]) else { throw CommitRecordError("snapshot shard index is malformed") }
+            decoded.appliedIndex[shard] = index
+        case "T":
+            guard let bytes = Base64.decode(fields[2]) else { throw CommitRecordError("snapshot intent is malformed") }
+            var reader = ByteReader(bytes: bytes)
+            guard case .prepare(let transaction, let write, let plan) = try ShardEntry(reading: &reader) else {
+                throw CommitRecordError("snapshot intent is not a prepare entry")
+            }
+            decoded.intents[shard, default: [:]][transaction] = ShardIntent(write: write, plan: plan)
+        default:
+            guard fields.count == 4, let raw = UInt64(fields[2]) else {
+                throw CommitRecordError("snapshot decision is malformed")
+            }
+            decoded.decisions[shard, default: [:]][TransactionID(rawValue: raw)] = fields[3] == "1"
+        }
+    }
+
+    private static func decodeTrees(_ records: [ArraySlice<UInt8>], parallelism: Int) async throws -> [String: Node] {
         let chunkSize = max(1, (records.count + parallelism - 1) / max(1, parallelism))
         let parsed = try await withThrowingTaskGroup(of: (Int, [SnapshotLine]).self) { group in
             for start in stride(from: 0, to: records.count, by: chunkSize) {

@@ -1,10 +1,10 @@
-public import HearthCore
 import Synchronization
 
-/// Decides when the read view is worth snapshotting and hands the captured roots to the snapshot writer.
+/// Decides when the read view is worth snapshotting and hands a consistent capture to the snapshot writer.
 ///
 /// A snapshot is due after `everyRecords` log records, or when the runtime's timer finds any record since the last
-/// one. Capturing is O(1) (persistent roots); writing happens off the commit thread. At most one is in flight.
+/// one; it is taken at the first moment the view is a consistent cut (no multi-shard transaction half shown).
+/// Capturing is O(1) (persistent roots); writing happens off the commit thread. At most one is in flight.
 final class SnapshotScheduler: Sendable {
     private struct State {
         var recordsSinceSnapshot = 0
@@ -14,38 +14,40 @@ final class SnapshotScheduler: Sendable {
 
     private let everyRecords: Int
     private let state = Mutex(State())
-    let requests: AsyncStream<(UInt64, [String: Node])>
-    private let continuation: AsyncStream<(UInt64, [String: Node])>.Continuation
+    let requests: AsyncStream<ViewSnapshot>
+    private let continuation: AsyncStream<ViewSnapshot>.Continuation
 
     init(everyRecords: Int) {
         self.everyRecords = everyRecords
         (self.requests, self.continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    func recovered(lsn: UInt64, recordsSinceSnapshot: Int) {
+    func recovered(recordsSinceSnapshot: Int) {
         self.state.withLock { $0.recordsSinceSnapshot = recordsSinceSnapshot }
     }
 
-    func recordApplied(lsn: UInt64, roots: [String: Node]) {
+    /// Counts applied records; starts a snapshot of `capture` when one is due and the view offered a capture.
+    func recordsApplied(_ count: Int, capture: ViewSnapshot?) {
         let due = self.state.withLock { state -> Bool in
-            state.recordsSinceSnapshot += 1
-            guard !state.stopped, !state.inFlight, state.recordsSinceSnapshot >= self.everyRecords else { return false }
+            state.recordsSinceSnapshot += count
+            guard capture != nil, !state.stopped, !state.inFlight, state.recordsSinceSnapshot >= self.everyRecords
+            else { return false }
             state.inFlight = true
             state.recordsSinceSnapshot = 0
             return true
         }
-        if due { self.continuation.yield((lsn, roots)) }
+        if due, let capture { self.continuation.yield(capture) }
     }
 
-    /// Asks for a snapshot of `roots` (as of `lsn`) if any record arrived since the last one: the time-based trigger.
-    func requestIfChanged(lsn: UInt64, roots: [String: Node]) {
+    /// Snapshots `capture` if any record arrived since the last snapshot: the time-based trigger.
+    func requestIfChanged(_ capture: ViewSnapshot?) {
         let due = self.state.withLock { state -> Bool in
-            guard !state.stopped, !state.inFlight, state.recordsSinceSnapshot > 0 else { return false }
+            guard capture != nil, !state.stopped, !state.inFlight, state.recordsSinceSnapshot > 0 else { return false }
             state.inFlight = true
             state.recordsSinceSnapshot = 0
             return true
         }
-        if due { self.continuation.yield((lsn, roots)) }
+        if due, let capture { self.continuation.yield(capture) }
     }
 
     func finished() {

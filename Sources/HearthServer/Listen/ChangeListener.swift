@@ -3,7 +3,7 @@ public import HearthCore
 /// Something that wants to hear about committed changes at or below a path: an SSE stream or a wire-protocol
 /// listen.
 ///
-/// `changed` is called on the log's commit thread, in commit order, for every record touching the listener's path
+/// `changed` is called on the log's commit thread, in commit order, for every change touching the listener's path
 /// (at, above or below it). It must not block: implementations format events and queue bytes on a connection.
 public protocol ChangeListener: AnyObject, Sendable {
     var namespace: String { get }
@@ -11,10 +11,14 @@ public protocol ChangeListener: AnyObject, Sendable {
     func changed(_ change: CommittedChange)
 }
 
-/// One committed record as listeners see it: the mutations plus the namespace root before and after.
+/// One committed change as listeners see it: a write, or a whole multi-shard transaction, with the namespace root
+/// before and after it.
 public struct CommittedChange: Sendable {
-    public let record: CommitRecord
-    public let lsn: UInt64
+    public let namespace: String
+    /// The resolved mutations, in the order they were applied.
+    public let mutations: [ResolvedMutation]
+    /// The read view's count of applied changes: strictly increasing.
+    public let sequence: UInt64
     public let oldRoot: Node
     public let newRoot: Node
 
@@ -28,7 +32,7 @@ public struct CommittedChange: Sendable {
 
     /// Classifies the change for a listener at `path`: every front end turns this into its own events.
     public func effect(at path: Path) -> Effect {
-        let mutations = self.record.mutations
+        let mutations = self.mutations
         if mutations.contains(where: { $0.path.count < path.count && $0.path.contains(path) }) {
             return .replaced(old: self.oldRoot.node(at: path), new: self.newRoot.node(at: path))
         }
@@ -37,6 +41,6 @@ public struct CommittedChange: Sendable {
 
     /// True when some mutation touches `path`, an ancestor of it, or a descendant of it.
     public func touches(_ path: Path) -> Bool {
-        self.record.mutations.contains { $0.path.contains(path) || path.contains($0.path) }
+        self.mutations.contains { $0.path.contains(path) || path.contains($0.path) }
     }
 }

@@ -1,125 +1,114 @@
 public import HearthCore
 
-/// Owns one virtual shard's trees (one per namespace) and serialises every write to it.
+/// The shell around one shard's state machine: it serialises the shard's commands, appends what the state machine
+/// decides to the shard's log in the same turn (so log order is apply order), and parks commands that a prepared
+/// transaction blocks until a transaction finishes here.
 ///
-/// The shard is where Firebase's per-location guarantees are decided: server values resolve against its current
-/// data, compare-and-set compares against it, and 2PC intents lock paths in it. A write is applied to the shard's
-/// tree and appended to the commit log in the same actor turn, so log order equals apply order; durability is
-/// awaited outside the actor, which lets many writes to one hot location share one fsync.
+/// Nothing here waits for a disk: an append only queues the entry, so a hot location takes its next write while
+/// earlier ones are still being made durable, and a transaction's locks last only from its prepare to its decision.
 public actor ShardActor {
     public let id: Int
-    private var trees: [String: Node] = [:]
-    private var intents: [UInt64: [LockedPath]] = [:]
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var machine: ShardStateMachine
+    private let log: any ShardLog
+    private var blocked: [CheckedContinuation<Void, Never>] = []
 
-    /// A path locked by a prepared transaction.
-    struct LockedPath: Sendable {
-        var namespace: String
-        var path: Path
+    init(machine: ShardStateMachine, log: any ShardLog) {
+        self.id = machine.shard
+        self.machine = machine
+        self.log = log
     }
 
-    public init(id: Int) {
-        self.id = id
+    /// What became of a single-shard write.
+    enum WriteResult: Sendable {
+        case appended(ShardLogPosition, [ResolvedMutation])
+        /// The compare-and-set failed against every entry up to `through`.
+        case conditionFailed(through: UInt64)
+        case needsAllShards
     }
 
-    /// Replaces the shard's tree for a namespace (recovery only).
-    public func load(namespace: String, tree: Node) {
-        self.trees[namespace] = tree
-    }
-
-    /// The shard's current data at `path` (including writes not yet durable).
-    public func node(namespace: String, at path: Path) -> Node {
-        (self.trees[namespace] ?? .empty).node(at: path)
-    }
-
-    /// A write whose mutations all live in this shard: waits for conflicting intents, checks the condition,
-    /// resolves server values, applies, and appends to the log.
-    /// - Returns: the log position to await, or the current value when the condition failed.
-    func write(
-        namespace: String,
-        mutations: [Mutation],
-        condition: WriteCondition?,
-        now: Int64,
-        log: CommitLog
-    ) async -> ShardWriteResult {
-        let paths = mutations.map(\.path) + (condition.map { [$0.path] } ?? [])
-        await self.waitForLocks(namespace: namespace, paths: paths)
-        var tree = self.trees[namespace] ?? .empty
-        if let condition, !Self.holds(condition, in: tree) {
-            return .conditionFailed(current: tree.node(at: condition.path))
-        }
-        let resolved = mutations.map { Self.resolve($0, in: tree, now: now) }
-        for mutation in resolved { tree = mutation.apply(to: tree) }
-        self.trees[namespace] = tree
-        let lsn = log.enqueue(
-            CommitRecord(namespace: namespace, mutations: resolved, sources: CommitRecord.sources(of: mutations)))
-        return .enqueued(lsn: lsn, resolved: resolved)
-    }
-
-    /// Phase one of a multi-shard transaction: waits until no other transaction holds a lock overlapping
-    /// `paths`, then locks them. The coordinator locks participants in ascending shard order, so waits never cycle.
-    func lock(transaction: UInt64, namespace: String, paths: [Path]) async {
-        await self.waitForLocks(namespace: namespace, paths: paths)
-        self.intents[transaction] = paths.map { LockedPath(namespace: namespace, path: $0) }
-    }
-
-    /// Phase two: apply this shard's part of a decided transaction and release its locks.
-    func commit(transaction: UInt64, namespace: String, mutations: [ResolvedMutation]) {
-        var tree = self.trees[namespace] ?? .empty
-        for mutation in mutations { tree = mutation.apply(to: tree) }
-        self.trees[namespace] = tree
-        self.release(transaction)
-    }
-
-    /// Releases a transaction's locks without applying anything.
-    func abort(transaction: UInt64) {
-        self.release(transaction)
-    }
-
-    private func release(_ transaction: UInt64) {
-        guard self.intents.removeValue(forKey: transaction) != nil else { return }
-        let resumed = self.waiters
-        self.waiters = []
-        for waiter in resumed { waiter.resume() }
-    }
-
-    private func waitForLocks(namespace: String, paths: [Path]) async {
-        while self.isLocked(namespace: namespace, paths: paths) {
-            await withCheckedContinuation { self.waiters.append($0) }
-        }
-    }
-
-    private func isLocked(namespace: String, paths: [Path]) -> Bool {
-        for locks in self.intents.values {
-            for lock in locks where lock.namespace == namespace {
-                for path in paths where lock.path.contains(path) || path.contains(lock.path) {
-                    return true
+    /// A write wholly inside this shard; waits while a prepared transaction holds an overlapping path.
+    func write(_ write: ShardWrite, condition: WriteCondition?) async -> WriteResult {
+        while true {
+            switch self.machine.write(write, condition: condition) {
+            case .appended(let entry, let applied):
+                guard case .write(_, let mutations) = applied.effect else {
+                    preconditionFailure("a write entry applied as \(applied.effect)")
                 }
+                return .appended(self.log.append(entry, applied: applied), mutations)
+            case .blocked:
+                await self.waitForFinish()
+            case .conditionFailed:
+                return .conditionFailed(through: self.machine.lastIndex)
+            case .needsAllShards:
+                return .needsAllShards
             }
         }
-        return false
     }
 
-    static func holds(_ condition: WriteCondition, in tree: Node) -> Bool {
-        tree.node(at: condition.path).hash == condition.expectedHash
+    /// Locks `paths` for a transaction and reads them; waits while another transaction holds an overlapping path.
+    /// - Returns: the shard's data at each path and the index the read reflects.
+    func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) async -> (nodes: [Node], through: UInt64)
+    {
+        while !self.machine.lock(transaction, namespace: namespace, paths: paths) {
+            await self.waitForFinish()
+        }
+        return (paths.map { self.machine.node(namespace: namespace, at: $0) }, self.machine.lastIndex)
     }
 
-    /// Resolves a mutation's server values against `tree` as it is before the write.
-    static func resolve(_ mutation: Mutation, in tree: Node, now: Int64) -> ResolvedMutation {
-        switch mutation {
-        case .set(let path, let value):
-            let existing = tree.node(at: path)
-            return .set(path, value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node)
-        case .setPriority(let path, let value):
-            let existing = Node(priorityValue: tree.node(at: path).priority)
-            let node = value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node
-            return .setPriority(path, ResolvedMutation.priority(from: node))
+    /// Releases a transaction's read locks when it gives up before preparing.
+    func unlock(_ transaction: TransactionID) {
+        self.machine.unlock(transaction)
+        self.resumeBlocked()
+    }
+
+    /// Phase one: logs this shard's part; waits while another transaction holds an overlapping path.
+    func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan) async
+        -> ShardLogPosition
+    {
+        while true {
+            switch self.machine.prepare(transaction, write, plan: plan) {
+            case .appended(let entry, let applied):
+                return self.log.append(entry, applied: applied)
+            case .blocked:
+                await self.waitForFinish()
+            case .conditionFailed, .needsAllShards:
+                preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot fail a condition")
+            }
         }
     }
-}
 
-/// The result of a single-shard write.
-enum ShardWriteResult: Sendable {
-    case enqueued(lsn: UInt64, resolved: [ResolvedMutation])
-    case conditionFailed(current: Node)
+    /// Logs the decision (anchor) or the learned decision (other participants), finishing this shard's part.
+    /// - Returns: where to wait for it, and this shard's resolved part when it committed.
+    func finish(_ transaction: TransactionID, commit: Bool, isAnchor: Bool) -> (ShardLogPosition, [ResolvedMutation]) {
+        let decision =
+            isAnchor
+            ? self.machine.decide(transaction, commit: commit) : self.machine.finish(transaction, commit: commit)
+        guard case .appended(let entry, let applied) = decision else {
+            preconditionFailure("finishing \(transaction) in shard \(self.id) appended nothing")
+        }
+        self.resumeBlocked()
+        var mutations: [ResolvedMutation] = []
+        if case .finished(_, _, let part?) = applied.effect { mutations = part.mutations }
+        return (self.log.append(entry, applied: applied), mutations)
+    }
+
+    /// Forgets a decision once every participant has logged its finish.
+    func forget(_ transaction: TransactionID) {
+        self.machine.forget(transaction)
+    }
+
+    /// The prepared transactions and the decisions this shard holds (recovery resolves them).
+    var transactions: (intents: [TransactionID: ShardIntent], decisions: [TransactionID: Bool]) {
+        (self.machine.intents, self.machine.decisions)
+    }
+
+    private func waitForFinish() async {
+        await withCheckedContinuation { self.blocked.append($0) }
+    }
+
+    private func resumeBlocked() {
+        let resumed = self.blocked
+        self.blocked = []
+        for continuation in resumed { continuation.resume() }
+    }
 }

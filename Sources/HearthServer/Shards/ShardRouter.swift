@@ -5,9 +5,9 @@ public import HearthCore
 /// A namespace's tree is cut into `shardCount` virtual shards. A path at depth ≥ `shardDepth` belongs to the shard
 /// chosen by a stable hash (FNV-1a, identical on every node and every run) of the namespace and its first
 /// `shardDepth` keys, so `/posts/p1/stars/u9` and `/posts/p1/starCount` share a shard. Shallower paths are the
-/// **spine**: they belong to every shard, so writing one is a multi-shard transaction. Shard trees hold only the
-/// subtrees rooted at depth `shardDepth`; leaves and priorities on the spine live in the read view (see
-/// docs/architecture.md, "Shards hold only subtrees").
+/// **spine**: they belong to every shard, so writing one is a multi-shard transaction. A shard's tree holds the
+/// subtrees rooted at depth `shardDepth` that hash to it, plus a copy of every leaf and priority on the spine (see
+/// docs/architecture.md, "Shards and the spine").
 public struct ShardRouter: Sendable {
     public let shardCount: Int
     public let shardDepth: Int
@@ -46,8 +46,9 @@ public struct ShardRouter: Sendable {
         return Array(0..<self.shardCount)
     }
 
-    /// Cuts `value` (to be set at `path`) into the part each shard owns: the depth-`shardDepth` subtrees inside
-    /// bare spine containers (no spine leaves, no spine priorities). Element `i` belongs to shard `i`.
+    /// Cuts `value` (to be set at `path`) into the part each shard owns: its subtrees at the shard depth, plus a
+    /// copy of every leaf and priority standing on the spine (every shard keeps the spine's leaves, see
+    /// docs/architecture.md). Element `i` belongs to shard `i`; `Node.union` of the parts gives `value` back.
     /// - Complexity: one pass over the spine-level children, sharing every owned subtree.
     public func split(_ value: Node, at path: Path, namespace: String) -> [Node] {
         if path.count >= self.shardDepth {
@@ -55,6 +56,7 @@ public struct ShardRouter: Sendable {
             if let shard = self.shard(namespace: namespace, path: path) { parts[shard] = value }
             return parts
         }
+        if value.isLeaf { return [Node](repeating: value, count: self.shardCount) }
         var buckets = [[(key: Key, node: Node)]](repeating: [], count: self.shardCount)
         for (key, child) in value.children {
             let childPath = path.appending(key)
@@ -69,7 +71,7 @@ public struct ShardRouter: Sendable {
                 }
             }
         }
-        return buckets.map { Node(children: ChildMap(sortedUniqueElements: $0)) }
+        return buckets.map { Node(children: ChildMap(sortedUniqueElements: $0), priority: value.priority) }
     }
 
     /// Splits a whole namespace tree into one tree per shard (used after recovery).

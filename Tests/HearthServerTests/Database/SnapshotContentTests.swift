@@ -40,9 +40,13 @@ import Testing
     private static func roundTrip(_ roots: [String: Node], depth: Int, parallelism: Int) async throws -> [String: Node]
     {
         let store = try SnapshotStore(directory: ServerProcess.temporaryDirectory())
-        try store.write(lsn: 1) { writer in try SnapshotContent.encode(roots, depth: depth, into: &writer) }
+        let capture = ViewSnapshot(
+            sequence: 1, roots: roots, appliedIndex: [3, 0], intents: [[:], [:]], decisions: [[:], [:]])
+        try store.write(lsn: 1) { writer in try SnapshotContent.encode(capture, depth: depth, into: &writer) }
         let latest = try #require(try store.latest())
-        return try await SnapshotContent.decode(try store.read(latest), parallelism: parallelism)
+        let decoded = try await SnapshotContent.decode(try store.read(latest), parallelism: parallelism)
+        #expect(decoded.appliedIndex == [0: 3, 1: 0])
+        return decoded.roots
     }
 
     private static func tree(depth: Int, random: inout SeededRandom) -> Node {

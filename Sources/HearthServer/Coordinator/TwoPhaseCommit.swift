@@ -1,0 +1,162 @@
+public import HearthCore
+
+/// One multi-shard write as a pure state machine: what to lock and read, what each participant prepares, and the
+/// decision, from the results the coordinator's shell feeds back in.
+///
+/// The phases follow two-phase commit with the transaction record in an anchor shard:
+/// 1. `start()`: when the write must read before it writes (a compare-and-set, server values on the spine, or a
+///    write landing below a spine leaf), lock the read paths in every participant, ascending, and read them.
+/// 2. `onRead`: check the condition against the union of the participants' data; resolve spine server values;
+///    cut each mutation into the part every participant owns. Then prepare each part, ascending (prepares lock,
+///    and ascending order means two transactions never wait for each other in a cycle).
+/// 3. `onPrepared`: once every prepare is ordered before the decision, the anchor logs the decision (commit).
+/// 4. `onDecided`: the other participants log the decision they learned; then the write is done.
+/// No step waits for a disk: locks are held from prepare to decision, both only queued in the logs.
+public struct TwoPhaseCommit: Sendable {
+    public enum Phase: Sendable, Equatable { case reading, preparing, deciding, finishing, done }
+
+    /// What the shell must do next.
+    public enum Directive: Sendable {
+        /// Lock and read `paths` in every participant, ascending, then call `onRead`.
+        case lockAndRead(participants: [Int], paths: [Path])
+        /// Prepare each part, in this (ascending) order, then call `onPrepared`.
+        case prepare([(shard: Int, write: ShardWrite)], plan: ShardTransactionPlan)
+        /// The anchor logs the decision; then call `onDecided`.
+        case decide(anchor: Int, commit: Bool)
+        /// The other participants log the decision.
+        case finish(participants: [Int], commit: Bool)
+        /// The condition failed: release the read locks; nothing was prepared. The data read reflects every entry
+        /// up to `through` in each participant.
+        case conditionFailed(participants: [Int], through: [Int: UInt64])
+    }
+
+    public let transaction: TransactionID
+    public let namespace: String
+    public private(set) var phase: Phase
+    private var mutations: [Mutation]
+    private let condition: WriteCondition?
+    private let now: Int64
+    private let router: ShardRouter
+    private let participants: [Int]
+    private let readPaths: [Path]
+
+    /// - Parameters:
+    ///   - escalated: the write lands below a spine leaf (a shard answered `needsAllShards`).
+    public init(
+        transaction: TransactionID, namespace: String, mutations: [Mutation], condition: WriteCondition?,
+        now: Int64, router: ShardRouter, escalated: Bool = false
+    ) {
+        self.transaction = transaction
+        self.namespace = namespace
+        self.mutations = mutations
+        self.condition = condition
+        self.now = now
+        self.router = router
+        var participants = Set<Int>()
+        for mutation in mutations {
+            participants.formUnion(router.shards(namespace: namespace, mutation: mutation.path))
+        }
+        if let condition { participants.formUnion(router.shards(namespace: namespace, mutation: condition.path)) }
+        var readPaths: [Path] = condition.map { [$0.path] } ?? []
+        for mutation in mutations where router.isSpine(mutation.path) && Self.hasServerValues(mutation) {
+            readPaths.append(mutation.path)
+        }
+        if escalated {
+            participants = Set(0..<router.shardCount)
+            for mutation in mutations where !router.isSpine(mutation.path) {
+                for depth in 0..<router.shardDepth {
+                    readPaths.append(Path(keys: Array(mutation.path.keys.prefix(depth))))
+                }
+            }
+        }
+        self.participants = participants.sorted()
+        self.readPaths = Array(Set(readPaths)).sorted()
+        self.phase = self.readPaths.isEmpty ? .preparing : .reading
+    }
+
+    /// The shards taking part, ascending; the first is the anchor.
+    public var plan: ShardTransactionPlan {
+        ShardTransactionPlan(anchor: self.participants.first ?? 0, participants: self.participants)
+    }
+
+    public mutating func start() -> [Directive] {
+        if self.phase == .reading { return [.lockAndRead(participants: self.participants, paths: self.readPaths)] }
+        return [self.prepareDirective()]
+    }
+
+    /// The participants' data at the read paths (in `readPaths` order) and the index each read reflects.
+    public mutating func onRead(_ nodes: [Int: [Node]], through: [Int: UInt64]) -> [Directive] {
+        precondition(self.phase == .reading, "onRead in phase \(self.phase)")
+        var current: [Path: Node] = [:]
+        for (index, path) in self.readPaths.enumerated() {
+            current[path] = Node.union(self.participants.compactMap { nodes[$0]?[index] })
+        }
+        if let condition, (current[condition.path] ?? .empty).hash != condition.expectedHash {
+            self.phase = .done
+            return [.conditionFailed(participants: self.participants, through: through)]
+        }
+        var clears: [Mutation] = []
+        for path in self.readPaths where self.router.isSpine(path) && (current[path]?.isLeaf ?? false) {
+            if self.mutations.contains(where: { path.count < $0.path.count && path.contains($0.path) }) {
+                clears.append(.set(path, WriteValue(node: .empty)))
+            }
+        }
+        self.mutations =
+            clears
+            + self.mutations.map { mutation in
+                guard self.router.isSpine(mutation.path), Self.hasServerValues(mutation) else { return mutation }
+                let existing = current[mutation.path] ?? .empty
+                switch ShardStateMachine.resolve(
+                    mutation, in: Node.empty.setting(existing, at: mutation.path), now: self.now)
+                {
+                case .set(let path, let node): return .set(path, WriteValue(node: node))
+                case .setPriority(let path, let priority):
+                    return .setPriority(path, WriteValue(node: Node(priorityValue: priority)))
+                }
+            }
+        self.phase = .preparing
+        return [self.prepareDirective()]
+    }
+
+    public mutating func onPrepared() -> [Directive] {
+        precondition(self.phase == .preparing, "onPrepared in phase \(self.phase)")
+        self.phase = .deciding
+        return [.decide(anchor: self.plan.anchor, commit: true)]
+    }
+
+    public mutating func onDecided() -> [Directive] {
+        precondition(self.phase == .deciding, "onDecided in phase \(self.phase)")
+        self.phase = .done
+        return [.finish(participants: Array(self.participants.dropFirst()), commit: true)]
+    }
+
+    private func prepareDirective() -> Directive {
+        var parts: [Int: [Mutation]] = [:]
+        for mutation in self.mutations {
+            for (shard, part) in self.cut(mutation) { parts[shard, default: []].append(part) }
+        }
+        let writes = self.participants.map { shard in
+            (shard: shard, write: ShardWrite(namespace: self.namespace, mutations: parts[shard] ?? [], now: self.now))
+        }
+        return .prepare(writes, plan: self.plan)
+    }
+
+    /// The part of `mutation` each shard owns: a deep path belongs to one shard; a spine value is cut along shard
+    /// lines, every shard keeping a copy of its spine leaves and priorities.
+    private func cut(_ mutation: Mutation) -> [(Int, Mutation)] {
+        if let shard = self.router.shard(namespace: self.namespace, path: mutation.path) { return [(shard, mutation)] }
+        switch mutation {
+        case .set(let path, let value):
+            let parts = self.router.split(value.node, at: path, namespace: self.namespace)
+            return self.participants.map { ($0, .set(path, WriteValue(node: parts[$0]))) }
+        case .setPriority:
+            return self.participants.map { ($0, mutation) }
+        }
+    }
+
+    private static func hasServerValues(_ mutation: Mutation) -> Bool {
+        switch mutation {
+        case .set(_, let value), .setPriority(_, let value): value.hasServerValues
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import HearthCore
+
+/// Turns every shard's stream of applied entries into updates of the read view, and remembers what a snapshot of
+/// that view must carry.
+///
+/// Each shard's entries arrive in that shard's order. A single-shard write is shown as soon as no earlier entry of
+/// its shard that it overlaps is still waiting; a transaction is shown all at once, when every participant's part
+/// has arrived and none of them waits behind an overlapping entry. Transactions that overlap hold their locks in
+/// every shard they share, so they reach every shard in the same order and this never waits in a cycle; those that
+/// do not overlap may arrive in different orders in different shards, and are shown in whichever order completes
+/// first. A pure value: the read view runs it under its lock; tests run it directly.
+struct CommitFeed {
+    /// A change the read view applies at once.
+    struct Update {
+        var namespace: String
+        var mutations: [ResolvedMutation]
+    }
+
+    /// Per shard: entries that arrived and are not shown yet, in index order.
+    private var queues: [[ShardApplied]]
+    /// Per shard: the index of the newest entry that arrived.
+    private var received: [UInt64]
+    /// Committed parts of transactions not yet shown, by participant.
+    private var parts: [TransactionID: [Int: ShardTransactionPart]] = [:]
+    /// Per shard: transactions prepared there and not yet finished, as a snapshot must keep them.
+    private(set) var intents: [[TransactionID: ShardIntent]]
+    /// Per shard: the decisions it anchors that a prepared part may still need.
+    private(set) var decisions: [[TransactionID: Bool]]
+
+    init(
+        appliedIndex: [UInt64], intents: [[TransactionID: ShardIntent]]? = nil,
+        decisions: [[TransactionID: Bool]]? = nil
+    ) {
+        let count = appliedIndex.count
+        self.queues = Array(repeating: [], count: count)
+        self.received = appliedIndex
+        self.intents = intents ?? Array(repeating: [:], count: count)
+        self.decisions = decisions ?? Array(repeating: [:], count: count)
+    }
+
+    var shardCount: Int { self.queues.count }
+
+    /// Per shard: every entry up to this index has been shown (or had nothing to show).
+    var appliedIndex: [UInt64] {
+        (0..<self.queues.count).map { shard in
+            self.queues[shard].first.map { $0.index - 1 } ?? self.received[shard]
+        }
+    }
+
+    /// True when nothing waits: the view is a consistent cut at `appliedIndex`.
+    var isQuiescent: Bool { self.queues.allSatisfy(\.isEmpty) }
+
+    /// Takes one applied entry and returns the view updates that became ready, in the order to apply them.
+    mutating func receive(_ applied: ShardApplied) -> [Update] {
+        precondition(
+            applied.index == self.received[applied.shard] + 1,
+            "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
+        self.received[applied.shard] = applied.index
+        self.queues[applied.shard].append(applied)
+        if case .finished(let transaction, _, let part?) = applied.effect {
+            self.parts[transaction, default: [:]][applied.shard] = part
+        }
+        var updates: [Update] = []
+        var progressed = true
+        while progressed {
+            progressed = false
+            for shard in 0..<self.queues.count {
+                var position = 0
+                while position < self.queues[shard].count {
+                    if self.consume(shard: shard, at: position, into: &updates) {
+                        progressed = true
+                    } else {
+                        position += 1
+                    }
+                }
+            }
+        }
+        return updates
+    }
+
+    /// Drops decisions no prepared part needs any more (called when a snapshot is taken).
+    mutating func pruneDecisions() {
+        let pending = Set(self.intents.flatMap(\.keys))
+        for shard in 0..<self.decisions.count {
+            self.decisions[shard] = self.decisions[shard].filter { pending.contains($0.key) }
+        }
+    }
+
+    /// Shows the entry at `position` of `shard`'s queue if it is ready; returns false when it must wait.
+    private mutating func consume(shard: Int, at position: Int, into updates: inout [Update]) -> Bool {
+        let applied = self.queues[shard][position]
+        switch applied.effect {
+        case .write(let namespace, let mutations):
+            guard !self.waitsBehind(shard: shard, position: position, namespace: namespace, mutations: mutations)
+            else { return false }
+            self.queues[shard].remove(at: position)
+            updates.append(Update(namespace: namespace, mutations: mutations))
+        case .prepared(let transaction, let intent):
+            self.queues[shard].remove(at: position)
+            self.intents[shard][transaction] = intent
+        case .finished(let transaction, let decision, nil):
+            self.queues[shard].remove(at: position)
+            self.finishBookkeeping(transaction, shard: shard, decision: decision)
+        case .finished(let transaction, _, let part?):
+            return self.consumeTransaction(
+                transaction, namespace: part.namespace, participants: part.participants, into: &updates)
+        }
+        return true
+    }
+
+    /// Shows a transaction once every participant's part is in and none waits behind an overlapping entry.
+    private mutating func consumeTransaction(
+        _ transaction: TransactionID, namespace: String, participants: [Int], into updates: inout [Update]
+    ) -> Bool {
+        guard let received = self.parts[transaction], received.count == participants.count else { return false }
+        var positions: [(shard: Int, position: Int)] = []
+        for participant in participants {
+            guard let part = received[participant],
+                let position = self.queues[participant].firstIndex(where: { Self.finishes(transaction, $0) }),
+                !self.waitsBehind(
+                    shard: participant, position: position, namespace: namespace, mutations: part.mutations)
+            else { return false }
+            positions.append((participant, position))
+        }
+        for (participant, position) in positions {
+            if case .finished(_, let decision, _) = self.queues[participant][position].effect {
+                self.finishBookkeeping(transaction, shard: participant, decision: decision)
+            }
+            self.queues[participant].remove(at: position)
+        }
+        self.parts[transaction] = nil
+        let mutations = Self.merge(participants.compactMap { received[$0]?.mutations })
+        updates.append(Update(namespace: namespace, mutations: mutations))
+        return true
+    }
+
+    private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int, decision: Bool?) {
+        self.intents[shard][transaction] = nil
+        if let decision { self.decisions[shard][transaction] = decision }
+    }
+
+    private static func finishes(_ transaction: TransactionID, _ applied: ShardApplied) -> Bool {
+        if case .finished(let finished, _, _) = applied.effect { return finished == transaction }
+        return false
+    }
+
+    /// True when an earlier entry still queued in `shard` changes a path overlapping `mutations`.
+    private func waitsBehind(shard: Int, position: Int, namespace: String, mutations: [ResolvedMutation]) -> Bool {
+        let paths = mutations.map(\.path)
+        for earlier in self.queues[shard][..<position] {
+            let touched: [ResolvedMutation]
+            switch earlier.effect {
+            case .write(let otherNamespace, let others) where otherNamespace == namespace: touched = others
+            case .finished(_, _, let part?) where part.namespace == namespace: touched = part.mutations
+            default: continue
+            }
+            if ShardStateMachine.overlaps(touched.map(\.path), paths) { return true }
+        }
+        return false
+    }
+
+    /// One transaction's mutations from its parts: a spine path is written by every shard, each with its own
+    /// subtrees and the same spine copy, so its parts are joined; shallower paths apply first.
+    static func merge(_ parts: [[ResolvedMutation]]) -> [ResolvedMutation] {
+        var sets: [Path: [Node]] = [:]
+        var priorities: [Path: Priority?] = [:]
+        for part in parts {
+            for mutation in part {
+                switch mutation {
+                case .set(let path, let node): sets[path, default: []].append(node)
+                case .setPriority(let path, let priority): priorities[path] = priority
+                }
+            }
+        }
+        var merged: [ResolvedMutation] = sets.map { .set($0.key, Node.union($0.value)) }
+        merged += priorities.map { .setPriority($0.key, $0.value) }
+        return merged.sorted { a, b in
+            if a.path.count != b.path.count { return a.path.count < b.path.count }
+            if a.path != b.path { return a.path < b.path }
+            if case .set = a, case .setPriority = b { return true }
+            return false
+        }
+    }
+}

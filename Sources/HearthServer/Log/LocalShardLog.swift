@@ -1,0 +1,98 @@
+import HearthCore
+import HearthStorage
+import Synchronization
+
+/// Every shard's log on one node, multiplexed onto the node's single write-ahead log.
+///
+/// Entries of all shards share one record sequence and one group-commit fsync, as multi-Raft stores keep many
+/// groups in one engine. An entry's decoded `ShardApplied` stays in memory until its record is durable (so the read
+/// view never parses what a shard just built); then, on the log's writer thread and in record order, the batch goes
+/// to `onCommitted`, and only after that do waiters resume.
+final class LocalShardLog: ShardLog {
+    private let wal: WriteAheadLog
+    private let directory: String
+    private let pending: PendingEntries
+    private let failures: AsyncStream<StorageError>.Continuation
+    /// Yields once when the log fails: the node must stop, since nothing more can be made durable.
+    let failure: AsyncStream<StorageError>
+
+    private init(wal: WriteAheadLog, directory: String, pending: PendingEntries) {
+        self.wal = wal
+        self.directory = directory
+        self.pending = pending
+        (self.failure, self.failures) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(1))
+    }
+
+    /// Opens the log; once `start()` has been called, committed entries go to `onCommitted` in record order,
+    /// with the sequence number of the last record of the batch.
+    static func open(
+        directory: String, configuration: WALConfiguration,
+        onCommitted: @escaping @Sendable ([ShardApplied], UInt64) -> Void
+    ) throws -> LocalShardLog {
+        let pending = PendingEntries()
+        let wal = try WriteAheadLog(directory: directory, configuration: configuration) { records in
+            guard let last = records.last?.lsn else { return }
+            let batch = pending.entries.withLock { pending in records.compactMap { pending.removeValue(forKey: $0.lsn) }
+            }
+            onCommitted(batch, last)
+        }
+        return LocalShardLog(wal: wal, directory: directory, pending: pending)
+    }
+
+    /// The newest record found on disk when the log was opened.
+    var lastRecoveredSequence: UInt64 { self.wal.lastLSN }
+
+    /// Replays every record after `sequence` into `body` (recovery, before `start`).
+    /// - Throws: `StorageError` naming the file and offset of a damaged record, or `CommitRecordError` naming the
+    ///   record that cannot be decoded; nothing is ever skipped.
+    func replay(after sequence: UInt64, _ body: (UInt64, ShardLogRecord) throws -> Void) throws {
+        try self.wal.replay(after: sequence) { record in
+            let decoded: ShardLogRecord
+            do {
+                decoded = try ShardLogRecord(decoding: record.payload)
+            } catch let error as CommitRecordError {
+                throw CommitRecordError(
+                    "record \(record.lsn) of the write-ahead log in \(self.directory): \(error.detail)")
+            }
+            try body(record.lsn, decoded)
+        }
+    }
+
+    func start() { self.wal.start() }
+
+    func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
+        let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
+        let sequence = self.pending.entries.withLock { pending in
+            let sequence = self.wal.enqueue(bytes)
+            pending[sequence] = applied
+            return sequence
+        }
+        return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
+    }
+
+    func waitUntilCommitted(_ position: ShardLogPosition) async throws {
+        do {
+            try await self.wal.waitUntilDurable(position.sequence)
+        } catch {
+            if error.code == .io { self.failures.yield(error) }
+            throw error
+        }
+    }
+
+    /// One log for every shard: records become durable in the order they were appended.
+    func waitUntilOrdered(_ position: ShardLogPosition) async throws {}
+
+    /// The newest record appended so far.
+    var lastSequence: UInt64 { self.wal.lastLSN }
+
+    func truncate(through sequence: UInt64) { self.wal.truncate(through: sequence) }
+
+    func close() async { await self.wal.close() }
+
+    var statistics: WALStatistics { self.wal.statistics }
+}
+
+/// Applied entries waiting for their records to become durable, by record sequence number.
+final class PendingEntries: Sendable {
+    let entries = Mutex<[UInt64: ShardApplied]>([:])
+}

@@ -1,0 +1,28 @@
+/// A shard's log as the write path sees it: the seam where entries become durable and committed.
+///
+/// A shard's actor applies an entry to its state machine and appends it here in the same turn, so each shard's log
+/// order is its apply order. Once an entry is committed the log hands its `ShardApplied` to the read view, each
+/// shard's entries in index order. Today `LocalShardLog` multiplexes every shard onto the node's one write-ahead
+/// log (one group-commit fsync for all of them); in the cluster a Raft group per shard sits behind this seam,
+/// where "committed" means stored by a majority of the shard's replicas.
+protocol ShardLog: Sendable {
+    /// Appends an entry its shard has just applied; returns where to wait for it. Never blocks on I/O.
+    func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition
+
+    /// Returns once the entry at `position` is committed and handed to the read view.
+    /// - Throws: the log's failure when it can no longer commit anything.
+    func waitUntilCommitted(_ position: ShardLogPosition) async throws
+
+    /// Returns once an entry appended before `position` will be committed no later than anything appended after
+    /// it anywhere (the condition for logging a transaction's decision after its prepares). Immediate when every
+    /// shard shares one ordered log; in the cluster, once the prepare is committed.
+    func waitUntilOrdered(_ position: ShardLogPosition) async throws
+}
+
+/// Where an appended entry sits: its shard and index, plus the local log's own sequence number.
+struct ShardLogPosition: Sendable {
+    var shard: Int
+    var index: UInt64
+    /// The write-ahead log's sequence number of the record holding the entry.
+    var sequence: UInt64
+}

@@ -1,0 +1,119 @@
+import HearthCore
+
+/// The binary form of a shard entry inside a log record (little-endian):
+///
+/// ```
+/// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish
+/// write:    ShardWrite
+/// prepare:  u64 transaction, u16 anchor, u16 n, n × u16 participant, ShardWrite
+/// decide:   u64 transaction, u8 commit (0 or 1)
+/// finish:   u64 transaction, u8 commit (0 or 1)
+/// ShardWrite: u16 namespace length, namespace UTF-8, i64 now, u32 count, then per mutation
+///             u8 kind (1 set, 2 set priority), u16 path length, path UTF-8, u64 value length, value JSON
+///             (server values as the client's {".sv": …}, see `WriteValue.jsonValue()`)
+/// ```
+extension ShardEntry {
+    /// Appends the entry's bytes to `bytes`.
+    public func encode(into bytes: inout [UInt8]) {
+        switch self {
+        case .write(let write):
+            bytes.append(1)
+            write.encode(into: &bytes)
+        case .prepare(let transaction, let write, let plan):
+            bytes.append(2)
+            ByteWriter.append(transaction.rawValue, to: &bytes)
+            ByteWriter.append(UInt16(truncatingIfNeeded: plan.anchor), to: &bytes)
+            ByteWriter.append(UInt16(truncatingIfNeeded: plan.participants.count), to: &bytes)
+            for participant in plan.participants {
+                ByteWriter.append(UInt16(truncatingIfNeeded: participant), to: &bytes)
+            }
+            write.encode(into: &bytes)
+        case .decide(let transaction, let commit):
+            bytes.append(3)
+            ByteWriter.append(transaction.rawValue, to: &bytes)
+            bytes.append(commit ? 1 : 0)
+        case .finish(let transaction, let commit):
+            bytes.append(4)
+            ByteWriter.append(transaction.rawValue, to: &bytes)
+            bytes.append(commit ? 1 : 0)
+        }
+    }
+
+    /// Reads an entry written by `encode(into:)`.
+    /// - Throws: `CommitRecordError` when the bytes are not an entry this version understands.
+    init(reading reader: inout ByteReader) throws {
+        switch try reader.readUInt8() {
+        case 1:
+            self = .write(try ShardWrite(reading: &reader))
+        case 2:
+            let transaction = TransactionID(rawValue: try reader.readUInt64())
+            let anchor = Int(try reader.readUInt16())
+            let count = Int(try reader.readUInt16())
+            var participants: [Int] = []
+            for _ in 0..<count { participants.append(Int(try reader.readUInt16())) }
+            let write = try ShardWrite(reading: &reader)
+            self = .prepare(transaction, write, ShardTransactionPlan(anchor: anchor, participants: participants))
+        case 3:
+            self = .decide(TransactionID(rawValue: try reader.readUInt64()), commit: try reader.readUInt8() == 1)
+        case 4:
+            self = .finish(TransactionID(rawValue: try reader.readUInt64()), commit: try reader.readUInt8() == 1)
+        case let kind:
+            throw CommitRecordError("unknown shard entry kind \(kind)")
+        }
+    }
+}
+
+extension ShardWrite {
+    func encode(into bytes: inout [UInt8]) {
+        ByteWriter.appendString(self.namespace, to: &bytes)
+        ByteWriter.append(UInt64(bitPattern: self.now), to: &bytes)
+        ByteWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
+        for mutation in self.mutations {
+            let value: WriteValue
+            switch mutation {
+            case .set(_, let written):
+                bytes.append(1)
+                value = written
+            case .setPriority(_, let written):
+                bytes.append(2)
+                value = written
+            }
+            ByteWriter.appendString(mutation.path.slashless, to: &bytes)
+            let json = value.jsonBytes()
+            ByteWriter.append(UInt64(json.count), to: &bytes)
+            bytes.append(contentsOf: json)
+        }
+    }
+
+    init(reading reader: inout ByteReader) throws {
+        self.namespace = try reader.readString(count: Int(try reader.readUInt16()))
+        self.now = Int64(bitPattern: try reader.readUInt64())
+        let count = Int(try reader.readUInt32())
+        var mutations: [Mutation] = []
+        mutations.reserveCapacity(min(count, 1 << 16))
+        for _ in 0..<count {
+            let kind = try reader.readUInt8()
+            let path = ByteReader.path(try reader.readString(count: Int(try reader.readUInt16())))
+            let value = try WriteValue.parseWrite(try reader.readBytes(count: Int(try reader.readUInt64())), depth: 0)
+            switch kind {
+            case 1: mutations.append(.set(path, value))
+            case 2: mutations.append(.setPriority(path, value))
+            default: throw CommitRecordError("unknown mutation kind \(kind)")
+            }
+        }
+        self.mutations = mutations
+    }
+}
+
+/// Appends little-endian fields to a byte array.
+enum ByteWriter {
+    static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A string as `u16 length` + UTF-8 (callers keep strings under 64 KiB: paths and namespaces are limited).
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        Self.append(UInt16(truncatingIfNeeded: text.utf8.count), to: &bytes)
+        bytes.append(contentsOf: text.utf8)
+    }
+}

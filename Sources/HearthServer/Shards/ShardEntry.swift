@@ -1,0 +1,48 @@
+public import HearthCore
+
+/// One entry of a shard's log: what every replica of the shard applies, in log order, to reach the same state.
+///
+/// Entries hold writes as the client sent them (server values unresolved) plus the leader's clock reading, so
+/// applying an entry is a pure function of the shard's state before it: every replica resolves `increment` and
+/// `timestamp` identically. A leader checks a compare-and-set before appending; the entry itself is
+/// unconditional. See `ShardStateMachine.apply(_:at:)` for what each kind does.
+public enum ShardEntry: Sendable {
+    /// A write wholly inside this shard.
+    case write(ShardWrite)
+    /// Phase one of a multi-shard transaction: this shard's part, whose paths stay locked until the decision.
+    case prepare(TransactionID, ShardWrite, ShardTransactionPlan)
+    /// The transaction record, kept in the anchor's log: the decision. It also finishes the anchor's own part.
+    case decide(TransactionID, commit: Bool)
+    /// A participant other than the anchor learns the decision and finishes its part.
+    case finish(TransactionID, commit: Bool)
+}
+
+/// The mutations of one write in one namespace, and the clock reading their server values resolve with.
+public struct ShardWrite: Sendable {
+    public var namespace: String
+    public var mutations: [Mutation]
+    /// Milliseconds since the Unix epoch, read once by the leader that accepted the write.
+    public var now: Int64
+
+    public init(namespace: String, mutations: [Mutation], now: Int64) {
+        self.namespace = namespace
+        self.mutations = mutations
+        self.now = now
+    }
+
+    /// Every path the write touches (locks and conflicts compare these).
+    public var paths: [Path] { self.mutations.map(\.path) }
+}
+
+/// Who takes part in a transaction: recovery uses it to find the decision of a part left prepared.
+public struct ShardTransactionPlan: Sendable, Equatable {
+    /// The shard whose log holds the decision.
+    public var anchor: Int
+    /// Every participating shard, ascending; includes the anchor.
+    public var participants: [Int]
+
+    public init(anchor: Int, participants: [Int]) {
+        self.anchor = anchor
+        self.participants = participants
+    }
+}

@@ -1,0 +1,82 @@
+public import HearthCore
+
+/// What applying one entry did: the change readers will see, and the transaction bookkeeping a snapshot keeps.
+public struct ShardApplied: Sendable {
+    public var shard: Int
+    public var index: UInt64
+    public var effect: Effect
+
+    public enum Effect: Sendable {
+        /// A single-shard write, resolved.
+        case write(namespace: String, mutations: [ResolvedMutation])
+        /// A transaction's part was prepared here.
+        case prepared(TransactionID, ShardIntent)
+        /// A transaction's part was finished here: by the anchor's decision (`decision` set) or by a participant
+        /// learning it. `committed` is the resolved part when it committed (nil for an abort, or when nothing was
+        /// prepared here); readers see it once every participant's part is committed.
+        case finished(TransactionID, decision: Bool?, committed: ShardTransactionPart?)
+    }
+}
+
+/// One shard's resolved part of a committed transaction.
+public struct ShardTransactionPart: Sendable {
+    public var participants: [Int]
+    public var namespace: String
+    public var mutations: [ResolvedMutation]
+}
+
+/// Applying entries: the one deterministic step every replica takes.
+extension ShardStateMachine {
+    /// Applies entry `index`; entries must arrive densely, in log order.
+    /// - Complexity: O(m × depth × log n) for a write of m mutations; O(1) for a prepare.
+    public mutating func apply(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
+        precondition(index == self.lastIndex + 1, "shard \(self.shard) applies entry \(index) after \(self.lastIndex)")
+        self.lastIndex = index
+        let effect: ShardApplied.Effect
+        switch entry {
+        case .write(let write):
+            effect = .write(namespace: write.namespace, mutations: self.applyWrite(write))
+        case .prepare(let transaction, let write, let plan):
+            let intent = ShardIntent(write: write, plan: plan)
+            self.intents[transaction] = intent
+            self.readLocks[transaction] = nil
+            effect = .prepared(transaction, intent)
+        case .decide(let transaction, let commit):
+            self.decisions[transaction] = commit
+            effect = .finished(transaction, decision: commit, committed: self.finishIntent(transaction, commit: commit))
+        case .finish(let transaction, let commit):
+            effect = .finished(transaction, decision: nil, committed: self.finishIntent(transaction, commit: commit))
+        }
+        return ShardApplied(shard: self.shard, index: index, effect: effect)
+    }
+
+    private mutating func finishIntent(_ transaction: TransactionID, commit: Bool) -> ShardTransactionPart? {
+        self.readLocks[transaction] = nil
+        guard let intent = self.intents.removeValue(forKey: transaction), commit else { return nil }
+        let mutations = self.applyWrite(intent.write)
+        return ShardTransactionPart(
+            participants: intent.plan.participants, namespace: intent.write.namespace, mutations: mutations)
+    }
+
+    /// Resolves every mutation against the tree as it is before the write, then applies them in order.
+    private mutating func applyWrite(_ write: ShardWrite) -> [ResolvedMutation] {
+        var tree = self.trees[write.namespace] ?? .empty
+        let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
+        for mutation in resolved { tree = mutation.apply(to: tree) }
+        self.trees[write.namespace] = tree.isEmpty ? nil : tree
+        return resolved
+    }
+
+    /// Resolves a mutation's server values against `tree` as it is before the write.
+    static func resolve(_ mutation: Mutation, in tree: Node, now: Int64) -> ResolvedMutation {
+        switch mutation {
+        case .set(let path, let value):
+            let existing = tree.node(at: path)
+            return .set(path, value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node)
+        case .setPriority(let path, let value):
+            let existing = Node(priorityValue: tree.node(at: path).priority)
+            let node = value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node
+            return .setPriority(path, ResolvedMutation.priority(from: node))
+        }
+    }
+}

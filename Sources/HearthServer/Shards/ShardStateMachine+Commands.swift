@@ -1,0 +1,104 @@
+public import HearthCore
+
+/// What a leader's command did: appended an entry, or why it appended nothing.
+public enum ShardDecision: Sendable {
+    /// The entry to persist, and what applying it changed.
+    case appended(ShardEntry, ShardApplied)
+    /// A prepared transaction holds an overlapping path: try again once a transaction finishes here.
+    case blocked
+    /// The compare-and-set failed against every entry up to the shard's `lastIndex`; nothing was appended.
+    case conditionFailed(current: Node)
+    /// The write would land below a leaf on the spine, which every shard keeps a copy of: it must run as a
+    /// transaction over every shard so that all the copies change together.
+    case needsAllShards
+}
+
+/// The leader's commands: each decides, under Firebase's rules, whether and what to append.
+extension ShardStateMachine {
+    /// A write wholly inside this shard, applied only if `condition` holds.
+    public mutating func write(_ write: ShardWrite, condition: WriteCondition?) -> ShardDecision {
+        let paths = write.paths + (condition.map { [$0.path] } ?? [])
+        if self.isLocked(namespace: write.namespace, paths: paths, except: nil) { return .blocked }
+        if self.landsBelowSpineLeaf(write) { return .needsAllShards }
+        if let condition {
+            let current = self.node(namespace: write.namespace, at: condition.path)
+            if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
+        }
+        return self.append(.write(write))
+    }
+
+    /// Locks `paths` for a transaction that reads them before it prepares (a compare-and-set or server values on
+    /// the spine). Nothing is logged: a crash before the prepare forgets the lock, and the transaction aborts.
+    /// - Returns: false when an overlapping path is locked by another transaction.
+    public mutating func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) -> Bool {
+        if self.isLocked(namespace: namespace, paths: paths, except: transaction) { return false }
+        self.readLocks[transaction] = ShardLock(namespace: namespace, paths: paths)
+        return true
+    }
+
+    /// Releases a transaction's read locks when it gives up before preparing here.
+    public mutating func unlock(_ transaction: TransactionID) {
+        self.readLocks[transaction] = nil
+    }
+
+    /// Phase one: logs this shard's part of a transaction and locks its paths until the decision.
+    public mutating func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
+        -> ShardDecision
+    {
+        if self.isLocked(namespace: write.namespace, paths: write.paths, except: transaction) { return .blocked }
+        return self.append(.prepare(transaction, write, plan))
+    }
+
+    /// The anchor logs the decision, finishing its own part with it.
+    public mutating func decide(_ transaction: TransactionID, commit: Bool) -> ShardDecision {
+        self.append(.decide(transaction, commit: commit))
+    }
+
+    /// A participant logs the decision it learned, finishing its part.
+    public mutating func finish(_ transaction: TransactionID, commit: Bool) -> ShardDecision {
+        self.append(.finish(transaction, commit: commit))
+    }
+
+    /// Drops a decision no participant needs any more (every finish is logged). Memory only: replay rebuilds it.
+    public mutating func forget(_ transaction: TransactionID) {
+        self.decisions[transaction] = nil
+    }
+
+    private mutating func append(_ entry: ShardEntry) -> ShardDecision {
+        let applied = self.apply(entry, at: self.lastIndex + 1)
+        return .appended(entry, applied)
+    }
+
+    /// True when a prepared or read-locking transaction other than `except` holds a path overlapping `paths`.
+    func isLocked(namespace: String, paths: [Path], except: TransactionID?) -> Bool {
+        for (transaction, intent) in self.intents where transaction != except && intent.write.namespace == namespace {
+            if Self.overlaps(intent.write.paths, paths) { return true }
+        }
+        for (transaction, lock) in self.readLocks where transaction != except && lock.namespace == namespace {
+            if Self.overlaps(lock.paths, paths) { return true }
+        }
+        return false
+    }
+
+    static func overlaps(_ first: [Path], _ second: [Path]) -> Bool {
+        first.contains { a in second.contains { b in a.contains(b) || b.contains(a) } }
+    }
+
+    /// True when a mutation that adds data has a leaf above it on the spine (Firebase turns that leaf into an
+    /// object, so every shard's copy of it must go).
+    func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
+        guard let tree = self.trees[write.namespace] else { return false }
+        for mutation in write.mutations {
+            guard case .set(let path, let value) = mutation, !value.node.isEmpty || value.hasServerValues else {
+                continue
+            }
+            var node = tree
+            for key in path.keys.prefix(min(self.spineDepth, path.count)) {
+                if node.isLeaf { return true }
+                node = node.child(key)
+                if node.isEmpty { break }
+            }
+        }
+        return false
+    }
+}

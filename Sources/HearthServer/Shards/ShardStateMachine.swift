@@ -1,0 +1,67 @@
+public import HearthCore
+
+/// One shard as a pure state machine: its trees, its prepared transactions and the decisions it anchors.
+///
+/// No I/O, no clock, no locks, no randomness. A leader turns commands into log entries with `write`, `lock`,
+/// `prepare`, `decide` and `finish`: each returns either a decision not to append (blocked by a prepared
+/// transaction, a failed compare-and-set) or the entry it appended together with what the entry changed. Every
+/// entry, whether a leader just made it, recovery replays it, or (in the cluster) a follower receives it, goes
+/// through the same `apply(_:at:)`, so replicas that apply the same entries hold the same trees and hashes.
+///
+/// The shard's *domain* is every subtree rooted at the shard depth whose path hashes to it, plus the spine's leaves
+/// and priorities, which every shard keeps a copy of (see docs/architecture.md, "Shards and the spine").
+public struct ShardStateMachine: Sendable {
+    public let shard: Int
+    /// Paths shallower than this are the spine.
+    public let spineDepth: Int
+    /// Each namespace's tree after every appended entry.
+    public internal(set) var trees: [String: Node] = [:]
+    /// The index of the newest entry (0 before the first).
+    public internal(set) var lastIndex: UInt64 = 0
+    /// Transactions prepared here and not yet finished: their paths are locked.
+    public internal(set) var intents: [TransactionID: ShardIntent] = [:]
+    /// Decisions recorded in this shard's log as an anchor, kept while a participant may still need them.
+    public internal(set) var decisions: [TransactionID: Bool] = [:]
+    /// Paths a coordinator locked to read them before preparing (leader memory only, never logged).
+    public internal(set) var readLocks: [TransactionID: ShardLock] = [:]
+
+    public init(shard: Int, spineDepth: Int) {
+        self.shard = shard
+        self.spineDepth = spineDepth
+    }
+
+    /// Restores a shard from a snapshot taken after entry `index`.
+    public init(
+        shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent],
+        decisions: [TransactionID: Bool]
+    ) {
+        self.shard = shard
+        self.spineDepth = spineDepth
+        self.trees = trees.filter { !$0.value.isEmpty }
+        self.lastIndex = index
+        self.intents = intents
+        self.decisions = decisions
+    }
+
+    /// The shard's data at `path`, including every appended entry.
+    public func node(namespace: String, at path: Path) -> Node {
+        (self.trees[namespace] ?? .empty).node(at: path)
+    }
+}
+
+/// A transaction prepared in a shard: its part of the write, locked until the decision arrives.
+public struct ShardIntent: Sendable {
+    public var write: ShardWrite
+    public var plan: ShardTransactionPlan
+
+    public init(write: ShardWrite, plan: ShardTransactionPlan) {
+        self.write = write
+        self.plan = plan
+    }
+}
+
+/// Paths locked by a coordinator that reads them before it prepares.
+public struct ShardLock: Sendable {
+    public var namespace: String
+    public var paths: [Path]
+}
