@@ -11,7 +11,7 @@ import Testing
         let server = try ServerProcess()
         let port = server.port
         let acknowledged = AcknowledgedWrites()
-        let stop = StopFlag()
+        let stop = Flag()
         let pid = server.process.processIdentifier
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
@@ -70,11 +70,4 @@ private final class AcknowledgedWrites: Sendable {
     private let state = Mutex<[String: Int]>([:])
     func record(_ key: String, _ value: Int) { self.state.withLock { $0[key] = value } }
     var all: [String: Int] { self.state.withLock { $0 } }
-}
-
-/// Tells the writers to stop once the server is gone.
-private final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { self.flag.load(ordering: .relaxed) }
-    func set() { self.flag.store(true, ordering: .relaxed) }
 }

@@ -83,13 +83,6 @@ import Testing
     }
 }
 
-/// A stop signal shared by test threads.
-private final class Flag: Sendable {
-    private let state = Atomic<Bool>(false)
-    var isSet: Bool { self.state.load(ordering: .relaxed) }
-    func set() { self.state.store(true, ordering: .relaxed) }
-}
-
 /// A counter shared by test threads.
 private final class Counter: Sendable {
     private let state = Atomic<Int>(0)

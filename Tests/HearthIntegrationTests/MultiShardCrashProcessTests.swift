@@ -1,0 +1,70 @@
+import Foundation
+import HearthTestKit
+import Synchronization
+import Testing
+
+/// A real `hearth serve` process SIGKILLed while multi-shard updates are in flight: after each restart every update
+/// is all there or not there at all, and every acknowledged one is there.
+@Suite(.serialized) struct MultiShardCrashProcessTests {
+    /// Each update moves one unit between two accounts (different shards) and records itself in a ledger (a third
+    /// path), atomically: after recovery, the ledger size, the credit and the debit must agree exactly.
+    @Test func killedMidTransactionRecoversAllOrNothing() async throws {
+        var random = SeededRandom(seed: 7)
+        var server = try ServerProcess()
+        let acknowledged = Acknowledged()
+        for round in 0..<3 {
+            let port = server.port
+            let pid = server.process.processIdentifier
+            let killAfter = Int.random(in: 300...1200, using: &random)
+            let stop = Flag()
+            await withTaskGroup(of: Void.self) { group in
+                for writer in 0..<6 {
+                    group.addTask {
+                        try? await onDedicatedThread {
+                            guard let client = try? HTTPTestClient(port: port, timeoutSeconds: 2) else { return }
+                            var sequence = 0
+                            while !stop.isSet {
+                                sequence += 1
+                                let entry = "r\(round)w\(writer)s\(sequence)"
+                                let body =
+                                    #"{"acct/alice/balance":{".sv":{"increment":-1}},"#
+                                    + #""acct/bob/balance":{".sv":{"increment":1}},"ledger/\#(entry)":true}"#
+                                guard let response = try? client.request("PATCH", "/.json", body: body),
+                                    response.status == 200
+                                else { return }
+                                acknowledged.record(entry)
+                            }
+                        }
+                    }
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(killAfter))
+                    kill(pid, SIGKILL)
+                    stop.set()
+                }
+            }
+            server.process.waitUntilExit()
+            server = try ServerProcess(dataDirectory: server.dataDirectory)
+            let client = try HTTPTestClient(port: server.port)
+            let ledger =
+                try JSONSerialization.jsonObject(
+                    with: Data(try client.request("GET", "/ledger.json?shallow=true").text.utf8)) as? [String: Bool]
+                ?? [:]
+            let alice = Int(try client.request("GET", "/acct/alice/balance.json").text) ?? 0
+            let bob = Int(try client.request("GET", "/acct/bob/balance.json").text) ?? 0
+            #expect(bob == ledger.count, "round \(round): credit \(bob) but \(ledger.count) ledger entries")
+            #expect(alice == -bob, "round \(round): debit \(alice) does not match credit \(bob)")
+            let lost = acknowledged.all.subtracting(ledger.keys)
+            #expect(lost.isEmpty, "round \(round): acknowledged but lost: \(lost.sorted().prefix(5))")
+            #expect(acknowledged.all.count > 20, "round \(round): the load should have committed updates")
+        }
+        server.stop()
+    }
+}
+
+/// Ledger entries the server acknowledged, shared by the writer tasks.
+private final class Acknowledged: Sendable {
+    private let state = Mutex<Set<String>>([])
+    func record(_ entry: String) { _ = self.state.withLock { $0.insert(entry) } }
+    var all: Set<String> { self.state.withLock { $0 } }
+}
