@@ -101,18 +101,17 @@ public final class Coordinator: Sendable {
                 for (shard, write) in parts { prepared.append(await self.shards[shard].prepare(id, write, plan: plan)) }
                 for position in prepared { try await self.log.waitUntilOrdered(position) }
                 directives += machine.onPrepared()
-            case .decide(let anchor, let commit):
-                let (position, part) = await self.shards[anchor].finish(id, commit: commit, isAnchor: true)
+            case .decide(let anchor, let part):
+                let (position, mutations) = await self.shards[anchor].decide(id, commit: true, part: part)
                 positions.append(position)
-                resolved.append(part)
+                resolved.append(mutations)
                 directives += machine.onDecided()
             case .finish(let participants, let commit):
                 for shard in participants {
-                    let (position, part) = await self.shards[shard].finish(id, commit: commit, isAnchor: false)
+                    let (position, mutations) = await self.shards[shard].finish(id, commit: commit)
                     positions.append(position)
-                    resolved.append(part)
+                    resolved.append(mutations)
                 }
-                await self.shards[machine.plan.anchor].forget(id)
             }
         }
         return PendingWrite(view: self.view, log: self.log, state: .committed(positions, CommitFeed.merge(resolved)))

@@ -3,13 +3,14 @@ public import HearthCore
 /// One multi-shard write as a pure state machine: what to lock and read, what each participant prepares, and the
 /// decision, from the results the coordinator's shell feeds back in.
 ///
-/// The phases follow two-phase commit with the transaction record in an anchor shard:
+/// The phases follow two-phase commit with the transaction record in an anchor shard, the highest participant:
 /// 1. `start()`: when the write must read before it writes (a compare-and-set, server values on the spine, or a
 ///    write landing below a spine leaf), lock the read paths in every participant, ascending, and read them.
 /// 2. `onRead`: check the condition against the union of the participants' data; resolve spine server values;
-///    cut each mutation into the part every participant owns. Then prepare each part, ascending (prepares lock,
-///    and ascending order means two transactions never wait for each other in a cycle).
-/// 3. `onPrepared`: once every prepare is ordered before the decision, the anchor logs the decision (commit).
+///    cut each mutation into the part every participant owns. Then prepare each part but the anchor's, ascending
+///    (prepares lock, and ascending order means two transactions never wait for each other in a cycle).
+/// 3. `onPrepared`: once every prepare is ordered before the decision, the anchor locks its own part and logs the
+///    decision with it, in one entry (the anchor is last in the ascending order, so the order holds).
 /// 4. `onDecided`: the other participants log the decision they learned; then the write is done.
 /// No step waits for a disk: locks are held from prepare to decision, both only queued in the logs.
 public struct TwoPhaseCommit: Sendable {
@@ -21,8 +22,8 @@ public struct TwoPhaseCommit: Sendable {
         case lockAndRead(participants: [Int], paths: [Path])
         /// Prepare each part, in this (ascending) order, then call `onPrepared`.
         case prepare([(shard: Int, write: ShardWrite)], plan: ShardTransactionPlan)
-        /// The anchor logs the decision; then call `onDecided`.
-        case decide(anchor: Int, commit: Bool)
+        /// The anchor logs the decision with its own part; then call `onDecided`.
+        case decide(anchor: Int, part: ShardIntent)
         /// The other participants log the decision.
         case finish(participants: [Int], commit: Bool)
         /// The condition failed: release the read locks; nothing was prepared. The data read reflects every entry
@@ -74,9 +75,9 @@ public struct TwoPhaseCommit: Sendable {
         self.phase = self.readPaths.isEmpty ? .preparing : .reading
     }
 
-    /// The shards taking part, ascending; the first is the anchor.
+    /// The shards taking part, ascending; the last is the anchor.
     public var plan: ShardTransactionPlan {
-        ShardTransactionPlan(anchor: self.participants.first ?? 0, participants: self.participants)
+        ShardTransactionPlan(anchor: self.participants.last ?? 0, participants: self.participants)
     }
 
     public mutating func start() -> [Directive] {
@@ -121,24 +122,27 @@ public struct TwoPhaseCommit: Sendable {
     public mutating func onPrepared() -> [Directive] {
         precondition(self.phase == .preparing, "onPrepared in phase \(self.phase)")
         self.phase = .deciding
-        return [.decide(anchor: self.plan.anchor, commit: true)]
+        let anchor = self.plan.anchor
+        return [.decide(anchor: anchor, part: ShardIntent(write: self.part(anchor), plan: self.plan))]
     }
 
     public mutating func onDecided() -> [Directive] {
         precondition(self.phase == .deciding, "onDecided in phase \(self.phase)")
         self.phase = .done
-        return [.finish(participants: Array(self.participants.dropFirst()), commit: true)]
+        return [.finish(participants: Array(self.participants.dropLast()), commit: true)]
     }
 
     private func prepareDirective() -> Directive {
-        var parts: [Int: [Mutation]] = [:]
+        .prepare(self.participants.dropLast().map { (shard: $0, write: self.part($0)) }, plan: self.plan)
+    }
+
+    /// The mutations `shard` applies for this transaction.
+    private func part(_ shard: Int) -> ShardWrite {
+        var mutations: [Mutation] = []
         for mutation in self.mutations {
-            for (shard, part) in self.cut(mutation) { parts[shard, default: []].append(part) }
+            for (owner, part) in self.cut(mutation) where owner == shard { mutations.append(part) }
         }
-        let writes = self.participants.map { shard in
-            (shard: shard, write: ShardWrite(namespace: self.namespace, mutations: parts[shard] ?? [], now: self.now))
-        }
-        return .prepare(writes, plan: self.plan)
+        return ShardWrite(namespace: self.namespace, mutations: mutations, now: self.now)
     }
 
     /// The part of `mutation` each shard owns: a deep path belongs to one shard; a spine value is cut along shard

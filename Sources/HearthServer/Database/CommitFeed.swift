@@ -10,10 +10,11 @@ import HearthCore
 /// do not overlap may arrive in different orders in different shards, and are shown in whichever order completes
 /// first. A pure value: the read view runs it under its lock; tests run it directly.
 struct CommitFeed {
-    /// A change the read view applies at once.
+    /// A change the read view applies at once; the view adds `increments` to its own values.
     struct Update {
         var namespace: String
         var mutations: [ResolvedMutation]
+        var increments: [Path: LeafValue]
     }
 
     /// Per shard: entries that arrived and are not shown yet, in index order.
@@ -57,8 +58,9 @@ struct CommitFeed {
             "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
         self.received[applied.shard] = applied.index
         self.queues[applied.shard].append(applied)
-        if case .finished(let transaction, _, let part?) = applied.effect {
-            self.parts[transaction, default: [:]][applied.shard] = part
+        if case .finished(let transaction, let decision, let part) = applied.effect {
+            if let part { self.parts[transaction, default: [:]][applied.shard] = part }
+            if let decision { self.decisions[applied.shard][transaction] = decision }
         }
         var updates: [Update] = []
         var progressed = true
@@ -90,53 +92,53 @@ struct CommitFeed {
     private mutating func consume(shard: Int, at position: Int, into updates: inout [Update]) -> Bool {
         let applied = self.queues[shard][position]
         switch applied.effect {
-        case .write(let namespace, let mutations):
-            guard !self.waitsBehind(shard: shard, position: position, namespace: namespace, mutations: mutations)
-            else { return false }
+        case .write(let change):
+            guard !self.waitsBehind(shard: shard, position: position, change: change) else { return false }
             self.queues[shard].remove(at: position)
-            updates.append(Update(namespace: namespace, mutations: mutations))
+            updates.append(
+                Update(namespace: change.namespace, mutations: change.mutations, increments: change.increments))
         case .prepared(let transaction, let intent):
             self.queues[shard].remove(at: position)
             self.intents[shard][transaction] = intent
-        case .finished(let transaction, let decision, nil):
+        case .finished(let transaction, _, nil):
             self.queues[shard].remove(at: position)
-            self.finishBookkeeping(transaction, shard: shard, decision: decision)
+            self.finishBookkeeping(transaction, shard: shard)
         case .finished(let transaction, _, let part?):
-            return self.consumeTransaction(
-                transaction, namespace: part.namespace, participants: part.participants, into: &updates)
+            return self.consumeTransaction(transaction, participants: part.participants, into: &updates)
         }
         return true
     }
 
     /// Shows a transaction once every participant's part is in and none waits behind an overlapping entry.
     private mutating func consumeTransaction(
-        _ transaction: TransactionID, namespace: String, participants: [Int], into updates: inout [Update]
+        _ transaction: TransactionID, participants: [Int], into updates: inout [Update]
     ) -> Bool {
         guard let received = self.parts[transaction], received.count == participants.count else { return false }
         var positions: [(shard: Int, position: Int)] = []
         for participant in participants {
             guard let part = received[participant],
                 let position = self.queues[participant].firstIndex(where: { Self.finishes(transaction, $0) }),
-                !self.waitsBehind(
-                    shard: participant, position: position, namespace: namespace, mutations: part.mutations)
+                !self.waitsBehind(shard: participant, position: position, change: part.change)
             else { return false }
             positions.append((participant, position))
         }
         for (participant, position) in positions {
-            if case .finished(_, let decision, _) = self.queues[participant][position].effect {
-                self.finishBookkeeping(transaction, shard: participant, decision: decision)
-            }
+            self.finishBookkeeping(transaction, shard: participant)
             self.queues[participant].remove(at: position)
         }
         self.parts[transaction] = nil
-        let mutations = Self.merge(participants.compactMap { received[$0]?.mutations })
-        updates.append(Update(namespace: namespace, mutations: mutations))
+        let changes = participants.compactMap { received[$0]?.change }
+        var increments: [Path: LeafValue] = [:]
+        for change in changes { increments.merge(change.increments) { first, _ in first } }
+        updates.append(
+            Update(
+                namespace: changes.first?.namespace ?? "", mutations: Self.merge(changes.map(\.mutations)),
+                increments: increments))
         return true
     }
 
-    private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int, decision: Bool?) {
+    private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
         self.intents[shard][transaction] = nil
-        if let decision { self.decisions[shard][transaction] = decision }
     }
 
     private static func finishes(_ transaction: TransactionID, _ applied: ShardApplied) -> Bool {
@@ -144,17 +146,24 @@ struct CommitFeed {
         return false
     }
 
-    /// True when an earlier entry still queued in `shard` changes a path overlapping `mutations`.
-    private func waitsBehind(shard: Int, position: Int, namespace: String, mutations: [ResolvedMutation]) -> Bool {
-        let paths = mutations.map(\.path)
+    /// True when an earlier entry still queued in `shard` changes a path overlapping `change` (bare increments of
+    /// one counter commute, so they do not hold each other up).
+    private func waitsBehind(shard: Int, position: Int, change: ShardChange) -> Bool {
         for earlier in self.queues[shard][..<position] {
-            let touched: [ResolvedMutation]
+            let other: ShardChange
             switch earlier.effect {
-            case .write(let otherNamespace, let others) where otherNamespace == namespace: touched = others
-            case .finished(_, _, let part?) where part.namespace == namespace: touched = part.mutations
+            case .write(let written): other = written
+            case .finished(_, _, let part?): other = part.change
             default: continue
             }
-            if ShardStateMachine.overlaps(touched.map(\.path), paths) { return true }
+            guard other.namespace == change.namespace else { continue }
+            for a in other.mutations {
+                for b in change.mutations where a.path.contains(b.path) || b.path.contains(a.path) {
+                    let commutes =
+                        a.path == b.path && other.increments[a.path] != nil && change.increments[b.path] != nil
+                    if !commutes { return true }
+                }
+            }
         }
         return false
     }

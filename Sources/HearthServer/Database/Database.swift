@@ -67,7 +67,8 @@ public final class Database: Sendable {
         let shards = machines.map { ShardActor(machine: $0, log: shardLog) }
         phases.end("shard_split")
         shardLog.start()
-        let resolved = try await Self.finishPrepared(shards: shards, log: shardLog, view: view)
+        let resolved = try await Self.finishPrepared(
+            shards: shards, decisions: state.feed.decisions, log: shardLog, view: view)
         logger.info(
             "database.recovered",
             [
@@ -80,36 +81,25 @@ public final class Database: Sendable {
             view: view, coordinator: coordinator, log: shardLog, snapshots: snapshots, snapshotScheduler: scheduler)
     }
 
-    /// Finishes the transactions a crash left prepared: an anchor without a decision aborts; every other participant
-    /// logs its anchor's decision (abort when there is none). Waits until every finish is committed.
+    /// Finishes the parts a crash left prepared: each logs its anchor's decision, or abort when the anchor's log
+    /// holds none (the decision never became durable, so nobody was told the transaction committed). Waits until
+    /// every finish is committed.
     /// - Returns: how many prepared parts were finished.
-    private static func finishPrepared(shards: [ShardActor], log: LocalShardLog, view: DatabaseView) async throws
-        -> Int
-    {
+    private static func finishPrepared(
+        shards: [ShardActor], decisions: [[TransactionID: Bool]], log: LocalShardLog, view: DatabaseView
+    ) async throws -> Int {
         var positions: [ShardLogPosition] = []
-        var decisions: [Int: [TransactionID: Bool]] = [:]
-        var pending: [(shard: Int, transaction: TransactionID, anchor: Int)] = []
         for shard in shards {
-            let (intents, anchored) = await shard.transactions
-            decisions[shard.id] = anchored
-            for (transaction, intent) in intents.sorted(by: { $0.key < $1.key }) {
-                pending.append((shard.id, transaction, intent.plan.anchor))
+            for (transaction, intent) in await shard.intents.sorted(by: { $0.key < $1.key }) {
+                let commit = decisions[intent.plan.anchor][transaction] ?? false
+                positions.append(await shard.finish(transaction, commit: commit).0)
             }
-        }
-        for (shard, transaction, anchor) in pending where shard == anchor {
-            let commit = decisions[anchor]?[transaction] ?? false
-            positions.append(await shards[shard].finish(transaction, commit: commit, isAnchor: true).0)
-            decisions[anchor, default: [:]][transaction] = commit
-        }
-        for (shard, transaction, anchor) in pending where shard != anchor {
-            let commit = decisions[anchor]?[transaction] ?? false
-            positions.append(await shards[shard].finish(transaction, commit: commit, isAnchor: false).0)
         }
         for position in positions {
             try await log.waitUntilCommitted(position)
             try await view.waitUntilApplied(shard: position.shard, through: position.index)
         }
-        return pending.count
+        return positions.count
     }
 
     /// Milliseconds since the Unix epoch, the clock behind `ServerValue.timestamp` and push IDs.

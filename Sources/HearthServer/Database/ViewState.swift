@@ -24,12 +24,18 @@ struct ViewState {
     private mutating func apply(_ update: CommitFeed.Update) -> CommittedChange {
         let old = self.roots[update.namespace] ?? .empty
         var new = old
-        for mutation in update.mutations { new = mutation.apply(to: new) }
+        var mutations = update.mutations
+        if !update.increments.isEmpty {
+            mutations = mutations.map { mutation in
+                guard case .set(let path, _) = mutation, let delta = update.increments[path] else { return mutation }
+                return .set(path, Node(ServerValue.increment(delta, current: old.node(at: path).leafValue)))
+            }
+        }
+        for mutation in mutations { new = mutation.apply(to: new) }
         self.roots[update.namespace] = new.isEmpty ? nil : new
         self.sequence += 1
         return CommittedChange(
-            namespace: update.namespace, mutations: update.mutations, sequence: self.sequence, oldRoot: old,
-            newRoot: new)
+            namespace: update.namespace, mutations: mutations, sequence: self.sequence, oldRoot: old, newRoot: new)
     }
 
     /// What a snapshot stores, when the view is a consistent cut (no transaction half shown); nil otherwise.

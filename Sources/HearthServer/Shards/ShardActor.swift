@@ -31,10 +31,10 @@ public actor ShardActor {
         while true {
             switch self.machine.write(write, condition: condition) {
             case .appended(let entry, let applied):
-                guard case .write(_, let mutations) = applied.effect else {
+                guard case .write(let change) = applied.effect else {
                     preconditionFailure("a write entry applied as \(applied.effect)")
                 }
-                return .appended(self.log.append(entry, applied: applied), mutations)
+                return .appended(self.log.append(entry, applied: applied), change.mutations)
             case .blocked:
                 await self.waitForFinish()
             case .conditionFailed:
@@ -77,29 +77,41 @@ public actor ShardActor {
         }
     }
 
-    /// Logs the decision (anchor) or the learned decision (other participants), finishing this shard's part.
+    /// The anchor logs the decision with its own part (waiting while another transaction holds an overlapping
+    /// path), after every other participant prepared.
+    /// - Returns: where to wait for it, and the anchor's resolved part when it committed.
+    func decide(_ transaction: TransactionID, commit: Bool, part: ShardIntent?) async
+        -> (ShardLogPosition, [ResolvedMutation])
+    {
+        while true {
+            switch self.machine.decide(transaction, commit: commit, part: part) {
+            case .appended(let entry, let applied):
+                return (self.log.append(entry, applied: applied), self.finished(applied))
+            case .blocked:
+                await self.waitForFinish()
+            case .conditionFailed, .needsAllShards:
+                preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot fail a condition")
+            }
+        }
+    }
+
+    /// A participant logs the decision it learned, finishing its part.
     /// - Returns: where to wait for it, and this shard's resolved part when it committed.
-    func finish(_ transaction: TransactionID, commit: Bool, isAnchor: Bool) -> (ShardLogPosition, [ResolvedMutation]) {
-        let decision =
-            isAnchor
-            ? self.machine.decide(transaction, commit: commit) : self.machine.finish(transaction, commit: commit)
-        guard case .appended(let entry, let applied) = decision else {
+    func finish(_ transaction: TransactionID, commit: Bool) -> (ShardLogPosition, [ResolvedMutation]) {
+        guard case .appended(let entry, let applied) = self.machine.finish(transaction, commit: commit) else {
             preconditionFailure("finishing \(transaction) in shard \(self.id) appended nothing")
         }
+        return (self.log.append(entry, applied: applied), self.finished(applied))
+    }
+
+    /// The transactions prepared here and not yet finished (recovery finishes them).
+    var intents: [TransactionID: ShardIntent] { self.machine.intents }
+
+    /// Wakes parked commands after a transaction finished here; returns its resolved part.
+    private func finished(_ applied: ShardApplied) -> [ResolvedMutation] {
         self.resumeBlocked()
-        var mutations: [ResolvedMutation] = []
-        if case .finished(_, _, let part?) = applied.effect { mutations = part.mutations }
-        return (self.log.append(entry, applied: applied), mutations)
-    }
-
-    /// Forgets a decision once every participant has logged its finish.
-    func forget(_ transaction: TransactionID) {
-        self.machine.forget(transaction)
-    }
-
-    /// The prepared transactions and the decisions this shard holds (recovery resolves them).
-    var transactions: (intents: [TransactionID: ShardIntent], decisions: [TransactionID: Bool]) {
-        (self.machine.intents, self.machine.decisions)
+        if case .finished(_, _, let part?) = applied.effect { return part.change.mutations }
+        return []
     }
 
     private func waitForFinish() async {

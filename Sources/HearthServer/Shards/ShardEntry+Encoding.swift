@@ -6,7 +6,8 @@ import HearthCore
 /// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish
 /// write:    ShardWrite
 /// prepare:  u64 transaction, u16 anchor, u16 n, n × u16 participant, ShardWrite
-/// decide:   u64 transaction, u8 commit (0 or 1)
+/// decide:   u64 transaction, u8 commit (0 or 1), u8 has part (0 or 1), then if 1: the part as a prepare body
+///           (u16 anchor, u16 n, n × u16 participant, ShardWrite)
 /// finish:   u64 transaction, u8 commit (0 or 1)
 /// ShardWrite: u16 namespace length, namespace UTF-8, i64 now, u32 count, then per mutation
 ///             u8 kind (1 set, 2 set priority), u16 path length, path UTF-8, u64 value length, value JSON
@@ -22,16 +23,13 @@ extension ShardEntry {
         case .prepare(let transaction, let write, let plan):
             bytes.append(2)
             ByteWriter.append(transaction.rawValue, to: &bytes)
-            ByteWriter.append(UInt16(truncatingIfNeeded: plan.anchor), to: &bytes)
-            ByteWriter.append(UInt16(truncatingIfNeeded: plan.participants.count), to: &bytes)
-            for participant in plan.participants {
-                ByteWriter.append(UInt16(truncatingIfNeeded: participant), to: &bytes)
-            }
-            write.encode(into: &bytes)
-        case .decide(let transaction, let commit):
+            ShardIntent(write: write, plan: plan).encode(into: &bytes)
+        case .decide(let transaction, let commit, let part):
             bytes.append(3)
             ByteWriter.append(transaction.rawValue, to: &bytes)
             bytes.append(commit ? 1 : 0)
+            bytes.append(part == nil ? 0 : 1)
+            part?.encode(into: &bytes)
         case .finish(let transaction, let commit):
             bytes.append(4)
             ByteWriter.append(transaction.rawValue, to: &bytes)
@@ -47,19 +45,39 @@ extension ShardEntry {
             self = .write(try ShardWrite(reading: &reader))
         case 2:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
-            let anchor = Int(try reader.readUInt16())
-            let count = Int(try reader.readUInt16())
-            var participants: [Int] = []
-            for _ in 0..<count { participants.append(Int(try reader.readUInt16())) }
-            let write = try ShardWrite(reading: &reader)
-            self = .prepare(transaction, write, ShardTransactionPlan(anchor: anchor, participants: participants))
+            let intent = try ShardIntent(reading: &reader)
+            self = .prepare(transaction, intent.write, intent.plan)
         case 3:
-            self = .decide(TransactionID(rawValue: try reader.readUInt64()), commit: try reader.readUInt8() == 1)
+            let transaction = TransactionID(rawValue: try reader.readUInt64())
+            let commit = try reader.readUInt8() == 1
+            let part = try reader.readUInt8() == 1 ? try ShardIntent(reading: &reader) : nil
+            self = .decide(transaction, commit: commit, part)
         case 4:
             self = .finish(TransactionID(rawValue: try reader.readUInt64()), commit: try reader.readUInt8() == 1)
         case let kind:
             throw CommitRecordError("unknown shard entry kind \(kind)")
         }
+    }
+}
+
+extension ShardIntent {
+    func encode(into bytes: inout [UInt8]) {
+        ByteWriter.append(UInt16(truncatingIfNeeded: self.plan.anchor), to: &bytes)
+        ByteWriter.append(UInt16(truncatingIfNeeded: self.plan.participants.count), to: &bytes)
+        for participant in self.plan.participants {
+            ByteWriter.append(UInt16(truncatingIfNeeded: participant), to: &bytes)
+        }
+        self.write.encode(into: &bytes)
+    }
+
+    init(reading reader: inout ByteReader) throws {
+        let anchor = Int(try reader.readUInt16())
+        let count = Int(try reader.readUInt16())
+        var participants: [Int] = []
+        for _ in 0..<count { participants.append(Int(try reader.readUInt16())) }
+        self.init(
+            write: try ShardWrite(reading: &reader),
+            plan: ShardTransactionPlan(anchor: anchor, participants: participants))
     }
 }
 

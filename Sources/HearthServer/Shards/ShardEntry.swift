@@ -11,8 +11,9 @@ public enum ShardEntry: Sendable {
     case write(ShardWrite)
     /// Phase one of a multi-shard transaction: this shard's part, whose paths stay locked until the decision.
     case prepare(TransactionID, ShardWrite, ShardTransactionPlan)
-    /// The transaction record, kept in the anchor's log: the decision. It also finishes the anchor's own part.
-    case decide(TransactionID, commit: Bool)
+    /// The transaction record, kept in the anchor's log: the decision, with the anchor's own part (the anchor
+    /// never prepares: it locks and decides in one step, after every other participant prepared).
+    case decide(TransactionID, commit: Bool, ShardIntent?)
     /// A participant other than the anchor learns the decision and finishes its part.
     case finish(TransactionID, commit: Bool)
 }

@@ -8,7 +8,7 @@ public struct ShardApplied: Sendable {
 
     public enum Effect: Sendable {
         /// A single-shard write, resolved.
-        case write(namespace: String, mutations: [ResolvedMutation])
+        case write(ShardChange)
         /// A transaction's part was prepared here.
         case prepared(TransactionID, ShardIntent)
         /// A transaction's part was finished here: by the anchor's decision (`decision` set) or by a participant
@@ -21,8 +21,15 @@ public struct ShardApplied: Sendable {
 /// One shard's resolved part of a committed transaction.
 public struct ShardTransactionPart: Sendable {
     public var participants: [Int]
+    public var change: ShardChange
+}
+
+/// What a write changed in one shard: its mutations as this shard resolved them, and which of them were bare
+/// increments (the read view adds those deltas itself, since commuting increments may reach it in another order).
+public struct ShardChange: Sendable {
     public var namespace: String
     public var mutations: [ResolvedMutation]
+    public var increments: [Path: LeafValue]
 }
 
 /// Applying entries: the one deterministic step every replica takes.
@@ -35,15 +42,21 @@ extension ShardStateMachine {
         let effect: ShardApplied.Effect
         switch entry {
         case .write(let write):
-            effect = .write(namespace: write.namespace, mutations: self.applyWrite(write))
+            effect = .write(self.applyWrite(write))
         case .prepare(let transaction, let write, let plan):
             let intent = ShardIntent(write: write, plan: plan)
             self.intents[transaction] = intent
             self.readLocks[transaction] = nil
             effect = .prepared(transaction, intent)
-        case .decide(let transaction, let commit):
-            self.decisions[transaction] = commit
-            effect = .finished(transaction, decision: commit, committed: self.finishIntent(transaction, commit: commit))
+        case .decide(let transaction, let commit, let part):
+            self.readLocks[transaction] = nil
+            let committed =
+                commit
+                ? part.map {
+                    ShardTransactionPart(participants: $0.plan.participants, change: self.applyWrite($0.write))
+                }
+                : nil
+            effect = .finished(transaction, decision: commit, committed: committed)
         case .finish(let transaction, let commit):
             effect = .finished(transaction, decision: nil, committed: self.finishIntent(transaction, commit: commit))
         }
@@ -53,18 +66,20 @@ extension ShardStateMachine {
     private mutating func finishIntent(_ transaction: TransactionID, commit: Bool) -> ShardTransactionPart? {
         self.readLocks[transaction] = nil
         guard let intent = self.intents.removeValue(forKey: transaction), commit else { return nil }
-        let mutations = self.applyWrite(intent.write)
-        return ShardTransactionPart(
-            participants: intent.plan.participants, namespace: intent.write.namespace, mutations: mutations)
+        return ShardTransactionPart(participants: intent.plan.participants, change: self.applyWrite(intent.write))
     }
 
     /// Resolves every mutation against the tree as it is before the write, then applies them in order.
-    private mutating func applyWrite(_ write: ShardWrite) -> [ResolvedMutation] {
+    private mutating func applyWrite(_ write: ShardWrite) -> ShardChange {
         var tree = self.trees[write.namespace] ?? .empty
         let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
         for mutation in resolved { tree = mutation.apply(to: tree) }
         self.trees[write.namespace] = tree.isEmpty ? nil : tree
-        return resolved
+        var increments: [Path: LeafValue] = [:]
+        for mutation in write.mutations {
+            if let delta = mutation.incrementDelta { increments[mutation.path] = delta }
+        }
+        return ShardChange(namespace: write.namespace, mutations: resolved, increments: increments)
     }
 
     /// Resolves a mutation's server values against `tree` as it is before the write.

@@ -17,8 +17,10 @@ public enum ShardDecision: Sendable {
 extension ShardStateMachine {
     /// A write wholly inside this shard, applied only if `condition` holds.
     public mutating func write(_ write: ShardWrite, condition: WriteCondition?) -> ShardDecision {
-        let paths = write.paths + (condition.map { [$0.path] } ?? [])
-        if self.isLocked(namespace: write.namespace, paths: paths, except: nil) { return .blocked }
+        let reads = condition.map { [$0.path] } ?? []
+        if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: reads, except: nil) {
+            return .blocked
+        }
         if self.landsBelowSpineLeaf(write) { return .needsAllShards }
         if let condition {
             let current = self.node(namespace: write.namespace, at: condition.path)
@@ -31,7 +33,7 @@ extension ShardStateMachine {
     /// the spine). Nothing is logged: a crash before the prepare forgets the lock, and the transaction aborts.
     /// - Returns: false when an overlapping path is locked by another transaction.
     public mutating func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) -> Bool {
-        if self.isLocked(namespace: namespace, paths: paths, except: transaction) { return false }
+        if self.isLocked(namespace: namespace, mutations: [], reads: paths, except: transaction) { return false }
         self.readLocks[transaction] = ShardLock(namespace: namespace, paths: paths)
         return true
     }
@@ -45,13 +47,22 @@ extension ShardStateMachine {
     public mutating func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
         -> ShardDecision
     {
-        if self.isLocked(namespace: write.namespace, paths: write.paths, except: transaction) { return .blocked }
+        if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: [], except: transaction) {
+            return .blocked
+        }
         return self.append(.prepare(transaction, write, plan))
     }
 
-    /// The anchor logs the decision, finishing its own part with it.
-    public mutating func decide(_ transaction: TransactionID, commit: Bool) -> ShardDecision {
-        self.append(.decide(transaction, commit: commit))
+    /// The anchor logs the decision together with its own part (locking and deciding in one step), after every
+    /// other participant prepared. An abort carries no part.
+    public mutating func decide(_ transaction: TransactionID, commit: Bool, part: ShardIntent?) -> ShardDecision {
+        if commit, let part,
+            self.isLocked(
+                namespace: part.write.namespace, mutations: part.write.mutations, reads: [], except: transaction)
+        {
+            return .blocked
+        }
+        return self.append(.decide(transaction, commit: commit, commit ? part : nil))
     }
 
     /// A participant logs the decision it learned, finishing its part.
@@ -59,20 +70,20 @@ extension ShardStateMachine {
         self.append(.finish(transaction, commit: commit))
     }
 
-    /// Drops a decision no participant needs any more (every finish is logged). Memory only: replay rebuilds it.
-    public mutating func forget(_ transaction: TransactionID) {
-        self.decisions[transaction] = nil
-    }
-
     private mutating func append(_ entry: ShardEntry) -> ShardDecision {
         let applied = self.apply(entry, at: self.lastIndex + 1)
         return .appended(entry, applied)
     }
 
-    /// True when a prepared or read-locking transaction other than `except` holds a path overlapping `paths`.
-    func isLocked(namespace: String, paths: [Path], except: TransactionID?) -> Bool {
+    /// True when a prepared or read-locking transaction other than `except` holds a path that conflicts with
+    /// `mutations` (increments of one counter do not conflict) or overlaps `reads`.
+    func isLocked(namespace: String, mutations: [Mutation], reads: [Path], except: TransactionID?) -> Bool {
+        let paths = mutations.map(\.path) + reads
         for (transaction, intent) in self.intents where transaction != except && intent.write.namespace == namespace {
-            if Self.overlaps(intent.write.paths, paths) { return true }
+            for held in intent.write.mutations {
+                if mutations.contains(where: { $0.conflicts(with: held) }) { return true }
+                if Self.overlaps([held.path], reads) { return true }
+            }
         }
         for (transaction, lock) in self.readLocks where transaction != except && lock.namespace == namespace {
             if Self.overlaps(lock.paths, paths) { return true }

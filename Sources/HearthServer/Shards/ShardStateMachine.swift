@@ -1,6 +1,6 @@
 public import HearthCore
 
-/// One shard as a pure state machine: its trees, its prepared transactions and the decisions it anchors.
+/// One shard as a pure state machine: its trees and its prepared transactions.
 ///
 /// No I/O, no clock, no locks, no randomness. A leader turns commands into log entries with `write`, `lock`,
 /// `prepare`, `decide` and `finish`: each returns either a decision not to append (blocked by a prepared
@@ -20,8 +20,6 @@ public struct ShardStateMachine: Sendable {
     public internal(set) var lastIndex: UInt64 = 0
     /// Transactions prepared here and not yet finished: their paths are locked.
     public internal(set) var intents: [TransactionID: ShardIntent] = [:]
-    /// Decisions recorded in this shard's log as an anchor, kept while a participant may still need them.
-    public internal(set) var decisions: [TransactionID: Bool] = [:]
     /// Paths a coordinator locked to read them before preparing (leader memory only, never logged).
     public internal(set) var readLocks: [TransactionID: ShardLock] = [:]
 
@@ -32,15 +30,13 @@ public struct ShardStateMachine: Sendable {
 
     /// Restores a shard from a snapshot taken after entry `index`.
     public init(
-        shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent],
-        decisions: [TransactionID: Bool]
+        shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent]
     ) {
         self.shard = shard
         self.spineDepth = spineDepth
         self.trees = trees.filter { !$0.value.isEmpty }
         self.lastIndex = index
         self.intents = intents
-        self.decisions = decisions
     }
 
     /// The shard's data at `path`, including every appended entry.

@@ -1,0 +1,32 @@
+import HearthCore
+
+extension Mutation {
+    /// The delta when the mutation is exactly `{".sv": {"increment": delta}}` at its path, nothing else.
+    ///
+    /// Such increments commute with each other: two transactions incrementing one counter need not exclude each
+    /// other, and the read view may show them in either order (it adds the deltas itself).
+    var incrementDelta: LeafValue? {
+        guard case .set(_, let value) = self, value.node.isEmpty, value.pendingPriorities.isEmpty,
+            value.placeholders.count == 1, let placeholder = value.placeholders.first, placeholder.path.isRoot,
+            !placeholder.isPriority, case .increment(let delta) = placeholder.value
+        else { return nil }
+        return delta
+    }
+
+    /// True when `self` and `other` touch overlapping paths and do not merely increment the same counter.
+    func conflicts(with other: Mutation) -> Bool {
+        guard self.path.contains(other.path) || other.path.contains(self.path) else { return false }
+        return !(self.path == other.path && self.incrementDelta != nil && other.incrementDelta != nil)
+    }
+}
+
+extension ServerValue {
+    /// The increment `delta` applied to `current`, under Firebase's rules (see `WriteValue.resolved`).
+    static func increment(_ delta: LeafValue, current: LeafValue?) -> LeafValue {
+        WriteValue(
+            node: .empty,
+            placeholders: [ServerValuePlaceholder(path: .root, value: .increment(delta), isPriority: false)]
+        )
+        .resolved(existing: current.map { Node($0) } ?? .empty, now: 0).leafValue ?? delta
+    }
+}
