@@ -1,4 +1,5 @@
 public import HearthCore
+import HearthWire
 
 /// The unit the write-ahead log stores: one atomic group of resolved mutations in one namespace.
 ///

@@ -1,4 +1,5 @@
 public import HearthCore
+import HearthWire
 
 /// Owns one virtual shard's trees (one per namespace) and serialises every write to it.
 ///
