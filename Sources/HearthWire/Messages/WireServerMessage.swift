@@ -29,34 +29,3 @@ public enum WireServerMessage: Sendable, Equatable {
     /// `ac` push: the credential was revoked (`status` such as `expired_token`); the client reconnects.
     case authRevoked(status: String, reason: String)
 }
-
-/// The handshake's data (reference §1.4): the server's clock, the protocol version, the host the client should use
-/// and the session id it will send back as `ls` when it reconnects.
-public struct WireHandshake: Sendable, Hashable {
-    /// The only protocol version there is.
-    public static let protocolVersion = "5"
-
-    /// The server's clock in milliseconds since the Unix epoch (clients derive `.info/serverTimeOffset`).
-    public var timestamp: Int64
-    public var version: String
-    public var host: String
-    public var sessionID: String
-
-    public init(timestamp: Int64, version: String = Self.protocolVersion, host: String, sessionID: String) {
-        self.timestamp = timestamp
-        self.version = version
-        self.host = host
-        self.sessionID = sessionID
-    }
-}
-
-/// One entry of a merge push: the data now at `relative` below the push's path.
-public struct WireMergeChange: Sendable, Equatable {
-    public var relative: Path
-    public var data: WireData
-
-    public init(relative: Path, data: WireData) {
-        self.relative = relative
-        self.data = data
-    }
-}
