@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
+        .library(name: "HearthWire", targets: ["HearthWire"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
     ],
     targets: [
@@ -22,9 +23,10 @@ let package = Package(
         .target(name: "HearthCore", swiftSettings: strictSettings),
         .target(name: "HearthNet", dependencies: ["CHearthSystem", "HearthCore"], swiftSettings: strictSettings),
         .target(name: "HearthStorage", dependencies: ["HearthCore"], swiftSettings: strictSettings),
+        .target(name: "HearthWire", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthNet", "HearthStorage"],
+            dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthWire"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthServer"], swiftSettings: strictSettings),
@@ -42,6 +44,11 @@ let package = Package(
         .testTarget(
             name: "HearthStorageTests",
             dependencies: ["HearthStorage", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthWireTests",
+            dependencies: ["HearthWire", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -146,6 +146,29 @@ public final class HTTPTestClient {
         try LoopbackSocket.receive(self.descriptor, into: &self.buffer, atLeast: count)
     }
 
+    /// Reads everything the server sends until it closes the connection.
+    /// - Throws: when the receive timeout passes (or the read fails) before the close.
+    public func readUntilClosed() throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let received = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+            if received == 0 {
+                defer { self.buffer = [] }
+                return self.buffer
+            }
+            guard received > 0 else {
+                throw ClientError(description: "no close from the server before the timeout (errno \(errno))")
+            }
+            self.buffer += chunk[..<received]
+        }
+    }
+
+    /// Closes the connection from this side (both directions), as a browser does when it drops a request; the
+    /// descriptor itself is released when the client is.
+    public func disconnect() {
+        shutdown(self.descriptor, Int32(SHUT_RDWR))
+    }
+
     /// True once the server has closed the connection (reads return 0).
     public func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0

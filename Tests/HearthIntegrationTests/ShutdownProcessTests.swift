@@ -23,4 +23,28 @@ import Testing
         defer { restarted.stop() }
         #expect(try HTTPTestClient(port: restarted.port).request("GET", "/presence/me.json").text == #""offline""#)
     }
+
+    /// A long-polling browser's held disconnect frame (`/.lp?dframe=t`) does not hold the node up: SIGTERM ends the
+    /// frame's chunked reply at once, and the session's onDisconnects run before the process exits.
+    @Test func sigtermEndsAHeldDisconnectFrameAndRunsTheLongPollSessionsOnDisconnects() async throws {
+        let server = try ServerProcess()
+        let port = server.port
+        let pid = server.process.processIdentifier
+        let (page, signalled) = try await onDedicatedThread { () -> (String, ContinuousClock.Instant) in
+            let session = try LongPollTestSession(port: port, namespace: "default")
+            _ = try session.send(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/presence/lp","d":"offline"}}}"#)
+            let (frame, _) = try session.openDisconnectFrame()
+            let signalled = ContinuousClock.now
+            kill(pid, SIGTERM)
+            return (String(decoding: try frame.readUntilClosed(), as: UTF8.self), signalled)
+        }
+        server.process.waitUntilExit()
+        let stopped = ContinuousClock.now - signalled
+        #expect(stopped < .seconds(5), "the node took \(stopped) to stop")
+        #expect(page.hasSuffix("0\r\n\r\n"), "the chunked reply ends properly: \(page)")
+        #expect(server.process.terminationStatus == 0)
+        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.stop() }
+        #expect(try HTTPTestClient(port: restarted.port).request("GET", "/presence/lp.json").text == #""offline""#)
+    }
 }

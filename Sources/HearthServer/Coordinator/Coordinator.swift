@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthWire
 import Synchronization
 
 /// Routes every write to the shards it touches and runs two-phase commit for writes that span shards.

@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthWire
 
 /// One multi-shard write as a pure state machine: what to lock and read, what each participant prepares, and the
 /// decision, from the results the coordinator's shell feeds back in.

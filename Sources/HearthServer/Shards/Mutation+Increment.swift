@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 
 extension Mutation {
     /// The delta when the mutation is exactly `{".sv": {"increment": delta}}` at its path, nothing else.

@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthWire
 
 /// The shell around one shard's state machine: it serialises the shard's commands, appends what the state machine
 /// decides to the shard's log in the same turn (so log order is apply order), and parks commands that a prepared

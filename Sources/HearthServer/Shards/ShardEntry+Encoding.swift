@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 
 /// The binary form of a shard entry inside a log record (little-endian):
 ///

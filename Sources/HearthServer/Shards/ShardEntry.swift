@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthWire
 
 /// One entry of a shard's log: what every replica of the shard applies, in log order, to reach the same state.
 ///

@@ -1,4 +1,5 @@
 public import HearthCore
+public import HearthWire
 
 /// What a leader's command did: appended an entry, or why it appended nothing.
 public enum ShardDecision: Sendable {

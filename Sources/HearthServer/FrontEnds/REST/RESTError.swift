@@ -18,9 +18,8 @@ struct RESTError: Error, Sendable {
         400, "Data to write exceeds the maximum size that can be modified with a single request.")
 
     /// A value that breaks Firebase's data rules, worded as Firebase words it ("Invalid data; …").
-    static func invalidData(_ error: any Error) -> RESTError {
-        let detail = "\(error)"
-        return RESTError(400, detail.hasPrefix("Invalid data") ? detail : "Invalid data; \(detail)")
+    static func invalidData(_ detail: String) -> RESTError {
+        RESTError(400, detail.hasPrefix("Invalid data") ? detail : "Invalid data; \(detail)")
     }
 
     static func invalidPath(_ detail: String) -> RESTError {

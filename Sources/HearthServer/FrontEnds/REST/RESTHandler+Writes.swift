@@ -1,18 +1,15 @@
 import HearthCore
 import HearthNet
+import HearthWire
 
-/// PUT, DELETE, POST and PATCH: parse and validate everything first, so a bad request changes nothing.
+/// PUT, DELETE, POST and PATCH: everything is checked against the shared `WriteRules` first, so a bad request
+/// changes nothing.
 extension RESTHandler {
     func set(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPResponse {
-        let depth = request.path.count
-        let value: WriteValue =
-            request.method == .delete ? WriteValue(node: .empty) : try Self.parse(http.body, depth: depth)
-        let mutation: Mutation
-        if request.targetsPriority {
-            try Self.checkPriority(value)
-            mutation = .setPriority(request.path, value)
-        } else {
-            mutation = .set(request.path, value)
+        let location = WriteLocation(path: request.path, targetsPriority: request.targetsPriority)
+        let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
+            request.method == .delete
+                ? try WriteRules.set(.null, at: location) : try WriteRules.set(body: http.body, at: location)
         }
         try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [request.path])
         var condition: WriteCondition?
@@ -53,11 +50,13 @@ extension RESTHandler {
 
     func push(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPResponse {
         if request.targetsPriority { throw RESTError.invalidPath("POST cannot target .priority") }
-        let value = try Self.parse(http.body, depth: request.path.count + 1)
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [])
         let name = self.database.nextPushID()
-        let path = request.path.appending(Key(unchecked: name))
-        _ = try await self.database.write(namespace: request.namespace, mutations: [.set(path, value)])
+        let location = WriteLocation(path: request.path.appending(Key(unchecked: name)))
+        let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
+            try WriteRules.set(body: http.body, at: location)
+        }
+        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [])
+        _ = try await self.database.write(namespace: request.namespace, mutations: [mutation])
         let body =
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
                 UInt8(ascii: "}")
@@ -77,24 +76,16 @@ extension RESTHandler {
             throw RESTError(
                 400, "Invalid data; couldn't parse JSON object. Are you sending a JSON object with valid key names?")
         }
-        var entries: [(key: String, mutation: Mutation)] = []
-        for (key, json) in members.sorted(by: { $0.key < $1.key }) {
-            entries.append((key, try Self.mutation(base: request.path, relative: key, json: json)))
+        let mutations = try Self.applyingRules { () throws(WriteRuleError) -> [Mutation] in
+            try WriteRules.update(members, at: request.path)
         }
-        let paths = entries.map(\.mutation.path).sorted()
-        for (first, second) in zip(paths, paths.dropFirst()) where first.contains(second) {
-            throw RESTError(
-                400,
-                "Invalid data; update paths \(first) and \(second) overlap: no path may equal or lie inside another in one update."
-            )
-        }
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: paths)
-        let outcome = try await self.database.write(namespace: request.namespace, mutations: entries.map(\.mutation))
+        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: mutations.map(\.path))
+        let outcome = try await self.database.write(namespace: request.namespace, mutations: mutations)
         guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
         var body = Array("{".utf8)
-        for (index, (entry, mutation)) in zip(entries, resolved).enumerated() {
+        for (index, (key, mutation)) in zip(members.keys.sorted(), resolved).enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += Node(.string(entry.key)).jsonBytes(format: .plain, pretty: false) + [UInt8(ascii: ":")]
+            body += Node(.string(key)).jsonBytes(format: .plain, pretty: false) + [UInt8(ascii: ":")]
             switch mutation {
             case .set(_, let node): body += node.jsonBytes(format: .plain, pretty: false)
             case .setPriority(_, let priority): body += Node.priorityJSON(priority)
@@ -104,94 +95,23 @@ extension RESTHandler {
         return self.success(request, body: body)
     }
 
-    /// One PATCH member: a relative path (may contain `/`, may end in `/.priority`) and its value.
-    private static func mutation(base: Path, relative: String, json: JSONValue) throws(RESTError) -> Mutation {
-        var segments = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let isPriority = segments.last == ".priority"
-        if isPriority { segments.removeLast() }
-        let path: Path
-        do {
-            var keys = base.keys
-            for segment in segments { keys.append(try Key(validating: segment)) }
-            try Path.checkLimits(keys)
-            path = Path(keys: keys)
-        } catch {
-            throw RESTError(400, "Invalid data; update key \"\(relative)\" is not a valid path: \(error.message)")
-        }
-        let value: WriteValue
-        do {
-            value = try WriteValue(json: json, depth: path.count)
-        } catch {
-            throw RESTError.invalidData(error)
-        }
-        if isPriority {
-            try Self.checkPriority(value)
-            return .setPriority(path, value)
-        }
-        return .set(path, value)
-    }
-
-    static func parse(_ body: [UInt8], depth: Int) throws(RESTError) -> WriteValue {
-        do {
-            var value = try WriteValue.parseWrite(body, depth: depth)
-            if !value.hasServerValues { value.sourceJSON = body }
-            return value
-        } catch let error as JSONError {
-            _ = error
-            throw RESTError.invalidJSON
-        } catch {
-            throw RESTError.invalidData(error)
-        }
-    }
-
-    /// A priority must be a number, a string, null, or a server value.
-    static func checkPriority(_ value: WriteValue) throws(RESTError) {
-        if value.hasServerValues { return }
-        switch value.node.leafValue {
-        case .int?, .double?, .string?: return
-        case nil where value.node.isEmpty: return
-        default: throw RESTError(400, "Invalid data; a priority must be a number, a string or null.")
-        }
-    }
-
     /// Honours `writeSizeLimit`: the bytes sent plus the data the write replaces must fit the named budget.
     func checkWriteSize(_ request: RESTRequest, bodyBytes: Int, paths: [Path]) throws(RESTError) {
         guard let name = request.parameters["writeSizeLimit"] else { return }
-        let limits = ["tiny": 1 << 20, "small": 10 << 20, "medium": 30 << 20, "large": 60 << 20]
-        if name == "unlimited" { return }
-        guard let limit = limits[name] else {
-            throw RESTError(400, "writeSizeLimit must be tiny, small, medium, large or unlimited (got \"\(name)\").")
-        }
+        let limit = try Self.applyingRules { () throws(WriteRuleError) in try WriteSizeLimit(name: name) }
+        guard limit.bytes != nil else { return }
         let root = self.database.root(request.namespace)
-        var total = bodyBytes
-        for path in paths where total <= limit {
-            total += root.node(at: path).estimatedBytes(upTo: limit - total + 1)
-        }
-        if total > limit {
-            throw RESTError(
-                400, "Data to write exceeds writeSizeLimit=\(name); use a larger writeSizeLimit or write smaller parts."
-            )
+        try Self.applyingRules { () throws(WriteRuleError) in
+            try limit.check(bodyBytes: bodyBytes, replacing: paths.map { root.node(at: $0) })
         }
     }
-}
 
-extension Node {
-    /// Roughly how many bytes of JSON this node is, counting no further than `limit`.
-    func estimatedBytes(upTo limit: Int) -> Int {
-        var total = 0
-        var stack: [Node] = [self]
-        while let node = stack.popLast(), total <= limit {
-            switch node.leafValue {
-            case .string(let text)?: total += text.utf8.count + 2
-            case .some: total += 8
-            case nil:
-                for (key, child) in node.children {
-                    total += key.string.utf8.count + 4
-                    stack.append(child)
-                    if total > limit { break }
-                }
-            }
+    /// Runs shared write rules, turning a broken rule into REST's 400 with Firebase's wording.
+    static func applyingRules<T>(_ rules: () throws(WriteRuleError) -> T) throws(RESTError) -> T {
+        do {
+            return try rules()
+        } catch {
+            throw RESTError(error)
         }
-        return total
     }
 }

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthWire
 
 /// A REST call as Firebase defines it, parsed and validated from an HTTP request.
 ///
@@ -52,17 +53,14 @@ struct RESTRequest {
         guard request.path.hasSuffix(".json") else {
             throw RESTError(404, "Not found: REST paths end in .json, for example /users/ada.json.")
         }
-        var segments = request.path.dropLast(5).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        self.targetsPriority = segments.last == ".priority"
-        if self.targetsPriority { segments.removeLast() }
+        let location: WriteLocation
         do {
-            var keys: [Key] = []
-            for segment in segments { keys.append(try Key(validating: segment)) }
-            try Path.checkLimits(keys)
-            self.path = Path(keys: keys)
+            location = try WriteRules.location(String(request.path.dropLast(5)), allowingPriority: true)
         } catch {
-            throw RESTError.invalidPath(error.message)
+            throw RESTError(error)
         }
+        self.path = location.path
+        self.targetsPriority = location.targetsPriority
 
         self.namespace = try Self.namespace(parameters["ns"], host: request.headers["Host"], default: defaultNamespace)
         switch parameters["print"] {

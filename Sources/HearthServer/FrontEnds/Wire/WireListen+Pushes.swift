@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 
 /// What a committed change becomes on the wire for one listen (reference §1.8, §1.9.2).
 extension WireListen {
@@ -9,21 +10,23 @@ extension WireListen {
         let inside: [Path]
         switch change.effect(at: self.path) {
         case .replaced(let old, let new):
-            return old == new ? [] : [WireMessage.setPush(path: self.path, node: new, tag: nil)]
+            return old == new ? [] : [Self.dataPush(self.path, new, tag: nil)]
         case .inside(let mutations):
             inside = mutations.map(\.path)
         }
         guard let first = inside.first else { return [] }
         let ancestor = inside.dropFirst().reduce(first) { $0.commonAncestor(with: $1) }
         if inside.count == 1 || inside.contains(ancestor) {
-            return [WireMessage.setPush(path: ancestor, node: change.newRoot.node(at: ancestor), tag: nil)]
+            return [Self.dataPush(ancestor, change.newRoot.node(at: ancestor), tag: nil)]
         }
         var seen = Set<Path>()
-        var changes: [(relative: Path, node: Node)] = []
+        var changes: [WireMergeChange] = []
         for path in inside where seen.insert(path).inserted {
-            changes.append((ancestor.relativePath(to: path) ?? .root, change.newRoot.node(at: path)))
+            changes.append(
+                WireMergeChange(
+                    relative: ancestor.relativePath(to: path) ?? .root, data: .node(change.newRoot.node(at: path))))
         }
-        return [WireMessage.mergePush(path: ancestor, changes: changes, tag: nil)]
+        return [WireServerMessage.mergePush(path: ancestor, changes: changes, tag: nil).encoded()]
     }
 
     /// Pushes for a tagged listen: one `m` on the query path listing the children that entered or changed (with
@@ -36,18 +39,23 @@ extension WireListen {
         guard new != old else { return [] }
         window = new
         if new.isLeaf || old.isLeaf || new.isEmpty || old.isEmpty {
-            return [WireMessage.setPush(path: self.path, node: new, tag: self.tag)]
+            return [Self.dataPush(self.path, new, tag: self.tag)]
         }
-        var changes: [(relative: Path, node: Node)] = []
+        var changes: [WireMergeChange] = []
         for (key, _) in old.children where new.child(key).isEmpty {
-            changes.append((Path(keys: [key]), .empty))
+            changes.append(WireMergeChange(relative: Path(keys: [key]), data: .node(.empty)))
         }
         for (key, child) in new.children where old.child(key) != child {
-            changes.append((Path(keys: [key]), child))
+            changes.append(WireMergeChange(relative: Path(keys: [key]), data: .node(child)))
         }
         if new.priority != old.priority {
-            return [WireMessage.setPush(path: self.path, node: new, tag: self.tag)]
+            return [Self.dataPush(self.path, new, tag: self.tag)]
         }
-        return changes.isEmpty ? [] : [WireMessage.mergePush(path: self.path, changes: changes, tag: self.tag)]
+        return changes.isEmpty
+            ? [] : [WireServerMessage.mergePush(path: self.path, changes: changes, tag: self.tag).encoded()]
+    }
+
+    private static func dataPush(_ path: Path, _ node: Node, tag: Int64?) -> [UInt8] {
+        WireServerMessage.dataPush(path: path, data: .node(node), tag: tag).encoded()
     }
 }

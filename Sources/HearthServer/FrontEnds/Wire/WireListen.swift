@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 import Synchronization
 
 /// One active listen of a wire session: a default listen on a path, or a tagged query listen with its window.
@@ -46,7 +47,8 @@ final class WireListen: ChangeListener {
         self.state.withLock { state in
             let initial = self.value(in: root)
             state.window = initial
-            guard self.transport.send(WireMessage.setPush(path: self.path, node: initial, tag: self.tag)) else {
+            let push = WireServerMessage.dataPush(path: self.path, data: .node(initial), tag: self.tag)
+            guard self.transport.send(push.encoded()) else {
                 return false
             }
             for change in state.pending { self.push(change, window: &state.window) }

@@ -1,4 +1,4 @@
-import HearthCore
+import HearthWire
 import Synchronization
 
 /// The long-polling transport (`/.lp`, reference §1.12) for browsers that once failed to open a WebSocket.
@@ -6,9 +6,10 @@ import Synchronization
 /// Outbound messages queue here until the client's next poll collects them as a script calling
 /// `pRTLPCB(<response number>, [messages…])`; response numbers count up from 0 across responses that carry
 /// messages. A poll waits at most `holdSeconds` for something to send, and a newer poll releases an older held
-/// one, so the client always has a request in flight. Inbound data arrives as web-safe base64 segments numbered
-/// across the whole session (`seg`, `ts` = segments in that message, `d`), possibly out of order; whole messages
-/// are handed to the session in segment order. A client that stops polling is treated as gone.
+/// one, so the client always has a request in flight. Inbound data arrives as web-safe base64 segments, possibly
+/// out of order, which `WireLongPollAssembler` turns back into messages. A client that drops its disconnect frame
+/// is gone at once (`WireDisconnectFrame`); one that stops polling without a word is treated as gone after three
+/// hold periods.
 final class WireLongPollTransport: WireTransport {
     let password: String
     private let holdSeconds: Double
@@ -20,8 +21,7 @@ final class WireLongPollTransport: WireTransport {
         var held: CheckedContinuation<Void, Never>?
         var isClosed = false
         var isCloseSent = false
-        var segments: [Int: (total: Int, data: String)] = [:]
-        var nextSegment = 0
+        var assembler = WireLongPollAssembler()
         var lastPoll = ContinuousClock.now
     }
 
@@ -65,22 +65,9 @@ final class WireLongPollTransport: WireTransport {
 
     /// Files one inbound segment; returns the messages it completes, in order.
     /// - Throws: `WireProtocolError` `.malformedFrame` when a completed message is not valid base64 UTF-8.
-    func receive(segment: Int, total: Int, data: String) throws(WireProtocolError) -> [String] {
+    func receive(_ segment: WireLongPollAssembler.Segment) throws(WireProtocolError) -> [String] {
         try self.state.withLock { state throws(WireProtocolError) -> [String] in
-            state.segments[segment] = (total, data)
-            var messages: [String] = []
-            while let first = state.segments[state.nextSegment] {
-                let range = state.nextSegment..<(state.nextSegment + max(first.total, 1))
-                guard range.allSatisfy({ state.segments[$0] != nil }) else { break }
-                let encoded = range.compactMap { state.segments.removeValue(forKey: $0)?.data }.joined()
-                state.nextSegment = range.upperBound
-                let standard = String(encoded.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 == "." ? "=" : $0 })
-                guard let bytes = Base64.decode(standard) else {
-                    throw WireProtocolError(.malformedFrame, "A long-poll segment is not web-safe base64.")
-                }
-                messages.append(String(decoding: bytes, as: UTF8.self))
-            }
-            return messages
+            try state.assembler.receive(segment)
         }
     }
 

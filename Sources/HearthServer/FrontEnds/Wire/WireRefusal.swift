@@ -1,5 +1,5 @@
-import HearthCore
 import HearthNet
+import HearthWire
 
 /// Answers a realtime connection that can never succeed (an invalid namespace) the way Firebase does: accept the
 /// WebSocket, send the `s` (shutdown) control message with the reason, and close. Clients log the reason and stop
@@ -8,8 +8,7 @@ struct WireRefusal: WebSocketMessageHandler {
     let reason: String
 
     func opened(_ socket: WebSocketConnection) {
-        socket.send(
-            text: String(decoding: WireMessage.control("s", JSONValue.string(self.reason).jsonBytes()), as: UTF8.self))
+        socket.send(text: String(decoding: WireServerMessage.shutdown(reason: self.reason).encoded(), as: UTF8.self))
         socket.close(code: WebSocketCloseCode.policyViolation, reason: "Connection refused.")
     }
 

@@ -1,48 +1,69 @@
 import HearthCore
+import HearthWire
 import Synchronization
 
 /// Dispatching client messages and the read-side actions: listen, unlisten, get, auth, stats (reference §1.6).
 extension WireSession {
     /// Handles one whole message. A message that is not a valid envelope closes the socket with the reason; a bad
     /// request gets an error status and changes nothing.
-    func process(_ message: String) async {
-        let inbound: WireInbound
+    func process(_ text: String) async {
+        let message: WireClientMessage
         do {
-            inbound = try WireInbound(message: message)
+            message = try WireClientMessage(decoding: text)
         } catch {
-            self.terminate(reason: error.message)
+            switch error {
+            case .malformed(let reason):
+                self.terminate(reason: reason.message)
+            case .rejected(let id, let action, let reason):
+                await self.acknowledgements.barrier()
+                self.send(.response(id: id, .failure(reason)))
+                self.record(action: action, error: reason, since: .now)
+            }
             return
         }
-        switch inbound {
-        case .control(let type):
-            if type == "p" { self.send(WireMessage.pong) }
-            if type == "n" { self.switchToSecondary() }
-        case .request(let id, let action, let body) where action == "p" || action == "m":
-            let started = ContinuousClock.now
-            do {
-                guard case .object = body else {
-                    throw WireProtocolError(
-                        .invalidRequest, "The body (b) of a \"\(action)\" request must be an object.")
-                }
-                let submission = action == "p" ? try await self.submitPut(body) : try await self.submitMerge(body)
-                self.acknowledgements.append(
-                    .init(id: id, action: action, started: started, write: submission.write, path: submission.path))
-            } catch {
-                await self.acknowledgements.barrier()
-                self.send(self.failureResponse(id: id, action: action, error: error))
-                self.record(action: action, error: error, since: started)
+        switch message {
+        case .control(let control):
+            if control == .ping { self.send(.pong) }
+            if control == .endOfTransmission { self.switchToSecondary() }
+        case .request(let id, let request):
+            switch request {
+            case .put, .merge: await self.submit(id: id, request)
+            default: await self.answer(id: id, request)
             }
-        case .request(let id, let action, let body):
+        }
+    }
+
+    /// Orders a put or merge now; its acknowledgement follows, in request order, once it is durable.
+    private func submit(id: Int64, _ request: WireRequest) async {
+        let started = ContinuousClock.now
+        do {
+            let submission = try await self.submitWrite(request)
+            self.acknowledgements.append(
+                .init(
+                    id: id, action: request.action, started: started, write: submission.write, path: submission.path))
+        } catch {
             await self.acknowledgements.barrier()
-            let started = ContinuousClock.now
-            do {
-                let data = try await self.perform(action: action, body: body)
-                self.send(WireMessage.response(id: id, status: "ok", data: data))
-                self.record(action: action, error: nil, since: started)
-            } catch {
-                self.send(self.failureResponse(id: id, action: action, error: error))
-                self.record(action: action, error: error, since: started)
+            self.send(self.failureResponse(id: id, action: request.action, error: error))
+            self.record(action: request.action, error: error, since: started)
+        }
+    }
+
+    /// Answers any other request once every earlier write has been acknowledged.
+    private func answer(id: Int64, _ request: WireRequest) async {
+        await self.acknowledgements.barrier()
+        let started = ContinuousClock.now
+        do {
+            let response = try self.perform(request)
+            let message = WireServerMessage.response(id: id, .ok(response)).encoded()
+            guard message.count <= WireFrameSplitter.maximumMessageBytes else {
+                throw WireProtocolError(
+                    .tooBig, "The data requested exceeds the maximum size that can be accessed with a single request.")
             }
+            self.send(message)
+            self.record(action: request.action, error: nil, since: started)
+        } catch {
+            self.send(self.failureResponse(id: id, action: request.action, error: error))
+            self.record(action: request.action, error: error, since: started)
         }
     }
 
@@ -59,41 +80,34 @@ extension WireSession {
     }
 
     /// The error response for a request that failed before or while it ran.
-    func failureResponse(id: Int64, action: String, error: any Error) -> [UInt8] {
-        if let error = error as? WireProtocolError { return WireMessage.failure(id: id, error) }
+    func failureResponse(id: Int64, action: String, error: any Error) -> WireServerMessage {
+        if let error = error as? WireProtocolError { return .response(id: id, .failure(error)) }
         self.context.log.error("wire.request_failed", ["action": action, "error": "\(error)"])
-        return WireMessage.failure(
-            id: id, WireProtocolError(.unavailable, "The database could not complete the request; retry shortly."))
+        return .response(
+            id: id,
+            .failure(WireProtocolError(.unavailable, "The database could not complete the request; retry shortly.")))
     }
 
-    /// Runs one action; returns the `d` of its `ok` response.
-    private func perform(action: String, body: JSONValue) async throws -> [UInt8] {
-        guard case .object = body else {
-            throw WireProtocolError(.invalidRequest, "The body (b) of a \"\(action)\" request must be an object.")
-        }
-        switch action {
-        case "q", "l": return try self.listen(body)
-        case "n", "u": return try self.unlisten(body)
-        case "g": return try self.get(body)
-        case "o", "om": return try self.registerOnDisconnect(action: action, body: body)
-        case "oc": return try self.cancelOnDisconnect(body)
-        case "auth", "gauth": return try self.authenticate(body)
-        case "unauth": return self.changeCredential(to: nil)
-        case "appcheck", "unappeck", "unappcheck": return Self.emptyObject
-        case "s": return Array(#""""#.utf8)
-        default:
-            throw WireProtocolError(
-                .invalidRequest,
-                "Unknown action \"\(action)\"; this server speaks protocol version 5 "
-                    + "(q, n, p, m, g, o, om, oc, auth, unauth, s).")
+    /// Runs one request that is not a put or merge; returns the data of its `ok` response.
+    private func perform(_ request: WireRequest) throws -> WireData {
+        switch request {
+        case .listen(let path, let query, let tag, _): return try self.listen(path, query: query, tag: tag)
+        case .unlisten(let path, _, let tag): return try self.unlisten(path, tag: tag)
+        case .get(let path, let query): return try self.get(path, query: query)
+        case .onDisconnectPut, .onDisconnectMerge: return try self.registerOnDisconnect(request)
+        case .onDisconnectCancel(let path): return try self.cancelOnDisconnect(path)
+        case .auth(let credential), .googleAuth(let credential): return self.changeCredential(to: credential)
+        case .unauth: return self.changeCredential(to: nil)
+        case .appCheck, .unAppCheck: return Self.emptyObject
+        case .stats: return .json(.string(""))
+        case .put, .merge: preconditionFailure("A \(request.action) is submitted, never performed: \(request)")
         }
     }
 
-    static let emptyObject = Array("{}".utf8)
+    static let emptyObject = WireData.json(.object([:]))
 
-    private func listen(_ body: JSONValue) throws -> [UInt8] {
-        let path = try Self.path(body, allowPriority: false).path
-        let (query, tag) = try Self.query(body)
+    private func listen(_ text: String, query: QuerySpec?, tag: Int64?) throws -> WireData {
+        let path = try Self.location(text, allowingPriority: false).path
         try self.authorize(.read, path)
         let transport = self.shared.withLock { $0.transport }
         guard let transport else { return Self.emptyObject }
@@ -106,45 +120,24 @@ extension WireSession {
         return Self.emptyObject
     }
 
-    private func unlisten(_ body: JSONValue) throws -> [UInt8] {
-        let path = try Self.path(body, allowPriority: false).path
-        let tag = try Self.query(body).tag
+    private func unlisten(_ text: String, tag: Int64?) throws -> WireData {
+        let path = try Self.location(text, allowingPriority: false).path
         let removed = self.shared.withLock { $0.listens.removeValue(forKey: WireListenKey(path: path, tag: tag)) }
         if let removed { self.remove(removed) }
         return Self.emptyObject
     }
 
-    private func get(_ body: JSONValue) throws -> [UInt8] {
-        let path = try Self.path(body, allowPriority: false).path
-        var query: QuerySpec?
-        if let q = body["q"], q != .null {
-            do {
-                query = try QuerySpec(wire: q)
-            } catch {
-                throw WireProtocolError(.invalidRequest, error.message)
-            }
-        }
+    private func get(_ text: String, query: QuerySpec?) throws -> WireData {
+        let path = try Self.location(text, allowingPriority: false).path
         try self.authorize(.read, path)
         var value = self.context.database.root(self.namespace).node(at: path)
         if let query, !query.loadsAllData { value = query.evaluate(value) }
-        let data = value.jsonBytes(format: .export)
-        guard data.count <= WireFrameSplitter.maximumFrameBytes * (WireFrameSplitter.maximumFrameCount - 1) else {
-            throw WireProtocolError(
-                .tooBig, "The data requested exceeds the maximum size that can be accessed with a single request.")
-        }
-        return data
-    }
-
-    private func authenticate(_ body: JSONValue) throws -> [UInt8] {
-        guard let credential = body["cred"]?.stringValue else {
-            throw WireProtocolError(.invalidRequest, "An auth request needs the token as a string \"cred\".")
-        }
-        return self.changeCredential(to: credential)
+        return .node(value)
     }
 
     /// Switches the session's credential, revokes (`c`) every listen it may no longer read, and answers with the
     /// trace's `{"auth": …, "expires": …}` shape.
-    private func changeCredential(to credential: String?) -> [UInt8] {
+    private func changeCredential(to credential: String?) -> WireData {
         let listens = self.shared.withLock { shared in
             shared.credential = credential
             return shared.listens
@@ -153,9 +146,9 @@ extension WireSession {
             let removed = self.shared.withLock { $0.listens.removeValue(forKey: key) }
             guard let removed else { continue }
             self.remove(removed)
-            self.send(WireMessage.revokePush(path: listen.path, query: listen.tag == nil ? nil : listen.query))
+            self.send(.listenRevoked(path: listen.path, query: listen.tag == nil ? nil : listen.query))
         }
-        return credential == nil ? Self.emptyObject : Array(#"{"auth":null,"expires":null}"#.utf8)
+        return credential == nil ? Self.emptyObject : .json(.object(["auth": .null, "expires": .null]))
     }
 
     /// The emulator's `owner` credential is an administrator: the access policy is not consulted.
@@ -170,47 +163,21 @@ extension WireSession {
         guard self.isAllowed(operation, path) else { throw WireProtocolError.permissionDeniedError }
     }
 
-    /// The body's `p`: `/a/b`, `a/b` or `/` (empty segments dropped); `.priority` may end a write path.
-    static func path(_ body: JSONValue, allowPriority: Bool) throws(WireProtocolError)
-        -> (path: Path, targetsPriority: Bool)
+    /// A request's path under the shared write rules, refused as `invalid_data` when it breaks them.
+    static func location(_ text: String, below base: Path = .root, allowingPriority: Bool) throws(WireProtocolError)
+        -> WriteLocation
     {
-        guard let text = body["p"]?.stringValue else {
-            throw WireProtocolError(.invalidRequest, "The request needs its path as a string \"p\".")
-        }
-        return try Self.path(text, base: .root, allowPriority: allowPriority)
-    }
-
-    /// `relative` below `base`, validated key by key and against the depth and length limits.
-    static func path(_ relative: String, base: Path, allowPriority: Bool) throws(WireProtocolError)
-        -> (path: Path, targetsPriority: Bool)
-    {
-        var segments = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let targetsPriority = allowPriority && segments.last == ".priority"
-        if targetsPriority { segments.removeLast() }
-        do {
-            var keys = base.keys
-            for segment in segments { keys.append(try Key(validating: segment)) }
-            try Path.checkLimits(keys)
-            return (Path(keys: keys), targetsPriority)
-        } catch {
-            throw WireProtocolError(.invalidData, "Invalid path \"\(relative)\": \(error.message)")
+        try Self.applyingRules { () throws(WriteRuleError) in
+            try WriteRules.location(text, below: base, allowingPriority: allowingPriority)
         }
     }
 
-    /// A listen's query and tag: only a tagged listen is filtered; an untagged one gets all data (§1.9.1).
-    static func query(_ body: JSONValue) throws(WireProtocolError) -> (query: QuerySpec?, tag: Int64?) {
-        var tag: Int64?
-        if let t = body["t"], t != .null {
-            guard let value = t.intValue else {
-                throw WireProtocolError(.invalidRequest, "A listen's tag (t) must be an integer.")
-            }
-            tag = value
-        }
-        guard tag != nil, let q = body["q"], q != .null else { return (nil, tag) }
+    /// Runs shared write rules, turning a broken rule into the wire's `invalid_data` refusal.
+    static func applyingRules<T>(_ rules: () throws(WriteRuleError) -> T) throws(WireProtocolError) -> T {
         do {
-            return (try QuerySpec(wire: q), tag)
+            return try rules()
         } catch {
-            throw WireProtocolError(.invalidRequest, error.message)
+            throw WireProtocolError(error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthWire
 import Synchronization
 
 /// Moving a long-polling session onto a WebSocket (reference §1.4 `n`/`a`, §1.12).
@@ -24,12 +25,16 @@ extension WireSession {
             if case .failure(let error) = result { self.terminate(reason: error.message) }
             return
         }
-        guard let inbound = try? WireInbound(message: message) else {
-            self.terminate(reason: "The upgraded connection sent a message that is not a wire envelope.")
+        switch Result(catching: { () throws(WireClientMessage.DecodingError) in
+            try WireClientMessage(decoding: message)
+        }) {
+        case .success(.control(let control)):
+            if control == .ping { self.shared.withLock { $0.secondary }?.send(WireServerMessage.pong.encoded()) }
             return
-        }
-        if case .control(let type) = inbound {
-            if type == "p" { self.shared.withLock { $0.secondary }?.send(WireMessage.pong) }
+        case .success(.request), .failure(.rejected):
+            break
+        case .failure(.malformed):
+            self.terminate(reason: "The upgraded connection sent a message that is not a wire envelope.")
             return
         }
         let isQueued = self.shared.withLock { shared -> Bool in
@@ -58,8 +63,10 @@ extension WireSession {
             return (old, isQueued)
         }
         if !isQueued { self.terminateForBacklog() }
-        old?.send(WireMessage.control("n", Array("{}".utf8)))
-        old?.close(reason: "Upgraded to WebSocket.")
+        guard let old else { return }
+        self.releaseDisconnectFrame()
+        old.send(WireServerMessage.endOfTransmission.encoded())
+        old.close(reason: "Upgraded to WebSocket.")
     }
 
     /// The secondary WebSocket closed: the session ends if it had switched to it, otherwise the upgrade is dropped.

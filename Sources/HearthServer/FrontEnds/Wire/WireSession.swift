@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthWire
 import Synchronization
 
 /// One client of the realtime protocol: its transport, its listens, its queued onDisconnect writes and its auth.
@@ -33,6 +34,8 @@ final class WireSession: WebSocketMessageHandler {
         var secondaryAssembler: WireFrameAssembler
         var secondaryBuffer: [String] = []
         var isSwitched = false
+        /// The long-polling client's disconnect frame, held open while the session lives on the long poll.
+        var disconnectFrame: WireDisconnectFrame?
         var isFinished = false
         /// Bytes of messages queued for `run()` and not yet processed.
         var queuedBytes = 0
@@ -60,8 +63,8 @@ final class WireSession: WebSocketMessageHandler {
     /// Attaches a transport and sends the handshake, which must be the first message.
     func attach(_ transport: any WireTransport) {
         self.shared.withLock { $0.transport = transport }
-        transport.send(
-            WireMessage.handshake(timestamp: self.context.database.now(), host: self.host, sessionID: self.id))
+        let handshake = WireHandshake(timestamp: self.context.database.now(), host: self.host, sessionID: self.id)
+        transport.send(WireServerMessage.handshake(handshake).encoded())
     }
 
     /// Queues one whole message for `run()`; a client whose backlog passes the bound is disconnected.
@@ -146,6 +149,12 @@ final class WireSession: WebSocketMessageHandler {
         return transport.send(message)
     }
 
+    /// Encodes and queues a message on the transport; `false` when there is none or it is closed.
+    @discardableResult
+    func send(_ message: WireServerMessage) -> Bool {
+        self.send(message.encoded())
+    }
+
     /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.
     func run() async {
         if let replaces { await replaces.waitUntilFinished() }
@@ -193,6 +202,7 @@ final class WireSession: WebSocketMessageHandler {
             return (listens, operations)
         }
         for listen in listens { self.remove(listen) }
+        self.releaseDisconnectFrame()
         for operation in operations { await self.runOnDisconnect(operation) }
         let waiters = self.shared.withLock { shared in
             shared.isFinished = true

@@ -1,7 +1,9 @@
 import HearthCore
 import HearthNet
+import HearthWire
 
-/// Routing `/.lp` (reference §1.12) and WebSocket upgrades of long-polling sessions (`/.ws?…&s=<id>`).
+/// Routing `/.lp` (reference §1.12) — start, polls, and the held disconnect frame (`dframe=t`) — and WebSocket
+/// upgrades of long-polling sessions (`/.ws?…&s=<id>`).
 extension WireSessions {
     func longPoll(_ request: HTTPRequest) async -> HTTPReply {
         let parameter = { (name: String) in request.query.first { $0.name == name }?.value }
@@ -21,15 +23,19 @@ extension WireSessions {
             session.attach(transport)
             return Self.script(status: 200, transport.startScript(callback: callback, id: session.id))
         }
+        let session = parameter("id").flatMap { self.session(id: $0) }
+        let transport = session?.longPoll
+        let isAuthentic = transport != nil && transport?.password == parameter("pw")
         if parameter("dframe") == "t" {
-            return .response(
-                HTTPResponse(
-                    status: 200, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]),
-                    body: Array("<html><body></body></html>".utf8)))
+            if let session, isAuthentic {
+                let frame = WireDisconnectFrame(session: session)
+                if session.holdDisconnectFrame(frame) { return .stream(WireDisconnectFrame.head, frame) }
+            }
+            var page = WireDisconnectFrame.head
+            page.body = WireDisconnectFrame.emptyPage
+            return .response(page)
         }
-        guard let id = parameter("id"), let session = self.session(id: id), let transport = session.longPoll,
-            transport.password == parameter("pw")
-        else {
+        guard let session, let transport, isAuthentic else {
             return Self.script(status: 200, Array("pLPCommand('close');\n".utf8))
         }
         var index = 0
@@ -37,7 +43,8 @@ extension WireSessions {
             let total = parameter("ts\(index)").flatMap(Int.init), let data = parameter("d\(index)")
         {
             do {
-                for message in try transport.receive(segment: segment, total: total, data: data) {
+                let received = WireLongPollAssembler.Segment(number: segment, total: total, data: data)
+                for message in try transport.receive(received) {
                     session.enqueue(message: message)
                 }
             } catch {

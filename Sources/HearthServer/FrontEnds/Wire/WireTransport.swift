@@ -1,4 +1,5 @@
 import HearthNet
+import HearthWire
 import Synchronization
 
 /// Where a wire session's outbound messages go: a WebSocket, or a long-polling channel (reference §1.12).

@@ -7,19 +7,6 @@ import Testing
 
 /// The `/.lp` transport and its upgrade to WebSocket, driven with plain HTTP requests like a browser's script tags.
 @Suite struct WireLongPollTests {
-    private static func webSafe(_ message: String) -> String {
-        String(Base64.encode(Array(message.utf8)).map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 == "=" ? "." : $0 })
-    }
-
-    /// The JSON array inside `pRTLPCB(n,[…]);`.
-    private static func messages(in script: String, response: Int) throws -> [JSONValue] {
-        let prefix = "pRTLPCB(\(response),"
-        let start = try #require(script.range(of: prefix))
-        let end = try #require(script.range(of: ");", range: start.upperBound..<script.endIndex))
-        guard case .array(let items) = try json(String(script[start.upperBound..<end.lowerBound])) else { return [] }
-        return items
-    }
-
     @Test func longPollSessionHandshakesAnswersAndUpgradesToWebSocket() async throws {
         try await TestNode.with { node in
             try await onDedicatedThread {
@@ -29,17 +16,17 @@ import Testing
                 let command = try #require(start.range(of: "pLPCommand('start','"))
                 let fields = start[command.upperBound...].split(separator: "'")
                 let (id, password) = (String(fields[0]), String(fields[2]))
-                let handshake = try #require(try Self.messages(in: start, response: 0).first)
+                let handshake = try #require(try LongPollTestSession.messages(in: start, response: 0).first)
                 #expect(handshake["d"]?["d"]?["s"] == .string(id))
 
                 let put = #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/lp/x","d":"via long poll"}}}"#
-                let encoded = Self.webSafe(put)
+                let encoded = LongPollTestSession.webSafe(put)
                 let half = encoded.index(encoded.startIndex, offsetBy: encoded.count / 2)
                 let answered = try http.request(
                     "GET",
                     "/.lp?id=\(id)&pw=\(password)&ser=1&seg0=1&ts0=2&d0=\(encoded[half...])&seg1=0&ts1=2&d1=\(encoded[..<half])"
                 ).text
-                let response = try #require(try Self.messages(in: answered, response: 1).first)
+                let response = try #require(try LongPollTestSession.messages(in: answered, response: 1).first)
                 #expect(response["d"]?["r"] == .int(1) && response["d"]?["b"]?["s"] == .string("ok"))
 
                 let socket = try WireTestClient.upgrading(port: node.port, session: id)
@@ -47,7 +34,7 @@ import Testing
                 #expect(try socket.readText() == #"{"t":"c","d":{"t":"o","d":null}}"#)
                 try socket.sendText(#"{"t":"c","d":{"t":"a","d":{}}}"#)
                 try socket.sendText(#"{"t":"d","d":{"r":2,"a":"g","b":{"p":"/lp/x","q":{}}}}"#)
-                let end = Self.webSafe(#"{"t":"c","d":{"t":"n","d":{}}}"#)
+                let end = LongPollTestSession.webSafe(#"{"t":"c","d":{"t":"n","d":{}}}"#)
                 let closing = try http.request("GET", "/.lp?id=\(id)&pw=\(password)&ser=3&seg0=2&ts0=1&d0=\(end)").text
                 #expect(closing.contains(#""t":"n""#) && closing.contains("pLPCommand('close'"))
                 let reply = try json(try socket.readText())

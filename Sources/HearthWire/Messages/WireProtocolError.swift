@@ -10,6 +10,10 @@ public struct WireProtocolError: Error, Sendable, Hashable, CustomStringConverti
         private init(_ name: String) { self.name = name }
         public var description: String { self.name }
 
+        /// The code a response's status names, including ones this server never sends (`invalid_token`,
+        /// `expired_token`, `write_too_big`…), so a client can decode every refusal.
+        public init(status: String) { self.name = status }
+
         /// A frame sequence that breaks the count-frame rules, or a frame that is not a JSON message.
         public static let malformedFrame = Code("malformed_frame")
         /// A message larger than the node's inbound limit.
@@ -41,5 +45,6 @@ public struct WireProtocolError: Error, Sendable, Hashable, CustomStringConverti
     /// Whether sending the same request again later may succeed.
     public var isRetryable: Bool { self.code == .dataStale || self.code == .unavailable }
 
-    static let permissionDeniedError = WireProtocolError(.permissionDenied, "Permission denied")
+    /// The refusal the access policy's "no" becomes, worded as Firebase words it.
+    public static let permissionDeniedError = WireProtocolError(.permissionDenied, "Permission denied")
 }

@@ -9,6 +9,8 @@ public enum WireFrameSplitter {
     public static let maximumFrameBytes = 16384
     /// Most frames one message may take.
     public static let maximumFrameCount = 9999
+    /// The largest message worth sending: what fits the most frames after the count frame, with room to spare.
+    public static let maximumMessageBytes = maximumFrameBytes * (maximumFrameCount - 1)
 
     /// The frames for one message, or `nil` when it would need more than `maximumFrameCount` frames.
     /// - Complexity: O(n) in the message's UTF-8 length.

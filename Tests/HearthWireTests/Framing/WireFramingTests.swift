@@ -1,8 +1,8 @@
-import HearthCore
 import HearthTestKit
+import HearthWire
 import Testing
 
-@testable import HearthServer
+/// Cutting outbound messages into WebSocket frames and reassembling inbound ones (reference §1.2).
 
 @Suite struct WireFramingTests {
     @Test func singleFrameMessagePassesThrough() throws {
@@ -69,42 +69,5 @@ import Testing
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: 10_000 * 4)
         #expect(WireFrameSplitter.frames(message, maximumFrameBytes: 4) == nil)
         #expect(WireFrameSplitter.frames(message, maximumFrameBytes: 5)?.first == "8000")
-    }
-
-    @Test func envelopesDecodeAndBadOnesNameTheProblem() throws {
-        #expect(try WireInbound(message: #"{"t":"c","d":{"t":"p","d":{}}}"#) == .control(type: "p"))
-        let request = try WireInbound(message: #"{"t":"d","d":{"r":7,"a":"q","b":{"p":"/a"}}}"#)
-        #expect(request == .request(id: 7, action: "q", body: .object(["p": .string("/a")])))
-        for bad in ["nope", "[]", #"{"t":"x","d":{}}"#, #"{"t":"d","d":{"a":"q"}}"#, #"{"t":"d","d":{"r":1}}"#] {
-            #expect(throws: WireProtocolError.self) { try WireInbound(message: bad) }
-        }
-    }
-
-    @Test func outboundShapesMatchWhatClientsRequire() throws {
-        #expect(String(decoding: WireMessage.pong, as: UTF8.self) == #"{"t":"c","d":{"t":"o","d":null}}"#)
-        let failure = try JSONReader.parseValue(
-            WireMessage.failure(id: 3, WireProtocolError(.dataStale, "changed")))
-        #expect(
-            failure
-                == .object([
-                    "t": .string("d"),
-                    "d": .object([
-                        "r": .int(3), "b": .object(["s": .string("datastale"), "d": .string("changed")]),
-                    ]),
-                ]))
-        let push = try JSONReader.parseValue(
-            WireMessage.mergePush(
-                path: try Path(validating: "/a"),
-                changes: [(try Path(validating: "/b"), Node(.int(1))), (try Path(validating: "/c"), .empty)],
-                tag: 4))
-        #expect(
-            push
-                == .object([
-                    "t": .string("d"),
-                    "d": .object([
-                        "a": .string("m"),
-                        "b": .object(["p": .string("a"), "d": .object(["b": .int(1), "c": .null]), "t": .int(4)]),
-                    ]),
-                ]))
     }
 }

@@ -1,0 +1,66 @@
+public import HearthCore
+
+/// Writing a request as its action `a` and body `b`, the way the official SDKs send it.
+extension WireRequest {
+    /// The action `a` (the current name; legacy aliases decode but are never sent).
+    public var action: String {
+        switch self {
+        case .listen: "q"
+        case .unlisten: "n"
+        case .put: "p"
+        case .merge: "m"
+        case .get: "g"
+        case .onDisconnectPut: "o"
+        case .onDisconnectMerge: "om"
+        case .onDisconnectCancel: "oc"
+        case .auth: "auth"
+        case .googleAuth: "gauth"
+        case .unauth: "unauth"
+        case .appCheck: "appcheck"
+        case .unAppCheck: "unappeck"
+        case .stats: "s"
+        }
+    }
+
+    /// The body `b`. A query is sent only with its tag, as the SDKs send it, and decoding reads it only then.
+    public var body: JSONValue {
+        var members: [String: JSONValue] = [:]
+        switch self {
+        case .listen(let path, let query, let tag, let hash):
+            members["p"] = .string(path)
+            members.merge(Self.tagged(query: query, tag: tag)) { $1 }
+            if let hash { members["h"] = .string(hash) }
+        case .unlisten(let path, let query, let tag):
+            members["p"] = .string(path)
+            members.merge(Self.tagged(query: query, tag: tag)) { $1 }
+        case .put(let path, let data, let hash):
+            members = ["p": .string(path), "d": data]
+            if let hash { members["h"] = .string(hash) }
+        case .merge(let path, let data), .onDisconnectMerge(let path, let data):
+            members = ["p": .string(path), "d": .object(data)]
+        case .get(let path, let query):
+            members["p"] = .string(path)
+            if let query { members["q"] = query.wireObject }
+        case .onDisconnectPut(let path, let data):
+            members = ["p": .string(path), "d": data]
+        case .onDisconnectCancel(let path):
+            members = ["p": .string(path), "d": .null]
+        case .auth(let credential), .googleAuth(let credential):
+            members["cred"] = .string(credential)
+        case .appCheck(let token):
+            if let token { members["token"] = .string(token) }
+        case .stats(let counters):
+            members["c"] = counters
+        case .unauth, .unAppCheck:
+            break
+        }
+        return .object(members)
+    }
+
+    private static func tagged(query: QuerySpec?, tag: Int64?) -> [String: JSONValue] {
+        guard let tag else { return [:] }
+        var members: [String: JSONValue] = ["t": .int(tag)]
+        if let query { members["q"] = query.wireObject }
+        return members
+    }
+}

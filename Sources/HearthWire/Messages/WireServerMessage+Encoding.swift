@@ -1,0 +1,94 @@
+import HearthCore
+
+/// Writing server messages as JSON bytes, in the shapes the official clients require: a pong always has the key
+/// `d`, push paths carry no leading slash, the root is `""`, and a revoked tagged listen names its query as an array.
+extension WireServerMessage {
+    /// The message as compact JSON, ready for framing.
+    /// - Complexity: O(n) in the size of the data carried.
+    public func encoded() -> [UInt8] {
+        switch self {
+        case .handshake(let handshake):
+            let data = JSONValue.object([
+                "ts": .int(handshake.timestamp), "v": .string(handshake.version), "h": .string(handshake.host),
+                "s": .string(handshake.sessionID),
+            ])
+            return Self.control("h", data.jsonBytes())
+        case .pong:
+            return Self.control("o", Array("null".utf8))
+        case .endOfTransmission:
+            return Self.control("n", Array("{}".utf8))
+        case .reset(let host):
+            return Self.control("r", JSONValue.string(host).jsonBytes())
+        case .serverError(let text):
+            return Self.control("e", JSONValue.string(text).jsonBytes())
+        case .shutdown(let reason):
+            return Self.control("s", JSONValue.string(reason).jsonBytes())
+        case .response(let id, let response):
+            return Self.response(id: id, response)
+        case .dataPush(let path, let data, let tag):
+            return Self.push("d", path: path, tag: tag) { data.write(into: &$0) }
+        case .mergePush(let path, let changes, let tag):
+            return Self.push("m", path: path, tag: tag) { bytes in
+                bytes.append(UInt8(ascii: "{"))
+                for (index, change) in changes.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    bytes += JSONValue.string(change.relative.slashless).jsonBytes()
+                    bytes.append(UInt8(ascii: ":"))
+                    change.data.write(into: &bytes)
+                }
+                bytes.append(UInt8(ascii: "}"))
+            }
+        case .listenRevoked(let path, let query):
+            var body: [String: JSONValue] = ["p": .string(path.slashless)]
+            if let query { body["q"] = .array([query.wireObject]) }
+            return Self.data(JSONValue.object(["a": .string("c"), "b": .object(body)]).jsonBytes())
+        case .authRevoked(let status, let reason):
+            let body = JSONValue.object(["s": .string(status), "d": .string(reason)])
+            return Self.data(JSONValue.object(["a": .string("ac"), "b": body]).jsonBytes())
+        }
+    }
+
+    /// `{"t":"c","d":{"t":<type>,"d":<data>}}`.
+    private static func control(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        var bytes = Array(#"{"t":"c","d":{"t":"#.utf8)
+        bytes += JSONValue.string(type).jsonBytes()
+        bytes += Array(#","d":"#.utf8)
+        bytes += data
+        bytes += Array("}}".utf8)
+        return bytes
+    }
+
+    /// `{"t":"d","d":{"r":id,"b":{"s":status,"d":data}}}`.
+    private static func response(id: Int64, _ response: WireResponse) -> [UInt8] {
+        var bytes = Array(#"{"t":"d","d":{"r":"#.utf8)
+        bytes += Array(String(id).utf8)
+        bytes += Array(#","b":{"s":"#.utf8)
+        switch response {
+        case .ok(let data):
+            bytes += Array(#""ok","d":"#.utf8)
+            data.write(into: &bytes)
+        case .failure(let error):
+            bytes += JSONValue.string(error.code.description).jsonBytes()
+            bytes += Array(#","d":"#.utf8)
+            bytes += JSONValue.string(error.message).jsonBytes()
+        }
+        bytes += Array("}}}".utf8)
+        return bytes
+    }
+
+    private static func push(_ action: String, path: Path, tag: Int64?, data: (inout [UInt8]) -> Void) -> [UInt8] {
+        var bytes = Array(#"{"t":"d","d":{"a":"#.utf8)
+        bytes += JSONValue.string(action).jsonBytes()
+        bytes += Array(#","b":{"p":"#.utf8)
+        bytes += JSONValue.string(path.slashless).jsonBytes()
+        bytes += Array(#","d":"#.utf8)
+        data(&bytes)
+        if let tag { bytes += Array(#","t":"#.utf8) + Array(String(tag).utf8) }
+        bytes += Array("}}}".utf8)
+        return bytes
+    }
+
+    private static func data(_ payload: [UInt8]) -> [UInt8] {
+        Array(#"{"t":"d","d":"#.utf8) + payload + [UInt8(ascii: "}")]
+    }
+}

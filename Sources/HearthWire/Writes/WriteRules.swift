@@ -1,0 +1,105 @@
+public import HearthCore
+
+/// Firebase's rules for what a client may write, in one place for every front end (REST, the realtime protocol,
+/// and later the Swift client, which checks them before sending).
+///
+/// Each function turns what a client sent into `Mutation`s, or throws a `WriteRuleError` that the front end words
+/// in its own format. The rules (reference §4.4, §5, §6):
+/// - a path is split on `/` with empty segments dropped; every key must pass `Key(validating:)`, and the whole path
+///   must fit `Path.maximumDepth` keys and `Path.maximumByteLength` bytes; only a write (or a REST read) may end in
+///   `.priority`;
+/// - a value must follow `WriteValue`'s data rules (keys, depth counted from the root, server values);
+/// - a priority must be a number, a string, null or a server value;
+/// - a multi-path update applies its keys in sorted order, and no two of its paths may overlap.
+public enum WriteRules {
+    /// Parses a request's path, relative to `base`.
+    /// - Parameters:
+    ///   - text: the path as the client sent it: `/a/b`, `a/b` or `/` (empty segments are dropped).
+    ///   - allowingPriority: whether `.priority` may end the path (writes and REST reads).
+    /// - Throws: `WriteRuleError.invalidPath` naming `text` and the broken rule.
+    /// - Complexity: O(n) in the length of `text`.
+    public static func location(_ text: String, below base: Path = .root, allowingPriority: Bool) throws(WriteRuleError)
+        -> WriteLocation
+    {
+        try Self.location(text, below: base, allowingPriority: allowingPriority) { .invalidPath(text, reason: $0) }
+    }
+
+    /// A set of `json` at `location` (a delete is a set of `null`).
+    /// - Throws: `WriteRuleError` `.invalidValue` or `.invalidPriority`.
+    /// - Complexity: O(n) in the size of the value.
+    public static func set(_ json: JSONValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
+        let value: WriteValue
+        do {
+            value = try WriteValue(json: json, depth: location.path.count)
+        } catch {
+            throw .invalidValue(location.path, reason: "\(error)")
+        }
+        return try Self.mutation(value, at: location)
+    }
+
+    /// A set of the JSON document `body` at `location`, parsed straight into a tree. A body without server values
+    /// keeps its bytes as `WriteValue.sourceJSON`, so the log can store them as sent.
+    /// - Throws: `WriteRuleError` `.invalidJSON` when `body` is not JSON, `.invalidValue` or `.invalidPriority`.
+    /// - Complexity: O(n) in the length of `body`.
+    public static func set(body: [UInt8], at location: WriteLocation) throws(WriteRuleError) -> Mutation {
+        var value: WriteValue
+        do {
+            value = try WriteValue.parseWrite(body, depth: location.path.count)
+        } catch let error as JSONError {
+            throw .invalidJSON(reason: error.message)
+        } catch {
+            throw .invalidValue(location.path, reason: "\(error)")
+        }
+        if !value.hasServerValues { value.sourceJSON = body }
+        return try Self.mutation(value, at: location)
+    }
+
+    /// A multi-path update at `base`: each member's key is a path relative to `base` (it may contain `/` and end
+    /// in `/.priority`) and its value is set there.
+    ///
+    /// The mutations come in the order of the sorted keys (`members.keys.sorted()`), so a caller can pair them.
+    /// - Throws: `WriteRuleError` `.invalidUpdateKey`, `.invalidValue` or `.invalidPriority` for the first bad
+    ///   member in that order, then `.overlappingPaths` when one path equals or lies inside another.
+    /// - Complexity: O(n + k log k) for k members of total size n.
+    public static func update(_ members: [String: JSONValue], at base: Path) throws(WriteRuleError) -> [Mutation] {
+        var mutations: [Mutation] = []
+        mutations.reserveCapacity(members.count)
+        for (key, json) in members.sorted(by: { $0.key < $1.key }) {
+            let location = try Self.location(key, below: base, allowingPriority: true) {
+                .invalidUpdateKey(key, reason: $0)
+            }
+            mutations.append(try Self.set(json, at: location))
+        }
+        let paths = mutations.map(\.path).sorted()
+        for (first, second) in zip(paths, paths.dropFirst()) where first.contains(second) {
+            throw .overlappingPaths(first, second)
+        }
+        return mutations
+    }
+
+    private static func location(
+        _ text: String, below base: Path, allowingPriority: Bool, failure: (String) -> WriteRuleError
+    ) throws(WriteRuleError) -> WriteLocation {
+        var segments = text.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let targetsPriority = allowingPriority && segments.last == ".priority"
+        if targetsPriority { segments.removeLast() }
+        do {
+            var keys = base.keys
+            for segment in segments { keys.append(try Key(validating: segment)) }
+            try Path.checkLimits(keys)
+            return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
+        } catch {
+            throw failure(error.message)
+        }
+    }
+
+    /// A value becomes a set, or a priority set when the location names the priority.
+    private static func mutation(_ value: WriteValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
+        guard location.targetsPriority else { return .set(location.path, value) }
+        switch value.node.leafValue {
+        case .int?, .double?, .string?: return .setPriority(location.path, value)
+        case nil where value.node.isEmpty || value.hasServerValues: return .setPriority(location.path, value)
+        default: throw .invalidPriority(location.path)
+        }
+    }
+}
