@@ -28,7 +28,8 @@ public struct IOError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public let code: Code
     public let message: String
-    /// The `errno` value for `syscallFailed`, otherwise 0.
+    /// The `errno` behind the failure when a system call reported one (`syscallFailed`, and dial and transfer
+    /// failures), otherwise 0.
     public let errorNumber: Int32
 
     public init(_ code: Code, _ message: String, errorNumber: Int32 = 0) {

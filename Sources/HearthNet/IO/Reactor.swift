@@ -51,7 +51,7 @@ final class Reactor {
     /// Called once the loop has stopped and released everything.
     private let stopped: @Sendable () -> Void
     /// Why the loop stopped early, if it did.
-    private(set) var failure: IOError?
+    private var failure: IOError?
     let readBuffer: UnsafeMutableRawBufferPointer
     private let events: UnsafeMutablePointer<epoll_event>
 

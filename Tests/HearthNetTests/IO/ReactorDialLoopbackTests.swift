@@ -47,7 +47,7 @@ import Testing
     }
 
     /// A peer whose SYNs are dropped (a full accept queue) never answers; the connect timeout ends the dial with
-    /// `timedOut` after about the timeout, not the kernel's minutes.
+    /// `timedOut` after the timeout, not after the kernel's minutes of SYN retries.
     @Test(.timeLimit(.minutes(1))) func timesOutADialThatNeverCompletes() async throws {
         let silent = try UnacceptingListener()
         let client = ConnectionLog()
@@ -65,7 +65,8 @@ import Testing
         let failure = try #require(client.snapshot.failures.first)
         #expect(failure.code == .timedOut)
         #expect(failure.message.contains("within 0.2 s"))
-        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(1.5))
+        // Linux itself gives up on an unanswered SYN only after about two minutes; a loaded machine may add seconds.
+        #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(10))
     }
 
     /// Shutting down the dialing loop closes its connection in order (flush, FIN): the peer sees a clean close.
