@@ -1,64 +1,126 @@
-/// One accepted TCP connection as the reactor sees it: socket, parser, writer and where it is in its life.
+/// One TCP connection as the reactor sees it, accepted or dialed: its socket, its outbound queue, the handler that
+/// gives its bytes meaning, and where it is in its life.
 ///
-/// Confined to the reactor thread; only its `writer` is shared with other threads.
-final class Connection {
-    /// What the connection is doing, which decides what inbound bytes mean.
-    enum Phase {
-        /// Parsing a request head or body (or idle between keep-alive requests).
-        case reading
-        /// A request is with the application; reading pauses so pipelined requests wait in the parser's buffer.
-        case awaitingReply(HTTPRequestHead)
-        /// A `.stream` reply is in progress; inbound bytes are discarded.
-        case streaming
-        /// Taken over by an upgrade handler; inbound bytes go to it.
-        case upgraded(any UpgradedConnectionHandler)
-        /// Flushing its last bytes before closing.
+/// Confined to the reactor thread: handlers act on it only from their `ConnectionHandler` calls. Other threads use
+/// its `writer`, which is the one part that is shared.
+package final class Connection {
+    /// Where the connection is in its life; only `active` connections hear about inbound bytes.
+    enum State {
+        /// A dial in progress: waiting for the socket to become writable.
+        case connecting
+        /// Open for reading and writing.
+        case active
+        /// Flushing its last bytes before closing; inbound bytes are discarded.
         case closing
-        /// Write side shut down; waiting briefly for the peer's FIN so the last response is not lost to a reset.
+        /// Write side shut down; waiting briefly for the peer's FIN so the last bytes are not lost to a reset.
         case lingering
+        /// Gone: the descriptor is closed and the handler has heard.
+        case closed
     }
 
-    /// Which timeout the connection's deadline stands for.
-    enum DeadlineKind {
-        case head
-        case idle
-        case body
+    /// What the connection's single deadline stands for.
+    enum TimerPurpose {
+        /// The handler's own timer (`setTimer(after:)`).
+        case handler
+        /// The connect timeout of a dial, in nanoseconds.
+        case connect(timeout: UInt64)
+        /// The bound on `closing` and `lingering`.
         case close
     }
 
-    /// Who must hear, exactly once, that the connection closed.
-    enum Attachment {
-        case stream(any HTTPStreamSession)
-        case upgrade(any UpgradedConnectionHandler)
-    }
-
-    let id: UInt64
+    /// Unique among the reactor's connections for its lifetime.
+    package let id: UInt64
     let descriptor: Int32
-    let remoteAddress: String
-    let writer: ConnectionWriter
-    var parser: HTTPRequestParser
-    var phase: Phase = .reading
-    var attachment: Attachment?
-    /// The head whose body is being read.
-    var pendingHead: HTTPRequestHead?
-    /// The peer sent FIN; close as soon as our side is flushed.
-    var isPeerClosed = false
+    /// The peer as `host:port` (IPv6 in brackets).
+    package let remoteAddress: String
+    /// The thread-safe door for bytes from other threads.
+    package let writer: ConnectionWriter
+    unowned let reactor: Reactor
+    /// Released once it has heard `connectionClosed` or `connectFailed`.
+    var handler: (any ConnectionHandler)?
+    var state: State
+    /// The handler asked the reactor to stop reading (back-pressure).
+    var isReadPaused = false
+    /// The peer sent FIN.
+    package internal(set) var isPeerClosed = false
 
     var deadline: UInt64?
-    var deadlineKind: DeadlineKind = .head
+    var timerPurpose = TimerPurpose.handler
     /// The deadline of this connection's live entry in the timer heap, if any.
     var queuedTimer: UInt64?
 
-    init(id: UInt64, descriptor: Int32, remoteAddress: String, writer: ConnectionWriter, maximumHeaderBytes: Int) {
+    init(
+        id: UInt64,
+        descriptor: Int32,
+        remoteAddress: String,
+        writer: ConnectionWriter,
+        reactor: Reactor,
+        handler: any ConnectionHandler,
+        state: State
+    ) {
         self.id = id
         self.descriptor = descriptor
         self.remoteAddress = remoteAddress
         self.writer = writer
-        self.parser = HTTPRequestParser(maximumHeaderBytes: maximumHeaderBytes)
+        self.reactor = reactor
+        self.handler = handler
+        self.state = state
     }
 
-    var isReading: Bool {
-        if case .reading = self.phase { return true }
-        return false
+    /// Whether the connection is gone (closed by either side, an error, or the reactor).
+    package var isClosed: Bool {
+        self.state == .closed
+    }
+
+    /// Whether the reactor is shutting down: a protocol should take no new work on this connection.
+    package var isReactorDraining: Bool {
+        self.reactor.isDraining
+    }
+
+    /// Queues bytes the protocol itself produced (a response head, a whole response) outside the writer's bound,
+    /// because their size was already fixed by the protocol; `flush()` sends them.
+    package func enqueue(_ bytes: [UInt8]) {
+        self.writer.enqueueUnbounded(bytes)
+    }
+
+    /// Writes what is queued until the socket would block; the rest follows when it becomes writable.
+    package func flush() {
+        self.reactor.flush(self)
+    }
+
+    /// Stops reading until `resumeReading()`: inbound bytes wait in the kernel, and the peer is slowed by TCP.
+    package func pauseReading() {
+        self.isReadPaused = true
+    }
+
+    /// Reads again, at once, whatever arrived while paused.
+    package func resumeReading() {
+        guard self.isReadPaused else { return }
+        self.isReadPaused = false
+        self.reactor.readAvailable(self)
+    }
+
+    /// Sets the handler's timer to fire `timerFired` after `nanoseconds`, replacing any earlier one. Ignored once
+    /// a close has begun.
+    package func setTimer(after nanoseconds: UInt64) {
+        guard case .active = self.state else { return }
+        self.reactor.setDeadline(self, .handler, after: nanoseconds)
+    }
+
+    /// Cancels the handler's timer.
+    package func cancelTimer() {
+        guard case .active = self.state else { return }
+        self.deadline = nil
+    }
+
+    /// Closes the socket now, dropping anything still queued.
+    package func close() {
+        self.reactor.close(self)
+    }
+
+    /// Stops accepting writes, sends what is queued, shuts down the write side and waits briefly for the peer's
+    /// FIN, then closes; bounded by the reactor's close timeout.
+    package func closeAfterFlush() {
+        self.reactor.closeAfterFlush(self)
     }
 }

@@ -3,11 +3,12 @@ import Synchronization
 /// Thread-safe handle to push bytes to one connection from any thread or task.
 ///
 /// Writes append to the connection's bounded outbound queue under a small lock and wake the reactor, which sends
-/// them in order. When a write would push the queue past `HTTPServerConfiguration.outboundBufferLimit`, the
-/// connection is closed at once and its queue dropped: a consumer that cannot keep up never costs unbounded memory.
-/// For `.stream` replies each write becomes one HTTP chunk.
+/// them in order. When a write would push the queue past the reactor's outbound limit (for a server,
+/// `HTTPServerConfiguration.outboundBufferLimit`), the connection is closed at once and its queue dropped: a consumer
+/// that cannot keep up never costs unbounded memory. A protocol may set a framing that wraps every write (for
+/// `.stream` replies each write becomes one HTTP chunk).
 public final class ConnectionWriter: Sendable {
-    /// The connection's identifier, unique for the server's lifetime.
+    /// The connection's identifier, unique for its reactor's lifetime.
     public let id: UInt64
     private let limit: Int
     private let inbox: ReactorInbox
@@ -33,7 +34,7 @@ public final class ConnectionWriter: Sendable {
         let (isAccepted, needsFlush): (Bool, Bool) = self.queue.withLock { queue in
             guard !queue.isClosed else { return (false, false) }
             guard !bytes.isEmpty else { return (true, false) }
-            let framed = queue.isChunked ? HTTPResponseEncoder.encodeChunk(bytes) : bytes
+            let framed = queue.framing?.frame(bytes) ?? bytes
             if queue.queuedBytes + framed.count > limit {
                 queue.hasOverflowed = true
                 queue.isClosed = true
@@ -47,27 +48,29 @@ public final class ConnectionWriter: Sendable {
         return isAccepted
     }
 
-    /// Flushes what is queued, ends a chunked body, then closes the connection. Later writes return `false`.
+    /// Flushes what is queued and the framing's trailer (the end of a chunked body), then closes the connection.
+    /// Later writes return `false`.
     public func close() {
         let needsFlush: Bool = self.queue.withLock { queue in
             guard !queue.isClosed else { return false }
             queue.isClosed = true
             queue.isCloseRequested = true
-            if queue.isChunked { queue.append(HTTPResponseEncoder.lastChunk) }
+            if let trailer = queue.framing?.trailer { queue.append(trailer) }
             return Self.scheduleFlush(&queue)
         }
         if needsFlush { self.inbox.send(.flush(connectionID: self.id)) }
     }
 
-    /// Reactor-side: queues bytes the server itself produced (heads, whole responses), outside the bound, because
+    /// Reactor-side: queues bytes the protocol itself produced (heads, whole responses), outside the bound, because
     /// their size was already fixed by the application.
     func enqueueUnbounded(_ bytes: [UInt8]) {
         self.queue.withLock { $0.append(bytes) }
     }
 
-    /// Reactor-side: switches later writes to chunked framing.
-    func setChunked(_ isChunked: Bool) {
-        self.queue.withLock { $0.isChunked = isChunked }
+    /// Wraps later writes in `framing` (`nil` sends them as they are); a protocol sets it on the reactor thread
+    /// before handing the writer out.
+    package func setFraming(_ framing: (any OutboundFraming)?) {
+        self.queue.withLock { $0.framing = framing }
     }
 
     /// Reactor-side: refuses further writes and asks for a close once the queue drains.

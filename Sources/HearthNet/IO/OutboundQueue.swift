@@ -15,8 +15,8 @@ struct OutboundQueue {
     var isCloseRequested = false
     /// The limit was exceeded: the reactor must close without flushing.
     var hasOverflowed = false
-    /// Writes are framed as HTTP chunks.
-    var isChunked = false
+    /// How writes are wrapped (HTTP chunks), if at all.
+    var framing: (any OutboundFraming)?
     /// A flush command is already on its way to the reactor.
     var isFlushScheduled = false
 

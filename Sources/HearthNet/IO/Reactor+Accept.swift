@@ -33,7 +33,7 @@ extension Reactor {
         for _ in 0..<Self.maximumEvents {
             let accepted: AcceptedSocket?
             do {
-                accepted = try self.accept(listener)
+                accepted = try listener.accept(listener.descriptor)
             } catch {
                 switch Self.classify(error) {
                 case .connectionLost:
@@ -50,7 +50,7 @@ extension Reactor {
                 Syscall.close(accepted.descriptor)
                 continue
             }
-            self.open(accepted.descriptor, remoteAddress: accepted.remoteAddress)
+            self.open(accepted, handler: listener.makeHandler())
         }
     }
 
@@ -66,27 +66,27 @@ extension Reactor {
         self.resumeAccepting()
     }
 
-    private func open(_ descriptor: Int32, remoteAddress: String) {
-        let id = self.nextConnectionID
-        self.nextConnectionID += 1
+    private func open(_ accepted: AcceptedSocket, handler: any ConnectionHandler) {
+        let id = self.makeID()
         let flags = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
         do {
-            try self.register(descriptor, token: id, events: flags)
+            try self.register(accepted.descriptor, token: id, events: flags)
         } catch {
-            Syscall.close(descriptor)
+            Syscall.close(accepted.descriptor)
             return
         }
-        let writer = ConnectionWriter(id: id, limit: self.settings.outboundBufferLimit, inbox: self.inbox)
         let connection = Connection(
             id: id,
-            descriptor: descriptor,
-            remoteAddress: remoteAddress,
-            writer: writer,
-            maximumHeaderBytes: self.settings.maximumHeaderBytes
+            descriptor: accepted.descriptor,
+            remoteAddress: accepted.remoteAddress,
+            writer: ConnectionWriter(id: id, limit: self.settings.outboundBufferLimit, inbox: self.inbox),
+            reactor: self,
+            handler: handler,
+            state: .active
         )
         self.connections[id] = connection
         self.counters.openConnections.add(1, ordering: .relaxed)
-        self.setDeadline(connection, .head, after: self.settings.headerTimeout)
+        handler.connectionOpened(connection)
     }
 
     /// Stops watching the listener and schedules the back-off timer that resumes it.
@@ -97,7 +97,7 @@ extension Reactor {
     private func pauseAccepting() {
         guard let listener = self.listener else { return }
         do {
-            try self.modify(listener, token: Self.listenerToken, events: EPOLLET.rawValue)
+            try self.modify(listener.descriptor, token: Self.listenerToken, events: EPOLLET.rawValue)
         } catch {
             // Only a descriptor bug makes MOD fail; the listener then stays watched and nothing is paused.
             return
@@ -108,7 +108,7 @@ extension Reactor {
     private func scheduleAcceptRetry() {
         let deadline = MonotonicClock.now() &+ self.settings.acceptBackoff
         self.listenerRetryDeadline = deadline
-        self.timers.push(TimerHeap.Entry(deadline: deadline, connectionID: Self.listenerToken))
+        self.timers.push(TimerHeap.Entry(deadline: deadline, key: Self.listenerToken))
     }
 
     /// Watches the listener again; the level-triggered report on the next `epoll_wait` accepts whatever queued up
@@ -117,7 +117,7 @@ extension Reactor {
         self.listenerRetryDeadline = nil
         guard let listener = self.listener else { return }
         do {
-            try self.modify(listener, token: Self.listenerToken, events: EPOLLIN.rawValue)
+            try self.modify(listener.descriptor, token: Self.listenerToken, events: EPOLLIN.rawValue)
         } catch {
             self.scheduleAcceptRetry()
         }

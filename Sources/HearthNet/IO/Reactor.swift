@@ -2,28 +2,20 @@ import CHearthSystem
 import Glibc
 import Synchronization
 
-/// A request handed from the reactor thread to the server's task group.
-struct ReactorRequest: Sendable {
-    let connectionID: UInt64
-    let request: HTTPRequest
-}
-
-/// The event loop: one thread running `epoll_wait` over the listener, every connection and the inbox's eventfd.
+/// The event loop: one thread running `epoll_wait` over an optional listener, every connection (accepted or
+/// dialed) and the inbox's eventfd. It knows nothing of HTTP: each connection's bytes go to its `ConnectionHandler`.
 ///
 /// Connections are registered edge-triggered for input and output, so the reactor reads until `EAGAIN` and writes
 /// until `EAGAIN`, then waits for the next edge; the listener and the eventfd are level-triggered (the listener pauses
-/// when `accept` runs out of descriptors, see `Reactor+Accept.swift`). Timeouts live in a heap whose earliest
-/// deadline bounds the `epoll_wait` timeout. Complete requests leave through an `AsyncStream` continuation; replies,
-/// writer flushes and shutdown steps come back through the `ReactorInbox`.
+/// when `accept` runs out of descriptors, see `Reactor+Accept.swift`). A dial completes on its first writable edge
+/// (`Reactor+Dial.swift`). Timeouts live in a heap whose earliest deadline bounds the `epoll_wait` timeout. Messages,
+/// writer flushes, dials and shutdown steps come from other threads through the `ReactorInbox`.
 ///
 /// Thread confinement: after `runLoop()` starts, every stored property is touched only by the reactor thread,
-/// except `inbox` (Sendable) and `counters` (atomics). `HTTPServer` reads `failure` only after joining the thread.
+/// except `inbox` (Sendable) and `counters` (atomics).
 final class Reactor {
-    /// Limits copied from `HTTPServerConfiguration`, in the reactor's units.
+    /// Limits in the reactor's units (nanoseconds, bytes).
     struct Settings {
-        var maximumHeaderBytes: Int
-        var headerTimeout: UInt64
-        var idleTimeout: UInt64
         var outboundBufferLimit: Int
         var maximumConnections: Int
         /// How long the listener stays paused after `accept` ran out of descriptors, unless a connection closes
@@ -31,10 +23,10 @@ final class Reactor {
         var acceptBackoff: UInt64
     }
 
-    /// The listener's epoll token; also the timer-heap key of its accept back-off, since connection IDs start at 2.
+    /// The listener's epoll token; also the timer-heap key of its accept back-off, since other IDs start at 2.
     static let listenerToken: UInt64 = 0
     static let inboxToken: UInt64 = 1
-    /// How long a closing connection may take to flush its last response and see the peer's FIN.
+    /// How long a closing connection may take to flush its last bytes and see the peer's FIN.
     static let closeTimeout: UInt64 = 2_000_000_000
     static let readBufferSize = 64 * 1024
     static let maximumEvents: Int32 = 256
@@ -42,37 +34,37 @@ final class Reactor {
     let settings: Settings
     let inbox: ReactorInbox
     let counters: NetworkCounters
-    let handler: any HTTPRequestHandler
-    let accept: AcceptFunction
-    let requests: AsyncStream<ReactorRequest>.Continuation
     private let epoll: Int32
-    var listener: Int32?
+    var listener: Listener?
     /// When the paused listener is watched again; `nil` while it is watched.
     var listenerRetryDeadline: UInt64?
     var connections: [UInt64: Connection] = [:]
-    var nextConnectionID: UInt64 = 2
+    /// The dialers keeping a peer connected, by `Dialer` ID.
+    var dialers: [UInt64: DialerCore] = [:]
+    /// Work scheduled with `schedule(after:_:)`, by timer key.
+    var scheduled: [UInt64: () -> Void] = [:]
+    /// The next connection ID or timer key; 0 and 1 are the listener's and the inbox's tokens.
+    var nextID: UInt64 = 2
     var timers = TimerHeap()
-    var isDraining = false
-    private var finishRequest: (deadline: UInt64, continuation: CheckedContinuation<Void, Never>)?
+    private(set) var isDraining = false
+    var finishRequest: (deadline: UInt64, continuation: CheckedContinuation<Void, Never>)?
+    /// Called once the loop has stopped and released everything.
+    private let stopped: @Sendable () -> Void
     /// Why the loop stopped early, if it did.
-    private(set) var failure: IOError?
+    private var failure: IOError?
     let readBuffer: UnsafeMutableRawBufferPointer
     private let events: UnsafeMutablePointer<epoll_event>
 
     init(
-        listener: Int32,
         settings: Settings,
-        handler: any HTTPRequestHandler,
         counters: NetworkCounters,
-        accept: @escaping AcceptFunction,
-        requests: AsyncStream<ReactorRequest>.Continuation
+        listener: Listener?,
+        stopped: @escaping @Sendable () -> Void
     ) throws(IOError) {
         self.settings = settings
-        self.handler = handler
-        self.accept = accept
         self.counters = counters
-        self.requests = requests
         self.listener = listener
+        self.stopped = stopped
         self.epoll = Int32(try Syscall.call("epoll_create1") { Int(epoll_create1(Int32(EPOLL_CLOEXEC))) })
         do {
             self.inbox = try ReactorInbox()
@@ -82,8 +74,16 @@ final class Reactor {
         }
         self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         self.events = .allocate(capacity: Int(Self.maximumEvents))
-        try self.register(listener, token: Self.listenerToken, events: EPOLLIN.rawValue)
-        try self.register(self.inbox.eventDescriptor, token: Self.inboxToken, events: EPOLLIN.rawValue)
+        do {
+            if let listener {
+                try self.register(listener.descriptor, token: Self.listenerToken, events: EPOLLIN.rawValue)
+            }
+            try self.register(self.inbox.eventDescriptor, token: Self.inboxToken, events: EPOLLIN.rawValue)
+        } catch {
+            Syscall.close(self.epoll)
+            self.inbox.close(failure: nil)
+            throw error
+        }
     }
 
     deinit {
@@ -92,7 +92,7 @@ final class Reactor {
     }
 
     /// Runs until the finish command's connections are closed (or its deadline passes), or epoll fails; then
-    /// releases every descriptor and ends the request stream.
+    /// releases every descriptor and calls `stopped`.
     func runLoop() {
         while true {
             let now = MonotonicClock.now()
@@ -128,63 +128,84 @@ final class Reactor {
             for command in self.inbox.takeCommands() { self.perform(command) }
         default:
             guard let connection = self.connections[token] else { return }
+            if connection.state == .connecting {
+                self.completeConnect(connection, flags: flags)
+                return
+            }
             if flags & EPOLLOUT.rawValue != 0 { self.flush(connection) }
             let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
-            if flags & readable != 0, self.connections[token] != nil { self.readAvailable(connection) }
+            if flags & readable != 0, !connection.isClosed { self.readAvailable(connection) }
         }
     }
 
     private func perform(_ command: ReactorInbox.Command) {
         switch command {
-        case .reply(let connectionID, let reply):
-            self.deliver(reply, to: connectionID)
+        case .message(let connectionID, let message):
+            guard let connection = self.connections[connectionID], let handler = connection.handler,
+                connection.state != .connecting
+            else {
+                message.discard()
+                return
+            }
+            handler.handle(message, on: connection)
         case .flush(let connectionID):
-            if let connection = self.connections[connectionID] { self.flush(connection) }
-        case .stopAccepting:
+            if let connection = self.connections[connectionID], connection.state != .connecting {
+                self.flush(connection)
+            }
+        case .execute(let work):
+            work.body(self)
+        case .drain:
             self.beginDraining()
         case .finish(let deadline, let continuation):
-            self.finishRequest = (deadline, continuation)
-            // Every handler has returned, so a connection still waiting holds a request nobody took.
-            for connection in self.connections.values {
-                if case .awaitingReply = connection.phase { self.close(connection) }
-            }
+            self.beginFinishing(deadline: deadline, continuation)
         }
     }
 
-    /// Graceful shutdown, step 1: no new connections or requests; idle connections close, streams end.
-    private func beginDraining() {
+    /// Graceful shutdown, step 1: no new connections, dials or reconnects; each connection's handler decides how to
+    /// wind down (idle HTTP connections close, streams end, WebSockets say goodbye), and dials in progress are
+    /// abandoned.
+    func beginDraining() {
         guard !self.isDraining else { return }
         self.isDraining = true
         if let listener = self.listener {
-            Syscall.close(listener)
+            Syscall.close(listener.descriptor)
             self.listener = nil
         }
+        for dialer in Array(self.dialers.values) { dialer.stop() }
         for connection in Array(self.connections.values) {
-            switch connection.phase {
-            case .reading:
-                self.close(connection)
-            case .upgraded(let handler):
-                handler.serverShuttingDown()
-                connection.writer.close()
-                self.flush(connection)
-            case .streaming:
-                connection.writer.close()
-                self.flush(connection)
-            case .awaitingReply, .closing, .lingering:
+            switch connection.state {
+            case .connecting:
+                self.close(connection, error: Self.abandoned(connection))
+            case .active:
+                connection.handler?.reactorDraining(connection)
+            case .closing, .lingering, .closed:
                 break
             }
         }
     }
 
-    /// Closes every connection and descriptor, ends the request stream and releases waiters; also used when the
-    /// reactor thread could not be started.
+    /// Graceful shutdown, step 2: the loop ends once every connection has closed, or at `deadline`.
+    private func beginFinishing(deadline: UInt64, _ continuation: CheckedContinuation<Void, Never>) {
+        self.beginDraining()
+        self.finishRequest = (deadline, continuation)
+        for connection in Array(self.connections.values) where connection.state == .active {
+            connection.handler?.reactorFinishing(connection)
+        }
+    }
+
+    /// Closes every connection and descriptor, calls `stopped` and releases waiters; also used when the reactor
+    /// thread could not be started.
     func tearDown() {
-        if let listener = self.listener { Syscall.close(listener) }
+        if let listener = self.listener { Syscall.close(listener.descriptor) }
         self.listener = nil
-        for connection in Array(self.connections.values) { self.close(connection) }
+        for dialer in Array(self.dialers.values) { dialer.stop() }
+        for connection in Array(self.connections.values) {
+            self.close(connection, error: connection.state == .connecting ? Self.abandoned(connection) : nil)
+        }
+        self.scheduled = [:]
         Syscall.close(self.epoll)
-        self.requests.finish()
-        self.inbox.close()
+        self.stopped()
+        self.inbox.close(failure: self.failure)
         self.finishRequest?.continuation.resume()
         self.finishRequest = nil
     }
@@ -204,60 +225,14 @@ final class Reactor {
         try Syscall.call("epoll_ctl(MOD)") { Int(epoll_ctl(self.epoll, EPOLL_CTL_MOD, descriptor, &event)) }
     }
 
-    // MARK: - Timers
-
-    func setDeadline(_ connection: Connection, _ kind: Connection.DeadlineKind, after delay: UInt64) {
-        let deadline = MonotonicClock.now() &+ delay
-        connection.deadline = deadline
-        connection.deadlineKind = kind
-        if let queued = connection.queuedTimer, queued <= deadline { return }
-        connection.queuedTimer = deadline
-        self.timers.push(TimerHeap.Entry(deadline: deadline, connectionID: connection.id))
+    /// A fresh connection ID or timer key.
+    func makeID() -> UInt64 {
+        let id = self.nextID
+        self.nextID += 1
+        return id
     }
 
-    private func waitTimeout(now: UInt64) -> Int32 {
-        var earliest = self.timers.first?.deadline
-        if let finishRequest { earliest = min(earliest ?? finishRequest.deadline, finishRequest.deadline) }
-        guard let earliest else { return -1 }
-        guard earliest > now else { return 0 }
-        let milliseconds = (earliest - now + 999_999) / 1_000_000
-        return Int32(min(milliseconds, 60_000))
-    }
-
-    private func fireTimers(now: UInt64) {
-        while let entry = self.timers.first, entry.deadline <= now {
-            _ = self.timers.popFirst()
-            if entry.connectionID == Self.listenerToken {
-                self.listenerRetryTimerFired(deadline: entry.deadline)
-                continue
-            }
-            guard let connection = self.connections[entry.connectionID], connection.queuedTimer == entry.deadline else {
-                continue
-            }
-            connection.queuedTimer = nil
-            guard let deadline = connection.deadline else { continue }
-            if deadline > now {
-                connection.queuedTimer = deadline
-                self.timers.push(TimerHeap.Entry(deadline: deadline, connectionID: connection.id))
-                continue
-            }
-            connection.deadline = nil
-            self.expire(connection)
-        }
-    }
-
-    private func expire(_ connection: Connection) {
-        switch connection.deadlineKind {
-        case .head:
-            guard connection.isReading, connection.pendingHead == nil else { return }
-            let message = "The request head did not arrive within the header timeout; send it promptly."
-            self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
-        case .body:
-            guard connection.isReading else { return }
-            let message = "The request body stopped arriving; send it without long pauses."
-            self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
-        case .idle, .close:
-            self.close(connection)
-        }
+    private static func abandoned(_ connection: Connection) -> IOError {
+        IOError(.cancelled, "The dial to \(connection.remoteAddress) was abandoned: the reactor is shutting down.")
     }
 }

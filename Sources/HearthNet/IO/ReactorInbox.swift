@@ -7,17 +7,19 @@ import Synchronization
 ///
 /// Senders append under a small lock and write the eventfd only when no wake-up is already pending, so a burst of
 /// writes costs one syscall. After the reactor has stopped, commands are refused and their resources released
-/// (stream sessions are told the connection closed, shutdown waiters are resumed).
+/// (messages are discarded, work is told it was refused, shutdown waiters are resumed).
 final class ReactorInbox: Sendable {
     /// Work for the reactor thread.
     enum Command: Sendable {
-        /// The application's answer to the request the connection is waiting on.
-        case reply(connectionID: UInt64, HTTPReply)
+        /// A message for one connection's handler, such as the application's reply to an HTTP request.
+        case message(connectionID: UInt64, any ConnectionMessage)
         /// A writer queued bytes or asked to close.
         case flush(connectionID: UInt64)
-        /// Graceful shutdown, step 1: stop accepting and close idle connections.
-        case stopAccepting
-        /// Graceful shutdown, step 2: every handler has finished; close the rest once flushed or at the deadline.
+        /// Anything else to run on the reactor thread: a dial, starting or stopping a dialer.
+        case execute(ReactorWork)
+        /// Graceful shutdown, step 1: stop accepting and dialing, let each connection wind down.
+        case drain
+        /// Graceful shutdown, step 2: every producer has finished; close the rest once flushed or at the deadline.
         case finish(deadline: UInt64, CheckedContinuation<Void, Never>)
     }
 
@@ -25,10 +27,12 @@ final class ReactorInbox: Sendable {
         var commands: [Command] = []
         var isWakePending = false
         var isClosed = false
+        /// Why the reactor stopped, when it failed.
+        var failure: IOError?
     }
 
     private let state = Mutex(State())
-    /// The eventfd registered with epoll; owned by the inbox and closed by `close()`.
+    /// The eventfd registered with epoll; owned by the inbox and closed by `close(failure:)`.
     let eventDescriptor: Int32
 
     init() throws(IOError) {
@@ -65,11 +69,18 @@ final class ReactorInbox: Sendable {
         }
     }
 
-    /// Refuses all further commands, releases the ones still queued, and closes the eventfd.
-    func close() {
+    /// Why the reactor stopped early, once it has stopped; `nil` while it runs or after an orderly stop.
+    var failure: IOError? {
+        self.state.withLock { $0.failure }
+    }
+
+    /// Refuses all further commands, releases the ones still queued, records why the reactor stopped, and closes
+    /// the eventfd.
+    func close(failure: IOError?) {
         let leftovers: [Command] = self.state.withLock { state in
             guard !state.isClosed else { return [] }
             state.isClosed = true
+            state.failure = failure
             Syscall.close(self.eventDescriptor)
             let commands = state.commands
             state.commands = []
@@ -81,10 +92,18 @@ final class ReactorInbox: Sendable {
     /// Keeps the promises attached to a command that will never be carried out.
     static func release(_ command: Command) {
         switch command {
-        case .reply(_, .stream(_, let session)): session.connectionClosed()
-        case .reply(_, .upgrade(_, let handler)): handler.connectionClosed()
+        case .message(_, let message): message.discard()
+        case .execute(let work): work.refused()
         case .finish(_, let continuation): continuation.resume()
-        case .reply(_, .response), .flush, .stopAccepting: break
+        case .flush, .drain: break
         }
     }
+}
+
+/// A closure for the reactor thread, and what to do instead if the reactor has already stopped.
+struct ReactorWork: Sendable {
+    /// Runs on the reactor thread.
+    let body: @Sendable (Reactor) -> Void
+    /// Runs on the sending thread when the reactor has stopped and will never run `body`.
+    let refused: @Sendable () -> Void
 }

@@ -6,46 +6,16 @@ import Glibc
 enum Socket {
     /// Creates a listening TCP socket on `host:port` with `SO_REUSEADDR` and the given backlog.
     static func makeListener(host: String, port: Int, backlog: Int32) throws(IOError) -> Int32 {
-        guard (0...65535).contains(port) else {
-            throw IOError(.invalidAddress, "Port \(port) is out of range; use 0...65535.")
-        }
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        if host.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw Self.invalidHost(host) }
-            withUnsafeBytes(of: address) { source in
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-            }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            family = AF_INET6
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw Self.invalidHost(host) }
-            withUnsafeBytes(of: address) { source in
-                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-            }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            family = AF_INET
-        }
+        let address = try SocketAddress(host: host, port: port)
         let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let descriptor = Int32(try Syscall.call("socket") { Int(Glibc.socket(family, socketType, 0)) })
+        let descriptor = Int32(try Syscall.call("socket") { Int(Glibc.socket(address.family, socketType, 0)) })
         do {
             var one: Int32 = 1
             try Syscall.call("setsockopt(SO_REUSEADDR)") {
                 Int(setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)))
             }
-            try Syscall.call("bind") {
-                withUnsafePointer(to: &storage) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        Int(Glibc.bind(descriptor, $0, length))
-                    }
-                }
+            _ = try address.withSocketAddress { socketAddress, length throws(IOError) in
+                try Syscall.call("bind") { Int(Glibc.bind(descriptor, socketAddress, length)) }
             }
             try Syscall.call("listen") { Int(Glibc.listen(descriptor, backlog)) }
         } catch {
@@ -137,9 +107,5 @@ enum Socket {
     private static func string(_ text: [CChar]) -> String {
         let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func invalidHost(_ host: String) -> IOError {
-        IOError(.invalidAddress, "Host \"\(host)\" is not a numeric IPv4 or IPv6 address; use e.g. 127.0.0.1 or ::1.")
     }
 }

@@ -1,12 +1,13 @@
-/// A binary min-heap of (deadline, connection) pairs: the reactor's timer queue for header, idle and linger
-/// timeouts.
+/// A binary min-heap of (deadline, key) pairs: the reactor's timer queue for connection timers (a protocol's own,
+/// connect timeouts, linger bounds), the listener's back-off and scheduled work, each under its own key.
 ///
-/// Entries are never removed early; the reactor checks an entry against the connection's current deadline when it
-/// pops, which keeps rescheduling O(1) for the common case of a deadline moving later. Push and pop are O(log n).
+/// Entries are never removed early; the reactor checks an entry against the owner's current deadline when it pops,
+/// which keeps rescheduling O(1) for the common case of a deadline moving later. Push and pop are O(log n).
 struct TimerHeap {
     struct Entry {
         var deadline: UInt64
-        var connectionID: UInt64
+        /// The connection ID, listener token or scheduled-work key the entry belongs to.
+        var key: UInt64
     }
 
     private var entries: [Entry] = []

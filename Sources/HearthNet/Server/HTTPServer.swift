@@ -3,6 +3,9 @@ import Synchronization
 
 /// An HTTP/1.1 server on one epoll reactor thread, handing requests to Swift concurrency in a task group.
 ///
+/// The reactor (an `EventLoop`) knows nothing of HTTP: the server gives it a listener whose connections each get an
+/// `HTTPConnectionHandler`, and sends the application's replies back to those handlers through the loop's inbox.
+///
 /// `run()` owns everything: it starts the reactor thread, handles each request as a child task of its group (one at
 /// a time per connection, in order; different connections concurrently), and when the calling task is cancelled it
 /// shuts down gracefully: stop accepting and close idle connections, let in-flight handlers finish, flush their
@@ -99,63 +102,53 @@ public final class HTTPServer: Sendable {
     /// - Throws: `IOError` when binding fails or the reactor's epoll fails.
     public func run() async throws {
         _ = try self.bind()
-        let listener: Int32 = try self.phase.withLock { phase throws(IOError) -> Int32 in
-            guard case .bound(let descriptor, _) = phase else {
+        let (listener, port) = try self.phase.withLock { phase throws(IOError) -> (Int32, Int) in
+            guard case .bound(let descriptor, let port) = phase else {
                 throw IOError(.invalidState, "run() was called twice; each HTTPServer runs once.")
             }
             phase = .running
-            return descriptor
+            return (descriptor, port)
         }
         defer { self.phase.withLock { $0 = .stopped } }
         let (requests, continuation) = AsyncStream.makeStream(of: ReactorRequest.self)
-        let reactor: Reactor
-        do {
-            reactor = try Reactor(
-                listener: listener,
-                settings: self.settings,
-                handler: self.handler,
-                counters: self.counters,
-                accept: self.accept,
-                requests: continuation
-            )
-        } catch {
-            Syscall.close(listener)
-            throw error
-        }
-        let inbox = reactor.inbox
-        let thread: ReactorThread
-        do {
-            thread = try ReactorThread.start(reactor)
-        } catch {
-            reactor.tearDown()
-            throw error
-        }
-        let handler = self.handler
+        let connectionSettings = self.connectionSettings
+        let application = self.handler
+        let loop = try EventLoop(
+            settings: self.reactorSettings,
+            counters: self.counters,
+            listener: Listener(descriptor: listener, port: port, accept: self.accept) {
+                HTTPConnectionHandler(settings: connectionSettings, application: application, requests: continuation)
+            },
+            stopped: { continuation.finish() }
+        )
         await withDiscardingTaskGroup { group in
             for await item in requests {
                 group.addTask {
-                    let reply = await handler.handle(item.request)
-                    inbox.send(.reply(connectionID: item.connectionID, reply))
+                    let reply = await application.handle(item.request)
+                    loop.send(reply, to: item.connectionID)
                 }
             }
-            inbox.send(.stopAccepting)
+            loop.drain()
         }
-        let deadline = MonotonicClock.now() &+ MonotonicClock.nanoseconds(self.configuration.shutdownFlushSeconds)
-        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-            inbox.send(.finish(deadline: deadline, finished))
-        }
-        thread.join()
-        if let failure = reactor.failure { throw failure }
+        await loop.finish(
+            deadline: MonotonicClock.now() &+ MonotonicClock.nanoseconds(self.configuration.shutdownFlushSeconds)
+        )
+        if let failure = loop.join() { throw failure }
     }
 
-    private var settings: Reactor.Settings {
+    private var reactorSettings: Reactor.Settings {
         Reactor.Settings(
-            maximumHeaderBytes: self.configuration.maximumHeaderBytes,
-            headerTimeout: MonotonicClock.nanoseconds(self.configuration.headerTimeoutSeconds),
-            idleTimeout: MonotonicClock.nanoseconds(self.configuration.idleTimeoutSeconds),
             outboundBufferLimit: self.configuration.outboundBufferLimit,
             maximumConnections: self.configuration.maximumConnections,
             acceptBackoff: MonotonicClock.nanoseconds(self.acceptBackoffSeconds)
+        )
+    }
+
+    private var connectionSettings: HTTPConnectionHandler.Settings {
+        HTTPConnectionHandler.Settings(
+            maximumHeaderBytes: self.configuration.maximumHeaderBytes,
+            headerTimeout: MonotonicClock.nanoseconds(self.configuration.headerTimeoutSeconds),
+            idleTimeout: MonotonicClock.nanoseconds(self.configuration.idleTimeoutSeconds)
         )
     }
 }

@@ -1,4 +1,5 @@
-/// Counters an `HTTPServer` exposes for `/.metrics` and tests; a snapshot, read without stopping the reactor.
+/// Counters an `HTTPServer` (or any `EventLoop`) exposes for `/.metrics` and tests; a snapshot, read without
+/// stopping the reactor. `openConnections` counts dialed connections too, from the moment their dial starts.
 public struct NetworkStatistics: Sendable, Hashable {
     public var acceptedConnections: UInt64
     public var openConnections: Int

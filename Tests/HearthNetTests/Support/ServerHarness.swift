@@ -61,17 +61,20 @@ func withServer(
 }
 
 /// A thread-safe log of what a stream session or upgrade handler saw.
-final class EventLog: Sendable {
-    private let entries = Mutex<[String]>([])
+typealias EventLog = Recorder<String>
 
-    func append(_ entry: String) {
+/// A thread-safe, append-only list of what some callback saw (log lines, dialer events), for tests to poll.
+final class Recorder<Entry: Sendable>: Sendable {
+    private let entries = Mutex<[Entry]>([])
+
+    func append(_ entry: Entry) {
         self.entries.withLock { $0.append(entry) }
     }
 
-    var all: [String] { self.entries.withLock { $0 } }
+    var all: [Entry] { self.entries.withLock { $0 } }
 
     /// Polls until `predicate` holds or `seconds` pass.
-    func wait(seconds: Double = 5, until predicate: ([String]) -> Bool) async -> Bool {
+    func wait(seconds: Double = 5, until predicate: ([Entry]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if predicate(self.all) { return true }

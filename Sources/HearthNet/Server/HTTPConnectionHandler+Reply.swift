@@ -1,12 +1,12 @@
 /// Turning the application's `HTTPReply` into bytes and connection state, on the reactor thread.
-extension Reactor {
-    /// Sends `reply` on the connection that is waiting for it; a reply for a connection that has gone is released.
-    func deliver(_ reply: HTTPReply, to connectionID: UInt64) {
-        guard let connection = self.connections[connectionID], case .awaitingReply(let head) = connection.phase else {
-            ReactorInbox.release(.reply(connectionID: connectionID, reply))
+extension HTTPConnectionHandler {
+    /// Sends `reply` if the connection is waiting for it; otherwise the reply is discarded.
+    func deliver(_ reply: HTTPReply, on connection: Connection) {
+        guard case .awaitingReply(let head) = self.phase else {
+            reply.discard()
             return
         }
-        let mustClose = !head.isKeepAlive || self.isDraining || connection.isPeerClosed
+        let mustClose = !head.isKeepAlive || connection.isReactorDraining || connection.isPeerClosed
         switch reply {
         case .response(let response):
             self.send(response, for: head, on: connection, mustClose: mustClose)
@@ -19,29 +19,25 @@ extension Reactor {
                 response.headers.remove("Transfer-Encoding")
             }
             response.headers.replaceOrAdd("Connection", "close")
-            connection.writer.enqueueUnbounded(
-                HTTPResponseEncoder.encodeHead(status: response.status, headers: response.headers)
-            )
-            connection.writer.setChunked(isChunked)
-            connection.attachment = .stream(session)
-            connection.phase = .streaming
-            connection.deadline = nil
+            connection.enqueue(HTTPResponseEncoder.encodeHead(status: response.status, headers: response.headers))
+            if isChunked { connection.writer.setFraming(HTTPChunkedFraming()) }
+            self.attachment = .stream(session)
+            self.phase = .streaming
+            connection.cancelTimer()
             session.start(connection.writer)
-            if self.isDraining { connection.writer.close() }
-            self.flush(connection)
-            self.readAvailable(connection)
+            if connection.isReactorDraining { connection.writer.close() }
+            connection.flush()
+            connection.resumeReading()
         case .upgrade(let response, let handler):
-            connection.writer.enqueueUnbounded(
-                HTTPResponseEncoder.encodeHead(status: response.status, headers: response.headers)
-            )
-            connection.attachment = .upgrade(handler)
-            connection.phase = .upgraded(handler)
-            connection.deadline = nil
+            connection.enqueue(HTTPResponseEncoder.encodeHead(status: response.status, headers: response.headers))
+            self.attachment = .upgrade(handler)
+            self.phase = .upgraded(handler)
+            connection.cancelTimer()
             handler.start(connection.writer)
-            let buffered = connection.parser.takeBufferedBytes()
-            if !buffered.isEmpty, self.isOpen(connection) { handler.received(buffered) }
-            self.flush(connection)
-            self.readAvailable(connection)
+            let buffered = self.parser.takeBufferedBytes()
+            if !buffered.isEmpty, !connection.isClosed { handler.received(buffered) }
+            connection.flush()
+            connection.resumeReading()
         }
     }
 
@@ -67,21 +63,30 @@ extension Reactor {
             reserving: omitsBody ? 0 : response.body.count
         )
         if !omitsBody { bytes.append(contentsOf: response.body) }
-        connection.writer.enqueueUnbounded(bytes)
+        connection.enqueue(bytes)
         guard !closes else {
             self.closeAfterFlush(connection)
             return
         }
-        connection.phase = .reading
-        self.flush(connection)
-        guard self.isOpen(connection) else { return }
-        if connection.parser.isIdle {
-            self.setDeadline(connection, .idle, after: self.settings.idleTimeout)
-        } else {
-            self.setDeadline(connection, .head, after: self.settings.headerTimeout)
-        }
+        self.phase = .reading
+        connection.flush()
+        guard !connection.isClosed else { return }
+        self.setTimer(self.parser.isIdle ? .idle : .head, on: connection)
         // Pipelined requests already buffered come first; then whatever arrived while the handler ran.
         self.processRequests(connection)
-        if self.isOpen(connection), connection.isReading { self.readAvailable(connection) }
+        if !connection.isClosed, self.isReading { connection.resumeReading() }
+    }
+}
+
+/// An `HTTPReply` travels to its connection's handler through the reactor's inbox.
+extension HTTPReply: ConnectionMessage {
+    /// A reply that can never be sent still keeps its promise: a stream session or upgrade handler hears that its
+    /// connection closed.
+    package func discard() {
+        switch self {
+        case .stream(_, let session): session.connectionClosed()
+        case .upgrade(_, let handler): handler.connectionClosed()
+        case .response: break
+        }
     }
 }

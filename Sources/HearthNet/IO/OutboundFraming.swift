@@ -1,0 +1,10 @@
+/// How a protocol wraps each `ConnectionWriter.write` on one connection, and what it sends last when the writer
+/// closes: HTTP's chunked transfer coding, for instance. It lets the reactor's writer stay ignorant of protocols.
+///
+/// Called under the writer's lock, from any thread: it must be quick and must not call back into the writer.
+package protocol OutboundFraming: Sendable {
+    /// The bytes to queue for one write; an empty write is never framed.
+    func frame(_ bytes: [UInt8]) -> [UInt8]
+    /// Queued after everything else when the writer closes (empty for none).
+    var trailer: [UInt8] { get }
+}

@@ -1,0 +1,157 @@
+/// HTTP/1.1 on one connection: the `ConnectionHandler` an `HTTPServer` gives the reactor for each accepted socket.
+///
+/// It parses requests, hands each to the server's task group and pauses reading until the reply comes back (so
+/// pipelined requests wait in the parser's buffer and answers keep their order), then keeps the connection alive,
+/// streams, or hands it over to an upgrade handler. Its timer is the header, body or idle timeout. Confined to the
+/// reactor thread like every handler.
+final class HTTPConnectionHandler: ConnectionHandler {
+    /// The server's limits, in the reactor's units.
+    struct Settings {
+        var maximumHeaderBytes: Int
+        var headerTimeout: UInt64
+        var idleTimeout: UInt64
+    }
+
+    /// What the connection is doing, which decides what inbound bytes mean.
+    enum Phase {
+        /// Parsing a request head or body (or idle between keep-alive requests).
+        case reading
+        /// A request is with the application; reading pauses so pipelined requests wait in the parser's buffer.
+        case awaitingReply(HTTPRequestHead)
+        /// A `.stream` reply is in progress; inbound bytes are discarded.
+        case streaming
+        /// Taken over by an upgrade handler; inbound bytes go to it.
+        case upgraded(any UpgradedConnectionHandler)
+        /// The last response is on its way; the reactor closes the connection once it is flushed.
+        case closing
+    }
+
+    /// Which timeout the connection's timer stands for.
+    enum TimerKind {
+        case head
+        case idle
+        case body
+    }
+
+    /// Who must hear, exactly once, that the connection closed.
+    enum Attachment {
+        case stream(any HTTPStreamSession)
+        case upgrade(any UpgradedConnectionHandler)
+    }
+
+    let settings: Settings
+    let application: any HTTPRequestHandler
+    let requests: AsyncStream<ReactorRequest>.Continuation
+    var parser: HTTPRequestParser
+    var phase = Phase.reading
+    var attachment: Attachment?
+    /// The head whose body is being read.
+    var pendingHead: HTTPRequestHead?
+    var timerKind = TimerKind.head
+
+    init(settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation) {
+        self.settings = settings
+        self.application = application
+        self.requests = requests
+        self.parser = HTTPRequestParser(maximumHeaderBytes: settings.maximumHeaderBytes)
+    }
+
+    var isReading: Bool {
+        if case .reading = self.phase { return true }
+        return false
+    }
+
+    func connectionOpened(_ connection: Connection) {
+        self.setTimer(.head, on: connection)
+    }
+
+    func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
+        switch self.phase {
+        case .reading:
+            if self.pendingHead != nil {
+                self.setTimer(.body, on: connection)
+            } else if self.timerKind == .idle {
+                self.setTimer(.head, on: connection)
+            }
+            self.parser.append(bytes)
+            self.processRequests(connection)
+        case .upgraded(let handler):
+            handler.received(Array(bytes))
+        case .streaming, .closing:
+            break
+        case .awaitingReply:
+            preconditionFailure("bytes read while awaiting a reply in phase \(self.phase)")
+        }
+    }
+
+    func peerClosed(_ connection: Connection) {
+        switch self.phase {
+        case .awaitingReply, .closing:
+            // The reply still goes out (and closes the connection, since the peer is gone).
+            break
+        case .reading, .streaming, .upgraded:
+            connection.close()
+        }
+    }
+
+    func timerFired(_ connection: Connection) {
+        switch self.timerKind {
+        case .head:
+            guard self.isReading, self.pendingHead == nil else { return }
+            let message = "The request head did not arrive within the header timeout; send it promptly."
+            self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
+        case .body:
+            guard self.isReading else { return }
+            let message = "The request body stopped arriving; send it without long pauses."
+            self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
+        case .idle:
+            connection.close()
+        }
+    }
+
+    func handle(_ message: any ConnectionMessage, on connection: Connection) {
+        guard let reply = message as? HTTPReply else {
+            message.discard()
+            return
+        }
+        self.deliver(reply, on: connection)
+    }
+
+    /// Idle connections close, streams end, upgraded connections get their goodbye (a WebSocket's 1001) flushed
+    /// before they close; a request with the application finishes first.
+    func reactorDraining(_ connection: Connection) {
+        switch self.phase {
+        case .reading:
+            connection.close()
+        case .upgraded(let handler):
+            handler.serverShuttingDown()
+            connection.writer.close()
+            connection.flush()
+        case .streaming:
+            connection.writer.close()
+            connection.flush()
+        case .awaitingReply, .closing:
+            break
+        }
+    }
+
+    /// Every request handler has returned, so a connection still waiting holds a request nobody took.
+    func reactorFinishing(_ connection: Connection) {
+        if case .awaitingReply = self.phase { connection.close() }
+    }
+
+    func connectionClosed(_ connection: Connection, error: IOError?) {
+        let attachment = self.attachment
+        self.attachment = nil
+        switch attachment {
+        case .stream(let session): session.connectionClosed()
+        case .upgrade(let handler): handler.connectionClosed()
+        case nil: break
+        }
+    }
+
+    func setTimer(_ kind: TimerKind, on connection: Connection) {
+        self.timerKind = kind
+        connection.setTimer(after: kind == .head ? self.settings.headerTimeout : self.settings.idleTimeout)
+    }
+}

@@ -1,0 +1,51 @@
+import HearthNet
+import Testing
+
+/// The seam between the reactor and a protocol, exercised with a raw recording handler.
+@Suite struct ConnectionHandlerLoopbackTests {
+    /// A handler that pauses reading gets nothing more, however much arrives, until a message from another thread
+    /// resumes it; then everything that waited in the kernel is delivered in order.
+    @Test(.timeLimit(.minutes(1))) func pausedReadingHoldsBytesUntilResumed() async throws {
+        let server = ConnectionLog()
+        let client = ConnectionLog()
+        let listener = try recordingListener(server, .init(pausesAfterFirstRead: true))
+        try await withEventLoop(listener: listener) { loop in
+            loop.connect(
+                to: try SocketAddress(host: "127.0.0.1", port: listener.port),
+                timeout: .seconds(1),
+                makeHandler: RecordingConnectionHandler.factory(client, .init(greeting: Array("first".utf8)))
+            )
+            #expect(await server.wait { $0.received == Array("first".utf8) })
+            let clientWriter = try #require(client.snapshot.writers.first)
+            #expect(clientWriter.write(Array("-second".utf8)))
+            #expect(!(await server.wait(seconds: 0.2) { $0.received.count > 5 }))
+            let serverWriter = try #require(server.snapshot.writers.first)
+            loop.send(RecordingConnectionHandler.ResumeReading(), to: serverWriter.id)
+            #expect(await server.wait { $0.received == Array("first-second".utf8) })
+        }
+    }
+
+    /// A peer that never reads is cut off once its outbound queue passes the loop's limit, and the handler hears
+    /// why.
+    @Test(.timeLimit(.minutes(1))) func anOverflowingWriterClosesWithATypedError() async throws {
+        let server = ConnectionLog()
+        let client = ConnectionLog()
+        let listener = try recordingListener(server)
+        var configuration = EventLoop.Configuration()
+        configuration.outboundBufferLimit = 1024
+        let clientLoop = try EventLoop(configuration: configuration)
+        try await withEventLoop(listener: listener) { _ in
+            clientLoop.connect(
+                to: try SocketAddress(host: "127.0.0.1", port: listener.port),
+                timeout: .seconds(1),
+                makeHandler: RecordingConnectionHandler.factory(client)
+            )
+            #expect(await client.wait { $0.opened == 1 })
+            let writer = try #require(client.snapshot.writers.first)
+            #expect(!writer.write([UInt8](repeating: 1, count: 2048)))
+            #expect(await client.wait { !$0.closes.isEmpty })
+            #expect(client.snapshot.closes.first??.code == .outboundOverflow)
+        }
+        try await clientLoop.shutdown()
+    }
+}
