@@ -30,8 +30,11 @@ def main():
         print(f"{threads} threads x {per_thread} transaction() at {path} (depth {len(path.strip('/').split('/'))}): "
               f"{result.commits} commits in {result.seconds:.1f} s ({result.commits / result.seconds:.0f} commits/s), "
               f"{result.aborts} of {total} aborted after 25 tries")
-        print(f"  tries per transaction: max {tries[-1]}, mean {sum(tries) / len(tries):.2f}"
+        print(f"  tries per transaction: max {tries[-1]}, mean {sum(tries) / len(tries):.2f}; "
+              f"retries given the value just refused (the 412 carried it): {result.stale_retries}"
               + (f"; errors: {result.errors[:3]}" if result.errors else ""))
+        histogram = {tries: result.attempts.count(tries) for tries in sorted(set(result.attempts))}
+        print("  tries histogram (tries:transactions): " + " ".join(f"{k}:{v}" for k, v in histogram.items()))
         exact = result.exact and result.commits + result.aborts == total
         all_pass = all_pass and exact and result.aborts == 0
         print(f"  final count: {result.final}, commits {result.commits} -> {'PASS' if exact else 'FAIL'}")

@@ -29,20 +29,20 @@ if (!TARGETS.includes(target) || !['multi', 'single'].includes(shape) || !(port 
   console.error(USAGE);
   process.exit(2);
 }
-/// REST and wire traffic go to one namespace, so the check reads what was written.
+// REST and wire traffic go to one namespace, so the check reads what was written.
 const NAMESPACE = 'bench';
-/// The copies of the post a star updates.
+// The copies of the post a star updates.
 const copies = shape === 'multi' ? ['posts/p1', 'user-posts/author/p1'] : ['posts/p1'];
 const redisKeys = copies.flatMap((copy) => [`${copy}/stars`, `${copy}/starCount`]);
 
-/// The star as one atomic Redis script: SADD the uid to every copy's stars and INCR its count.
+// The star as one atomic Redis script: SADD the uid to every copy's stars and INCR its count.
 const REDIS_STAR = `for i = 1, #KEYS, 2 do
   redis.call('SADD', KEYS[i], ARGV[1])
   redis.call('INCR', KEYS[i + 1])
 end
 return 1`;
 
-/// The update body of one star, relative to the write location (`/` for multi, `/posts/p1` for single).
+// The update body of one star, relative to the write location (`/` for multi, `/posts/p1` for single).
 function starBody(uid) {
   const increment = { '.sv': { increment: 1 } };
   if (shape === 'single') return { [`stars/${uid}`]: true, starCount: increment };
@@ -54,7 +54,7 @@ function starBody(uid) {
   return body;
 }
 
-/// Runs redis-benchmark with the star EVAL for about `seconds` (a short run first sizes the request count).
+// Runs redis-benchmark with the star EVAL for about `seconds` (a short run first sizes the request count).
 async function runRedisBenchmark() {
   const run = (requests) => {
     const csv = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-c', String(clients),
@@ -80,7 +80,7 @@ async function runRedisBenchmark() {
     pass: counts.every((c) => c.starCount === requests) };
 }
 
-/// Runs wrk with scripts/lib/star-rest.lua, then checks the stored counts.
+// Runs wrk with scripts/lib/star-rest.lua, then checks the stored counts.
 async function runWrk() {
   const at = `${shape === 'multi' ? '/.json' : '/posts/p1.json'}?ns=${NAMESPACE}`;
   const output = execFileSync('wrk', ['-t2', `-c${clients}`, `-d${seconds}s`, '--latency',
@@ -95,7 +95,7 @@ async function runWrk() {
   return { ...result, driverCPU: null, counts, pass };
 }
 
-/// Runs this driver's closed loop over Redis or the wire protocol, then checks the stored counts exactly.
+// Runs this driver's closed loop over Redis or the wire protocol, then checks the stored counts exactly.
 async function runClosedLoopTarget() {
   const workers = [];
   const closers = [];
@@ -120,7 +120,7 @@ async function runClosedLoopTarget() {
   return { ...result, counts, pass };
 }
 
-/// For every copy: its stored star count and number of stars (read together, in one request per copy).
+// For every copy: its stored star count and number of stars (read together, in one request per copy).
 async function storedCounts() {
   const counts = [];
   if (target === 'redis') {

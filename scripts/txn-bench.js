@@ -24,7 +24,7 @@ if (!(port > 0 && contenders > 0 && rounds > 0 && seconds > 0) || !['toggle', 'i
   process.exit(2);
 }
 
-/// The docs' toggleStar transaction update for user `uid`.
+// The docs' toggleStar transaction update for user `uid`.
 function toggleStar(uid) {
   return (post) => {
     if (post) {
@@ -43,7 +43,7 @@ function toggleStar(uid) {
 
 const increment = (value) => (value || 0) + 1;
 
-/// Waits until every session's cache holds `value` at the location (the pushes of the last wave have arrived).
+// Waits until every session's cache holds `value` at the location (the pushes of the last wave have arrived).
 async function everySessionHas(value, sessions) {
   const wanted = firebaseHash(value);
   for (let waited = 0; sessions.some((s) => firebaseHash(s.cache.valueAt(path)) !== wanted); waited++) {
@@ -90,7 +90,7 @@ async function everySessionHas(value, sessions) {
   process.exit(check.pass ? 0 : 1);
 })().catch((error) => { console.error('txn-bench failed:', error); process.exit(1); });
 
-/// Prints one summary line and the distribution of attempts per transaction.
+// Prints one summary line and the distribution of attempts per transaction.
 function report(results, commits, waves, elapsed, check) {
   const attempts = results.map((r) => r.attempts);
   const max = Math.max(0, ...attempts);

@@ -13,6 +13,7 @@ class ContentionResult:
     aborts: int = 0
     errors: list = field(default_factory=list)
     attempts: list = field(default_factory=list)  # update-function calls per transaction (the SDK's tries)
+    stale_retries: int = 0  # retries given the very value the server had just refused (the 412 carried it)
     seconds: float = 0.0
     final: object = None
 
@@ -31,11 +32,10 @@ def run_increments(ref, threads=8, per_thread=50):
     def worker():
         start.wait()
         for _ in range(per_thread):
-            calls = 0
+            seen = []
 
             def increment(value):
-                nonlocal calls
-                calls += 1
+                seen.append(value)
                 return (value or 0) + 1
 
             try:
@@ -46,7 +46,8 @@ def run_increments(ref, threads=8, per_thread=50):
             except Exception as error:  # noqa: BLE001 - reported, so a failed run says why
                 outcome = repr(error)
             with lock:
-                result.attempts.append(calls)
+                result.attempts.append(len(seen))
+                result.stale_retries += sum(1 for before, after in zip(seen, seen[1:]) if before == after)
                 if outcome == "commit":
                     result.commits += 1
                 elif outcome == "abort":

@@ -2,7 +2,7 @@
 // every worker finishes its last request (nothing is abandoned), so the caller knows exactly what was acknowledged.
 'use strict';
 
-/// Runs `workers` (async functions returning true when the request was acknowledged) until the deadline.
+// Runs `workers` (async functions returning true when the request was acknowledged) until the deadline.
 async function runClosedLoop(workers, seconds) {
   const latencies = [];
   let acked = 0;
@@ -28,7 +28,7 @@ async function runClosedLoop(workers, seconds) {
   };
 }
 
-/// The value at fraction `p` of sorted `values` (0 when empty).
+// The value at fraction `p` of sorted `values` (0 when empty).
 function percentile(values, p) {
   if (values.length === 0) return 0;
   return values[Math.min(values.length - 1, Math.floor(p * values.length))];

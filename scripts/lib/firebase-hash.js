@@ -6,7 +6,7 @@
 'use strict';
 const crypto = require('crypto');
 
-/// The hash of `value` (null or an empty object hash to "").
+// The hash of `value` (null or an empty object hash to "").
 function firebaseHash(value) {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') {
@@ -26,8 +26,8 @@ function firebaseHash(value) {
   }
 }
 
-/// Firebase key order: keys that are 32-bit integers first, numerically (shorter first on ties, "01" after "1"),
-/// then every other key by UTF-16 code units.
+// Firebase key order: keys that are 32-bit integers first, numerically (shorter first on ties, "01" after "1"),
+// then every other key by UTF-16 code units.
 function compareKeys(a, b) {
   if (a === b) return 0;
   const aInt = integerKey(a);

@@ -3,7 +3,7 @@
 'use strict';
 const net = require('net');
 
-/// Connects to 127.0.0.1:`port`; resolves to `{ request(method, target, body?) → Promise<{status, body}>, close() }`.
+// Connects to 127.0.0.1:`port`; resolves to `{ request(method, target, body?) → Promise<{status, body}>, close() }`.
 function connectHTTP(port) {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port });
@@ -35,7 +35,7 @@ function connectHTTP(port) {
   });
 }
 
-/// Parses one response from the start of `buffer`; null when it is not complete yet.
+// Parses one response from the start of `buffer`; null when it is not complete yet.
 function parseResponse(buffer) {
   const headEnd = buffer.indexOf('\r\n\r\n');
   if (headEnd < 0) return null;
@@ -53,7 +53,7 @@ function parseResponse(buffer) {
   return { status, body: buffer.toString('utf8', bodyStart, bodyStart + length), end: bodyStart + length };
 }
 
-/// Joins a chunked body that starts at `offset`; null when its last chunk has not arrived.
+// Joins a chunked body that starts at `offset`; null when its last chunk has not arrived.
 function parseChunked(buffer, offset, status) {
   const parts = [];
   for (;;) {

@@ -2,7 +2,7 @@
 'use strict';
 const net = require('net');
 
-/// Connects to Redis on 127.0.0.1:`port`; resolves to `{ command(args) → Promise<reply>, close() }`.
+// Connects to Redis on 127.0.0.1:`port`; resolves to `{ command(args) → Promise<reply>, close() }`.
 function connectRedis(port) {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port });
@@ -32,7 +32,7 @@ function connectRedis(port) {
   });
 }
 
-/// Parses one RESP2 reply at `offset`; null when `buffer` does not hold all of it yet.
+// Parses one RESP2 reply at `offset`; null when `buffer` does not hold all of it yet.
 function parseReply(buffer, offset) {
   const lineEnd = buffer.indexOf('\r\n', offset);
   if (lineEnd < 0) return null;

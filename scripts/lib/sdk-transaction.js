@@ -13,7 +13,7 @@ const { openWire } = require('./wire-client');
 
 const MAX_TRANSACTION_RETRIES = 25;
 
-/// Opens a session that listens at `path` (as an app showing that data does) and caches what it receives.
+// Opens a session that listens at `path` (as an app showing that data does) and caches what it receives.
 async function openWatchingSession(port, path, ns) {
   const wire = await openWire(port, ns);
   const cache = new ServerCache();
@@ -23,8 +23,8 @@ async function openWatchingSession(port, path, ns) {
   return { wire, cache };
 }
 
-/// Runs one transaction; resolves to `{committed, attempts, reason, staleReruns}`. `staleReruns` counts reruns on
-/// a cached value whose hash is still the one the server just refused: the `datastale` overtook the value that won.
+// Runs one transaction; resolves to `{committed, attempts, reason, staleReruns}`. `staleReruns` counts reruns on
+// a cached value whose hash is still the one the server just refused: the `datastale` overtook the value that won.
 async function runTransaction({ wire, cache }, path, update) {
   let hash = firebaseHash(cache.valueAt(path));
   let output = update(cache.valueAt(path));

@@ -5,11 +5,11 @@
 class ServerCache {
   constructor() {
     this.root = null;
-    /// Counts the data pushes applied so far.
+    // Counts the data pushes applied so far.
     this.version = 0;
   }
 
-  /// Applies one push (`{a, b: {p, d}}`); pushes that carry no data (revocations) are ignored.
+  // Applies one push (`{a, b: {p, d}}`); pushes that carry no data (revocations) are ignored.
   apply(push) {
     const base = pathKeys(push.b.p);
     if (push.a === 'd') {
@@ -24,7 +24,7 @@ class ServerCache {
     this.version++;
   }
 
-  /// A private copy of the cached value at `path` (null when nothing is cached there).
+  // A private copy of the cached value at `path` (null when nothing is cached there).
   valueAt(path) {
     let node = this.root;
     for (const key of pathKeys(path)) {
@@ -35,12 +35,12 @@ class ServerCache {
   }
 }
 
-/// The keys of a slash-separated path ("/a/b", "a/b" and "" for the root all work).
+// The keys of a slash-separated path ("/a/b", "a/b" and "" for the root all work).
 function pathKeys(path) {
   return path.split('/').filter((key) => key.length > 0);
 }
 
-/// `value` as stored: null children and empty objects are absent (arrays become objects keyed by index).
+// `value` as stored: null children and empty objects are absent (arrays become objects keyed by index).
 function normalize(value) {
   if (value === null || value === undefined || typeof value !== 'object') return value === undefined ? null : value;
   const out = {};
@@ -51,7 +51,7 @@ function normalize(value) {
   return Object.keys(out).length === 0 ? null : out;
 }
 
-/// `tree` with the value at `keys` replaced by `value` (removed when null); empty parents disappear.
+// `tree` with the value at `keys` replaced by `value` (removed when null); empty parents disappear.
 function setAt(tree, keys, value) {
   if (keys.length === 0) return normalize(value);
   const node = tree !== null && typeof tree === 'object' ? { ...tree } : {};

@@ -9,11 +9,11 @@ class WireClient {
     this.ws = ws;
     this.next = 1;
     this.waiting = new Map();
-    /// Called with each push's `d` (`{a, b}`), in the order the server sent them.
+    // Called with each push's `d` (`{a, b}`), in the order the server sent them.
     this.onPush = null;
   }
 
-  /// Sends `{r, a: action, b: body}`; resolves to the response's `b` (`{s, d}`).
+  // Sends `{r, a: action, b: body}`; resolves to the response's `b` (`{s, d}`).
   request(action, body) {
     const r = this.next++;
     this.ws.send(JSON.stringify({ t: 'd', d: { r, a: action, b: body } }));
@@ -35,7 +35,7 @@ class WireClient {
   }
 }
 
-/// Opens a session on the node at 127.0.0.1:`port` (namespace `ns`); resolves after the handshake.
+// Opens a session on the node at 127.0.0.1:`port` (namespace `ns`); resolves after the handshake.
 function openWire(port, ns = 'bench') {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/.ws?v=5&ns=${ns}`);
