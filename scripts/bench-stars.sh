@@ -3,8 +3,8 @@
 # Issue 7's star targets in one run. The docs' fan-out star on one hot post (posts/p1/stars/<uid> = true and
 # posts/p1/starCount += 1, the same under user-posts/author/p1: 4 paths over 2 shards, one atomic write), sent by
 # `clients` (64) connections with one star in flight each, for `seconds` (10) per phase:
-#   1. Redis 7 as one Lua EVAL, AOF on with appendfsync everysec: from redis-benchmark (the reference all ratios
-#      divide by), then from the node driver that also drives the wire phases (shows that driver's own ceiling);
+#   1. Redis 7 as one Lua EVAL, AOF on with appendfsync everysec: from redis-benchmark, then from the node driver
+#      that also drives the wire phases (shows that driver's own ceiling); ratios divide by the better of the two;
 #   2. Hearth REST with wrk: PATCH /.json, then the single-shard star (PATCH /posts/p1.json, 2 paths);
 #   3. Hearth realtime protocol with the node driver: one `m` (update) at "/", then the single-shard `m` at /posts/p1.
 # Each Hearth phase runs on a fresh release-built node with --fsync batch; after each phase the stored starCount and

@@ -1,6 +1,8 @@
 // Turns the JSON lines of scripts/stars-bench.js into issue 7's star table (Markdown, ready for docs/benchmarks.md)
-// and the verdict on each target. The ratio to Redis divides by redis-benchmark's figure (Redis's own C client, the
-// least load-generator overhead); the wire rows also get their ratio to the Redis figure from the same node driver.
+// and the verdict on each target. The ratio to Redis divides by the better of the two Redis figures (redis-benchmark,
+// Redis's own C client, and the node driver): on a shared machine noise only ever lowers a figure, so the better
+// one is the closer estimate of what Redis can do. The wire rows also get their ratio to the Redis figure from the
+// same node driver.
 // Exits 1 when a count check failed (a lost or invented star is a bug, whatever the speed); a missed speed target is
 // reported, not a failure.
 // usage: node stars-report.js <results.jsonl>
@@ -22,8 +24,9 @@ const LABELS = {
   'wire multi': 'wire: one `m` at `/`, 4 paths over 2 shards; node driver',
   'wire single': 'wire: one `m` at `/posts/p1`, 2 paths in 1 shard; node driver',
 };
-const redis = find('redis-benchmark', 'multi');
 const redisSameDriver = find('redis', 'multi');
+const redis = [find('redis-benchmark', 'multi'), redisSameDriver].filter(Boolean)
+  .reduce((best, run) => (best && best.perSecond >= run.perSecond ? best : run), null);
 const number = (value, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits,
   minimumFractionDigits: digits });
 const ratio = (value) => `${number(value, 2)}×`;
@@ -37,8 +40,8 @@ function checkText(run) {
 }
 
 const clients = runs[0] ? runs[0].clients : 0;
-console.log(`\n${clients} connections, one star in flight each; hearth --fsync batch; × Redis = stars/s ÷ Redis EVALs/s `
-  + '(redis-benchmark); driver CPU = cores the node driver used\n');
+console.log(`\n${clients} connections, one star in flight each; hearth --fsync batch; × Redis = stars/s ÷ the better `
+  + 'Redis EVALs/s figure; driver CPU = cores the node driver used\n');
 console.log('| phase | stars/s | p50 | p99 | × Redis | driver CPU | count check (stored starCount/stars per copy) |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const run of runs) {
