@@ -65,7 +65,7 @@ async function everySessionHas(value, sessions) {
   const updates = sessions.map((_, i) => (mode === 'toggle' ? toggleStar(`c${i}`) : increment));
   const results = [];
   const start = process.hrtime.bigint();
-  const deadline = start + BigInt(seconds * 1e9);
+  const deadline = start + BigInt(Math.round(seconds * 1e9));
   while (commits < rounds && process.hrtime.bigint() < deadline) {
     await everySessionHas((await setup.request('g', { p: path, q: {} })).d, sessions);
     waves++;
