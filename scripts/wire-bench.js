@@ -2,50 +2,37 @@
 // usage: node --experimental-websocket wire-bench.js <port> puts <connections> <putsPerConnection>
 //        node --experimental-websocket wire-bench.js <port> fanout <listeners> <writes>
 //        node --experimental-websocket wire-bench.js <port> idle <connections> <serverPid>
-const [port, mode, a, b] = [process.argv[2], process.argv[3], +process.argv[4], +process.argv[5]];
-const url = `ws://127.0.0.1:${port}/.ws?v=5&ns=bench`;
-function open() {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url); const c = { ws, handlers: new Map(), onPush: null, next: 1 };
-    ws.onerror = reject;
-    ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
-      if (m.t === 'c') { if (m.d.t === 'h') resolve(c); return; }
-      if (m.d.r !== undefined) { const h = c.handlers.get(m.d.r); c.handlers.delete(m.d.r); h && h(m.d.b); }
-      else if (c.onPush) c.onPush(m.d);
-    };
-  });
-}
-function req(c, a, b) {
-  const r = c.next++; c.ws.send(JSON.stringify({ t: 'd', d: { r, a, b } }));
-  return new Promise(res => c.handlers.set(r, res));
-}
-const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+'use strict';
+const { openWire } = require('./lib/wire-client');
+const { percentile } = require('./lib/closed-loop');
+
+const [port, mode, a, b] = [+process.argv[2], process.argv[3], +process.argv[4], +process.argv[5]];
+const open = () => openWire(port);
 (async () => {
   if (mode === 'puts') {
     const conns = []; for (let i = 0; i < a; i++) conns.push(await open());
     const start = process.hrtime.bigint();
     await Promise.all(conns.map((c, i) => {
-      const ps = []; for (let j = 0; j < b; j++) ps.push(req(c, 'p', { p: `/puts/c${i}/k${j % 100}`, d: { n: j, s: 'payload' } }));
+      const ps = []; for (let j = 0; j < b; j++) ps.push(c.request('p', { p: `/puts/c${i}/k${j % 100}`, d: { n: j, s: 'payload' } }));
       return Promise.all(ps);
     }));
     const s = Number(process.hrtime.bigint() - start) / 1e9;
     console.log(`puts: ${a} connections x ${b} pipelined = ${a * b} acked in ${s.toFixed(2)} s -> ${(a * b / s).toFixed(0)} msgs/s`);
   } else if (mode === 'fanout') {
     const listeners = [];
-    for (let i = 0; i < a; i++) { const c = await open(); await req(c, 'q', { p: '/hot', h: '' }); listeners.push(c); }
+    for (let i = 0; i < a; i++) { const c = await open(); await c.request('q', { p: '/hot', h: '' }); listeners.push(c); }
     const writer = await open(); const lat = [];
     for (let w = 0; w < b; w++) {
-      let pending = a; let t0;
+      let pending = a;
       const done = new Promise(res => listeners.forEach(c => c.onPush = (d) => {
         if (d.b.d && d.b.d.w === w && --pending === 0) res();
       }));
-      t0 = process.hrtime.bigint();
-      await req(writer, 'p', { p: '/hot', d: { w } });
+      const t0 = process.hrtime.bigint();
+      await writer.request('p', { p: '/hot', d: { w } });
       await done; lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
     lat.sort((x, y) => x - y);
-    console.log(`fanout: write -> ${a} listeners received, ${b} writes: p50 ${pct(lat, 0.5).toFixed(1)} ms, p99 ${pct(lat, 0.99).toFixed(1)} ms`);
+    console.log(`fanout: write -> ${a} listeners received, ${b} writes: p50 ${percentile(lat, 0.5).toFixed(1)} ms, p99 ${percentile(lat, 0.99).toFixed(1)} ms`);
   } else if (mode === 'idle') {
     const fs = require('fs'); const rss = () => +/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${b}/status`, 'utf8'))[1];
     await new Promise(r => setTimeout(r, 500)); const before = rss(); const conns = [];
