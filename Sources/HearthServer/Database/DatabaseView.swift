@@ -13,6 +13,9 @@ public final class DatabaseView: Sendable {
         var registry = ListenRegistry()
         /// Tasks waiting for a shard's entries to be shown, by shard.
         var waiters: [Int: [(index: UInt64, continuation: CheckedContinuation<Bool, Never>)]] = [:]
+        /// Per shard: every entry up to here is applied AND handed to its listeners (the feed's applied index lags
+        /// into this only after the listeners ran, so nobody is answered before its listeners heard).
+        var notifiedIndex: [UInt64]
         var isClosed = false
     }
 
@@ -23,7 +26,7 @@ public final class DatabaseView: Sendable {
     ///   what a snapshot of it would hold (for snapshot scheduling).
     init(shardCount: Int, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }) {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
-        self.state = Mutex(State(data: ViewState(roots: [:], feed: feed)))
+        self.state = Mutex(State(data: ViewState(roots: [:], feed: feed), notifiedIndex: feed.appliedIndex))
         self.onApplied = onApplied
     }
 
@@ -34,7 +37,10 @@ public final class DatabaseView: Sendable {
 
     /// Installs recovered state (startup only).
     func load(_ data: ViewState) {
-        self.state.withLock { $0.data = data }
+        self.state.withLock {
+            $0.data = data
+            $0.notifiedIndex = data.feed.appliedIndex
+        }
     }
 
     /// What a snapshot would hold now, or nil while a transaction is half shown.
@@ -50,37 +56,40 @@ public final class DatabaseView: Sendable {
     /// Takes a batch of committed entries (log records up to `sequence`), applies what became ready, tells the
     /// listeners, then resumes the waiters whose entries are shown.
     func receive(_ batch: [ShardApplied], through sequence: UInt64) {
-        let (notifications, resumed, snapshot) = self.state.withLock { state in
+        let (notifications, snapshot) = self.state.withLock { state in
             let changes = state.data.receive(batch)
             state.data.logSequence = sequence
             let notifications = changes.map { change in
                 (change, state.registry.listeners(namespace: change.namespace, touching: change.mutations.map(\.path)))
             }
-            let applied = state.data.feed.appliedIndex
-            var resumed: [CheckedContinuation<Bool, Never>] = []
-            for (shard, waiting) in state.waiters {
-                let ready = waiting.filter { $0.index <= applied[shard] }
-                guard !ready.isEmpty else { continue }
-                resumed += ready.map(\.continuation)
-                let rest = waiting.filter { $0.index > applied[shard] }
-                state.waiters[shard] = rest.isEmpty ? nil : rest
-            }
-            return (notifications, resumed, state.data.capture())
+            return (notifications, state.data.capture())
         }
         for (change, listeners) in notifications {
             for listener in listeners { listener.changed(change) }
+        }
+        let resumed = self.state.withLock { state in
+            state.notifiedIndex = state.data.feed.appliedIndex
+            var resumed: [CheckedContinuation<Bool, Never>] = []
+            for (shard, waiting) in state.waiters {
+                let notified = state.notifiedIndex[shard]
+                guard waiting.contains(where: { $0.index <= notified }) else { continue }
+                resumed += waiting.filter { $0.index <= notified }.map(\.continuation)
+                let rest = waiting.filter { $0.index > notified }
+                state.waiters[shard] = rest.isEmpty ? nil : rest
+            }
+            return resumed
         }
         for continuation in resumed { continuation.resume(returning: true) }
         self.onApplied(batch.count, snapshot)
     }
 
-    /// Returns once every entry of `shard` up to `index` is shown (its changes applied and fanned out).
+    /// Returns once every entry of `shard` up to `index` is shown: its changes applied and handed to every listener.
     /// - Throws: `DatabaseClosedError` when the view closes first.
     func waitUntilApplied(shard: Int, through index: UInt64) async throws {
         let isApplied = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let immediate: Bool? = self.state.withLock { state in
                 if state.isClosed { return false }
-                if state.data.feed.appliedIndex[shard] >= index { return true }
+                if state.notifiedIndex[shard] >= index { return true }
                 state.waiters[shard, default: []].append((index, continuation))
                 return nil
             }

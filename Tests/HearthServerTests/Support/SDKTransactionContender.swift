@@ -23,7 +23,10 @@ final class SDKTransactionContender: @unchecked Sendable {
     }
 
     /// The SDK's `MAX_TRANSACTION_RETRIES`.
-    static let maximumAttempts = 25
+    static let sdkMaximumAttempts = 25
+
+    /// Attempts before a transaction gives up (the SDK's limit unless a test asks for more).
+    let maximumAttempts: Int
 
     let client: WireTestClient
     let path: Path
@@ -31,7 +34,8 @@ final class SDKTransactionContender: @unchecked Sendable {
     private(set) var cache = Node.empty
 
     /// Connects and listens at `path`, caching the data that arrives.
-    init(port: Int, path: String) throws {
+    init(port: Int, path: String, maximumAttempts: Int = SDKTransactionContender.sdkMaximumAttempts) throws {
+        self.maximumAttempts = maximumAttempts
         self.client = try WireTestClient(port: port)
         self.path = try Path(validating: path)
         let answer = try self.client.call("q", #"{"p":"\#(path)","h":""}"#)
@@ -67,7 +71,7 @@ final class SDKTransactionContender: @unchecked Sendable {
                 outcome.committed = true
                 return outcome
             }
-            guard outcome.status == "datastale", outcome.attempts < Self.maximumAttempts else { return outcome }
+            guard outcome.status == "datastale", outcome.attempts < self.maximumAttempts else { return outcome }
             let refused = hash
             hash = self.cachedValue.hash
             if hash == refused { outcome.staleReruns += 1 }
