@@ -5,8 +5,8 @@
 # `clients` (64) connections with one star in flight each, for `seconds` (10) per phase:
 #   1. Redis 7 as one Lua EVAL, AOF on with appendfsync everysec: from redis-benchmark, then from the node driver
 #      that also drives the wire phases (shows that driver's own ceiling); ratios divide by the better of the two;
-#   2. Hearth REST with wrk: PATCH /.json, then the single-shard star (PATCH /posts/p1.json, 2 paths);
-#   3. Hearth realtime protocol with the node driver: one `m` (update) at "/", then the single-shard `m` at /posts/p1.
+#   2. Hearth REST with wrk: PATCH /.json, then the same 4-path star with both copies in one shard;
+#   3. Hearth realtime protocol with the node driver: one `m` (update) at "/", then the same with one shard.
 # Each Hearth phase runs on a fresh release-built node with --fsync batch; after each phase the stored starCount and
 # stars are checked against the stars the load generator saw acknowledged (see scripts/stars-bench.js). Prints a
 # Markdown table (stars/s, p50/p99, ratio to Redis) and the verdict on each target; exits 1 if a count check fails.

@@ -4,12 +4,14 @@
 //
 // usage: node --experimental-websocket stars-bench.js <target> <port> <multi|single> [clients] [seconds]
 //   multi:  4 paths over 2 shards in one atomic write: posts/p1/stars/<uid> = true, posts/p1/starCount += 1 and the
-//           same under user-posts/author/p1; single: only the 2 paths under posts/p1.
+//           same under user-posts/author/p1; single: the same 4 paths with the second copy under
+//           user-posts/author4/p1, which lives in the same shard as posts/p1 (in namespace "bench"), so the two
+//           shapes differ only in how many shards the update spans.
 //   target, and the load generator used for it:
 //     redis-benchmark  Redis's own C client: one EVAL (SADD + INCR per copy) per star, random uids;
 //     redis            the same EVAL from this driver (the wire rows' load generator, to show its own ceiling);
-//     rest             wrk (C, 2 threads): PATCH /.json (multi) or PATCH /posts/p1.json (single), unique uids;
-//     wire             this driver over the realtime protocol: `m` at "/" (multi) or at "/posts/p1" (single).
+//     rest             wrk (C, 2 threads): PATCH /.json, unique uids;
+//     wire             this driver over the realtime protocol: `m` at "/".
 //   Checks: this driver (redis, wire) and redis-benchmark finish every star they sent, so the stored starCount must
 //   equal the acknowledged stars exactly; wrk abandons up to one star per connection when it stops, so for rest the
 //   count may exceed the acknowledged stars by at most `clients`. Each copy's starCount must equal its stars.
@@ -32,7 +34,7 @@ if (!TARGETS.includes(target) || !['multi', 'single'].includes(shape) || !(port 
 // REST and wire traffic go to one namespace, so the check reads what was written.
 const NAMESPACE = 'bench';
 // The copies of the post a star updates.
-const copies = shape === 'multi' ? ['posts/p1', 'user-posts/author/p1'] : ['posts/p1'];
+const copies = shape === 'multi' ? ['posts/p1', 'user-posts/author/p1'] : ['posts/p1', 'user-posts/author4/p1'];
 const redisKeys = copies.flatMap((copy) => [`${copy}/stars`, `${copy}/starCount`]);
 
 // The star as one atomic Redis script: SADD the uid to every copy's stars and INCR its count.
@@ -42,10 +44,9 @@ const REDIS_STAR = `for i = 1, #KEYS, 2 do
 end
 return 1`;
 
-// The update body of one star, relative to the write location (`/` for multi, `/posts/p1` for single).
+// The update body of one star, written at the root.
 function starBody(uid) {
   const increment = { '.sv': { increment: 1 } };
-  if (shape === 'single') return { [`stars/${uid}`]: true, starCount: increment };
   const body = {};
   for (const copy of copies) {
     body[`${copy}/stars/${uid}`] = true;
@@ -82,7 +83,7 @@ async function runRedisBenchmark() {
 
 // Runs wrk with scripts/lib/star-rest.lua, then checks the stored counts.
 async function runWrk() {
-  const at = `${shape === 'multi' ? '/.json' : '/posts/p1.json'}?ns=${NAMESPACE}`;
+  const at = `/.json?ns=${NAMESPACE}`;
   const output = execFileSync('wrk', ['-t2', `-c${clients}`, `-d${seconds}s`, '--latency',
     '-s', path.join(__dirname, 'lib', 'star-rest.lua'), `http://127.0.0.1:${port}`, '--', at,
     JSON.stringify(starBody('UID'))], { encoding: 'utf8' });
@@ -108,7 +109,7 @@ async function runClosedLoopTarget() {
       closers.push(() => redis.close());
     } else {
       const wire = await openWire(port, NAMESPACE);
-      const at = shape === 'multi' ? '/' : '/posts/p1';
+      const at = '/';
       workers.push(async () => (await wire.request('m', { p: at, d: starBody(uid()) })).s === 'ok');
       closers.push(() => wire.close());
     }

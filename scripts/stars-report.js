@@ -20,9 +20,9 @@ const LABELS = {
   'redis-benchmark multi': 'Redis: one `EVAL` (SADD + INCR per copy), AOF everysec; redis-benchmark',
   'redis multi': 'Redis: the same `EVAL` from the node driver',
   'rest multi': 'REST: one `PATCH /.json`, 4 paths over 2 shards; wrk',
-  'rest single': 'REST: one `PATCH /posts/p1.json`, 2 paths in 1 shard; wrk',
+  'rest single': 'REST: the same `PATCH /.json`, 4 paths in 1 shard; wrk',
   'wire multi': 'wire: one `m` at `/`, 4 paths over 2 shards; node driver',
-  'wire single': 'wire: one `m` at `/posts/p1`, 2 paths in 1 shard; node driver',
+  'wire single': 'wire: the same `m` at `/`, 4 paths in 1 shard; node driver',
 };
 const redisSameDriver = find('redis', 'multi');
 const redis = [find('redis-benchmark', 'multi'), redisSameDriver].filter(Boolean)

@@ -28,11 +28,22 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Keys are equal when their UTF-8 bytes are: Firebase treats canonically equivalent but differently encoded
     /// strings (`"é"` and `"e\u{301}"`) as different keys, unlike Swift's `String ==`.
     public static func == (lhs: Key, rhs: Key) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        let left = lhs.string.utf8
+        let right = rhs.string.utf8
+        guard left.count == right.count else { return false }
+        let contiguous = left.withContiguousStorageIfAvailable { l in
+            right.withContiguousStorageIfAvailable { r in l.elementsEqual(r) }
+        }
+        return (contiguous ?? nil) ?? left.elementsEqual(right)
     }
 
     public func hash(into hasher: inout Hasher) {
-        for byte in self.string.utf8 { hasher.combine(byte) }
+        let hashed: Void? = self.string.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
+        if hashed == nil {
+            Array(self.string.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     /// The largest number of UTF-8 bytes Firebase accepts in one key.
@@ -109,6 +120,15 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Compares by UTF-16 code units as JavaScript, Java and Objective-C do; ASCII takes a byte-wise fast path.
     public static func utf16Precedes(_ lhs: String, _ rhs: String) -> Bool {
+        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right -> Bool? in
+                for (l, r) in zip(left, right) where l != r {
+                    return l < 0x80 && r < 0x80 ? l < r : nil
+                }
+                return left.count < right.count
+            }
+        }
+        if let precedes = (contiguous ?? nil) ?? nil { return precedes }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

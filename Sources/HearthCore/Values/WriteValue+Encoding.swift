@@ -22,7 +22,9 @@ extension WriteValue {
 
     /// `jsonValue()` as compact UTF-8 JSON; the client's own text when it was kept and there is nothing to resolve.
     public func jsonBytes() -> [UInt8] {
-        if let source = self.sourceJSON, !self.hasServerValues { return source }
+        guard self.hasServerValues else {
+            return self.sourceJSON ?? self.node.jsonBytes(format: .export, pretty: false)
+        }
         return self.jsonValue().jsonBytes()
     }
 

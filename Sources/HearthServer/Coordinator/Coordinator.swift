@@ -139,7 +139,7 @@ public struct PendingWrite: Sendable {
     public func outcome() async throws -> WriteOutcome {
         switch self.state {
         case .committed(let positions, let resolved):
-            for position in positions { try await self.log.waitUntilCommitted(position) }
+            try await self.log.waitUntilCommitted(positions)
             for position in positions {
                 try await self.view.waitUntilApplied(shard: position.shard, through: position.index)
             }

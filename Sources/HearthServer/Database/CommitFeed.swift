@@ -171,6 +171,8 @@ struct CommitFeed {
     /// One transaction's mutations from its parts: a spine path is written by every shard, each with its own
     /// subtrees and the same spine copy, so its parts are joined; shallower paths apply first.
     static func merge(_ parts: [[ResolvedMutation]]) -> [ResolvedMutation] {
+        let all = parts.flatMap { $0 }
+        if Set(all.map(\.path)).count == all.count { return all.sorted(by: Self.applyOrder) }
         var sets: [Path: [Node]] = [:]
         var priorities: [Path: Priority?] = [:]
         for part in parts {
@@ -183,11 +185,15 @@ struct CommitFeed {
         }
         var merged: [ResolvedMutation] = sets.map { .set($0.key, Node.union($0.value)) }
         merged += priorities.map { .setPriority($0.key, $0.value) }
-        return merged.sorted { a, b in
-            if a.path.count != b.path.count { return a.path.count < b.path.count }
-            if a.path != b.path { return a.path < b.path }
-            if case .set = a, case .setPriority = b { return true }
-            return false
-        }
+        return merged.sorted(by: Self.applyOrder)
+    }
+
+    /// Shallower paths first (a spine write before the writes below it), then path order; a value before its
+    /// priority.
+    private static func applyOrder(_ a: ResolvedMutation, _ b: ResolvedMutation) -> Bool {
+        if a.path.count != b.path.count { return a.path.count < b.path.count }
+        if a.path != b.path { return a.path < b.path }
+        if case .set = a, case .setPriority = b { return true }
+        return false
     }
 }

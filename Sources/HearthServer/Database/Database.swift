@@ -96,8 +96,8 @@ public final class Database: Sendable {
                 positions.append(await shard.finish(transaction, commit: commit).0)
             }
         }
+        try await log.waitUntilCommitted(positions)
         for position in positions {
-            try await log.waitUntilCommitted(position)
             try await view.waitUntilApplied(shard: position.shard, through: position.index)
         }
         return positions.count

@@ -70,9 +70,11 @@ final class LocalShardLog: ShardLog {
         return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
     }
 
-    func waitUntilCommitted(_ position: ShardLogPosition) async throws {
+    /// One log for every shard: the newest of the records is durable only once all the others are.
+    func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws {
+        guard let newest = positions.map(\.sequence).max() else { return }
         do {
-            try await self.wal.waitUntilDurable(position.sequence)
+            try await self.wal.waitUntilDurable(newest)
         } catch {
             if error.code == .io { self.failures.yield(error) }
             throw error

@@ -9,9 +9,9 @@ protocol ShardLog: Sendable {
     /// Appends an entry its shard has just applied; returns where to wait for it. Never blocks on I/O.
     func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition
 
-    /// Returns once the entry at `position` is committed and handed to the read view.
+    /// Returns once every entry at `positions` is committed and handed to the read view.
     /// - Throws: the log's failure when it can no longer commit anything.
-    func waitUntilCommitted(_ position: ShardLogPosition) async throws
+    func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws
 
     /// Returns once an entry appended before `position` will be committed no later than anything appended after
     /// it anywhere (the condition for logging a transaction's decision after its prepares). Immediate when every
