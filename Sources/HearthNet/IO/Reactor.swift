@@ -1,5 +1,6 @@
 import CHearthSystem
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// A request handed from the reactor thread to the server's task group.

@@ -1,4 +1,5 @@
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// An HTTP/1.1 server on one epoll reactor thread, handing requests to Swift concurrency in a task group.
@@ -123,9 +124,9 @@ public final class HTTPServer: Sendable {
             throw error
         }
         let inbox = reactor.inbox
-        let thread: ReactorThread
+        let thread: DedicatedThread
         do {
-            thread = try ReactorThread.start(reactor)
+            thread = try reactor.startThread()
         } catch {
             reactor.tearDown()
             throw error

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthStorage
+import HearthSystem
 import Synchronization
 
 /// The node's write-ahead log as the write path sees it: records in, durable and applied records out.

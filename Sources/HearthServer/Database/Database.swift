@@ -1,6 +1,7 @@
 import Foundation
 public import HearthCore
 import HearthStorage
+public import HearthSystem
 import Synchronization
 
 /// One node's database: shards, coordinator, log and read view wired together.

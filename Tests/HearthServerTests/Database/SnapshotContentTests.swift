@@ -39,7 +39,7 @@ import Testing
 
     private static func roundTrip(_ roots: [String: Node], depth: Int, parallelism: Int) async throws -> [String: Node]
     {
-        let store = try SnapshotStore(directory: ServerProcess.temporaryDirectory())
+        let store = try SnapshotStore(directory: try TemporaryDirectory().path)
         try store.write(lsn: 1) { writer in try SnapshotContent.encode(roots, depth: depth, into: &writer) }
         let latest = try #require(try store.latest())
         return try await SnapshotContent.decode(try store.read(latest), parallelism: parallelism)

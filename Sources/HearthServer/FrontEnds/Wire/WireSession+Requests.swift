@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSystem
 import Synchronization
 
 /// Dispatching client messages and the read-side actions: listen, unlisten, get, auth, stats (reference §1.6).

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSystem
 import Synchronization
 
 /// The write-side actions: put (with compare-and-set), merge, and the onDisconnect queue (reference §1.6, §1.9).
