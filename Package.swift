@@ -17,20 +17,35 @@ let package = Package(
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthWire", targets: ["HearthWire"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
+        .library(name: "HearthSystem", targets: ["HearthSystem"]),
     ],
     targets: [
         .target(name: "CHearthSystem"),
         .target(name: "HearthCore", swiftSettings: strictSettings),
-        .target(name: "HearthNet", dependencies: ["CHearthSystem", "HearthCore"], swiftSettings: strictSettings),
-        .target(name: "HearthStorage", dependencies: ["HearthCore"], swiftSettings: strictSettings),
+        .target(name: "HearthSystem", dependencies: ["CHearthSystem"], swiftSettings: strictSettings),
+        .target(
+            name: "HearthNet",
+            dependencies: ["CHearthSystem", "HearthCore", "HearthSystem"],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "HearthStorage", dependencies: ["HearthCore", "HearthSystem"], swiftSettings: strictSettings),
         .target(name: "HearthWire", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthWire"],
+            dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthSystem", "HearthWire"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "hearth", dependencies: ["HearthServer"], swiftSettings: strictSettings),
-        .target(name: "HearthTestKit", dependencies: ["HearthCore"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "hearth",
+            dependencies: ["HearthServer", "HearthSystem"],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "HearthTestKit", dependencies: ["HearthCore", "HearthSystem"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HearthSystemTests",
+            dependencies: ["HearthSystem"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "HearthCoreTests",
             dependencies: ["HearthCore", "HearthTestKit"],
@@ -53,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthServerTests",
-            dependencies: ["HearthServer", "HearthTestKit"],
+            dependencies: ["HearthServer", "HearthSystem", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

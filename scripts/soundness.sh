@@ -10,8 +10,11 @@ fail() { echo "soundness: $1"; status=1; }
 if grep -rEn 'try!|as!|\)!|[a-zA-Z_\]]![.(\[ ]|: [A-Za-z<>\[\]]+!( |$|,|\))' Sources --include='*.swift' | grep -v '//' ; then
     fail "force unwraps, try! or as! in Sources (lines above)"
 fi
-if grep -rEn '^\s*(public |internal |package )?import Foundation' Sources/HearthCore; then
-    fail "HearthCore must not import Foundation"
+if grep -rEn '^\s*(public |internal |package )?import Foundation' Sources/HearthCore Sources/HearthSystem; then
+    fail "HearthCore and HearthSystem must not import Foundation"
+fi
+if grep -rEn '^\s*(public |internal |package )?import Hearth' Sources/HearthCore Sources/HearthSystem; then
+    fail "HearthCore and HearthSystem must not import other Hearth modules (they sit at the bottom)"
 fi
 if grep -rEn 'TODO|FIXME|fatalError\("not implemented' Sources --include='*.swift'; then
     fail "TODO/FIXME markers in Sources"

@@ -20,11 +20,11 @@ public final class LongPollTestSession {
         self.http = try HTTPTestClient(port: port)
         self.startScript = try self.http.request("GET", "/.lp?start=t&ser=123&cb=7&v=5&ns=\(namespace)").text
         guard let command = self.startScript.range(of: "pLPCommand('start','") else {
-            throw HTTPTestClient.ClientError(description: "no start command in \(self.startScript)")
+            throw TestClientError(description: "no start command in \(self.startScript)")
         }
         let fields = self.startScript[command.upperBound...].split(separator: "'")
         guard fields.count >= 3 else {
-            throw HTTPTestClient.ClientError(description: "no id and password in \(self.startScript)")
+            throw TestClientError(description: "no id and password in \(self.startScript)")
         }
         (self.id, self.password) = (String(fields[0]), String(fields[2]))
     }
@@ -47,7 +47,13 @@ public final class LongPollTestSession {
         client: HTTPTestClient, head: HTTPTestClient.Response
     ) {
         let client = try HTTPTestClient(port: self.port)
-        let head = try client.request("GET", "/.lp?dframe=t&id=\(self.id)&pw=\(password ?? self.password)")
+        try client.send(
+            HTTPTestClient.requestBytes("GET", "/.lp?dframe=t&id=\(self.id)&pw=\(password ?? self.password)", body: nil)
+        )
+        var head = try client.readResponseHead()
+        if let length = head.header("Content-Length").flatMap({ Int($0) }) {
+            head.body = try client.readExactly(length)
+        }
         return (client, head)
     }
 
@@ -62,7 +68,7 @@ public final class LongPollTestSession {
         guard let start = script.range(of: prefix),
             let end = script.range(of: ");", range: start.upperBound..<script.endIndex)
         else {
-            throw HTTPTestClient.ClientError(description: "no response \(response) in \(script)")
+            throw TestClientError(description: "no response \(response) in \(script)")
         }
         guard case .array(let items) = try JSONReader.parseValue(String(script[start.upperBound..<end.lowerBound]))
         else { return [] }

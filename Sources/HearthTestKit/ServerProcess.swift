@@ -11,7 +11,7 @@ public final class ServerProcess {
 
     /// Starts `hearth serve --port 0` and waits for its "listening" line.
     public init(dataDirectory: String? = nil, arguments: [String] = []) throws {
-        let directory = dataDirectory ?? ServerProcess.temporaryDirectory()
+        let directory = try dataDirectory ?? TemporaryDirectory("hearth-process").path
         self.dataDirectory = directory
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
@@ -26,14 +26,14 @@ public final class ServerProcess {
         while true {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
             guard let first = byte.first else {
-                throw HTTPTestClient.ClientError(description: "hearth exited before listening")
+                throw TestClientError(description: "hearth exited before listening")
             }
             if first == UInt8(ascii: "\n") { break }
             line.append(first)
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else {
-            throw HTTPTestClient.ClientError(description: "unexpected first line from hearth: \(text)")
+            throw TestClientError(description: "unexpected first line from hearth: \(text)")
         }
         self.port = port
     }
@@ -48,12 +48,6 @@ public final class ServerProcess {
         self.process.waitUntilExit()
     }
 
-    public static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "hearth-test-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// The built `hearth` binary: `$HEARTH_BINARY`, else `.build/debug/hearth` next to this package.
     static func binaryPath() throws -> String {
         if let explicit = ProcessInfo.processInfo.environment["HEARTH_BINARY"] { return explicit }
@@ -63,6 +57,6 @@ public final class ServerProcess {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        throw HTTPTestClient.ClientError(description: "hearth binary not found; run `swift build` or set HEARTH_BINARY")
+        throw TestClientError(description: "hearth binary not found; run `swift build` or set HEARTH_BINARY")
     }
 }

@@ -1,86 +1,64 @@
 import Foundation
+import HearthCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// A blocking raw-frame WebSocket client for tests: performs the RFC 6455 upgrade, sends masked frames exactly as
-/// given, and reads frames one at a time, so tests control the wire byte for byte (split messages, bad frames,
-/// abrupt closes). Use it only from a dedicated thread (`onDedicatedThread`).
-public final class WebSocketTestClient {
-    /// One frame as received.
-    public struct Frame: Sendable, Equatable {
-        public var opcode: UInt8
-        public var isFinal: Bool
-        public var payload: [UInt8]
-        public var text: String { String(decoding: self.payload, as: UTF8.self) }
-    }
-
-    private let descriptor: Int32
-    private var buffer: [UInt8] = []
+/// A blocking raw-frame WebSocket client for tests: performs the RFC 6455 upgrade (checking the server's accept
+/// key), sends masked frames exactly as given, and reads frames one at a time, so tests control the wire byte for
+/// byte (split messages, bad frames, abrupt closes). Its framing is written here, independently of the server's
+/// codec, so a bug shared by both sides cannot hide. Use it only from a dedicated thread (`onDedicatedThread`).
+public final class WebSocketTestClient: LoopbackConnection {
     /// The 101 response's headers.
     public private(set) var responseHeaders: [(String, String)] = []
+    /// Draws a fresh masking key for every frame `send(_:_:isFinal:)` builds, repeatably.
+    private var random = SeededRandom(seed: 6455)
 
     /// Connects to `127.0.0.1:port` and upgrades at `target` (e.g. `/.ws?v=5&ns=demo`).
-    /// - Throws: `HTTPTestClient.ClientError` when the connection or the upgrade fails.
+    /// - Throws: `TestClientError` when the connection fails, or the server refuses the upgrade or answers it with
+    ///   the wrong `Sec-WebSocket-Accept`.
     public init(
         port: Int, target: String = "/.ws?v=5", host: String = "127.0.0.1", timeoutSeconds: Int = 30,
-        receiveBufferBytes: Int? = nil
+        receiveBufferBytes: Int? = nil, key: String = "dGhlIHNhbXBsZSBub25jZQ=="
     ) throws {
-        let fd = try LoopbackSocket.connect(
-            port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
-        self.descriptor = fd
-        let request =
+        try super.init(port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
+        try self.send(
             "GET \(target) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        try self.send(Array(request.utf8))
-        let end = try self.readUntil(Array("\r\n\r\n".utf8))
-        let head = String(decoding: self.buffer[..<end], as: UTF8.self)
-        self.buffer.removeFirst(end + 4)
+                + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        let head = String(decoding: try self.readUntil("\r\n\r\n").dropLast(4), as: UTF8.self)
         guard head.hasPrefix("HTTP/1.1 101") else {
-            throw HTTPTestClient.ClientError(description: "upgrade refused: \(head)")
+            throw TestClientError(description: "upgrade refused: \(head)")
         }
         for line in head.components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             self.responseHeaders.append(
                 (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-    }
-
-    deinit { close(self.descriptor) }
-
-    /// Drops the TCP connection without a close frame (an abrupt disconnect).
-    public func abort() {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(self.descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        shutdown(self.descriptor, Int32(SHUT_RDWR))
-    }
-
-    /// Sends raw bytes.
-    public func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes {
-                Glibc.send(self.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard written > 0 else { throw HTTPTestClient.ClientError(description: "send failed: errno \(errno)") }
-            offset += written
+        let expected = Base64.encode(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+        let accept = self.responseHeaders.first { $0.0.lowercased() == "sec-websocket-accept" }?.1
+        guard accept == expected else {
+            throw TestClientError(description: "wrong Sec-WebSocket-Accept \(accept ?? "(none)"), expected \(expected)")
         }
+    }
+
+    /// Sends one frame masked with a fresh key.
+    public func send(_ opcode: Opcode, _ payload: [UInt8], isFinal: Bool = true) throws {
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255, using: &self.random) }
+        try self.send(Self.frame(opcode: opcode, payload: payload, isFinal: isFinal, mask: mask))
     }
 
     /// Sends one masked text frame.
     public func sendText(_ text: String) throws {
-        try self.send(Self.frame(opcode: 0x1, payload: Array(text.utf8)))
+        try self.send(.text, Array(text.utf8))
     }
 
     /// Sends a masked close frame with `code`.
     public func sendClose(code: UInt16 = 1000) throws {
-        try self.send(Self.frame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)]))
+        try self.send(.close, [UInt8(code >> 8), UInt8(code & 0xFF)])
     }
 
-    /// A client frame: FIN set, masked with a fixed key (the server must unmask any key).
-    public static func frame(opcode: UInt8, payload: [UInt8], isFinal: Bool = true) -> [UInt8] {
-        var bytes: [UInt8] = [(isFinal ? 0x80 : 0) | opcode]
+    /// A client frame masked with `mask` (the server must unmask any key).
+    public static func frame(
+        opcode: Opcode, payload: [UInt8], isFinal: Bool = true, mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
+    ) -> [UInt8] {
+        var bytes: [UInt8] = [(isFinal ? 0x80 : 0) | opcode.rawValue]
         if payload.count < 126 {
             bytes.append(0x80 | UInt8(payload.count))
         } else if payload.count <= 0xFFFF {
@@ -89,33 +67,23 @@ public final class WebSocketTestClient {
             bytes.append(0x80 | 127)
             for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((payload.count >> shift) & 0xFF)) }
         }
-        let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         bytes += mask
         for (index, byte) in payload.enumerated() { bytes.append(byte ^ mask[index % 4]) }
         return bytes
     }
 
     /// Reads the next frame (any opcode).
+    /// - Throws: `TestClientError` when the server masked it (servers must not) or the connection ends.
     public func readFrame() throws -> Frame {
-        try self.fill(atLeast: 2)
-        let first = self.buffer[0]
-        let second = self.buffer[1]
-        var length = Int(second & 0x7F)
-        var offset = 2
-        if length == 126 {
-            try self.fill(atLeast: 4)
-            length = Int(self.buffer[2]) << 8 | Int(self.buffer[3])
-            offset = 4
-        } else if length == 127 {
-            try self.fill(atLeast: 10)
-            length = self.buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
-            offset = 10
+        let head = try self.readExactly(2)
+        guard head[1] & 0x80 == 0 else { throw TestClientError(description: "the server masked a frame") }
+        var length = Int(head[1] & 0x7F)
+        if length >= 126 {
+            length = try self.readExactly(length == 126 ? 2 : 8).reduce(0) { $0 << 8 | Int($1) }
         }
-        try self.fill(atLeast: offset + length)
-        let frame = Frame(
-            opcode: first & 0x0F, isFinal: first & 0x80 != 0, payload: Array(self.buffer[offset..<(offset + length)]))
-        self.buffer.removeFirst(offset + length)
-        return frame
+        return Frame(
+            opcode: Opcode(rawValue: head[0] & 0x0F), isFinal: head[0] & 0x80 != 0,
+            payload: try self.readExactly(length))
     }
 
     /// Reads the next text frame, skipping pings and pongs.
@@ -123,50 +91,22 @@ public final class WebSocketTestClient {
         while true {
             let frame = try self.readFrame()
             switch frame.opcode {
-            case 0x1: return frame.text
-            case 0x9, 0xA: continue
-            case 0x8: throw HTTPTestClient.ClientError(description: "closed by server: \(Self.closeDescription(frame))")
-            default: throw HTTPTestClient.ClientError(description: "unexpected opcode \(frame.opcode)")
+            case .text: return frame.text
+            case .ping, .pong: continue
+            case .close:
+                let reason = frame.closeCode.map { "\($0) \(frame.closeReason)" } ?? "no code"
+                throw TestClientError(description: "closed by server: \(reason)")
+            default: throw TestClientError(description: "unexpected opcode \(frame.opcode)")
             }
         }
     }
 
-    /// Reads frames until a close frame arrives (or the socket ends) and returns `(code, reason)`.
+    /// Reads frames until a close frame arrives and returns its `(code, reason)`.
     public func readClose() throws -> (code: UInt16?, reason: String) {
         while true {
             let frame = try self.readFrame()
-            guard frame.opcode == 0x8 else { continue }
-            guard frame.payload.count >= 2 else { return (nil, "") }
-            let code = UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
-            return (code, String(decoding: frame.payload[2...], as: UTF8.self))
+            guard frame.opcode == .close else { continue }
+            return (frame.closeCode, frame.closeReason)
         }
-    }
-
-    /// True when nothing arrives within `seconds`.
-    public func isSilent(forSeconds seconds: Double) -> Bool {
-        var poller = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-        return self.buffer.isEmpty && poll(&poller, 1, Int32(seconds * 1000)) == 0
-    }
-
-    private static func closeDescription(_ frame: Frame) -> String {
-        guard frame.payload.count >= 2 else { return "no code" }
-        let code = UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
-        return "\(code) \(String(decoding: frame.payload[2...], as: UTF8.self))"
-    }
-
-    private func readUntil(_ marker: [UInt8]) throws -> Int {
-        while true {
-            if self.buffer.count >= marker.count {
-                for index in 0...(self.buffer.count - marker.count)
-                where self.buffer[index..<(index + marker.count)].elementsEqual(marker) {
-                    return index
-                }
-            }
-            try self.fill(atLeast: self.buffer.count + 1)
-        }
-    }
-
-    private func fill(atLeast count: Int) throws {
-        try LoopbackSocket.receive(self.descriptor, into: &self.buffer, atLeast: count)
     }
 }

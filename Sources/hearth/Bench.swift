@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthServer
+import HearthSystem
 
 /// `hearth bench`: in-process measurements that do not need a load generator. Network throughput is measured
 /// with wrk against a running node (scripts/bench-rest.sh).

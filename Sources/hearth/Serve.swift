@@ -1,6 +1,7 @@
 import Foundation
 import HearthServer
 import HearthStorage
+import HearthSystem
 
 /// `hearth serve`: runs a node until SIGTERM or SIGINT, then shuts it down gracefully.
 enum Serve {

@@ -36,7 +36,7 @@ import Testing
             let (frame, _) = try session.openDisconnectFrame()
             let signalled = ContinuousClock.now
             kill(pid, SIGTERM)
-            return (String(decoding: try frame.readUntilClosed(), as: UTF8.self), signalled)
+            return (String(decoding: frame.readUntilClosed(), as: UTF8.self), signalled)
         }
         server.process.waitUntilExit()
         let stopped = ContinuousClock.now - signalled

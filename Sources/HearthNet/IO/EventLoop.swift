@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// A reactor running on its own thread, as the rest of the process sees it: start it (optionally with a listener),
@@ -19,7 +20,7 @@ package final class EventLoop: Sendable {
     }
 
     let inbox: ReactorInbox
-    private let thread: ReactorThread
+    private let thread: Mutex<DedicatedThread?>
     private let counters: NetworkCounters
     private let isJoined = Atomic<Bool>(false)
 
@@ -54,7 +55,7 @@ package final class EventLoop: Sendable {
         self.inbox = reactor.inbox
         self.counters = counters
         do {
-            self.thread = try ReactorThread.start(reactor)
+            self.thread = Mutex(try reactor.startThread())
         } catch {
             reactor.tearDown()
             throw error
@@ -117,7 +118,7 @@ package final class EventLoop: Sendable {
 
     /// Waits for the reactor thread to end (only the first call waits); returns why the loop failed, if it did.
     func join() -> IOError? {
-        if !self.isJoined.exchange(true, ordering: .acquiringAndReleasing) { self.thread.join() }
+        self.thread.withLock { $0.take() }?.join()
         return self.inbox.failure
     }
 

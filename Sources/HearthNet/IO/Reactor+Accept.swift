@@ -1,5 +1,6 @@
 import CHearthSystem
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// A connection `accept` took off the listener: its non-blocking descriptor and the peer as `host:port`.

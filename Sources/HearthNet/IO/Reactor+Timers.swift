@@ -1,3 +1,5 @@
+import HearthSystem
+
 /// Deadlines on the reactor thread: one per connection (the handler's timer, a connect timeout, or the close bound),
 /// the listener's accept back-off, and one-off work scheduled by dialers, all in one `TimerHeap`.
 extension Reactor {

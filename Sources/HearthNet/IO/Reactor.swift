@@ -1,5 +1,6 @@
 import CHearthSystem
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// The event loop: one thread running `epoll_wait` over an optional listener, every connection (accepted or

@@ -1,5 +1,6 @@
 import CHearthSystem
 import Glibc
+import HearthSystem
 
 /// Dialing out: a non-blocking `connect` whose outcome the reactor reads from `SO_ERROR` once epoll reports the
 /// socket writable, and the errors it can end in, worded so a user knows what to check.
@@ -37,7 +38,7 @@ extension Socket {
 
     /// The typed error for a connect to `address` that failed with `errorNumber`.
     static func connectError(to address: String, _ errorNumber: Int32) -> IOError {
-        let reason = Syscall.describe(errorNumber)
+        let reason = SystemError.describe(errorNumber)
         switch errorNumber {
         case ECONNREFUSED:
             return IOError(

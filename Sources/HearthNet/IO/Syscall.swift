@@ -1,4 +1,5 @@
 import Glibc
+import HearthSystem
 
 /// The one place HearthNet calls into the kernel: retries `EINTR`, turns `EAGAIN` into `.wouldBlock`, traps on
 /// errnos that can only mean a bug in this module, and throws everything else as an `IOError` naming the call.
@@ -21,7 +22,8 @@ enum Syscall {
             case EAGAIN, EWOULDBLOCK:
                 return .wouldBlock
             case EBADF, EFAULT:
-                preconditionFailure("\(name) failed with \(Self.describe(error)): a file descriptor or buffer bug")
+                preconditionFailure(
+                    "\(name) failed with \(SystemError.describe(error)): a file descriptor or buffer bug")
             default:
                 throw Self.error(name, error)
             }
@@ -43,11 +45,6 @@ enum Syscall {
     }
 
     static func error(_ name: StaticString, _ error: Int32) -> IOError {
-        IOError(.syscallFailed, "\(name) failed: \(Self.describe(error))", errorNumber: error)
-    }
-
-    static func describe(_ error: Int32) -> String {
-        guard let text = strerror(error) else { return "errno \(error)" }
-        return "\(String(cString: text)) (errno \(error))"
+        IOError(.syscallFailed, "\(name) failed: \(SystemError.describe(error))", errorNumber: error)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// An HTTP/1.1 server on one epoll reactor thread, handing requests to Swift concurrency in a task group.

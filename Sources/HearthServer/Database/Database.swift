@@ -1,6 +1,7 @@
 import Foundation
 public import HearthCore
 import HearthStorage
+public import HearthSystem
 public import HearthWire
 import Synchronization
 

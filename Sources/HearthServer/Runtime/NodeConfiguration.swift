@@ -1,4 +1,5 @@
 public import HearthStorage
+public import HearthSystem
 
 /// Everything a node needs to start, with the embedded defaults that make `hearth serve` work with no config file.
 public struct NodeConfiguration: Sendable {

@@ -1,7 +1,7 @@
 import HearthCore
 import HearthNet
 import HearthStorage
-import Synchronization
+public import HearthSystem
 
 /// A running Hearth node: the database, its HTTP front end and its background services in one task group.
 ///
@@ -21,23 +21,20 @@ public final class NodeRuntime: Sendable {
     public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
         let database = try await Database.open(configuration: self.configuration, log: self.log)
         let metrics = Metrics()
-        let serverBox = Mutex<HTTPServer?>(nil)
         let wire = WireSessions(
             database: database, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log,
             metrics: metrics)
         let handler = RESTHandler(
             database: database, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
             log: self.log, wire: wire
-        ) {
-            Self.statistics(database: database, wire: wire, server: serverBox.withLock { $0 })
-        }
+        )
         var http = HTTPServerConfiguration()
         http.host = self.configuration.host
         http.port = self.configuration.port
         http.headerTimeoutSeconds = self.configuration.headerTimeoutSeconds
         http.outboundBufferLimit = self.configuration.outboundBufferLimit
         let server = HTTPServer(configuration: http, handler: handler)
-        serverBox.withLock { $0 = server }
+        metrics.registerNodeFigures(database: database, wire: wire, server: server)
         let port: Int
         do {
             port = try server.bind()
@@ -92,41 +89,5 @@ public final class NodeRuntime: Sendable {
         }
         await database.close()
         self.log.info("node.stopped", ["wal_fsyncs": "\(database.walStatistics.fsyncs)"])
-    }
-
-    private static func statistics(database: Database, wire: WireSessions, server: HTTPServer?) -> [(
-        name: String, help: String, type: String, value: Double
-    )] {
-        let wal = database.walStatistics
-        var values: [(name: String, help: String, type: String, value: Double)] = [
-            ("hearth_wal_fsyncs_total", "fsync calls made by the write-ahead log.", "counter", Double(wal.fsyncs)),
-            ("hearth_wal_records_total", "Records appended to the write-ahead log.", "counter", Double(wal.records)),
-            ("hearth_wal_bytes_total", "Bytes appended to the write-ahead log.", "counter", Double(wal.bytes)),
-            (
-                "hearth_open_streams", "Active listeners (SSE streams and wire-protocol listens).", "gauge",
-                Double(database.view.listenerCount)
-            ),
-            (
-                "hearth_wire_sessions", "Open realtime-protocol sessions (WebSocket and long polling).", "gauge",
-                Double(wire.openSessionCount)
-            ),
-        ]
-        if let stats = server?.statistics {
-            values += [
-                ("hearth_connections_open", "Open client connections.", "gauge", Double(stats.openConnections)),
-                (
-                    "hearth_connections_accepted_total", "Accepted client connections.", "counter",
-                    Double(stats.acceptedConnections)
-                ),
-                ("hearth_network_received_bytes_total", "Bytes read from clients.", "counter", Double(stats.bytesRead)),
-                ("hearth_network_sent_bytes_total", "Bytes written to clients.", "counter", Double(stats.bytesWritten)),
-                (
-                    "hearth_accept_failures_total",
-                    "accept() failures (e.g. out of file descriptors); the listener pauses instead of spinning.",
-                    "counter", Double(stats.acceptFailures)
-                ),
-            ]
-        }
-        return values
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import HearthSystem
 
 /// The real file system, through Glibc system calls; retries `EINTR` and reports every other errno as `.io`.
 package struct PosixFileSystem: FileSystem {
@@ -100,10 +101,9 @@ package struct PosixFileSystem: FileSystem {
     }
 
     private static func error(_ operation: String, _ path: String, _ code: Int32) -> StorageError {
-        let reason = String(cString: strerror(code))
-        return StorageError(
+        StorageError(
             .io,
-            "\(operation) failed on \(path): \(reason) (errno \(code)). Check that the data directory exists, "
+            "\(operation) failed on \(path): \(SystemError.describe(code)). Check that the data directory exists, "
                 + "is writable and that the disk has free space and no hardware errors.",
             path: path
         )

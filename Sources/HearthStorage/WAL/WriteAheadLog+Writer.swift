@@ -1,20 +1,16 @@
+import HearthSystem
 import Synchronization
 
 extension WriteAheadLog {
     /// Starts the writer thread with the log's I/O state; a thread that cannot start fails the log.
     func spawnWriter(_ writer: SegmentWriter) {
-        let failure = DedicatedThread.start { [self] in
-            self.runWriter(writer)
-        }
-        if let failure {
+        do {
+            try DedicatedThread.start(name: "hearth-wal") { [self] in
+                self.runWriter(writer)
+            }.detach()
+        } catch {
             writer.abandon()
-            self.fail(
-                StorageError(
-                    .io,
-                    "Could not start the WAL writer thread (pthread_create error \(failure)). "
-                        + "Raise the process's thread or memory limits."
-                )
-            )
+            self.fail(StorageError(.io, error.message))
             self.finishWriter()
         }
     }
@@ -73,7 +69,7 @@ extension WriteAheadLog {
         {
             let window = UInt64(max(0, self.configuration.batchWindowMicroseconds)) * 1_000
             let deadline = state.oldestPendingTime + window
-            if MonotonicClock.nanoseconds() < deadline {
+            if MonotonicClock.now() < deadline {
                 state.isWriterGathering = true
                 return .gather(deadline: deadline)
             }

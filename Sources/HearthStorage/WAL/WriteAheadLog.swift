@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// The node's append-only write-ahead log: checksummed records, group commit, crash recovery.
@@ -105,7 +106,7 @@ public final class WriteAheadLog: Sendable {
             state.nextLSN += 1
             guard state.failure == nil else { return (lsn, false) }
             if state.pending.isEmpty {
-                state.oldestPendingTime = MonotonicClock.nanoseconds()
+                state.oldestPendingTime = MonotonicClock.now()
             }
             state.pending.append(WALRecord(lsn: lsn, payload: payload))
             state.pendingBytes += payload.count

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct QueryRESTTests {
     func rest(_ parameters: [String: String]) throws(QueryError) -> QuerySpec? {
-        try QuerySpec.rest(parameters: parameters, parseJSON: TestJSON.parse)
+        try QuerySpec.rest(parameters: parameters, parseJSON: { try JSONReader.parseValue($0) })
     }
 
     func error(_ parameters: [String: String]) -> QueryError? {

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct QueryWireTests {
     func wire(_ text: String) throws -> QuerySpec {
-        try QuerySpec(wire: try TestJSON.parse(text))
+        try QuerySpec(wire: try JSONReader.parseValue(text))
     }
 
     @Test func javascriptShapesParse() throws {
@@ -85,7 +85,7 @@ import Testing
         #"{"sp":true}"#,
     ])
     func malformedQueriesAreRejected(_ text: String) throws {
-        let json = try TestJSON.parse(text)
+        let json = try JSONReader.parseValue(text)
         #expect(throws: QueryError.self) { try QuerySpec(wire: json) }
     }
 }

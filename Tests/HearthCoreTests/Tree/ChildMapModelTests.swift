@@ -4,7 +4,7 @@ import Testing
 
 /// `ChildMap` against a sorted Swift array, through thousands of seeded random updates.
 @Suite struct ChildMapModelTests {
-    typealias B = TreeBuilders
+    typealias B = Tree
     typealias Model = [(key: Key, value: Int64)]
 
     /// Integer-like, zero-padded, negative and plain string keys, so Firebase key order is exercised.

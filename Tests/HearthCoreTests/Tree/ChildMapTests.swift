@@ -2,7 +2,7 @@ import HearthCore
 import Testing
 
 @Suite struct ChildMapTests {
-    typealias B = TreeBuilders
+    typealias B = Tree
 
     /// A map of `count` integer keys 0, 2, 4… whose values are their own numbers, built in bulk.
     static func evenMap(count: Int) -> ChildMap {

@@ -5,7 +5,7 @@ import Testing
 @testable import HearthCore
 
 @Suite struct NodeHashTests {
-    typealias B = TreeBuilders
+    typealias B = Tree
 
     static let one = "YPVfR2bXt/lcDjiQZ8pOkAd3qkQ="
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `Node` writes against a naive model (a dictionary from leaf path to value), through seeded random operations.
 @Suite struct NodePropertyTests {
-    typealias B = TreeBuilders
+    typealias B = Tree
     typealias LeafModel = [Path: LeafValue]
 
     /// Many first-level keys, so the root's child map grows past one B-tree leaf.

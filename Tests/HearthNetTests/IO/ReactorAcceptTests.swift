@@ -1,5 +1,6 @@
 import Glibc
 import HearthNet
+import HearthTestKit
 import Synchronization
 import Testing
 
@@ -44,12 +45,7 @@ final class ScriptedAccept: Sendable {
 
     /// Polls until `calls` exceeds `count` or `seconds` pass.
     func waitForCalls(moreThan count: Int, seconds: Double = 30) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if self.calls > count { return true }
-            usleep(5_000)
-        }
-        return self.calls > count
+        eventuallyBlocking(seconds: seconds) { self.calls > count }
     }
 }
 
@@ -73,8 +69,8 @@ final class ScriptedAccept: Sendable {
         let script = ScriptedAccept()
         script.fail(with: errorNumber)
         try await withServer(self.server(script, backoffSeconds: 0.05)) { server, port in
-            let (attempts, status) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (attempts, status) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
                 guard script.waitForCalls(moreThan: 0) else { return (0, 0) }
                 let start = script.calls
@@ -96,13 +92,13 @@ final class ScriptedAccept: Sendable {
     @Test(.timeLimit(.minutes(1))) func resumesAcceptingAsSoonAsAConnectionCloses() async throws {
         let script = ScriptedAccept()
         try await withServer(self.server(script, backoffSeconds: 3600)) { server, port in
-            let (idleAttempts, status) = try await onClientThread {
-                let first = try TestHTTPClient(port: port)
+            let (idleAttempts, status) = try await onDedicatedThread {
+                let first = try HTTPTestClient(port: port)
                 try first.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
                 _ = try first.readResponse()
                 script.fail(with: EMFILE)
                 let before = script.calls
-                let second = try TestHTTPClient(port: port)
+                let second = try HTTPTestClient(port: port)
                 try second.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
                 guard script.waitForCalls(moreThan: before) else { return (-1, 0) }
                 script.succeed()
@@ -123,8 +119,8 @@ final class ScriptedAccept: Sendable {
         let script = ScriptedAccept()
         script.fail(with: ECONNABORTED, times: 1)
         try await withServer(self.server(script, backoffSeconds: 3600)) { server, port in
-            let status = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let status = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
                 return try client.readResponse().status
             }
@@ -138,8 +134,8 @@ final class ScriptedAccept: Sendable {
         let script = ScriptedAccept()
         script.fail(with: EMFILE)
         try await withServer(self.server(script, backoffSeconds: 3600)) { _, port in
-            let attempted = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let attempted = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 return withExtendedLifetime(client) { script.waitForCalls(moreThan: 0) }
             }
             #expect(attempted)

@@ -1,5 +1,6 @@
 import Glibc
 import HearthNet
+import HearthTestKit
 import Testing
 
 /// Echoes method, path, query and body so tests can see what the server parsed.
@@ -12,8 +13,8 @@ private let echo = TestHandler { request in
 @Suite(.serialized) struct HTTPServerLoopbackTests {
     @Test func answersARequestWithContentLength() async throws {
         try await withServer(handler: echo) { _, port in
-            let response = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let response = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET /a%20b/.json?x=1&y=hello+world HTTP/1.1\r\nHost: t\r\n\r\n")
                 return try client.readResponse()
             }
@@ -25,8 +26,8 @@ private let echo = TestHandler { request in
 
     @Test func reusesAKeepAliveConnection() async throws {
         try await withServer(handler: echo) { server, port in
-            let texts = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let texts = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 var texts: [String] = []
                 for index in 0..<3 {
                     try client.send("POST /\(index) HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi")
@@ -45,8 +46,8 @@ private let echo = TestHandler { request in
             return .response(HTTPResponse(status: 200, body: Array(request.path.utf8)))
         }
         try await withServer(handler: slowFirst) { _, port in
-            let bodies = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let bodies = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send(
                     "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\nGET /3 HTTP/1.1\r\nHost: h\r\n\r\n"
                 )
@@ -58,8 +59,8 @@ private let echo = TestHandler { request in
 
     @Test func sendsContinueBeforeReadingTheBody() async throws {
         try await withServer(handler: echo) { _, port in
-            let (interim, final) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (interim, final) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("PUT /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
                 let interim = try client.readResponse()
                 try client.send("hello")
@@ -73,10 +74,10 @@ private let echo = TestHandler { request in
 
     @Test func omitsTheBodyForHead() async throws {
         try await withServer(handler: echo) { _, port in
-            let (head, next) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (head, next) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("HEAD /h HTTP/1.1\r\nHost: h\r\n\r\nGET /g HTTP/1.1\r\nHost: h\r\n\r\n")
-                return (try client.readResponse(isHead: true), try client.readResponse())
+                return (try client.readResponse(method: "HEAD"), try client.readResponse())
             }
             #expect(head.header("Content-Length") == "9")
             #expect(next.text == "GET /g  ")
@@ -85,8 +86,8 @@ private let echo = TestHandler { request in
 
     @Test func closesAfterAnHTTP10Request() async throws {
         try await withServer(handler: echo) { _, port in
-            let (response, closed) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (response, closed) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET / HTTP/1.0\r\n\r\n")
                 return (try client.readResponse(), client.isClosedByServer())
             }
@@ -126,8 +127,8 @@ private let echo = TestHandler { request in
         let (input, status, messagePart) = try #require(Self.errorCases[caseName])
         let limited = TestHandler(bodyLimit: 1000) { _ in .response(HTTPResponse(status: 200)) }
         try await withServer(handler: limited) { _, port in
-            let (response, closed) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (response, closed) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send(input)
                 return (try client.readResponse(), client.isClosedByServer())
             }
@@ -142,8 +143,8 @@ private let echo = TestHandler { request in
 
     @Test func answersASlowlorisClientWith408() async throws {
         try await withServer(.loopback(headerTimeout: 0.3), handler: echo) { _, port in
-            let (response, closed) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (response, closed) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: h\r\n")
                 for _ in 0..<3 {
                     usleep(50_000)
@@ -158,19 +159,16 @@ private let echo = TestHandler { request in
 
     @Test func closesAnIdleKeepAliveConnection() async throws {
         try await withServer(.loopback(idleTimeout: 0.3), handler: echo) { server, port in
-            let closed = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let closed = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
                 _ = try client.readResponse()
                 return client.isClosedByServer()
             }
             #expect(closed)
-            var open = server.statistics.openConnections
-            for _ in 0..<100 where open != 0 {
-                try await Task.sleep(for: .milliseconds(10))
-                open = server.statistics.openConnections
-            }
-            #expect(open == 0, "the server's count drops right after it closes the socket")
+            #expect(
+                await eventually(seconds: 1) { server.statistics.openConnections == 0 },
+                "the server's count drops right after it closes the socket")
         }
     }
 }

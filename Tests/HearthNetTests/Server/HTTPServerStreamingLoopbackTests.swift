@@ -1,5 +1,6 @@
 import Foundation
 import HearthNet
+import HearthTestKit
 import Synchronization
 import Testing
 
@@ -57,10 +58,10 @@ private final class Echo: UpgradedConnectionHandler {
             return .stream(HTTPResponse(status: 200, headers: headers), ThreeEvents(log: log))
         }
         try await withServer(handler: handler) { _, port in
-            let (head, chunks) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (head, chunks) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET /.json HTTP/1.1\r\nHost: h\r\nAccept: text/event-stream\r\n\r\n")
-                let head = try client.readUntil("\r\n\r\n".utf8)
+                let head = try client.readUntil("\r\n\r\n")
                 return (String(decoding: head, as: UTF8.self), try client.readChunks())
             }
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -79,10 +80,10 @@ private final class Echo: UpgradedConnectionHandler {
             return .upgrade(HTTPResponse(status: 101, headers: headers), Echo(log: log))
         }
         try await withServer(handler: handler) { _, port in
-            let (status, early, later) = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let (status, early, later) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET /echo HTTP/1.1\r\nHost: h\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nearly")
-                let head = String(decoding: try client.readUntil("\r\n\r\n".utf8), as: UTF8.self)
+                let head = String(decoding: try client.readUntil("\r\n\r\n"), as: UTF8.self)
                 let early = try client.readExactly(5)
                 try client.send("GET / HTTP/1.1\r\n\r\n")
                 let later = try client.readExactly(18)
@@ -101,8 +102,8 @@ private final class Echo: UpgradedConnectionHandler {
         configuration.outboundBufferLimit = 256 * 1024
         let handler = TestHandler { _ in .stream(HTTPResponse(status: 200), Flood(log: log)) }
         try await withServer(configuration, handler: handler) { server, port in
-            let client = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let client = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET /flood HTTP/1.1\r\nHost: h\r\n\r\n")
                 return UncheckedBox(client)
             }
@@ -121,21 +122,21 @@ private final class Echo: UpgradedConnectionHandler {
         }
         let server = HTTPServer(configuration: .loopback(), handler: handler)
         let port = try server.bind()
-        let response = try await withThrowingTaskGroup(of: TestResponse?.self) { group in
+        let response = try await withThrowingTaskGroup(of: HTTPTestClient.Response?.self) { group in
             group.addTask {
                 try await server.run()
                 return nil
             }
             group.addTask {
-                try await onClientThread {
-                    let client = try TestHTTPClient(port: port)
+                try await onDedicatedThread {
+                    let client = try HTTPTestClient(port: port)
                     try client.send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n")
                     return try client.readResponse()
                 }
             }
             #expect(await log.wait { $0 == ["started"] })
             group.cancelAll()
-            var response: TestResponse?
+            var response: HTTPTestClient.Response?
             for try await result in group { response = response ?? result }
             return response
         }
@@ -148,6 +149,6 @@ private final class Echo: UpgradedConnectionHandler {
 
 /// Carries a test client across the thread hop; it is only touched by one thread at a time.
 private final class UncheckedBox: @unchecked Sendable {
-    let client: TestHTTPClient
-    init(_ client: TestHTTPClient) { self.client = client }
+    let client: HTTPTestClient
+    init(_ client: HTTPTestClient) { self.client = client }
 }

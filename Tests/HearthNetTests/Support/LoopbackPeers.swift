@@ -1,5 +1,6 @@
 import Glibc
 import HearthNet
+import HearthTestKit
 
 /// Peers that misbehave in controlled ways on 127.0.0.1, for dial tests; plain blocking Glibc sockets, never touched
 /// by a reactor.

@@ -1,4 +1,5 @@
 import HearthNet
+import HearthTestKit
 import Synchronization
 
 /// A handler built from closures, for tests.
@@ -75,11 +76,6 @@ final class Recorder<Entry: Sendable>: Sendable {
 
     /// Polls until `predicate` holds or `seconds` pass.
     func wait(seconds: Double = 5, until predicate: ([Entry]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if predicate(self.all) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return predicate(self.all)
+        await eventually(seconds: seconds) { predicate(self.all) }
     }
 }

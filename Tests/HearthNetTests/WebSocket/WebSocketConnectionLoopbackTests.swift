@@ -1,4 +1,5 @@
 import HearthNet
+import HearthTestKit
 import Testing
 
 /// Real sockets on 127.0.0.1: the HTTP server upgrades to a `WebSocketConnection` and a blocking test client talks
@@ -19,10 +20,10 @@ import Testing
     @Test func echoesMaskedTextAnswersPingsAndClosesCleanly() async throws {
         let messages = RecordingMessageHandler(isEcho: true)
         try await withServer(handler: self.upgrading(messages)) { _, port in
-            let frames = try await onClientThread {
-                let client = try TestWebSocketClient(port: port)
-                var frames: [ReceivedFrame] = []
-                try client.send(text: "hello")
+            let frames = try await onDedicatedThread {
+                let client = try WebSocketTestClient(port: port)
+                var frames: [WebSocketTestClient.Frame] = []
+                try client.sendText("hello")
                 frames.append(try client.readFrame())
                 try client.send(.text, Array("frag".utf8), isFinal: false)
                 try client.send(.ping, Array("p1".utf8))
@@ -33,15 +34,18 @@ import Testing
                 frames.append(try client.readFrame())
                 try client.send(.close, [0x03, 0xE8] + Array("bye".utf8))
                 frames.append(try client.readFrame())
-                #expect(client.http.isClosedByServer())
+                #expect(client.isClosedByServer())
                 return frames
             }
-            #expect(frames[0] == ReceivedFrame(opcode: .text, isFinal: true, payload: Array("hello".utf8)))
-            #expect(frames[1] == ReceivedFrame(opcode: .pong, isFinal: true, payload: Array("p1".utf8)))
-            #expect(frames[2] == ReceivedFrame(opcode: .text, isFinal: true, payload: Array("fragmented €".utf8)))
+            #expect(frames[0] == WebSocketTestClient.Frame(opcode: .text, isFinal: true, payload: Array("hello".utf8)))
+            #expect(frames[1] == WebSocketTestClient.Frame(opcode: .pong, isFinal: true, payload: Array("p1".utf8)))
+            #expect(
+                frames[2]
+                    == WebSocketTestClient.Frame(opcode: .text, isFinal: true, payload: Array("fragmented €".utf8)))
             #expect(
                 frames[3]
-                    == ReceivedFrame(opcode: .binary, isFinal: true, payload: [UInt8](repeating: 0xAB, count: 70_000))
+                    == WebSocketTestClient.Frame(
+                        opcode: .binary, isFinal: true, payload: [UInt8](repeating: 0xAB, count: 70_000))
             )
             #expect(frames[4].opcode == .close)
             #expect(frames[4].closeCode == 1000)
@@ -55,14 +59,14 @@ import Testing
     @Test func serverPingsAndTheClientsPongIsAbsorbed() async throws {
         let messages = RecordingMessageHandler(isEcho: true, pingsOnOpen: true)
         try await withServer(handler: self.upgrading(messages)) { _, port in
-            let (ping, echo) = try await onClientThread {
-                let client = try TestWebSocketClient(port: port)
+            let (ping, echo) = try await onDedicatedThread {
+                let client = try WebSocketTestClient(port: port)
                 let ping = try client.readFrame()
                 try client.send(.pong, ping.payload)
-                try client.send(text: "after pong")
+                try client.sendText("after pong")
                 return (ping, try client.readFrame())
             }
-            #expect(ping == ReceivedFrame(opcode: .ping, isFinal: true, payload: Array("server".utf8)))
+            #expect(ping == WebSocketTestClient.Frame(opcode: .ping, isFinal: true, payload: Array("server".utf8)))
             #expect(echo.text == "after pong")
         }
     }
@@ -70,12 +74,12 @@ import Testing
     @Test func serverInitiatedCloseCompletesWhenTheClientAnswers() async throws {
         let messages = RecordingMessageHandler(isEcho: true)
         try await withServer(handler: self.upgrading(messages)) { _, port in
-            let close = try await onClientThread {
-                let client = try TestWebSocketClient(port: port)
-                try client.send(text: "close:asked")
+            let close = try await onDedicatedThread {
+                let client = try WebSocketTestClient(port: port)
+                try client.sendText("close:asked")
                 let close = try client.readFrame()
                 try client.send(.close, close.payload)
-                #expect(client.http.isClosedByServer())
+                #expect(client.isClosedByServer())
                 return close
             }
             #expect(close.opcode == .close)
@@ -89,12 +93,12 @@ import Testing
     @Test func serverInitiatedCloseDropsAClientThatNeverAnswers() async throws {
         let messages = RecordingMessageHandler(isEcho: true)
         try await withServer(handler: self.upgrading(messages)) { _, port in
-            let (close, isClosed) = try await onClientThread {
-                let client = try TestWebSocketClient(port: port)
-                try client.send(text: "close:silent")
+            let (close, isClosed) = try await onDedicatedThread {
+                let client = try WebSocketTestClient(port: port)
+                try client.sendText("close:silent")
                 let close = try client.readFrame()
-                try client.send(text: "ignored after close")
-                return (close, client.http.isClosedByServer())
+                try client.sendText("ignored after close")
+                return (close, client.isClosedByServer())
             }
             #expect(close.closeCode == 4000)
             #expect(isClosed)
@@ -106,11 +110,11 @@ import Testing
     @Test func unmaskedClientFramesFailTheConnectionWith1002() async throws {
         let messages = RecordingMessageHandler()
         try await withServer(handler: self.upgrading(messages)) { _, port in
-            let close = try await onClientThread {
-                let client = try TestWebSocketClient(port: port)
-                try client.http.send(WebSocketFrameEncoder.encodeText("unmasked"))
+            let close = try await onDedicatedThread {
+                let client = try WebSocketTestClient(port: port)
+                try client.send(WebSocketFrameEncoder.encodeText("unmasked"))
                 let close = try client.readFrame()
-                #expect(client.http.isClosedByServer())
+                #expect(client.isClosedByServer())
                 return close
             }
             #expect(close.opcode == .close)
@@ -128,8 +132,8 @@ import Testing
             )
         }
         try await withServer(handler: handler) { _, port in
-            let response = try await onClientThread {
-                let client = try TestHTTPClient(port: port)
+            let response = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
                 try client.send("GET /.ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
                 return try client.readResponse()
             }

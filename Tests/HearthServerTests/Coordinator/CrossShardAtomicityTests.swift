@@ -34,7 +34,7 @@ import Testing
                             for _ in 0..<25 {
                                 let response = try client.request("PATCH", "/acct.json", body: transfer)
                                 guard response.status == 200 else {
-                                    throw HTTPTestClient.ClientError(description: response.text)
+                                    throw TestClientError(description: response.text)
                                 }
                             }
                         }

@@ -39,7 +39,7 @@ import Testing
 
     private static func roundTrip(_ roots: [String: Node], depth: Int, parallelism: Int) async throws -> [String: Node]
     {
-        let store = try SnapshotStore(directory: ServerProcess.temporaryDirectory())
+        let store = try SnapshotStore(directory: try TemporaryDirectory().path)
         let capture = ViewSnapshot(
             sequence: 1, roots: roots, appliedIndex: [3, 0], intents: [[:], [:]], decisions: [[:], [:]])
         try store.write(lsn: 1) { writer in try SnapshotContent.encode(capture, depth: depth, into: &writer) }

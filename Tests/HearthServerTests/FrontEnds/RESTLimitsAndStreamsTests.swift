@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func recoveryFromSnapshotPlusLogTail() async throws {
-        let directory = ServerProcess.temporaryDirectory()
+        let directory = try TemporaryDirectory().path
         try await TestNode.with(dataDirectory: directory, configure: { $0.snapshotEveryRecords = 5 }) { node in
             for index in 0..<23 {
                 _ = try await node.request("PUT", "/snap/k\(index).json", body: "\(index)")
@@ -141,7 +141,7 @@ import Testing
 /// Snapshots also happen on a timer, so a write-light node does not keep a long log tail.
 @Suite struct PeriodicSnapshotTests {
     @Test func aQuietNodeSnapshotsOnItsTimerOnlyWhenSomethingChanged() async throws {
-        let directory = ServerProcess.temporaryDirectory()
+        let directory = try TemporaryDirectory().path
         try await TestNode.with(
             dataDirectory: directory,
             configure: {
@@ -153,12 +153,12 @@ import Testing
             let before = try FileManager.default.contentsOfDirectory(atPath: directory + "/snapshots")
             #expect(!before.contains { $0.hasSuffix(".snap") }, "nothing was written, so nothing to snapshot")
             _ = try await node.request("PUT", "/quiet.json", body: "1")
-            var snapshots: [String] = []
-            for _ in 0..<50 where !snapshots.contains(where: { $0.hasSuffix(".snap") }) {
-                try await Task.sleep(for: .milliseconds(50))
-                snapshots = try FileManager.default.contentsOfDirectory(atPath: directory + "/snapshots")
+            let snapshotted = try await eventually(seconds: 2.5) {
+                try FileManager.default.contentsOfDirectory(atPath: directory + "/snapshots").contains {
+                    $0.hasSuffix(".snap")
+                }
             }
-            #expect(snapshots.contains { $0.hasSuffix(".snap") })
+            #expect(snapshotted)
         }
         try await TestNode.with(dataDirectory: directory) { node in
             let value = try await node.request("GET", "/quiet.json").text

@@ -202,7 +202,7 @@ import Testing
     }
 
     @Test func dataSurvivesARestart() async throws {
-        let directory = ServerProcess.temporaryDirectory()
+        let directory = try TemporaryDirectory().path
         try await TestNode.with(dataDirectory: directory) { node in
             _ = try await node.request("PUT", "/keep.json", body: #"{"a":[1,2,3]}"#)
             _ = try await node.request("PATCH", "/.json", body: #"{"x/y/z":1,"p/q":2}"#)

@@ -40,7 +40,7 @@ final class SDKTransactionContender: @unchecked Sendable {
         self.path = try Path(validating: path)
         let answer = try self.client.call("q", #"{"p":"\#(path)","h":""}"#)
         guard answer["s"] == .string("ok") else {
-            throw HTTPTestClient.ClientError(description: "listen at \(path) refused: \(answer)")
+            throw TestClientError(description: "listen at \(path) refused: \(answer)")
         }
         try self.applyPushes()
     }

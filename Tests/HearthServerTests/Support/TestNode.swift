@@ -1,5 +1,6 @@
 import Foundation
 import HearthServer
+import HearthSystem
 import HearthTestKit
 import Synchronization
 
@@ -16,7 +17,7 @@ struct TestNode {
     ) async throws -> T {
         var configuration = NodeConfiguration()
         configuration.port = 0
-        configuration.dataDirectory = dataDirectory ?? ServerProcess.temporaryDirectory()
+        configuration.dataDirectory = try dataDirectory ?? TemporaryDirectory().path
         configuration.logLevel = .warning
         configure(&configuration)
         let runtime = NodeRuntime(configuration: configuration, log: Log(level: .warning))
@@ -28,7 +29,7 @@ struct TestNode {
         guard let port = await iterator.next() else {
             task.cancel()
             try await task.value
-            throw HTTPTestClient.ClientError(description: "node did not start")
+            throw TestClientError(description: "node did not start")
         }
         let node = TestNode(port: port, dataDirectory: configuration.dataDirectory)
         do {

@@ -1,4 +1,5 @@
 import HearthStorage
+import HearthTestKit
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 import HearthStorage
+import HearthTestKit
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import HearthStorage
+import HearthTestKit
 import Testing
 
 @Suite struct WriteAheadLogTests {

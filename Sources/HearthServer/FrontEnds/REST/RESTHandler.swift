@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 public import HearthNet
+public import HearthSystem
 
 /// Serves Firebase's REST API (and SSE streaming, and `/.metrics`) on the node's HTTP port.
 public final class RESTHandler: HTTPRequestHandler {
@@ -9,7 +10,6 @@ public final class RESTHandler: HTTPRequestHandler {
     let policy: any AccessPolicy
     let metrics: Metrics
     let log: Log
-    let statistics: @Sendable () -> [(name: String, help: String, type: String, value: Double)]
     /// The realtime-protocol front end (`/.ws`, `/.lp`), when the node serves it.
     let wire: WireSessions?
 
@@ -19,15 +19,13 @@ public final class RESTHandler: HTTPRequestHandler {
         policy: any AccessPolicy,
         metrics: Metrics,
         log: Log,
-        wire: WireSessions? = nil,
-        statistics: @escaping @Sendable () -> [(name: String, help: String, type: String, value: Double)]
+        wire: WireSessions? = nil
     ) {
         self.database = database
         self.configuration = configuration
         self.policy = policy
         self.metrics = metrics
         self.log = log
-        self.statistics = statistics
         self.wire = wire
     }
 
@@ -88,7 +86,7 @@ public final class RESTHandler: HTTPRequestHandler {
     }
 
     private func metricsResponse() -> HTTPResponse {
-        let text = self.metrics.render(extra: self.statistics())
+        let text = self.metrics.render()
         return HTTPResponse(
             status: 200,
             headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),

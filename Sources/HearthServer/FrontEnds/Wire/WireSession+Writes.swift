@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSystem
 import HearthWire
 import Synchronization
 

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthSystem
 import HearthWire
 
 /// What every wire session of a node shares: the database, the access policy, the log and the limits.

@@ -1,5 +1,6 @@
 import HearthCore
 public import HearthNet
+public import HearthSystem
 import Synchronization
 
 /// The node's realtime-protocol front end: accepts sessions at `/.ws` (and `/.lp`), and owns their tasks.

@@ -58,7 +58,7 @@ import Testing
                 try socket.sendText(#"{"t":"c","d":{"t":"a","d":{}}}"#)
                 let closing = try session.send(#"{"t":"c","d":{"t":"n","d":{}}}"#)
                 #expect(closing.contains("pLPCommand('close'"))
-                let page = String(decoding: try frame.readUntilClosed(), as: UTF8.self)
+                let page = String(decoding: frame.readUntilClosed(), as: UTF8.self)
                 #expect(page.contains(Self.emptyPage))
                 try socket.sendText(#"{"t":"d","d":{"r":2,"a":"g","b":{"p":"/presence/lp","q":{}}}}"#)
                 let reply = try json(try socket.readText())
@@ -86,7 +86,7 @@ import Testing
     /// A held frame is a stream the node ends when it stops (with the empty page, or just the end of the chunked
     /// body when the server's drain gets there first): stopping stays prompt.
     @Test func aHeldFrameDoesNotDelayAGracefulStop() async throws {
-        let directory = ServerProcess.temporaryDirectory()
+        let directory = try TemporaryDirectory().path
         let (signals, signal) = AsyncStream.makeStream(of: Void.self)
         let (reader, stopping) = try await TestNode.with(dataDirectory: directory) { node in
             let reader = Task {
@@ -95,7 +95,7 @@ import Testing
                     _ = try session.send(Self.registerPresence)
                     let (frame, _) = try session.openDisconnectFrame()
                     signal.yield()
-                    return String(decoding: try frame.readUntilClosed(), as: UTF8.self)
+                    return String(decoding: frame.readUntilClosed(), as: UTF8.self)
                 }
             }
             var iterator = signals.makeAsyncIterator()

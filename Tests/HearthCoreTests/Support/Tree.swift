@@ -1,7 +1,7 @@
 import HearthCore
 
-/// Small constructors so tests can write JSON-like trees by hand.
-enum TreeBuilders {
+/// Small constructors so tree and query tests can write JSON-like trees by hand, and read keys back.
+enum Tree {
     static func key(_ string: String) -> Key {
         Key(unchecked: string)
     }
@@ -17,5 +17,15 @@ enum TreeBuilders {
             map.update(Key(unchecked: name), with: node)
         }
         return Node(children: map, priority: priority)
+    }
+
+    /// The keys of a query window, in the window's order.
+    static func keys(_ children: [(key: Key, node: Node)]) -> [String] {
+        children.map(\.key.string)
+    }
+
+    /// The keys of a node's children, in key order.
+    static func keys(_ node: Node) -> [String] {
+        node.children.map(\.key.string)
     }
 }

@@ -1,18 +1,19 @@
 import Glibc
 
-/// A binary semaphore with a deadline, so the WAL writer thread can sleep until records arrive or a window closes.
+/// A binary semaphore with a deadline, so a dedicated thread (the WAL writer) can sleep until work arrives or a
+/// window closes.
 ///
 /// `signal()` before `wait()` is remembered (once), so a wake-up is never lost between checking for work and
-/// sleeping. Deadlines are read from `CLOCK_MONOTONIC` (see `MonotonicClock`).
+/// sleeping. Deadlines are `MonotonicClock` readings.
 ///
 /// `@unchecked Sendable`: the flag is only touched while holding the pthread mutex, and the mutex and condition live
 /// in heap memory that never moves and is released only in `deinit`, when no thread can be using them.
-final class WakeSignal: @unchecked Sendable {
+public final class WakeSignal: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var isSignaled = false
 
-    init() {
+    public init() {
         self.mutex = .allocate(capacity: 1)
         self.condition = .allocate(capacity: 1)
         pthread_mutex_init(self.mutex, nil)
@@ -31,7 +32,7 @@ final class WakeSignal: @unchecked Sendable {
     }
 
     /// Wakes the waiting thread, or the next one to wait.
-    func signal() {
+    public func signal() {
         pthread_mutex_lock(self.mutex)
         self.isSignaled = true
         pthread_cond_signal(self.condition)
@@ -39,7 +40,7 @@ final class WakeSignal: @unchecked Sendable {
     }
 
     /// Sleeps until signalled.
-    func wait() {
+    public func wait() {
         pthread_mutex_lock(self.mutex)
         while !self.isSignaled {
             pthread_cond_wait(self.condition, self.mutex)
@@ -48,8 +49,8 @@ final class WakeSignal: @unchecked Sendable {
         pthread_mutex_unlock(self.mutex)
     }
 
-    /// Sleeps until signalled or until the monotonic clock reaches `deadline` nanoseconds.
-    func wait(untilNanoseconds deadline: UInt64) {
+    /// Sleeps until signalled or until `MonotonicClock.now()` reaches `deadline`.
+    public func wait(untilNanoseconds deadline: UInt64) {
         var time = timespec(
             tv_sec: Int(deadline / 1_000_000_000),
             tv_nsec: Int(deadline % 1_000_000_000)

@@ -1,0 +1,42 @@
+import HearthNet
+import HearthStorage
+import HearthSystem
+
+extension Metrics {
+    /// Exports the figures the node's subsystems keep themselves (WAL, listeners, sessions, sockets) as sampled
+    /// metrics, read at every scrape.
+    func registerNodeFigures(database: Database, wire: WireSessions, server: HTTPServer) {
+        let registry = self.registry
+        registry.sampledCounter("hearth_wal_fsyncs_total", help: "fsync calls made by the write-ahead log.") {
+            Double(database.walStatistics.fsyncs)
+        }
+        registry.sampledCounter("hearth_wal_records_total", help: "Records appended to the write-ahead log.") {
+            Double(database.walStatistics.records)
+        }
+        registry.sampledCounter("hearth_wal_bytes_total", help: "Bytes appended to the write-ahead log.") {
+            Double(database.walStatistics.bytes)
+        }
+        registry.sampledGauge(
+            "hearth_open_streams", help: "Active listeners (SSE streams and wire-protocol listens)."
+        ) { Double(database.view.listenerCount) }
+        registry.sampledGauge(
+            "hearth_wire_sessions", help: "Open realtime-protocol sessions (WebSocket and long polling)."
+        ) { Double(wire.openSessionCount) }
+        registry.sampledGauge("hearth_connections_open", help: "Open client connections.") {
+            Double(server.statistics.openConnections)
+        }
+        registry.sampledCounter("hearth_connections_accepted_total", help: "Accepted client connections.") {
+            Double(server.statistics.acceptedConnections)
+        }
+        registry.sampledCounter("hearth_network_received_bytes_total", help: "Bytes read from clients.") {
+            Double(server.statistics.bytesRead)
+        }
+        registry.sampledCounter("hearth_network_sent_bytes_total", help: "Bytes written to clients.") {
+            Double(server.statistics.bytesWritten)
+        }
+        registry.sampledCounter(
+            "hearth_accept_failures_total",
+            help: "accept() failures (e.g. out of file descriptors); the listener pauses instead of spinning."
+        ) { Double(server.statistics.acceptFailures) }
+    }
+}
