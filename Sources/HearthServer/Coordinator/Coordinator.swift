@@ -71,7 +71,7 @@ public final class Coordinator: Sendable {
     }
 
     /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged.
-    private func transaction(
+    fileprivate func transaction(
         namespace: String, mutations: [Mutation], condition: WriteCondition?, now: Int64, escalated: Bool
     ) async throws -> PendingWrite {
         let id = self.random.withLock { TransactionID.random(using: &$0) }
@@ -99,11 +99,22 @@ public final class Coordinator: Sendable {
                     state: .stale(namespace: namespace, path: condition?.path ?? .root, through: through))
             case .prepare(let parts, let plan):
                 var prepared: [ShardLogPosition] = []
-                for (shard, write) in parts { prepared.append(await self.shards[shard].prepare(id, write, plan: plan)) }
+                for (shard, write) in parts {
+                    guard let position = await self.shards[shard].prepare(id, write, plan: plan) else {
+                        return try await self.rerunOverEveryShard(
+                            id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
+                            condition: condition, now: now, escalated: escalated)
+                    }
+                    prepared.append(position)
+                }
                 for position in prepared { try await self.log.waitUntilOrdered(position) }
                 directives += machine.onPrepared()
             case .decide(let anchor, let part):
-                let (position, mutations) = await self.shards[anchor].decide(id, commit: true, part: part)
+                guard let (position, mutations) = await self.shards[anchor].decide(id, commit: true, part: part) else {
+                    return try await self.rerunOverEveryShard(
+                        id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
+                        condition: condition, now: now, escalated: escalated, preparedAll: true)
+                }
                 positions.append(position)
                 resolved.append(mutations)
                 directives += machine.onDecided()
@@ -116,6 +127,23 @@ public final class Coordinator: Sendable {
             }
         }
         return PendingWrite(view: self.view, log: self.log, state: .committed(positions, CommitFeed.merge(resolved)))
+    }
+}
+
+extension Coordinator {
+    /// A part landed below a spine leaf: abort what was prepared, release the read locks, and run the write again
+    /// as a transaction over every shard that first clears the leaf.
+    fileprivate func rerunOverEveryShard(
+        _ id: TransactionID, prepared: [ShardLogPosition], plan: ShardTransactionPlan, namespace: String,
+        mutations: [Mutation], condition: WriteCondition?, now: Int64, escalated: Bool, preparedAll: Bool = false
+    ) async throws -> PendingWrite {
+        precondition(!escalated, "transaction \(id) still lands below a spine leaf after clearing it")
+        let others = plan.participants.filter { $0 != plan.anchor }
+        let abortedShards = preparedAll ? others : Array(others.prefix(prepared.count))
+        for shard in abortedShards { _ = await self.shards[shard].finish(id, commit: false) }
+        for shard in plan.participants { await self.shards[shard].unlock(id) }
+        return try await self.transaction(
+            namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: true)
     }
 }
 

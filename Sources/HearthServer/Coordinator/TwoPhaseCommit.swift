@@ -99,7 +99,7 @@ public struct TwoPhaseCommit: Sendable {
         }
         var clears: [Mutation] = []
         for path in self.readPaths where self.router.isSpine(path) && (current[path]?.isLeaf ?? false) {
-            if self.mutations.contains(where: { path.count < $0.path.count && path.contains($0.path) }) {
+            if self.mutations.contains(where: { $0.addsData && path.count < $0.path.count && path.contains($0.path) }) {
                 clears.append(.set(path, WriteValue(node: .empty)))
             }
         }

@@ -29,7 +29,7 @@ struct LegacyCommitRecord: Sendable {
             let kind = try reader.readUInt8()
             let path = ByteReader.path(try reader.readString(count: Int(try reader.readUInt16())))
             let value = try reader.readBytes(count: Int(try reader.readUInt64()))
-            let node = try WriteValue.parseWrite(value, depth: 0).node
+            let node = try ByteReader.writeValue(value, at: path).node
             switch kind {
             case 1: mutations.append(.set(path, node))
             case 2: mutations.append(.setPriority(path, ResolvedMutation.priority(from: node)))
@@ -88,6 +88,15 @@ struct ByteReader {
         }
         defer { self.offset += count }
         return Array(self.bytes[self.offset..<(self.offset + count)])
+    }
+
+    /// A logged value (JSON, server values as placeholders); damage is reported as a `CommitRecordError`.
+    static func writeValue(_ bytes: [UInt8], at path: Path) throws(CommitRecordError) -> WriteValue {
+        do {
+            return try WriteValue.parseWrite(bytes, depth: 0)
+        } catch {
+            throw CommitRecordError("the value written at \(path) is not valid: \(error)")
+        }
     }
 
     /// A path as logs store it: keys joined by `/`, no leading slash (already validated when it was written).

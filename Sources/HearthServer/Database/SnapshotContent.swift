@@ -173,7 +173,7 @@ enum SnapshotLine: Sendable {
         guard fields.count == 3 else { throw CommitRecordError("snapshot line is malformed") }
         let path = Path(
             keys: String(decoding: fields[1], as: UTF8.self).split(separator: "/").map { Key(unchecked: String($0)) })
-        let node = try WriteValue.parseWrite(Array(fields[2]), depth: 0).node
+        let node = try ByteReader.writeValue(Array(fields[2]), at: path).node
         switch kind.first {
         case UInt8(ascii: "S"): self = .node(path, node)
         case UInt8(ascii: "P"): self = .priority(path, ResolvedMutation.priority(from: node))

@@ -14,6 +14,13 @@ extension Mutation {
         return delta
     }
 
+    /// True for a set that puts data somewhere (not a delete): written below a leaf, it turns the leaf into an
+    /// object.
+    var addsData: Bool {
+        guard case .set(_, let value) = self else { return false }
+        return !value.node.isEmpty || value.hasServerValues
+    }
+
     /// True when `self` and `other` touch overlapping paths and do not merely increment the same counter.
     func conflicts(with other: Mutation) -> Bool {
         guard self.path.contains(other.path) || other.path.contains(self.path) else { return false }

@@ -63,8 +63,9 @@ public actor ShardActor {
     }
 
     /// Phase one: logs this shard's part; waits while another transaction holds an overlapping path.
+    /// - Returns: nil when the part lands below a spine leaf (the transaction must rerun over every shard).
     func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan) async
-        -> ShardLogPosition
+        -> ShardLogPosition?
     {
         while true {
             switch self.machine.prepare(transaction, write, plan: plan) {
@@ -72,7 +73,9 @@ public actor ShardActor {
                 return self.log.append(entry, applied: applied)
             case .blocked:
                 await self.waitForFinish()
-            case .conditionFailed, .needsAllShards:
+            case .needsAllShards:
+                return nil
+            case .conditionFailed:
                 preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot fail a condition")
             }
         }
@@ -81,8 +84,9 @@ public actor ShardActor {
     /// The anchor logs the decision with its own part (waiting while another transaction holds an overlapping
     /// path), after every other participant prepared.
     /// - Returns: where to wait for it, and the anchor's resolved part when it committed.
+    /// - Returns: nil when the part lands below a spine leaf (the transaction must rerun over every shard).
     func decide(_ transaction: TransactionID, commit: Bool, part: ShardIntent?) async
-        -> (ShardLogPosition, [ResolvedMutation])
+        -> (ShardLogPosition, [ResolvedMutation])?
     {
         while true {
             switch self.machine.decide(transaction, commit: commit, part: part) {
@@ -90,7 +94,11 @@ public actor ShardActor {
                 return (self.log.append(entry, applied: applied), self.finished(applied))
             case .blocked:
                 await self.waitForFinish()
-            case .conditionFailed, .needsAllShards:
+            case .needsAllShards:
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                return nil
+            case .conditionFailed:
                 preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot fail a condition")
             }
         }

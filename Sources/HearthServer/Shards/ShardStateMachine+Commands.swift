@@ -51,6 +51,7 @@ extension ShardStateMachine {
         if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: [], except: transaction) {
             return .blocked
         }
+        if self.landsBelowSpineLeaf(write) { return .needsAllShards }
         return self.append(.prepare(transaction, write, plan))
     }
 
@@ -63,6 +64,7 @@ extension ShardStateMachine {
         {
             return .blocked
         }
+        if commit, let part, self.landsBelowSpineLeaf(part.write) { return .needsAllShards }
         return self.append(.decide(transaction, commit: commit, commit ? part : nil))
     }
 
@@ -97,16 +99,24 @@ extension ShardStateMachine {
     }
 
     /// True when a mutation that adds data has a leaf above it on the spine (Firebase turns that leaf into an
-    /// object, so every shard's copy of it must go).
+    /// object, so every shard's copy of it must go), unless the write itself first clears that leaf (as the
+    /// all-shard rerun of such a write does).
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
-        for mutation in write.mutations {
-            guard case .set(let path, let value) = mutation, !value.node.isEmpty || value.hasServerValues else {
-                continue
-            }
+        let cleared = Set(
+            write.mutations.compactMap { mutation -> Path? in
+                guard case .set(let path, let value) = mutation, value.node.isEmpty, !value.hasServerValues else {
+                    return nil
+                }
+                return path
+            })
+        for mutation in write.mutations where mutation.addsData {
+            let path = mutation.path
             var node = tree
+            var ancestor = Path.root
             for key in path.keys.prefix(min(self.spineDepth, path.count)) {
-                if node.isLeaf { return true }
+                if node.isLeaf, !cleared.contains(ancestor) { return true }
+                ancestor = ancestor.appending(key)
                 node = node.child(key)
                 if node.isEmpty { break }
             }
