@@ -9,34 +9,15 @@ import Testing
     /// same data directory every acknowledged write must be there with its value.
     @Test func everyAcknowledgedWriteSurvivesSIGKILL() async throws {
         let server = try ServerProcess()
-        let port = server.port
         let acknowledged = AcknowledgedWrites()
-        let stop = Flag()
-        let pid = server.process.processIdentifier
-        await withTaskGroup(of: Void.self) { group in
-            for writer in 0..<8 {
-                group.addTask {
-                    try? await onDedicatedThread {
-                        guard let client = try? HTTPTestClient(port: port, timeoutSeconds: 2) else { return }
-                        var sequence = 0
-                        while !stop.isSet {
-                            sequence += 1
-                            let key = "w\(writer)/k\(sequence)"
-                            guard let response = try? client.request("PUT", "/load/\(key).json", body: "\(sequence)"),
-                                response.status == 200
-                            else { return }
-                            acknowledged.record(key, sequence)
-                        }
-                    }
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(1500))
-                kill(pid, SIGKILL)
-                stop.set()
-            }
+        await server.killDuringLoad(writers: 8, afterMilliseconds: 1500) { writer, sequence, client in
+            let key = "w\(writer)/k\(sequence)"
+            guard let response = try? client.request("PUT", "/load/\(key).json", body: "\(sequence)"),
+                response.status == 200
+            else { return false }
+            acknowledged.record(key, sequence)
+            return true
         }
-        server.process.waitUntilExit()
         let expected = acknowledged.all
         #expect(expected.count > 100, "the load should have acknowledged a meaningful number of writes")
 

@@ -13,37 +13,18 @@ import Testing
         var server = try ServerProcess()
         let acknowledged = Acknowledged()
         for round in 0..<3 {
-            let port = server.port
-            let pid = server.process.processIdentifier
             let killAfter = Int.random(in: 300...1200, using: &random)
-            let stop = Flag()
-            await withTaskGroup(of: Void.self) { group in
-                for writer in 0..<6 {
-                    group.addTask {
-                        try? await onDedicatedThread {
-                            guard let client = try? HTTPTestClient(port: port, timeoutSeconds: 2) else { return }
-                            var sequence = 0
-                            while !stop.isSet {
-                                sequence += 1
-                                let entry = "r\(round)w\(writer)s\(sequence)"
-                                let body =
-                                    #"{"acct/alice/balance":{".sv":{"increment":-1}},"#
-                                    + #""acct/bob/balance":{".sv":{"increment":1}},"ledger/\#(entry)":true}"#
-                                guard let response = try? client.request("PATCH", "/.json", body: body),
-                                    response.status == 200
-                                else { return }
-                                acknowledged.record(entry)
-                            }
-                        }
-                    }
+            await server.killDuringLoad(writers: 6, afterMilliseconds: killAfter) { writer, sequence, client in
+                let entry = "r\(round)w\(writer)s\(sequence)"
+                let body =
+                    #"{"acct/alice/balance":{".sv":{"increment":-1}},"#
+                    + #""acct/bob/balance":{".sv":{"increment":1}},"ledger/\#(entry)":true}"#
+                guard let response = try? client.request("PATCH", "/.json", body: body), response.status == 200 else {
+                    return false
                 }
-                group.addTask {
-                    try? await Task.sleep(for: .milliseconds(killAfter))
-                    kill(pid, SIGKILL)
-                    stop.set()
-                }
+                acknowledged.record(entry)
+                return true
             }
-            server.process.waitUntilExit()
             server = try ServerProcess(dataDirectory: server.dataDirectory)
             let client = try HTTPTestClient(port: server.port)
             let ledger =
