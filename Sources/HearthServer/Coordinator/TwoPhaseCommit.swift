@@ -65,8 +65,8 @@ public struct TwoPhaseCommit: Sendable {
         }
         if escalated {
             participants = Set(0..<router.shardCount)
-            for mutation in mutations where !router.isSpine(mutation.path) {
-                for depth in 0..<router.shardDepth {
+            for mutation in mutations where mutation.addsData {
+                for depth in 0..<min(router.shardDepth, mutation.path.count) {
                     readPaths.append(Path(keys: Array(mutation.path.keys.prefix(depth))))
                 }
             }
