@@ -113,6 +113,8 @@ struct ShardCluster {
 
     /// Runs a multi-shard write through `TwoPhaseCommit` as `Coordinator.transaction` does, calling `interleave`
     /// after every record the transaction appends (other writes may land there; a crash may cut the log there).
+    /// A part that lands below a spine leaf aborts what was prepared and reruns the write over every shard, as
+    /// `Coordinator.rerunOverEveryShard` does.
     mutating func transaction(
         _ mutations: [Mutation], namespace: String = "default", condition: WriteCondition? = nil, now: Int64 = 1_000,
         escalated: Bool = false, interleave: (inout ShardCluster) -> Void = { _ in }
