@@ -1,0 +1,144 @@
+import HearthCore
+import HearthWire
+import Testing
+
+@testable import HearthServer
+
+/// The feed that turns every shard's committed entries into read-view updates: single-shard writes flow through, a
+/// transaction appears all at once, nothing waits in a cycle, and overlapping changes keep their order.
+@Suite struct CommitFeedTests {
+    private static func set(_ path: String, _ value: Int64) -> ResolvedMutation {
+        .set(Fixture.path(path), Node(.int(value)))
+    }
+
+    private static func write(_ shard: Int, _ index: UInt64, _ mutations: ResolvedMutation...) -> ShardApplied {
+        ShardApplied(
+            shard: shard, index: index,
+            effect: .write(ShardChange(namespace: "default", mutations: mutations, increments: [:])))
+    }
+
+    private static func prepared(_ shard: Int, _ index: UInt64, _ transaction: UInt64, participants: [Int] = [0, 1])
+        -> ShardApplied
+    {
+        let intent = ShardIntent(
+            write: ShardWrite(namespace: "default", mutations: [], now: 0),
+            plan: ShardTransactionPlan(anchor: participants[participants.count - 1], participants: participants))
+        return ShardApplied(shard: shard, index: index, effect: .prepared(TransactionID(rawValue: transaction), intent))
+    }
+
+    /// A committed part of `transaction` (the anchor's, the highest participant's, when `decision` is set).
+    private static func finished(
+        _ shard: Int, _ index: UInt64, _ transaction: UInt64, decision: Bool? = nil, participants: [Int] = [0, 1],
+        _ mutations: ResolvedMutation...
+    ) -> ShardApplied {
+        let part = ShardTransactionPart(
+            participants: participants, change: ShardChange(namespace: "default", mutations: mutations, increments: [:])
+        )
+        return ShardApplied(
+            shard: shard, index: index,
+            effect: .finished(TransactionID(rawValue: transaction), decision: decision, committed: part))
+    }
+
+    private static func paths(_ updates: [CommitFeed.Update]) -> [[String]] {
+        updates.map { $0.mutations.map(\.path.slashless) }
+    }
+
+    @Test func singleShardWritesFlowThroughAtOnce() {
+        var feed = CommitFeed(appliedIndex: [0, 4])
+        #expect(Self.paths(feed.receive(Self.write(1, 5, Self.set("a/x", 1)))) == [["a/x"]])
+        #expect(Self.paths(feed.receive(Self.write(0, 1, Self.set("b/x", 2)))) == [["b/x"]])
+        #expect(feed.appliedIndex == [1, 5])
+        #expect(feed.isQuiescent)
+    }
+
+    @Test func aTransactionIsShownOnlyWhenEveryPartIsInAndThenAllAtOnce() {
+        var feed = CommitFeed(appliedIndex: [0, 0])
+        #expect(feed.receive(Self.prepared(0, 1, 7)).isEmpty)
+        #expect(feed.intents[0][TransactionID(rawValue: 7)] != nil)
+        #expect(feed.receive(Self.finished(1, 1, 7, decision: true, Self.set("b/y", 2))).isEmpty)
+        #expect(!feed.isQuiescent)
+        #expect(feed.appliedIndex == [1, 0])
+        #expect(feed.decisions[1] == [TransactionID(rawValue: 7): true], "recorded as soon as the decision arrives")
+        let updates = feed.receive(Self.finished(0, 2, 7, Self.set("a/x", 1)))
+        #expect(Self.paths(updates) == [["a/x", "b/y"]])
+        #expect(feed.isQuiescent)
+        #expect(feed.appliedIndex == [2, 1])
+        #expect(feed.intents.allSatisfy { $0.isEmpty })
+        #expect(feed.decisions[1] == [TransactionID(rawValue: 7): true])
+    }
+
+    @Test func nonOverlappingTransactionsArrivingInOppositeOrdersAreBothShown() {
+        var feed = CommitFeed(appliedIndex: [0, 0])
+        #expect(feed.receive(Self.finished(1, 1, 1, decision: true, Self.set("a/x", 1))).isEmpty)
+        #expect(feed.receive(Self.finished(1, 2, 2, decision: true, Self.set("c/x", 3))).isEmpty)
+        #expect(Self.paths(feed.receive(Self.finished(0, 1, 2, Self.set("d/x", 4)))) == [["c/x", "d/x"]])
+        #expect(feed.appliedIndex == [1, 0], "transaction 1 still holds shard 1 at its first entry")
+        #expect(Self.paths(feed.receive(Self.finished(0, 2, 1, Self.set("b/x", 2)))) == [["a/x", "b/x"]])
+        #expect(feed.isQuiescent)
+        #expect(feed.appliedIndex == [2, 2])
+    }
+
+    @Test func anOverlappingWriteWaitsBehindAPendingTransactionAndOthersPassIt() {
+        var feed = CommitFeed(appliedIndex: [0, 0])
+        #expect(feed.receive(Self.finished(1, 1, 5, decision: true, Self.set("a/x", 1))).isEmpty)
+        #expect(feed.receive(Self.write(1, 2, Self.set("a/x/n", 2))).isEmpty, "overlaps the pending transaction")
+        #expect(Self.paths(feed.receive(Self.write(1, 3, Self.set("a/y", 3)))) == [["a/y"]], "overlaps nothing")
+        #expect(feed.appliedIndex == [0, 0])
+        let updates = feed.receive(Self.finished(0, 1, 5, Self.set("b/x", 4)))
+        #expect(Self.paths(updates) == [["a/x", "b/x"], ["a/x/n"]], "the transaction first, then the write behind it")
+        #expect(feed.appliedIndex == [1, 3])
+        #expect(feed.isQuiescent)
+    }
+
+    @Test func anAbortedTransactionShowsNothingAndKeepsItsDecisionWhileAPartIsPrepared() {
+        var feed = CommitFeed(appliedIndex: [0, 0])
+        _ = feed.receive(Self.prepared(0, 1, 8))
+        let abort = ShardApplied(
+            shard: 1, index: 1, effect: .finished(TransactionID(rawValue: 8), decision: false, committed: nil))
+        #expect(feed.receive(abort).isEmpty)
+        #expect(feed.isQuiescent, "an abort has nothing to wait for")
+        feed.pruneDecisions()
+        #expect(feed.decisions[1] == [TransactionID(rawValue: 8): false], "shard 0 still needs the decision")
+        let finish = ShardApplied(
+            shard: 0, index: 2, effect: .finished(TransactionID(rawValue: 8), decision: nil, committed: nil))
+        #expect(feed.receive(finish).isEmpty)
+        feed.pruneDecisions()
+        #expect(feed.decisions.allSatisfy { $0.isEmpty })
+        #expect(feed.intents.allSatisfy { $0.isEmpty })
+    }
+
+    @Test func overlappingTransactionsAreShownInTheOrderTheirLocksGaveThem() {
+        var feed = CommitFeed(appliedIndex: [0, 0, 0])
+        // Transaction 1 (shards 0, 1) finishes in shard 0 before transaction 2 (shards 0, 2) prepares there.
+        _ = feed.receive(Self.prepared(0, 1, 1))
+        _ = feed.receive(Self.finished(0, 2, 1, Self.set("a/x", 1)))
+        _ = feed.receive(Self.prepared(0, 3, 2, participants: [0, 2]))
+        _ = feed.receive(Self.finished(0, 4, 2, participants: [0, 2], Self.set("a/x", 2)))
+        #expect(feed.receive(Self.finished(2, 1, 2, decision: true, participants: [0, 2], Self.set("c/x", 3))).isEmpty)
+        let updates = feed.receive(Self.finished(1, 1, 1, decision: true, Self.set("b/x", 4)))
+        #expect(Self.paths(updates) == [["a/x", "b/x"], ["a/x", "c/x"]])
+        guard let last = updates.last, case .set(_, let node) = last.mutations.first else {
+            Issue.record("expected two updates")
+            return
+        }
+        #expect(node == Node(.int(2)), "the later transaction's value wins")
+    }
+
+    @Test func mergeJoinsSpinePartsAndAppliesShallowPathsFirst() throws {
+        let partA: [ResolvedMutation] = [
+            .set(Fixture.path("deep/x/n"), Node(.int(1))),
+            .setPriority(Fixture.path("posts"), .int(3)),
+            .set(Fixture.path("posts"), try Fixture.node(#"{"pA":{"n":1},".priority":3}"#)),
+        ]
+        let partB: [ResolvedMutation] = [
+            .set(Fixture.path("posts"), try Fixture.node(#"{"pB":{"n":2},".priority":3}"#)),
+            .setPriority(Fixture.path("posts"), .int(3)),
+            .set(.root, .empty),
+        ]
+        let merged = CommitFeed.merge([partA, partB])
+        #expect(merged.map(\.path.slashless) == ["", "posts", "posts", "deep/x/n"])
+        #expect(
+            merged[1] == .set(Fixture.path("posts"), try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2},".priority":3}"#)))
+        #expect(merged[2] == .setPriority(Fixture.path("posts"), .int(3)), "a set comes before a priority on its path")
+    }
+}

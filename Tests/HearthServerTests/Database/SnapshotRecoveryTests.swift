@@ -1,0 +1,128 @@
+import Foundation
+import HearthCore
+import HearthStorage
+import HearthTestKit
+import HearthWire
+import Testing
+
+@testable import HearthServer
+
+/// Snapshot format 3 keeps each shard's log position, its prepared transactions and the decisions they need; a node
+/// recovered from a snapshot plus the log after it is the node recovered from the whole log.
+@Suite struct SnapshotRecoveryTests {
+    private static let router = ShardRouter(shardCount: 3, shardDepth: 2)
+
+    /// Writes `capture` to a snapshot file of its own and reads it back.
+    private static func roundTrip(_ capture: ViewSnapshot, directory: String) async throws -> SnapshotContent.Decoded {
+        let store = try SnapshotStore(directory: directory + "/\(capture.sequence)")
+        try store.write(lsn: capture.sequence) { writer in
+            try SnapshotContent.encode(capture, depth: Self.router.shardDepth, into: &writer)
+        }
+        let latest = try #require(try store.latest())
+        return try await SnapshotContent.decode(try store.read(latest), parallelism: 2)
+    }
+
+    private static func intent(_ mutations: [Mutation], anchor: Int, participants: [Int], now: Int64) -> ShardIntent {
+        ShardIntent(
+            write: ShardWrite(namespace: "default", mutations: mutations, now: now),
+            plan: ShardTransactionPlan(anchor: anchor, participants: participants))
+    }
+
+    @Test func version3KeepsIndexesIntentsAndDecisions() async throws {
+        let directory = try TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = TransactionID(rawValue: 0xFFFF_FFFF_FFFF_FFF0)
+        let second = TransactionID(rawValue: 2)
+        let intents: [[TransactionID: ShardIntent]] = [
+            [
+                first: Self.intent(
+                    [
+                        try Fixture.set("posts/p1/n", #"{".sv":{"increment":1}}"#),
+                        .setPriority(Fixture.path("posts/p1"), try Fixture.value(#"{".sv":"timestamp"}"#)),
+                    ], anchor: 2, participants: [0, 1, 2], now: 1_700_000_000_000),
+                second: Self.intent([], anchor: 2, participants: [0, 2], now: 5),
+            ],
+            [
+                first: Self.intent(
+                    [try Fixture.set("meta", #"{"tab":"a\tb","line":"a\nb\u2028"}"#)], anchor: 2,
+                    participants: [0, 1, 2], now: -3)
+            ],
+            [:],
+        ]
+        let decisions: [[TransactionID: Bool]] = [[:], [TransactionID(rawValue: 9): true], [second: false]]
+        let roots = ["default": try Fixture.node(#"{"posts":{"p1":{"n":1}},"meta":"x"}"#), "other": Node(.int(3))]
+        let capture = ViewSnapshot(
+            sequence: 12, roots: roots, appliedIndex: [4, 0, 7], intents: intents, decisions: decisions)
+        let decoded = try await Self.roundTrip(capture, directory: directory)
+        #expect(decoded.roots == roots)
+        #expect(decoded.appliedIndex == [0: 4, 1: 0, 2: 7])
+        for (shard, expected) in intents.enumerated() {
+            let found = decoded.intents[shard] ?? [:]
+            #expect(Set(found.keys) == Set(expected.keys), "shard \(shard)")
+            for (transaction, intent) in expected {
+                #expect(found[transaction]?.bytes(transaction) == intent.bytes(transaction), "shard \(shard)")
+            }
+        }
+        #expect(decoded.decisions == [1: [TransactionID(rawValue: 9): true], 2: [second: false]])
+    }
+
+    @Test(arguments: [41, 42, 43] as [UInt64])
+    func aSnapshotPlusTheLogTailRecoversWhatTheWholeLogRecovers(seed: UInt64) async throws {
+        let directory = try TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var random = SeededRandom(seed: seed)
+        let posts = Fixture.path("posts")
+        let keys = try #require(Fixture.keys("p", under: posts, router: Self.router, shards: [0, 1, 2]))
+        var cluster = ShardCluster(router: Self.router)
+        var captures: [ViewSnapshot] = []
+        var now: Int64 = 1_000
+        func work(_ cluster: inout ShardCluster) {
+            now += 1
+            let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+            let leaf = ["n", "m"][Int.random(in: 0..<2, using: &random)]
+            let value = Bool.random(using: &random) ? #"{".sv":{"increment":1}}"# : #"{".sv":"timestamp"}"#
+            _ = try? cluster.write([Fixture.set("posts/\(key)/\(leaf)", value)], now: now)
+            if let capture = cluster.view.capture(), captures.last?.sequence != capture.sequence {
+                captures.append(capture)
+            }
+        }
+        for round in 0..<4 {
+            for _ in 0..<3 { work(&cluster) }
+            let update = [
+                try Fixture.set("posts/\(keys[round % 3])/star", "true"),
+                try Fixture.set("posts/\(keys[(round + 1) % 3])/n", #"{".sv":{"increment":10}}"#),
+            ]
+            _ = cluster.transaction(update, now: now) { cluster in
+                if let capture = cluster.view.capture(), captures.last?.sequence != capture.sequence {
+                    captures.append(capture)
+                }
+                work(&cluster)
+            }
+        }
+        #expect(captures.contains { $0.intents.contains { !$0.isEmpty } }, "no snapshot held a prepared transaction")
+        let wal = cluster.wal
+        // Every snapshot holding a prepared transaction, and the first and the last of the others.
+        let withIntents = captures.filter { $0.intents.contains { !$0.isEmpty } }
+        let without = captures.filter { $0.intents.allSatisfy { $0.isEmpty } }
+        for capture in withIntents.prefix(3) + [without.first, without.last].compactMap({ $0 }) {
+            let decoded = try await Self.roundTrip(capture, directory: directory)
+            let start = Int(capture.sequence)
+            // Every crash point up to the next transaction's decision or so, then every fourth, and the end.
+            let lengths = Array(start...min(start + 12, wal.count)) + stride(from: start + 13, to: wal.count, by: 4)
+            for length in lengths + [wal.count] {
+                let fromSnapshot = try ShardCluster.recovered(
+                    router: Self.router, snapshot: decoded, records: wal[start..<length], after: capture.sequence)
+                let fromLog = try ShardCluster.recovered(
+                    router: Self.router, snapshot: nil, records: wal[..<length], after: 0)
+                let context = "seed \(seed): snapshot at \(start), crash after \(length) of \(wal.count)"
+                #expect(fromSnapshot.view.roots == fromLog.view.roots, "\(context)")
+                #expect(fromSnapshot.machines.map(\.trees) == fromLog.machines.map(\.trees), "\(context)")
+                #expect(fromSnapshot.machines.map(\.lastIndex) == fromLog.machines.map(\.lastIndex), "\(context)")
+                if length == wal.count {
+                    #expect(fromSnapshot.view.roots == cluster.view.roots, "\(context): the state before the crash")
+                    #expect(fromSnapshot.machines.map(\.trees) == cluster.machines.map(\.trees), "\(context)")
+                }
+            }
+        }
+    }
+}

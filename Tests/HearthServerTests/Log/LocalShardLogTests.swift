@@ -1,0 +1,94 @@
+import Foundation
+import HearthCore
+import HearthStorage
+import HearthTestKit
+import HearthWire
+import Synchronization
+import Testing
+
+@testable import HearthServer
+
+/// Every shard's log multiplexed onto the node's one write-ahead log: committed entries reach the view in record
+/// order before their waiters resume, and a reopened log replays exactly what was appended.
+@Suite struct LocalShardLogTests {
+    private static func configuration() -> WALConfiguration {
+        var configuration = WALConfiguration()
+        configuration.fsync = .off
+        return configuration
+    }
+
+    @Test func entriesOfEveryShardCommitInRecordOrderAndReplayAfterReopening() async throws {
+        let directory = try TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let received = Received()
+        let log = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { batch, _ in
+            received.entries.withLock { $0 += batch.map { ($0.shard, $0.index) } }
+        }
+        log.start()
+        var machines = (0..<3).map { ShardStateMachine(shard: $0, spineDepth: 1) }
+        var appended: [(position: ShardLogPosition, entry: ShardEntry)] = []
+        for round in 0..<30 {
+            let shard = [0, 2, 2, 1, 0][round % 5]
+            let write = ShardWrite(
+                namespace: "default", mutations: [try Fixture.set("k\(shard)/n", #"{".sv":{"increment":1}}"#)],
+                now: Int64(round))
+            guard case .appended(let entry, let applied) = machines[shard].write(write, condition: nil) else {
+                Issue.record("round \(round): the write must append")
+                return
+            }
+            appended.append((log.append(entry, applied: applied), entry))
+        }
+        for (position, _) in appended {
+            try await log.waitUntilCommitted([position])
+            #expect(received.entries.withLock { $0.contains { $0.0 == position.shard && $0.1 >= position.index } })
+        }
+        let order = received.entries.withLock { $0 }
+        #expect(order.map { $0.0 } == appended.map { $0.position.shard })
+        #expect(order.map { $0.1 } == appended.map { $0.position.index })
+        #expect(appended.map { $0.position.sequence } == Array(1...30))
+        await log.close()
+
+        let reopened = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { _, _ in }
+        #expect(reopened.lastRecoveredSequence == 30)
+        var replayed: [(UInt64, ShardLogRecord)] = []
+        try reopened.replay(after: 10) { replayed.append(($0, $1)) }
+        #expect(replayed.map { $0.0 } == Array(11...30))
+        for ((sequence, record), (position, entry)) in zip(replayed, appended.dropFirst(10)) {
+            guard case .entry(let shard, let index, let decoded) = record else {
+                Issue.record("record \(sequence) decoded as \(record)")
+                continue
+            }
+            #expect(shard == position.shard && index == position.index)
+            #expect(decoded.bytes == entry.bytes)
+        }
+        reopened.start()
+        await reopened.close()
+    }
+
+    @Test func aRecordThisVersionCannotReadStopsReplayNamingTheRecordAndTheLog() async throws {
+        let directory = try TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wal = try WriteAheadLog(directory: directory, configuration: Self.configuration()) { _ in }
+        wal.start()
+        let entry = ShardEntry.decide(TransactionID(rawValue: 1), commit: false, nil)
+        _ = wal.enqueue(ShardLogRecord.encode(entry, shard: 0, index: 1))
+        try await wal.waitUntilDurable(wal.enqueue([9, 0, 0]))
+        _ = wal.enqueue(ShardLogRecord.encode(entry, shard: 0, index: 2))
+        await wal.close()
+
+        let log = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { _, _ in }
+        var replayed = 0
+        let error = try #require(throws: CommitRecordError.self) {
+            try log.replay(after: 0) { _, _ in replayed += 1 }
+        }
+        #expect(replayed == 1, "nothing after the unreadable record is applied")
+        #expect(error.detail.contains("record 2") && error.detail.contains(directory))
+        log.start()
+        await log.close()
+    }
+}
+
+/// What the log handed to the view, in order: (shard, index).
+private final class Received: Sendable {
+    let entries = Mutex<[(Int, UInt64)]>([])
+}

@@ -1,0 +1,202 @@
+import HearthCore
+import HearthTestKit
+import HearthWire
+import Testing
+
+@testable import HearthServer
+
+/// Log records carry shard entries between a leader and every replay: each kind must come back as it went in, and a
+/// record this version cannot read must stop recovery with a `CommitRecordError`, never be misread.
+@Suite struct ShardLogRecordTests {
+    static let transaction = TransactionID(rawValue: 0xDEAD_BEEF_0000_0001)
+
+    static func sampleWrite() throws -> ShardWrite {
+        ShardWrite(
+            namespace: "default",
+            mutations: [
+                try Fixture.set("posts/p1/n", #"{".sv":{"increment":-2.5}}"#),
+                try Fixture.set(
+                    "posts/p1/meta", #"{"at":{".sv":"timestamp"},"t":"é\n","x":{".value":1,".priority":"p"}}"#),
+                try Fixture.set("posts/p1/gone", "null"),
+                .setPriority(Fixture.path("posts/p1"), try Fixture.value(#"{".sv":"timestamp"}"#)),
+                .setPriority(Fixture.path("posts/p2"), try Fixture.value("null")),
+            ],
+            now: -1_700_000_000_123)
+    }
+
+    static func samples() throws -> [ShardEntry] {
+        let write = try Self.sampleWrite()
+        return [
+            .write(write),
+            .write(ShardWrite(namespace: "ns-é", mutations: [], now: Int64.max)),
+            .prepare(Self.transaction, write, ShardTransactionPlan(anchor: 3, participants: [0, 3, 65_535])),
+            .prepare(
+                TransactionID(rawValue: 0), ShardWrite(namespace: "d", mutations: [], now: 0),
+                ShardTransactionPlan(anchor: 0, participants: [0])),
+            .decide(
+                Self.transaction, commit: true,
+                ShardIntent(write: write, plan: ShardTransactionPlan(anchor: 3, participants: [0, 3]))),
+            .decide(Self.transaction, commit: false, nil),
+            .finish(TransactionID(rawValue: UInt64.max), commit: true),
+            .finish(Self.transaction, commit: false),
+        ]
+    }
+
+    /// Structural equality: kinds, transactions, plans, and every mutation's path and parsed value.
+    static func same(_ a: ShardEntry, _ b: ShardEntry) -> Bool {
+        switch (a, b) {
+        case (.write(let x), .write(let y)): return Self.same(x, y)
+        case (.prepare(let t, let x, let p), .prepare(let u, let y, let q)): return t == u && p == q && Self.same(x, y)
+        case (.decide(let t, let c, nil), .decide(let u, let d, nil)), (.finish(let t, let c), .finish(let u, let d)):
+            return t == u && c == d
+        case (.decide(let t, let c, let x?), .decide(let u, let d, let y?)):
+            return t == u && c == d && x.plan == y.plan && Self.same(x.write, y.write)
+        default: return false
+        }
+    }
+
+    static func same(_ a: ShardWrite, _ b: ShardWrite) -> Bool {
+        guard a.namespace == b.namespace, a.now == b.now, a.mutations.count == b.mutations.count else { return false }
+        return zip(a.mutations, b.mutations).allSatisfy { x, y in
+            switch (x, y) {
+            case (.set(let p, let v), .set(let q, let w)), (.setPriority(let p, let v), .setPriority(let q, let w)):
+                p == q && v.node == w.node && Set(v.placeholders) == Set(w.placeholders)
+                    && v.pendingPriorities == w.pendingPriorities
+            default: false
+            }
+        }
+    }
+
+    @Test func everyEntryKindRoundTrips() throws {
+        for (offset, entry) in try Self.samples().enumerated() {
+            let shard = offset * 9_000
+            let index = UInt64(offset) << 40 + 1
+            let bytes = ShardLogRecord.encode(entry, shard: shard, index: index)
+            let record = try ShardLogRecord(decoding: bytes)
+            guard case .entry(let decodedShard, let decodedIndex, let decoded) = record else {
+                Issue.record("entry \(offset) decoded as \(record)")
+                continue
+            }
+            #expect(decodedShard == shard && decodedIndex == index, "entry \(offset)")
+            #expect(Self.same(decoded, entry), "entry \(offset): \(decoded) != \(entry)")
+            #expect(ShardLogRecord.encode(decoded, shard: shard, index: index) == bytes, "entry \(offset)")
+        }
+    }
+
+    @Test(arguments: [51, 52] as [UInt64])
+    func randomWritesRoundTrip(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        for round in 0..<200 {
+            var mutations: [Mutation] = []
+            for _ in 0..<Int.random(in: 0...4, using: &random) {
+                let path = Path(keys: (0..<Int.random(in: 0...4, using: &random)).map { Key(unchecked: "k\($0)") })
+                if Bool.random(using: &random) {
+                    mutations.append(.set(path, try ValueSpec.random(&random, depth: 3).writeValue(at: path)))
+                } else {
+                    mutations.append(.setPriority(path, try PrioritySpec.random(&random).writeValue()))
+                }
+            }
+            let write = ShardWrite(
+                namespace: "default", mutations: mutations, now: Int64.random(in: 0...1 << 50, using: &random))
+            let entry: ShardEntry =
+                Bool.random(using: &random)
+                ? .write(write)
+                : .prepare(Self.transaction, write, ShardTransactionPlan(anchor: 1, participants: [1, 2]))
+            let decoded = try ShardLogRecord(decoding: ShardLogRecord.encode(entry, shard: 1, index: 1))
+            guard case .entry(1, 1, let back) = decoded, Self.same(back, entry) else {
+                Issue.record("seed \(seed) round \(round): \(entry) came back as \(decoded)")
+                continue
+            }
+        }
+    }
+
+    @Test func everyTruncationThrowsACommitRecordError() throws {
+        for entry in try Self.samples() {
+            let bytes = ShardLogRecord.encode(entry, shard: 2, index: 7)
+            for length in 0..<bytes.count {
+                #expect(throws: CommitRecordError.self, "\(entry) cut to \(length) of \(bytes.count) bytes") {
+                    try ShardLogRecord(decoding: Array(bytes[..<length]))
+                }
+            }
+        }
+    }
+
+    @Test func unknownVersionsKindsAndMutationsThrowACommitRecordError() throws {
+        let bytes = ShardLogRecord.encode(.write(try Self.sampleWrite()), shard: 1, index: 1)
+        var unknownVersion = bytes
+        unknownVersion[0] = 3
+        var unknownKind = bytes
+        unknownKind[11] = 5
+        var unknownMutation = bytes
+        // version, shard, index, kind, namespace length + "default", now, count: the first mutation's kind follows.
+        unknownMutation[1 + 2 + 8 + 1 + 2 + 7 + 8 + 4] = 9
+        for (name, damaged) in [("version", unknownVersion), ("kind", unknownKind), ("mutation", unknownMutation)] {
+            #expect(throws: CommitRecordError.self, "unknown \(name)") { try ShardLogRecord(decoding: damaged) }
+        }
+    }
+
+    /// A value the JSON parser rejects is a record this version cannot read, like any other damage.
+    @Test func aDamagedValueThrowsACommitRecordError() throws {
+        let write = ShardWrite(namespace: "default", mutations: [try Fixture.set("a/b", #"{"x":1}"#)], now: 0)
+        var bytes = ShardLogRecord.encode(.write(write), shard: 0, index: 1)
+        let brace = try #require(bytes.lastIndex(of: UInt8(ascii: "{")))
+        bytes[brace] = UInt8(ascii: "#")
+        #expect(throws: CommitRecordError.self) { try ShardLogRecord(decoding: bytes) }
+    }
+
+    @Test func aVersion1RecordStillDecodes() throws {
+        let bytes = Self.legacyRecord(
+            namespace: "legacy", [(1, "a/b", #"{"x":1,".priority":2}"#), (2, "a", "3.5"), (2, "c", "null")])
+        guard case .legacy(let record) = try ShardLogRecord(decoding: bytes) else {
+            Issue.record("a version 1 record must decode as legacy")
+            return
+        }
+        #expect(record.namespace == "legacy")
+        #expect(
+            record.mutations == [
+                .set(Fixture.path("a/b"), try Fixture.node(#"{"x":1,".priority":2}"#)),
+                .setPriority(Fixture.path("a"), .double(3.5)), .setPriority(Fixture.path("c"), nil),
+            ])
+        for length in 1..<bytes.count {
+            #expect(throws: CommitRecordError.self) { try ShardLogRecord(decoding: Array(bytes[..<length])) }
+        }
+    }
+
+    @Test func recoveryAppliesVersion1RecordsBeforeShardEntriesOnly() throws {
+        let router = ShardRouter(shardCount: 2, shardDepth: 1)
+        var recovery = Recovery(router: router, snapshot: nil)
+        try recovery.replay(
+            try ShardLogRecord(decoding: Self.legacyRecord(namespace: "default", [(1, "a/b", "1"), (1, "c", "2")])),
+            sequence: 1)
+        let shard = try #require(router.shard(namespace: "default", path: Fixture.path("a")))
+        let entry = ShardEntry.write(ShardWrite(namespace: "default", mutations: [try Fixture.set("a/d", "3")], now: 0))
+        try recovery.replay(.entry(shard: shard, index: 1, entry), sequence: 2)
+        #expect(throws: CommitRecordError.self, "an old record after a shard entry") {
+            try recovery.replay(
+                try ShardLogRecord(decoding: Self.legacyRecord(namespace: "default", [(1, "x", "1")])), sequence: 3)
+        }
+        #expect(throws: CommitRecordError.self, "a gap in a shard's entries") {
+            try recovery.replay(.entry(shard: shard, index: 3, entry), sequence: 3)
+        }
+        #expect(throws: CommitRecordError.self, "a shard this node does not have") {
+            try recovery.replay(.entry(shard: 2, index: 1, entry), sequence: 3)
+        }
+        let (view, machines) = recovery.finish(sequence: 3)
+        #expect(Fixture.json(view.roots["default"] ?? .empty) == #"{"a":{"b":1,"d":3},"c":2}"#)
+        #expect(Fixture.json(machines[shard].node(namespace: "default", at: .root)).contains(#""d":3"#))
+    }
+
+    /// A record in the version 1 layout: `u8 1`, namespace, `u32 count`, then kind, path and export JSON per mutation.
+    static func legacyRecord(namespace: String, _ mutations: [(kind: UInt8, path: String, json: String)]) -> [UInt8] {
+        var bytes: [UInt8] = [1]
+        ByteWriter.appendString(namespace, to: &bytes)
+        ByteWriter.append(UInt32(mutations.count), to: &bytes)
+        for (kind, path, json) in mutations {
+            bytes.append(kind)
+            ByteWriter.appendString(path, to: &bytes)
+            ByteWriter.append(UInt64(json.utf8.count), to: &bytes)
+            bytes.append(contentsOf: json.utf8)
+        }
+        return bytes
+    }
+}
