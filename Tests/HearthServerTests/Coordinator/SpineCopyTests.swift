@@ -11,11 +11,6 @@ import Testing
     private static let router = ShardRouter(shardCount: 4, shardDepth: 2)
     private static let posts = Fixture.path("posts")
     /// Not fixed yet: an escalated spine write reads and clears only the spine above deep paths.
-    private static let spineWriteBelowASpineLeaf: Comment = """
-        a spine write below a spine leaf: its all-shard rerun reads and clears only the spine above deep paths, \
-        so every part still lands below the leaf and Coordinator.rerunOverEveryShard's precondition stops the node
-        """
-
     /// The shards' copies of `path`, joined as a coordinator reads them.
     private static func joined(_ cluster: ShardCluster, _ path: Path) -> Node {
         Node.union(cluster.machines.map { $0.node(namespace: "default", at: path) })
@@ -59,18 +54,16 @@ import Testing
         let first = try Fixture.set("posts", #"{"\#(keys[0])":{"x":1}}"#)
         let second = try Fixture.set("posts/\(keys[1])/x", "2")
         let both = try Fixture.node(#"{"posts":{"\#(keys[0])":{"x":1},"\#(keys[1])":{"x":2}}}"#)
-        withKnownIssue(Self.spineWriteBelowASpineLeaf) {
-            // A spine write: shard 3 gets the post, every other shard an empty part of /posts.
-            _ = cluster.write([first])
-            #expect(Fixture.json(cluster.visible(.root)) == #"{"posts":{"\#(keys[0])":{"x":1}}}"#)
-            for machine in cluster.machines {
-                #expect(
-                    !machine.node(namespace: "default", at: .root).isLeaf,
-                    "shard \(machine.shard) still holds the old root leaf 3")
-            }
-            _ = cluster.write([second])
-            #expect(cluster.visible(.root) == both, "the first post was lost")
+        // A spine write: shard 3 gets the post, every other shard an empty part of /posts.
+        _ = cluster.write([first])
+        #expect(Fixture.json(cluster.visible(.root)) == #"{"posts":{"\#(keys[0])":{"x":1}}}"#)
+        for machine in cluster.machines {
+            #expect(
+                !machine.node(namespace: "default", at: .root).isLeaf,
+                "shard \(machine.shard) still holds the old root leaf 3")
         }
+        _ = cluster.write([second])
+        #expect(cluster.visible(.root) == both, "the first post was lost")
     }
 
     @Test func aSpineNodesPriorityStaysVisibleToACompareAndSet() throws {
@@ -135,9 +128,7 @@ import Testing
             } else {
                 mutation = .set(path, try spec.writeValue(at: path))
             }
-            withKnownIssue(Self.spineWriteBelowASpineLeaf, isIntermittent: true) {
-                _ = cluster.write([mutation], now: Int64(round))
-            }
+            _ = cluster.write([mutation], now: Int64(round))
             for spine in [Path.root, Self.posts] {
                 let joined = Self.joined(cluster, spine)
                 let shown = cluster.visible(spine)
