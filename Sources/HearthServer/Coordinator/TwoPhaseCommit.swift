@@ -41,6 +41,8 @@ public struct TwoPhaseCommit: Sendable {
     private let router: ShardRouter
     private let participants: [Int]
     private let readPaths: [Path]
+    /// Each participant's mutations, cut when the transaction starts preparing.
+    private var parts: [Int: [Mutation]] = [:]
 
     /// - Parameters:
     ///   - escalated: the write lands below a spine leaf (a shard answered `needsAllShards`).
@@ -133,17 +135,19 @@ public struct TwoPhaseCommit: Sendable {
         return [.finish(participants: Array(self.participants.dropLast()), commit: true)]
     }
 
-    private func prepareDirective() -> Directive {
-        .prepare(self.participants.dropLast().map { (shard: $0, write: self.part($0)) }, plan: self.plan)
+    /// Cuts every mutation once (a spine value is split in one pass for all shards) and prepares the parts.
+    private mutating func prepareDirective() -> Directive {
+        var cut: [Int: [Mutation]] = [:]
+        for mutation in self.mutations {
+            for (owner, part) in self.cut(mutation) { cut[owner, default: []].append(part) }
+        }
+        self.parts = cut
+        return .prepare(self.participants.dropLast().map { (shard: $0, write: self.part($0)) }, plan: self.plan)
     }
 
     /// The mutations `shard` applies for this transaction.
     private func part(_ shard: Int) -> ShardWrite {
-        var mutations: [Mutation] = []
-        for mutation in self.mutations {
-            for (owner, part) in self.cut(mutation) where owner == shard { mutations.append(part) }
-        }
-        return ShardWrite(namespace: self.namespace, mutations: mutations, now: self.now)
+        ShardWrite(namespace: self.namespace, mutations: self.parts[shard] ?? [], now: self.now)
     }
 
     /// The part of `mutation` each shard owns: a deep path belongs to one shard; a spine value is cut along shard
