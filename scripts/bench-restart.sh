@@ -37,9 +37,14 @@ port="$NODE_PORT"
 server="$NODE_PID"
 curl -sS -o /dev/null -w "import: HTTP %{http_code} in %{time_total}s\n" -H "Content-Type: application/json" \
     -T "$work/data.json" "http://127.0.0.1:$port/.json?ns=bench&disableTriggers=true&writeSizeLimit=unlimited&print=silent"
+# An import is several log records (one prepared part per shard): wait until snapshots stop coming (the last one
+# covers the whole import) before stopping the node.
+written=0
 for _ in $(seq 1 600); do
-    grep -q "snapshot.written" "$work/stderr" && break
-    sleep 1
+    now="$(grep -c "snapshot.written" "$work/stderr" || true)"
+    [ "$now" -gt 0 ] && [ "$now" -eq "$written" ] && break
+    written="$now"
+    sleep 3
 done
 grep -E "snapshot.written" "$work/stderr" || true
 echo "peak RSS of the node during import: $(grep VmHWM /proc/$server/status | awk '{print $2, $3}')"

@@ -148,7 +148,7 @@ public final class Database: Sendable {
                 }
                 self.log.truncate(through: capture.sequence)
                 self.view.pruneDecisions()
-                self.snapshotScheduler.finished()
+                self.snapshotScheduler.finished(next: self.view.capture())
                 logger.info(
                     "snapshot.written",
                     [
@@ -156,7 +156,7 @@ public final class Database: Sendable {
                         "seconds": String(format: "%.3f", Self.seconds(ContinuousClock.now - started)),
                     ])
             } catch {
-                self.snapshotScheduler.finished()
+                self.snapshotScheduler.finished(next: nil)
                 logger.error("snapshot.failed", ["lsn": "\(capture.sequence)", "error": "\(error)"])
             }
         }

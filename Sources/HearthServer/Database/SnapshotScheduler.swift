@@ -50,8 +50,11 @@ final class SnapshotScheduler: Sendable {
         if due, let capture { self.continuation.yield(capture) }
     }
 
-    func finished() {
+    /// The snapshot in flight is written (or failed); if enough records arrived meanwhile, snapshots `capture` next,
+    /// so a burst that ended while a snapshot was being written is not left for the timer.
+    func finished(next capture: ViewSnapshot?) {
         self.state.withLock { $0.inFlight = false }
+        self.recordsApplied(0, capture: capture)
     }
 
     func stop() {
