@@ -2,7 +2,8 @@
 # usage: scripts/bench-restart.sh [megabytes]
 # Restart time for a large data set: generates ~N MB of JSON (default 1024), imports it the way firebase-tools
 # does (PUT /.json?writeSizeLimit=unlimited), lets the node snapshot, stops it, then times recovery twice:
-# from the snapshot, and from the write-ahead log alone (snapshot moved away).
+# from the snapshot, and from the write-ahead log alone (snapshot moved away; only while the log still starts at
+# its first record).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 megabytes="${1:-1024}"
@@ -56,4 +57,8 @@ echo "== restart from snapshot"
 mv "$work/db/snapshots" "$work/snapshots-aside"
 mkdir "$work/db/snapshots"
 echo "== restart from the write-ahead log alone"
-"$binary" bench restart --data "$work/db"
+if [ -e "$work/db/wal/wal-00000000000000000001.log" ]; then
+    "$binary" bench restart --data "$work/db"
+else
+    echo "skipped: the snapshot let the node delete the log's first segments (an import spans several records)"
+fi
