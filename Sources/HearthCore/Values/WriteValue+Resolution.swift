@@ -55,6 +55,14 @@ extension WriteValue {
     }
 }
 
+extension ServerValue {
+    /// The value this server value takes where `current` stands now, at server time `now` (the rule of
+    /// `WriteValue.resolved`, for one placeholder).
+    public func resolved(current: LeafValue?, now: Int64) -> LeafValue {
+        WriteValue.resolve(self, current: current, now: now)
+    }
+}
+
 extension LeafValue {
     /// A priority seen as a leaf value, so increments treat both alike.
     init(priority: Priority) {

@@ -28,7 +28,8 @@ struct ViewState {
         if !update.increments.isEmpty {
             mutations = mutations.map { mutation in
                 guard case .set(let path, _) = mutation, let delta = update.increments[path] else { return mutation }
-                return .set(path, Node(ServerValue.increment(delta, current: old.node(at: path).leafValue)))
+                return .set(
+                    path, Node(ServerValue.increment(delta).resolved(current: old.node(at: path).leafValue, now: 0)))
             }
         }
         for mutation in mutations { new = mutation.apply(to: new) }

@@ -27,14 +27,3 @@ extension Mutation {
         return !(self.path == other.path && self.incrementDelta != nil && other.incrementDelta != nil)
     }
 }
-
-extension ServerValue {
-    /// The increment `delta` applied to `current`, under Firebase's rules (see `WriteValue.resolved`).
-    static func increment(_ delta: LeafValue, current: LeafValue?) -> LeafValue {
-        WriteValue(
-            node: .empty,
-            placeholders: [ServerValuePlaceholder(path: .root, value: .increment(delta), isPriority: false)]
-        )
-        .resolved(existing: current.map { Node($0) } ?? .empty, now: 0).leafValue ?? delta
-    }
-}
