@@ -9,6 +9,8 @@ enum Bench {
     static let usage = """
         usage: hearth bench query [--children N]      time ordered queries over one list of N children (default 1000000)
                hearth bench restart --data DIR        time recovering a data directory (snapshot + log tail)
+               hearth bench star [--shape multi|single] [--clients N] [--seconds S]
+                                                      the docs' star through the core alone (no network)
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -23,6 +25,13 @@ enum Bench {
         case "restart":
             guard arguments.count >= 3, arguments[1] == "--data" else { throw UsageError("restart needs --data DIR") }
             try await self.restart(directory: arguments[2])
+        case "star":
+            let options = try BenchOptions(
+                Array(arguments.dropFirst()), allowed: ["--shape", "--clients", "--seconds"])
+            try await self.star(
+                clients: try options.positiveInt("--clients") ?? 64,
+                seconds: try options.positiveDouble("--seconds") ?? 5,
+                shape: options.values["--shape"] ?? "multi")
         default:
             print(self.usage)
         }

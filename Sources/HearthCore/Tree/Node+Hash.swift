@@ -19,6 +19,11 @@ extension Node {
         return storage.cachedHash.storeIfNil(HashText(Self.computeHash(of: storage))).value
     }
 
+    /// Whether `storage` has cached its hash: such storage must not change in place, since the cache stays.
+    static func hasCachedHash(_ storage: Storage) -> Bool {
+        storage.cachedHash.load() != nil
+    }
+
     /// Hashes one storage, reading (and filling) its children's caches.
     private static func computeHash(of storage: Storage) -> String {
         var hasher = SHA1()

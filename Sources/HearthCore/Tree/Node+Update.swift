@@ -37,3 +37,45 @@ extension Node {
         return self.setting(target.withPriority(priority), at: path)
     }
 }
+
+/// Writing in place: the same results as `setting`, but nodes this tree holds the only reference to are edited
+/// where they lie instead of copied. A tree that is never shared between writes (a shard's) copies nothing; one
+/// published after every write (the read view's) copies each path once and edits it in place after that.
+extension Node {
+    /// Replaces the node at `path` with `value` (removes it when `value` is empty), as `setting(_:at:)` does.
+    /// - Complexity: O(depth × log n); nodes shared with other versions are copied, the others edited in place.
+    public mutating func set(_ value: Node, at path: Path) {
+        self.set(value, at: path.keys[...])
+    }
+
+    /// Replaces the priority of the node at `path`, as `settingPriority(_:at:)` does.
+    public mutating func setPriority(_ priority: Priority?, at path: Path) {
+        let target = self.node(at: path)
+        if target.isEmpty { return }
+        self.set(target.withPriority(priority), at: path)
+    }
+
+    private mutating func set(_ value: Node, at keys: ArraySlice<Key>) {
+        guard let first = keys.first else {
+            self = value
+            return
+        }
+        guard isKnownUniquelyReferenced(&self.storage), let storage = self.storage,
+            case .children(var map) = storage.content
+        else {
+            self = self.setting(value, at: keys)
+            return
+        }
+        // Leave the storage without the map while it is edited, so the map's nodes are uniquely held.
+        storage.content = .children(ChildMap())
+        map.modifyChild(first) { $0.set(value, at: keys.dropFirst()) }
+        if map.isEmpty {
+            self = .empty
+        } else if !Self.hasCachedHash(storage) {
+            storage.content = .children(map)
+        } else {
+            // A computed hash cannot be cleared, so the edited map moves into fresh storage.
+            self = Node(storage: Storage(content: .children(map), priority: storage.priority))
+        }
+    }
+}

@@ -7,9 +7,13 @@ import Synchronization
 /// untouched subtree with the old one, so taking a snapshot is O(1), readers never block writers, and two versions
 /// can be diffed by identity. Each non-empty node caches its Firebase hash the first time it is asked for.
 public struct Node: Sendable {
-    /// The shared, immutable storage of a non-empty node.
-    final class Storage: Sendable {
-        let content: Content
+    /// The storage of a non-empty node, shared and immutable once a second reference to it exists.
+    ///
+    /// `@unchecked Sendable` is safe for the same reason as `ChildMap.TreeNode`'s: `content` is written only through
+    /// a reference proved unique by `isKnownUniquelyReferenced` (`Node.set(_:at:)`), so no other thread can be reading
+    /// it, and never once the node has been shared.
+    final class Storage: @unchecked Sendable {
+        var content: Content
         /// Priorities are rare, so they live behind one word instead of inline in every node.
         private let priorityBox: PriorityBox?
         /// The Firebase hash once computed (see `Node+Hash.swift`). A lazy reference costs one word per node, where a
@@ -41,7 +45,7 @@ public struct Node: Sendable {
         case children(ChildMap)
     }
 
-    let storage: Storage?
+    var storage: Storage?
 
     init(storage: Storage?) {
         self.storage = storage

@@ -19,15 +19,15 @@ extension WriteValue {
         for placeholder in self.placeholders where !placeholder.isPriority {
             let current = existing.node(at: placeholder.path).leafValue
             let value = Self.resolve(placeholder.value, current: current, now: now)
-            result = result.setting(Node(value), at: placeholder.path)
+            result.set(Node(value), at: placeholder.path)
         }
         for (path, priority) in self.pendingPriorities {
-            result = result.settingPriority(priority, at: path)
+            result.setPriority(priority, at: path)
         }
         for placeholder in self.placeholders where placeholder.isPriority {
             let current = existing.node(at: placeholder.path).priority.map(LeafValue.init(priority:))
             let value = Self.resolve(placeholder.value, current: current, now: now)
-            result = result.settingPriority(Priority(number: value), at: placeholder.path)
+            result.setPriority(Priority(number: value), at: placeholder.path)
         }
         return result
     }

@@ -11,11 +11,11 @@ public enum ResolvedMutation: Sendable, Equatable {
         }
     }
 
-    /// Applies the mutation to a tree root with Firebase's set semantics.
-    public func apply(to root: Node) -> Node {
+    /// Applies the mutation to a tree root with Firebase's set semantics, editing in place what only `root` holds.
+    public func apply(to root: inout Node) {
         switch self {
-        case .set(let path, let node): root.setting(node, at: path)
-        case .setPriority(let path, let priority): root.settingPriority(priority, at: path)
+        case .set(let path, let node): root.set(node, at: path)
+        case .setPriority(let path, let priority): root.setPriority(priority, at: path)
         }
     }
 }

@@ -57,11 +57,8 @@ public final class DatabaseView: Sendable {
     /// listeners, then resumes the waiters whose entries are shown.
     func receive(_ batch: [ShardApplied], through sequence: UInt64) {
         let (notifications, snapshot) = self.state.withLock { state in
-            let changes = state.data.receive(batch)
+            let notifications = state.data.receive(batch, registry: state.registry)
             state.data.logSequence = sequence
-            let notifications = changes.map { change in
-                (change, state.registry.listeners(namespace: change.namespace, touching: change.mutations.map(\.path)))
-            }
             return (notifications, state.data.capture())
         }
         for (change, listeners) in notifications {

@@ -34,7 +34,7 @@ struct Recovery {
                 throw CommitRecordError("record \(sequence) is in the old format but follows shard entries")
             }
             var root = self.roots[legacy.namespace] ?? .empty
-            for mutation in legacy.mutations { root = mutation.apply(to: root) }
+            for mutation in legacy.mutations { mutation.apply(to: &root) }
             self.roots[legacy.namespace] = root.isEmpty ? nil : root
         case .entry(let shard, let index, let entry):
             self.buildMachines()

@@ -11,32 +11,44 @@ struct ViewState {
     var logSequence: UInt64 = 0
 
     /// Takes committed entries in commit order and applies every change that became ready.
-    mutating func receive(_ batch: [ShardApplied]) -> [CommittedChange] {
-        var changes: [CommittedChange] = []
+    /// - Parameter registry: the listeners; a change that touches none of them is applied in place and not returned,
+    ///   since only listeners need the roots before and after it.
+    /// - Returns: each change some listener hears, with those listeners.
+    mutating func receive(_ batch: [ShardApplied], registry: ListenRegistry = ListenRegistry())
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
         for applied in batch {
             for update in self.feed.receive(applied) {
-                changes.append(self.apply(update))
+                let listeners = registry.listeners(
+                    namespace: update.namespace, touching: update.mutations.map(\.path))
+                if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty) {
+                    heard.append((change, listeners))
+                }
             }
         }
-        return changes
+        return heard
     }
 
-    private mutating func apply(_ update: CommitFeed.Update) -> CommittedChange {
-        let old = self.roots[update.namespace] ?? .empty
-        var new = old
+    /// Applies one ready update. The root is edited in place unless `keepingOldRoot`, when the old root stays as it
+    /// was for the returned change (nodes shared with it, or with readers, are copied as usual).
+    private mutating func apply(_ update: CommitFeed.Update, keepingOldRoot: Bool) -> CommittedChange? {
+        var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
+        let old = keepingOldRoot ? root : .empty
         var mutations = update.mutations
         if !update.increments.isEmpty {
             mutations = mutations.map { mutation in
                 guard case .set(let path, _) = mutation, let delta = update.increments[path] else { return mutation }
                 return .set(
-                    path, Node(ServerValue.increment(delta).resolved(current: old.node(at: path).leafValue, now: 0)))
+                    path, Node(ServerValue.increment(delta).resolved(current: root.node(at: path).leafValue, now: 0)))
             }
         }
-        for mutation in mutations { new = mutation.apply(to: new) }
-        self.roots[update.namespace] = new.isEmpty ? nil : new
+        for mutation in mutations { mutation.apply(to: &root) }
+        self.roots[update.namespace] = root.isEmpty ? nil : root
         self.sequence += 1
+        guard keepingOldRoot else { return nil }
         return CommittedChange(
-            namespace: update.namespace, mutations: mutations, sequence: self.sequence, oldRoot: old, newRoot: new)
+            namespace: update.namespace, mutations: mutations, sequence: self.sequence, oldRoot: old, newRoot: root)
     }
 
     /// What a snapshot stores, when the view is a consistent cut (no transaction half shown); nil otherwise.

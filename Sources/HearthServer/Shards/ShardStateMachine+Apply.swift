@@ -72,9 +72,10 @@ extension ShardStateMachine {
 
     /// Resolves every mutation against the tree as it is before the write, then applies them in order.
     private mutating func applyWrite(_ write: ShardWrite) -> ShardChange {
-        var tree = self.trees[write.namespace] ?? .empty
+        // Taken out of the dictionary, so the tree's nodes are held only here and are edited in place.
+        var tree = self.trees.removeValue(forKey: write.namespace) ?? .empty
         let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
-        for mutation in resolved { tree = mutation.apply(to: tree) }
+        for mutation in resolved { mutation.apply(to: &tree) }
         self.trees[write.namespace] = tree.isEmpty ? nil : tree
         var increments: [Path: LeafValue] = [:]
         for mutation in write.mutations {
