@@ -74,7 +74,10 @@ extension ShardStateMachine {
     private mutating func applyWrite(_ write: ShardWrite) -> ShardChange {
         var tree = self.trees[write.namespace] ?? .empty
         let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
-        for mutation in resolved { tree = mutation.apply(to: tree) }
+        for mutation in resolved {
+            tree = mutation.apply(to: tree)
+            self.notePriority(mutation, namespace: write.namespace)
+        }
         self.trees[write.namespace] = tree.isEmpty ? nil : tree
         var increments: [Path: LeafValue] = [:]
         for mutation in write.mutations {

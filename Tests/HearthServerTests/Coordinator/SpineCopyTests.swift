@@ -10,7 +10,6 @@ import Testing
 @Suite struct SpineCopyTests {
     private static let router = ShardRouter(shardCount: 4, shardDepth: 2)
     private static let posts = Fixture.path("posts")
-    /// Not fixed yet: an escalated spine write reads and clears only the spine above deep paths.
     /// The shards' copies of `path`, joined as a coordinator reads them.
     private static func joined(_ simulation: Simulation, _ path: Path) -> Node {
         Node.union(simulation.machines.map { $0.node(namespace: "default", at: path) })
@@ -77,19 +76,98 @@ import Testing
         // What a client's transaction on /posts sends: the hash of the value it was shown.
         let condition = WriteCondition(path: Self.posts, expectedHash: shown.hash)
         let update = try Fixture.set("posts", #"{"\#(keys[1])":{"x":2}}"#)
-        withKnownIssue(
-            """
-            spine priority copies: a shard gaining its first child under a prioritised spine node has no copy of the \
-            priority
-            """
-        ) {
-            #expect(Self.joined(simulation, Self.posts) == shown, "the shards' copies of /posts lost its priority")
-            let outcome = simulation.write([update], condition: condition)
-            guard case .committed? = outcome else {
-                Issue.record("a compare-and-set with the hash of the shown value must commit, got \(outcome)")
-                return
-            }
+        #expect(Self.joined(simulation, Self.posts) == shown, "the shards' copies of /posts lost its priority")
+        let outcome = simulation.write([update], condition: condition)
+        guard case .committed? = outcome else {
+            Issue.record(
+                "a compare-and-set with the hash of the shown value must commit, got \(String(describing: outcome))")
+            return
         }
+    }
+
+    /// The shards' copies of `path` join into what the view shows, every shard holding part of it has its priority,
+    /// and a compare-and-set against the shown value commits.
+    private static func expectCopiesHold(
+        _ simulation: Simulation, at path: Path, update: Mutation, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let shown = simulation.visible(path)
+        #expect(Self.joined(simulation, path) == shown, "the shards' copies differ", sourceLocation: sourceLocation)
+        for machine in simulation.machines {
+            let copy = machine.node(namespace: "default", at: path)
+            #expect(
+                copy.isEmpty || copy.priority == shown.priority, "shard \(machine.shard) has another priority",
+                sourceLocation: sourceLocation)
+        }
+        let outcome = simulation.write([update], condition: WriteCondition(path: path, expectedHash: shown.hash))
+        guard case .committed? = outcome else {
+            Issue.record(
+                "a compare-and-set with the shown value's hash must commit, got \(String(describing: outcome))",
+                sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    @Test func aPrioritySetAfterChildrenExistReachesAShardGainingItsFirstChildLater() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2, 3]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts/\(keys[0])/x", "1"), try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([.setPriority(Self.posts, try Fixture.value("7"))])
+        simulation.write([try Fixture.set("posts/\(keys[2])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null"), try Fixture.set("posts/\(keys[1])", "null")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{".priority":7,"\#(keys[2])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[2])":2}"#))
+    }
+
+    @Test func aRemovedPriorityIsNotCopiedIntoAShardGainingItsFirstChild() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        simulation.write([.setPriority(Self.posts, try Fixture.value("null"))])
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{"\#(keys[1])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[1])":2}"#))
+    }
+
+    @Test func aDeletedSpineNodeComesBackWithoutItsOldPriority() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        simulation.write([try Fixture.set("posts", "null")])
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{"\#(keys[1])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[1])":2}"#))
+    }
+
+    @Test func aSpineNodeEmptiedByDeepDeletesComesBackWithoutItsOldPriority() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2, 3]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null")])
+        simulation.write([try Fixture.set("posts/\(keys[1])", "null")])
+        #expect(simulation.visible(Self.posts).isEmpty)
+        simulation.write([try Fixture.set("posts/\(keys[2])/x", "1")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{"\#(keys[2])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[2])":2}"#))
+    }
+
+    @Test func aRecoveredNodeStillCopiesSpinePriorities() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2]))
+        let before = Simulation(router: Self.router)
+        before.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        let simulation = try Simulation(router: Self.router, snapshot: nil, records: before.records, after: 0)
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{".priority":7,"\#(keys[1])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[1])":2}"#))
+    }
+
+    @Test func aShardRestoredFromASnapshotKnowsTheSpinePrioritiesOfTheWholeRoot() throws {
+        let root = try Fixture.node(#"{"posts":{".priority":7,"p":{"x":1}},"leaf":{".priority":2,".value":1}}"#)
+        let machine = ShardStateMachine(
+            shard: 0, spineDepth: 2, trees: [:], index: 0, intents: [:], roots: ["default": root])
+        #expect(machine.spinePriorities == ["default": [Self.posts]])
     }
 
     @Test func anEscalatedWriteKeepsASpineLeafItOnlyDeletesBelow() throws {

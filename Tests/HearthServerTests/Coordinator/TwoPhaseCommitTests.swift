@@ -206,7 +206,13 @@ import Testing
                 continue
             }
             #expect(clear.node.isEmpty)
-            #expect(write.mutations.count == (shard == 2 ? 2 : 1))
+            #expect(write.mutations.count == (shard == 2 ? 3 : 2))
+            // The root above the new data is no leaf: every shard copies its priority (none here).
+            guard case .setPriority(.root, let copy)? = write.mutations.last else {
+                Issue.record("shard \(shard) must copy the root's priority last: \(write.paths)")
+                continue
+            }
+            #expect(copy.node.isEmpty)
         }
         guard case .committed? = simulation.write([mutation]) else {
             Issue.record("the escalated write must commit")
