@@ -54,7 +54,7 @@ final class SimulatedWorkload: Sendable {
     private func operation(_ node: SimulatedNode, using random: inout SeededRandom) async throws {
         let now = Int64(random.next() % 1_000_000)
         var counters = Array(0..<Self.counters).shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))
-        let kind = Int.random(in: 0..<10, using: &random)
+        let kind = Int.random(in: 0..<11, using: &random)
         if kind < 3 && counters.isEmpty { counters = [Int.random(in: 0..<Self.counters, using: &random)] }
         let deltas = counters.map { ($0, Int64.random(in: -2...5, using: &random)) }
         switch kind {
@@ -95,13 +95,19 @@ final class SimulatedWorkload: Sendable {
             let path = Fixture.path("meta/x\(Int.random(in: 0..<4, using: &random))/o\(id)")
             try await self.commit(
                 node, id: id, increments: [], extra: [.set(path, WriteValue(node: Node(.bool(true))))], now: now)
-        default:
-            // A priority on the spine node above every counter.
+        case 9:
+            // A priority on a spine node: above every counter, or above children that come and go.
             let id = self.start(Operation(markers: []))
             let priority = Node(.int(Int64.random(in: 0...3, using: &random)))
+            let path = Fixture.path(Bool.random(using: &random) ? "c" : "s")
             try await self.commit(
-                node, id: id, increments: [], extra: [.setPriority(Fixture.path("c"), WriteValue(node: priority))],
-                now: now)
+                node, id: id, increments: [], extra: [.setPriority(path, WriteValue(node: priority))], now: now)
+        default:
+            // A child of the spine node `s` appears or goes (so shards gain and lose their part of it).
+            let id = self.start(Operation(markers: []))
+            let path = Fixture.path("s/k\(Int.random(in: 0..<8, using: &random))")
+            let value = Bool.random(using: &random) ? Node(.bool(true)) : .empty
+            try await self.commit(node, id: id, increments: [], extra: [.set(path, WriteValue(node: value))], now: now)
         }
     }
 
