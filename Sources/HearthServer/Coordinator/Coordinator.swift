@@ -117,6 +117,9 @@ public final class Coordinator: Sendable {
                 }
                 positions.append(position)
                 resolved.append(mutations)
+                // A finish must never be committed before the decision it reports (recovery would apply a part
+                // whose decision it cannot find): immediate on one log, a commit round with a log per shard.
+                try await self.log.waitUntilOrdered(position)
                 directives += machine.onDecided()
             case .finish(let participants, let commit):
                 for shard in participants {

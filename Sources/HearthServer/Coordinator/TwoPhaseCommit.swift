@@ -41,6 +41,8 @@ public struct TwoPhaseCommit: Sendable {
     private let router: ShardRouter
     private let participants: [Int]
     private let readPaths: [Path]
+    /// For a write rerun over every shard: the spine nodes above its new data, whose priority every shard copies.
+    private let spineAncestors: [Path]
     /// Each participant's mutations, cut when the transaction starts preparing.
     private var parts: [Int: [Mutation]] = [:]
 
@@ -65,14 +67,17 @@ public struct TwoPhaseCommit: Sendable {
         for mutation in mutations where router.isSpine(mutation.path) && Self.hasServerValues(mutation) {
             readPaths.append(mutation.path)
         }
+        var spineAncestors: [Path] = []
         if escalated {
             participants = Set(0..<router.shardCount)
             for mutation in mutations where mutation.addsData {
                 for depth in 0..<min(router.shardDepth, mutation.path.count) {
-                    readPaths.append(Path(keys: Array(mutation.path.keys.prefix(depth))))
+                    spineAncestors.append(Path(keys: Array(mutation.path.keys.prefix(depth))))
                 }
             }
+            readPaths += spineAncestors
         }
+        self.spineAncestors = Array(Set(spineAncestors)).sorted()
         self.participants = participants.sorted()
         self.readPaths = Array(Set(readPaths)).sorted()
         self.phase = self.readPaths.isEmpty ? .preparing : .reading
@@ -118,8 +123,25 @@ public struct TwoPhaseCommit: Sendable {
                     return .setPriority(path, WriteValue(node: Node(priorityValue: priority)))
                 }
             }
+        self.mutations += self.priorityCopies(current)
         self.phase = .preparing
         return [self.prepareDirective()]
+    }
+
+    /// Every shard's copy of the priority of each spine node above the write's new data (as read from every
+    /// shard), unless the write itself defines the node; a spine leaf is cleared instead.
+    private func priorityCopies(_ current: [Path: Node]) -> [Mutation] {
+        self.spineAncestors.compactMap { ancestor in
+            guard !(current[ancestor]?.isLeaf ?? false) else { return nil }
+            let isDefined = self.mutations.contains { mutation in
+                switch mutation {
+                case .set(let path, _): path.contains(ancestor)
+                case .setPriority(let path, _): path == ancestor
+                }
+            }
+            if isDefined { return nil }
+            return .setPriority(ancestor, WriteValue(node: Node(priorityValue: current[ancestor]?.priority)))
+        }
     }
 
     public mutating func onPrepared() -> [Directive] {
@@ -157,7 +179,13 @@ public struct TwoPhaseCommit: Sendable {
         switch mutation {
         case .set(let path, let value):
             let parts = self.router.split(value.node, at: path, namespace: self.namespace)
-            return self.participants.map { ($0, .set(path, WriteValue(node: parts[$0]))) }
+            // A shard whose part of a prioritised spine node is empty still learns the priority.
+            let copies = ShardStateMachine.prioritisedSpineNodes(
+                in: value.node, at: path, spineDepth: self.router.shardDepth
+            ).map { Mutation.setPriority($0.0, WriteValue(node: Node(priorityValue: $0.1))) }
+            return self.participants.flatMap { shard in
+                [(shard, Mutation.set(path, WriteValue(node: parts[shard])))] + copies.map { (shard, $0) }
+            }
         case .setPriority:
             return self.participants.map { ($0, mutation) }
         }

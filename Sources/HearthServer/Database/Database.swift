@@ -87,8 +87,8 @@ public final class Database: Sendable {
     /// holds none (the decision never became durable, so nobody was told the transaction committed). Waits until
     /// every finish is committed.
     /// - Returns: how many prepared parts were finished.
-    private static func finishPrepared(
-        shards: [ShardActor], decisions: [[TransactionID: Bool]], log: LocalShardLog, view: DatabaseView
+    static func finishPrepared(
+        shards: [ShardActor], decisions: [[TransactionID: Bool]], log: any ShardLog, view: DatabaseView
     ) async throws -> Int {
         var positions: [ShardLogPosition] = []
         for shard in shards {

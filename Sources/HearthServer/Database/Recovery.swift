@@ -77,7 +77,7 @@ struct Recovery {
         self.machines = (0..<self.router.shardCount).map { shard in
             ShardStateMachine(
                 shard: shard, spineDepth: self.router.shardDepth, trees: trees[shard],
-                index: self.appliedIndex[shard], intents: self.intents[shard])
+                index: self.appliedIndex[shard], intents: self.intents[shard], roots: self.roots)
         }
         let feed = CommitFeed(appliedIndex: self.appliedIndex, intents: self.intents, decisions: self.decisions)
         self.view = ViewState(roots: self.roots, feed: feed)

@@ -116,6 +116,9 @@ public actor ShardActor {
     /// The transactions prepared here and not yet finished (recovery finishes them).
     var intents: [TransactionID: ShardIntent] { self.machine.intents }
 
+    /// The shard's state machine as it stands (tests compare it with the read view and with a replay of the log).
+    var state: ShardStateMachine { self.machine }
+
     /// Wakes parked commands after a transaction finished here; returns its resolved part.
     private func finished(_ applied: ShardApplied) -> [ResolvedMutation] {
         self.resumeBlocked()

@@ -75,7 +75,10 @@ extension ShardStateMachine {
         // Taken out of the dictionary, so the tree's nodes are held only here and are edited in place.
         var tree = self.trees.removeValue(forKey: write.namespace) ?? .empty
         let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
-        for mutation in resolved { mutation.apply(to: &tree) }
+        for mutation in resolved {
+            mutation.apply(to: &tree)
+            self.notePriority(mutation, namespace: write.namespace)
+        }
         self.trees[write.namespace] = tree.isEmpty ? nil : tree
         var increments: [Path: LeafValue] = [:]
         for mutation in write.mutations {

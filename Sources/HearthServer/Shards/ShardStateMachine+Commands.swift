@@ -22,7 +22,7 @@ extension ShardStateMachine {
         if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: reads, except: nil) {
             return .blocked
         }
-        if self.landsBelowSpineLeaf(write) { return .needsAllShards }
+        if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
         if let condition {
             let current = self.node(namespace: write.namespace, at: condition.path)
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
@@ -51,7 +51,7 @@ extension ShardStateMachine {
         if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: [], except: transaction) {
             return .blocked
         }
-        if self.landsBelowSpineLeaf(write) { return .needsAllShards }
+        if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
         return self.append(.prepare(transaction, write, plan))
     }
 
@@ -64,7 +64,9 @@ extension ShardStateMachine {
         {
             return .blocked
         }
-        if commit, let part, self.landsBelowSpineLeaf(part.write) { return .needsAllShards }
+        if commit, let part, self.landsBelowSpineLeaf(part.write) || self.lacksSpinePriority(part.write) {
+            return .needsAllShards
+        }
         return self.append(.decide(transaction, commit: commit, commit ? part : nil))
     }
 

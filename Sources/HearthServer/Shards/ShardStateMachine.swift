@@ -22,6 +22,8 @@ public struct ShardStateMachine: Sendable {
     public internal(set) var intents: [TransactionID: ShardIntent] = [:]
     /// Paths a coordinator locked to read them before preparing (leader memory only, never logged).
     public internal(set) var readLocks: [TransactionID: ShardLock] = [:]
+    /// Per namespace: spine nodes that may carry a priority (a superset; see `lacksSpinePriority`).
+    public internal(set) var spinePriorities: [String: Set<Path>] = [:]
 
     public init(shard: Int, spineDepth: Int) {
         self.shard = shard
@@ -29,14 +31,21 @@ public struct ShardStateMachine: Sendable {
     }
 
     /// Restores a shard from a snapshot taken after entry `index`.
+    /// - Parameter roots: the whole namespace roots the shard's trees were cut from; the spine priorities they hold
+    ///   are the ones this shard must know about (see `spinePriorities`).
     public init(
-        shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent]
+        shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent],
+        roots: [String: Node] = [:]
     ) {
         self.shard = shard
         self.spineDepth = spineDepth
         self.trees = trees.filter { !$0.value.isEmpty }
         self.lastIndex = index
         self.intents = intents
+        for (namespace, root) in roots {
+            let marked = Self.prioritisedSpineNodes(in: root, at: .root, spineDepth: spineDepth).map(\.0)
+            if !marked.isEmpty { self.spinePriorities[namespace] = Set(marked) }
+        }
     }
 
     /// The shard's data at `path`, including every appended entry.

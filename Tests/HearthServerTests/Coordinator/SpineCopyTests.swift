@@ -10,19 +10,18 @@ import Testing
 @Suite struct SpineCopyTests {
     private static let router = ShardRouter(shardCount: 4, shardDepth: 2)
     private static let posts = Fixture.path("posts")
-    /// Not fixed yet: an escalated spine write reads and clears only the spine above deep paths.
     /// The shards' copies of `path`, joined as a coordinator reads them.
-    private static func joined(_ cluster: ShardCluster, _ path: Path) -> Node {
-        Node.union(cluster.machines.map { $0.node(namespace: "default", at: path) })
+    private static func joined(_ simulation: Simulation, _ path: Path) -> Node {
+        Node.union(simulation.machines.map { $0.node(namespace: "default", at: path) })
     }
 
     @Test func aMultiShardWriteBelowASpineLeafReplacesTheLeafInEveryShard() throws {
         // Two posts in shards 2 and 3, a third in shard 0, so shard 0's copy of /posts is read first.
         let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [2, 3, 0]))
-        var cluster = ShardCluster(router: Self.router)
-        _ = cluster.write([try Fixture.set("posts", #""none""#)])
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #""none""#)])
         guard
-            case .committed = cluster.write([
+            case .committed? = simulation.write([
                 try Fixture.set("posts/\(keys[0])/x", "1"), try Fixture.set("posts/\(keys[1])/x", "1"),
             ])
         else {
@@ -30,66 +29,145 @@ import Testing
             return
         }
         let fanOut = try Fixture.node(#"{"\#(keys[0])":{"x":1},"\#(keys[1])":{"x":1}}"#)
-        #expect(cluster.visible(Self.posts) == fanOut)
-        for machine in cluster.machines {
+        #expect(simulation.visible(Self.posts) == fanOut)
+        for machine in simulation.machines {
             #expect(
                 !machine.node(namespace: "default", at: Self.posts).isLeaf,
                 "shard \(machine.shard) still holds the old spine leaf /posts = \"none\"")
         }
-        #expect(Self.joined(cluster, Self.posts) == cluster.visible(Self.posts))
+        #expect(Self.joined(simulation, Self.posts) == simulation.visible(Self.posts))
         // A later write to a third post in a shard that kept the old leaf must not lose the first two.
-        guard case .committed = cluster.write([try Fixture.set("posts/\(keys[2])/x", "1")]) else {
+        guard case .committed? = simulation.write([try Fixture.set("posts/\(keys[2])/x", "1")]) else {
             Issue.record("the third post must commit")
             return
         }
         let all = try Fixture.node(
             #"{"\#(keys[0])":{"x":1},"\#(keys[1])":{"x":1},"\#(keys[2])":{"x":1}}"#)
-        #expect(cluster.visible(Self.posts) == all, "posts written earlier were lost")
+        #expect(simulation.visible(Self.posts) == all, "posts written earlier were lost")
     }
 
     @Test func aSpineWriteBelowASpineLeafReplacesTheLeafInEveryShard() throws {
         let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [3, 0]))
-        var cluster = ShardCluster(router: Self.router)
-        _ = cluster.write([try Fixture.set("", "3")])
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("", "3")])
         let first = try Fixture.set("posts", #"{"\#(keys[0])":{"x":1}}"#)
         let second = try Fixture.set("posts/\(keys[1])/x", "2")
         let both = try Fixture.node(#"{"posts":{"\#(keys[0])":{"x":1},"\#(keys[1])":{"x":2}}}"#)
         // A spine write: shard 3 gets the post, every other shard an empty part of /posts.
-        _ = cluster.write([first])
-        #expect(Fixture.json(cluster.visible(.root)) == #"{"posts":{"\#(keys[0])":{"x":1}}}"#)
-        for machine in cluster.machines {
+        simulation.write([first])
+        #expect(Fixture.json(simulation.visible(.root)) == #"{"posts":{"\#(keys[0])":{"x":1}}}"#)
+        for machine in simulation.machines {
             #expect(
                 !machine.node(namespace: "default", at: .root).isLeaf,
                 "shard \(machine.shard) still holds the old root leaf 3")
         }
-        _ = cluster.write([second])
-        #expect(cluster.visible(.root) == both, "the first post was lost")
+        simulation.write([second])
+        #expect(simulation.visible(.root) == both, "the first post was lost")
     }
 
     @Test func aSpineNodesPriorityStaysVisibleToACompareAndSet() throws {
         let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2]))
-        var cluster = ShardCluster(router: Self.router)
-        _ = cluster.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
-        _ = cluster.write([try Fixture.set("posts/\(keys[1])/x", "1")])
-        _ = cluster.write([try Fixture.set("posts/\(keys[0])", "null")])
-        let shown = cluster.visible(Self.posts)
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null")])
+        let shown = simulation.visible(Self.posts)
         #expect(shown == (try Fixture.node(#"{".priority":7,"\#(keys[1])":{"x":1}}"#)))
         // What a client's transaction on /posts sends: the hash of the value it was shown.
         let condition = WriteCondition(path: Self.posts, expectedHash: shown.hash)
         let update = try Fixture.set("posts", #"{"\#(keys[1])":{"x":2}}"#)
-        withKnownIssue(
-            """
-            spine priority copies: a shard gaining its first child under a prioritised spine node has no copy of the \
-            priority
-            """
-        ) {
-            #expect(Self.joined(cluster, Self.posts) == shown, "the shards' copies of /posts lost its priority")
-            let outcome = cluster.write([update], condition: condition)
-            guard case .committed = outcome else {
-                Issue.record("a compare-and-set with the hash of the shown value must commit, got \(outcome)")
-                return
-            }
+        #expect(Self.joined(simulation, Self.posts) == shown, "the shards' copies of /posts lost its priority")
+        let outcome = simulation.write([update], condition: condition)
+        guard case .committed? = outcome else {
+            Issue.record(
+                "a compare-and-set with the hash of the shown value must commit, got \(String(describing: outcome))")
+            return
         }
+    }
+
+    /// The shards' copies of `path` join into what the view shows, every shard holding part of it has its priority,
+    /// and a compare-and-set against the shown value commits.
+    private static func expectCopiesHold(
+        _ simulation: Simulation, at path: Path, update: Mutation, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let shown = simulation.visible(path)
+        #expect(Self.joined(simulation, path) == shown, "the shards' copies differ", sourceLocation: sourceLocation)
+        for machine in simulation.machines {
+            let copy = machine.node(namespace: "default", at: path)
+            #expect(
+                copy.isEmpty || copy.priority == shown.priority, "shard \(machine.shard) has another priority",
+                sourceLocation: sourceLocation)
+        }
+        let outcome = simulation.write([update], condition: WriteCondition(path: path, expectedHash: shown.hash))
+        guard case .committed? = outcome else {
+            Issue.record(
+                "a compare-and-set with the shown value's hash must commit, got \(String(describing: outcome))",
+                sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    @Test func aPrioritySetAfterChildrenExistReachesAShardGainingItsFirstChildLater() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2, 3]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts/\(keys[0])/x", "1"), try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([.setPriority(Self.posts, try Fixture.value("7"))])
+        simulation.write([try Fixture.set("posts/\(keys[2])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null"), try Fixture.set("posts/\(keys[1])", "null")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{".priority":7,"\#(keys[2])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[2])":2}"#))
+    }
+
+    @Test func aRemovedPriorityIsNotCopiedIntoAShardGainingItsFirstChild() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        simulation.write([.setPriority(Self.posts, try Fixture.value("null"))])
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{"\#(keys[1])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[1])":2}"#))
+    }
+
+    @Test func aDeletedSpineNodeComesBackWithoutItsOldPriority() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        simulation.write([try Fixture.set("posts", "null")])
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{"\#(keys[1])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[1])":2}"#))
+    }
+
+    @Test func aSpineNodeEmptiedByDeepDeletesComesBackWithoutItsOldPriority() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2, 3]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null")])
+        simulation.write([try Fixture.set("posts/\(keys[1])", "null")])
+        #expect(simulation.visible(Self.posts).isEmpty)
+        simulation.write([try Fixture.set("posts/\(keys[2])/x", "1")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{"\#(keys[2])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[2])":2}"#))
+    }
+
+    @Test func aRecoveredNodeStillCopiesSpinePriorities() throws {
+        let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [1, 2]))
+        let before = Simulation(router: Self.router)
+        before.write([try Fixture.set("posts", #"{".priority":7,"\#(keys[0])":{"x":1}}"#)])
+        let simulation = try Simulation(router: Self.router, snapshot: nil, records: before.records, after: 0)
+        simulation.write([try Fixture.set("posts/\(keys[1])/x", "1")])
+        simulation.write([try Fixture.set("posts/\(keys[0])", "null")])
+        #expect(simulation.visible(Self.posts) == (try Fixture.node(#"{".priority":7,"\#(keys[1])":{"x":1}}"#)))
+        Self.expectCopiesHold(simulation, at: Self.posts, update: try Fixture.set("posts", #"{"\#(keys[1])":2}"#))
+    }
+
+    @Test func aShardRestoredFromASnapshotKnowsTheSpinePrioritiesOfTheWholeRoot() throws {
+        let root = try Fixture.node(#"{"posts":{".priority":7,"p":{"x":1}},"leaf":{".priority":2,".value":1}}"#)
+        let machine = ShardStateMachine(
+            shard: 0, spineDepth: 2, trees: [:], index: 0, intents: [:], roots: ["default": root])
+        #expect(machine.spinePriorities == ["default": [Self.posts]])
     }
 
     @Test func anEscalatedWriteKeepsASpineLeafItOnlyDeletesBelow() throws {
@@ -97,22 +175,22 @@ import Testing
         let anchor = Fixture.path("x/y0")
         let shard = try #require(Self.router.shard(namespace: "default", path: anchor))
         let key = try #require(Fixture.keys("b", under: Fixture.path("a"), router: Self.router, shards: [shard]))[0]
-        var cluster = ShardCluster(router: Self.router)
-        _ = cluster.write([try Fixture.set("", #"{"a":"keep","x":"leaf"}"#)])
-        let outcome = cluster.write([try Fixture.set("a/\(key)/c", "null"), try Fixture.set("x/y0/z", "1")])
-        guard case .committed = outcome else {
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("", #"{"a":"keep","x":"leaf"}"#)])
+        let outcome = simulation.write([try Fixture.set("a/\(key)/c", "null"), try Fixture.set("x/y0/z", "1")])
+        guard case .committed? = outcome else {
             Issue.record("the write must commit, got \(outcome)")
             return
         }
         #expect(
-            Fixture.json(cluster.visible(.root)) == #"{"a":"keep","x":{"y0":{"z":1}}}"#,
+            Fixture.json(simulation.visible(.root)) == #"{"a":"keep","x":{"y0":{"z":1}}}"#,
             "Firebase ignores a delete below a leaf, and turns /x into an object for the new data")
     }
 
     @Test func spineCopiesMatchTheViewAfterRandomSpineAndDeepWrites() throws {
         var random = SeededRandom(seed: 31)
         let keys = try #require(Fixture.keys("p", under: Self.posts, router: Self.router, shards: [0, 1, 2, 3]))
-        var cluster = ShardCluster(router: Self.router)
+        let simulation = Simulation(router: Self.router)
         for round in 0..<150 {
             let key = keys[Int.random(in: 0..<keys.count, using: &random)]
             let path: Path
@@ -128,10 +206,10 @@ import Testing
             } else {
                 mutation = .set(path, try spec.writeValue(at: path))
             }
-            _ = cluster.write([mutation], now: Int64(round))
+            simulation.write([mutation], now: Int64(round))
             for spine in [Path.root, Self.posts] {
-                let joined = Self.joined(cluster, spine)
-                let shown = cluster.visible(spine)
+                let joined = Self.joined(simulation, spine)
+                let shown = simulation.visible(spine)
                 #expect(
                     joined.hash == shown.hash,
                     "round \(round) after \(mutation.path): shards \(Fixture.json(joined)), view \(Fixture.json(shown))"

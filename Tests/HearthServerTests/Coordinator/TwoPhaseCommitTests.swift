@@ -20,10 +20,10 @@ import Testing
     }
 
     /// The data every shard holds at `paths`, and its index, as a coordinator reads them.
-    private static func read(_ cluster: ShardCluster, _ paths: [Path]) -> ([Int: [Node]], [Int: UInt64]) {
+    private static func read(_ simulation: Simulation, _ paths: [Path]) -> ([Int: [Node]], [Int: UInt64]) {
         var nodes: [Int: [Node]] = [:]
         var through: [Int: UInt64] = [:]
-        for machine in cluster.machines {
+        for machine in simulation.machines {
             nodes[machine.shard] = paths.map { machine.node(namespace: "default", at: $0) }
             through[machine.shard] = machine.lastIndex
         }
@@ -96,8 +96,8 @@ import Testing
 
     @Test func aSpineWriteWithServerValuesReadsFirstThenPreparesResolvedParts() throws {
         let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: Self.router, shards: [0, 2]))
-        var cluster = ShardCluster(router: Self.router)
-        guard case .committed = cluster.write([try Fixture.set("posts/\(keys[0])/n", "41")]) else {
+        let simulation = Simulation(router: Self.router)
+        guard case .committed? = simulation.write([try Fixture.set("posts/\(keys[0])/n", "41")]) else {
             Issue.record("seeding failed")
             return
         }
@@ -114,7 +114,7 @@ import Testing
             return
         }
         #expect(participants == [0, 1, 2, 3] && paths == [.root])
-        let (nodes, through) = Self.read(cluster, paths)
+        let (nodes, through) = Self.read(simulation, paths)
         let parts = try #require(Self.prepared(machine.onRead(nodes, through: through), &machine))
         let expected = try Fixture.node(
             #"{"title":"hello","top":77,"posts":{".priority":3,"\#(keys[0])":{"n":42},"\#(keys[1])":{"t":77}}}"#)
@@ -127,17 +127,17 @@ import Testing
             let posts = part.child(Key(unchecked: "posts"))
             #expect(posts.isEmpty || posts.priority == .int(3), "shard \(shard) keeps the spine priority")
         }
-        guard case .committed = cluster.write([mutation], now: 77) else {
+        guard case .committed? = simulation.write([mutation], now: 77) else {
             Issue.record("the write must commit")
             return
         }
-        #expect(cluster.visible(.root) == expected)
+        #expect(simulation.visible(.root) == expected)
     }
 
     @Test func aFailedCompareAndSetReleasesItsReadLocksAndPreparesNothing() throws {
         let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: Self.router, shards: [2, 0]))
-        var cluster = ShardCluster(router: Self.router)
-        _ = cluster.write([try Fixture.set("posts/\(keys[0])", #"{"n":1}"#)])
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts/\(keys[0])", #"{"n":1}"#)])
         let mutations = [try Fixture.set("posts/\(keys[0])", #"{"n":2}"#), try Fixture.set("posts/\(keys[1])", "2")]
         let stale = WriteCondition(path: Fixture.path("posts/\(keys[0])"), expectedHash: Node(.int(1)).hash)
         var machine = Self.commit(mutations, condition: stale)
@@ -147,48 +147,49 @@ import Testing
             return
         }
         #expect(participants == [0, 2] && paths == [stale.path])
-        let (nodes, through) = Self.read(cluster, paths)
+        let (nodes, through) = Self.read(simulation, paths)
         let failed = machine.onRead(nodes, through: through)
         guard failed.count == 1, case .conditionFailed(let released, let reflected) = failed[0] else {
             Issue.record("expected conditionFailed, got \(failed)")
             return
         }
         #expect(released == [0, 2] && reflected == through && machine.phase == .done)
-        let records = cluster.wal.count
-        guard case .conditionFailed(let current) = cluster.write(mutations, condition: stale) else {
+        let records = simulation.records.count
+        guard case .conditionFailed(let current)? = simulation.write(mutations, condition: stale) else {
             Issue.record("the stale write must fail")
             return
         }
         #expect(current == (try Fixture.node(#"{"n":1}"#)))
-        #expect(cluster.wal.count == records, "a failed compare-and-set logs nothing")
-        #expect(cluster.machines.allSatisfy { $0.readLocks.isEmpty && $0.intents.isEmpty })
+        #expect(simulation.records.count == records, "a failed compare-and-set logs nothing")
+        #expect(simulation.machines.allSatisfy { $0.readLocks.isEmpty && $0.intents.isEmpty })
     }
 
     @Test func aCompareAndSetThatHoldsPreparesAndCommits() throws {
         let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: Self.router, shards: [2, 0]))
-        var cluster = ShardCluster(router: Self.router)
-        _ = cluster.write([try Fixture.set("posts/\(keys[0])", #"{"n":1}"#)])
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts/\(keys[0])", #"{"n":1}"#)])
         let current = WriteCondition(
             path: Fixture.path("posts/\(keys[0])"), expectedHash: try Fixture.node(#"{"n":1}"#).hash)
         let mutations = [try Fixture.set("posts/\(keys[0])/n", "2"), try Fixture.set("posts/\(keys[1])", "2")]
         var machine = Self.commit(mutations, condition: current)
-        let (nodes, through) = Self.read(cluster, [current.path])
+        let (nodes, through) = Self.read(simulation, [current.path])
         _ = machine.start()
         let parts = try #require(Self.prepared(machine.onRead(nodes, through: through), &machine))
         #expect(parts.map(\.shard) == [0, 2])
-        guard case .committed = cluster.write(mutations, condition: current) else {
+        guard case .committed? = simulation.write(mutations, condition: current) else {
             Issue.record("the write must commit")
             return
         }
         #expect(
-            cluster.visible(Fixture.path("posts")) == (try Fixture.node(#"{"\#(keys[1])":2,"\#(keys[0])":{"n":2}}"#)))
+            simulation.visible(Fixture.path("posts")) == (try Fixture.node(#"{"\#(keys[1])":2,"\#(keys[0])":{"n":2}}"#))
+        )
     }
 
     @Test func anEscalatedWriteBelowASpineLeafClearsTheLeafInEveryShardFirst() throws {
         let key = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: Self.router, shards: [2]))[0]
-        var cluster = ShardCluster(router: Self.router)
-        _ = cluster.write([try Fixture.set("posts", #""none""#)])
-        #expect(cluster.machines.allSatisfy { $0.node(namespace: "default", at: Fixture.path("posts")).isLeaf })
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("posts", #""none""#)])
+        #expect(simulation.machines.allSatisfy { $0.node(namespace: "default", at: Fixture.path("posts")).isLeaf })
         let mutation = try Fixture.set("posts/\(key)/x", "1")
         var machine = Self.commit([mutation], escalated: true)
         let start = machine.start()
@@ -197,7 +198,7 @@ import Testing
             return
         }
         #expect(participants == [0, 1, 2, 3] && paths == [.root, Fixture.path("posts")])
-        let (nodes, through) = Self.read(cluster, paths)
+        let (nodes, through) = Self.read(simulation, paths)
         let parts = try #require(Self.prepared(machine.onRead(nodes, through: through), &machine))
         for (shard, write) in parts {
             guard case .set(Fixture.path("posts"), let clear)? = write.mutations.first else {
@@ -205,13 +206,19 @@ import Testing
                 continue
             }
             #expect(clear.node.isEmpty)
-            #expect(write.mutations.count == (shard == 2 ? 2 : 1))
+            #expect(write.mutations.count == (shard == 2 ? 3 : 2))
+            // The root above the new data is no leaf: every shard copies its priority (none here).
+            guard case .setPriority(.root, let copy)? = write.mutations.last else {
+                Issue.record("shard \(shard) must copy the root's priority last: \(write.paths)")
+                continue
+            }
+            #expect(copy.node.isEmpty)
         }
-        guard case .committed = cluster.write([mutation]) else {
+        guard case .committed? = simulation.write([mutation]) else {
             Issue.record("the escalated write must commit")
             return
         }
-        #expect(Fixture.json(cluster.visible(.root)) == #"{"posts":{"\#(key)":{"x":1}}}"#)
-        #expect(cluster.machines.allSatisfy { !$0.node(namespace: "default", at: Fixture.path("posts")).isLeaf })
+        #expect(Fixture.json(simulation.visible(.root)) == #"{"posts":{"\#(key)":{"x":1}}}"#)
+        #expect(simulation.machines.allSatisfy { !$0.node(namespace: "default", at: Fixture.path("posts")).isLeaf })
     }
 }

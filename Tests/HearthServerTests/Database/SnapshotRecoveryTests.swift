@@ -3,6 +3,7 @@ import HearthCore
 import HearthStorage
 import HearthTestKit
 import HearthWire
+import Synchronization
 import Testing
 
 @testable import HearthServer
@@ -70,37 +71,41 @@ import Testing
     func aSnapshotPlusTheLogTailRecoversWhatTheWholeLogRecovers(seed: UInt64) async throws {
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var random = SeededRandom(seed: seed)
         let posts = Fixture.path("posts")
         let keys = try #require(Fixture.keys("p", under: posts, router: Self.router, shards: [0, 1, 2]))
-        var cluster = ShardCluster(router: Self.router)
-        var captures: [ViewSnapshot] = []
-        var now: Int64 = 1_000
-        func work(_ cluster: inout ShardCluster) {
-            now += 1
-            let key = keys[Int.random(in: 0..<keys.count, using: &random)]
-            let leaf = ["n", "m"][Int.random(in: 0..<2, using: &random)]
-            let value = Bool.random(using: &random) ? #"{".sv":{"increment":1}}"# : #"{".sv":"timestamp"}"#
-            _ = try? cluster.write([Fixture.set("posts/\(key)/\(leaf)", value)], now: now)
-            if let capture = cluster.view.capture(), captures.last?.sequence != capture.sequence {
-                captures.append(capture)
+        let captured = Mutex<[ViewSnapshot]>([])
+        let simulation = Simulation(router: Self.router, seed: seed) { capture in
+            guard let capture else { return }
+            captured.withLock { captures in
+                if captures.last?.sequence != capture.sequence { captures.append(capture) }
             }
         }
-        for round in 0..<4 {
-            for _ in 0..<3 { work(&cluster) }
-            let update = [
-                try Fixture.set("posts/\(keys[round % 3])/star", "true"),
-                try Fixture.set("posts/\(keys[(round + 1) % 3])/n", #"{".sv":{"increment":10}}"#),
-            ]
-            _ = cluster.transaction(update, now: now) { cluster in
-                if let capture = cluster.view.capture(), captures.last?.sequence != capture.sequence {
-                    captures.append(capture)
-                }
-                work(&cluster)
+        // A client of single-shard increments and timestamps, and one of two-shard updates, in a seeded random
+        // order of jobs and commits, so snapshots fall between a transaction's records.
+        simulation.spawn { node in
+            var random = SeededRandom(seed: seed)
+            for now in Int64(1_000)..<1_012 {
+                let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+                let leaf = ["n", "m"][Int.random(in: 0..<2, using: &random)]
+                let value = Bool.random(using: &random) ? #"{".sv":{"increment":1}}"# : #"{".sv":"timestamp"}"#
+                _ = try await node.write([Fixture.set("posts/\(key)/\(leaf)", value)], now: now)
             }
         }
+        simulation.spawn { node in
+            for round in 0..<4 {
+                let update = [
+                    try Fixture.set("posts/\(keys[round % 3])/star", "true"),
+                    try Fixture.set("posts/\(keys[(round + 1) % 3])/n", #"{".sv":{"increment":10}}"#),
+                ]
+                _ = try await node.write(update, now: 2_000 + Int64(round))
+            }
+        }
+        simulation.run(.random)
+        let captures = captured.withLock { $0 }
         #expect(captures.contains { $0.intents.contains { !$0.isEmpty } }, "no snapshot held a prepared transaction")
-        let wal = cluster.wal
+        let wal = simulation.records
+        let final = simulation.visible(.root)
+        let finalTrees = simulation.machines.map(\.trees)
         // Every snapshot holding a prepared transaction, and the first and the last of the others.
         let withIntents = captures.filter { $0.intents.contains { !$0.isEmpty } }
         let without = captures.filter { $0.intents.allSatisfy { $0.isEmpty } }
@@ -110,17 +115,18 @@ import Testing
             // Every crash point up to the next transaction's decision or so, then every fourth, and the end.
             let lengths = Array(start...min(start + 12, wal.count)) + stride(from: start + 13, to: wal.count, by: 4)
             for length in lengths + [wal.count] {
-                let fromSnapshot = try ShardCluster.recovered(
+                let fromSnapshot = try Simulation(
                     router: Self.router, snapshot: decoded, records: wal[start..<length], after: capture.sequence)
-                let fromLog = try ShardCluster.recovered(
-                    router: Self.router, snapshot: nil, records: wal[..<length], after: 0)
+                let fromLog = try Simulation(router: Self.router, snapshot: nil, records: wal[..<length], after: 0)
                 let context = "seed \(seed): snapshot at \(start), crash after \(length) of \(wal.count)"
-                #expect(fromSnapshot.view.roots == fromLog.view.roots, "\(context)")
-                #expect(fromSnapshot.machines.map(\.trees) == fromLog.machines.map(\.trees), "\(context)")
-                #expect(fromSnapshot.machines.map(\.lastIndex) == fromLog.machines.map(\.lastIndex), "\(context)")
+                let snapshotMachines = fromSnapshot.machines
+                let logMachines = fromLog.machines
+                #expect(fromSnapshot.visible(.root) == fromLog.visible(.root), "\(context)")
+                #expect(snapshotMachines.map(\.trees) == logMachines.map(\.trees), "\(context)")
+                #expect(snapshotMachines.map(\.lastIndex) == logMachines.map(\.lastIndex), "\(context)")
                 if length == wal.count {
-                    #expect(fromSnapshot.view.roots == cluster.view.roots, "\(context): the state before the crash")
-                    #expect(fromSnapshot.machines.map(\.trees) == cluster.machines.map(\.trees), "\(context)")
+                    #expect(fromSnapshot.visible(.root) == final, "\(context): the state before the crash")
+                    #expect(snapshotMachines.map(\.trees) == finalTrees, "\(context)")
                 }
             }
         }

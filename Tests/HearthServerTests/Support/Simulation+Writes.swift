@@ -1,0 +1,60 @@
+import HearthCore
+import HearthWire
+import Synchronization
+import Testing
+
+@testable import HearthServer
+
+/// One step at a time: a write, or a look at the shards, run to the end in order before the call returns.
+extension Simulation {
+    /// Submits a write through the coordinator and runs until nothing is left to do.
+    /// - Returns: its outcome, or nil (with an issue recorded) when it did not finish.
+    @discardableResult
+    func write(
+        _ mutations: [Mutation], namespace: String = "default", condition: WriteCondition? = nil, now: Int64 = 1_000,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> WriteOutcome? {
+        let task = self.spawn { node in
+            try await node.write(mutations, namespace: namespace, condition: condition, now: now)
+        }
+        self.run()
+        let result = task.result.withLock { $0 }
+        switch result {
+        case .success(let outcome)?:
+            return outcome
+        case .failure(let error)?:
+            Issue.record("the write failed: \(error)", sourceLocation: sourceLocation)
+        case nil:
+            Issue.record("the write never finished (parked behind a transaction?)", sourceLocation: sourceLocation)
+        }
+        return nil
+    }
+
+    /// Every shard's state machine as it stands.
+    var machines: [ShardStateMachine] {
+        let task = self.spawn { node in await node.machines() }
+        self.run()
+        guard let machines = task.value else { preconditionFailure("reading the shards' state did not finish") }
+        return machines
+    }
+
+    /// The view's data at `path`.
+    func visible(_ path: Path, namespace: String = "default") -> Node {
+        self.node.visible(path, namespace: namespace)
+    }
+
+    /// The committed records, decoded.
+    func entries(_ records: [[UInt8]]) throws -> [(shard: Int, index: UInt64, entry: ShardEntry)] {
+        try records.map { bytes in
+            guard case .entry(let shard, let index, let entry) = try ShardLogRecord(decoding: bytes) else {
+                throw SimulationError(description: "a simulated log holds a legacy record")
+            }
+            return (shard, index, entry)
+        }
+    }
+}
+
+/// A simulation found something it cannot go on from.
+struct SimulationError: Error, CustomStringConvertible {
+    var description: String
+}
