@@ -64,7 +64,8 @@ public struct Path: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// True when `self` equals `other` or lies above it.
     public func contains(_ other: Path) -> Bool {
         guard self.keys.count <= other.keys.count else { return false }
-        for index in self.keys.indices where self.keys[index] != other.keys[index] {
+        // Deepest key first: sibling paths (a list's children, a lock table's entries) differ there.
+        for index in self.keys.indices.reversed() where self.keys[index] != other.keys[index] {
             return false
         }
         return true

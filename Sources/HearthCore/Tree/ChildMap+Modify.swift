@@ -8,39 +8,39 @@ extension ChildMap {
     /// child itself is handed to `body` with no other reference from this map, so `body` can edit it in place too.
     /// - Complexity: O(log n) plus the cost of `body`.
     mutating func modifyChild(_ key: Key, _ body: (inout Node) -> Void) {
+        // The edit runs in a function of its own, so that its local reference to this map's storage is gone before
+        // an insert or remove here checks that storage for uniqueness.
+        switch self.modifyExistingChild(key, body) {
+        case .absent:
+            var child = Node.empty
+            body(&child)
+            if !child.isEmpty { _ = self.insert(key, child) }
+        case .emptied:
+            _ = self.remove(key)
+        case .kept:
+            break
+        }
+    }
+
+    /// Runs `body` on the child named `key` where it lies, if there is one.
+    private mutating func modifyExistingChild(_ key: Key, _ body: (inout Node) -> Void) -> TreeNode.ModifyOutcome {
         switch self.storage {
         case .elements(var elements):
             // Drop this map's reference first, so the array is copied only when another version shares it.
             self.storage = .elements([])
+            defer { self.storage = .elements(elements) }
             let index = Self.lowerBound(key, in: elements)
-            if index < elements.count, elements[index].key == key {
-                body(&elements[index].node)
-                if elements[index].node.isEmpty { elements.remove(at: index) }
-                self.storage = .elements(elements)
-            } else {
-                self.storage = .elements(elements)
-                self.insertModified(key, body)
-            }
+            guard index < elements.count, elements[index].key == key else { return .absent }
+            body(&elements[index].node)
+            return elements[index].node.isEmpty ? .emptied : .kept
         case .tree(var root):
             self.storage = .elements([])
             if !isKnownUniquelyReferenced(&root) {
                 root = root.copy()
             }
-            let outcome = root.modifyChild(key, body)
-            self.storage = .tree(root)
-            switch outcome {
-            case .absent: self.insertModified(key, body)
-            case .emptied: _ = self.remove(key)
-            case .kept: break
-            }
+            defer { self.storage = .tree(root) }
+            return root.modifyChild(key, body)
         }
-    }
-
-    /// Inserts what `body` makes of an empty child, unless that is empty too.
-    private mutating func insertModified(_ key: Key, _ body: (inout Node) -> Void) {
-        var child = Node.empty
-        body(&child)
-        if !child.isEmpty { _ = self.insert(key, child) }
     }
 }
 
