@@ -46,11 +46,11 @@ extension ShardStateMachine {
             effect = .write(self.applyWrite(write))
         case .prepare(let transaction, let write, let plan):
             let intent = ShardIntent(write: write, plan: plan)
-            self.intents[transaction] = intent
-            self.readLocks[transaction] = nil
+            self.addIntent(transaction, intent)
+            self.clearReadLock(transaction)
             effect = .prepared(transaction, intent)
         case .decide(let transaction, let commit, let part):
-            self.readLocks[transaction] = nil
+            self.clearReadLock(transaction)
             let committed =
                 commit
                 ? part.map {
@@ -65,8 +65,8 @@ extension ShardStateMachine {
     }
 
     private mutating func finishIntent(_ transaction: TransactionID, commit: Bool) -> ShardTransactionPart? {
-        self.readLocks[transaction] = nil
-        guard let intent = self.intents.removeValue(forKey: transaction), commit else { return nil }
+        self.clearReadLock(transaction)
+        guard let intent = self.removeIntent(transaction), commit else { return nil }
         return ShardTransactionPart(participants: intent.plan.participants, change: self.applyWrite(intent.write))
     }
 

@@ -35,13 +35,13 @@ extension ShardStateMachine {
     /// - Returns: false when an overlapping path is locked by another transaction.
     public mutating func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) -> Bool {
         if self.isLocked(namespace: namespace, mutations: [], reads: paths, except: transaction) { return false }
-        self.readLocks[transaction] = ShardLock(namespace: namespace, paths: paths)
+        self.setReadLock(transaction, ShardLock(namespace: namespace, paths: paths))
         return true
     }
 
     /// Releases a transaction's read locks when it gives up before preparing here.
     public mutating func unlock(_ transaction: TransactionID) {
-        self.readLocks[transaction] = nil
+        self.clearReadLock(transaction)
     }
 
     /// Phase one: logs this shard's part of a transaction and locks its paths until the decision.
@@ -78,26 +78,6 @@ extension ShardStateMachine {
     private mutating func append(_ entry: ShardEntry) -> ShardDecision {
         let applied = self.apply(entry, at: self.lastIndex + 1)
         return .appended(entry, applied)
-    }
-
-    /// True when a prepared or read-locking transaction other than `except` holds a path that conflicts with
-    /// `mutations` (increments of one counter do not conflict) or overlaps `reads`.
-    func isLocked(namespace: String, mutations: [Mutation], reads: [Path], except: TransactionID?) -> Bool {
-        let paths = mutations.map(\.path) + reads
-        for (transaction, intent) in self.intents where transaction != except && intent.write.namespace == namespace {
-            for held in intent.write.mutations {
-                if mutations.contains(where: { $0.conflicts(with: held) }) { return true }
-                if Self.overlaps([held.path], reads) { return true }
-            }
-        }
-        for (transaction, lock) in self.readLocks where transaction != except && lock.namespace == namespace {
-            if Self.overlaps(lock.paths, paths) { return true }
-        }
-        return false
-    }
-
-    static func overlaps(_ first: [Path], _ second: [Path]) -> Bool {
-        first.contains { a in second.contains { b in a.contains(b) || b.contains(a) } }
     }
 
     /// True when a mutation that adds data has a leaf above it on the spine (Firebase turns that leaf into an

@@ -18,10 +18,14 @@ public struct ShardStateMachine: Sendable {
     public internal(set) var trees: [String: Node] = [:]
     /// The index of the newest entry (0 before the first).
     public internal(set) var lastIndex: UInt64 = 0
-    /// Transactions prepared here and not yet finished: their paths are locked.
+    /// Transactions prepared here and not yet finished: their paths are locked. Changed only through
+    /// `ShardStateMachine+Locks.swift`, which keeps `locks` in step.
     public internal(set) var intents: [TransactionID: ShardIntent] = [:]
-    /// Paths a coordinator locked to read them before preparing (leader memory only, never logged).
+    /// Paths a coordinator locked to read them before preparing (leader memory only, never logged). Changed only
+    /// through `ShardStateMachine+Locks.swift`.
     public internal(set) var readLocks: [TransactionID: ShardLock] = [:]
+    /// The paths `intents` and `readLocks` hold, indexed for conflict checks.
+    var locks = ShardLockTable()
     /// Per namespace: spine nodes that may carry a priority (a superset; see `lacksSpinePriority`).
     public internal(set) var spinePriorities: [String: Set<Path>] = [:]
 
@@ -41,7 +45,7 @@ public struct ShardStateMachine: Sendable {
         self.spineDepth = spineDepth
         self.trees = trees.filter { !$0.value.isEmpty }
         self.lastIndex = index
-        self.intents = intents
+        for (transaction, intent) in intents { self.addIntent(transaction, intent) }
         for (namespace, root) in roots {
             let marked = Self.prioritisedSpineNodes(in: root, at: .root, spineDepth: spineDepth).map(\.0)
             if !marked.isEmpty { self.spinePriorities[namespace] = Set(marked) }
