@@ -37,8 +37,10 @@ extension ConditionalWriteScheduler {
         var orphans: [Awaited] = []
         var held: [UInt64: Request] = [:]
         var running: [UInt64: Request] = [:]
-        /// The running mean of how long callers took to retry after a `412`, which sets the retry window.
+        /// The running mean of how long callers took to retry after a `412`, and of its deviation from the mean,
+        /// which set the retry window.
         var retryGap: Duration?
+        var retryGapDeviation = Duration.zero
 
         var isEmpty: Bool {
             self.callers.isEmpty && self.orphans.isEmpty && self.held.isEmpty && self.running.isEmpty
@@ -67,9 +69,8 @@ extension ConditionalWriteScheduler {
             caller.justRead = false
             caller.lastSeen = now
             self.remember(caller, for: connection, settings: settings)
-            let hold = min(window * (self.held.count + 2), settings.maximumHold)
             let request = Request(
-                connection: connection, rank: caller.ticket ?? .max, etag: etag, deadline: now + hold,
+                connection: connection, rank: caller.ticket ?? .max, etag: etag, deadline: now + settings.maximumHold,
                 mayAdopt: mayAdopt)
             let runs = isRetry ? self.running.isEmpty : self.held.isEmpty && !self.isBusy(now: now, settings: settings)
             if runs {
@@ -150,12 +151,15 @@ extension ConditionalWriteScheduler {
             return true
         }
 
-        /// Folds one observed retry gap into the running mean.
+        /// Folds one observed retry gap into the running mean and deviation (as TCP estimates round trips).
         private mutating func observeRetry(after gap: Duration) {
             guard let mean = self.retryGap else {
                 self.retryGap = gap
+                self.retryGapDeviation = gap / 2
                 return
             }
+            let deviation = gap > mean ? gap - mean : mean - gap
+            self.retryGapDeviation += (deviation - self.retryGapDeviation) / 4
             self.retryGap = mean + (gap - mean) / 8
         }
     }

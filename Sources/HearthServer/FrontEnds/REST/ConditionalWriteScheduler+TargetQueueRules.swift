@@ -9,10 +9,13 @@ extension ConditionalWriteScheduler.TargetQueue {
             || self.callers.values.contains { $0.awaited.map(awaits) == true }
     }
 
-    /// How long after a `412` the caller's retry is waited for: `windowPerGap` times the mean gap seen here, within
-    /// the settings' bounds.
+    /// How long after a `412` the caller's retry is waited for: the mean gap seen here plus four deviations, at least
+    /// twice the mean, within the settings' bounds (before any retry was seen, the lower bound stands for the mean and
+    /// half of it for the deviation).
     func retryWindow(_ settings: ConditionalWriteScheduler.Settings) -> Duration {
-        let window = (self.retryGap ?? settings.retryWindow.lowerBound) * settings.windowPerGap
+        let mean = self.retryGap ?? settings.retryWindow.lowerBound
+        let deviation = self.retryGap == nil ? mean / 2 : self.retryGapDeviation
+        let window = max(mean * 2, mean + deviation * 4)
         return min(max(window, settings.retryWindow.lowerBound), settings.retryWindow.upperBound)
     }
 

@@ -8,7 +8,8 @@ import HearthCore
 /// chance. The realtime protocol gets fairness from ordering; REST gets it here, with one lane per contended location:
 /// a compare-and-set runs at once when nothing holds the lane (so an uncontended one never waits), and otherwise waits
 /// in line. The lane is held by a running compare-and-set, and by a caller answered `412` until its retry comes back
-/// (within the retry window, a few times the retries' mean gap seen there); that retry then runs next. Waiting
+/// (within the retry window, which follows the gaps between `412`s and retries seen there as TCP's retransmission
+/// timeout follows round trips); that retry then runs next. Waiting
 /// requests go in ticket order: a caller gets a ticket at its first `412` and keeps it until it commits, so whoever
 /// has waited longest goes first, and a caller typically needs one `412` (its request waited while others committed)
 /// and one retry. No request waits longer than `maximumHold`; reads and unconditional writes never come here.
@@ -23,12 +24,12 @@ import HearthCore
 struct ConditionalWriteScheduler {
     /// The bounds of waiting and remembering.
     struct Settings: Sendable {
-        /// How long after a `412` the caller's retry is waited for before others may go ahead of it: `windowPerGap`
-        /// times the mean gap between a `412` and its retry seen at the location, within these bounds.
+        /// How long after a `412` the caller's retry is waited for before others may go ahead of it: the mean gap
+        /// between a `412` and its retry seen at the location plus four deviations, within these bounds.
         var retryWindow = Duration.milliseconds(10)...Duration.milliseconds(250)
-        var windowPerGap = 3
-        /// The longest a compare-and-set is held.
-        var maximumHold = Duration.seconds(1)
+        /// The longest a compare-and-set is held. Its turn normally comes sooner (a turn takes a write and, after a
+        /// `412`, a retry); this only bounds the wait when the lane stalls or very many callers contend.
+        var maximumHold = Duration.milliseconds(500)
         /// How long a caller, and a location, is remembered after its last request.
         var memory = Duration.seconds(2)
         /// Most callers remembered per location; the least recently seen are forgotten first.
