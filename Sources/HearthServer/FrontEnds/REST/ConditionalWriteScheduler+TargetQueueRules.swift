@@ -51,11 +51,8 @@ extension ConditionalWriteScheduler.TargetQueue {
         let awaited = self.callers.values.compactMap(\.awaited) + self.orphans
         let holds = self.held.values.map(\.deadline)
         let windows = self.held.isEmpty ? [] : awaited.map { $0.since + self.retryWindow(settings) }
-        let forgetting =
-            self.callers.values.map { $0.lastSeen + settings.memory }
-            + self.orphans.map {
-                $0.since + settings.memory
-            }
+        let lastSeen = self.callers.values.map(\.lastSeen) + self.orphans.map(\.since)
+        let forgetting = lastSeen.map { $0 + settings.memory }
         return (holds + windows + forgetting).filter { $0 > now }.min()
     }
 }

@@ -9,10 +9,10 @@ import HearthCore
 /// a compare-and-set runs at once when nothing holds the lane (so an uncontended one never waits), and otherwise waits
 /// in line. The lane is held by a running compare-and-set, and by a caller answered `412` until its retry comes back
 /// (within the retry window, which follows the gaps between `412`s and retries seen there as TCP's retransmission
-/// timeout follows round trips); that retry then runs next. Waiting
-/// requests go in ticket order: a caller gets a ticket at its first `412` and keeps it until it commits, so whoever
-/// has waited longest goes first, and a caller typically needs one `412` (its request waited while others committed)
-/// and one retry. No request waits longer than `maximumHold`; reads and unconditional writes never come here.
+/// timeout follows round trips); that retry then runs next. Waiting requests go in ticket order: a caller gets a
+/// ticket at its first `412` and keeps it until it commits, so whoever has waited longest goes first, and a caller
+/// typically needs one `412` (its request waited while others committed) and one retry. No request waits longer than
+/// `maximumHold`; reads and unconditional writes never come here.
 ///
 /// Callers are known by their HTTP connection. Python's `requests` shares one connection pool among threads, so a
 /// retry sometimes comes on another connection: the retry awaited on a connection that is next used for an ETag read
