@@ -30,6 +30,7 @@ def main():
         print(f"{threads} threads x {per_thread} transaction() at {path} (depth {len(path.strip('/').split('/'))}): "
               f"{result.commits} commits in {result.seconds:.1f} s ({result.commits / result.seconds:.0f} commits/s), "
               f"{result.aborts} of {total} aborted after 25 tries")
+        print(f"  requests: {result.requests}, {result.switches} of them on another connection than the thread's last")
         print(f"  tries per transaction: max {tries[-1]}, mean {sum(tries) / len(tries):.2f}; "
               f"retries given the value just refused (the 412 carried it): {result.stale_retries}"
               + (f"; errors: {result.errors[:3]}" if result.errors else ""))

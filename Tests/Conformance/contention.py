@@ -1,10 +1,12 @@
 """The contention workload of issue 7, shared by test_contention.py and scripts/admin-transactions.py: threads that
 each run firebase-admin `transaction()` increments on one counter, all starting at once."""
+import contextlib
 import threading
 import time
 from dataclasses import dataclass, field
 
 from firebase_admin import db
+from urllib3 import connectionpool
 
 
 @dataclass
@@ -16,6 +18,9 @@ class ContentionResult:
     stale_retries: int = 0  # retries given the very value the server had just refused (the 412 carried it)
     seconds: float = 0.0
     final: object = None
+    requests: int = 0  # HTTP requests the threads sent
+    switches: int = 0  # requests a thread sent on another pooled connection than its previous request
+
 
     @property
     def exact(self):
@@ -56,12 +61,39 @@ def run_increments(ref, threads=8, per_thread=50):
                     result.errors.append(outcome)
 
     workers = [threading.Thread(target=worker) for _ in range(threads)]
-    for thread in workers:
-        thread.start()
-    start.wait()
-    began = time.monotonic()
-    for thread in workers:
-        thread.join()
-    result.seconds = time.monotonic() - began
+    with _counting_connection_switches(result, lock):
+        for thread in workers:
+            thread.start()
+        start.wait()
+        began = time.monotonic()
+        for thread in workers:
+            thread.join()
+        result.seconds = time.monotonic() - began
     result.final = ref.get()
     return result
+
+
+@contextlib.contextmanager
+def _counting_connection_switches(result, lock):
+    """Counts how often a thread's request goes out on another connection than its previous one: requests shares one
+    connection pool (a LIFO stack) among threads, so a server cannot take a connection for a thread."""
+    original = connectionpool.HTTPConnectionPool._get_conn
+    last = {}
+    seen = []  # keeps every connection alive, so id() names one connection for the whole run
+
+    def get_conn(pool, *args, **kwargs):
+        conn = original(pool, *args, **kwargs)
+        thread = threading.get_ident()
+        with lock:
+            seen.append(conn)
+            result.requests += 1
+            if thread in last and last[thread] != id(conn):
+                result.switches += 1
+            last[thread] = id(conn)
+        return conn
+
+    connectionpool.HTTPConnectionPool._get_conn = get_conn
+    try:
+        yield
+    finally:
+        connectionpool.HTTPConnectionPool._get_conn = original

@@ -17,6 +17,9 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The peer as `"ip:port"`.
     public var remoteAddress: String
+    /// The connection the request came on, unique among the server's connections for its lifetime (0 when the
+    /// request was built outside a server); `HTTPRequestHandler.connectionClosed` names it when it closes.
+    public var connectionID: UInt64
 
     public init(
         method: String,
@@ -26,7 +29,8 @@ public struct HTTPRequest: Sendable {
         version: String = "HTTP/1.1",
         headers: HTTPHeaders = HTTPHeaders(),
         body: [UInt8] = [],
-        remoteAddress: String = ""
+        remoteAddress: String = "",
+        connectionID: UInt64 = 0
     ) {
         self.method = method
         self.target = target
@@ -36,6 +40,7 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.connectionID = connectionID
     }
 
     /// The first query value named `name`, if any.

@@ -22,7 +22,7 @@ struct HTTPRequestHead: Sendable {
     var expectsContinue: Bool
 
     /// The head completed with its body, ready for the application.
-    func makeRequest(body: [UInt8], remoteAddress: String) -> HTTPRequest {
+    func makeRequest(body: [UInt8], remoteAddress: String, connectionID: UInt64) -> HTTPRequest {
         HTTPRequest(
             method: self.method,
             target: self.target,
@@ -31,7 +31,8 @@ struct HTTPRequestHead: Sendable {
             version: self.version,
             headers: self.headers,
             body: body,
-            remoteAddress: remoteAddress
+            remoteAddress: remoteAddress,
+            connectionID: connectionID
         )
     }
 }

@@ -35,7 +35,8 @@ extension HTTPConnectionHandler {
                 self.phase = .awaitingReply(head)
                 connection.cancelTimer()
                 connection.pauseReading()
-                let request = head.makeRequest(body: body, remoteAddress: connection.remoteAddress)
+                let request = head.makeRequest(
+                    body: body, remoteAddress: connection.remoteAddress, connectionID: connection.id)
                 if case .terminated = self.requests.yield(ReactorRequest(connectionID: connection.id, request: request))
                 {
                     connection.close()

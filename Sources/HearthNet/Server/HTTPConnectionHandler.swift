@@ -141,6 +141,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, error: IOError?) {
+        self.application.connectionClosed(connection.id)
         let attachment = self.attachment
         self.attachment = nil
         switch attachment {

@@ -42,7 +42,9 @@ extension UpgradedConnectionHandler {
 /// The application behind an `HTTPServer`.
 ///
 /// `maximumBodyBytes` is called on the reactor thread as soon as a head arrives (it must be quick and must not
-/// block); `handle` runs in the server's task group, one request at a time per connection.
+/// block); `handle` runs in the server's task group, one request at a time per connection. `connectionClosed` is
+/// called on the reactor thread (quick, never blocking) once per HTTP connection, with the `connectionID` its
+/// requests carried, so an application that remembers something per connection can forget it.
 public protocol HTTPRequestHandler: Sendable {
     /// Largest body accepted for this request head (lets the app lift the limit for imports).
     func maximumBodyBytes(
@@ -52,6 +54,7 @@ public protocol HTTPRequestHandler: Sendable {
         headers: HTTPHeaders
     ) -> Int
     func handle(_ request: HTTPRequest) async -> HTTPReply
+    func connectionClosed(_ connectionID: UInt64)
 }
 
 extension HTTPRequestHandler {
@@ -64,4 +67,7 @@ extension HTTPRequestHandler {
     ) -> Int {
         256 * 1024 * 1024
     }
+
+    /// By default an application remembers nothing per connection.
+    public func connectionClosed(_ connectionID: UInt64) {}
 }

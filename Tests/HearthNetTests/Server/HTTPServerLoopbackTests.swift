@@ -24,6 +24,28 @@ private let echo = TestHandler { request in
         }
     }
 
+    /// Every request names its connection, and the handler hears that id once the connection closes, so per-
+    /// connection state can be forgotten.
+    @Test func requestsNameTheirConnectionAndTheHandlerHearsItClose() async throws {
+        let closed = Recorder<UInt64>()
+        let handler = TestHandler(
+            respond: { request in .response(HTTPResponse(status: 200, body: Array("\(request.connectionID)".utf8))) },
+            closed: { closed.append($0) })
+        try await withServer(handler: handler) { _, port in
+            let (first, again, other) = try await onDedicatedThread {
+                let other = try HTTPTestClient(port: port)
+                try other.send("GET /b HTTP/1.1\r\nHost: h\r\n\r\n")
+                let client = try HTTPTestClient(port: port)
+                try client.send("GET /a HTTP/1.1\r\nHost: h\r\n\r\nGET /a HTTP/1.1\r\nHost: h\r\n\r\n")
+                return (try client.readResponse().text, try client.readResponse().text, try other.readResponse().text)
+            }
+            #expect(first == again)
+            #expect(first != other)
+            let heard = await closed.wait { Set($0.map(String.init)) == [first, other] }
+            #expect(heard, "closed: \(closed.all)")
+        }
+    }
+
     @Test func reusesAKeepAliveConnection() async throws {
         try await withServer(handler: echo) { server, port in
             let texts = try await onDedicatedThread {

@@ -6,6 +6,7 @@ import Synchronization
 struct TestHandler: HTTPRequestHandler {
     var bodyLimit = 1 << 20
     var respond: @Sendable (HTTPRequest) async -> HTTPReply
+    var closed: @Sendable (UInt64) -> Void = { _ in }
 
     func maximumBodyBytes(
         method: String,
@@ -18,6 +19,10 @@ struct TestHandler: HTTPRequestHandler {
 
     func handle(_ request: HTTPRequest) async -> HTTPReply {
         await self.respond(request)
+    }
+
+    func connectionClosed(_ connectionID: UInt64) {
+        self.closed(connectionID)
     }
 }
 

@@ -25,6 +25,8 @@ extension RESTHandler {
         var headers = HTTPHeaders()
         if http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
             headers.add("ETag", etag)
+            self.conditionalWrites.read(
+                connection: http.connectionID, target: .init(namespace: request.namespace, path: request.path))
         }
         let body: [UInt8]
         if request.targetsPriority {

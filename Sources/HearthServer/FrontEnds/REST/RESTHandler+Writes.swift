@@ -16,8 +16,9 @@ extension RESTHandler {
         if let expected = http.headers["if-match"] {
             condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
         }
-        let outcome = try await self.database.write(
-            namespace: request.namespace, mutations: [mutation], condition: condition)
+        let outcome = try await self.takingTurns(request, http) {
+            try await self.database.write(namespace: request.namespace, mutations: [mutation], condition: condition)
+        }
         switch outcome {
         case .conditionFailed(let current):
             var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
@@ -93,6 +94,30 @@ extension RESTHandler {
         }
         body.append(UInt8(ascii: "}"))
         return self.success(request, body: body)
+    }
+
+    /// Runs a compare-and-set (a write with `if-match`) when `conditionalWrites` gives it its turn, and reports how
+    /// it ended; any other write runs at once.
+    func takingTurns(
+        _ request: RESTRequest, _ http: HTTPRequest, _ write: () async throws -> WriteOutcome
+    ) async throws -> WriteOutcome {
+        guard let expected = http.headers["if-match"] else { return try await write() }
+        let id = await self.conditionalWrites.admit(
+            connection: http.connectionID, target: .init(namespace: request.namespace, path: request.path),
+            etag: expected)
+        let outcome: WriteOutcome
+        do {
+            outcome = try await write()
+        } catch {
+            self.conditionalWrites.answered(id, .failed)
+            throw error
+        }
+        switch outcome {
+        case .committed: self.conditionalWrites.answered(id, .committed)
+        case .conditionFailed(let current):
+            self.conditionalWrites.answered(id, .conditionFailed(etag: Self.etag(of: current)))
+        }
+        return outcome
     }
 
     /// Honours `writeSizeLimit`: the bytes sent plus the data the write replaces must fit the named budget.

@@ -12,6 +12,8 @@ public final class RESTHandler: HTTPRequestHandler {
     let log: Log
     /// The realtime-protocol front end (`/.ws`, `/.lp`), when the node serves it.
     let wire: WireSessions?
+    /// Takes turns among callers contending with compare-and-sets on one location.
+    let conditionalWrites = ConditionalWriteGate()
 
     public init(
         database: Database,
@@ -34,6 +36,10 @@ public final class RESTHandler: HTTPRequestHandler {
     ) -> Int {
         let unlimited = query.contains { $0.name == "writeSizeLimit" && $0.value == "unlimited" }
         return unlimited ? self.configuration.maximumImportBytes : self.configuration.maximumWriteBytes
+    }
+
+    public func connectionClosed(_ connectionID: UInt64) {
+        self.conditionalWrites.connectionClosed(connectionID)
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPReply {

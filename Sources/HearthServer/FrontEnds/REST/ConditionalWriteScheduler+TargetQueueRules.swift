@@ -1,0 +1,58 @@
+/// Who waits for whom, and what is forgotten when.
+extension ConditionalWriteScheduler.TargetQueue {
+    /// Whether the lane is taken: a compare-and-set is running, or a retry given its turn (a `412` answered within
+    /// the retry window) has not come back yet.
+    func isBusy(now: ContinuousClock.Instant, settings: ConditionalWriteScheduler.Settings) -> Bool {
+        let window = self.retryWindow(settings)
+        func awaits(_ awaited: Awaited) -> Bool { now < awaited.since + window }
+        return !self.running.isEmpty || self.orphans.contains(where: awaits)
+            || self.callers.values.contains { $0.awaited.map(awaits) == true }
+    }
+
+    /// How long after a `412` the caller's retry is waited for: the mean gap seen here plus four deviations, at least
+    /// twice the mean, within the settings' bounds (before any retry was seen, the lower bound stands for the mean and
+    /// half of it for the deviation).
+    func retryWindow(_ settings: ConditionalWriteScheduler.Settings) -> Duration {
+        let mean = self.retryGap ?? settings.retryWindow.lowerBound
+        let deviation = self.retryGap == nil ? mean / 2 : self.retryGapDeviation
+        let window = max(mean * 2, mean + deviation * 4)
+        return min(max(window, settings.retryWindow.lowerBound), settings.retryWindow.upperBound)
+    }
+
+    /// The index of the oldest orphaned ticket still awaited with `etag`.
+    func oldestOrphan(
+        etag: String, now: ContinuousClock.Instant, _ settings: ConditionalWriteScheduler.Settings
+    ) -> Int? {
+        self.orphans.indices.filter { self.orphans[$0].etag == etag && now < self.orphans[$0].since + settings.memory }
+            .min { self.orphans[$0].ticket < self.orphans[$1].ticket }
+    }
+
+    /// Stores `caller`, forgetting the least recently seen callers beyond `maximumCallers`.
+    mutating func remember(_ caller: Caller, for connection: UInt64, settings: ConditionalWriteScheduler.Settings) {
+        self.callers[connection] = caller
+        guard self.callers.count > settings.maximumCallers else { return }
+        let busy = Set(self.held.values.map(\.connection)).union(self.running.values.map(\.connection))
+        let idle = self.callers.filter { !busy.contains($0.key) }.sorted { $0.value.lastSeen < $1.value.lastSeen }
+        for (connection, _) in idle.prefix(self.callers.count - settings.maximumCallers) {
+            self.callers[connection] = nil
+        }
+    }
+
+    /// Forgets callers and orphans not seen for `memory`, and orphans beyond `maximumCallers`.
+    mutating func forgetIdle(now: ContinuousClock.Instant, settings: ConditionalWriteScheduler.Settings) {
+        self.callers = self.callers.filter { now < $0.value.lastSeen + settings.memory }
+        self.orphans = self.orphans.filter { now < $0.since + settings.memory }.suffix(settings.maximumCallers)
+    }
+
+    /// When, after `now`, `release` or `forgetIdle` next has something to do here.
+    func nextDeadline(
+        after now: ContinuousClock.Instant, _ settings: ConditionalWriteScheduler.Settings
+    ) -> ContinuousClock.Instant? {
+        let awaited = self.callers.values.compactMap(\.awaited) + self.orphans
+        let holds = self.held.values.map(\.deadline)
+        let windows = self.held.isEmpty ? [] : awaited.map { $0.since + self.retryWindow(settings) }
+        let lastSeen = self.callers.values.map(\.lastSeen) + self.orphans.map(\.since)
+        let forgetting = lastSeen.map { $0 + settings.memory }
+        return (holds + windows + forgetting).filter { $0 > now }.min()
+    }
+}
