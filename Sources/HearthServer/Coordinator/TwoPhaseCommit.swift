@@ -83,6 +83,18 @@ public struct TwoPhaseCommit: Sendable {
         ShardTransactionPlan(anchor: self.participants.last ?? 0, participants: self.participants)
     }
 
+    /// The whole value of every spine path the transaction sets, as the parts were cut from it: the read view
+    /// and the writer's answer show it instead of joining the parts again (`CommitFeed.merge`). Complete once
+    /// the transaction prepares (spine server values are resolved by then).
+    public var spineValues: [Path: Node] {
+        var values: [Path: Node] = [:]
+        for case .set(let path, let value) in self.mutations
+        where self.router.isSpine(path) && !value.hasServerValues {
+            values[path] = value.node
+        }
+        return values
+    }
+
     public mutating func start() -> [Directive] {
         if self.phase == .reading { return [.lockAndRead(participants: self.participants, paths: self.readPaths)] }
         return [self.prepareDirective()]
@@ -157,7 +169,17 @@ public struct TwoPhaseCommit: Sendable {
         switch mutation {
         case .set(let path, let value):
             let parts = self.router.split(value.node, at: path, namespace: self.namespace)
-            return self.participants.map { ($0, .set(path, WriteValue(node: parts[$0]))) }
+            let texts =
+                value.hasServerValues
+                ? nil
+                : value.sourceJSON.flatMap {
+                    self.router.split(json: $0, at: path, namespace: self.namespace)
+                }
+            return self.participants.map { shard in
+                var part = WriteValue(node: parts[shard])
+                part.sourceJSON = texts?[shard]
+                return (shard, .set(path, part))
+            }
         case .setPriority:
             return self.participants.map { ($0, mutation) }
         }
