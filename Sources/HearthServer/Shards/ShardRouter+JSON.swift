@@ -1,3 +1,4 @@
+import Glibc
 import HearthCore
 
 extension ShardRouter {
@@ -95,11 +96,10 @@ private struct SpineJSONCutter {
         while true {
             self.skipWhitespace()
             let keyStart = self.position
-            guard self.peek() == UInt8(ascii: "\""), let hasEscapes = self.skipString(), !hasEscapes else {
-                return false
-            }
+            guard self.peek() == UInt8(ascii: "\""), self.skipString() else { return false }
             let member = keyStart..<self.position
             let key = UnsafeBufferPointer(rebasing: self.bytes[(keyStart + 1)..<(self.position - 1)])
+            guard !key.contains(UInt8(ascii: "\\")) else { return false }
             self.skipWhitespace()
             guard self.consume(UInt8(ascii: ":")) else { return false }
             self.skipWhitespace()
@@ -149,24 +149,25 @@ private struct SpineJSONCutter {
         }
     }
 
-    /// Skips the string at `position`; returns whether it held an escape, or nil when it is not terminated.
-    private mutating func skipString() -> Bool? {
-        var hasEscapes = false
-        var index = self.position + 1
-        let count = self.bytes.count
-        while index < count {
-            switch self.bytes[index] {
-            case UInt8(ascii: "\""):
-                self.position = index + 1
-                return hasEscapes
-            case UInt8(ascii: "\\"):
-                hasEscapes = true
-                index += 2
-            default:
-                index += 1
+    /// Skips the string at `position`, jumping from quote to quote; false when it is not terminated.
+    private mutating func skipString() -> Bool {
+        guard let base = self.bytes.baseAddress else { return false }
+        let contentStart = self.position + 1
+        var index = contentStart
+        while index < self.bytes.count {
+            guard let found = memchr(base + index, 0x22, self.bytes.count - index) else { return false }
+            let quote = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            var backslashes = 0
+            while quote - backslashes > contentStart, self.bytes[quote - backslashes - 1] == UInt8(ascii: "\\") {
+                backslashes += 1
             }
+            if backslashes % 2 == 0 {
+                self.position = quote + 1
+                return true
+            }
+            index = quote + 1
         }
-        return nil
+        return false
     }
 
     /// Skips the value at `position` (a scalar, or a container with everything inside it).
@@ -174,13 +175,13 @@ private struct SpineJSONCutter {
         guard let first = self.peek() else { return false }
         switch first {
         case UInt8(ascii: "\""):
-            return self.skipString() != nil
+            return self.skipString()
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var depth = 0
             while let byte = self.peek() {
                 switch byte {
                 case UInt8(ascii: "\""):
-                    guard self.skipString() != nil else { return false }
+                    guard self.skipString() else { return false }
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth += 1
