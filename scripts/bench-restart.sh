@@ -38,13 +38,16 @@ port="$NODE_PORT"
 server="$NODE_PID"
 curl -sS -o /dev/null -w "import: HTTP %{http_code} in %{time_total}s\n" -H "Content-Type: application/json" \
     -T "$work/data.json" "http://127.0.0.1:$port/.json?ns=bench&disableTriggers=true&writeSizeLimit=unlimited&print=silent"
-# An import is several log records (one prepared part per shard): wait until snapshots stop coming (the last one
+# An import is several log records (one prepared part per shard), and a snapshot may start while its parts are
+# only prepared: wait until every snapshot started has been written and no new one came for 3 s (the last one
 # covers the whole import) before stopping the node.
-written=0
+settled=""
 for _ in $(seq 1 600); do
-    now="$(grep -c "snapshot.written" "$work/stderr" || true)"
-    [ "$now" -gt 0 ] && [ "$now" -eq "$written" ] && break
-    written="$now"
+    started="$(grep -c "snapshot.started" "$work/stderr" || true)"
+    written="$(grep -c "snapshot.written" "$work/stderr" || true)"
+    now="$started/$written"
+    [ "$written" -gt 0 ] && [ "$started" -eq "$written" ] && [ "$now" = "$settled" ] && break
+    settled="$now"
     sleep 3
 done
 grep -E "snapshot.written" "$work/stderr" || true

@@ -16,6 +16,7 @@ public enum Base64 {
 
     /// `bytes` as padded base64 text. O(n).
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        if let text = bytes.withContiguousStorageIfAvailable(Self.encode(contiguous:)) { return text }
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
         var iterator = bytes.makeIterator()
@@ -29,6 +30,36 @@ public enum Base64 {
             output.append(third == nil ? UInt8(ascii: "=") : Self.alphabet[Int(group & 0x3F)])
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Encodes contiguous bytes straight into the string's storage, three bytes to four digits at a time.
+    private static func encode(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let count = (bytes.count + 2) / 3 * 4
+        return Self.alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: count) { output in
+                var written = 0
+                var index = 0
+                while index + 3 <= bytes.count {
+                    let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                    output[written] = alphabet[Int(group >> 18 & 0x3F)]
+                    output[written + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                    output[written + 2] = alphabet[Int(group >> 6 & 0x3F)]
+                    output[written + 3] = alphabet[Int(group & 0x3F)]
+                    index += 3
+                    written += 4
+                }
+                let rest = bytes.count - index
+                if rest > 0 {
+                    let group = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+                    output[written] = alphabet[Int(group >> 18 & 0x3F)]
+                    output[written + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                    output[written + 2] = rest == 2 ? alphabet[Int(group >> 6 & 0x3F)] : UInt8(ascii: "=")
+                    output[written + 3] = UInt8(ascii: "=")
+                    written += 4
+                }
+                return written
+            }
+        }
     }
 
     /// The bytes encoded by `text`, or `nil` unless it is canonical padded base64: a multiple of four digits from

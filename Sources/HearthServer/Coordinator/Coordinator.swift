@@ -110,7 +110,10 @@ public final class Coordinator: Sendable {
                 for position in prepared { try await self.log.waitUntilOrdered(position) }
                 directives += machine.onPrepared()
             case .decide(let anchor, let part):
-                guard let (position, mutations) = await self.shards[anchor].decide(id, commit: true, part: part) else {
+                guard
+                    let (position, mutations) = await self.shards[anchor].decide(
+                        id, commit: true, part: part, spineValues: machine.spineValues)
+                else {
                     return try await self.rerunOverEveryShard(
                         id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
                         condition: condition, now: now, escalated: escalated, preparedAll: true)
@@ -129,7 +132,9 @@ public final class Coordinator: Sendable {
                 }
             }
         }
-        return PendingWrite(view: self.view, log: self.log, state: .committed(positions, CommitFeed.merge(resolved)))
+        return PendingWrite(
+            view: self.view, log: self.log,
+            state: .committed(positions, CommitFeed.merge(resolved, spineValues: machine.spineValues)))
     }
 }
 

@@ -88,6 +88,18 @@ public struct TwoPhaseCommit: Sendable {
         ShardTransactionPlan(anchor: self.participants.last ?? 0, participants: self.participants)
     }
 
+    /// The whole value of every spine path the transaction sets, as the parts were cut from it: the read view
+    /// and the writer's answer show it instead of joining the parts again (`CommitFeed.merge`). Complete once
+    /// the transaction prepares (spine server values are resolved by then).
+    public var spineValues: [Path: Node] {
+        var values: [Path: Node] = [:]
+        for case .set(let path, let value) in self.mutations
+        where self.router.isSpine(path) && !value.hasServerValues {
+            values[path] = value.node
+        }
+        return values
+    }
+
     public mutating func start() -> [Directive] {
         if self.phase == .reading { return [.lockAndRead(participants: self.participants, paths: self.readPaths)] }
         return [self.prepareDirective()]
@@ -183,8 +195,16 @@ public struct TwoPhaseCommit: Sendable {
             let copies = ShardStateMachine.prioritisedSpineNodes(
                 in: value.node, at: path, spineDepth: self.router.shardDepth
             ).map { Mutation.setPriority($0.0, WriteValue(node: Node(priorityValue: $0.1))) }
+            let texts =
+                value.hasServerValues
+                ? nil
+                : value.sourceJSON.flatMap {
+                    self.router.split(json: $0, at: path, namespace: self.namespace)
+                }
             return self.participants.flatMap { shard in
-                [(shard, Mutation.set(path, WriteValue(node: parts[shard])))] + copies.map { (shard, $0) }
+                var part = WriteValue(node: parts[shard])
+                part.sourceJSON = texts?[shard]
+                return [(shard, Mutation.set(path, part))] + copies.map { (shard, $0) }
             }
         case .setPriority:
             return self.participants.map { ($0, mutation) }

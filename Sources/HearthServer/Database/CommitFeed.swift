@@ -130,10 +130,11 @@ struct CommitFeed {
         let changes = participants.compactMap { received[$0]?.change }
         var increments: [Path: LeafValue] = [:]
         for change in changes { increments.merge(change.increments) { first, _ in first } }
+        let spineValues = participants.lazy.compactMap { received[$0]?.spineValues }.first { !$0.isEmpty } ?? [:]
         updates.append(
             Update(
-                namespace: changes.first?.namespace ?? "", mutations: Self.merge(changes.map(\.mutations)),
-                increments: increments))
+                namespace: changes.first?.namespace ?? "",
+                mutations: Self.merge(changes.map(\.mutations), spineValues: spineValues), increments: increments))
         return true
     }
 
@@ -169,8 +170,9 @@ struct CommitFeed {
     }
 
     /// One transaction's mutations from its parts: a spine path is written by every shard, each with its own
-    /// subtrees and the same spine copy, so its parts are joined; shallower paths apply first.
-    static func merge(_ parts: [[ResolvedMutation]]) -> [ResolvedMutation] {
+    /// subtrees and the same spine copy, so its parts are joined (or, when `spineValues` holds the whole value the
+    /// parts were cut from, that value is taken as is); shallower paths apply first.
+    static func merge(_ parts: [[ResolvedMutation]], spineValues: [Path: Node] = [:]) -> [ResolvedMutation] {
         let all = parts.flatMap { $0 }
         if Set(all.map(\.path)).count == all.count { return all.sorted(by: Self.applyOrder) }
         var sets: [Path: [Node]] = [:]
@@ -183,7 +185,7 @@ struct CommitFeed {
                 }
             }
         }
-        var merged: [ResolvedMutation] = sets.map { .set($0.key, Node.union($0.value)) }
+        var merged: [ResolvedMutation] = sets.map { .set($0.key, spineValues[$0.key] ?? Node.union($0.value)) }
         merged += priorities.map { .setPriority($0.key, $0.value) }
         return merged.sorted(by: Self.applyOrder)
     }

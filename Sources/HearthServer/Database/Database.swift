@@ -141,6 +141,7 @@ public final class Database: Sendable {
     /// cancelled; a final snapshot is not needed on shutdown because the log is complete.
     func runSnapshots(log logger: Log) async {
         for await capture in self.snapshotScheduler.requests {
+            logger.info("snapshot.started", ["lsn": "\(capture.sequence)"])
             do {
                 let started = ContinuousClock.now
                 try self.snapshots.write(lsn: capture.sequence) { writer in

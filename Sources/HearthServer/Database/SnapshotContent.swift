@@ -16,9 +16,9 @@ import HearthStorage
 /// S<tab><path><tab><export JSON>              the whole node at <path>: a subtree at the shard depth, or a leaf
 ///                                             standing above it
 /// ```
-/// Recovery parses the `S` lines in parallel (they are independent), then rebuilds each namespace in one ordered
-/// pass with bulk child-map builds, so no path is ever inserted twice. Version 2 files (written before shards had
-/// logs of their own) have no `I`, `T` or `D` lines and still load.
+/// Recovery parses the `T` lines, then the `S` lines, in parallel (they are independent), then rebuilds each
+/// namespace in one ordered pass with bulk child-map builds, so no path is ever inserted twice. Version 2 files
+/// (written before shards had logs of their own) have no `I`, `T` or `D` lines and still load.
 enum SnapshotContent {
     static let header = "hearth-snapshot 3"
     static let legacyHeader = "hearth-snapshot 2"
@@ -88,14 +88,46 @@ enum SnapshotContent {
         }
         var decoded = Decoded(roots: [:])
         var records = lines.dropFirst()
+        var intentLines: [ArraySlice<UInt8>] = []
         while let line = records.first, let kind = line.first,
             [UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D")].contains(kind)
         {
-            try Self.decodeShardLine(line, into: &decoded)
+            if kind == UInt8(ascii: "T") {
+                intentLines.append(line)
+            } else {
+                try Self.decodeShardLine(line, into: &decoded)
+            }
             records = records.dropFirst()
+        }
+        for (shard, transaction, intent) in try await Self.decodeIntents(intentLines) {
+            decoded.intents[shard, default: [:]][transaction] = intent
         }
         decoded.roots = try await Self.decodeTrees(Array(records), parallelism: parallelism)
         return decoded
+    }
+
+    /// Decodes the `T` lines concurrently: a snapshot taken while a large import was prepared holds its parts.
+    private static func decodeIntents(_ lines: [ArraySlice<UInt8>]) async throws
+        -> [(Int, TransactionID, ShardIntent)]
+    {
+        try await withThrowingTaskGroup(of: (Int, TransactionID, ShardIntent).self) { group in
+            for line in lines {
+                group.addTask {
+                    let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
+                    guard fields.count == 3, let shard = Int(String(decoding: fields[1], as: UTF8.self)),
+                        let bytes = Base64.decode(String(decoding: fields[2], as: UTF8.self))
+                    else { throw CommitRecordError("snapshot intent is malformed") }
+                    var reader = ByteReader(bytes: bytes)
+                    guard case .prepare(let transaction, let write, let plan) = try ShardEntry(reading: &reader) else {
+                        throw CommitRecordError("snapshot intent is not a prepare entry")
+                    }
+                    return (shard, transaction, ShardIntent(write: write, plan: plan))
+                }
+            }
+            var intents: [(Int, TransactionID, ShardIntent)] = []
+            for try await intent in group { intents.append(intent) }
+            return intents
+        }
     }
 
     private static func decodeShardLine(_ line: ArraySlice<UInt8>, into decoded: inout Decoded) throws {
@@ -109,13 +141,6 @@ enum SnapshotContent {
         case "I":
             guard let index = UInt64(fields[2]) else { throw CommitRecordError("snapshot shard index is malformed") }
             decoded.appliedIndex[shard] = index
-        case "T":
-            guard let bytes = Base64.decode(fields[2]) else { throw CommitRecordError("snapshot intent is malformed") }
-            var reader = ByteReader(bytes: bytes)
-            guard case .prepare(let transaction, let write, let plan) = try ShardEntry(reading: &reader) else {
-                throw CommitRecordError("snapshot intent is not a prepare entry")
-            }
-            decoded.intents[shard, default: [:]][transaction] = ShardIntent(write: write, plan: plan)
         default:
             guard fields.count == 4, let raw = UInt64(fields[2]) else {
                 throw CommitRecordError("snapshot decision is malformed")

@@ -5,12 +5,22 @@ import Synchronization
 /// A snapshot is due after `everyRecords` log records, or when the runtime's timer finds any record since the last
 /// one; it is taken at the first moment the view is a consistent cut (no multi-shard transaction half shown).
 /// Capturing is O(1) (persistent roots); writing happens off the commit thread. At most one is in flight.
+///
+/// A due snapshot also waits, for up to `maximumDeferrals` batches, for a cut with no transaction prepared: a
+/// prepared part is written into the snapshot whole, and one cut in the middle of a 1 GB import would encode the
+/// import's parts next to it, only to be superseded a moment later when the import finishes.
 final class SnapshotScheduler: Sendable {
     private struct State {
         var recordsSinceSnapshot = 0
         var inFlight = false
         var stopped = false
+        /// Batches since the snapshot became due whose cut held prepared transactions.
+        var deferrals = 0
     }
+
+    /// How many batches a due snapshot waits for a cut without prepared transactions before taking one with them
+    /// (transactions finish within a few group commits, so under steady load this rarely runs out).
+    static let maximumDeferrals = 64
 
     private let everyRecords: Int
     private let state = Mutex(State())
@@ -30,10 +40,15 @@ final class SnapshotScheduler: Sendable {
     func recordsApplied(_ count: Int, capture: ViewSnapshot?) {
         let due = self.state.withLock { state -> Bool in
             state.recordsSinceSnapshot += count
-            guard capture != nil, !state.stopped, !state.inFlight, state.recordsSinceSnapshot >= self.everyRecords
+            guard let capture, !state.stopped, !state.inFlight, state.recordsSinceSnapshot >= self.everyRecords
             else { return false }
+            if capture.intents.contains(where: { !$0.isEmpty }), state.deferrals < Self.maximumDeferrals {
+                state.deferrals += 1
+                return false
+            }
             state.inFlight = true
             state.recordsSinceSnapshot = 0
+            state.deferrals = 0
             return true
         }
         if due, let capture { self.continuation.yield(capture) }
@@ -45,6 +60,7 @@ final class SnapshotScheduler: Sendable {
             guard capture != nil, !state.stopped, !state.inFlight, state.recordsSinceSnapshot > 0 else { return false }
             state.inFlight = true
             state.recordsSinceSnapshot = 0
+            state.deferrals = 0
             return true
         }
         if due, let capture { self.continuation.yield(capture) }

@@ -82,15 +82,20 @@ public actor ShardActor {
     }
 
     /// The anchor logs the decision with its own part (waiting while another transaction holds an overlapping
-    /// path), after every other participant prepared.
-    /// - Returns: where to wait for it, and the anchor's resolved part when it committed.
-    /// - Returns: nil when the part lands below a spine leaf (the transaction must rerun over every shard).
-    func decide(_ transaction: TransactionID, commit: Bool, part: ShardIntent?) async
-        -> (ShardLogPosition, [ResolvedMutation])?
-    {
+    /// path), after every other participant prepared. `spineValues` (the transaction's whole values at the spine
+    /// paths it sets) travel with the applied decision to the read view, which then need not join the parts.
+    /// - Returns: where to wait for it, and the anchor's resolved part when it committed; nil when the part lands
+    ///   below a spine leaf (the transaction must rerun over every shard).
+    func decide(
+        _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node] = [:]
+    ) async -> (ShardLogPosition, [ResolvedMutation])? {
         while true {
             switch self.machine.decide(transaction, commit: commit, part: part) {
-            case .appended(let entry, let applied):
+            case .appended(let entry, var applied):
+                if case .finished(let id, let decision, var committed?) = applied.effect {
+                    committed.spineValues = spineValues
+                    applied.effect = .finished(id, decision: decision, committed: committed)
+                }
                 return (self.log.append(entry, applied: applied), self.finished(applied))
             case .blocked:
                 await self.waitForFinish()

@@ -24,20 +24,9 @@ public struct ShardRouter: Sendable {
     /// The shard owning `path`, or `nil` for a spine path.
     public func shard(namespace: String, path: Path) -> Int? {
         guard path.count >= self.shardDepth else { return nil }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix(_ bytes: String.UTF8View) {
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-        }
-        mix(namespace.utf8)
-        for key in path.keys.prefix(self.shardDepth) {
-            hash ^= 0x2F
-            hash &*= 0x0000_0100_0000_01B3
-            mix(key.string.utf8)
-        }
-        return Int(hash % UInt64(self.shardCount))
+        var hash = ShardHash(namespace: namespace)
+        for key in path.keys.prefix(self.shardDepth) { hash.append(key: key.string.utf8) }
+        return Int(hash.value % UInt64(self.shardCount))
     }
 
     /// The shards a mutation touches: one for a deep path, all for a spine path.

@@ -23,6 +23,10 @@ public struct ShardApplied: Sendable {
 public struct ShardTransactionPart: Sendable {
     public var participants: [Int]
     public var change: ShardChange
+    /// The transaction's whole values at the spine paths it sets, when the leader that cut them attached them
+    /// (leader memory only, never logged; empty after recovery): the read view shows these instead of joining the
+    /// parts.
+    public var spineValues: [Path: Node] = [:]
 }
 
 /// What a write changed in one shard: its mutations as this shard resolved them, and which of them were bare

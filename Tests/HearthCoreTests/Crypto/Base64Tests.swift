@@ -32,4 +32,14 @@ import Testing
             #expect(Base64.decode(text) == bytes, "length \(length), seed 64")
         }
     }
+
+    /// Contiguous bytes take a fast path; any other collection must encode to the same text.
+    @Test func contiguousAndOtherCollectionsEncodeAlike() {
+        var random = SeededRandom(seed: 65)
+        for length in 0..<100 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            #expect(Base64.encode(bytes) == Base64.encode(bytes.lazy.map { $0 }), "length \(length), seed 65")
+            #expect(Base64.encode(bytes[...]) == Base64.encode(bytes), "length \(length), seed 65")
+        }
+    }
 }

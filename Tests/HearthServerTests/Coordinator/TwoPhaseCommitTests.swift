@@ -134,6 +134,27 @@ import Testing
         #expect(simulation.visible(.root) == expected)
     }
 
+    @Test func aClientsSpineBodyIsCutAsTextAndItsWholeValueIsKeptForTheView() throws {
+        let body = #"{"title":"hi","posts":{"p1":{"n":1},"p2":{"n":2},"p3":[3],"p4":"four"}}"#
+        var value = try Fixture.value(body)
+        value.sourceJSON = Array(body.utf8)
+        var machine = Self.commit([.set(.root, value)])
+        let parts = try #require(Self.prepared(machine.start(), &machine))
+        #expect(machine.spineValues == [.root: value.node])
+        var cut: [Node] = []
+        for (shard, write) in parts {
+            guard case .set(.root, let part) = write.mutations.first else {
+                Issue.record("shard \(shard) must set the root")
+                continue
+            }
+            let text = try #require(part.sourceJSON, "shard \(shard)'s part keeps the client's bytes")
+            #expect(try WriteValue.parseWrite(text, depth: 0).node == part.node, "shard \(shard)")
+            #expect(part.jsonBytes() == text, "the log stores the copied text")
+            cut.append(part.node)
+        }
+        #expect(Node.union(cut) == value.node)
+    }
+
     @Test func aFailedCompareAndSetReleasesItsReadLocksAndPreparesNothing() throws {
         let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: Self.router, shards: [2, 0]))
         let simulation = Simulation(router: Self.router)

@@ -141,4 +141,32 @@ import Testing
             merged[1] == .set(Fixture.path("posts"), try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2},".priority":3}"#)))
         #expect(merged[2] == .setPriority(Fixture.path("posts"), .int(3)), "a set comes before a priority on its path")
     }
+
+    @Test func mergeTakesAKnownSpineValueInsteadOfJoiningItsParts() throws {
+        let whole = try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2}}"#)
+        let partA: [ResolvedMutation] = [.set(Fixture.path("posts"), try Fixture.node(#"{"pA":{"n":1}}"#))]
+        let partB: [ResolvedMutation] = [
+            .set(Fixture.path("posts"), try Fixture.node(#"{"pB":{"n":2}}"#)), .set(Fixture.path("deep/x"), .empty),
+        ]
+        let merged = CommitFeed.merge([partA, partB], spineValues: [Fixture.path("posts"): whole])
+        #expect(merged.count == 2)
+        #expect(merged.first == .set(Fixture.path("posts"), whole))
+        #expect(merged == CommitFeed.merge([partA, partB]), "the known value is what joining gives")
+    }
+
+    @Test func aTransactionShowsTheSpineValueItsAnchorCarries() throws {
+        let whole = try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2}}"#)
+        let posts = Fixture.path("posts")
+        var feed = CommitFeed(appliedIndex: [0, 0])
+        _ = feed.receive(Self.prepared(0, 1, 9))
+        var anchor = Self.finished(1, 1, 9, decision: true, .set(posts, try Fixture.node(#"{"pB":{"n":2}}"#)))
+        if case .finished(let id, let decision, var part?) = anchor.effect {
+            part.spineValues = [posts: whole]
+            anchor.effect = .finished(id, decision: decision, committed: part)
+        }
+        #expect(feed.receive(anchor).isEmpty, "the other part is not in yet")
+        let updates = feed.receive(Self.finished(0, 2, 9, .set(posts, try Fixture.node(#"{"pA":{"n":1}}"#))))
+        #expect(updates.count == 1)
+        #expect(updates.first?.mutations == [.set(posts, whole)])
+    }
 }
