@@ -51,8 +51,11 @@ final class LocalShardLog: ShardLog {
             do {
                 decoded = try ShardLogRecord(decoding: record.payload)
             } catch let error as CommitRecordError {
+                let place = record.location.map { "\($0.segment) at byte \($0.offset)" } ?? self.directory
                 throw CommitRecordError(
-                    "record \(record.lsn) of the write-ahead log in \(self.directory): \(error.detail)")
+                    "record \(record.lsn) of the write-ahead log (\(place)) cannot be read by this version: "
+                        + "\(error.detail). Recovery stopped here rather than skip it; restore the data directory "
+                        + "from a backup or run the version that wrote it.")
             }
             try body(record.lsn, decoded)
         }

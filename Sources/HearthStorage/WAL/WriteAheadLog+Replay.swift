@@ -32,7 +32,9 @@ extension WriteAheadLog {
                     throw WALRecovery.damaged(segment.path, offset: offset, expectedLSN: expected)
                 }
                 if recordLSN > lsn {
-                    try body(WALRecord(lsn: recordLSN, payload: Array(bytes[payload])))
+                    try body(
+                        WALRecord(
+                            lsn: recordLSN, payload: Array(bytes[payload]), location: (segment.path, offset)))
                 }
                 expected += 1
                 offset = end

@@ -65,7 +65,7 @@ import Testing
         await reopened.close()
     }
 
-    @Test func aRecordThisVersionCannotReadStopsReplayNamingTheRecordAndTheLog() async throws {
+    @Test func aRecordThisVersionCannotReadStopsReplayNamingTheRecordFileAndOffset() async throws {
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wal = try WriteAheadLog(directory: directory, configuration: Self.configuration()) { _ in }
@@ -83,6 +83,7 @@ import Testing
         }
         #expect(replayed == 1, "nothing after the unreadable record is applied")
         #expect(error.detail.contains("record 2") && error.detail.contains(directory))
+        #expect(error.detail.contains(".log at byte "), "names the segment file and offset: \(error.detail)")
         log.start()
         await log.close()
     }
