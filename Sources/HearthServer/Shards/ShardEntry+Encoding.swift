@@ -97,7 +97,7 @@ extension ShardWrite {
                 bytes.append(2)
                 value = written
             }
-            ByteWriter.appendString(mutation.path.slashless, to: &bytes)
+            ByteWriter.appendPath(mutation.path, to: &bytes)
             let json = value.jsonBytes()
             ByteWriter.append(UInt64(json.count), to: &bytes)
             bytes.append(contentsOf: json)
@@ -134,5 +134,15 @@ enum ByteWriter {
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         Self.append(UInt16(truncatingIfNeeded: text.utf8.count), to: &bytes)
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// A path as `appendString(path.slashless)` writes it, without building that string first.
+    static func appendPath(_ path: Path, to bytes: inout [UInt8]) {
+        let length = path.keys.reduce(max(path.count - 1, 0)) { $0 + $1.string.utf8.count }
+        Self.append(UInt16(truncatingIfNeeded: length), to: &bytes)
+        for (index, key) in path.keys.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "/")) }
+            bytes.append(contentsOf: key.string.utf8)
+        }
     }
 }

@@ -110,6 +110,16 @@ import Testing
         }
     }
 
+    @Test func pathsAreWrittenAsTheirSlashlessText() {
+        for path in [Path.root, Fixture.path("a"), Fixture.path("posts/p1/stars/é-ü/42")] {
+            var direct: [UInt8] = []
+            ByteWriter.appendPath(path, to: &direct)
+            var viaText: [UInt8] = []
+            ByteWriter.appendString(path.slashless, to: &viaText)
+            #expect(direct == viaText, "\(path)")
+        }
+    }
+
     @Test func everyTruncationThrowsACommitRecordError() throws {
         for entry in try Self.samples() {
             let bytes = ShardLogRecord.encode(entry, shard: 2, index: 7)
