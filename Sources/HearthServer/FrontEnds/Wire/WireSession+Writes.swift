@@ -1,4 +1,5 @@
 import HearthCore
+import HearthStorage
 import HearthSystem
 import HearthWire
 import Synchronization
@@ -63,6 +64,9 @@ extension WireSession {
         }
         do {
             _ = try await self.context.database.write(namespace: self.namespace, mutations: operation.mutations)
+        } catch let error as StorageError where error.code == .cancelled {
+            // The node is shutting down: the write is in the log's queue, which closing the log makes durable.
+            self.context.log.info("wire.on_disconnect_queued_at_shutdown", ["path": "\(operation.path)"])
         } catch {
             self.context.log.error(
                 "wire.on_disconnect_failed", ["path": "\(operation.path)", "error": "\(error)"])
