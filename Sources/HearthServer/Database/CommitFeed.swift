@@ -27,6 +27,21 @@ struct CommitFeed {
     private(set) var intents: [[TransactionID: ShardIntent]]
     /// Per shard: the decisions it anchors that a prepared part may still need.
     private(set) var decisions: [[TransactionID: Bool]]
+    /// Per shard: indices of queued entries that could be shown but for an earlier overlapping entry of their shard
+    /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
+    /// entry of their shard is shown; any other entry becomes ready only when it, or its transaction's last part,
+    /// arrives. So an arrival costs what it can unblock, not a scan of every queue.
+    private var blocked: [Set<UInt64>]
+
+    /// What examining a queued entry did.
+    private enum Examined {
+        /// Shown (or, for bookkeeping entries, dropped): these entries left their queues.
+        case shown([(shard: Int, index: UInt64)])
+        /// Ready but behind an earlier overlapping entry: these entries wait in their queues.
+        case blocked([(shard: Int, index: UInt64)])
+        /// A transaction's part whose other parts have not all arrived.
+        case incomplete
+    }
 
     init(
         appliedIndex: [UInt64], intents: [[TransactionID: ShardIntent]]? = nil,
@@ -37,6 +52,7 @@ struct CommitFeed {
         self.received = appliedIndex
         self.intents = intents ?? Array(repeating: [:], count: count)
         self.decisions = decisions ?? Array(repeating: [:], count: count)
+        self.blocked = Array(repeating: [], count: count)
     }
 
     var shardCount: Int { self.queues.count }
@@ -63,18 +79,22 @@ struct CommitFeed {
             if let decision { self.decisions[applied.shard][transaction] = decision }
         }
         var updates: [Update] = []
-        var progressed = true
-        while progressed {
-            progressed = false
-            for shard in 0..<self.queues.count {
-                var position = 0
-                while position < self.queues[shard].count {
-                    if self.consume(shard: shard, at: position, into: &updates) {
-                        progressed = true
-                    } else {
-                        position += 1
-                    }
+        // The arriving entry first (as a transaction's last part it brings the others in); after each entry shown,
+        // the entries that waited behind it, lowest index first.
+        var examine: [(shard: Int, index: UInt64)] = [(applied.shard, applied.index)]
+        while let (shard, index) = examine.popLast() {
+            guard let position = self.position(of: index, in: shard) else { continue }
+            switch self.consume(shard: shard, at: position, into: &updates) {
+            case .shown(let removed):
+                for (removedShard, removedIndex) in removed {
+                    self.blocked[removedShard].remove(removedIndex)
+                    let behind = self.blocked[removedShard].filter { $0 > removedIndex }.sorted(by: >)
+                    examine += behind.map { (removedShard, $0) }
                 }
+            case .blocked(let entries):
+                for (blockedShard, blockedIndex) in entries { self.blocked[blockedShard].insert(blockedIndex) }
+            case .incomplete:
+                break
             }
         }
         return updates
@@ -88,12 +108,26 @@ struct CommitFeed {
         }
     }
 
-    /// Shows the entry at `position` of `shard`'s queue if it is ready; returns false when it must wait.
-    private mutating func consume(shard: Int, at position: Int, into updates: inout [Update]) -> Bool {
+    /// The position of entry `index` in `shard`'s queue (kept in index order), or nil once it left.
+    private func position(of index: UInt64, in shard: Int) -> Int? {
+        let queue = self.queues[shard]
+        var low = 0
+        var high = queue.count
+        while low < high {
+            let middle = (low + high) / 2
+            if queue[middle].index < index { low = middle + 1 } else { high = middle }
+        }
+        return low < queue.count && queue[low].index == index ? low : nil
+    }
+
+    /// Shows the entry at `position` of `shard`'s queue if it is ready.
+    private mutating func consume(shard: Int, at position: Int, into updates: inout [Update]) -> Examined {
         let applied = self.queues[shard][position]
         switch applied.effect {
         case .write(let change):
-            guard !self.waitsBehind(shard: shard, position: position, change: change) else { return false }
+            guard !self.waitsBehind(shard: shard, position: position, change: change) else {
+                return .blocked([(shard, applied.index)])
+            }
             self.queues[shard].remove(at: position)
             updates.append(
                 Update(namespace: change.namespace, mutations: change.mutations, increments: change.increments))
@@ -106,22 +140,25 @@ struct CommitFeed {
         case .finished(let transaction, _, let part?):
             return self.consumeTransaction(transaction, participants: part.participants, into: &updates)
         }
-        return true
+        return .shown([(shard, applied.index)])
     }
 
     /// Shows a transaction once every participant's part is in and none waits behind an overlapping entry.
     private mutating func consumeTransaction(
         _ transaction: TransactionID, participants: [Int], into updates: inout [Update]
-    ) -> Bool {
-        guard let received = self.parts[transaction], received.count == participants.count else { return false }
+    ) -> Examined {
+        guard let received = self.parts[transaction], received.count == participants.count else { return .incomplete }
         var positions: [(shard: Int, position: Int)] = []
+        var isBlocked = false
         for participant in participants {
             guard let part = received[participant],
-                let position = self.queues[participant].firstIndex(where: { Self.finishes(transaction, $0) }),
-                !self.waitsBehind(shard: participant, position: position, change: part.change)
-            else { return false }
+                let position = self.queues[participant].firstIndex(where: { Self.finishes(transaction, $0) })
+            else { return .incomplete }
+            if self.waitsBehind(shard: participant, position: position, change: part.change) { isBlocked = true }
             positions.append((participant, position))
         }
+        let entries = positions.map { (shard: $0.shard, index: self.queues[$0.shard][$0.position].index) }
+        if isBlocked { return .blocked(entries) }
         for (participant, position) in positions {
             self.finishBookkeeping(transaction, shard: participant)
             self.queues[participant].remove(at: position)
@@ -135,7 +172,7 @@ struct CommitFeed {
             Update(
                 namespace: changes.first?.namespace ?? "",
                 mutations: Self.merge(changes.map(\.mutations), spineValues: spineValues), increments: increments))
-        return true
+        return .shown(entries)
     }
 
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
