@@ -22,7 +22,7 @@ struct CommitFeed {
     /// Per shard: the index of the newest entry that arrived.
     private var received: [UInt64]
     /// Committed parts of transactions not yet shown, by participant.
-    private var parts: [TransactionID: [Int: ShardTransactionPart]] = [:]
+    private var parts: [TransactionID: [Int: (part: ShardTransactionPart, index: UInt64)]] = [:]
     /// Per shard: transactions prepared there and not yet finished, as a snapshot must keep them.
     private(set) var intents: [[TransactionID: ShardIntent]]
     /// Per shard: the decisions it anchors that a prepared part may still need.
@@ -75,7 +75,7 @@ struct CommitFeed {
         self.received[applied.shard] = applied.index
         self.queues[applied.shard].append(applied)
         if case .finished(let transaction, let decision, let part) = applied.effect {
-            if let part { self.parts[transaction, default: [:]][applied.shard] = part }
+            if let part { self.parts[transaction, default: [:]][applied.shard] = (part, applied.index) }
             if let decision { self.decisions[applied.shard][transaction] = decision }
         }
         var updates: [Update] = []
@@ -151,8 +151,7 @@ struct CommitFeed {
         var positions: [(shard: Int, position: Int)] = []
         var isBlocked = false
         for participant in participants {
-            guard let part = received[participant],
-                let position = self.queues[participant].firstIndex(where: { Self.finishes(transaction, $0) })
+            guard let (part, index) = received[participant], let position = self.position(of: index, in: participant)
             else { return .incomplete }
             if self.waitsBehind(shard: participant, position: position, change: part.change) { isBlocked = true }
             positions.append((participant, position))
@@ -164,10 +163,10 @@ struct CommitFeed {
             self.queues[participant].remove(at: position)
         }
         self.parts[transaction] = nil
-        let changes = participants.compactMap { received[$0]?.change }
+        let changes = participants.compactMap { received[$0]?.part.change }
         var increments: [Path: LeafValue] = [:]
         for change in changes { increments.merge(change.increments) { first, _ in first } }
-        let spineValues = participants.lazy.compactMap { received[$0]?.spineValues }.first { !$0.isEmpty } ?? [:]
+        let spineValues = participants.lazy.compactMap { received[$0]?.part.spineValues }.first { !$0.isEmpty } ?? [:]
         updates.append(
             Update(
                 namespace: changes.first?.namespace ?? "",
@@ -177,11 +176,6 @@ struct CommitFeed {
 
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
         self.intents[shard][transaction] = nil
-    }
-
-    private static func finishes(_ transaction: TransactionID, _ applied: ShardApplied) -> Bool {
-        if case .finished(let finished, _, _) = applied.effect { return finished == transaction }
-        return false
     }
 
     /// True when an earlier entry still queued in `shard` changes a path overlapping `change` (bare increments of
