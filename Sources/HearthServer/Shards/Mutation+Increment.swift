@@ -20,10 +20,4 @@ extension Mutation {
         guard case .set(_, let value) = self else { return false }
         return !value.node.isEmpty || value.hasServerValues
     }
-
-    /// True when `self` and `other` touch overlapping paths and do not merely increment the same counter.
-    func conflicts(with other: Mutation) -> Bool {
-        guard self.path.contains(other.path) || other.path.contains(self.path) else { return false }
-        return !(self.path == other.path && self.incrementDelta != nil && other.incrementDelta != nil)
-    }
 }

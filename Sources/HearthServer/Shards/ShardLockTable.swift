@@ -5,9 +5,9 @@ import HearthWire
 /// by path, so that deciding whether a command is blocked costs O(depth) per path it touches instead of a scan over
 /// every transaction in flight (a hot post has as many prepared stars as it has clients starring it).
 ///
-/// The rules are those of `Mutation.conflicts(with:)`: a held path blocks a path that equals it, lies above or lies
-/// below it, except that increments of one counter never block each other; a read blocks and is blocked by
-/// anything overlapping. A value: copying a shard state machine copies it.
+/// The one place of the rule: a held path blocks a path that equals it, lies above or lies below it, except that
+/// bare increments (`Mutation.incrementDelta`) of one counter never block each other; a read blocks and is blocked
+/// by anything overlapping. A value: copying a shard state machine copies it.
 struct ShardLockTable: Sendable {
     /// How a path is held.
     enum Hold: Sendable {

@@ -26,7 +26,13 @@ import Testing
         return try WriteRules.set(value, at: location)
     }
 
-    /// The rule as `Mutation.conflicts(with:)` and path overlap state it, over every holder.
+    /// The rule written out plainly: overlapping paths conflict unless both are bare increments of one counter.
+    static func conflict(_ a: Mutation, _ b: Mutation) -> Bool {
+        guard a.path.contains(b.path) || b.path.contains(a.path) else { return false }
+        return !(a.path == b.path && a.incrementDelta != nil && b.incrementDelta != nil)
+    }
+
+    /// The rule checked against every holder, one by one.
     static func bruteForce(
         _ held: [Holder: (namespace: String, mutations: [Mutation], reads: [Path])], namespace: String,
         mutations: [Mutation], reads: [Path], except: TransactionID?
@@ -34,7 +40,7 @@ import Testing
         func overlaps(_ a: Path, _ b: Path) -> Bool { a.contains(b) || b.contains(a) }
         for (holder, holds) in held where holder.transaction != except && holds.namespace == namespace {
             for mine in mutations {
-                if holds.mutations.contains(where: { mine.conflicts(with: $0) }) { return true }
+                if holds.mutations.contains(where: { Self.conflict(mine, $0) }) { return true }
                 if holds.reads.contains(where: { overlaps($0, mine.path) }) { return true }
             }
             for read in reads {
