@@ -16,15 +16,12 @@ enum Bench {
     static func run(_ arguments: [String]) async throws {
         switch arguments.first {
         case "query":
-            var children = 1_000_000
-            if arguments.count >= 3, arguments[1] == "--children" {
-                guard let number = Int(arguments[2]), number > 0 else { throw UsageError("--children needs a count") }
-                children = number
-            }
-            try self.query(children: children)
+            let options = try BenchOptions(Array(arguments.dropFirst()), allowed: ["--children"])
+            try self.query(children: try options.positiveInt("--children") ?? 1_000_000)
         case "restart":
-            guard arguments.count >= 3, arguments[1] == "--data" else { throw UsageError("restart needs --data DIR") }
-            try await self.restart(directory: arguments[2])
+            let options = try BenchOptions(Array(arguments.dropFirst()), allowed: ["--data"])
+            guard let directory = options.values["--data"] else { throw UsageError("restart needs --data DIR") }
+            try await self.restart(directory: directory)
         case "star":
             let options = try BenchOptions(
                 Array(arguments.dropFirst()), allowed: ["--shape", "--clients", "--seconds"])

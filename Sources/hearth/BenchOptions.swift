@@ -1,4 +1,4 @@
-/// The `--name value` options of a `hearth bench` command, checked against the names it accepts.
+/// The `--name value` options of every `hearth bench` command, checked against the names it accepts.
 struct BenchOptions {
     var values: [String: String] = [:]
 
