@@ -6,7 +6,9 @@
 #   1. Redis 7 as one Lua EVAL, AOF on with appendfsync everysec: from redis-benchmark, then from the node driver
 #      that also drives the wire phases (shows that driver's own ceiling); ratios divide by the better of the two;
 #   2. Hearth REST with wrk: PATCH /.json, then the same 4-path star with both copies in one shard;
-#   3. Hearth realtime protocol with the node driver: one `m` (update) at "/", then the same with one shard.
+#   3. Hearth realtime protocol with the node driver: one `m` (update) at "/", then the same with one shard;
+#   4. each transport's ceiling: a round trip with (almost) no database work (REST: GET of an absent node;
+#      wire: the stats message `s`).
 # Each Hearth phase runs on a fresh release-built node with --fsync batch; after each phase the stored starCount and
 # stars are checked against the stars the load generator saw acknowledged (see scripts/stars-bench.js). Prints a
 # Markdown table (stars/s, p50/p99, ratio to Redis) and the verdict on each target; exits 1 if a count check fails.
@@ -37,7 +39,7 @@ redis-cli -p "$REDIS_PORT" flushall >/dev/null
 stars redis "$REDIS_PORT" multi
 redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
 
-for phase in "rest multi" "rest single" "wire multi" "wire single"; do
+for phase in "rest multi" "rest single" "rest noop" "wire multi" "wire single" "wire noop"; do
     read -r target shape <<<"$phase"
     start_node "$work/node-$target-$shape" --fsync batch --log-level warning
     stars "$target" "$NODE_PORT" "$shape"

@@ -2,11 +2,15 @@
 // Prints one JSON line (scripts/stars-report.js turns them into a table): stars/s, p50/p99 in ms, and the check of
 // the stored counts against the stars the load generator saw acknowledged.
 //
-// usage: node --experimental-websocket stars-bench.js <target> <port> <multi|single> [clients] [seconds]
+// usage: node --experimental-websocket stars-bench.js <target> <port> <multi|single|noop> [clients] [seconds]
 //   multi:  4 paths over 2 shards in one atomic write: posts/p1/stars/<uid> = true, posts/p1/starCount += 1 and the
 //           same under user-posts/author/p1; single: the same 4 paths with the second copy under
 //           user-posts/author4/p1, which lives in the same shard as posts/p1 (in namespace "bench"), so the two
-//           shapes differ only in how many shards the update spans.
+//           shapes differ only in how many shards the update spans;
+//   noop:   the transport's ceiling, (almost) no database work: rest reads an absent node (`GET /noop.json`,
+//           answered `null`); wire sends the stats message (`s`), answered `ok` without touching the tree or
+//           the log. A star cannot be answered faster than this, so it bounds what any change behind the front
+//           end can reach.
 //   target, and the load generator used for it:
 //     redis-benchmark  Redis's own C client: one EVAL (SADD + INCR per copy) per star, random uids;
 //     redis            the same EVAL from this driver (the wire rows' load generator, to show its own ceiling);
@@ -23,11 +27,13 @@ const { connectRedis } = require('./lib/redis-client');
 const { connectHTTP } = require('./lib/http-client');
 const { openWire } = require('./lib/wire-client');
 
-const USAGE = 'usage: node --experimental-websocket stars-bench.js <redis-benchmark|redis|rest|wire> <port> <multi|single> [clients] [seconds]';
+const USAGE = 'usage: node --experimental-websocket stars-bench.js <redis-benchmark|redis|rest|wire> <port> <multi|single|noop> [clients] [seconds]';
 const TARGETS = ['redis-benchmark', 'redis', 'rest', 'wire'];
 const [target, portText, shape, clientsText = '64', secondsText = '10'] = process.argv.slice(2);
 const [port, clients, seconds] = [portText, clientsText, secondsText].map(Number);
-if (!TARGETS.includes(target) || !['multi', 'single'].includes(shape) || !(port > 0 && clients > 0 && seconds > 0)) {
+const noop = shape === 'noop';
+if (!TARGETS.includes(target) || !['multi', 'single', 'noop'].includes(shape) || (noop && !['rest', 'wire'].includes(target))
+  || !(port > 0 && clients > 0 && seconds > 0)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -83,13 +89,15 @@ async function runRedisBenchmark() {
 
 // Runs wrk with scripts/lib/star-rest.lua, then checks the stored counts.
 async function runWrk() {
-  const at = `/.json?ns=${NAMESPACE}`;
+  const request = noop ? [`/noop.json?ns=${NAMESPACE}`]
+    : [`/.json?ns=${NAMESPACE}`, JSON.stringify(starBody('UID'))];
   const output = execFileSync('wrk', ['-t2', `-c${clients}`, `-d${seconds}s`, '--latency',
-    '-s', path.join(__dirname, 'lib', 'star-rest.lua'), `http://127.0.0.1:${port}`, '--', at,
-    JSON.stringify(starBody('UID'))], { encoding: 'utf8' });
+    '-s', path.join(__dirname, 'lib', 'star-rest.lua'), `http://127.0.0.1:${port}`, '--', ...request],
+  { encoding: 'utf8' });
   const line = output.split('\n').find((text) => text.startsWith('RESULT '));
   if (!line) throw new Error(`wrk printed no result:\n${output}`);
   const result = JSON.parse(line.slice('RESULT '.length));
+  if (noop) return { ...result, driverCPU: null, counts: [], pass: result.failed === 0 };
   const counts = await storedCounts();
   const pass = result.failed === 0 && counts.every((c) => c.starCount === c.stars
     && c.starCount >= result.acked && c.starCount <= result.acked + clients);
@@ -109,13 +117,15 @@ async function runClosedLoopTarget() {
       closers.push(() => redis.close());
     } else {
       const wire = await openWire(port, NAMESPACE);
-      const at = '/';
-      workers.push(async () => (await wire.request('m', { p: at, d: starBody(uid()) })).s === 'ok');
+      const stats = { c: { 'sdk.js.bench': 1 } };
+      workers.push(noop ? async () => (await wire.request('s', stats)).s === 'ok'
+        : async () => (await wire.request('m', { p: '/', d: starBody(uid()) })).s === 'ok');
       closers.push(() => wire.close());
     }
   }
   const result = await runClosedLoop(workers, seconds);
   closers.forEach((close) => close());
+  if (noop) return { ...result, counts: [], pass: result.failed === 0 };
   const counts = await storedCounts();
   const pass = result.failed === 0 && counts.every((c) => c.starCount === result.acked && c.stars === result.acked);
   return { ...result, counts, pass };

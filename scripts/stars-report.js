@@ -23,6 +23,8 @@ const LABELS = {
   'rest single': 'REST: the same `PATCH /.json`, 4 paths in 1 shard; wrk',
   'wire multi': 'wire: one `m` at `/`, 4 paths over 2 shards; node driver',
   'wire single': 'wire: the same `m` at `/`, 4 paths in 1 shard; node driver',
+  'rest noop': 'REST ceiling: `GET` of an absent node, no write; wrk',
+  'wire noop': 'wire ceiling: the stats message `s`, no database work; node driver',
 };
 const redisSameDriver = find('redis', 'multi');
 const redis = [find('redis-benchmark', 'multi'), redisSameDriver].filter(Boolean)
@@ -34,6 +36,7 @@ const ratio = (value) => `${number(value, 2)}×`;
 function checkText(run) {
   const verdict = run.pass ? 'PASS' : 'FAIL';
   if (run.target === 'redis-benchmark') return `${verdict}: starCount = ${number(run.acked)} EVALs`;
+  if (run.shape === 'noop') return `${verdict}: ${number(run.acked)} answered, ${run.failed} failed (nothing stored)`;
   const copies = run.counts.map((c) => `${c.starCount}/${c.stars}`).join(', ');
   const failed = run.failed ? `, ${run.failed} failed` : '';
   return `${verdict}: ${number(run.acked)} acked${failed}; starCount/stars ${copies}`;
@@ -61,6 +64,11 @@ for (const [target, goal] of [['rest', 0.6], ['wire', 1.0]]) {
   const same = target === 'wire' && redisSameDriver
     ? ` (${ratio(run.perSecond / redisSameDriver.perSecond)} of Redis from the same node driver)` : '';
   console.log(`  ${target} 4-path star >= ${number(goal, 1)}× Redis: ${ratio(value)}${same} -> ${verdict(value >= goal)}`);
+  const ceiling = find(target, 'noop');
+  if (ceiling) {
+    console.log(`    its transport's ceiling (a no-op round trip) is ${ratio(ceiling.perSecond / redis.perSecond)} Redis; `
+      + `the star runs at ${number(100 * run.perSecond / ceiling.perSecond)} % of it`);
+  }
 }
 for (const target of ['rest', 'wire']) {
   const multi = find(target, 'multi');

@@ -1,5 +1,6 @@
 -- wrk script for scripts/stars-bench.js: every request is one star PATCH with a uid never used before.
 -- usage: wrk … -s scripts/lib/star-rest.lua <url> -- <target> <body template with UID where the uid goes>
+--        wrk … -s scripts/lib/star-rest.lua <url> -- <target>   (no template: a plain GET of target, the ceiling)
 -- When the run ends it prints one line: RESULT {"acked":…,"failed":…,"seconds":…,"perSecond":…,"p50":…,"p99":…}
 -- (latencies in ms). In-flight stars when wrk stops are abandoned, not counted, and may still be applied.
 
@@ -17,6 +18,9 @@ function init(args)
 end
 
 function request()
+    if template == nil then
+        return wrk.format("GET", target)
+    end
     sent = sent + 1
     local uid = "t" .. thread_id .. "x" .. sent
     local body = string.gsub(template, "UID", uid)
