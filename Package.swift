@@ -31,6 +31,11 @@ let package = Package(
         .target(name: "HearthStorage", dependencies: ["HearthCore", "HearthSystem"], swiftSettings: strictSettings),
         .target(name: "HearthWire", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(
+            name: "HearthCluster",
+            dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthSystem"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "HearthServer",
             dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthSystem", "HearthWire"],
             swiftSettings: strictSettings
@@ -64,6 +69,11 @@ let package = Package(
         .testTarget(
             name: "HearthWireTests",
             dependencies: ["HearthWire", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthClusterTests",
+            dependencies: ["HearthCluster", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(
