@@ -117,8 +117,14 @@ enum SnapshotContent {
                     guard fields.count == 3, let shard = Int(String(decoding: fields[1], as: UTF8.self)),
                         let bytes = Base64.decode(String(decoding: fields[2], as: UTF8.self))
                     else { throw CommitRecordError("snapshot intent is malformed") }
-                    var reader = ByteReader(bytes: bytes)
-                    guard case .prepare(let transaction, let write, let plan) = try ShardEntry(reading: &reader) else {
+                    var reader = BinaryReader(bytes: bytes)
+                    let entry: ShardEntry
+                    do {
+                        entry = try ShardEntry(reading: &reader)
+                    } catch let error as BinaryDecodingError {
+                        throw CommitRecordError(error)
+                    }
+                    guard case .prepare(let transaction, let write, let plan) = entry else {
                         throw CommitRecordError("snapshot intent is not a prepare entry")
                     }
                     return (shard, transaction, ShardIntent(write: write, plan: plan))
@@ -198,7 +204,7 @@ enum SnapshotLine: Sendable {
         guard fields.count == 3 else { throw CommitRecordError("snapshot line is malformed") }
         let path = Path(
             keys: String(decoding: fields[1], as: UTF8.self).split(separator: "/").map { Key(unchecked: String($0)) })
-        let node = try ByteReader.writeValue(Array(fields[2]), at: path).node
+        let node = try LogDecoding.writeValue(Array(fields[2]), at: path).node
         switch kind.first {
         case UInt8(ascii: "S"): self = .node(path, node)
         case UInt8(ascii: "P"): self = .priority(path, ResolvedMutation.priority(from: node))

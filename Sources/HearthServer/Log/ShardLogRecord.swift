@@ -14,8 +14,8 @@ enum ShardLogRecord {
     static func encode(_ entry: ShardEntry, shard: Int, index: UInt64) -> [UInt8] {
         var bytes: [UInt8] = [Self.version]
         bytes.reserveCapacity(64)
-        ByteWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
-        ByteWriter.append(index, to: &bytes)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
+        BinaryWriter.append(index, to: &bytes)
         entry.encode(into: &bytes)
         return bytes
     }
@@ -23,16 +23,20 @@ enum ShardLogRecord {
     /// Decodes a record of either version.
     /// - Throws: `CommitRecordError` when the bytes are neither.
     init(decoding bytes: [UInt8]) throws {
-        var reader = ByteReader(bytes: bytes)
-        switch try reader.readUInt8() {
-        case LegacyCommitRecord.version:
-            self = .legacy(try LegacyCommitRecord(decoding: bytes))
-        case Self.version:
-            let shard = Int(try reader.readUInt16())
-            let index = try reader.readUInt64()
-            self = .entry(shard: shard, index: index, try ShardEntry(reading: &reader))
-        case let version:
-            throw CommitRecordError("unknown record version \(version)")
+        do {
+            var reader = BinaryReader(bytes: bytes)
+            switch try reader.readUInt8() {
+            case LegacyCommitRecord.version:
+                self = .legacy(try LegacyCommitRecord(decoding: bytes))
+            case Self.version:
+                let shard = Int(try reader.readUInt16())
+                let index = try reader.readUInt64()
+                self = .entry(shard: shard, index: index, try ShardEntry(reading: &reader))
+            case let version:
+                throw CommitRecordError("unknown record version \(version)")
+            }
+        } catch let error as BinaryDecodingError {
+            throw CommitRecordError(error)
         }
     }
 }

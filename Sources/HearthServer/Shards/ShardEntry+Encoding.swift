@@ -23,24 +23,24 @@ extension ShardEntry {
             write.encode(into: &bytes)
         case .prepare(let transaction, let write, let plan):
             bytes.append(2)
-            ByteWriter.append(transaction.rawValue, to: &bytes)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
             ShardIntent(write: write, plan: plan).encode(into: &bytes)
         case .decide(let transaction, let commit, let part):
             bytes.append(3)
-            ByteWriter.append(transaction.rawValue, to: &bytes)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
             bytes.append(commit ? 1 : 0)
             bytes.append(part == nil ? 0 : 1)
             part?.encode(into: &bytes)
         case .finish(let transaction, let commit):
             bytes.append(4)
-            ByteWriter.append(transaction.rawValue, to: &bytes)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
             bytes.append(commit ? 1 : 0)
         }
     }
 
     /// Reads an entry written by `encode(into:)`.
     /// - Throws: `CommitRecordError` when the bytes are not an entry this version understands.
-    init(reading reader: inout ByteReader) throws {
+    init(reading reader: inout BinaryReader) throws {
         switch try reader.readUInt8() {
         case 1:
             self = .write(try ShardWrite(reading: &reader))
@@ -63,15 +63,15 @@ extension ShardEntry {
 
 extension ShardIntent {
     func encode(into bytes: inout [UInt8]) {
-        ByteWriter.append(UInt16(truncatingIfNeeded: self.plan.anchor), to: &bytes)
-        ByteWriter.append(UInt16(truncatingIfNeeded: self.plan.participants.count), to: &bytes)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: self.plan.anchor), to: &bytes)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: self.plan.participants.count), to: &bytes)
         for participant in self.plan.participants {
-            ByteWriter.append(UInt16(truncatingIfNeeded: participant), to: &bytes)
+            BinaryWriter.append(UInt16(truncatingIfNeeded: participant), to: &bytes)
         }
         self.write.encode(into: &bytes)
     }
 
-    init(reading reader: inout ByteReader) throws {
+    init(reading reader: inout BinaryReader) throws {
         let anchor = Int(try reader.readUInt16())
         let count = Int(try reader.readUInt16())
         var participants: [Int] = []
@@ -84,9 +84,9 @@ extension ShardIntent {
 
 extension ShardWrite {
     func encode(into bytes: inout [UInt8]) {
-        ByteWriter.appendString(self.namespace, to: &bytes)
-        ByteWriter.append(UInt64(bitPattern: self.now), to: &bytes)
-        ByteWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
+        BinaryWriter.appendString(self.namespace, to: &bytes)
+        BinaryWriter.append(UInt64(bitPattern: self.now), to: &bytes)
+        BinaryWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
         for mutation in self.mutations {
             let value: WriteValue
             switch mutation {
@@ -97,14 +97,14 @@ extension ShardWrite {
                 bytes.append(2)
                 value = written
             }
-            ByteWriter.appendPath(mutation.path, to: &bytes)
+            BinaryWriter.appendPath(mutation.path, to: &bytes)
             let json = value.jsonBytes()
-            ByteWriter.append(UInt64(json.count), to: &bytes)
+            BinaryWriter.append(UInt64(json.count), to: &bytes)
             bytes.append(contentsOf: json)
         }
     }
 
-    init(reading reader: inout ByteReader) throws {
+    init(reading reader: inout BinaryReader) throws {
         self.namespace = try reader.readString(count: Int(try reader.readUInt16()))
         self.now = Int64(bitPattern: try reader.readUInt64())
         let count = Int(try reader.readUInt32())
@@ -112,8 +112,8 @@ extension ShardWrite {
         mutations.reserveCapacity(min(count, 1 << 16))
         for _ in 0..<count {
             let kind = try reader.readUInt8()
-            let path = ByteReader.path(try reader.readString(count: Int(try reader.readUInt16())))
-            let value = try ByteReader.writeValue(try reader.readBytes(count: Int(try reader.readUInt64())), at: path)
+            let path = LogDecoding.path(try reader.readString(count: Int(try reader.readUInt16())))
+            let value = try LogDecoding.writeValue(try reader.readBytes(count: Int(try reader.readUInt64())), at: path)
             switch kind {
             case 1: mutations.append(.set(path, value))
             case 2: mutations.append(.setPriority(path, value))
@@ -121,28 +121,5 @@ extension ShardWrite {
             }
         }
         self.mutations = mutations
-    }
-}
-
-/// Appends little-endian fields to a byte array.
-enum ByteWriter {
-    static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    /// A string as `u16 length` + UTF-8 (callers keep strings under 64 KiB: paths and namespaces are limited).
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        Self.append(UInt16(truncatingIfNeeded: text.utf8.count), to: &bytes)
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    /// A path as `appendString(path.slashless)` writes it, without building that string first.
-    static func appendPath(_ path: Path, to bytes: inout [UInt8]) {
-        let length = path.keys.reduce(max(path.count - 1, 0)) { $0 + $1.string.utf8.count }
-        Self.append(UInt16(truncatingIfNeeded: length), to: &bytes)
-        for (index, key) in path.keys.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: "/")) }
-            bytes.append(contentsOf: key.string.utf8)
-        }
     }
 }

@@ -113,9 +113,9 @@ import Testing
     @Test func pathsAreWrittenAsTheirSlashlessText() {
         for path in [Path.root, Fixture.path("a"), Fixture.path("posts/p1/stars/é-ü/42")] {
             var direct: [UInt8] = []
-            ByteWriter.appendPath(path, to: &direct)
+            BinaryWriter.appendPath(path, to: &direct)
             var viaText: [UInt8] = []
-            ByteWriter.appendString(path.slashless, to: &viaText)
+            BinaryWriter.appendString(path.slashless, to: &viaText)
             #expect(direct == viaText, "\(path)")
         }
     }
@@ -199,12 +199,12 @@ import Testing
     /// A record in the version 1 layout: `u8 1`, namespace, `u32 count`, then kind, path and export JSON per mutation.
     static func legacyRecord(namespace: String, _ mutations: [(kind: UInt8, path: String, json: String)]) -> [UInt8] {
         var bytes: [UInt8] = [1]
-        ByteWriter.appendString(namespace, to: &bytes)
-        ByteWriter.append(UInt32(mutations.count), to: &bytes)
+        BinaryWriter.appendString(namespace, to: &bytes)
+        BinaryWriter.append(UInt32(mutations.count), to: &bytes)
         for (kind, path, json) in mutations {
             bytes.append(kind)
-            ByteWriter.appendString(path, to: &bytes)
-            ByteWriter.append(UInt64(json.utf8.count), to: &bytes)
+            BinaryWriter.appendString(path, to: &bytes)
+            BinaryWriter.append(UInt64(json.utf8.count), to: &bytes)
             bytes.append(contentsOf: json.utf8)
         }
         return bytes

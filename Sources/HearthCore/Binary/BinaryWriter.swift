@@ -1,0 +1,29 @@
+/// Appends little-endian fields to a byte array: the one encoder under every binary format Hearth writes (log
+/// entries, peer messages, Raft and membership messages).
+public enum BinaryWriter {
+    public static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A string as `u16 length` + UTF-8; callers keep such strings under 64 KiB (paths, names, namespaces).
+    public static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        Self.append(UInt16(truncatingIfNeeded: text.utf8.count), to: &bytes)
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// A byte string as `u32 length` + the bytes.
+    public static func appendBytes(_ data: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        Self.append(UInt32(truncatingIfNeeded: data.count), to: &bytes)
+        bytes.append(contentsOf: data)
+    }
+
+    /// A path as `appendString(path.slashless)` writes it, without building that string first.
+    public static func appendPath(_ path: Path, to bytes: inout [UInt8]) {
+        let length = path.keys.reduce(max(path.count - 1, 0)) { $0 + $1.string.utf8.count }
+        Self.append(UInt16(truncatingIfNeeded: length), to: &bytes)
+        for (index, key) in path.keys.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "/")) }
+            bytes.append(contentsOf: key.string.utf8)
+        }
+    }
+}
