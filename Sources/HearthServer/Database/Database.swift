@@ -177,6 +177,9 @@ public final class Database: Sendable {
 
     var walStatistics: WALStatistics { self.log.statistics }
 
+    /// Whether the write-ahead log has failed, so the node can no longer acknowledge writes.
+    var hasFailed: Bool { self.log.hasFailed }
+
     /// Returns when the write-ahead log has failed (the node must stop), or when the calling task is cancelled.
     func waitForStorageFailure() async -> StorageError? {
         for await error in self.log.failure { return error }

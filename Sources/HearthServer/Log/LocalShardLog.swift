@@ -13,6 +13,7 @@ final class LocalShardLog: ShardLog {
     private let directory: String
     private let pending: PendingEntries
     private let failures: AsyncStream<StorageError>.Continuation
+    private let failed = Atomic(false)
     /// Yields once when the log fails: the node must stop, since nothing more can be made durable.
     let failure: AsyncStream<StorageError>
 
@@ -63,6 +64,9 @@ final class LocalShardLog: ShardLog {
 
     func start() { self.wal.start() }
 
+    /// Whether the log has failed an fsync or write (the node can make nothing durable any more and must stop).
+    var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
+
     func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
         let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
         let sequence = self.pending.entries.withLock { pending in
@@ -79,7 +83,10 @@ final class LocalShardLog: ShardLog {
         do {
             try await self.wal.waitUntilDurable(newest)
         } catch {
-            if error.code == .io { self.failures.yield(error) }
+            if error.code == .io {
+                self.failed.store(true, ordering: .relaxed)
+                self.failures.yield(error)
+            }
             throw error
         }
     }

@@ -3,7 +3,8 @@ import HearthCore
 public import HearthNet
 public import HearthSystem
 
-/// Serves Firebase's REST API (and SSE streaming, and `/.metrics`) on the node's HTTP port.
+/// Serves Firebase's REST API (and SSE streaming, and the operations endpoints `/.metrics`, `/.health`, `/.ready`)
+/// on the node's HTTP port.
 public final class RESTHandler: HTTPRequestHandler {
     let database: Database
     let configuration: NodeConfiguration
@@ -46,8 +47,8 @@ public final class RESTHandler: HTTPRequestHandler {
         if let wire = self.wire, let reply = await wire.reply(to: request) { return reply }
         let started = ContinuousClock.now
         let reply: HTTPReply
-        if request.path == "/.metrics" {
-            reply = .response(self.metricsResponse())
+        if Self.operationsPaths.contains(request.path) {
+            reply = .response(self.operationsResponse(request))
         } else {
             do {
                 reply = try await self.handleREST(request)
@@ -89,13 +90,5 @@ public final class RESTHandler: HTTPRequestHandler {
         case .patch:
             return .response(try await self.update(request, http))
         }
-    }
-
-    private func metricsResponse() -> HTTPResponse {
-        let text = self.metrics.render()
-        return HTTPResponse(
-            status: 200,
-            headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
-            body: Array(text.utf8))
     }
 }
