@@ -1,0 +1,113 @@
+/// Rebuilds every Raft group's persisted state from the node's write-ahead log, read front to back: the newest
+/// hard state, the newest snapshot, and the entries after that snapshot, with a rewritten suffix replacing the old.
+///
+/// A pure fold, so recovery is tested on record sequences alone. Replay may start at any record the log kept after
+/// truncation (`RaftLogRetention`), so a group's first record may be entries that its snapshot record follows; a
+/// group whose records leave a hole (entries starting past the end of what it holds, or entries that do not reach
+/// back to its snapshot) means records are missing, and replay stops with an error naming the group and indexes
+/// rather than hand Raft a log with a gap.
+public struct RaftLogReplay: Sendable {
+    /// One group's persisted state, as `finish()` returns it.
+    public struct Group: Sendable, Equatable {
+        /// The newest hard state written, if any.
+        public var hardState: [UInt8]?
+        /// The newest snapshot's index (0: none) and metadata.
+        public var snapshotIndex: UInt64 = 0
+        public var snapshotMetadata: [UInt8]?
+        /// The entries after `snapshotIndex`, in index order: the first is at `snapshotIndex + 1`.
+        public var entries: [[UInt8]] = []
+
+        /// The index of the last entry held (the snapshot's when none follows it).
+        public var lastIndex: UInt64 { self.snapshotIndex + UInt64(self.entries.count) }
+    }
+
+    private struct Building: Sendable {
+        var hardState: [UInt8]?
+        var snapshotIndex: UInt64 = 0
+        var snapshotMetadata: [UInt8]?
+        /// Index of `entries[0]`; 0 until the group's first entries or snapshot record.
+        var firstIndex: UInt64 = 0
+        var entries: [[UInt8]] = []
+
+        /// The last index this group's records account for (entries or snapshot), nil before any.
+        var end: UInt64? {
+            guard self.firstIndex > 0 else { return nil }
+            return self.firstIndex + UInt64(self.entries.count) - 1
+        }
+    }
+
+    private var building: [Int: Building] = [:]
+
+    public init() {}
+
+    /// Folds in the next record of the log.
+    /// - Throws: `RaftLogReplayError` for an entries record that starts at index 0.
+    public mutating func apply(_ record: RaftLogRecord) throws(RaftLogReplayError) {
+        var group = self.building[record.group] ?? Building()
+        switch record {
+        case .hardState(_, let bytes):
+            group.hardState = bytes
+        case .entries(let number, let first, let entries):
+            guard first >= 1 else {
+                throw RaftLogReplayError(group: number, detail: "an entries record starts at index 0")
+            }
+            // Entries past the end leave a hole that only a later snapshot can cover; `finish` checks that one did.
+            if let end = group.end, first > group.firstIndex, first <= end + 1 {
+                group.entries.removeSubrange(Int(first - group.firstIndex)...)
+            } else {
+                group.entries.removeAll()
+                group.firstIndex = first
+            }
+            group.entries.append(contentsOf: entries)
+            Self.trimToSnapshot(&group)
+        case .snapshot(_, let index, let metadata):
+            guard index >= group.snapshotIndex else { break }
+            group.snapshotIndex = index
+            group.snapshotMetadata = metadata
+            if let end = group.end, end > index, group.firstIndex <= index + 1 {
+                Self.trimToSnapshot(&group)
+            } else if group.end.map({ $0 <= index }) ?? true {
+                group.entries.removeAll()
+                group.firstIndex = index + 1
+            }
+        }
+        self.building[record.group] = group
+    }
+
+    /// Every group that had at least one record, by group number.
+    /// - Throws: `RaftLogReplayError` when a group's entries do not reach back to its snapshot.
+    public func finish() throws(RaftLogReplayError) -> [Int: Group] {
+        var groups: [Int: Group] = [:]
+        for (number, group) in self.building {
+            if !group.entries.isEmpty, group.firstIndex != group.snapshotIndex + 1 {
+                throw RaftLogReplayError(
+                    group: number,
+                    detail: "its entries start at index \(group.firstIndex) but its snapshot covers only up to "
+                        + "\(group.snapshotIndex); records are missing")
+            }
+            groups[number] = Group(
+                hardState: group.hardState, snapshotIndex: group.snapshotIndex,
+                snapshotMetadata: group.snapshotMetadata, entries: group.entries)
+        }
+        return groups
+    }
+
+    /// Drops entries the snapshot covers.
+    private static func trimToSnapshot(_ group: inout Building) {
+        guard group.snapshotIndex >= group.firstIndex, !group.entries.isEmpty else { return }
+        let covered = min(Int(group.snapshotIndex - group.firstIndex + 1), group.entries.count)
+        group.entries.removeFirst(covered)
+        group.firstIndex = group.snapshotIndex + 1
+    }
+}
+
+/// A group's records in the write-ahead log do not form a log Raft can start from.
+public struct RaftLogReplayError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let group: Int
+    public let detail: String
+
+    public var description: String {
+        "Raft group \(self.group) cannot be recovered from the write-ahead log: \(self.detail). Restore the data "
+            + "directory from a backup, or remove this node's data and let it catch up from the other replicas."
+    }
+}
