@@ -11,6 +11,8 @@ import HearthStorage
 /// I<tab><shard><tab><index>                   every entry of the shard's log up to <index> is reflected
 /// T<tab><shard><tab><base64 prepare entry>    a transaction prepared in the shard and not yet finished
 /// D<tab><shard><tab><transaction><tab><0|1>   a decision the shard anchors that a prepared part still needs
+/// M<tab><shard><tab><namespace><tab><path>    a spine node that may carry a priority (shard snapshots only:
+///                                             a node snapshot derives these from the whole trees)
 /// N<tab><namespace>
 /// P<tab><spine path><tab><priority JSON>      a priority on a node above the shard depth
 /// S<tab><path><tab><export JSON>              the whole node at <path>: a subtree at the shard depth, or a leaf
@@ -30,37 +32,71 @@ enum SnapshotContent {
         var appliedIndex: [Int: UInt64] = [:]
         var intents: [Int: [TransactionID: ShardIntent]] = [:]
         var decisions: [Int: [TransactionID: Bool]] = [:]
+        /// Per shard and namespace; only shard snapshots hold these.
+        var spinePriorities: [Int: [String: Set<Path>]] = [:]
+    }
+
+    /// Where one shard's log stands in a snapshot, and the transactions still open there.
+    struct ShardCut: Sendable {
+        var shard: Int
+        /// Every entry of the shard's log up to this index is reflected.
+        var index: UInt64
+        var intents: [TransactionID: ShardIntent]
+        /// Decisions the shard anchors that a prepared part may still need.
+        var decisions: [TransactionID: Bool]
+        /// Spine nodes that may carry a priority, per namespace (see `ShardStateMachine.spinePriorities`); written
+        /// for a shard snapshot, where the shard's own trees cannot tell them.
+        var spinePriorities: [String: Set<Path>] = [:]
     }
 
     /// Writes the captured view: shard positions, prepared transactions, then every namespace's tree cut at
     /// `depth` (the shard depth).
     static func encode(_ snapshot: ViewSnapshot, depth: Int, into writer: inout SnapshotWriter) throws {
-        var output = SnapshotJSONOutput(writer: writer)
-        output.write(text: Self.header + "\n")
-        for (shard, index) in snapshot.appliedIndex.enumerated() {
-            output.write(text: "I\t\(shard)\t\(index)\n")
+        let cuts = snapshot.appliedIndex.indices.map { shard in
+            ShardCut(
+                shard: shard, index: snapshot.appliedIndex[shard], intents: snapshot.intents[shard],
+                decisions: snapshot.decisions[shard])
         }
-        for (shard, intents) in snapshot.intents.enumerated() {
-            for (transaction, intent) in intents.sorted(by: { $0.key < $1.key }) {
+        try Self.encode(roots: snapshot.roots, cuts: cuts, depth: depth, into: &writer)
+    }
+
+    /// Writes `cuts`, then every namespace's tree in `roots` cut at `depth`, to a snapshot file or to bytes.
+    static func encode(
+        roots: [String: Node], cuts: [ShardCut], depth: Int, into sink: inout some SnapshotSink
+    ) throws {
+        var output = SnapshotJSONOutput(sink: sink)
+        output.write(text: Self.header + "\n")
+        for cut in cuts {
+            output.write(text: "I\t\(cut.shard)\t\(cut.index)\n")
+        }
+        for cut in cuts {
+            for (transaction, intent) in cut.intents.sorted(by: { $0.key < $1.key }) {
                 var bytes: [UInt8] = []
                 ShardEntry.prepare(transaction, intent.write, intent.plan).encode(into: &bytes)
-                output.write(text: "T\t\(shard)\t\(Base64.encode(bytes))\n")
+                output.write(text: "T\t\(cut.shard)\t\(Base64.encode(bytes))\n")
             }
         }
-        for (shard, decisions) in snapshot.decisions.enumerated() {
-            for (transaction, commit) in decisions.sorted(by: { $0.key < $1.key }) {
-                output.write(text: "D\t\(shard)\t\(transaction.rawValue)\t\(commit ? 1 : 0)\n")
+        for cut in cuts {
+            for (transaction, commit) in cut.decisions.sorted(by: { $0.key < $1.key }) {
+                output.write(text: "D\t\(cut.shard)\t\(transaction.rawValue)\t\(commit ? 1 : 0)\n")
+            }
+            for (namespace, paths) in cut.spinePriorities.sorted(by: { $0.key < $1.key }) {
+                for path in paths.map(\.slashless).sorted() {
+                    output.write(text: "M\t\(cut.shard)\t\(namespace)\t\(path)\n")
+                }
             }
         }
-        for (namespace, root) in snapshot.roots.sorted(by: { $0.key < $1.key }) {
+        for (namespace, root) in roots.sorted(by: { $0.key < $1.key }) {
             output.write(text: "N\t\(namespace)\n")
             Self.encode(root, at: .root, depth: depth, into: &output)
         }
-        writer = output.writer
+        sink = output.sink
         if let error = output.error { throw error }
     }
 
-    private static func encode(_ node: Node, at path: Path, depth: Int, into output: inout SnapshotJSONOutput) {
+    private static func encode<Sink>(
+        _ node: Node, at path: Path, depth: Int, into output: inout SnapshotJSONOutput<Sink>
+    ) {
         if node.isEmpty || output.error != nil { return }
         if path.count >= depth || node.isLeaf {
             output.write(text: "S\t\(path.slashless)\t")
@@ -90,7 +126,7 @@ enum SnapshotContent {
         var records = lines.dropFirst()
         var intentLines: [ArraySlice<UInt8>] = []
         while let line = records.first, let kind = line.first,
-            [UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D")].contains(kind)
+            [UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D"), UInt8(ascii: "M")].contains(kind)
         {
             if kind == UInt8(ascii: "T") {
                 intentLines.append(line)
@@ -147,6 +183,9 @@ enum SnapshotContent {
         case "I":
             guard let index = UInt64(fields[2]) else { throw CommitRecordError("snapshot shard index is malformed") }
             decoded.appliedIndex[shard] = index
+        case "M":
+            guard fields.count == 4 else { throw CommitRecordError("snapshot spine mark is malformed") }
+            decoded.spinePriorities[shard, default: [:]][fields[2], default: []].insert(LogDecoding.path(fields[3]))
         default:
             guard fields.count == 4, let raw = UInt64(fields[2]) else {
                 throw CommitRecordError("snapshot decision is malformed")
@@ -271,14 +310,23 @@ struct TreeAssembler {
     }
 }
 
-/// Adapts the JSON writer's streaming output to a snapshot file, remembering the first write error.
-struct SnapshotJSONOutput: JSONOutput {
-    var writer: SnapshotWriter
+/// Where snapshot text goes: a snapshot file, or bytes in memory (a shard's snapshot, as Raft ships it).
+protocol SnapshotSink {
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension SnapshotWriter: SnapshotSink {}
+
+extension Array: SnapshotSink where Element == UInt8 {}
+
+/// Adapts the JSON writer's streaming output to a snapshot sink, remembering the first write error.
+struct SnapshotJSONOutput<Sink: SnapshotSink>: JSONOutput {
+    var sink: Sink
     var error: (any Error)?
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) {
         guard self.error == nil else { return }
-        do { try self.writer.write(bytes) } catch { self.error = error }
+        do { try self.sink.write(bytes) } catch { self.error = error }
     }
 
     mutating func write(bytes: [UInt8]) {

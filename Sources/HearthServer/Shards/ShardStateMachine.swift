@@ -35,20 +35,23 @@ public struct ShardStateMachine: Sendable {
     }
 
     /// Restores a shard from a snapshot taken after entry `index`.
-    /// - Parameter roots: the whole namespace roots the shard's trees were cut from; the spine priorities they hold
-    ///   are the ones this shard must know about (see `spinePriorities`).
+    /// - Parameters:
+    ///   - roots: the whole namespace roots the shard's trees were cut from (a node snapshot); the spine
+    ///     priorities they hold are the ones this shard must know about (see `spinePriorities`).
+    ///   - spinePriorities: marks a shard snapshot kept, added to those `roots` give.
     public init(
         shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent],
-        roots: [String: Node] = [:]
+        roots: [String: Node] = [:], spinePriorities: [String: Set<Path>] = [:]
     ) {
         self.shard = shard
         self.spineDepth = spineDepth
         self.trees = trees.filter { !$0.value.isEmpty }
         self.lastIndex = index
         for (transaction, intent) in intents { self.addIntent(transaction, intent) }
+        self.spinePriorities = spinePriorities.filter { !$0.value.isEmpty }
         for (namespace, root) in roots {
             let marked = Self.prioritisedSpineNodes(in: root, at: .root, spineDepth: spineDepth).map(\.0)
-            if !marked.isEmpty { self.spinePriorities[namespace] = Set(marked) }
+            if !marked.isEmpty { self.spinePriorities[namespace, default: []].formUnion(marked) }
         }
     }
 

@@ -7,8 +7,9 @@ import Testing
 
 /// Random command sequences against one shard's state machine and a plain reference model: single-shard writes (sets,
 /// deletes, priorities, increments, timestamps, compare-and-set with right and wrong hashes) interleaved with
-/// transactions that lock, prepare, decide or finish, and unlock, conflicting ones included. Then the appended entries
-/// replayed on a fresh machine must give the same state.
+/// transactions that lock, prepare, decide or finish, and unlock, conflicting ones included; the model also keeps the
+/// spine nodes that may carry a priority, so it predicts which writes must run over every shard. Then the appended
+/// entries replayed on a fresh machine, or on a shard snapshot taken part-way, must give the same state.
 @Suite struct ShardStateMachineModelTests {
     static let spineDepth = 2
     static let namespaces = ["default", "default", "default", "other"]
@@ -68,6 +69,8 @@ import Testing
     struct Run {
         var machine = ShardStateMachine(shard: 3, spineDepth: ShardStateMachineModelTests.spineDepth)
         var models: [String: LeafModel] = [:]
+        /// Per namespace: spine paths a priority was set on and not removed since (the machine's marks).
+        var marks: [String: Set<Path>] = [:]
         var transactions: [TransactionID: ModelTransaction] = [:]
         var entries: [ShardEntry] = []
         var random: SeededRandom
@@ -110,6 +113,13 @@ import Testing
                     let priority = before.resolve(spec, at: path, now: write.now)
                     model.setPriority(path, to: priority)
                     resolved.append(.setPriority(path, priority))
+                    if path.count < ShardStateMachineModelTests.spineDepth {
+                        if priority == nil {
+                            self.marks[write.namespace]?.remove(path)
+                        } else {
+                            self.marks[write.namespace, default: []].insert(path)
+                        }
+                    }
                 }
             }
             self.models[write.namespace] = model
@@ -132,8 +142,48 @@ import Testing
         static let allNamespaces = ShardStateMachineModelTests.namespaces
     }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    @Test(arguments: 1...20 as ClosedRange<UInt64>)
     func randomCommandsMatchTheModelAndReplayIdentically(seed: UInt64) throws {
+        let run = try Self.randomRun(seed: seed)
+        for kind in ["appended", "blocked", "conditionFailed", "needsAllShards", "prepared", "decided", "committed"] {
+            #expect(run.counts[kind, default: 0] > 0, "seed \(seed) never exercised \(kind): \(run.counts)")
+        }
+        try Self.checkReplay(run)
+    }
+
+    /// A snapshot taken after any entry, decoded and then fed the rest of the log, ends where the machine did.
+    @Test(arguments: 1...12 as ClosedRange<UInt64>)
+    func aSnapshotAtAnyPointContinuesLikeTheMachine(seed: UInt64) async throws {
+        var run = try Self.randomRun(seed: seed)
+        let cut = Int.random(in: 0...run.entries.count, using: &run.random)
+        var replica = ShardStateMachine(shard: 3, spineDepth: Self.spineDepth)
+        for (offset, entry) in run.entries.prefix(cut).enumerated() {
+            _ = replica.apply(entry, at: UInt64(offset + 1))
+        }
+        let decisions: [TransactionID: Bool] = [TransactionID(rawValue: 7): true, TransactionID(rawValue: 9): false]
+        let bytes = ShardSnapshot(machine: replica, decisions: decisions).encoded()
+        let decoded = try await ShardSnapshot.decode(bytes, shard: 3, spineDepth: Self.spineDepth)
+        #expect(decoded.decisions == decisions)
+        #expect(decoded.machine.lastIndex == UInt64(cut))
+        #expect(decoded.machine.spinePriorities == replica.spinePriorities, "seed \(seed) cut \(cut)")
+        var restored = decoded.machine
+        for (offset, entry) in run.entries.enumerated().dropFirst(cut) {
+            _ = restored.apply(entry, at: UInt64(offset + 1))
+        }
+        #expect(restored.trees == run.machine.trees, "seed \(seed) cut \(cut)")
+        #expect(Set(restored.intents.keys) == Set(run.machine.intents.keys), "seed \(seed) cut \(cut)")
+        #expect(restored.spinePriorities == run.machine.spinePriorities, "seed \(seed) cut \(cut)")
+    }
+
+    @Test func aSnapshotOfAnotherShardIsRefused() async throws {
+        let bytes = ShardSnapshot(machine: ShardStateMachine(shard: 4, spineDepth: 2), decisions: [:]).encoded()
+        await #expect(throws: CommitRecordError.self) {
+            try await ShardSnapshot.decode(bytes, shard: 3, spineDepth: 2)
+        }
+    }
+
+    /// 400 random commands against the machine and the model, checked after every step.
+    private static func randomRun(seed: UInt64) throws -> Run {
         var run = Run(random: SeededRandom(seed: seed), seed: seed)
         for step in 0..<400 {
             run.step = step
@@ -149,10 +199,7 @@ import Testing
             }
             run.checkState()
         }
-        for kind in ["appended", "blocked", "conditionFailed", "needsAllShards", "prepared", "decided", "committed"] {
-            #expect(run.counts[kind, default: 0] > 0, "seed \(seed) never exercised \(kind): \(run.counts)")
-        }
-        try Self.checkReplay(run)
+        return run
     }
 
     // MARK: Commands
@@ -174,7 +221,7 @@ import Testing
         let model = run.models[namespace] ?? LeafModel()
         let reads = condition.map { [$0.path] } ?? []
         let blocked = run.isLocked(namespace: namespace, mutations: write.mutations, reads: reads, except: nil)
-        let needsAllShards = Self.needsAllShards(write, model)
+        let needsAllShards = Self.needsAllShards(write, run)
         let failed = condition.map { model.node(at: $0.path).hash != $0.expectedHash } ?? false
         let before = run.machine.trees
         let decision = run.machine.write(try write.shardWrite(), condition: condition)
@@ -220,10 +267,28 @@ import Testing
     }
 
     /// True when a mutation adding data lands below a leaf on the spine.
-    private static func needsAllShards(_ write: ModelWrite, _ model: LeafModel) -> Bool {
-        write.mutations.contains { mutation in
+    /// The machine escalates a write that lands below a spine leaf, or that would create here a spine node that
+    /// may carry a priority elsewhere (a marked node the shard holds no part of) without defining it itself.
+    private static func needsAllShards(_ write: ModelWrite, _ run: Run) -> Bool {
+        let model = run.models[write.namespace] ?? LeafModel()
+        let belowLeaf = write.mutations.contains { mutation in
             guard case .set(let path, let spec) = mutation, spec.hasContent else { return false }
             return model.hasLeafAbove(path, shallowerThan: Self.spineDepth)
+        }
+        guard !belowLeaf else { return true }
+        let marked = run.marks[write.namespace] ?? []
+        return write.mutations.contains { mutation in
+            guard case .set(let path, let spec) = mutation, spec.hasContent else { return false }
+            return (0..<min(Self.spineDepth, path.count)).contains { depth in
+                let ancestor = Path(keys: Array(path.keys.prefix(depth)))
+                guard marked.contains(ancestor), model.node(at: ancestor).isEmpty else { return false }
+                return !write.mutations.contains { other in
+                    switch other {
+                    case .set(let at, _): at.contains(ancestor)
+                    case .setPriority(let at, _): at == ancestor
+                    }
+                }
+            }
         }
     }
 
@@ -258,7 +323,7 @@ import Testing
         let namespace = write.namespace
         let plan = ShardTransactionPlan(anchor: 5, participants: [1, 3, 5])
         let blocked = run.isLocked(namespace: namespace, mutations: write.mutations, reads: [], except: transaction)
-        let needsAllShards = Self.needsAllShards(write, run.models[namespace] ?? LeafModel())
+        let needsAllShards = Self.needsAllShards(write, run)
         let before = run.machine.trees
         let decision = run.machine.prepare(transaction, try write.shardWrite(), plan: plan)
         switch decision {
@@ -294,7 +359,7 @@ import Testing
         let plan = ShardTransactionPlan(anchor: 3, participants: [1, 3])
         let blocked =
             commit && run.isLocked(namespace: namespace, mutations: write.mutations, reads: [], except: transaction)
-        let needsAllShards = commit && Self.needsAllShards(write, run.models[namespace] ?? LeafModel())
+        let needsAllShards = commit && Self.needsAllShards(write, run)
         let before = run.machine.trees
         let decision = run.machine.decide(
             transaction, commit: commit, part: ShardIntent(write: try write.shardWrite(), plan: plan))

@@ -1,0 +1,49 @@
+import HearthCore
+
+/// One shard's whole state at one index, as bytes: what a shard's Raft group sends a replica too far behind for
+/// the log, and what a leader that steps down rebuilds from.
+///
+/// The format is the node snapshot's (`SnapshotContent`) restricted to one shard: its `I` line, the transactions
+/// prepared in it (`T`), the decisions it anchors that a prepared part may still need (`D`), the spine nodes that
+/// may carry a priority (`M`: a node this shard no longer holds part of keeps its mark), then its trees — its own
+/// subtrees and its copy of the spine. Decoding rebuilds a `ShardStateMachine` that applies the following
+/// entries exactly as the one it was taken from.
+struct ShardSnapshot: Sendable {
+    var machine: ShardStateMachine
+    /// Decisions the shard anchors that a prepared part may still need.
+    var decisions: [TransactionID: Bool]
+
+    /// The snapshot's bytes.
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        let cut = SnapshotContent.ShardCut(
+            shard: self.machine.shard, index: self.machine.lastIndex, intents: self.machine.intents,
+            decisions: self.decisions, spinePriorities: self.machine.spinePriorities)
+        do {
+            try SnapshotContent.encode(
+                roots: self.machine.trees, cuts: [cut], depth: self.machine.spineDepth, into: &bytes)
+        } catch {
+            preconditionFailure("writing a shard snapshot to memory failed: \(error)")
+        }
+        return bytes
+    }
+
+    /// Decodes the snapshot of shard `shard`.
+    /// - Throws: `CommitRecordError` when the bytes are damaged or hold another shard's snapshot.
+    static func decode(_ bytes: [UInt8], shard: Int, spineDepth: Int, parallelism: Int = 1) async throws
+        -> ShardSnapshot
+    {
+        let decoded = try await SnapshotContent.decode(bytes, parallelism: parallelism)
+        guard decoded.appliedIndex.count == 1, let index = decoded.appliedIndex[shard],
+            decoded.intents.keys.allSatisfy({ $0 == shard }), decoded.decisions.keys.allSatisfy({ $0 == shard }),
+            decoded.spinePriorities.keys.allSatisfy({ $0 == shard })
+        else {
+            let held = decoded.appliedIndex.keys.sorted().map(String.init).joined(separator: ", ")
+            throw CommitRecordError("a snapshot of shard \(shard) holds shard(s) [\(held)] instead")
+        }
+        let machine = ShardStateMachine(
+            shard: shard, spineDepth: spineDepth, trees: decoded.roots, index: index,
+            intents: decoded.intents[shard] ?? [:], spinePriorities: decoded.spinePriorities[shard] ?? [:])
+        return ShardSnapshot(machine: machine, decisions: decoded.decisions[shard] ?? [:])
+    }
+}
