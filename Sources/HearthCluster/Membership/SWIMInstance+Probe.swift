@@ -1,6 +1,7 @@
 extension SWIMInstance {
     /// Call every `settings.probeInterval`. Expires suspicions and tombstones, asks to reconnect to the seeds while
-    /// no other member is known, and probes the next member: a ping, with a timer for its ack.
+    /// no other member is known, probes the next member (a ping, with a timer for its ack) and, every
+    /// `reconnectInterval`, pings one dead member in case a partition healed.
     public mutating func onPeriodicTick(now: Duration) -> [SWIMDirective] {
         var directives: [SWIMDirective] = []
         guard self.myself.status == .alive else { return directives }
@@ -9,9 +10,25 @@ extension SWIMInstance {
         if self.reachableMembers.isEmpty {
             directives.append(contentsOf: self.seeds.map { .connect($0) })
         }
-        guard let target = self.nextProbeTarget() else { return directives }
-        directives.append(contentsOf: self.startProbe(of: target, isJoin: false))
+        if let target = self.nextProbeTarget() {
+            directives.append(contentsOf: self.startProbe(of: target, isJoin: false))
+        }
+        directives.append(contentsOf: self.reconnect(now: now))
         return directives
+    }
+
+    /// Pings a random `dead` member (not one that left) once per `reconnectInterval`. The ping carries its dead
+    /// record, so if it is alive after all it starts a new generation, and its ack brings both sides' views.
+    private mutating func reconnect(now: Duration) -> [SWIMDirective] {
+        guard let last = self.lastReconnect else {
+            self.lastReconnect = now
+            return []
+        }
+        guard now - last >= self.settings.reconnectInterval else { return [] }
+        self.lastReconnect = now
+        let dead = self.members.filter { $0.status == .dead }.map(\.id)
+        guard let target = dead.randomElement(using: &self.random) else { return [] }
+        return self.startProbe(of: target, isJoin: true)
     }
 
     /// Call when a timer from `.startTimer` fires. A direct ping that went unanswered turns into ping requests to

@@ -30,6 +30,8 @@ public struct SWIMInstance: Sendable {
     var gossip = SWIMGossipQueue()
     /// Addresses to join through until some other member is known.
     var seeds: [SWIMAddress] = []
+    /// When this node last pinged a dead member (`reconnectInterval`).
+    var lastReconnect: Duration?
     var random: any RandomNumberGenerator & Sendable
 
     /// What this node knows of another member, beyond the gossiped record.

@@ -23,6 +23,9 @@ public struct SWIMSettings: Sendable, Hashable {
     public var maxGossipPerMessage = 8
     /// How long a `dead` or `left` record is kept so late gossip cannot bring that run of the member back.
     public var tombstoneTime: Duration = .seconds(3_600)
+    /// How often a node pings one member it holds as `dead`, so the two sides of a healed partition (each of which
+    /// declared the other dead) find each other again.
+    public var reconnectInterval: Duration = .seconds(10)
 
     public init() {}
 
@@ -32,6 +35,7 @@ public struct SWIMSettings: Sendable, Hashable {
         try Self.requirePositive(self.pingTimeout, "pingTimeout")
         try Self.requirePositive(self.pingRequestTimeout, "pingRequestTimeout")
         try Self.requirePositive(self.suspicionTimeoutMin, "suspicionTimeoutMin")
+        try Self.requirePositive(self.reconnectInterval, "reconnectInterval")
         guard self.pingRequestTimeout > self.pingTimeout else {
             throw SWIMSettingsError(
                 .outOfRange,
