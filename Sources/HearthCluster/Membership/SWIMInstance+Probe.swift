@@ -7,7 +7,7 @@ extension SWIMInstance {
         guard self.myself.status == .alive else { return directives }
         directives.append(contentsOf: self.expireSuspicions(now: now))
         self.expireTombstones(now: now)
-        if self.reachableMembers.isEmpty {
+        if !self.records.values.contains(where: { !$0.member.status.isDown }) {
             directives.append(contentsOf: self.seeds.map { .connect($0) })
         }
         if let target = self.nextProbeTarget() {

@@ -19,8 +19,9 @@ public struct SWIMSettings: Sendable, Hashable {
     public var suspicionConfirmations = 3
     /// Each update is piggybacked `gossipMultiplier × ⌈log₂(n + 1)⌉` times (SWIM's λ·log n).
     public var gossipMultiplier = 3
-    /// At most this many member records ride on one message (a joiner's full member list is exempt).
-    public var maxGossipPerMessage = 8
+    /// At most this many member records ride on one message (a joiner's full member list is exempt). Fewer than
+    /// 16 let refutations queue behind other news under heavy loss (measured in `SWIMSimulationTests`).
+    public var maxGossipPerMessage = 16
     /// How long a `dead` or `left` record is kept so late gossip cannot bring that run of the member back.
     public var tombstoneTime: Duration = .seconds(3_600)
     /// How often a node pings one member it holds as `dead`, so the two sides of a healed partition (each of which
