@@ -132,5 +132,18 @@ import Testing
         }
     }
 
+    /// A failing seed must replay exactly: the same seed gives the same events at the same simulated times.
+    @Test func sameSeedReplaysTheSameRun() throws {
+        func run() throws -> [String] {
+            var (simulation, _) = try Self.converged(10, seed: 99, faults: Faults(dropRate: 0.2, delay: 1...30))
+            simulation.crash("n3")
+            _ = simulation.run(for: 20_000)
+            return simulation.events.map { "\($0.at) \($0.observer) \($0.event)" }
+        }
+        let first = try run()
+        #expect(first.count > 20)
+        #expect(first == (try run()))
+    }
+
     static func milliseconds(_ duration: Duration) -> UInt64 { SWIMSimulation.milliseconds(duration) }
 }
