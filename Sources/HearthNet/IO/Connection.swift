@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One TCP connection as the reactor sees it, accepted or dialed: its socket, its outbound queue, the handler that
 /// gives its bytes meaning, and where it is in its life.
 ///
@@ -70,6 +72,12 @@ package final class Connection {
     /// Whether the connection is gone (closed by either side, an error, or the reactor).
     package var isClosed: Bool {
         self.state == .closed
+    }
+
+    /// Bytes queued for this connection and not yet written to the socket: a protocol with its own bounded queue
+    /// (the peer transport) moves more bytes in only while this stays small.
+    package var queuedOutboundBytes: Int {
+        self.writer.queue.withLock { $0.queuedBytes }
     }
 
     /// Whether the reactor is shutting down: a protocol should take no new work on this connection.

@@ -1,0 +1,77 @@
+/// Who is in a Hearth cluster and how its data is split: the member list with each node's HTTP and peer
+/// addresses, the number of virtual shards, and how many replicas each shard has.
+///
+/// Every node of a cluster reads the same file (`cluster-config/*.json`, documented in `cluster-config/README.md`),
+/// so every node derives the same placement from it. A value is always valid: both initialisers check every rule
+/// and throw a `ClusterConfigurationError` naming the field otherwise.
+public struct ClusterConfiguration: Sendable, Hashable {
+    /// One member: its name and where it listens.
+    public struct Node: Sendable, Hashable {
+        public let id: NodeID
+        /// A numeric IPv4 or IPv6 address (the peer transport does not resolve names).
+        public let host: String
+        /// Where clients reach the node (REST, SSE, WebSocket).
+        public let httpPort: Int
+        /// Where the other nodes reach it (the peer transport).
+        public let peerPort: Int
+
+        public init(id: NodeID, host: String, httpPort: Int, peerPort: Int) {
+            self.id = id
+            self.host = host
+            self.httpPort = httpPort
+            self.peerPort = peerPort
+        }
+    }
+
+    public static let defaultName = "hearth"
+    public static let defaultShards = 16
+    public static let defaultReplicationFactor = 3
+    public static let defaultShardDepth = 2
+
+    /// The cluster's name, sent in every peer handshake: nodes of different clusters refuse to talk.
+    public let name: String
+    /// The members, in the file's order.
+    public let nodes: [Node]
+    /// Virtual shards per namespace.
+    public let shards: Int
+    /// Replicas per shard (Raft group size).
+    public let replicationFactor: Int
+    /// How many path levels decide a location's shard.
+    public let shardDepth: Int
+    /// The root folder under which each node keeps `<root>/<id>`, when the file sets one.
+    public let dataDirectory: String?
+
+    /// Checks every rule of a configuration built in code.
+    ///
+    /// - Throws: `ClusterConfigurationError` naming the first field at fault.
+    public init(
+        name: String = ClusterConfiguration.defaultName,
+        nodes: [Node],
+        shards: Int = ClusterConfiguration.defaultShards,
+        replicationFactor: Int = ClusterConfiguration.defaultReplicationFactor,
+        shardDepth: Int = ClusterConfiguration.defaultShardDepth,
+        dataDirectory: String? = nil
+    ) throws(ClusterConfigurationError) {
+        self.name = name
+        self.nodes = nodes
+        self.shards = shards
+        self.replicationFactor = replicationFactor
+        self.shardDepth = shardDepth
+        self.dataDirectory = dataDirectory
+        try self.validate()
+    }
+
+    /// The member ids, sorted.
+    public var nodeIDs: [NodeID] { self.nodes.map(\.id).sorted() }
+
+    /// The member named `id`, if any.
+    public func node(_ id: NodeID) -> Node? {
+        self.nodes.first { $0.id == id }
+    }
+
+    /// Where node `id` keeps its data: `<dataDirectory>/<id>`, or `nil` when the file sets no root.
+    public func dataDirectory(for id: NodeID) -> String? {
+        guard let root = self.dataDirectory else { return nil }
+        return root.hasSuffix("/") ? root + id.name : root + "/" + id.name
+    }
+}

@@ -1,0 +1,181 @@
+import HearthNet
+import HearthSystem
+
+/// The peer protocol on one TCP connection, dialed or accepted: both sides send a hello at once; the first frame
+/// received must be the peer's hello, from this cluster and version and from the node expected here; after that,
+/// every frame goes to the transport's frame handler, in order, and the link's queued frames flow out.
+///
+/// Confined to the reactor thread. A handshake that fails or does not finish within the configured timeout closes
+/// the connection with a logged reason.
+final class PeerConnectionHandler: ConnectionHandler {
+    /// Which side of the connection this node is.
+    enum Role {
+        /// This node dialed `peer` (its id is the lower of the two).
+        case dialed(NodeID)
+        /// The peer dialed this node; who it is comes from its hello.
+        case accepted
+    }
+
+    private enum State {
+        case awaitingHello
+        case established(PeerLink)
+        case failed
+    }
+
+    private let core: PeerTransportCore
+    private let role: Role
+    private var decoder: PeerFrameDecoder
+    private var state = State.awaitingHello
+
+    /// How long the link's frames wait for the socket to drain before the handler looks again.
+    private static let drainPollNanoseconds: UInt64 = 2_000_000
+
+    init(core: PeerTransportCore, role: Role) {
+        self.core = core
+        self.role = role
+        self.decoder = PeerFrameDecoder(maximumPayloadSize: core.configuration.maximumPayloadSize)
+    }
+
+    func connectionOpened(_ connection: Connection) {
+        let configuration = self.core.configuration
+        connection.enqueue(PeerHello(cluster: configuration.cluster, node: configuration.node.name).frame.encoded)
+        connection.flush()
+        connection.setTimer(after: configuration.handshakeTimeout.reactorNanoseconds)
+    }
+
+    func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
+        self.decoder.append(bytes)
+        do {
+            while !connection.isClosed, let frame = try self.decoder.next() {
+                try self.handle(frame, on: connection)
+            }
+        } catch {
+            self.fail(connection, error)
+        }
+    }
+
+    private func handle(_ frame: PeerFrame, on connection: Connection) throws(PeerFrameError) {
+        switch self.state {
+        case .awaitingHello:
+            let hello = try PeerHello(decoding: frame)
+            try hello.check(cluster: self.core.configuration.cluster)
+            let link = try self.expectedLink(for: NodeID(hello.node))
+            self.state = .established(link)
+            connection.cancelTimer()
+            if let replaced = link.attach(connection.id) {
+                self.core.close(connection: replaced, reason: "a newer connection from \(link.peer) replaced it")
+            }
+            self.core.log.info(
+                "peer.connected",
+                ["peer": link.peer.name, "address": connection.remoteAddress, "connection": "\(connection.id)"]
+            )
+            self.flushPending(link, on: connection)
+        case .established(let link):
+            guard frame.kind != PeerFrame.helloKind else {
+                throw PeerFrameError(.unexpectedFrame, "Node \(link.peer) sent a second hello on one connection.")
+            }
+            link.received(bytes: PeerFrame.headerSize + frame.payload.count)
+            self.core.onFrame(link.peer, frame.kind, frame.payload)
+        case .failed:
+            break
+        }
+    }
+
+    /// The link for the node that said hello, if that node may use this connection: a dialed connection must reach
+    /// the node dialed; an accepted one must come from a known peer whose id is lower than this node's.
+    private func expectedLink(for node: NodeID) throws(PeerFrameError) -> PeerLink {
+        let local = self.core.configuration.node
+        switch self.role {
+        case .dialed(let expected):
+            guard node == expected, let link = self.core.link(for: node) else {
+                throw PeerFrameError(
+                    .unexpectedNode,
+                    "The node at this address says it is \(node), but \(expected) was dialed; check the peer "
+                        + "addresses in the cluster configuration."
+                )
+            }
+            return link
+        case .accepted:
+            guard node < local, let link = self.core.link(for: node) else {
+                throw PeerFrameError(
+                    .unexpectedNode,
+                    "Node \(node) connected, but it is not a peer that dials \(local) (unknown, or its id is not "
+                        + "lower); check that both nodes use the same cluster configuration."
+                )
+            }
+            return link
+        }
+    }
+
+    func handle(_ message: any ConnectionMessage, on connection: Connection) {
+        switch message {
+        case let flush as PeerFlushMessage:
+            guard case .established(let link) = self.state, link === flush.link else {
+                flush.discard()
+                return
+            }
+            self.flushPending(link, on: connection)
+        case let close as PeerCloseMessage:
+            self.core.log.info("peer.connection_closed", ["reason": close.reason, "connection": "\(connection.id)"])
+            connection.close()
+        default:
+            message.discard()
+        }
+    }
+
+    /// Moves everything the link has queued into the socket's queue as one chunk, unless the socket is still
+    /// behind: then the frames stay in the bounded link queue and the handler looks again shortly.
+    private func flushPending(_ link: PeerLink, on connection: Connection) {
+        guard connection.queuedOutboundBytes <= self.core.configuration.socketHighWater else {
+            link.markFlushScheduled()
+            connection.setTimer(after: Self.drainPollNanoseconds)
+            return
+        }
+        let bytes = link.takePending()
+        guard !bytes.isEmpty else { return }
+        connection.enqueue(bytes)
+        connection.flush()
+    }
+
+    func timerFired(_ connection: Connection) {
+        switch self.state {
+        case .awaitingHello:
+            let seconds = self.core.configuration.handshakeTimeout
+            self.fail(
+                connection,
+                PeerFrameError(
+                    .malformedHello,
+                    "The peer at \(connection.remoteAddress) sent no hello within \(seconds); it is not a Hearth node "
+                        + "or is overloaded."
+                )
+            )
+        case .established(let link):
+            self.flushPending(link, on: connection)
+        case .failed:
+            break
+        }
+    }
+
+    private func fail(_ connection: Connection, _ error: PeerFrameError) {
+        if case .established(let link) = self.state {
+            link.detach(connection.id)
+        } else if case .dialed(let peer) = self.role {
+            self.core.link(for: peer)?.handshakeFailed()
+        }
+        self.state = .failed
+        self.core.log.warning(
+            "peer.refused",
+            ["address": connection.remoteAddress, "code": "\(error.code)", "reason": error.message]
+        )
+        connection.close()
+    }
+
+    func connectionClosed(_ connection: Connection, error: IOError?) {
+        guard case .established(let link) = self.state else { return }
+        link.detach(connection.id)
+        self.core.log.info(
+            "peer.disconnected",
+            ["peer": link.peer.name, "connection": "\(connection.id)", "error": error?.message ?? "none"]
+        )
+    }
+}

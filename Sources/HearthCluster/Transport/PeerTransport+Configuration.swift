@@ -1,0 +1,33 @@
+package import HearthNet
+
+extension PeerTransport {
+    /// Who this node is and the transport's limits.
+    package struct Configuration: Sendable {
+        /// This node's id, sent in its hello.
+        package var node: NodeID
+        /// The cluster's name; peers with another name are refused.
+        package var cluster: String
+        /// Where other nodes dial this one (the node's `peerPort`; port 0 picks a free one).
+        package var listenAddress: SocketAddress
+        /// The largest payload sent or accepted; a peer sending more is disconnected.
+        package var maximumPayloadSize = PeerFrame.defaultMaximumPayloadSize
+        /// The most bytes of frames waiting for one peer; beyond it new frames are dropped and counted.
+        package var outboundQueueLimit = 32 * 1024 * 1024
+        /// The most bytes a connection's socket queue may hold before further frames wait in the link's queue.
+        package var socketHighWater = 1024 * 1024
+        /// How long a peer has to send its hello.
+        package var handshakeTimeout: Duration = .seconds(5)
+        /// How long one dial may take.
+        package var connectTimeout: Duration = .seconds(2)
+        /// Delays between dials to a peer that is down.
+        package var backoff = Backoff(initial: .milliseconds(50), maximum: .seconds(2), multiplier: 2, jitter: 0.5)
+        /// Accepted connections beyond this many are closed at once.
+        package var maximumConnections = 1024
+
+        package init(node: NodeID, cluster: String, listenAddress: SocketAddress) {
+            self.node = node
+            self.cluster = cluster
+            self.listenAddress = listenAddress
+        }
+    }
+}

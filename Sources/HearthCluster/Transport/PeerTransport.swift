@@ -1,0 +1,128 @@
+package import HearthNet
+package import HearthSystem
+import Synchronization
+
+/// The node's links to the other cluster members: one TCP connection per pair of nodes on a dedicated event loop,
+/// carrying length-prefixed frames after a hello that proves both sides belong to the same cluster and version.
+///
+/// - **One connection per pair.** The node with the lower id dials (with jittered exponential back-off through a
+///   `Dialer`, reset by every success); the other accepts. So two nodes starting together never dial each other
+///   twice, and a restarted dialer's new connection simply replaces the old one on the accepting side.
+/// - **Bounded, batched output.** `send` appends the frame to the peer's queue from any thread; the connection moves
+///   everything queued into its socket in one write per reactor turn. Frames wait in the queue while the peer is
+///   unreachable or slow; when it would exceed `outboundQueueLimit`, new frames are dropped and counted (Raft and
+///   membership tolerate loss), so a stalled peer never grows memory without limit.
+/// - **Ordered input.** Each peer's frames reach `onFrame` in the order they were sent, on the loop's thread: the
+///   handler must be quick and must not block (hand work to an actor or a queue).
+package final class PeerTransport: Sendable {
+    /// Inbound frames: the sending peer, the frame's kind (never 0, the hello) and its payload.
+    package typealias FrameHandler = @Sendable (NodeID, UInt8, [UInt8]) -> Void
+
+    /// What happened to a frame given to `send`.
+    package enum SendOutcome: Sendable, Hashable {
+        /// Queued for the peer.
+        case queued
+        /// The peer's queue is full; the frame was dropped and counted.
+        case dropped
+        /// The payload is above `maximumPayloadSize`; split it.
+        case tooLarge
+        /// No such peer (never added, or removed); kind 0 is reserved for the hello.
+        case refused
+    }
+
+    private let core: PeerTransportCore
+    private let loop: EventLoop
+    /// The port the transport accepts peers on (the real one when the configuration asked for port 0).
+    package let port: Int
+
+    /// Listens on `configuration.listenAddress` and starts the loop; peers are added with `addPeer`.
+    ///
+    /// - Throws: `IOError` when the address cannot be bound or the loop cannot start.
+    package init(
+        configuration: Configuration,
+        log: Log = Log(level: .info),
+        onFrame: @escaping FrameHandler
+    ) throws(IOError) {
+        let core = PeerTransportCore(configuration: configuration, log: log, onFrame: onFrame)
+        let listener = try Listener(address: configuration.listenAddress) {
+            PeerConnectionHandler(core: core, role: .accepted)
+        }
+        var loopConfiguration = EventLoop.Configuration()
+        loopConfiguration.maximumConnections = configuration.maximumConnections
+        self.loop = try EventLoop(configuration: loopConfiguration, listener: listener)
+        self.core = core
+        self.port = listener.port
+        let loop = self.loop
+        core.loop.withLock { $0 = loop }
+        log.info("peer.listening", ["node": configuration.node.name, "address": "\(configuration.listenAddress)"])
+    }
+
+    /// This node's id.
+    package var node: NodeID { self.core.configuration.node }
+
+    /// Starts talking to `peer` at `address`: dials it when this node's id is lower, otherwise waits for it to dial.
+    /// Adding a peer that is already known, or this node itself, does nothing.
+    package func addPeer(_ peer: NodeID, at address: SocketAddress) {
+        let configuration = self.core.configuration
+        guard peer != configuration.node else { return }
+        let link = PeerLink(peer: peer, address: address, limit: configuration.outboundQueueLimit)
+        let isNew = self.core.links.withLock { links in
+            guard links[peer] == nil else { return false }
+            links[peer] = link
+            return true
+        }
+        guard isNew, configuration.node < peer else { return }
+        let core = self.core
+        let dialer = Dialer(
+            connectingTo: address,
+            on: self.loop,
+            configuration: Dialer.Configuration(
+                connectTimeout: configuration.connectTimeout, backoff: configuration.backoff),
+            makeHandler: { PeerConnectionHandler(core: core, role: .dialed(peer)) }
+        )
+        link.setDialer(dialer)
+    }
+
+    /// Stops talking to `peer`: drops its queue, stops dialing and closes its connection.
+    package func removePeer(_ peer: NodeID) {
+        guard let link = self.core.links.withLock({ $0.removeValue(forKey: peer) }) else { return }
+        if let connection = link.remove() {
+            self.core.close(connection: connection, reason: "\(peer) was removed from the cluster")
+        }
+    }
+
+    /// Queues one frame for `peer`; thread-safe, never blocks.
+    @discardableResult
+    package func send(_ payload: [UInt8], kind: UInt8, to peer: NodeID) -> SendOutcome {
+        guard kind != PeerFrame.helloKind, let link = self.core.link(for: peer) else { return .refused }
+        guard payload.count <= self.core.configuration.maximumPayloadSize else { return .tooLarge }
+        let (accepted, flushConnection) = link.enqueue(kind: kind, payload: payload)
+        if let flushConnection { self.core.flush(connection: flushConnection, link: link) }
+        return accepted ? .queued : .dropped
+    }
+
+    /// The peers added and not removed, sorted.
+    package var peers: [NodeID] {
+        self.core.links.withLock { Array($0.keys) }.sorted()
+    }
+
+    /// The counters of the link to `peer`, if it is known.
+    package func statistics(for peer: NodeID) -> PeerLinkStatistics? {
+        self.core.link(for: peer)?.statistics
+    }
+
+    /// The counters of every link, by peer.
+    package var statistics: [NodeID: PeerLinkStatistics] {
+        self.core.links.withLock { $0 }.mapValues(\.statistics)
+    }
+
+    /// Stops accepting and dialing, flushes what the sockets hold within `gracePeriod`, and closes every connection.
+    /// Frames still in the links' queues are dropped. Later calls return at once.
+    package func shutdown(gracePeriod: Duration = .seconds(2)) async {
+        do {
+            try await self.loop.shutdown(gracePeriod: gracePeriod)
+        } catch {
+            self.core.log.error("peer.loop_failed", ["error": error.message])
+        }
+    }
+}

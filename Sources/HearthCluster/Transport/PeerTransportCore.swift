@@ -1,0 +1,54 @@
+import HearthNet
+import HearthSystem
+import Synchronization
+
+/// The state a `PeerTransport` shares with its connection handlers: who this node is, the links by peer, where
+/// inbound frames go, and the event loop for messages to connections.
+final class PeerTransportCore: Sendable {
+    let configuration: PeerTransport.Configuration
+    let log: Log
+    let onFrame: PeerTransport.FrameHandler
+    let links = Mutex<[NodeID: PeerLink]>([:])
+    /// Set once, right after the loop starts (handlers run only after that).
+    let loop = Mutex<EventLoop?>(nil)
+
+    init(configuration: PeerTransport.Configuration, log: Log, onFrame: @escaping PeerTransport.FrameHandler) {
+        self.configuration = configuration
+        self.log = log
+        self.onFrame = onFrame
+    }
+
+    func link(for peer: NodeID) -> PeerLink? {
+        self.links.withLock { $0[peer] }
+    }
+
+    /// Asks connection `id` to close (a newer connection replaced it, or its peer was removed).
+    func close(connection id: UInt64, reason: String) {
+        self.loop.withLock { $0 }?.send(PeerCloseMessage(reason: reason), to: id)
+    }
+
+    /// Asks connection `id` to move its link's queued frames into the socket.
+    func flush(connection id: UInt64, link: PeerLink) {
+        guard let loop = self.loop.withLock({ $0 }) else {
+            link.flushDiscarded()
+            return
+        }
+        loop.send(PeerFlushMessage(link: link), to: id)
+    }
+}
+
+/// Tells a peer connection's handler that its link has frames queued.
+struct PeerFlushMessage: ConnectionMessage {
+    let link: PeerLink
+
+    func discard() {
+        self.link.flushDiscarded()
+    }
+}
+
+/// Tells a peer connection's handler to close.
+struct PeerCloseMessage: ConnectionMessage {
+    let reason: String
+
+    func discard() {}
+}

@@ -1,0 +1,152 @@
+import HearthCluster
+import HearthNet
+import HearthTestKit
+import Testing
+
+@Suite struct PeerTransportFaultTests {
+    typealias Harness = PeerTransportHarness
+
+    /// Starts n1 and n2 with n1 dialing n2 through a proxy.
+    private func proxiedPair(
+        configure: (inout PeerTransport.Configuration) -> Void = { _ in }
+    ) throws -> (n1: PeerTransport, n2: PeerTransport, proxy: FaultyTCPProxy, inbox2: FrameInbox) {
+        var configuration1 = try Harness.configuration("n1")
+        configure(&configuration1)
+        let inbox2 = FrameInbox()
+        let n1 = try Harness.start(configuration1, inbox: FrameInbox())
+        let n2 = try Harness.start(try Harness.configuration("n2"), inbox: inbox2)
+        let proxy = try FaultyTCPProxy(targetPort: n2.port)
+        n1.addPeer("n2", at: try SocketAddress(host: "127.0.0.1", port: proxy.port))
+        n2.addPeer("n1", at: try SocketAddress(host: "127.0.0.1", port: n1.port))
+        return (n1, n2, proxy, inbox2)
+    }
+
+    /// A peer that stops reading makes the sender drop new frames once its bounded queue is full; memory stays
+    /// within the limit, and frames flow again once the peer reads.
+    @Test(.timeLimit(.minutes(1))) func aStalledPeerMakesTheSenderDropNotGrow() async throws {
+        let limit = 256 * 1024
+        let (n1, n2, proxy, inbox2) = try self.proxiedPair { configuration in
+            configuration.outboundQueueLimit = limit
+            configuration.socketHighWater = 64 * 1024
+        }
+        defer { proxy.close() }
+        #expect(await Harness.waitConnected(n1, n2))
+        proxy.setMode(.stall)
+        try await Task.sleep(for: .milliseconds(50))
+        let payload = [UInt8](repeating: 0xAB, count: 16 * 1024)
+        var outcomes: [PeerTransport.SendOutcome] = []
+        for _ in 0..<2_000 {
+            outcomes.append(n1.send(payload, kind: 2, to: "n2"))
+            if outcomes.count % 100 == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        let statistics = try #require(n1.statistics(for: "n2"))
+        #expect(outcomes.contains(.dropped))
+        #expect(statistics.framesDropped == UInt64(outcomes.filter { $0 == .dropped }.count))
+        #expect(statistics.queuedBytes <= limit)
+        #expect(statistics.framesSent < 2_000)
+
+        proxy.heal()
+        #expect(await eventually { n1.statistics(for: "n2")?.queuedBytes == 0 })
+        n1.send([7, 7, 7], kind: 3, to: "n2")
+        #expect(await eventually(seconds: 10) { inbox2.all.last?.payload == [7, 7, 7] })
+        #expect(inbox2.all.count == outcomes.filter { $0 == .queued }.count + 1)
+        await n1.shutdown()
+        await n2.shutdown()
+    }
+
+    /// The proxy cuts the link: both sides see it down, frames queue; after healing the dialer reconnects and the
+    /// queued frames arrive, in order.
+    @Test(.timeLimit(.minutes(1))) func aCutLinkReconnectsAfterHealing() async throws {
+        let (n1, n2, proxy, inbox2) = try self.proxiedPair()
+        defer { proxy.close() }
+        #expect(await Harness.waitConnected(n1, n2))
+        n1.send([0], kind: 1, to: "n2")
+        #expect(await eventually { inbox2.all.count == 1 })
+
+        proxy.cut()
+        #expect(await eventually { n1.statistics(for: "n2")?.isConnected == false })
+        #expect(await eventually { n2.statistics(for: "n1")?.isConnected == false })
+        let payloads = Harness.numbered(20, from: 1)
+        for payload in payloads { n1.send(payload, kind: 1, to: "n2") }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(inbox2.all.count == 1)
+
+        proxy.heal()
+        #expect(await Harness.waitConnected(n1, n2))
+        #expect(await eventually { inbox2.all.count == 21 })
+        #expect(Array(inbox2.payloads(from: "n1").dropFirst()) == payloads)
+        #expect((n1.statistics(for: "n2")?.reconnects ?? 0) >= 1)
+        await n1.shutdown()
+        await n2.shutdown()
+    }
+
+    /// A node of another cluster is never talked to: the handshake fails on both sides, nothing is delivered.
+    @Test(.timeLimit(.minutes(1))) func refusesAnotherCluster() async throws {
+        let inbox1 = FrameInbox()
+        let inbox2 = FrameInbox()
+        let n1 = try Harness.start(try Harness.configuration("n1", cluster: "alpha"), inbox: inbox1)
+        let n2 = try Harness.start(try Harness.configuration("n2", cluster: "beta"), inbox: inbox2)
+        try Harness.connectAll([n1, n2])
+        n1.send([1], kind: 1, to: "n2")
+        n2.send([2], kind: 1, to: "n1")
+        #expect(await eventually { (n1.statistics(for: "n2")?.handshakeFailures ?? 0) >= 2 })
+        #expect(n1.statistics(for: "n2")?.connectionsEstablished == 0)
+        #expect(n2.statistics(for: "n1")?.connectionsEstablished == 0)
+        #expect(inbox1.all.isEmpty && inbox2.all.isEmpty)
+        await n1.shutdown()
+        await n2.shutdown()
+    }
+
+    /// A raw client speaking another protocol version, a stranger's id, or nothing at all is disconnected.
+    @Test(.timeLimit(.minutes(1))) func refusesAnotherVersionOrAStranger() async throws {
+        var configuration = try Harness.configuration("n2")
+        configuration.handshakeTimeout = .milliseconds(200)
+        let inbox = FrameInbox()
+        let n2 = try Harness.start(configuration, inbox: inbox)
+        n2.addPeer("n1", at: try SocketAddress(host: "127.0.0.1", port: 1))
+        let port = n2.port
+        let hellos = [
+            PeerHello(version: 2, cluster: "test", node: "n1"),
+            PeerHello(cluster: "test", node: "n3"),
+            PeerHello(cluster: "test", node: "n0"),
+        ]
+        for hello in hellos {
+            let closed = try await onDedicatedThread {
+                let client = try LoopbackConnection(port: port, timeoutSeconds: 5)
+                try client.send(hello.frame.encoded + PeerFrame(kind: 1, payload: [1]).encoded)
+                return client.isClosedByServer()
+            }
+            #expect(closed, "\(hello)")
+        }
+        let silent = try await onDedicatedThread {
+            let client = try LoopbackConnection(port: port, timeoutSeconds: 5)
+            return client.isClosedByServer()
+        }
+        #expect(silent)
+        #expect(inbox.all.isEmpty)
+        await n2.shutdown()
+    }
+
+    /// A frame above the limit is refused by `send`, and a peer that sends one is disconnected.
+    @Test(.timeLimit(.minutes(1))) func refusesFramesAboveTheLimit() async throws {
+        var configuration = try Harness.configuration("n2")
+        configuration.maximumPayloadSize = 1_024
+        let inbox = FrameInbox()
+        let n2 = try Harness.start(configuration, inbox: inbox)
+        n2.addPeer("n1", at: try SocketAddress(host: "127.0.0.1", port: 1))
+        #expect(n2.send([UInt8](repeating: 0, count: 1_025), kind: 1, to: "n1") == .tooLarge)
+        #expect(n2.send([1], kind: 0, to: "n1") == .refused)
+        #expect(n2.send([1], kind: 1, to: "n9") == .refused)
+        let port = n2.port
+        let closed = try await onDedicatedThread {
+            let client = try LoopbackConnection(port: port, timeoutSeconds: 5)
+            let small = PeerFrame(kind: 1, payload: [UInt8](repeating: 1, count: 1_024)).encoded
+            try client.send(PeerHello(cluster: "test", node: "n1").frame.encoded + small + [0x01, 0x04, 0, 0, 1])
+            return client.isClosedByServer()
+        }
+        #expect(closed)
+        #expect(await eventually { inbox.all.count == 1 })
+        #expect(inbox.all.first?.payload.count == 1_024)
+        await n2.shutdown()
+    }
+}
