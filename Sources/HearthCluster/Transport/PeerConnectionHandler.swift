@@ -75,7 +75,7 @@ final class PeerConnectionHandler: ConnectionHandler {
                 throw PeerFrameError(.unexpectedFrame, "Node \(link.peer) sent a second hello on one connection.")
             }
             link.received(bytes: PeerFrame.headerSize + frame.payload.count)
-            self.core.onFrame(link.peer, frame.kind, frame.payload)
+            self.core.deliver(frame.kind, frame.payload, from: link.peer)
         case .failed:
             break
         }

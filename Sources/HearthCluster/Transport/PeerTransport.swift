@@ -28,6 +28,8 @@ package final class PeerTransport: Sendable {
         case tooLarge
         /// No such peer (never added, or removed); kind 0 is reserved for the hello.
         case refused
+        /// The peer is cut off by fault injection (`partition(from:)`); the frame was dropped.
+        case partitioned
     }
 
     private let core: PeerTransportCore
@@ -96,10 +98,28 @@ package final class PeerTransport: Sendable {
     package func send(_ payload: [UInt8], kind: UInt8, to peer: NodeID) -> SendOutcome {
         guard kind != PeerFrame.helloKind, let link = self.core.link(for: peer) else { return .refused }
         guard payload.count <= self.core.configuration.maximumPayloadSize else { return .tooLarge }
+        guard !self.core.partitioned.withLock({ $0.contains(peer) }) else { return .partitioned }
         let (accepted, flushConnection) = link.enqueue(kind: kind, payload: payload)
         if let flushConnection { self.core.flush(connection: flushConnection, link: link) }
         return accepted ? .queued : .dropped
     }
+
+    /// Fault injection for partition tests and `scripts/cluster partition`: from now on frames to and from `peers`
+    /// are dropped in both directions, as a network partition would drop them, while the connections stay up (so
+    /// healing is immediate). Replaces any earlier partition.
+    package func partition(from peers: Set<NodeID>) {
+        self.core.partitioned.withLock { $0 = peers }
+        self.core.log.warning("peer.partitioned", ["peers": peers.sorted().map(\.name).joined(separator: ",")])
+    }
+
+    /// Ends fault injection: frames flow to and from every peer again.
+    package func heal() {
+        self.core.partitioned.withLock { $0.removeAll() }
+        self.core.log.warning("peer.healed")
+    }
+
+    /// The peers cut off by `partition(from:)`.
+    package var partitionedPeers: Set<NodeID> { self.core.partitioned.withLock { $0 } }
 
     /// The peers added and not removed, sorted.
     package var peers: [NodeID] {

@@ -9,6 +9,8 @@ final class PeerTransportCore: Sendable {
     let log: Log
     let onFrame: PeerTransport.FrameHandler
     let links = Mutex<[NodeID: PeerLink]>([:])
+    /// Peers cut off by fault injection (`PeerTransport.partition`): frames to and from them are dropped.
+    let partitioned = Mutex<Set<NodeID>>([])
     /// Set once, right after the loop starts (handlers run only after that).
     let loop = Mutex<EventLoop?>(nil)
 
@@ -16,6 +18,12 @@ final class PeerTransportCore: Sendable {
         self.configuration = configuration
         self.log = log
         self.onFrame = onFrame
+    }
+
+    /// Hands an inbound frame on, unless its sender is cut off by fault injection.
+    func deliver(_ kind: UInt8, _ payload: [UInt8], from peer: NodeID) {
+        guard !self.partitioned.withLock({ $0.contains(peer) }) else { return }
+        self.onFrame(peer, kind, payload)
     }
 
     func link(for peer: NodeID) -> PeerLink? {

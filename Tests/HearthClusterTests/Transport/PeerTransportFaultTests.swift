@@ -56,6 +56,29 @@ import Testing
 
     /// The proxy cuts the link: both sides see it down, frames queue; after healing the dialer reconnects and the
     /// queued frames arrive, in order.
+    /// The partition fault hook drops frames both ways while connections stay up, and healing restores them.
+    @Test(.timeLimit(.minutes(1))) func aPartitionDropsBothWaysUntilHealed() async throws {
+        let inbox1 = FrameInbox()
+        let inbox2 = FrameInbox()
+        let n1 = try Harness.start(try Harness.configuration("n1"), inbox: inbox1)
+        let n2 = try Harness.start(try Harness.configuration("n2"), inbox: inbox2)
+        try Harness.connectAll([n1, n2])
+        #expect(await Harness.waitConnected(n1, n2))
+        n1.partition(from: ["n2"])
+        #expect(n1.partitionedPeers == ["n2"])
+        #expect(n1.send([1], kind: 3, to: "n2") == .partitioned)
+        #expect(n2.send([2], kind: 3, to: "n1") == .queued)
+        #expect(await eventually { n1.statistics(for: "n2")?.framesReceived == 1 })
+        #expect(inbox1.all.isEmpty)
+        n1.heal()
+        #expect(n1.send([3], kind: 3, to: "n2") == .queued)
+        #expect(n2.send([4], kind: 3, to: "n1") == .queued)
+        #expect(await eventually { inbox2.payloads(from: "n1") == [[3]] && inbox1.payloads(from: "n2") == [[4]] })
+        #expect(n1.statistics(for: "n2")?.connectionsEstablished == 1)
+        await n1.shutdown()
+        await n2.shutdown()
+    }
+
     @Test(.timeLimit(.minutes(1))) func aCutLinkReconnectsAfterHealing() async throws {
         let (n1, n2, proxy, inbox2) = try self.proxiedPair()
         defer { proxy.close() }
