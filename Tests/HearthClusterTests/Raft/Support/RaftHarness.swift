@@ -11,6 +11,8 @@ struct RaftHarness {
     var inbox: [RaftMessage] = []
     /// Directed links that lose messages: "from>to".
     var cut: Set<String> = []
+    /// Messages for which this returns true are lost.
+    var drops: (@Sendable (RaftMessage) -> Bool)?
     /// Every message handed to the network, for tests that inspect traffic.
     var sent: [RaftMessage] = []
     let configuration: RaftConfiguration
@@ -79,7 +81,8 @@ struct RaftHarness {
             self.storage[id] = disk
             for message in ready.messages {
                 self.sent.append(message)
-                if !self.cut.contains("\(message.from)>\(message.to)") { self.inbox.append(message) }
+                let lost = self.cut.contains("\(message.from)>\(message.to)") || self.drops?(message) == true
+                if !lost { self.inbox.append(message) }
             }
             self.readStates[id, default: []].append(contentsOf: ready.readStates)
             for peer in ready.snapshotRequests {

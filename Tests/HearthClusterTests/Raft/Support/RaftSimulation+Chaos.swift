@@ -53,7 +53,11 @@ extension RaftSimulation {
 
     private mutating func crashRandom() {
         guard let id = self.pick(self.liveIDs) else { return }
-        self.crash(id)
+        if Bool.random(using: &self.random) {
+            self.tornCrashes.insert(id)
+        } else {
+            self.crash(id)
+        }
     }
 
     private mutating func restartRandom() throws {

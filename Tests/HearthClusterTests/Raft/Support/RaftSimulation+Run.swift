@@ -9,6 +9,7 @@ extension RaftSimulation {
         }
         self.network.heal()
         self.network.faults = .none
+        self.tornCrashes = []
         for id in self.ids where self.replica(id).node == nil { try self.restart(id) }
         try self.requireLiveness()
     }
@@ -45,6 +46,13 @@ extension RaftSimulation {
         var logChanged = false
         while let ready = node.ready() {
             logChanged = logChanged || !ready.entries.isEmpty || ready.snapshot != nil
+            try self.persist(ready, on: id, replica: &replica)
+            if self.tornCrashes.remove(id) != nil {
+                // Crashes after the write and before anything was sent or applied.
+                self.replicas[id] = replica
+                self.crash(id)
+                return result
+            }
             try self.handle(ready, node: &node, replica: &replica)
             node.advance(ready)
         }
@@ -54,11 +62,12 @@ extension RaftSimulation {
         return result
     }
 
-    private mutating func handle(_ ready: RaftReady, node: inout RaftNode, replica: inout Replica) throws {
+    /// Step 1 and 2 of the Ready contract: install the snapshot, write entries and hard state.
+    private mutating func persist(_ ready: RaftReady, on id: NodeID, replica: inout Replica) throws {
         if let snapshot = ready.snapshot {
             let app = try self.decodeApp(snapshot.data)
             guard app.index == snapshot.metadata.index, self.committed[app.index]?.hash == app.hash || app.index == 0
-            else { throw self.fail("\(node.id) received a snapshot at \(app.index) that matches no committed state") }
+            else { throw self.fail("\(id) received a snapshot at \(app.index) that matches no committed state") }
             replica.disk.snapshot = snapshot.metadata
             replica.disk.entries = []
             replica.snapshotApp = app
@@ -70,6 +79,10 @@ extension RaftSimulation {
             replica.disk.entries.append(contentsOf: ready.entries)
         }
         if let hardState = ready.hardState { replica.disk.hardState = hardState }
+    }
+
+    /// Steps 3 and 4: send, check reads, answer snapshot requests, apply.
+    private mutating func handle(_ ready: RaftReady, node: inout RaftNode, replica: inout Replica) throws {
         for message in ready.messages {
             self.network.send(message, from: message.from, to: message.to, now: self.now)
         }

@@ -71,6 +71,8 @@ struct RaftSimulation {
     var acknowledged: [(index: UInt64, data: [UInt8])] = []
     var statistics = Statistics()
     var nextChaos: UInt64 = 0
+    /// Nodes that crash in the middle of their next Ready: after persisting, before sending or applying.
+    var tornCrashes: Set<NodeID> = []
     var counter = 0
 
     init(seed: UInt64, nodeCount: Int, chaosDuration: UInt64 = 4_000) throws {
@@ -146,6 +148,7 @@ struct RaftSimulation {
     }
 
     mutating func crash(_ id: NodeID) {
+        self.tornCrashes.remove(id)
         self.replicas[id]?.node = nil
         self.network.dropAll(involving: id)
         self.statistics.crashes += 1
