@@ -29,6 +29,11 @@ import Testing
         harness.tickAll(times: 3)
         #expect(harness.node(n1).membership.learners == [n4])
         #expect(harness.commands(n4) == ["before"])
+        let learner = harness.node(n1).followers.first { $0.node == n4 }
+        #expect(learner?.isVoter == false)
+        #expect(learner?.lag == 0)
+        #expect(learner?.state == .replicate)
+        #expect(harness.node(n2).followers.isEmpty)
         #expect(harness.node(n4).role == .follower)
         let promote = harness.with(n1) { $0.proposeConfigurationChange(.addVoter(n4)) }
         guard case .accepted = promote else {
