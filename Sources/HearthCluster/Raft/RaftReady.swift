@@ -1,0 +1,61 @@
+/// A batch of work a node hands its shell (etcd's Ready). The contract, in this order:
+/// 1. Install `snapshot` if present (persist it, replacing the stored log, and restore the application from it).
+/// 2. Persist `hardState` if present and `entries` (they replace any stored entries from `entries.first.index` on:
+///    a follower's conflicting suffix is truncated there). Many groups may share one write and one fsync, but it
+///    must be durable before step 3. The leader persists before it sends too.
+/// 3. Send `messages`; serve `readStates` once the application has applied through their index; for each node in
+///    `snapshotRequests`, call `RaftNode.sendSnapshot(_:to:)` with the latest application snapshot.
+/// 4. Apply `committedEntries` in order, then call `RaftNode.advance(_:)` before giving the node any other input.
+public struct RaftReady: Sendable {
+    /// Role, leader and term, when they changed since the last Ready (for observers; never persisted).
+    public var softState: RaftSoftState?
+    /// Term, vote and commit, when they changed since the last Ready.
+    public var hardState: RaftHardState?
+    /// A snapshot received from the leader, to install before anything else.
+    public var snapshot: RaftSnapshot?
+    /// Entries to persist, replacing stored entries from the first one's index on.
+    public var entries: [RaftEntry]
+    /// Messages to send after persisting.
+    public var messages: [RaftMessage]
+    /// Committed entries to apply, in order.
+    public var committedEntries: [RaftEntry]
+    /// Linearizable reads confirmed by a quorum: serve each once applied through its index.
+    public var readStates: [RaftReadState]
+    /// Followers that need a snapshot: answer each with `RaftNode.sendSnapshot(_:to:)`.
+    public var snapshotRequests: [NodeID]
+}
+
+/// A node's volatile state as observers see it: whether it leads, whom it follows, in which term.
+public struct RaftSoftState: Sendable, Equatable {
+    public var role: RaftRole
+    public var leader: NodeID?
+    public var term: UInt64
+}
+
+/// The role a node plays in its group (a pre-candidate asks for pre-votes before it becomes a candidate).
+public enum RaftRole: Sendable, Equatable {
+    case follower
+    case preCandidate
+    case candidate
+    case leader
+}
+
+/// The answer to `readIndex(context:)`: reads with this context may be served once the application has applied
+/// through `index`, and then reflect every write committed before the read was asked.
+public struct RaftReadState: Sendable, Equatable {
+    public var index: UInt64
+    public var context: [UInt8]
+
+    public init(index: UInt64, context: [UInt8]) {
+        self.index = index
+        self.context = context
+    }
+}
+
+/// What became of a proposal: appended at `index` in `term` (it commits if that entry is still there when
+/// `committedEntries` reaches it), refused because another node leads, or refused for the reason given.
+public enum RaftProposal: Sendable, Equatable {
+    case accepted(index: UInt64, term: UInt64)
+    case notLeader(leaderHint: NodeID?)
+    case rejected(RaftError)
+}
