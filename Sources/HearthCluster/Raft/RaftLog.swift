@@ -142,8 +142,10 @@ public struct RaftLog: Sendable {
         self.snapshot = metadata
     }
 
-    /// Marks entries through `index` as handed to the shell for persisting.
-    mutating func markStable(through index: UInt64) {
+    /// Marks entries through `index` as persisted by the shell, if the entry there still has `term`: an append that
+    /// replaced it after the shell took its Ready leaves the new entries unstable, for the next Ready.
+    mutating func markStable(through index: UInt64, term: UInt64) {
+        guard self.term(at: index) == term else { return }
         self.unstableFrom = max(self.unstableFrom, index + 1)
     }
 

@@ -23,12 +23,17 @@ extension RaftNode {
     /// Whether `ready()` would return work.
     public var hasReady: Bool { self.ready() != nil }
 
-    /// Records that the shell handled `ready` (persisted, sent, applied); call it before any other input.
+    /// Records that the shell handled `ready` (persisted, sent, applied). Other input may arrive between `ready()`
+    /// and `advance(_:)` (a shell keeps proposing while a Ready is being made durable): `advance` acknowledges only
+    /// what that Ready held, and anything newer — entries that replaced the ones it persisted, a newer snapshot or
+    /// hard state, more messages — comes in the next Ready.
     public mutating func advance(_ ready: RaftReady) {
         if let softState = ready.softState { self.reportedSoftState = softState }
         if let hardState = ready.hardState { self.persistedHardState = hardState }
-        if ready.snapshot != nil { self.snapshotToInstall = nil }
-        if let last = ready.entries.last { self.log.markStable(through: last.index) }
+        if let installed = ready.snapshot, self.snapshotToInstall?.metadata == installed.metadata {
+            self.snapshotToInstall = nil
+        }
+        if let last = ready.entries.last { self.log.markStable(through: last.index, term: last.term) }
         if let last = ready.committedEntries.last { self.log.applied = max(self.log.applied, last.index) }
         self.messages.removeFirst(min(ready.messages.count, self.messages.count))
         self.readStates.removeFirst(min(ready.readStates.count, self.readStates.count))

@@ -5,7 +5,9 @@
 ///    must be durable before step 3. The leader persists before it sends too.
 /// 3. Send `messages`; serve `readStates` once the application has applied through their index; for each node in
 ///    `snapshotRequests`, call `RaftNode.sendSnapshot(_:to:)` with the latest application snapshot.
-/// 4. Apply `committedEntries` in order, then call `RaftNode.advance(_:)` before giving the node any other input.
+/// 4. Apply `committedEntries` in order, then call `RaftNode.advance(_:)`.
+/// The node may take other input between `ready()` and `advance(_:)` (a shell keeps proposing while a Ready is made
+/// durable); what that input produced comes in the next Ready, never in this one.
 public struct RaftReady: Sendable {
     /// Role, leader and term, when they changed since the last Ready (for observers; never persisted).
     public var softState: RaftSoftState?
