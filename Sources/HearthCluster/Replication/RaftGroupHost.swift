@@ -1,0 +1,133 @@
+import Synchronization
+
+/// Drives one Raft group's replica on this node: inputs (ticks, peers' messages, proposals) go to the `RaftNode`
+/// under a lock from any thread, and one task (`run()`) works through its Readies in the order the contract asks —
+/// persist, then send, then answer snapshot requests, then apply, then advance.
+///
+/// Inputs keep arriving while a Ready is being made durable (the node allows it), so a hot leader keeps taking
+/// proposals during an fsync and the next Ready carries all of them: with every group persisting through the node's
+/// one write-ahead log, one fsync covers every group's batch.
+package final class RaftGroupHost: Sendable {
+    /// What the host needs from the node around it.
+    package struct IO: Sendable {
+        /// Appends the records to the node's write-ahead log and returns once they are durable.
+        package var persist: @Sendable ([RaftLogRecord]) async throws -> Void
+        /// Sends a message to a peer; loss is fine.
+        package var send: @Sendable (RaftMessage) -> Void
+        /// Installs `snapshot` when present, then applies `entries` (committed, in order).
+        package var apply: @Sendable (_ snapshot: RaftSnapshot?, _ entries: [RaftEntry]) async -> Void
+        /// The application's latest snapshot, for followers too far behind for the log.
+        package var latestSnapshot: @Sendable () -> RaftSnapshot?
+        /// Role, leader or term changed.
+        package var observe: @Sendable (RaftSoftState) -> Void
+
+        package init(
+            persist: @escaping @Sendable ([RaftLogRecord]) async throws -> Void,
+            send: @escaping @Sendable (RaftMessage) -> Void,
+            apply: @escaping @Sendable (RaftSnapshot?, [RaftEntry]) async -> Void,
+            latestSnapshot: @escaping @Sendable () -> RaftSnapshot?,
+            observe: @escaping @Sendable (RaftSoftState) -> Void
+        ) {
+            self.persist = persist
+            self.send = send
+            self.apply = apply
+            self.latestSnapshot = latestSnapshot
+            self.observe = observe
+        }
+    }
+
+    /// The group this host drives.
+    package let group: RaftGroupID
+    private let node: Mutex<RaftNode>
+    private let io: IO
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    package init(node: RaftNode, io: IO) {
+        self.group = node.group
+        self.node = Mutex(node)
+        self.io = io
+        (self.wakeups, self.wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Role, leader and term as the node stands.
+    package var softState: RaftSoftState { self.node.withLock { $0.softState } }
+
+    /// Commit and applied indexes, and (on the leader) each follower's replication state.
+    package var status: (commit: UInt64, applied: UInt64, followers: [RaftFollowerStatus]) {
+        self.node.withLock { ($0.log.committed, $0.log.applied, $0.followers) }
+    }
+
+    /// One tick of the group's logical clock (the node ticks every group on one timer).
+    package func tick() {
+        self.node.withLock { $0.tick() }
+        self.wake.yield()
+    }
+
+    /// A message from a peer for this group.
+    package func step(_ message: RaftMessage) {
+        self.node.withLock { $0.step(message) }
+        self.wake.yield()
+    }
+
+    /// Proposes `data`; on the leader the answer carries the entry's index and term at once.
+    package func propose(_ data: [UInt8]) -> RaftProposal {
+        let proposal = self.node.withLock { $0.propose(data) }
+        self.wake.yield()
+        return proposal
+    }
+
+    /// Runs a node-level operation on the replica (a configuration change, a transfer, a compaction).
+    package func withNode<T>(_ body: (inout RaftNode) throws(RaftError) -> T) throws(RaftError) -> T {
+        let result = try self.node.withLock { node throws(RaftError) -> T in try body(&node) }
+        self.wake.yield()
+        return result
+    }
+
+    /// Works through Readies until cancelled or until persisting fails (the node can no longer make anything
+    /// durable and must stop), which it then throws.
+    package func run() async throws {
+        for await _ in self.wakeups {
+            while let ready = self.node.withLock({ $0.ready() }) {
+                try Task.checkCancellation()
+                if let softState = ready.softState { self.io.observe(softState) }
+                let records = RaftGroupStorage.records(for: ready, group: self.group)
+                if !records.isEmpty { try await self.io.persist(records) }
+                for message in ready.messages { self.io.send(message) }
+                self.answerSnapshotRequests(ready.snapshotRequests)
+                if ready.snapshot != nil || !ready.committedEntries.isEmpty {
+                    await self.io.apply(ready.snapshot, ready.committedEntries)
+                }
+                self.node.withLock { $0.advance(ready) }
+            }
+            if Task.isCancelled { return }
+        }
+    }
+
+    /// Stops `run()` after the Ready in hand.
+    package func stop() {
+        self.wake.finish()
+    }
+
+    /// Sends each follower that asked the application's latest snapshot; without one, reports the attempt failed
+    /// so the leader asks again later.
+    private func answerSnapshotRequests(_ peers: [NodeID]) {
+        guard !peers.isEmpty else { return }
+        let snapshot = self.io.latestSnapshot()
+        self.node.withLock { node in
+            for peer in peers {
+                guard let snapshot else {
+                    node.reportSnapshot(to: peer, succeeded: false)
+                    continue
+                }
+                do {
+                    try node.sendSnapshot(snapshot, to: peer)
+                } catch {
+                    // Leadership moved on since the request: the new leader serves that follower.
+                    node.reportSnapshot(to: peer, succeeded: false)
+                }
+            }
+        }
+        self.wake.yield()
+    }
+}

@@ -1,0 +1,138 @@
+import HearthCluster
+import HearthTestKit
+import Synchronization
+import Testing
+
+/// Three hosts of one group over an in-memory network and in-memory durable logs, in real time: what the shell
+/// around a `RaftNode` must get right (persist before send, apply in order, keep taking input during persistence).
+@Suite struct RaftGroupHostTests {
+    static let group = RaftGroupID(3)
+    static let ids: [NodeID] = ["n1", "n2", "n3"]
+
+    /// The hosts, their durable records, what each applied, and which nodes are cut off.
+    final class Cluster: Sendable {
+        let hosts = Mutex<[NodeID: RaftGroupHost]>([:])
+        let disks = Mutex<[NodeID: [RaftLogRecord]]>([:])
+        let applied = Mutex<[NodeID: [[UInt8]]]>([:])
+        let isolated = Mutex<Set<NodeID>>([])
+        let runs = Mutex<[NodeID: Task<Void, Never>]>([:])
+
+        func start(_ id: NodeID, restoring state: RaftPersistentState, seed: UInt64) throws {
+            let node = try RaftNode(
+                id: id, group: RaftGroupHostTests.group, configuration: try RaftConfiguration(), restoring: state,
+                seed: seed)
+            let io = RaftGroupHost.IO(
+                persist: { records in
+                    try await Task.sleep(for: .microseconds(300))
+                    self.disks.withLock { $0[id, default: []] += records }
+                },
+                send: { message in
+                    let cut = self.isolated.withLock { $0.contains(message.from) || $0.contains(message.to) }
+                    guard !cut, let target = self.hosts.withLock({ $0[message.to] }) else { return }
+                    target.step(message)
+                },
+                apply: { _, entries in
+                    let commands = entries.compactMap { entry -> [UInt8]? in
+                        if case .command(let data) = entry.payload { data } else { nil }
+                    }
+                    self.applied.withLock { $0[id, default: []] += commands }
+                },
+                latestSnapshot: { nil },
+                observe: { _ in })
+            let host = RaftGroupHost(node: node, io: io)
+            self.hosts.withLock { $0[id] = host }
+            let run = Task {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { try? await host.run() }
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: .milliseconds(10))
+                            host.tick()
+                        }
+                        host.stop()
+                    }
+                }
+            }
+            self.runs.withLock { $0[id] = run }
+        }
+
+        func stop(_ id: NodeID) async {
+            let run = self.runs.withLock { $0.removeValue(forKey: id) }
+            self.hosts.withLock { _ = $0.removeValue(forKey: id) }
+            run?.cancel()
+            await run?.value
+        }
+
+        func stopAll() async {
+            for id in RaftGroupHostTests.ids { await self.stop(id) }
+        }
+
+        func leader(excluding excluded: Set<NodeID> = []) -> RaftGroupHost? {
+            self.hosts.withLock { $0 }.first { id, host in
+                !excluded.contains(id) && host.softState.role == .leader
+            }?.value
+        }
+
+        /// Proposes `data` on the current leader until one accepts.
+        func propose(_ data: [UInt8], excluding excluded: Set<NodeID> = []) async -> Bool {
+            await eventually {
+                guard let leader = self.leader(excluding: excluded) else { return false }
+                if case .accepted = leader.propose(data) { return true }
+                return false
+            }
+        }
+
+        func appliedBy(_ id: NodeID) -> [[UInt8]] { self.applied.withLock { $0[id] ?? [] } }
+    }
+
+    private func startAll(_ cluster: Cluster) throws {
+        for (offset, id) in Self.ids.enumerated() {
+            try cluster.start(id, restoring: .bootstrap(voters: Self.ids), seed: UInt64(offset + 1))
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func proposalsCommitEverywhereInOneOrder() async throws {
+        let cluster = Cluster()
+        try self.startAll(cluster)
+        let commands = (0..<50).map { [UInt8($0)] }
+        for command in commands { #expect(await cluster.propose(command)) }
+        #expect(await eventually { Self.ids.allSatisfy { cluster.appliedBy($0) == commands } })
+        await cluster.stopAll()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anIsolatedLeaderIsReplacedAndCatchesUpAfterHealing() async throws {
+        let cluster = Cluster()
+        try self.startAll(cluster)
+        #expect(await cluster.propose([1]))
+        #expect(await eventually { Self.ids.allSatisfy { cluster.appliedBy($0) == [[1]] } })
+        let first = try #require(cluster.hosts.withLock { $0 }.first { $0.value.softState.role == .leader }?.key)
+        cluster.isolated.withLock { _ = $0.insert(first) }
+        #expect(await cluster.propose([2], excluding: [first]))
+        #expect(await cluster.propose([3], excluding: [first]))
+        let others = Self.ids.filter { $0 != first }
+        #expect(await eventually { others.allSatisfy { cluster.appliedBy($0) == [[1], [2], [3]] } })
+        cluster.isolated.withLock { $0.removeAll() }
+        #expect(await eventually { cluster.appliedBy(first) == [[1], [2], [3]] })
+        await cluster.stopAll()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aRestartedReplicaResumesFromItsRecords() async throws {
+        let cluster = Cluster()
+        try self.startAll(cluster)
+        for n in 0..<10 { #expect(await cluster.propose([UInt8(n)])) }
+        #expect(await eventually { cluster.appliedBy("n2").count == 10 })
+        await cluster.stop("n2")
+        var replay = RaftLogReplay()
+        let founding = RaftPersistentState.bootstrap(voters: Self.ids)
+        try replay.apply(RaftGroupStorage.snapshotRecord(founding.snapshot, group: Self.group))
+        for record in cluster.disks.withLock({ $0["n2"] ?? [] }) { try replay.apply(record) }
+        let recovered = try #require(try replay.finish()[Int(Self.group.rawValue)])
+        let state = try RaftGroupStorage.persistentState(recovered, group: Self.group)
+        #expect(state.entries.count >= 10)
+        cluster.applied.withLock { $0["n2"] = [] }
+        try cluster.start("n2", restoring: state, seed: 42)
+        for n in 10..<15 { #expect(await cluster.propose([UInt8(n)])) }
+        #expect(await eventually { cluster.appliedBy("n2") == (0..<15).map { [UInt8($0)] } })
+        await cluster.stopAll()
+    }
+}
