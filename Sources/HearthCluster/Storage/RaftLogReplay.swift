@@ -103,11 +103,18 @@ public struct RaftLogReplay: Sendable {
 
 /// A group's records in the write-ahead log do not form a log Raft can start from.
 public struct RaftLogReplayError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let group: Int
+    /// The group whose records are at fault; nil when a record is too damaged to tell.
+    public let group: Int?
     public let detail: String
 
+    public init(group: Int?, detail: String) {
+        self.group = group
+        self.detail = detail
+    }
+
     public var description: String {
-        "Raft group \(self.group) cannot be recovered from the write-ahead log: \(self.detail). Restore the data "
+        let subject = self.group.map { "Raft group \($0)" } ?? "A Raft record"
+        return "\(subject) cannot be recovered from the write-ahead log: \(self.detail). Restore the data "
             + "directory from a backup, or remove this node's data and let it catch up from the other replicas."
     }
 }

@@ -3,4 +3,6 @@
 package enum PeerFrameKind: UInt8, Sendable, CaseIterable {
     /// A SWIM membership message (`SWIMMessage`).
     case membership = 1
+    /// A Raft message (`RaftMessage`, which names its group).
+    case raft = 2
 }

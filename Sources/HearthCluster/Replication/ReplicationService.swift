@@ -1,0 +1,177 @@
+import HearthCore
+package import HearthStorage
+package import HearthSystem
+import Synchronization
+
+/// Every Raft group this node takes part in (one per shard): one `RaftGroupHost` each, all persisting through the
+/// node's one write-ahead log (so one fsync covers every group's batch), all ticked by one timer, all talking over
+/// the peer transport (messages name their group).
+///
+/// Recovery reads the Raft records of the log back into each group's persistent state (`recover`); a group with
+/// no records starts from its founding membership, which it writes first so a restart finds it again.
+package final class ReplicationService: Sendable {
+    /// What the service runs.
+    package struct Configuration: Sendable {
+        package var node: NodeID
+        /// Each group's founding replica set, used when the log holds nothing for it.
+        package var founding: [RaftGroupID: RaftMembership]
+        package var raft: RaftConfiguration
+        /// How often every group ticks (an election takes `raft.electionTicks` to `2 ×` that many ticks).
+        package var tickInterval: Duration
+
+        package init(
+            node: NodeID, founding: [RaftGroupID: RaftMembership], raft: RaftConfiguration,
+            tickInterval: Duration = .milliseconds(100)
+        ) {
+            self.node = node
+            self.founding = founding
+            self.raft = raft
+            self.tickInterval = tickInterval
+        }
+    }
+
+    /// What the service needs from the node around it.
+    package struct IO: Sendable {
+        /// Sends an encoded `RaftMessage` to a peer (the transport's `raft` frames); loss is fine.
+        package var send: @Sendable (NodeID, [UInt8]) -> Void
+        /// Installs a snapshot (when present), then applies a group's committed entries in order.
+        package var apply: @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async -> Void
+        /// A group's latest application snapshot, for followers too far behind for the log.
+        package var latestSnapshot: @Sendable (RaftGroupID) -> RaftSnapshot?
+        /// A group's role, leader or term changed.
+        package var observe: @Sendable (RaftGroupID, RaftSoftState) -> Void
+
+        package init(
+            send: @escaping @Sendable (NodeID, [UInt8]) -> Void,
+            apply: @escaping @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async -> Void,
+            latestSnapshot: @escaping @Sendable (RaftGroupID) -> RaftSnapshot? = { _ in nil },
+            observe: @escaping @Sendable (RaftGroupID, RaftSoftState) -> Void = { _, _ in }
+        ) {
+            self.send = send
+            self.apply = apply
+            self.latestSnapshot = latestSnapshot
+            self.observe = observe
+        }
+    }
+
+    private let configuration: Configuration
+    private let hosts: [RaftGroupID: RaftGroupHost]
+    private let log: Log
+
+    /// Starts every group from `recovered` (what `recover` found), or from its founding membership, whose record it
+    /// appends to `wal` first.
+    /// - Throws: `RaftError` when a recovered state is not one Raft can start from.
+    package init(
+        configuration: Configuration, recovered: [RaftGroupID: RaftPersistentState], wal: WriteAheadLog, io: IO,
+        log: Log
+    ) throws(RaftError) {
+        self.configuration = configuration
+        self.log = log
+        var hosts: [RaftGroupID: RaftGroupHost] = [:]
+        for (group, membership) in configuration.founding.sorted(by: { $0.key < $1.key }) {
+            var state = recovered[group] ?? RaftPersistentState.bootstrap(voters: membership.voters)
+            if recovered[group] == nil {
+                state.snapshot.membership = membership
+                _ = wal.enqueue(RaftGroupStorage.snapshotRecord(state.snapshot, group: group).encoded())
+            }
+            let node = try RaftNode(
+                id: configuration.node, group: group, configuration: configuration.raft, restoring: state,
+                seed: Self.seed(node: configuration.node, group: group))
+            hosts[group] = RaftGroupHost(node: node, io: Self.hostIO(group: group, wal: wal, io: io))
+        }
+        self.hosts = hosts
+    }
+
+    /// Every group's persistent state from the log's Raft records (other records are left to their owners).
+    /// - Throws: `RaftLogReplayError` naming the group whose records cannot be read; `StorageError` from the log.
+    package static func recover(_ wal: WriteAheadLog) throws -> [RaftGroupID: RaftPersistentState] {
+        var replay = RaftLogReplay()
+        try wal.replay(after: 0) { record in
+            guard record.payload.first == RaftLogRecord.formatVersion else { return }
+            do {
+                try replay.apply(try RaftLogRecord(decoding: record.payload))
+            } catch let error as BinaryDecodingError {
+                let place = record.location.map { "\($0.segment) at byte \($0.offset)" } ?? "record \(record.lsn)"
+                throw RaftLogReplayError(group: nil, detail: "the record in \(place) cannot be read: \(error.detail)")
+            }
+        }
+        var states: [RaftGroupID: RaftPersistentState] = [:]
+        for (number, group) in try replay.finish() {
+            let id = RaftGroupID(UInt32(number))
+            states[id] = try RaftGroupStorage.persistentState(group, group: id)
+        }
+        return states
+    }
+
+    /// The groups this node hosts.
+    package var groups: [RaftGroupID] { self.hosts.keys.sorted() }
+
+    /// The host of `group`, if this node takes part in it.
+    package func host(_ group: RaftGroupID) -> RaftGroupHost? { self.hosts[group] }
+
+    /// A frame of kind `raft` from `peer`; one that cannot be decoded, or names a group this node does not host, is
+    /// logged and dropped.
+    package func receive(_ payload: [UInt8], from peer: NodeID) {
+        let message: RaftMessage
+        do {
+            message = try RaftMessage(decoding: payload)
+        } catch {
+            self.log.warning("raft.bad_message", ["from": peer.name, "error": error.detail])
+            return
+        }
+        guard message.from == peer, message.to == self.configuration.node, let host = self.hosts[message.group] else {
+            self.log.warning("raft.misrouted", ["from": peer.name, "group": "\(message.group.rawValue)"])
+            return
+        }
+        host.step(message)
+    }
+
+    /// Runs every group and the ticker until cancelled.
+    /// - Throws: the first persistence failure (the node must stop: it can no longer make anything durable).
+    package func run() async throws {
+        let hosts = Array(self.hosts.values)
+        let interval = self.configuration.tickInterval
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for host in hosts {
+                    group.addTask { try await host.run() }
+                }
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: interval)
+                        for host in hosts { host.tick() }
+                    }
+                }
+                defer {
+                    for host in hosts { host.stop() }
+                    group.cancelAll()
+                }
+                try await group.next()
+            }
+        } catch is CancellationError {
+            return
+        }
+    }
+
+    private static func hostIO(group: RaftGroupID, wal: WriteAheadLog, io: IO) -> RaftGroupHost.IO {
+        RaftGroupHost.IO(
+            persist: { records in
+                var last: UInt64 = 0
+                for record in records { last = wal.enqueue(record.encoded()) }
+                try await wal.waitUntilDurable(last)
+            },
+            send: { message in io.send(message.to, message.encoded()) },
+            apply: { snapshot, entries in await io.apply(group, snapshot, entries) },
+            latestSnapshot: { io.latestSnapshot(group) },
+            observe: { state in io.observe(group, state) })
+    }
+
+    /// A different election-timeout seed per node and group, stable across restarts of the node.
+    private static func seed(node: NodeID, group: RaftGroupID) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in node.name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash ^ UInt64(group.rawValue) &* 0x9E37_79B9_7F4A_7C15
+    }
+}

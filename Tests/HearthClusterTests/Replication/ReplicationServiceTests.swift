@@ -1,0 +1,133 @@
+import HearthCluster
+import HearthNet
+import HearthStorage
+import HearthSystem
+import HearthTestKit
+import Synchronization
+import Testing
+
+/// Three nodes in one process, each with its own write-ahead log and peer transport on loopback, hosting four Raft
+/// groups: leaders are elected, proposals commit on every node, and a node restarted from its log catches up.
+@Suite(.serialized) struct ReplicationServiceTests {
+    static let ids: [NodeID] = ["n1", "n2", "n3"]
+    static let groups = (0..<4).map { RaftGroupID(UInt32($0)) }
+
+    /// Where a node's transport finds its current service (none while the node is down).
+    final class ServiceSlot: Sendable {
+        let current = Mutex<ReplicationService?>(nil)
+    }
+
+    /// One node: its log, transport and service, and what it applied per group.
+    final class Member: Sendable {
+        let id: NodeID
+        let directory: String
+        let transport: PeerTransport
+        let slot = ServiceSlot()
+        let wal = Mutex<WriteAheadLog?>(nil)
+        let run = Mutex<Task<Void, Never>?>(nil)
+        let applied = Mutex<[RaftGroupID: [[UInt8]]]>([:])
+
+        init(_ id: NodeID, directory: String) throws {
+            self.id = id
+            self.directory = directory
+            let configuration = PeerTransport.Configuration(
+                node: id, cluster: "test", listenAddress: try SocketAddress(host: "127.0.0.1", port: 0))
+            let slot = self.slot
+            self.transport = try PeerTransport(configuration: configuration, log: Log(level: .critical)) {
+                from, kind, payload in
+                guard kind == PeerFrameKind.raft.rawValue else { return }
+                slot.current.withLock { $0 }?.receive(payload, from: from)
+            }
+        }
+
+        /// Opens the log, recovers, and runs the service.
+        func start() throws {
+            let wal = try WriteAheadLog(directory: self.directory, configuration: WALConfiguration()) { _ in }
+            let recovered = try ReplicationService.recover(wal)
+            wal.start()
+            let founding = Dictionary(
+                uniqueKeysWithValues: ReplicationServiceTests.groups.map {
+                    ($0, RaftMembership(voters: ReplicationServiceTests.ids))
+                })
+            let raft = try RaftConfiguration(electionTicks: 10)
+            let transport = self.transport
+            let io = ReplicationService.IO(
+                send: { to, bytes in transport.send(bytes, kind: PeerFrameKind.raft.rawValue, to: to) },
+                apply: { group, _, entries in
+                    let commands = entries.compactMap { entry -> [UInt8]? in
+                        if case .command(let data) = entry.payload { data } else { nil }
+                    }
+                    self.applied.withLock { $0[group, default: []] += commands }
+                })
+            let service = try ReplicationService(
+                configuration: .init(node: self.id, founding: founding, raft: raft, tickInterval: .milliseconds(10)),
+                recovered: recovered, wal: wal, io: io, log: Log(level: .critical))
+            self.wal.withLock { $0 = wal }
+            self.slot.current.withLock { $0 = service }
+            self.run.withLock { $0 = Task { try? await service.run() } }
+        }
+
+        /// Stops the service and closes the log (the transport stays, as a process's peers would redial it).
+        func stop() async {
+            let run = self.run.withLock { $0.take() }
+            run?.cancel()
+            await run?.value
+            self.slot.current.withLock { $0 = nil }
+            await self.wal.withLock { $0.take() }?.close()
+        }
+
+        func leads(_ group: RaftGroupID) -> ReplicationService? {
+            guard let service = self.slot.current.withLock({ $0 }),
+                service.host(group)?.softState.role == .leader
+            else { return nil }
+            return service
+        }
+
+        func applied(_ group: RaftGroupID) -> [[UInt8]] { self.applied.withLock { $0[group] ?? [] } }
+    }
+
+    private func propose(_ data: [UInt8], in group: RaftGroupID, members: [Member]) async -> Bool {
+        await eventually(seconds: 10) {
+            for member in members {
+                if let service = member.leads(group), case .accepted = service.host(group)?.propose(data) {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func groupsCommitOnEveryNodeAndARestartedNodeCatchesUp() async throws {
+        let directory = try TemporaryDirectory("replication")
+        let members = try Self.ids.map { try Member($0, directory: directory.child($0.name)) }
+        for member in members {
+            for other in members where other !== member {
+                member.transport.addPeer(other.id, at: try SocketAddress(host: "127.0.0.1", port: other.transport.port))
+            }
+        }
+        for member in members { try member.start() }
+        for group in Self.groups {
+            for n in 0..<5 { #expect(await self.propose([UInt8(n)], in: group, members: members)) }
+        }
+        let expected = (0..<5).map { [UInt8($0)] }
+        #expect(
+            await eventually(seconds: 10) {
+                members.allSatisfy { member in Self.groups.allSatisfy { member.applied($0) == expected } }
+            })
+
+        let restarted = members[1]
+        await restarted.stop()
+        restarted.applied.withLock { $0.removeAll() }
+        for group in Self.groups { #expect(await self.propose([9], in: group, members: members)) }
+        try restarted.start()
+        #expect(
+            await eventually(seconds: 10) {
+                Self.groups.allSatisfy { restarted.applied($0) == expected + [[9]] }
+            })
+        for member in members {
+            await member.stop()
+            await member.transport.shutdown()
+        }
+        try directory.remove()
+    }
+}
