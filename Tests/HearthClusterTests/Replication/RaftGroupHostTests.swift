@@ -5,6 +5,8 @@ import Testing
 
 /// Three hosts of one group over an in-memory network and in-memory durable logs, in real time: what the shell
 /// around a `RaftNode` must get right (persist before send, apply in order, keep taking input during persistence).
+/// The waits are long because the suite's CPU-heavy tests can hold the cooperative pool for seconds; they end as
+/// soon as the condition holds.
 @Suite struct RaftGroupHostTests {
     static let group = RaftGroupID(3)
     static let ids: [NodeID] = ["n1", "n2", "n3"]
@@ -75,7 +77,7 @@ import Testing
 
         /// Proposes `data` on the current leader until one accepts.
         func propose(_ data: [UInt8], excluding excluded: Set<NodeID> = []) async -> Bool {
-            await eventually {
+            await eventually(seconds: 30) {
                 guard let leader = self.leader(excluding: excluded) else { return false }
                 if case .accepted = leader.propose(data) { return true }
                 return false
@@ -96,7 +98,7 @@ import Testing
         try self.startAll(cluster)
         let commands = (0..<50).map { [UInt8($0)] }
         for command in commands { #expect(await cluster.propose(command)) }
-        #expect(await eventually { Self.ids.allSatisfy { cluster.appliedBy($0) == commands } })
+        #expect(await eventually(seconds: 30) { Self.ids.allSatisfy { cluster.appliedBy($0) == commands } })
         await cluster.stopAll()
     }
 
@@ -104,15 +106,15 @@ import Testing
         let cluster = Cluster()
         try self.startAll(cluster)
         #expect(await cluster.propose([1]))
-        #expect(await eventually { Self.ids.allSatisfy { cluster.appliedBy($0) == [[1]] } })
+        #expect(await eventually(seconds: 30) { Self.ids.allSatisfy { cluster.appliedBy($0) == [[1]] } })
         let first = try #require(cluster.hosts.withLock { $0 }.first { $0.value.softState.role == .leader }?.key)
         cluster.isolated.withLock { _ = $0.insert(first) }
         #expect(await cluster.propose([2], excluding: [first]))
         #expect(await cluster.propose([3], excluding: [first]))
         let others = Self.ids.filter { $0 != first }
-        #expect(await eventually { others.allSatisfy { cluster.appliedBy($0) == [[1], [2], [3]] } })
+        #expect(await eventually(seconds: 30) { others.allSatisfy { cluster.appliedBy($0) == [[1], [2], [3]] } })
         cluster.isolated.withLock { $0.removeAll() }
-        #expect(await eventually { cluster.appliedBy(first) == [[1], [2], [3]] })
+        #expect(await eventually(seconds: 30) { cluster.appliedBy(first) == [[1], [2], [3]] })
         await cluster.stopAll()
     }
 
@@ -120,7 +122,7 @@ import Testing
         let cluster = Cluster()
         try self.startAll(cluster)
         for n in 0..<10 { #expect(await cluster.propose([UInt8(n)])) }
-        #expect(await eventually { cluster.appliedBy("n2").count == 10 })
+        #expect(await eventually(seconds: 30) { cluster.appliedBy("n2").count == 10 })
         await cluster.stop("n2")
         var replay = RaftLogReplay()
         let founding = RaftPersistentState.bootstrap(voters: Self.ids)
@@ -132,7 +134,7 @@ import Testing
         cluster.applied.withLock { $0["n2"] = [] }
         try cluster.start("n2", restoring: state, seed: 42)
         for n in 10..<15 { #expect(await cluster.propose([UInt8(n)])) }
-        #expect(await eventually { cluster.appliedBy("n2") == (0..<15).map { [UInt8($0)] } })
+        #expect(await eventually(seconds: 30) { cluster.appliedBy("n2") == (0..<15).map { [UInt8($0)] } })
         await cluster.stopAll()
     }
 }

@@ -87,7 +87,7 @@ import Testing
     }
 
     private func propose(_ data: [UInt8], in group: RaftGroupID, members: [Member]) async -> Bool {
-        await eventually(seconds: 10) {
+        await eventually(seconds: 30) {
             for member in members {
                 if let service = member.leads(group), case .accepted = service.host(group)?.propose(data) {
                     return true
@@ -111,7 +111,7 @@ import Testing
         }
         let expected = (0..<5).map { [UInt8($0)] }
         #expect(
-            await eventually(seconds: 10) {
+            await eventually(seconds: 30) {
                 members.allSatisfy { member in Self.groups.allSatisfy { member.applied($0) == expected } }
             })
 
@@ -121,7 +121,7 @@ import Testing
         for group in Self.groups { #expect(await self.propose([9], in: group, members: members)) }
         try restarted.start()
         #expect(
-            await eventually(seconds: 10) {
+            await eventually(seconds: 30) {
                 Self.groups.allSatisfy { restarted.applied($0) == expected + [[9]] }
             })
         for member in members {

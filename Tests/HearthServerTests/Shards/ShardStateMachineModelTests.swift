@@ -143,8 +143,8 @@ import Testing
     }
 
     @Test(arguments: 1...20 as ClosedRange<UInt64>)
-    func randomCommandsMatchTheModelAndReplayIdentically(seed: UInt64) throws {
-        let run = try Self.randomRun(seed: seed)
+    func randomCommandsMatchTheModelAndReplayIdentically(seed: UInt64) async throws {
+        let run = try await SimulationLane.run { try Self.randomRun(seed: seed) }
         for kind in ["appended", "blocked", "conditionFailed", "needsAllShards", "prepared", "decided", "committed"] {
             #expect(run.counts[kind, default: 0] > 0, "seed \(seed) never exercised \(kind): \(run.counts)")
         }
@@ -154,7 +154,7 @@ import Testing
     /// A snapshot taken after any entry, decoded and then fed the rest of the log, ends where the machine did.
     @Test(arguments: 1...12 as ClosedRange<UInt64>)
     func aSnapshotAtAnyPointContinuesLikeTheMachine(seed: UInt64) async throws {
-        var run = try Self.randomRun(seed: seed)
+        var run = try await SimulationLane.run { try Self.randomRun(seed: seed) }
         let cut = Int.random(in: 0...run.entries.count, using: &run.random)
         var replica = ShardStateMachine(shard: 3, spineDepth: Self.spineDepth)
         for (offset, entry) in run.entries.prefix(cut).enumerated() {

@@ -40,7 +40,7 @@ struct RaftSimulation {
     }
 
     /// What happened during a run, for reports and for checking that the faults really fired.
-    struct Statistics: Equatable {
+    struct Statistics: Equatable, Sendable {
         var leaders = 0
         var proposals = 0
         var acknowledged = 0
