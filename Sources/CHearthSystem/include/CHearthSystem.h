@@ -9,4 +9,7 @@
 /* Names the calling thread (at most 15 bytes are kept) so `top -H`, gdb and perf show what it is; returns 0 or an
    errno value. pthread_setname_np needs _GNU_SOURCE, which Glibc's Swift module does not define. */
 int chearth_set_current_thread_name(const char *name);
+
+/* Sets the calling thread's nice value (-20 highest to 19 lowest priority); returns 0, or -1 with errno set. */
+int chearth_set_current_thread_nice(int nice);
 #endif

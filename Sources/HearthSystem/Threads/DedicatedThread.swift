@@ -44,6 +44,13 @@ public struct DedicatedThread: ~Copyable {
         return DedicatedThread(thread: thread)
     }
 
+    /// Lowers the calling thread's scheduling priority to `nice` (0 normal … 19 lowest), for background work that
+    /// must yield the cores to latency-sensitive threads. Returns false when the system refused.
+    @discardableResult
+    public static func lowerCurrentThreadPriority(nice: Int32 = 19) -> Bool {
+        chearth_set_current_thread_nice(nice) == 0
+    }
+
     /// Waits until the closure has returned.
     public consuming func join() {
         _ = pthread_join(self.thread, nil)

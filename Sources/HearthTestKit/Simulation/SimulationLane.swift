@@ -5,6 +5,9 @@ import Synchronization
 /// them Swift Testing starts at once they take one core, and the cooperative pool — two threads on a 2-core
 /// machine — stays free for the tests that need it on time (servers under test, timers, real-time clusters).
 ///
+/// The lane's thread runs at the lowest scheduling priority (nice 19), so when the suite's real-time tests need a
+/// core they get it first.
+///
 /// `run` executes its body on the lane's thread through a task executor preference, so it is still the test's own
 /// task: `#expect` and `Issue.record` inside it are attributed to the test as usual. Bodies queue and run one at a
 /// time, each to its end (they do not suspend).
@@ -35,6 +38,7 @@ public final class SimulationLane: TaskExecutor {
     }
 
     private func loop() -> Never {
+        DedicatedThread.lowerCurrentThreadPriority()
         while true {
             let next = self.jobs.withLock { jobs -> UnownedJob? in jobs.isEmpty ? nil : jobs.removeFirst() }
             guard let job = next else {

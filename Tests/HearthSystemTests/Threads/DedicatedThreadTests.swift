@@ -20,6 +20,26 @@ import Testing
         #expect(wasOnOtherThread)
     }
 
+    /// Lowering the priority affects the calling thread only (its nice value in /proc), not the process.
+    @Test func lowersOnlyTheCallingThreadsPriority() throws {
+        let nice = Mutex<(thread: String, process: String)>(("", ""))
+        try DedicatedThread.start(name: "test-nice") {
+            let lowered = DedicatedThread.lowerCurrentThreadPriority(nice: 10)
+            func niceField(_ path: String) -> String {
+                let stat = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                let afterName = stat.split(separator: ")").last.map(String.init) ?? ""
+                let fields = afterName.split(separator: " ")
+                return fields.count > 17 ? String(fields[16]) : "?"
+            }
+            nice.withLock {
+                $0 = (lowered ? niceField("/proc/thread-self/stat") : "refused", niceField("/proc/self/stat"))
+            }
+        }.join()
+        let seen = nice.withLock { $0 }
+        #expect(seen.thread == "10")
+        #expect(seen.process == "0")
+    }
+
     /// The thread carries its name (cut to Linux's 15 bytes), so `top -H` and debuggers show what it is.
     @Test func namesTheThread() throws {
         let name = Mutex<String>("")
