@@ -21,7 +21,7 @@ public final class HTTPTestClient: LoopbackConnection {
     /// Event-stream text received but not yet returned by `readEvent()`.
     private var pendingEvents = ""
 
-    public init(port: Int, timeoutSeconds: Int = 30) throws {
+    public init(port: Int, timeoutSeconds: Int = 60) throws {
         self.port = port
         try super.init(port: port, timeoutSeconds: timeoutSeconds)
     }

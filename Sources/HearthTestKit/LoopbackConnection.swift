@@ -11,9 +11,10 @@ public class LoopbackConnection {
     /// Received bytes not read yet.
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`. Reads give up after `timeoutSeconds`; `receiveBufferBytes` shrinks the kernel
-    /// receive buffer, to play a slow reader.
-    public init(port: Int, timeoutSeconds: Int = 30, receiveBufferBytes: Int? = nil) throws {
+    /// Connects to `127.0.0.1:port`. Reads give up after `timeoutSeconds` (a minute by default: the whole suite runs
+    /// hundreds of tests at once on two cores, and a test's server may wait its turn for tens of seconds);
+    /// `receiveBufferBytes` shrinks the kernel receive buffer, to play a slow reader.
+    public init(port: Int, timeoutSeconds: Int = 60, receiveBufferBytes: Int? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket() failed: errno \(errno)") }
         if var size = receiveBufferBytes.map(Int32.init) {

@@ -15,7 +15,7 @@ public final class WebSocketTestClient: LoopbackConnection {
     /// - Throws: `TestClientError` when the connection fails, or the server refuses the upgrade or answers it with
     ///   the wrong `Sec-WebSocket-Accept`.
     public init(
-        port: Int, target: String = "/.ws?v=5", host: String = "127.0.0.1", timeoutSeconds: Int = 30,
+        port: Int, target: String = "/.ws?v=5", host: String = "127.0.0.1", timeoutSeconds: Int = 60,
         receiveBufferBytes: Int? = nil, key: String = "dGhlIHNhbXBsZSBub25jZQ=="
     ) throws {
         try super.init(port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
