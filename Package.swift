@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthSystem", "HearthWire"],
+            dependencies: ["HearthCluster", "HearthCore", "HearthNet", "HearthStorage", "HearthSystem", "HearthWire"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

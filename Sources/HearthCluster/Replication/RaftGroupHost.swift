@@ -58,6 +58,19 @@ package final class RaftGroupHost: Sendable {
         self.node.withLock { ($0.log.committed, $0.log.applied, $0.followers) }
     }
 
+    /// The index of the last entry in the replica's log.
+    package var lastIndex: UInt64 { self.node.withLock { $0.log.lastIndex } }
+
+    /// The term of the entry at `index`, if the log still holds it.
+    package func term(at index: UInt64) -> UInt64? {
+        self.node.withLock { $0.log.term(at: index) }
+    }
+
+    /// The entries the log holds from its first through `index`.
+    package func entries(through index: UInt64) -> [RaftEntry] {
+        self.node.withLock { node in node.log.entries.filter { $0.index <= index } }
+    }
+
     /// One tick of the group's logical clock (the node ticks every group on one timer).
     package func tick() {
         self.node.withLock { $0.tick() }

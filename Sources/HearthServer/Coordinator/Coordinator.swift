@@ -54,7 +54,7 @@ public final class Coordinator: Sendable {
         }
         if participants.count == 1, let only = participants.first {
             let write = ShardWrite(namespace: namespace, mutations: mutations, now: now)
-            switch await self.shards[only].write(write, condition: condition) {
+            switch try await self.shards[only].write(write, condition: condition) {
             case .appended(let position, let resolved):
                 return PendingWrite(view: self.view, log: self.log, state: .committed([position], resolved))
             case .conditionFailed(let through):
@@ -81,60 +81,87 @@ public final class Coordinator: Sendable {
         var directives = machine.start()
         var positions: [ShardLogPosition] = []
         var resolved: [[ResolvedMutation]] = []
-        while let directive = directives.first {
-            directives.removeFirst()
-            switch directive {
-            case .lockAndRead(let participants, let paths):
-                var nodes: [Int: [Node]] = [:]
-                var through: [Int: UInt64] = [:]
-                for shard in participants {
-                    (nodes[shard], through[shard]) = await self.shards[shard].lock(
-                        id, namespace: namespace, paths: paths)
-                }
-                directives += machine.onRead(nodes, through: through)
-            case .conditionFailed(let participants, let through):
-                for shard in participants { await self.shards[shard].unlock(id) }
-                return PendingWrite(
-                    view: self.view, log: self.log,
-                    state: .stale(namespace: namespace, path: condition?.path ?? .root, through: through))
-            case .prepare(let parts, let plan):
-                var prepared: [ShardLogPosition] = []
-                for (shard, write) in parts {
-                    guard let position = await self.shards[shard].prepare(id, write, plan: plan) else {
-                        return try await self.rerunOverEveryShard(
-                            id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
-                            condition: condition, now: now, escalated: escalated)
+        // Shards that hold this transaction's read locks or prepared parts, until its decision is logged: a step
+        // that fails before then (a shard's leadership moved) must not leave them held.
+        var locked: Set<Int> = []
+        var preparedShards: [Int] = []
+        var isDecided = false
+        do {
+            while let directive = directives.first {
+                directives.removeFirst()
+                switch directive {
+                case .lockAndRead(let participants, let paths):
+                    var nodes: [Int: [Node]] = [:]
+                    var through: [Int: UInt64] = [:]
+                    for shard in participants {
+                        locked.insert(shard)
+                        (nodes[shard], through[shard]) = try await self.shards[shard].lock(
+                            id, namespace: namespace, paths: paths)
                     }
-                    prepared.append(position)
-                }
-                for position in prepared { try await self.log.waitUntilOrdered(position) }
-                directives += machine.onPrepared()
-            case .decide(let anchor, let part):
-                guard
-                    let (position, mutations) = await self.shards[anchor].decide(
-                        id, commit: true, part: part, spineValues: machine.spineValues)
-                else {
-                    return try await self.rerunOverEveryShard(
-                        id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
-                        condition: condition, now: now, escalated: escalated, preparedAll: true)
-                }
-                positions.append(position)
-                resolved.append(mutations)
-                // A finish must never be committed before the decision it reports (recovery would apply a part
-                // whose decision it cannot find): immediate on one log, a commit round with a log per shard.
-                try await self.log.waitUntilOrdered(position)
-                directives += machine.onDecided()
-            case .finish(let participants, let commit):
-                for shard in participants {
-                    let (position, mutations) = await self.shards[shard].finish(id, commit: commit)
+                    directives += machine.onRead(nodes, through: through)
+                case .conditionFailed(let participants, let through):
+                    for shard in participants { await self.shards[shard].unlock(id) }
+                    return PendingWrite(
+                        view: self.view, log: self.log,
+                        state: .stale(namespace: namespace, path: condition?.path ?? .root, through: through))
+                case .prepare(let parts, let plan):
+                    var prepared: [ShardLogPosition] = []
+                    for (shard, write) in parts {
+                        guard let position = try await self.shards[shard].prepare(id, write, plan: plan) else {
+                            return try await self.rerunOverEveryShard(
+                                id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
+                                condition: condition, now: now, escalated: escalated)
+                        }
+                        prepared.append(position)
+                        preparedShards.append(shard)
+                    }
+                    for position in prepared { try await self.log.waitUntilOrdered(position) }
+                    directives += machine.onPrepared()
+                case .decide(let anchor, let part):
+                    guard
+                        let (position, mutations) = try await self.shards[anchor].decide(
+                            id, commit: true, part: part, spineValues: machine.spineValues)
+                    else {
+                        return try await self.rerunOverEveryShard(
+                            id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
+                            condition: condition, now: now, escalated: escalated, preparedAll: true)
+                    }
                     positions.append(position)
                     resolved.append(mutations)
+                    isDecided = true
+                    // A finish must never be committed before the decision it reports (recovery would apply a part
+                    // whose decision it cannot find): immediate on one log, a commit round with a log per shard.
+                    try await self.log.waitUntilOrdered(position)
+                    directives += machine.onDecided()
+                case .finish(let participants, let commit):
+                    for shard in participants {
+                        let (position, mutations) = try await self.shards[shard].finish(id, commit: commit)
+                        positions.append(position)
+                        resolved.append(mutations)
+                    }
                 }
             }
+        } catch {
+            if !isDecided {
+                await self.release(id, locked: locked, prepared: preparedShards)
+            }
+            throw error
         }
         return PendingWrite(
             view: self.view, log: self.log,
             state: .committed(positions, CommitFeed.merge(resolved, spineValues: machine.spineValues)))
+    }
+}
+
+extension Coordinator {
+    /// A transaction failed before its decision was logged: aborts its prepared parts and drops its read locks.
+    /// Best effort: a shard whose leadership moved cannot take the abort here, and its new leader's state machine
+    /// never held the lock; the part stays prepared there until the transaction is resolved.
+    fileprivate func release(_ id: TransactionID, locked: Set<Int>, prepared: [Int]) async {
+        for shard in prepared {
+            _ = try? await self.shards[shard].finish(id, commit: false)
+        }
+        for shard in locked.union(prepared) { await self.shards[shard].unlock(id) }
     }
 }
 
@@ -148,7 +175,7 @@ extension Coordinator {
         precondition(!escalated, "transaction \(id) still lands below a spine leaf after clearing it")
         let others = plan.participants.filter { $0 != plan.anchor }
         let abortedShards = preparedAll ? others : Array(others.prefix(prepared.count))
-        for shard in abortedShards { _ = await self.shards[shard].finish(id, commit: false) }
+        for shard in abortedShards { _ = try await self.shards[shard].finish(id, commit: false) }
         for shard in plan.participants { await self.shards[shard].unlock(id) }
         return try await self.transaction(
             namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: true)

@@ -94,7 +94,7 @@ public final class Database: Sendable {
         for shard in shards {
             for (transaction, intent) in await shard.intents.sorted(by: { $0.key < $1.key }) {
                 let commit = decisions[intent.plan.anchor][transaction] ?? false
-                positions.append(await shard.finish(transaction, commit: commit).0)
+                positions.append(try await shard.finish(transaction, commit: commit).0)
             }
         }
         try await log.waitUntilCommitted(positions)

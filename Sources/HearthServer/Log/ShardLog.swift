@@ -17,12 +17,23 @@ protocol ShardLog: Sendable {
     /// it anywhere (the condition for logging a transaction's decision after its prepares). Immediate when every
     /// shard shares one ordered log; in the cluster, once the prepare is committed.
     func waitUntilOrdered(_ position: ShardLogPosition) async throws
+
+    /// Whether `shard`'s log takes appends from this node now: always for a local log; for a replicated one only
+    /// while this node leads the shard and has applied every entry of earlier leaders.
+    func acceptsAppends(shard: Int) -> Bool
 }
 
-/// Where an appended entry sits: its shard and index, plus the local log's own sequence number.
+extension ShardLog {
+    func acceptsAppends(shard: Int) -> Bool { true }
+}
+
+/// Where an appended entry sits: its shard and index, plus where the log keeps it.
 struct ShardLogPosition: Sendable {
     var shard: Int
     var index: UInt64
-    /// The write-ahead log's sequence number of the record holding the entry.
+    /// The local write-ahead log's sequence number of the record holding the entry, or the Raft index of the entry
+    /// in the shard's group.
     var sequence: UInt64
+    /// The Raft term the entry was proposed in (0 for a local log): committed means committed in this term.
+    var term: UInt64 = 0
 }

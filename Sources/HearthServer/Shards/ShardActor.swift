@@ -28,8 +28,10 @@ public actor ShardActor {
     }
 
     /// A write wholly inside this shard; waits while a prepared transaction holds an overlapping path.
-    func write(_ write: ShardWrite, condition: WriteCondition?) async -> WriteResult {
+    /// - Throws: `ShardNotLeaderError` when this node cannot append to the shard's log now.
+    func write(_ write: ShardWrite, condition: WriteCondition?) async throws -> WriteResult {
         while true {
+            try self.requireLeadership()
             switch self.machine.write(write, condition: condition) {
             case .appended(let entry, let applied):
                 guard case .write(let change) = applied.effect else {
@@ -48,10 +50,13 @@ public actor ShardActor {
 
     /// Locks `paths` for a transaction and reads them; waits while another transaction holds an overlapping path.
     /// - Returns: the shard's data at each path and the index the read reflects.
-    func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) async -> (nodes: [Node], through: UInt64)
+    func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) async throws
+        -> (nodes: [Node], through: UInt64)
     {
+        try self.requireLeadership()
         while !self.machine.lock(transaction, namespace: namespace, paths: paths) {
             await self.waitForFinish()
+            try self.requireLeadership()
         }
         return (paths.map { self.machine.node(namespace: namespace, at: $0) }, self.machine.lastIndex)
     }
@@ -64,10 +69,11 @@ public actor ShardActor {
 
     /// Phase one: logs this shard's part; waits while another transaction holds an overlapping path.
     /// - Returns: nil when the part lands below a spine leaf (the transaction must rerun over every shard).
-    func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan) async
+    func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan) async throws
         -> ShardLogPosition?
     {
         while true {
+            try self.requireLeadership()
             switch self.machine.prepare(transaction, write, plan: plan) {
             case .appended(let entry, let applied):
                 return self.log.append(entry, applied: applied)
@@ -88,8 +94,9 @@ public actor ShardActor {
     ///   below a spine leaf (the transaction must rerun over every shard).
     func decide(
         _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node] = [:]
-    ) async -> (ShardLogPosition, [ResolvedMutation])? {
+    ) async throws -> (ShardLogPosition, [ResolvedMutation])? {
         while true {
+            try self.requireLeadership()
             switch self.machine.decide(transaction, commit: commit, part: part) {
             case .appended(let entry, var applied):
                 if case .finished(let id, let decision, var committed?) = applied.effect {
@@ -111,11 +118,33 @@ public actor ShardActor {
 
     /// A participant logs the decision it learned, finishing its part.
     /// - Returns: where to wait for it, and this shard's resolved part when it committed.
-    func finish(_ transaction: TransactionID, commit: Bool) -> (ShardLogPosition, [ResolvedMutation]) {
+    func finish(_ transaction: TransactionID, commit: Bool) throws -> (ShardLogPosition, [ResolvedMutation]) {
+        try self.requireLeadership()
         guard case .appended(let entry, let applied) = self.machine.finish(transaction, commit: commit) else {
             preconditionFailure("finishing \(transaction) in shard \(self.id) appended nothing")
         }
         return (self.log.append(entry, applied: applied), self.finished(applied))
+    }
+
+    /// A committed entry this node did not propose (it follows the shard's leader): applied to the state machine
+    /// exactly as the leader applied it.
+    func applyCommitted(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
+        let applied = self.machine.apply(entry, at: index)
+        self.resumeBlocked()
+        return applied
+    }
+
+    /// Replaces the state machine with one rebuilt from the shard's committed entries (this node led the shard and
+    /// applied entries that were never committed).
+    func rebuild(from committed: [(ShardEntry, UInt64)]) {
+        var machine = ShardStateMachine(shard: self.id, spineDepth: self.machine.spineDepth)
+        for (entry, index) in committed { _ = machine.apply(entry, at: index) }
+        self.machine = machine
+        self.resumeBlocked()
+    }
+
+    private func requireLeadership() throws(ShardNotLeaderError) {
+        guard self.log.acceptsAppends(shard: self.id) else { throw ShardNotLeaderError(shard: self.id) }
     }
 
     /// The transactions prepared here and not yet finished (recovery finishes them).

@@ -1,0 +1,197 @@
+import HearthCluster
+import Synchronization
+
+/// Every shard's log as its Raft group: the seam `ShardLog` over a node's `ReplicationService`, one group per shard.
+///
+/// - **Leader.** `append` proposes the entry (the shard's actor has already applied it to its state machine, ahead
+///   of commit, so the next write is decided while this one replicates) and keeps its `ShardApplied` until the
+///   group commits that index; then it goes to the read view, and waiters resume.
+/// - **Follower or learner.** Committed entries come from the leader; the shard's actor applies them (the same
+///   deterministic `apply`) and the result goes to the read view.
+/// - **A new leader** takes appends only once it has applied everything its predecessors committed (its first
+///   entry of the term, a no-op, has committed). **A leader that steps down** had applied entries that may never
+///   commit: its actor's state machine is rebuilt from the committed entries before the next one is applied.
+///
+/// A wait resolves when the entry's index commits: successfully if the entry there has the term it was proposed in,
+/// with `ShardNotCommittedError` if another leader's entry took its place.
+final class RaftShardLog: ShardLog {
+    /// Applies a committed entry on a shard that did not propose it (follower path); rebuilds from scratch when
+    /// asked to (a leader that stepped down), replaying the committed entries given.
+    struct Applier: Sendable {
+        var apply: @Sendable (_ shard: Int, _ entry: ShardEntry, _ index: UInt64) async -> ShardApplied
+        var rebuild: @Sendable (_ shard: Int, _ committed: [(ShardEntry, UInt64)]) async -> Void
+    }
+
+    private struct Waiter {
+        var raftIndex: UInt64
+        var term: UInt64
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// One shard's bookkeeping.
+    private struct Shard {
+        /// Entries this node proposed and applied ahead of commit, by Raft index.
+        var pending: [UInt64: (term: UInt64, applied: ShardApplied)] = [:]
+        /// The highest Raft index delivered to the view.
+        var delivered: UInt64 = 0
+        /// While leading: the term, and the index of its first entry (the no-op), which must be delivered before
+        /// this node takes appends.
+        var leadership: (term: UInt64, firstIndex: UInt64)?
+        /// The actor's machine ran ahead of commit and must be rebuilt before the next follower apply.
+        var needsRebuild = false
+        var waiters: [Waiter] = []
+    }
+
+    private let service: ReplicationService
+    private let view: DatabaseView
+    private let applier: Mutex<Applier?> = Mutex(nil)
+    private let shards: Mutex<[Int: Shard]>
+
+    init(service: ReplicationService, view: DatabaseView, shardCount: Int) {
+        self.service = service
+        self.view = view
+        self.shards = Mutex(Dictionary(uniqueKeysWithValues: (0..<shardCount).map { ($0, Shard()) }))
+    }
+
+    /// Connects the shards' actors (they are created after the log).
+    func setApplier(_ applier: Applier) {
+        self.applier.withLock { $0 = applier }
+    }
+
+    func acceptsAppends(shard: Int) -> Bool {
+        guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return false }
+        let state = host.softState
+        return self.shards.withLock { shards in
+            guard state.role == .leader, let leadership = shards[shard]?.leadership, leadership.term == state.term,
+                shards[shard]?.needsRebuild == false
+            else { return false }
+            return (shards[shard]?.delivered ?? 0) >= leadership.firstIndex
+        }
+    }
+
+    func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
+        let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
+        let proposal = self.service.host(RaftGroupID(UInt32(applied.shard)))?.propose(bytes)
+        guard case .accepted(let raftIndex, let term)? = proposal else {
+            // Leadership moved between the actor's check and the proposal: its machine applied an entry that will
+            // never be logged, so it is rebuilt; the write's wait fails.
+            self.shards.withLock { $0[applied.shard]?.needsRebuild = true }
+            return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: 0, term: 0)
+        }
+        self.shards.withLock { $0[applied.shard]?.pending[raftIndex] = (term, applied) }
+        return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
+    }
+
+    func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws {
+        for position in positions {
+            guard position.term > 0 else { throw ShardNotCommittedError(shard: position.shard) }
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Bool? = self.shards.withLock { shards in
+                    guard var shard = shards[position.shard] else { return false }
+                    if shard.delivered >= position.sequence {
+                        return self.committedTerm(shard: position.shard, index: position.sequence) == position.term
+                    }
+                    shard.waiters.append(
+                        Waiter(raftIndex: position.sequence, term: position.term, continuation: continuation))
+                    shards[position.shard] = shard
+                    return nil
+                }
+                switch outcome {
+                case true?: continuation.resume()
+                case false?: continuation.resume(throwing: ShardNotCommittedError(shard: position.shard))
+                case nil: break
+                }
+            }
+        }
+    }
+
+    func waitUntilOrdered(_ position: ShardLogPosition) async throws {
+        try await self.waitUntilCommitted([position])
+    }
+
+    /// The group's role changed: leading in a new term starts the wait for its no-op; losing the lead marks the
+    /// actor's machine for a rebuild if it ran ahead.
+    func observe(shard: Int, _ state: RaftSoftState) {
+        guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return }
+        let lastIndex = host.lastIndex
+        self.shards.withLock { shards in
+            guard var entry = shards[shard] else { return }
+            if state.role == .leader {
+                entry.leadership = (state.term, lastIndex)
+            } else if entry.leadership != nil {
+                entry.leadership = nil
+                if !entry.pending.isEmpty { entry.needsRebuild = true }
+                entry.pending.removeAll()
+            }
+            shards[shard] = entry
+        }
+    }
+
+    /// Committed entries of `shard`'s group, in order (the group's host calls this from its one run loop).
+    func committed(shard: Int, _ entries: [RaftEntry]) async {
+        guard let applier = self.applier.withLock({ $0 }) else {
+            preconditionFailure("RaftShardLog delivered commits before its applier was set")
+        }
+        for entry in entries {
+            var applied: ShardApplied?
+            if case .command(let bytes) = entry.payload {
+                let pending = self.shards.withLock { $0[shard]?.pending.removeValue(forKey: entry.index) }
+                if let pending, pending.term == entry.term {
+                    applied = pending.applied
+                } else {
+                    if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
+                        await applier.rebuild(shard, self.committedCommands(shard: shard, through: entry.index - 1))
+                        self.shards.withLock { $0[shard]?.needsRebuild = false }
+                    }
+                    guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
+                        preconditionFailure("shard \(shard): committed entry \(entry.index) is not a shard entry")
+                    }
+                    applied = await applier.apply(shard, shardEntry, index)
+                }
+            }
+            if let applied { self.view.receive([applied], through: 0) }
+            let resumed = self.shards.withLock { shards -> [(Waiter, Bool)] in
+                guard var state = shards[shard] else { return [] }
+                state.delivered = entry.index
+                let ready = state.waiters.filter { $0.raftIndex <= entry.index }
+                state.waiters.removeAll { $0.raftIndex <= entry.index }
+                shards[shard] = state
+                return ready.map { ($0, $0.raftIndex == entry.index ? $0.term == entry.term : false) }
+            }
+            for (waiter, committed) in resumed {
+                if committed || self.committedTerm(shard: shard, index: waiter.raftIndex) == waiter.term {
+                    waiter.continuation.resume()
+                } else {
+                    waiter.continuation.resume(throwing: ShardNotCommittedError(shard: shard))
+                }
+            }
+        }
+    }
+
+    /// The term of the committed entry at `index` of `shard`'s group, from its log.
+    private func committedTerm(shard: Int, index: UInt64) -> UInt64? {
+        self.service.host(RaftGroupID(UInt32(shard)))?.term(at: index)
+    }
+
+    /// Every committed shard command through `index`, decoded, for a rebuild.
+    private func committedCommands(shard: Int, through index: UInt64) -> [(ShardEntry, UInt64)] {
+        guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return [] }
+        return host.entries(through: index).compactMap { entry in
+            guard case .command(let bytes) = entry.payload,
+                case .entry(_, let shardIndex, let shardEntry)? = try? ShardLogRecord(decoding: bytes)
+            else { return nil }
+            return (shardEntry, shardIndex)
+        }
+    }
+}
+
+/// A write's entry was not committed: leadership of its shard moved before it was, and another leader's entry took
+/// its place. Nothing of the write was applied; it can be retried.
+struct ShardNotCommittedError: Error, Sendable, CustomStringConvertible {
+    var shard: Int
+
+    var description: String {
+        "The write was not committed: leadership of shard \(self.shard) moved while it was being replicated. "
+            + "Nothing of it was applied; retry it."
+    }
+}
