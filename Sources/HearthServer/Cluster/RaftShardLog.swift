@@ -47,10 +47,18 @@ final class RaftShardLog: ShardLog {
     private let applier: Mutex<Applier?> = Mutex(nil)
     private let shards: Mutex<[Int: Shard]>
 
-    init(service: ReplicationService, view: DatabaseView, shardCount: Int) {
+    /// - Parameter delivered: per shard, the Raft index through which recovery already applied the committed
+    ///   entries (the groups deliver them again after a restart; those are skipped).
+    init(service: ReplicationService, view: DatabaseView, shardCount: Int, delivered: [Int: UInt64] = [:]) {
         self.service = service
         self.view = view
-        self.shards = Mutex(Dictionary(uniqueKeysWithValues: (0..<shardCount).map { ($0, Shard()) }))
+        self.shards = Mutex(
+            Dictionary(
+                uniqueKeysWithValues: (0..<shardCount).map { shard in
+                    var state = Shard()
+                    state.delivered = delivered[shard] ?? 0
+                    return (shard, state)
+                }))
     }
 
     /// Connects the shards' actors (they are created after the log).
@@ -132,7 +140,8 @@ final class RaftShardLog: ShardLog {
         guard let applier = self.applier.withLock({ $0 }) else {
             preconditionFailure("RaftShardLog delivered commits before its applier was set")
         }
-        for entry in entries {
+        let alreadyDelivered = self.shards.withLock { $0[shard]?.delivered ?? 0 }
+        for entry in entries where entry.index > alreadyDelivered {
             var applied: ShardApplied?
             if case .command(let bytes) = entry.payload {
                 let pending = self.shards.withLock { $0[shard]?.pending.removeValue(forKey: entry.index) }

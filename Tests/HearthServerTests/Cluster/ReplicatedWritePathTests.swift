@@ -17,30 +17,22 @@ import Testing
     static let ids: [NodeID] = ["n1", "n2", "n3"]
     static let router = ShardRouter(shardCount: 4, shardDepth: 2)
 
-    /// Where a node's transport finds its replication service once it exists.
-    final class ServiceSlot: Sendable {
-        let current = Mutex<ReplicationService?>(nil)
+    /// Where a node's transport finds its database while one is open.
+    final class DatabaseSlot: Sendable {
+        let current = Mutex<ReplicatedDatabase?>(nil)
     }
 
-    /// Where the replication service finds the shard log once it exists.
-    final class LogSlot: Sendable {
-        let current = Mutex<RaftShardLog?>(nil)
-    }
-
-    /// One node's write path over Raft.
+    /// One node: its transport (which outlives restarts, as a peer's address does) and its database.
     final class Member: Sendable {
         let id: NodeID
+        let directory: String
         let transport: PeerTransport
-        let slot = ServiceSlot()
-        let wal: WriteAheadLog
-        let service: ReplicationService
-        let log: RaftShardLog
-        let view: DatabaseView
-        let coordinator: Coordinator
+        let slot = DatabaseSlot()
         let run: Mutex<Task<Void, Never>?> = Mutex(nil)
 
         init(_ id: NodeID, directory: String) throws {
             self.id = id
+            self.directory = directory
             let slot = self.slot
             self.transport = try PeerTransport(
                 configuration: PeerTransport.Configuration(
@@ -48,61 +40,51 @@ import Testing
                 log: Log(level: .critical)
             ) { from, kind, payload in
                 guard kind == PeerFrameKind.raft.rawValue else { return }
-                slot.current.withLock { $0 }?.receive(payload, from: from)
+                slot.current.withLock { $0 }?.service.receive(payload, from: from)
             }
-            self.wal = try WriteAheadLog(directory: directory, configuration: WALConfiguration()) { _ in }
-            self.wal.start()
+        }
+
+        /// Opens (recovering) the node's database and runs its groups.
+        func open() async throws {
             let router = ReplicatedWritePathTests.router
-            let view = DatabaseView(shardCount: router.shardCount)
-            self.view = view
             let founding = Dictionary(
                 uniqueKeysWithValues: (0..<router.shardCount).map {
                     (RaftGroupID(UInt32($0)), RaftMembership(voters: ReplicatedWritePathTests.ids))
                 })
-            let logSlot = LogSlot()
             let transport = self.transport
-            let io = ReplicationService.IO(
+            let database = try await ReplicatedDatabase.open(
+                directory: self.directory, node: self.id, router: router, founding: founding,
+                raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
                 send: { to, bytes in transport.send(bytes, kind: PeerFrameKind.raft.rawValue, to: to) },
-                apply: { group, _, entries in
-                    await logSlot.current.withLock { $0 }?.committed(shard: Int(group.rawValue), entries)
-                },
-                observe: { group, state in logSlot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state) }
-            )
-            self.service = try ReplicationService(
-                configuration: .init(
-                    node: id, founding: founding, raft: try RaftConfiguration(electionTicks: 10),
-                    tickInterval: .milliseconds(10)),
-                recovered: [:], wal: self.wal, io: io, log: Log(level: .critical))
-            let log = RaftShardLog(service: self.service, view: view, shardCount: router.shardCount)
-            self.log = log
-            logSlot.current.withLock { $0 = log }
-            let shards = (0..<router.shardCount).map {
-                ShardActor(machine: ShardStateMachine(shard: $0, spineDepth: router.shardDepth), log: log)
-            }
-            log.setApplier(
-                RaftShardLog.Applier(
-                    apply: { shard, entry, index in await shards[shard].applyCommitted(entry, at: index) },
-                    rebuild: { shard, committed in await shards[shard].rebuild(from: committed) }))
-            self.coordinator = Coordinator(router: router, shards: shards, log: log, view: view)
-            let service = self.service
-            slot.current.withLock { $0 = service }
-            self.run.withLock { $0 = Task { try? await service.run() } }
+                logger: Log(level: .critical))
+            self.slot.current.withLock { $0 = database }
+            self.run.withLock { $0 = Task { try? await database.run() } }
         }
 
-        func stop() async {
+        /// Stops the groups and closes the log; the transport stays up.
+        func close() async {
             let run = self.run.withLock { $0.take() }
             run?.cancel()
             await run?.value
-            await self.transport.shutdown()
-            await self.wal.close()
+            let database = self.slot.current.withLock { $0.take() }
+            await database?.close()
         }
 
-        func value(_ path: String) throws -> Node {
-            self.view.root("default").node(at: try Path(validating: path))
+        func stop() async {
+            await self.close()
+            await self.transport.shutdown()
         }
+
+        var database: ReplicatedDatabase? { self.slot.current.withLock { $0 } }
+
+        func value(_ path: String) throws -> Node? {
+            self.database?.view.root("default").node(at: try Path(validating: path))
+        }
+
+        func acceptsAppends(shard: Int) -> Bool { self.database?.log.acceptsAppends(shard: shard) ?? false }
     }
 
-    private func start() throws -> (TemporaryDirectory, [Member]) {
+    private func start() async throws -> (TemporaryDirectory, [Member]) {
         let directory = try TemporaryDirectory("replicated-writes")
         let members = try Self.ids.map { try Member($0, directory: directory.child($0.name)) }
         for member in members {
@@ -111,6 +93,7 @@ import Testing
                     other.id, at: try SocketAddress(host: "127.0.0.1", port: other.transport.port))
             }
         }
+        for member in members { try await member.open() }
         return (directory, members)
     }
 
@@ -120,8 +103,9 @@ import Testing
         let mutation = Mutation.set(target, WriteValue(node: Node(.int(Int64(value)))))
         return await eventually(seconds: 30) {
             for member in members {
+                guard let database = member.database else { continue }
                 do {
-                    _ = try await member.coordinator.write(
+                    _ = try await database.coordinator.write(
                         namespace: "default", mutations: [mutation], condition: nil, now: 0)
                     return true
                 } catch is ShardNotLeaderError {
@@ -137,7 +121,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func aWriteOnTheLeaderIsShownOnEveryNode() async throws {
-        let (directory, members) = try self.start()
+        let (directory, members) = try await self.start()
         for post in 0..<8 {
             #expect(try await self.write(post * 10, at: "/posts/p\(post)/starCount", members: members))
         }
@@ -149,11 +133,11 @@ import Testing
                 })
         }
         let shard = Self.router.shards(namespace: "default", mutation: try Path(validating: "/posts/p0"))[0]
-        let followers = members.filter { !$0.log.acceptsAppends(shard: shard) }
+        let followers = members.filter { !$0.acceptsAppends(shard: shard) }
         #expect(followers.count == 2)
         for follower in followers {
             await #expect(throws: ShardNotLeaderError.self) {
-                _ = try await follower.coordinator.write(
+                _ = try await follower.database?.coordinator.write(
                     namespace: "default",
                     mutations: [.set(try Path(validating: "/posts/p0/title"), WriteValue(node: Node(.string("x"))))],
                     condition: nil, now: 0)
@@ -164,10 +148,10 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func whenTheLeaderStopsAnotherNodeTakesOverWithEveryWrite() async throws {
-        let (directory, members) = try self.start()
+        let (directory, members) = try await self.start()
         #expect(try await self.write(1, at: "/posts/p0/starCount", members: members))
         let shard = Self.router.shards(namespace: "default", mutation: try Path(validating: "/posts/p0"))[0]
-        let leader = try #require(members.first { $0.log.acceptsAppends(shard: shard) })
+        let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
         await leader.stop()
         let survivors = members.filter { $0 !== leader }
         #expect(try await self.write(2, at: "/posts/p0/starCount", members: survivors))
@@ -180,6 +164,31 @@ import Testing
                 }
             })
         for member in survivors { await member.stop() }
+        try directory.remove()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aRestartedNodeRecoversFromItsLogAndCatchesUp() async throws {
+        let (directory, members) = try await self.start()
+        for post in 0..<4 {
+            #expect(try await self.write(post, at: "/posts/p\(post)/starCount", members: members))
+        }
+        let restarted = members[2]
+        #expect(
+            await eventually(seconds: 30) {
+                (0..<4).allSatisfy { (try? restarted.value("/posts/p\($0)/starCount")) == Node(.int(Int64($0))) }
+            })
+        await restarted.close()
+        for post in 4..<6 {
+            #expect(try await self.write(post, at: "/posts/p\(post)/starCount", members: Array(members.prefix(2))))
+        }
+        try await restarted.open()
+        // What it had before the restart comes from its own log at once; the rest from the leaders.
+        #expect((try restarted.value("/posts/p0/starCount")) == Node(.int(0)))
+        #expect(
+            await eventually(seconds: 30) {
+                (0..<6).allSatisfy { (try? restarted.value("/posts/p\($0)/starCount")) == Node(.int(Int64($0))) }
+            })
+        for member in members { await member.stop() }
         try directory.remove()
     }
 }

@@ -1,0 +1,98 @@
+import HearthCluster
+import HearthStorage
+import HearthSystem
+import Synchronization
+
+/// One node's database in a cluster: every shard's Raft group (`ReplicationService`) under the shards' actors, the
+/// coordinator and the read view, all persisting through the node's one write-ahead log.
+///
+/// Opening it recovers what the log holds: each group's Raft state, and from the entries each group had committed,
+/// each shard's state machine and the read view, as if those commits were arriving now. The groups then take over
+/// and deliver only what commits from there on.
+final class ReplicatedDatabase: Sendable {
+    let service: ReplicationService
+    let log: RaftShardLog
+    let view: DatabaseView
+    let coordinator: Coordinator
+    let wal: WriteAheadLog
+
+    private init(
+        service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
+        wal: WriteAheadLog
+    ) {
+        self.service = service
+        self.log = log
+        self.view = view
+        self.coordinator = coordinator
+        self.wal = wal
+    }
+
+    /// Opens the log in `directory`, recovers, and wires the shards to their groups.
+    /// - Parameter send: sends an encoded Raft message to a peer (the transport's `raft` frames).
+    static func open(
+        directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
+        raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
+        send: @escaping @Sendable (NodeID, [UInt8]) -> Void, logger: Log
+    ) async throws -> ReplicatedDatabase {
+        var walConfiguration = WALConfiguration()
+        walConfiguration.fsync = fsync
+        let wal = try WriteAheadLog(directory: directory, configuration: walConfiguration) { _ in }
+        let recovered = try ReplicationService.recover(wal)
+        wal.start()
+        let view = DatabaseView(shardCount: router.shardCount)
+        var machines = (0..<router.shardCount).map {
+            ShardStateMachine(shard: $0, spineDepth: router.shardDepth)
+        }
+        var delivered: [Int: UInt64] = [:]
+        for shard in 0..<router.shardCount {
+            guard let state = recovered[RaftGroupID(UInt32(shard))] else { continue }
+            let commit = state.hardState.commit
+            var applied: [ShardApplied] = []
+            for entry in state.entries where entry.index <= commit {
+                guard case .command(let bytes) = entry.payload else { continue }
+                guard case .entry(_, let index, let shardEntry) = try ShardLogRecord(decoding: bytes) else {
+                    throw CommitRecordError("Raft entry \(entry.index) of shard \(shard) is not a shard entry")
+                }
+                applied.append(machines[shard].apply(shardEntry, at: index))
+            }
+            view.receive(applied, through: 0)
+            delivered[shard] = commit
+        }
+        let slot = LogSlot()
+        let io = ReplicationService.IO(
+            send: send,
+            apply: { group, _, entries in
+                await slot.current.withLock { $0 }?.committed(shard: Int(group.rawValue), entries)
+            },
+            observe: { group, state in slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state) })
+        let service = try ReplicationService(
+            configuration: ReplicationService.Configuration(
+                node: node, founding: founding, raft: raft, tickInterval: tickInterval),
+            recovered: recovered, wal: wal, io: io, log: logger)
+        let log = RaftShardLog(service: service, view: view, shardCount: router.shardCount, delivered: delivered)
+        slot.current.withLock { $0 = log }
+        let shards = machines.map { ShardActor(machine: $0, log: log) }
+        log.setApplier(
+            RaftShardLog.Applier(
+                apply: { shard, entry, index in await shards[shard].applyCommitted(entry, at: index) },
+                rebuild: { shard, committed in await shards[shard].rebuild(from: committed) }))
+        let coordinator = Coordinator(router: router, shards: shards, log: log, view: view)
+        return ReplicatedDatabase(service: service, log: log, view: view, coordinator: coordinator, wal: wal)
+    }
+
+    /// Runs the groups until cancelled; throws the first persistence failure.
+    func run() async throws {
+        try await self.service.run()
+    }
+
+    /// Flushes and closes the log (call after `run` has returned).
+    func close() async {
+        await self.wal.close()
+        self.view.close()
+    }
+}
+
+/// Where the groups find the shard log, which is created after them.
+private final class LogSlot: Sendable {
+    let current = Mutex<RaftShardLog?>(nil)
+}
