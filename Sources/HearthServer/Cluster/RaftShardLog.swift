@@ -135,44 +135,48 @@ final class RaftShardLog: ShardLog {
         }
     }
 
-    /// Committed entries of `shard`'s group, in order (the group's host calls this from its one run loop).
+    /// Committed entries of `shard`'s group, in order (the group's host calls this from its one run loop, once per
+    /// Ready): their changes go to the read view in one batch, then the writes waiting for them resume.
     func committed(shard: Int, _ entries: [RaftEntry]) async {
         guard let applier = self.applier.withLock({ $0 }) else {
             preconditionFailure("RaftShardLog delivered commits before its applier was set")
         }
         let alreadyDelivered = self.shards.withLock { $0[shard]?.delivered ?? 0 }
-        for entry in entries where entry.index > alreadyDelivered {
-            var applied: ShardApplied?
-            if case .command(let bytes) = entry.payload {
-                let pending = self.shards.withLock { $0[shard]?.pending.removeValue(forKey: entry.index) }
-                if let pending, pending.term == entry.term {
-                    applied = pending.applied
-                } else {
-                    if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
-                        await applier.rebuild(shard, self.committedCommands(shard: shard, through: entry.index - 1))
-                        self.shards.withLock { $0[shard]?.needsRebuild = false }
-                    }
-                    guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
-                        preconditionFailure("shard \(shard): committed entry \(entry.index) is not a shard entry")
-                    }
-                    applied = await applier.apply(shard, shardEntry, index)
-                }
+        let fresh = entries.filter { $0.index > alreadyDelivered }
+        guard let last = fresh.last else { return }
+        var batch: [ShardApplied] = []
+        for entry in fresh {
+            guard case .command(let bytes) = entry.payload else { continue }
+            let pending = self.shards.withLock { $0[shard]?.pending.removeValue(forKey: entry.index) }
+            if let pending, pending.term == entry.term {
+                batch.append(pending.applied)
+                continue
             }
-            if let applied { self.view.receive([applied], through: 0) }
-            let resumed = self.shards.withLock { shards -> [(Waiter, Bool)] in
-                guard var state = shards[shard] else { return [] }
-                state.delivered = entry.index
-                let ready = state.waiters.filter { $0.raftIndex <= entry.index }
-                state.waiters.removeAll { $0.raftIndex <= entry.index }
-                shards[shard] = state
-                return ready.map { ($0, $0.raftIndex == entry.index ? $0.term == entry.term : false) }
+            if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
+                await applier.rebuild(shard, self.committedCommands(shard: shard, through: entry.index - 1))
+                self.shards.withLock { $0[shard]?.needsRebuild = false }
             }
-            for (waiter, committed) in resumed {
-                if committed || self.committedTerm(shard: shard, index: waiter.raftIndex) == waiter.term {
-                    waiter.continuation.resume()
-                } else {
-                    waiter.continuation.resume(throwing: ShardNotCommittedError(shard: shard))
-                }
+            guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
+                preconditionFailure("shard \(shard): committed entry \(entry.index) is not a shard entry")
+            }
+            batch.append(await applier.apply(shard, shardEntry, index))
+        }
+        if !batch.isEmpty { self.view.receive(batch, through: 0) }
+        let terms = Dictionary(uniqueKeysWithValues: fresh.map { ($0.index, $0.term) })
+        let resumed = self.shards.withLock { shards -> [Waiter] in
+            guard var state = shards[shard] else { return [] }
+            state.delivered = last.index
+            let ready = state.waiters.filter { $0.raftIndex <= last.index }
+            state.waiters.removeAll { $0.raftIndex <= last.index }
+            shards[shard] = state
+            return ready
+        }
+        for waiter in resumed {
+            let term = terms[waiter.raftIndex] ?? self.committedTerm(shard: shard, index: waiter.raftIndex)
+            if term == waiter.term {
+                waiter.continuation.resume()
+            } else {
+                waiter.continuation.resume(throwing: ShardNotCommittedError(shard: shard))
             }
         }
     }
