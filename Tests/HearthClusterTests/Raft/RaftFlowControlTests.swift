@@ -16,9 +16,7 @@ import Testing
 
     /// An unreachable follower is probed with one append at a time instead of a pipeline.
     @Test func unreachableFollowerIsProbed() throws {
-        var harness = try RaftHarness(voters: [n1, n2, n3])
-        harness.campaign(n1)
-        harness.tickAll()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         harness.cut.insert("\(n1)>\(n2)")
         harness.sent = []
         for index in 0..<4 { _ = harness.propose(n1, "p\(index)") }
@@ -31,9 +29,7 @@ import Testing
 
     /// A snapshot reported as failed is asked for again at the next contact, well before the snapshot timeout.
     @Test func failedSnapshotIsRetried() throws {
-        var harness = try RaftHarness(voters: [n1, n2, n3])
-        harness.campaign(n1)
-        harness.tickAll()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         harness.isolate(n3)
         for index in 0..<10 { _ = harness.propose(n1, "v\(index)") }
         harness.deliverAll()

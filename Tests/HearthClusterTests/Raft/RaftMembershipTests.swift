@@ -9,16 +9,9 @@ import Testing
     let n3: NodeID = "n3"
     let n4: NodeID = "n4"
 
-    private func elected() throws -> RaftHarness {
-        var harness = try RaftHarness(voters: [n1, n2, n3])
-        harness.campaign(n1)
-        harness.tickAll()
-        return harness
-    }
-
     /// A learner added to a running group receives the whole log, then becomes a voter when promoted.
     @Test func learnerCatchesUpAndIsPromoted() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         _ = harness.propose(n1, "before")
         try harness.add(n4, state: .joining)
         guard case .accepted = harness.with(n1, { $0.proposeConfigurationChange(.addLearner(n4)) }) else {
@@ -50,7 +43,7 @@ import Testing
 
     /// Only one change may be uncommitted at a time.
     @Test func secondChangeWaitsForTheFirstToCommit() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         harness.isolate(n2)
         harness.isolate(n3)
         let first = harness.with(n1) { $0.proposeConfigurationChange(.addLearner(n4)) }
@@ -66,7 +59,7 @@ import Testing
 
     /// Invalid changes are refused with a reason.
     @Test func invalidChangesAreRefused() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         #expect(throws: RaftError.self) { try RaftMembership(voters: [n1]).applying(.removeMember(n1)) }
         let duplicate = harness.with(n1) { $0.proposeConfigurationChange(.addVoter(n2)) }
         guard case .rejected(.invalidConfigurationChange) = duplicate else {
@@ -78,7 +71,7 @@ import Testing
     /// A leader that removes itself keeps leading until the change commits, then steps down; the others elect a
     /// new leader among themselves.
     @Test func leaderRemovingItselfStepsDown() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         let change = harness.with(n1) { $0.proposeConfigurationChange(.removeMember(n1)) }
         guard case .accepted = change else {
             Issue.record("removal refused: \(change)")

@@ -7,16 +7,9 @@ import Testing
     let n2: NodeID = "n2"
     let n3: NodeID = "n3"
 
-    private func elected() throws -> RaftHarness {
-        var harness = try RaftHarness(voters: [n1, n2, n3])
-        harness.campaign(n1)
-        harness.tickAll()
-        return harness
-    }
-
     /// The target is brought up to date, told to time out, and wins the next term at once.
     @Test func transfersLeadership() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         let term = harness.node(n1).term
         harness.isolate(n2)
         _ = harness.propose(n1, "catch me up")
@@ -35,7 +28,7 @@ import Testing
 
     /// A read-index request is answered only after a heartbeat quorum confirms the leader, with the commit index.
     @Test func readIndexConfirmsLeadershipFirst() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         _ = harness.propose(n1, "w")
         harness.deliverAll()
         let commit = harness.node(n1).log.committed
@@ -54,7 +47,7 @@ import Testing
 
     /// A follower's read-index request is forwarded to the leader and answered back.
     @Test func followerReadIndexIsForwarded() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         try harness.with(n3) { try $0.readIndex(context: [9]) }
         harness.deliverAll()
         #expect(harness.readStates[n3] == [RaftReadState(index: harness.node(n1).log.committed, context: [9])])
@@ -64,7 +57,7 @@ import Testing
 
     /// A follower that needs compacted entries gets a snapshot, installs it from a Ready, then replicates on.
     @Test func laggingFollowerInstallsSnapshot() throws {
-        var harness = try self.elected()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         harness.isolate(n3)
         for index in 0..<10 { _ = harness.propose(n1, "v\(index)") }
         harness.deliverAll()

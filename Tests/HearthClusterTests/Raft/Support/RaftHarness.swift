@@ -38,6 +38,14 @@ struct RaftHarness {
         }
     }
 
+    /// A group of `voters` whose first voter has won an election and told the others.
+    static func elected(voters: [NodeID]) throws -> RaftHarness {
+        var harness = try RaftHarness(voters: voters)
+        harness.campaign(voters[0])
+        harness.tickAll()
+        return harness
+    }
+
     mutating func add(_ id: NodeID, state: RaftPersistentState, seed: UInt64 = 99) throws {
         self.nodes[id] = try RaftNode(
             id: id,
