@@ -2,9 +2,9 @@
 ///
 /// A shard's actor applies an entry to its state machine and appends it here in the same turn, so each shard's log
 /// order is its apply order. Once an entry is committed the log hands its `ShardApplied` to the read view, each
-/// shard's entries in index order. Today `LocalShardLog` multiplexes every shard onto the node's one write-ahead
-/// log (one group-commit fsync for all of them); in the cluster a Raft group per shard sits behind this seam,
-/// where "committed" means stored by a majority of the shard's replicas.
+/// shard's entries in index order. `LocalShardLog` multiplexes every shard onto a single node's one write-ahead
+/// log (one group-commit fsync for all of them); `RaftShardLog` puts a Raft group per shard behind this seam, where
+/// "committed" means stored by a majority of the shard's replicas.
 protocol ShardLog: Sendable {
     /// Appends an entry its shard has just applied; returns where to wait for it. Never blocks on I/O.
     func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition
