@@ -31,29 +31,39 @@ public final class FaultyTCPProxy: Sendable {
     }
 
     /// The two sockets of one proxied connection; closed by whichever pump finishes second.
+    ///
+    /// A reset and the final close exclude each other: once the descriptors are closed their numbers may already
+    /// belong to another test's socket in this process, which a late reset must never shut down.
     private final class Pair: Sendable {
         let client: Int32
         let server: Int32
-        let remainingPumps = Atomic<Int>(2)
+        /// Pumps still running; the descriptors are closed when it reaches zero.
+        private let remainingPumps = Mutex(2)
 
         init(client: Int32, server: Int32) {
             self.client = client
             self.server = server
         }
 
-        /// Resets both sides (SO_LINGER 0) and wakes the pumps.
+        /// Resets both sides (SO_LINGER 0) and wakes the pumps, unless the sockets are already closed.
         func reset() {
-            for descriptor in [self.client, self.server] {
-                var option = linger(l_onoff: 1, l_linger: 0)
-                setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
-                shutdown(descriptor, Int32(SHUT_RDWR))
+            self.remainingPumps.withLock { remaining in
+                guard remaining > 0 else { return }
+                for descriptor in [self.client, self.server] where descriptor >= 0 {
+                    var option = linger(l_onoff: 1, l_linger: 0)
+                    setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+                    shutdown(descriptor, Int32(SHUT_RDWR))
+                }
             }
         }
 
         func pumpFinished() {
-            guard self.remainingPumps.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-            Glibc.close(self.client)
-            Glibc.close(self.server)
+            self.remainingPumps.withLock { remaining in
+                remaining -= 1
+                guard remaining == 0 else { return }
+                Glibc.close(self.client)
+                Glibc.close(self.server)
+            }
         }
     }
 
@@ -119,7 +129,8 @@ public final class FaultyTCPProxy: Sendable {
         }
         guard !wasClosed else { return }
         self.dropConnections()
-        shutdown(self.listener, Int32(SHUT_RDWR))
+        // The accept loop notices within one poll and closes the listener itself; touching the descriptor here
+        // could race with that close and hit another socket that reused its number.
     }
 
     private var mode: Mode { self.state.withLock { $0.mode } }

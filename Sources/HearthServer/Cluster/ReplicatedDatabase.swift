@@ -9,12 +9,14 @@ import Synchronization
 /// Opening it recovers what the log holds: each group's Raft state, and from the entries each group had committed,
 /// each shard's state machine and the read view, as if those commits were arriving now. The groups then take over
 /// and deliver only what commits from there on.
-final class ReplicatedDatabase: Sendable {
+final class ReplicatedDatabase: DatabaseAccess {
     let service: ReplicationService
     let log: RaftShardLog
     let view: DatabaseView
     let coordinator: Coordinator
     let wal: WriteAheadLog
+    let clock = ServerClock()
+    private let failed = Atomic(false)
 
     private init(
         service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
@@ -80,9 +82,17 @@ final class ReplicatedDatabase: Sendable {
         return ReplicatedDatabase(service: service, log: log, view: view, coordinator: coordinator, wal: wal)
     }
 
+    /// Whether persisting a group's entries failed: the node can no longer make writes durable and must stop.
+    var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
+
     /// Runs the groups until cancelled; throws the first persistence failure.
     func run() async throws {
-        try await self.service.run()
+        do {
+            try await self.service.run()
+        } catch {
+            self.failed.store(true, ordering: .relaxed)
+            throw error
+        }
     }
 
     /// Flushes and closes the log (call after `run` has returned).

@@ -7,15 +7,15 @@ import Synchronization
 
 /// One node's database: shards, coordinator, log and read view wired together.
 ///
-/// Front ends (REST, SSE, the wire protocol) talk only to this type: `root(_:)` for reads and listener
+/// Front ends (REST, SSE, the wire protocol) talk to it as `DatabaseAccess`: `root(_:)` for reads and listener
 /// registration, `write(…)` for every mutation.
-public final class Database: Sendable {
+public final class Database: DatabaseAccess {
     public let view: DatabaseView
     public let coordinator: Coordinator
     let log: LocalShardLog
     let snapshots: SnapshotStore
     let snapshotScheduler: SnapshotScheduler
-    private let pushIDs = Mutex(PushIDGenerator())
+    public let clock = ServerClock()
 
     private init(
         view: DatabaseView, coordinator: Coordinator, log: LocalShardLog, snapshots: SnapshotStore,
@@ -104,39 +104,6 @@ public final class Database: Sendable {
         return positions.count
     }
 
-    /// Milliseconds since the Unix epoch, the clock behind `ServerValue.timestamp` and push IDs.
-    public func now() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
-    /// A new push ID from the server clock, strictly greater than every earlier one from this node.
-    public func nextPushID() -> String {
-        let now = self.now()
-        return self.pushIDs.withLock { generator in
-            var random = SystemRandomNumberGenerator()
-            return generator.next(now: now, using: &random)
-        }
-    }
-
-    /// The current value of a namespace root.
-    public func root(_ namespace: String) -> Node { self.view.root(namespace) }
-
-    /// Applies `mutations` atomically if `condition` holds; see `Coordinator.write`.
-    public func write(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
-        -> WriteOutcome
-    {
-        try await self.coordinator.write(
-            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
-    }
-
-    /// Orders a write without waiting for durability; see `Coordinator.submit`.
-    public func submit(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
-        -> PendingWrite
-    {
-        try await self.coordinator.submit(
-            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
-    }
-
     /// Writes a snapshot when enough records have accumulated, then drops log segments it covers. Runs until
     /// cancelled; a final snapshot is not needed on shutdown because the log is complete.
     func runSnapshots(log logger: Log) async {
@@ -178,7 +145,7 @@ public final class Database: Sendable {
     var walStatistics: WALStatistics { self.log.statistics }
 
     /// Whether the write-ahead log has failed, so the node can no longer acknowledge writes.
-    var hasFailed: Bool { self.log.hasFailed }
+    public var hasFailed: Bool { self.log.hasFailed }
 
     /// Returns when the write-ahead log has failed (the node must stop), or when the calling task is cancelled.
     func waitForStorageFailure() async -> StorageError? {

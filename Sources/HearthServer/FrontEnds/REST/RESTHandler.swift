@@ -6,7 +6,7 @@ public import HearthSystem
 /// Serves Firebase's REST API (and SSE streaming, and the operations endpoints `/.metrics`, `/.health`, `/.ready`)
 /// on the node's HTTP port.
 public final class RESTHandler: HTTPRequestHandler {
-    let database: Database
+    let database: any DatabaseAccess
     let configuration: NodeConfiguration
     let policy: any AccessPolicy
     let metrics: Metrics
@@ -17,7 +17,7 @@ public final class RESTHandler: HTTPRequestHandler {
     let conditionalWrites = ConditionalWriteGate()
 
     public init(
-        database: Database,
+        database: any DatabaseAccess,
         configuration: NodeConfiguration,
         policy: any AccessPolicy,
         metrics: Metrics,

@@ -4,7 +4,7 @@ import HearthWire
 
 /// What every wire session of a node shares: the database, the access policy, the log and the limits.
 struct WireSessionContext: Sendable {
-    let database: Database
+    let database: any DatabaseAccess
     let policy: any AccessPolicy
     let log: Log
     /// Where answered requests are counted (`hearth_wire_requests_total`, latency by action).

@@ -18,7 +18,8 @@ public final class WireSessions: Sendable {
     private let newSessionsContinuation: AsyncStream<WireSession>.Continuation
 
     public init(
-        database: Database, configuration: NodeConfiguration, policy: any AccessPolicy, log: Log, metrics: Metrics
+        database: any DatabaseAccess, configuration: NodeConfiguration, policy: any AccessPolicy, log: Log,
+        metrics: Metrics
     ) {
         self.context = WireSessionContext(
             database: database, policy: policy, log: log, metrics: metrics,

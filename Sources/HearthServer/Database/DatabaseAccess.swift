@@ -1,0 +1,44 @@
+public import HearthCore
+public import HearthWire
+
+/// What the front ends (REST, SSE, the realtime protocol) need of a node's database, whether it is a single node
+/// (`Database`, over the local write-ahead log) or a member of a cluster (`ReplicatedDatabase`, over a Raft group
+/// per shard): the read view, the coordinator every write goes through, the server clock, and whether storage has
+/// failed.
+public protocol DatabaseAccess: Sendable {
+    /// The read view: roots, listeners, and waiting for a shard's entries to be shown.
+    var view: DatabaseView { get }
+    /// Routes every write to its shards and runs two-phase commit across them.
+    var coordinator: Coordinator { get }
+    /// The clock behind `ServerValue.timestamp` and push IDs.
+    var clock: ServerClock { get }
+    /// Whether the node can no longer make writes durable.
+    var hasFailed: Bool { get }
+}
+
+extension DatabaseAccess {
+    /// The current value of a namespace root.
+    public func root(_ namespace: String) -> Node { self.view.root(namespace) }
+
+    /// Milliseconds since the Unix epoch, the clock behind `ServerValue.timestamp` and push IDs.
+    public func now() -> Int64 { self.clock.now() }
+
+    /// A new push ID from the server clock, strictly greater than every earlier one from this node.
+    public func nextPushID() -> String { self.clock.nextPushID() }
+
+    /// Applies `mutations` atomically if `condition` holds; see `Coordinator.write`.
+    public func write(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
+        -> WriteOutcome
+    {
+        try await self.coordinator.write(
+            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
+    }
+
+    /// Orders a write without waiting for durability; see `Coordinator.submit`.
+    public func submit(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
+        -> PendingWrite
+    {
+        try await self.coordinator.submit(
+            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
+    }
+}
