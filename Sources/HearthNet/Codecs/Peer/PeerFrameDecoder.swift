@@ -6,8 +6,7 @@
 /// connection must be closed.
 package struct PeerFrameDecoder: Sendable {
     package let maximumPayloadSize: Int
-    private var input: [UInt8] = []
-    private var readIndex = 0
+    private var input = ReadBuffer()
     private var failure: PeerFrameError?
 
     package init(maximumPayloadSize: Int = PeerFrame.defaultMaximumPayloadSize) {
@@ -15,19 +14,12 @@ package struct PeerFrameDecoder: Sendable {
     }
 
     /// Bytes received but not yet returned as frames.
-    package var bufferedByteCount: Int { self.input.count - self.readIndex }
+    package var bufferedByteCount: Int { self.input.unreadCount }
 
     /// Queues bytes from the connection. O(n) in `bytes`, amortised.
     package mutating func append(_ bytes: some Collection<UInt8>) {
         guard self.failure == nil else { return }
-        if self.readIndex == self.input.count {
-            self.input.removeAll(keepingCapacity: true)
-            self.readIndex = 0
-        } else if self.readIndex >= 4096 && self.readIndex * 2 >= self.input.count {
-            self.input.removeSubrange(0..<self.readIndex)
-            self.readIndex = 0
-        }
-        self.input.append(contentsOf: bytes)
+        self.input.append(bytes)
     }
 
     /// The next whole frame, or `nil` until more bytes arrive.
@@ -37,7 +29,7 @@ package struct PeerFrameDecoder: Sendable {
         if let failure { throw failure }
         guard self.bufferedByteCount >= PeerFrame.headerSize else { return nil }
         var length = 0
-        for offset in 0..<4 { length |= Int(self.input[self.readIndex + offset]) << (8 * offset) }
+        for offset in 0..<4 { length |= Int(self.input[unread: offset]) << (8 * offset) }
         guard length <= self.maximumPayloadSize else {
             let error = PeerFrameError(
                 .frameTooLarge,
@@ -45,15 +37,14 @@ package struct PeerFrameDecoder: Sendable {
                     + "connection is closed. Raise the peer frame limit on every node, or send smaller frames."
             )
             self.failure = error
-            self.input = []
-            self.readIndex = 0
+            self.input.removeAll()
             throw error
         }
         guard self.bufferedByteCount >= PeerFrame.headerSize + length else { return nil }
-        let kind = self.input[self.readIndex + 4]
-        let start = self.readIndex + PeerFrame.headerSize
-        let payload = Array(self.input[start..<(start + length)])
-        self.readIndex = start + length
+        let kind = self.input[unread: 4]
+        let start = self.input.readIndex + PeerFrame.headerSize
+        let payload = Array(self.input.bytes[start..<(start + length)])
+        self.input.readIndex = start + length
         return PeerFrame(kind: kind, payload: payload)
     }
 }

@@ -10,8 +10,8 @@ extension WebSocketFrameParser {
     mutating func readHeader() throws(WebSocketProtocolError) -> Frame? {
         let available = self.unreadByteCount
         guard available >= 2 else { return nil }
-        let first = self.input[self.readIndex]
-        let second = self.input[self.readIndex + 1]
+        let first = self.input[unread: 0]
+        let second = self.input[unread: 1]
         guard first & 0x70 == 0 else {
             throw self.fail(
                 .reservedBitsSet,
@@ -59,10 +59,12 @@ extension WebSocketFrameParser {
         guard available >= headerLength else { return nil }
         var maskingKey: WebSocketMaskingKey?
         if isMasked {
-            let at = self.readIndex + 2 + lengthBytes
-            maskingKey = WebSocketMaskingKey(self.input[at], self.input[at + 1], self.input[at + 2], self.input[at + 3])
+            let at = 2 + lengthBytes
+            maskingKey = WebSocketMaskingKey(
+                self.input[unread: at], self.input[unread: at + 1], self.input[unread: at + 2],
+                self.input[unread: at + 3])
         }
-        self.readIndex += headerLength
+        self.input.readIndex += headerLength
 
         let payloadLength = Int(length)
         switch opcode {
@@ -123,7 +125,7 @@ extension WebSocketFrameParser {
         guard lengthBytes > 0 else { return UInt64(shortLength) }
         var length: UInt64 = 0
         for index in 0..<lengthBytes {
-            length = length << 8 | UInt64(self.input[self.readIndex + 2 + index])
+            length = length << 8 | UInt64(self.input[unread: 2 + index])
         }
         let isMinimal = lengthBytes == 2 ? length >= 126 : length > 0xFFFF
         guard length >> 63 == 0 else {

@@ -4,14 +4,14 @@ extension WebSocketFrameParser {
     mutating func readPayload(of frame: inout Frame) throws(WebSocketProtocolError) {
         let count = min(frame.remaining, self.unreadByteCount)
         guard count > 0 else { return }
-        let source = self.readIndex..<(self.readIndex + count)
+        let source = self.input.readIndex..<(self.input.readIndex + count)
         if frame.opcode.isControl {
             let start = self.control.count
-            self.control.append(contentsOf: self.input[source])
+            self.control.append(contentsOf: self.input.bytes[source])
             frame.maskingKey?.apply(to: &self.control, in: start..<self.control.count, payloadOffset: frame.offset)
         } else {
             let start = self.message.count
-            self.message.append(contentsOf: self.input[source])
+            self.message.append(contentsOf: self.input.bytes[source])
             frame.maskingKey?.apply(to: &self.message, in: start..<self.message.count, payloadOffset: frame.offset)
             if self.messageOpcode == .text && !self.validateText(from: start) {
                 throw self.fail(
@@ -21,7 +21,7 @@ extension WebSocketFrameParser {
                 )
             }
         }
-        self.readIndex += count
+        self.input.readIndex += count
         frame.offset += count
         frame.remaining -= count
     }
@@ -114,8 +114,7 @@ extension WebSocketFrameParser {
     /// After a close frame the peer may send nothing more; release the buffers and ignore further input.
     private mutating func finishAfterClose() {
         self.state = .closed
-        self.input = []
-        self.readIndex = 0
+        self.input.removeAll()
         self.message = []
         self.messageOpcode = nil
         self.control = []

@@ -21,8 +21,7 @@ public struct WebSocketFrameParser: Sendable {
     public let expectsMaskedFrames: Bool
 
     var state: State = .header
-    var input: [UInt8] = []
-    var readIndex = 0
+    var input = ReadBuffer()
     /// The data message being assembled, if any: its opcode (text or binary) and unmasked bytes so far.
     var messageOpcode: WebSocketOpcode?
     var message: [UInt8] = []
@@ -40,7 +39,7 @@ public struct WebSocketFrameParser: Sendable {
     }
 
     /// Bytes received but not yet parsed.
-    public var unreadByteCount: Int { self.input.count - self.readIndex }
+    public var unreadByteCount: Int { self.input.unreadCount }
 
     /// Whether the parser has delivered a close frame or failed, so further input is ignored.
     public var isFinished: Bool {
@@ -53,14 +52,7 @@ public struct WebSocketFrameParser: Sendable {
     /// Queues bytes from the connection. O(n) in `bytes`, amortised.
     public mutating func append(_ bytes: some Collection<UInt8>) {
         guard !self.isFinished else { return }
-        if self.readIndex == self.input.count {
-            self.input.removeAll(keepingCapacity: true)
-            self.readIndex = 0
-        } else if self.readIndex >= 4096 && self.readIndex * 2 >= self.input.count {
-            self.input.removeSubrange(0..<self.readIndex)
-            self.readIndex = 0
-        }
-        self.input.append(contentsOf: bytes)
+        self.input.append(bytes)
     }
 
     /// The next complete event, or `nil` when more bytes are needed (or the peer has closed).
@@ -73,8 +65,7 @@ public struct WebSocketFrameParser: Sendable {
             case .failed(let error):
                 throw error
             case .closed:
-                self.input = []
-                self.readIndex = 0
+                self.input.removeAll()
                 return nil
             case .header:
                 guard let frame = try self.readHeader() else { return nil }
@@ -101,8 +92,7 @@ public struct WebSocketFrameParser: Sendable {
     ) -> WebSocketProtocolError {
         let error = WebSocketProtocolError(code, closeCode: closeCode, message)
         self.state = .failed(error)
-        self.input = []
-        self.readIndex = 0
+        self.input.removeAll()
         self.message = []
         self.control = []
         return error
