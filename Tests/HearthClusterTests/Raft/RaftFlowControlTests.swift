@@ -29,14 +29,7 @@ import Testing
 
     /// A snapshot reported as failed is asked for again at the next contact, well before the snapshot timeout.
     @Test func failedSnapshotIsRetried() throws {
-        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
-        harness.isolate(n3)
-        for index in 0..<10 { _ = harness.propose(n1, "v\(index)") }
-        harness.deliverAll()
-        harness.tickAll()
-        let applied = harness.node(n1).log.applied
-        let metadata = try harness.with(n1) { try $0.compact(through: applied) }
-        harness.storage[n1]?.snapshot = metadata
+        var (harness, applied) = try RaftHarness.followerBehindACompaction()
         harness.heal()
         harness.drops = { message in
             if case .installSnapshot = message.kind { return true }

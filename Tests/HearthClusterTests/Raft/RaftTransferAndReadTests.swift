@@ -57,15 +57,7 @@ import Testing
 
     /// A follower that needs compacted entries gets a snapshot, installs it from a Ready, then replicates on.
     @Test func laggingFollowerInstallsSnapshot() throws {
-        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
-        harness.isolate(n3)
-        for index in 0..<10 { _ = harness.propose(n1, "v\(index)") }
-        harness.deliverAll()
-        harness.tickAll()
-        let applied = harness.node(n1).log.applied
-        let metadata = try harness.with(n1) { try $0.compact(through: applied) }
-        harness.storage[n1]?.snapshot = metadata
-        harness.storage[n1]?.entries.removeAll { $0.index <= applied }
+        var (harness, applied) = try RaftHarness.followerBehindACompaction()
         #expect(harness.node(n1).log.firstIndex == applied + 1)
         harness.heal()
         harness.tickAll(times: 3)

@@ -46,6 +46,21 @@ struct RaftHarness {
         return harness
     }
 
+    /// n1 leads n1–n3; n3 was cut off while n1 committed ten entries and compacted its log through them, so n3
+    /// now needs a snapshot. The links are still cut. Returns the harness and the index n1 compacted through.
+    static func followerBehindACompaction() throws -> (harness: RaftHarness, compacted: UInt64) {
+        var harness = try RaftHarness.elected(voters: ["n1", "n2", "n3"])
+        harness.isolate("n3")
+        for index in 0..<10 { _ = harness.propose("n1", "v\(index)") }
+        harness.deliverAll()
+        harness.tickAll()
+        let applied = harness.node("n1").log.applied
+        let metadata = try harness.with("n1") { try $0.compact(through: applied) }
+        harness.storage["n1"]?.snapshot = metadata
+        harness.storage["n1"]?.entries.removeAll { $0.index <= applied }
+        return (harness, applied)
+    }
+
     mutating func add(_ id: NodeID, state: RaftPersistentState, seed: UInt64 = 99) throws {
         self.nodes[id] = try RaftNode(
             id: id,
