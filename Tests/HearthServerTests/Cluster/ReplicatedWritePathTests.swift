@@ -26,13 +26,16 @@ import Testing
     final class Member: Sendable {
         let id: NodeID
         let directory: String
+        /// Each shard's founding replica set.
+        let founding: [RaftGroupID: RaftMembership]
         let transport: PeerTransport
         let slot = DatabaseSlot()
         let run: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-        init(_ id: NodeID, directory: String) throws {
+        init(_ id: NodeID, directory: String, founding: [RaftGroupID: RaftMembership]) throws {
             self.id = id
             self.directory = directory
+            self.founding = founding
             let slot = self.slot
             self.transport = try PeerTransport(
                 configuration: PeerTransport.Configuration(
@@ -47,13 +50,9 @@ import Testing
         /// Opens (recovering) the node's database and runs its groups.
         func open() async throws {
             let router = ReplicatedWritePathTests.router
-            let founding = Dictionary(
-                uniqueKeysWithValues: (0..<router.shardCount).map {
-                    (RaftGroupID(UInt32($0)), RaftMembership(voters: ReplicatedWritePathTests.ids))
-                })
             let transport = self.transport
             let database = try await ReplicatedDatabase.open(
-                directory: self.directory, node: self.id, router: router, founding: founding,
+                directory: self.directory, node: self.id, router: router, founding: self.founding,
                 raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
                 send: { to, bytes in transport.send(bytes, kind: PeerFrameKind.raft.rawValue, to: to) },
                 logger: Log(level: .critical))
@@ -84,9 +83,16 @@ import Testing
         func acceptsAppends(shard: Int) -> Bool { self.database?.log.acceptsAppends(shard: shard) ?? false }
     }
 
-    private func start() async throws -> (TemporaryDirectory, [Member]) {
+    /// Starts `ids` with each shard's group founded by the placement (`replicationFactor` voters, the rest
+    /// learners).
+    private func start(_ ids: [NodeID] = Self.ids, replicationFactor: Int = 3) async throws
+        -> (TemporaryDirectory, [Member])
+    {
         let directory = try TemporaryDirectory("replicated-writes")
-        let members = try Self.ids.map { try Member($0, directory: directory.child($0.name)) }
+        let founding = ShardPlacement(
+            members: ids, shardCount: Self.router.shardCount, replicationFactor: replicationFactor
+        ).foundingGroups
+        let members = try ids.map { try Member($0, directory: directory.child($0.name), founding: founding) }
         for member in members {
             for other in members where other !== member {
                 member.transport.addPeer(
@@ -188,6 +194,26 @@ import Testing
             await eventually(seconds: 30) {
                 (0..<6).allSatisfy { (try? restarted.value("/posts/p\($0)/starCount")) == Node(.int(Int64($0))) }
             })
+        for member in members { await member.stop() }
+        try directory.remove()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func learnersShowEveryWriteAndRefuseWrites() async throws {
+        let (directory, members) = try await self.start(["n1", "n2", "n3", "n4"], replicationFactor: 3)
+        for post in 0..<6 {
+            #expect(try await self.write(post, at: "/posts/p\(post)/starCount", members: members))
+        }
+        #expect(
+            await eventually(seconds: 30) {
+                members.allSatisfy { member in
+                    (0..<6).allSatisfy { (try? member.value("/posts/p\($0)/starCount")) == Node(.int(Int64($0))) }
+                }
+            })
+        let placement = ShardPlacement(members: members.map(\.id), shardCount: 4, replicationFactor: 3)
+        for shard in 0..<4 {
+            let learner = members.first { !placement.replicas[shard].contains($0.id) }
+            #expect(learner?.acceptsAppends(shard: shard) == false)
+        }
         for member in members { await member.stop() }
         try directory.remove()
     }
