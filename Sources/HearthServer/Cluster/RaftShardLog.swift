@@ -66,6 +66,11 @@ final class RaftShardLog: ShardLog {
         self.applier.withLock { $0 = applier }
     }
 
+    /// The Raft index through which `shard`'s committed entries have reached the read view.
+    func delivered(shard: Int) -> UInt64 {
+        self.shards.withLock { $0[shard]?.delivered ?? 0 }
+    }
+
     func acceptsAppends(shard: Int) -> Bool {
         guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return false }
         let state = host.softState

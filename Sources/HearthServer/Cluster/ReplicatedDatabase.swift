@@ -85,6 +85,25 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// Whether persisting a group's entries failed: the node can no longer make writes durable and must stop.
     var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
 
+    /// A cluster node can serve every shard when its log works, every shard's group knows a leader, and this node
+    /// has applied everything it knows its groups committed.
+    var notReadyReason: String? {
+        if self.hasFailed { return "Persisting a shard's log failed; this node is not serving." }
+        for group in self.service.groups {
+            guard let host = self.service.host(group) else { continue }
+            let shard = Int(group.rawValue)
+            guard host.softState.leader != nil else {
+                return "Shard \(shard) has no leader yet (an election is running)."
+            }
+            let commit = host.status.commit
+            let delivered = self.log.delivered(shard: shard)
+            if delivered < commit {
+                return "Shard \(shard) is catching up: applied through \(delivered) of \(commit) committed entries."
+            }
+        }
+        return nil
+    }
+
     /// Runs the groups until cancelled; throws the first persistence failure.
     func run() async throws {
         do {

@@ -147,6 +147,11 @@ public final class Database: DatabaseAccess {
     /// Whether the write-ahead log has failed, so the node can no longer acknowledge writes.
     public var hasFailed: Bool { self.log.hasFailed }
 
+    /// A single node serves every shard once recovery has finished (before its port opens), until its log fails.
+    public var notReadyReason: String? {
+        self.hasFailed ? "The write-ahead log failed; this node is not serving." : nil
+    }
+
     /// Returns when the write-ahead log has failed (the node must stop), or when the calling task is cancelled.
     func waitForStorageFailure() async -> StorageError? {
         for await error in self.log.failure { return error }

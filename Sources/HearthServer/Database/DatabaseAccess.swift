@@ -14,6 +14,8 @@ public protocol DatabaseAccess: Sendable {
     var clock: ServerClock { get }
     /// Whether the node can no longer make writes durable.
     var hasFailed: Bool { get }
+    /// Why the node cannot serve every shard right now, or nil when it can (what `/.ready` answers).
+    var notReadyReason: String? { get }
 }
 
 extension DatabaseAccess {

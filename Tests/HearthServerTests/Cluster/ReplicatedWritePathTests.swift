@@ -128,6 +128,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(1))) func aWriteOnTheLeaderIsShownOnEveryNode() async throws {
         let (directory, members) = try await self.start()
+        // Ready once every shard has a leader and each node applied what it knows was committed.
+        #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
         for post in 0..<8 {
             #expect(try await self.write(post * 10, at: "/posts/p\(post)/starCount", members: members))
         }

@@ -6,8 +6,9 @@ extension RESTHandler {
     static let operationsPaths: Set<String> = ["/.metrics", "/.health", "/.ready"]
 
     /// `/.metrics` (Prometheus text), `/.health` (the process is up and its log can still make writes durable) and
-    /// `/.ready` (the node can serve every shard: on one node, as soon as recovery has finished, which is before the
-    /// port opens). Only `GET` and `HEAD` are allowed.
+    /// `/.ready` (the node can serve every shard: on one node as soon as recovery has finished, which is before the
+    /// port opens; in a cluster once every shard has a leader and this node applied what it knows was committed).
+    /// Only `GET` and `HEAD` are allowed.
     func operationsResponse(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.jsonError(
@@ -26,9 +27,7 @@ extension RESTHandler {
             }
             return Self.json(#"{"status":"ok"}"#)
         default:
-            guard !self.database.hasFailed else {
-                return .jsonError(status: 503, message: "The write-ahead log failed; this node is not serving.")
-            }
+            if let reason = self.database.notReadyReason { return .jsonError(status: 503, message: reason) }
             return Self.json(#"{"ready":true}"#)
         }
     }
