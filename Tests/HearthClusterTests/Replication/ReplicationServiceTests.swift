@@ -12,17 +12,13 @@ import Testing
     static let ids: [NodeID] = ["n1", "n2", "n3"]
     static let groups = (0..<4).map { RaftGroupID(UInt32($0)) }
 
-    /// Where a node's transport finds its current service (none while the node is down).
-    final class ServiceSlot: Sendable {
-        let current = Mutex<ReplicationService?>(nil)
-    }
-
     /// One node: its log, transport and service, and what it applied per group.
     final class Member: Sendable {
         let id: NodeID
         let directory: String
         let transport: PeerTransport
-        let slot = ServiceSlot()
+        /// Where the transport finds the current service (none while the node is down).
+        let slot = Slot<ReplicationService>()
         let wal = Mutex<WriteAheadLog?>(nil)
         let run = Mutex<Task<Void, Never>?>(nil)
         let applied = Mutex<[RaftGroupID: [[UInt8]]]>([:])
@@ -36,7 +32,7 @@ import Testing
             self.transport = try PeerTransport(configuration: configuration, log: Log(level: .critical)) {
                 from, kind, payload in
                 guard kind == PeerFrameKind.raft.rawValue else { return }
-                slot.current.withLock { $0 }?.receive(payload, from: from)
+                slot.current?.receive(payload, from: from)
             }
         }
 
@@ -63,7 +59,7 @@ import Testing
                 configuration: .init(node: self.id, founding: founding, raft: raft, tickInterval: .milliseconds(10)),
                 recovered: recovered, wal: wal, io: io, log: Log(level: .critical))
             self.wal.withLock { $0 = wal }
-            self.slot.current.withLock { $0 = service }
+            self.slot.set(service)
             self.run.withLock { $0 = Task { try? await service.run() } }
         }
 
@@ -72,12 +68,12 @@ import Testing
             let run = self.run.withLock { $0.take() }
             run?.cancel()
             await run?.value
-            self.slot.current.withLock { $0 = nil }
+            self.slot.set(nil)
             await self.wal.withLock { $0.take() }?.close()
         }
 
         func leads(_ group: RaftGroupID) -> ReplicationService? {
-            guard let service = self.slot.current.withLock({ $0 }),
+            guard let service = self.slot.current,
                 service.host(group)?.softState.role == .leader
             else { return nil }
             return service

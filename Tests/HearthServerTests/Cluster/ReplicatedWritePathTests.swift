@@ -17,11 +17,6 @@ import Testing
     static let ids: [NodeID] = ["n1", "n2", "n3"]
     static let router = ShardRouter(shardCount: 4, shardDepth: 2)
 
-    /// Where a node's transport finds its database while one is open.
-    final class DatabaseSlot: Sendable {
-        let current = Mutex<ReplicatedDatabase?>(nil)
-    }
-
     /// One node: its transport (which outlives restarts, as a peer's address does) and its database.
     final class Member: Sendable {
         let id: NodeID
@@ -29,7 +24,8 @@ import Testing
         /// Each shard's founding replica set.
         let founding: [RaftGroupID: RaftMembership]
         let transport: PeerTransport
-        let slot = DatabaseSlot()
+        /// Where the transport finds the database while one is open.
+        let slot = Slot<ReplicatedDatabase>()
         let run: Mutex<Task<Void, Never>?> = Mutex(nil)
 
         init(_ id: NodeID, directory: String, founding: [RaftGroupID: RaftMembership]) throws {
@@ -43,7 +39,7 @@ import Testing
                 log: Log(level: .critical)
             ) { from, kind, payload in
                 guard kind == PeerFrameKind.raft.rawValue else { return }
-                slot.current.withLock { $0 }?.service.receive(payload, from: from)
+                slot.current?.service.receive(payload, from: from)
             }
         }
 
@@ -56,7 +52,7 @@ import Testing
                 raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
                 send: { to, bytes in transport.send(bytes, kind: PeerFrameKind.raft.rawValue, to: to) },
                 logger: Log(level: .critical))
-            self.slot.current.withLock { $0 = database }
+            self.slot.set(database)
             self.run.withLock { $0 = Task { try? await database.run() } }
         }
 
@@ -65,7 +61,7 @@ import Testing
             let run = self.run.withLock { $0.take() }
             run?.cancel()
             await run?.value
-            let database = self.slot.current.withLock { $0.take() }
+            let database = self.slot.take()
             await database?.close()
         }
 
@@ -74,7 +70,7 @@ import Testing
             await self.transport.shutdown()
         }
 
-        var database: ReplicatedDatabase? { self.slot.current.withLock { $0 } }
+        var database: ReplicatedDatabase? { self.slot.current }
 
         func value(_ path: String) throws -> Node? {
             self.database?.view.root("default").node(at: try Path(validating: path))
