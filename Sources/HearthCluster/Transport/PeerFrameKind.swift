@@ -5,4 +5,8 @@ package enum PeerFrameKind: UInt8, Sendable, CaseIterable {
     case membership = 1
     /// A Raft message (`RaftMessage`, which names its group).
     case raft = 2
+    /// A shard command for the shard's leader on this node, sent by another node's coordinator (`ShardCall`).
+    case shardCall = 3
+    /// The answer to a `shardCall`, matched to it by its id.
+    case shardReply = 4
 }

@@ -42,8 +42,12 @@ final class PeerLink: Sendable {
     }
 
     /// Queues one frame. Returns whether it was accepted, and the connection to send a flush message to.
-    func enqueue(kind: UInt8, payload: [UInt8]) -> (accepted: Bool, flushConnection: UInt64?) {
+    /// - Parameter requireConnection: refuse the frame (uncounted) when no connection is up.
+    func enqueue(kind: UInt8, payload: [UInt8], requireConnection: Bool = false)
+        -> (accepted: Bool, flushConnection: UInt64?)
+    {
         self.state.withLock { state in
+            if requireConnection && state.connectionID == nil { return (false, nil) }
             guard !state.isRemoved, state.pending.count + PeerFrame.headerSize + payload.count <= self.limit else {
                 state.statistics.framesDropped += 1
                 return (false, nil)

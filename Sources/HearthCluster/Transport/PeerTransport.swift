@@ -30,6 +30,8 @@ package final class PeerTransport: Sendable {
         case refused
         /// The peer is cut off by fault injection (`partition(from:)`); the frame was dropped.
         case partitioned
+        /// `requireConnection` was asked and no connection to the peer is up; the frame was not queued.
+        case disconnected
     }
 
     private let core: PeerTransportCore
@@ -94,13 +96,19 @@ package final class PeerTransport: Sendable {
     }
 
     /// Queues one frame for `peer`; thread-safe, never blocks.
+    /// - Parameter requireConnection: queue it only while a connection to the peer is up, for a request whose
+    ///   sender would rather know at once that the peer is down than wait for an answer that cannot come.
     @discardableResult
-    package func send(_ payload: [UInt8], kind: UInt8, to peer: NodeID) -> SendOutcome {
+    package func send(_ payload: [UInt8], kind: UInt8, to peer: NodeID, requireConnection: Bool = false)
+        -> SendOutcome
+    {
         guard kind != PeerFrame.helloKind, let link = self.core.link(for: peer) else { return .refused }
         guard payload.count <= self.core.configuration.maximumPayloadSize else { return .tooLarge }
         guard !self.core.partitioned.withLock({ $0.contains(peer) }) else { return .partitioned }
-        let (accepted, flushConnection) = link.enqueue(kind: kind, payload: payload)
+        let (accepted, flushConnection) = link.enqueue(
+            kind: kind, payload: payload, requireConnection: requireConnection)
         if let flushConnection { self.core.flush(connection: flushConnection, link: link) }
+        if !accepted && requireConnection && !link.statistics.isConnected { return .disconnected }
         return accepted ? .queued : .dropped
     }
 
@@ -144,5 +152,14 @@ package final class PeerTransport: Sendable {
         } catch {
             self.core.log.error("peer.loop_failed", ["error": error.message])
         }
+    }
+}
+
+extension PeerTransport {
+    /// Sends a frame of one of the node's kinds; returns whether it was queued. A call that waits for an answer
+    /// (`shardCall`) is refused at once while no connection to the peer is up, so its caller learns that nothing
+    /// was sent instead of waiting out its timeout.
+    package func send(_ payload: [UInt8], kind: PeerFrameKind, to peer: NodeID) -> Bool {
+        self.send(payload, kind: kind.rawValue, to: peer, requireConnection: kind == .shardCall) == .queued
     }
 }

@@ -71,6 +71,11 @@ final class RaftShardLog: ShardLog {
         self.shards.withLock { $0[shard]?.delivered ?? 0 }
     }
 
+    /// The leader of `shard`'s group as this node's replica knows it (nil during an election).
+    func leader(shard: Int) -> NodeID? {
+        self.service.host(RaftGroupID(UInt32(shard)))?.softState.leader
+    }
+
     func acceptsAppends(shard: Int) -> Bool {
         guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return false }
         let state = host.softState

@@ -10,31 +10,44 @@ import Synchronization
 /// each shard's state machine and the read view, as if those commits were arriving now. The groups then take over
 /// and deliver only what commits from there on.
 final class ReplicatedDatabase: DatabaseAccess {
+    /// Sends one frame of a kind to a peer; false when the transport would not queue it.
+    typealias Send = @Sendable (NodeID, PeerFrameKind, [UInt8]) -> Bool
+
     let service: ReplicationService
     let log: RaftShardLog
     let view: DatabaseView
     let coordinator: Coordinator
     let wal: WriteAheadLog
     let clock = ServerClock()
+    /// Shard commands this node's coordinator sent to other nodes' leaders, waiting for answers.
+    let calls: ShardCalls
+    /// Runs the shard commands other nodes' coordinators send to this node's leaders.
+    let callServer: ShardCallServer
     private let failed = Atomic(false)
 
     private init(
         service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
-        wal: WriteAheadLog
+        wal: WriteAheadLog, calls: ShardCalls, callServer: ShardCallServer
     ) {
         self.service = service
         self.log = log
         self.view = view
         self.coordinator = coordinator
         self.wal = wal
+        self.calls = calls
+        self.callServer = callServer
     }
 
     /// Opens the log in `directory`, recovers, and wires the shards to their groups.
-    /// - Parameter send: sends an encoded Raft message to a peer (the transport's `raft` frames).
+    /// - Parameters:
+    ///   - send: sends a frame to a peer (Raft messages, shard calls and their replies).
+    ///   - callTimeout: how long a shard command sent to another node's leader waits for its answer.
+    ///   - leaderWait: how long a write waits for a shard to have a leader that takes it.
     static func open(
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
         raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
-        send: @escaping @Sendable (NodeID, [UInt8]) -> Void, logger: Log
+        callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10), send: @escaping Send,
+        logger: Log
     ) async throws -> ReplicatedDatabase {
         var walConfiguration = WALConfiguration()
         walConfiguration.fsync = fsync
@@ -62,7 +75,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         }
         let slot = LogSlot()
         let io = ReplicationService.IO(
-            send: send,
+            send: { peer, bytes in _ = send(peer, .raft, bytes) },
             apply: { group, _, entries in
                 await slot.current.withLock { $0 }?.committed(shard: Int(group.rawValue), entries)
             },
@@ -78,8 +91,28 @@ final class ReplicatedDatabase: DatabaseAccess {
             RaftShardLog.Applier(
                 apply: { shard, entry, index in await shards[shard].applyCommitted(entry, at: index) },
                 rebuild: { shard, committed in await shards[shard].rebuild(from: committed) }))
-        let coordinator = Coordinator(router: router, shards: shards, log: log, view: view)
-        return ReplicatedDatabase(service: service, log: log, view: view, coordinator: coordinator, wal: wal)
+        let local = LocalShardClient(actors: shards)
+        let calls = ShardCalls(timeout: callTimeout, log: logger) { peer, bytes in send(peer, .shardCall, bytes) }
+        let callServer = ShardCallServer(
+            shards: local, leader: { log.leader(shard: $0) },
+            reply: { peer, bytes in _ = send(peer, .shardReply, bytes) },
+            log: logger)
+        let client = RoutedShardClient(node: node, local: local, log: log, calls: calls, leaderWait: leaderWait)
+        let coordinator = Coordinator(router: router, shards: client, log: log, view: view)
+        return ReplicatedDatabase(
+            service: service, log: log, view: view, coordinator: coordinator, wal: wal, calls: calls,
+            callServer: callServer)
+    }
+
+    /// A frame from a peer: Raft messages go to their group, shard calls to this node's leaders, replies to the
+    /// calls waiting for them. Other kinds are not the database's.
+    func receive(kind: PeerFrameKind, _ payload: [UInt8], from peer: NodeID) {
+        switch kind {
+        case .raft: self.service.receive(payload, from: peer)
+        case .shardCall: self.callServer.receive(payload, from: peer)
+        case .shardReply: self.calls.receive(payload, from: peer)
+        case .membership: break
+        }
     }
 
     /// Whether persisting a group's entries failed: the node can no longer make writes durable and must stop.
@@ -107,7 +140,12 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// Runs the groups until cancelled; throws the first persistence failure.
     func run() async throws {
         do {
-            try await self.service.run()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await self.calls.run() }
+                group.addTask { try await self.service.run() }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
         } catch {
             self.failed.store(true, ordering: .relaxed)
             throw error

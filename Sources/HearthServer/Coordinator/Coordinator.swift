@@ -11,16 +11,22 @@ import Synchronization
 /// committed and shown to readers and listeners.
 public final class Coordinator: Sendable {
     let router: ShardRouter
-    let shards: [ShardActor]
+    let shards: any ShardClient
     let log: any ShardLog
     let view: DatabaseView
     private let random = Mutex(SystemRandomNumberGenerator())
 
-    init(router: ShardRouter, shards: [ShardActor], log: any ShardLog, view: DatabaseView) {
+    /// A coordinator over shards reached through `shards` (a cluster node's leaders may be other nodes).
+    init(router: ShardRouter, shards: any ShardClient, log: any ShardLog, view: DatabaseView) {
         self.router = router
         self.shards = shards
         self.log = log
         self.view = view
+    }
+
+    /// A coordinator over shard actors that all live in this process.
+    convenience init(router: ShardRouter, shards: [ShardActor], log: any ShardLog, view: DatabaseView) {
+        self.init(router: router, shards: LocalShardClient(actors: shards), log: log, view: view)
     }
 
     /// Applies `mutations` atomically (all or nothing) if `condition` holds.
@@ -54,7 +60,7 @@ public final class Coordinator: Sendable {
         }
         if participants.count == 1, let only = participants.first {
             let write = ShardWrite(namespace: namespace, mutations: mutations, now: now)
-            switch try await self.shards[only].write(write, condition: condition) {
+            switch try await self.shards.write(shard: only, write, condition: condition) {
             case .appended(let position, let resolved):
                 return PendingWrite(view: self.view, log: self.log, state: .committed([position], resolved))
             case .conditionFailed(let through):
@@ -95,19 +101,19 @@ public final class Coordinator: Sendable {
                     var through: [Int: UInt64] = [:]
                     for shard in participants {
                         locked.insert(shard)
-                        (nodes[shard], through[shard]) = try await self.shards[shard].lock(
-                            id, namespace: namespace, paths: paths)
+                        (nodes[shard], through[shard]) = try await self.shards.lock(
+                            shard: shard, id, namespace: namespace, paths: paths)
                     }
                     directives += machine.onRead(nodes, through: through)
                 case .conditionFailed(let participants, let through):
-                    for shard in participants { await self.shards[shard].unlock(id) }
+                    for shard in participants { await self.shards.unlock(shard: shard, id) }
                     return PendingWrite(
                         view: self.view, log: self.log,
                         state: .stale(namespace: namespace, path: condition?.path ?? .root, through: through))
                 case .prepare(let parts, let plan):
                     var prepared: [ShardLogPosition] = []
                     for (shard, write) in parts {
-                        guard let position = try await self.shards[shard].prepare(id, write, plan: plan) else {
+                        guard let position = try await self.shards.prepare(shard: shard, id, write, plan: plan) else {
                             return try await self.rerunOverEveryShard(
                                 id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
                                 condition: condition, now: now, escalated: escalated)
@@ -119,8 +125,8 @@ public final class Coordinator: Sendable {
                     directives += machine.onPrepared()
                 case .decide(let anchor, let part):
                     guard
-                        let (position, mutations) = try await self.shards[anchor].decide(
-                            id, commit: true, part: part, spineValues: machine.spineValues)
+                        let (position, mutations) = try await self.shards.decide(
+                            shard: anchor, id, commit: true, part: part, spineValues: machine.spineValues)
                     else {
                         return try await self.rerunOverEveryShard(
                             id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
@@ -135,7 +141,7 @@ public final class Coordinator: Sendable {
                     directives += machine.onDecided()
                 case .finish(let participants, let commit):
                     for shard in participants {
-                        let (position, mutations) = try await self.shards[shard].finish(id, commit: commit)
+                        let (position, mutations) = try await self.shards.finish(shard: shard, id, commit: commit)
                         positions.append(position)
                         resolved.append(mutations)
                     }
@@ -159,9 +165,9 @@ extension Coordinator {
     /// never held the lock; the part stays prepared there until the transaction is resolved.
     fileprivate func release(_ id: TransactionID, locked: Set<Int>, prepared: [Int]) async {
         for shard in prepared {
-            _ = try? await self.shards[shard].finish(id, commit: false)
+            _ = try? await self.shards.finish(shard: shard, id, commit: false)
         }
-        for shard in locked.union(prepared) { await self.shards[shard].unlock(id) }
+        for shard in locked.union(prepared) { await self.shards.unlock(shard: shard, id) }
     }
 }
 
@@ -175,8 +181,8 @@ extension Coordinator {
         precondition(!escalated, "transaction \(id) still lands below a spine leaf after clearing it")
         let others = plan.participants.filter { $0 != plan.anchor }
         let abortedShards = preparedAll ? others : Array(others.prefix(prepared.count))
-        for shard in abortedShards { _ = try await self.shards[shard].finish(id, commit: false) }
-        for shard in plan.participants { await self.shards[shard].unlock(id) }
+        for shard in abortedShards { _ = try await self.shards.finish(shard: shard, id, commit: false) }
+        for shard in plan.participants { await self.shards.unlock(shard: shard, id) }
         return try await self.transaction(
             namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: true)
     }

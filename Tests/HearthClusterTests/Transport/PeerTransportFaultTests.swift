@@ -54,8 +54,6 @@ import Testing
         await n2.shutdown()
     }
 
-    /// The proxy cuts the link: both sides see it down, frames queue; after healing the dialer reconnects and the
-    /// queued frames arrive, in order.
     /// The partition fault hook drops frames both ways while connections stay up, and healing restores them.
     @Test(.timeLimit(.minutes(1))) func aPartitionDropsBothWaysUntilHealed() async throws {
         let inbox1 = FrameInbox()
@@ -79,6 +77,8 @@ import Testing
         await n2.shutdown()
     }
 
+    /// The proxy cuts the link: both sides see it down, frames queue (a request that needs a connection is refused
+    /// at once); after healing the dialer reconnects and the queued frames arrive, in order.
     @Test(.timeLimit(.minutes(1))) func aCutLinkReconnectsAfterHealing() async throws {
         let (n1, n2, proxy, inbox2) = try self.proxiedPair()
         defer { proxy.close() }
@@ -89,6 +89,7 @@ import Testing
         proxy.cut()
         #expect(await eventually { n1.statistics(for: "n2")?.isConnected == false })
         #expect(await eventually { n2.statistics(for: "n1")?.isConnected == false })
+        #expect(n1.send([9], kind: 1, to: "n2", requireConnection: true) == .disconnected)
         let payloads = Harness.numbered(20, from: 1)
         for payload in payloads { n1.send(payload, kind: 1, to: "n2") }
         try await Task.sleep(for: .milliseconds(200))

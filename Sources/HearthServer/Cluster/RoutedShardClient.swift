@@ -1,0 +1,139 @@
+import HearthCluster
+import HearthCore
+import HearthWire
+
+/// The coordinator's way to a shard in a cluster: the local actor while this node leads the shard, otherwise a
+/// `ShardCall` to the leader this node's replica knows of.
+///
+/// A command is only ever retried when it was certainly not carried out: the leader answered `notLeader` (its
+/// actor appends nothing then), the call could not be sent, or no leader is known yet (an election). Those are
+/// retried, following the leader a refusal names, until one takes it or `leaderWait` has passed. A call that got no
+/// answer in time is not retried: its outcome is unknown, and the error says so.
+struct RoutedShardClient: ShardClient {
+    let node: NodeID
+    let local: LocalShardClient
+    let log: RaftShardLog
+    let calls: ShardCalls
+    /// How long a command waits for a shard to have a leader that takes it.
+    let leaderWait: Duration
+
+    func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult {
+        try await self.route(shard: shard, .write(write, condition: condition)) {
+            try await self.local.write(shard: shard, write, condition: condition)
+        } remote: { outcome in
+            switch outcome {
+            case .appended(let position, let resolved): .appended(position, resolved)
+            case .conditionFailed(let through): .conditionFailed(through: through)
+            case .needsAllShards: .needsAllShards
+            default: nil
+            }
+        }
+    }
+
+    func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
+        -> (nodes: [Node], through: UInt64)
+    {
+        try await self.route(shard: shard, .lock(transaction, namespace: namespace, paths: paths)) {
+            try await self.local.lock(shard: shard, transaction, namespace: namespace, paths: paths)
+        } remote: { outcome in
+            guard case .locked(let nodes, let through) = outcome else { return nil }
+            return (nodes, through)
+        }
+    }
+
+    func unlock(shard: Int, _ transaction: TransactionID) async {
+        if self.log.acceptsAppends(shard: shard) {
+            await self.local.unlock(shard: shard, transaction)
+        } else if let leader = self.log.leader(shard: shard), leader != self.node {
+            _ = try? await self.calls.call(.unlock(transaction), shard: shard, to: leader)
+        }
+    }
+
+    func prepare(shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
+        async throws -> ShardLogPosition?
+    {
+        try await self.route(shard: shard, .prepare(transaction, ShardIntent(write: write, plan: plan))) {
+            try await self.local.prepare(shard: shard, transaction, write, plan: plan)
+        } remote: { outcome in
+            switch outcome {
+            case .prepared(let position): .some(position)
+            case .needsAllShards: .some(nil)
+            default: nil
+            }
+        }
+    }
+
+    func decide(
+        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node]
+    ) async throws -> (ShardLogPosition, [ResolvedMutation])? {
+        let command = ShardCall.Command.decide(transaction, commit: commit, part: part, spineValues: spineValues)
+        return try await self.route(shard: shard, command) {
+            try await self.local.decide(
+                shard: shard, transaction, commit: commit, part: part, spineValues: spineValues)
+        } remote: { outcome in
+            switch outcome {
+            case .appended(let position, let resolved): .some((position, resolved))
+            case .needsAllShards: .some(nil)
+            default: nil
+            }
+        }
+    }
+
+    func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
+        -> (ShardLogPosition, [ResolvedMutation])
+    {
+        try await self.route(shard: shard, .finish(transaction, commit: commit)) {
+            try await self.local.finish(shard: shard, transaction, commit: commit)
+        } remote: { outcome in
+            guard case .appended(let position, let resolved) = outcome else { return nil }
+            return (position, resolved)
+        }
+    }
+
+    /// Runs `command` on the shard's leader: locally while this node leads, else on the leader's node, where
+    /// `remote` turns its answer into the result (nil: an answer that does not fit the command).
+    private func route<Result: Sendable>(
+        shard: Int, _ command: ShardCall.Command, local: () async throws -> Result,
+        remote: (ShardReply.Outcome) -> Result?
+    ) async throws -> Result {
+        let started = ContinuousClock.now
+        var delay = Duration.milliseconds(2)
+        var named: NodeID?
+        while true {
+            if self.log.acceptsAppends(shard: shard) {
+                do {
+                    return try await local()
+                } catch is ShardNotLeaderError {
+                    named = nil
+                }
+            } else if let leader = named ?? self.log.leader(shard: shard), leader != self.node {
+                named = nil
+                do {
+                    let outcome = try await self.calls.call(command, shard: shard, to: leader)
+                    switch outcome {
+                    case .notLeader(let other):
+                        named = other == leader ? nil : other
+                    case .failed(let message):
+                        throw ShardCallError(
+                            shard: shard, kind: .failed(leader, message), waited: ContinuousClock.now - started)
+                    default:
+                        guard let result = remote(outcome) else {
+                            throw ShardCallError(
+                                shard: shard, kind: .failed(leader, "it answered \(outcome), which does not fit"),
+                                waited: ContinuousClock.now - started)
+                        }
+                        return result
+                    }
+                } catch let error as ShardCallError {
+                    guard case .unreachable = error.kind else { throw error }
+                }
+            }
+            let waited = ContinuousClock.now - started
+            guard waited < self.leaderWait else {
+                throw ShardCallError(shard: shard, kind: .noLeader, waited: waited)
+            }
+            try await Task.sleep(for: delay)
+            delay = min(delay * 2, .milliseconds(100))
+        }
+    }
+}

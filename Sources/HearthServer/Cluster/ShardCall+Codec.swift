@@ -1,0 +1,270 @@
+import HearthCluster
+import HearthCore
+import HearthWire
+
+/// The binary forms of `ShardCall` and `ShardReply` (little-endian), built from the shard entry's own encodings:
+///
+/// ```
+/// call:  u64 id, u16 shard, u8 command, then
+///        1 write    ShardWrite, u8 has condition, [path, string hash]
+///        2 lock     u64 transaction, string namespace, u32 n, n × path
+///        3 unlock   u64 transaction
+///        4 prepare  u64 transaction, ShardIntent
+///        5 decide   u64 transaction, u8 commit, u8 has part, [ShardIntent], u32 n, n × (path, node)
+///        6 finish   u64 transaction, u8 commit
+/// reply: u64 id, u8 outcome, then
+///        1 appended          position, u32 n, n × resolved mutation
+///        2 condition failed  u64 through
+///        3 needs all shards
+///        4 locked            u64 through, u32 n, n × node
+///        5 unlocked
+///        6 prepared          position
+///        7 not leader        u8 has leader, [string node]
+///        8 failed            string message (bytes)
+/// position: u16 shard, u64 shard index, u64 raft index, u64 raft term
+/// node: bytes of its export JSON (priorities kept); resolved mutation: u8 1 set, path, node | u8 2 set priority,
+///       path, u8 0 none | 1 int i64 | 2 double bits u64 | 3 string
+/// ```
+extension ShardCall {
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        BinaryWriter.append(self.id, to: &bytes)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: self.shard), to: &bytes)
+        switch self.command {
+        case .write(let write, let condition):
+            bytes.append(1)
+            write.encode(into: &bytes)
+            bytes.append(condition == nil ? 0 : 1)
+            if let condition {
+                BinaryWriter.appendPath(condition.path, to: &bytes)
+                BinaryWriter.appendString(condition.expectedHash, to: &bytes)
+            }
+        case .lock(let transaction, let namespace, let paths):
+            bytes.append(2)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
+            BinaryWriter.appendString(namespace, to: &bytes)
+            BinaryWriter.append(UInt32(truncatingIfNeeded: paths.count), to: &bytes)
+            for path in paths { BinaryWriter.appendPath(path, to: &bytes) }
+        case .unlock(let transaction):
+            bytes.append(3)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
+        case .prepare(let transaction, let intent):
+            bytes.append(4)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
+            intent.encode(into: &bytes)
+        case .decide(let transaction, let commit, let part, let spineValues):
+            bytes.append(5)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
+            bytes.append(commit ? 1 : 0)
+            bytes.append(part == nil ? 0 : 1)
+            part?.encode(into: &bytes)
+            BinaryWriter.append(UInt32(truncatingIfNeeded: spineValues.count), to: &bytes)
+            for (path, node) in spineValues.sorted(by: { $0.key < $1.key }) {
+                BinaryWriter.appendPath(path, to: &bytes)
+                BinaryWriter.appendBytes(node.jsonBytes(format: .export), to: &bytes)
+            }
+        case .finish(let transaction, let commit):
+            bytes.append(6)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
+            bytes.append(commit ? 1 : 0)
+        }
+        return bytes
+    }
+
+    /// Reads a call written by `encoded()`.
+    /// - Throws: `BinaryDecodingError` or `CommitRecordError` naming what is damaged.
+    init(decoding bytes: [UInt8]) throws {
+        var reader = BinaryReader(bytes: bytes)
+        self.id = try reader.readUInt64()
+        self.shard = Int(try reader.readUInt16())
+        switch try reader.readUInt8() {
+        case 1:
+            let write = try ShardWrite(reading: &reader)
+            var condition: WriteCondition?
+            if try reader.readUInt8() == 1 {
+                condition = WriteCondition(path: try reader.readPath(), expectedHash: try reader.readString())
+            }
+            self.command = .write(write, condition: condition)
+        case 2:
+            let transaction = TransactionID(rawValue: try reader.readUInt64())
+            let namespace = try reader.readString()
+            let count = Int(try reader.readUInt32())
+            var paths: [Path] = []
+            for _ in 0..<count { paths.append(try reader.readPath()) }
+            self.command = .lock(transaction, namespace: namespace, paths: paths)
+        case 3:
+            self.command = .unlock(TransactionID(rawValue: try reader.readUInt64()))
+        case 4:
+            let transaction = TransactionID(rawValue: try reader.readUInt64())
+            self.command = .prepare(transaction, try ShardIntent(reading: &reader))
+        case 5:
+            let transaction = TransactionID(rawValue: try reader.readUInt64())
+            let commit = try reader.readUInt8() == 1
+            let part = try reader.readUInt8() == 1 ? try ShardIntent(reading: &reader) : nil
+            let count = Int(try reader.readUInt32())
+            var spineValues: [Path: Node] = [:]
+            for _ in 0..<count {
+                let path = try reader.readPath()
+                spineValues[path] = try reader.readNode(at: path)
+            }
+            self.command = .decide(transaction, commit: commit, part: part, spineValues: spineValues)
+        case 6:
+            let transaction = TransactionID(rawValue: try reader.readUInt64())
+            self.command = .finish(transaction, commit: try reader.readUInt8() == 1)
+        case let kind:
+            throw CommitRecordError("unknown shard call command \(kind)")
+        }
+    }
+}
+
+extension ShardReply {
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        BinaryWriter.append(self.id, to: &bytes)
+        switch self.outcome {
+        case .appended(let position, let resolved):
+            bytes.append(1)
+            position.encode(into: &bytes)
+            BinaryWriter.append(UInt32(truncatingIfNeeded: resolved.count), to: &bytes)
+            for mutation in resolved { mutation.encode(into: &bytes) }
+        case .conditionFailed(let through):
+            bytes.append(2)
+            BinaryWriter.append(through, to: &bytes)
+        case .needsAllShards:
+            bytes.append(3)
+        case .locked(let nodes, let through):
+            bytes.append(4)
+            BinaryWriter.append(through, to: &bytes)
+            BinaryWriter.append(UInt32(truncatingIfNeeded: nodes.count), to: &bytes)
+            for node in nodes { BinaryWriter.appendBytes(node.jsonBytes(format: .export), to: &bytes) }
+        case .unlocked:
+            bytes.append(5)
+        case .prepared(let position):
+            bytes.append(6)
+            position.encode(into: &bytes)
+        case .notLeader(let leader):
+            bytes.append(7)
+            bytes.append(leader == nil ? 0 : 1)
+            if let leader { BinaryWriter.appendString(leader.name, to: &bytes) }
+        case .failed(let message):
+            bytes.append(8)
+            BinaryWriter.appendBytes(Array(message.utf8), to: &bytes)
+        }
+        return bytes
+    }
+
+    /// Reads a reply written by `encoded()`.
+    /// - Throws: `BinaryDecodingError` or `CommitRecordError` naming what is damaged.
+    init(decoding bytes: [UInt8]) throws {
+        var reader = BinaryReader(bytes: bytes)
+        self.id = try reader.readUInt64()
+        switch try reader.readUInt8() {
+        case 1:
+            let position = try ShardLogPosition(reading: &reader)
+            let count = Int(try reader.readUInt32())
+            var resolved: [ResolvedMutation] = []
+            for _ in 0..<count { resolved.append(try ResolvedMutation(reading: &reader)) }
+            self.outcome = .appended(position, resolved)
+        case 2:
+            self.outcome = .conditionFailed(through: try reader.readUInt64())
+        case 3:
+            self.outcome = .needsAllShards
+        case 4:
+            let through = try reader.readUInt64()
+            let count = Int(try reader.readUInt32())
+            var nodes: [Node] = []
+            for _ in 0..<count { nodes.append(try reader.readNode(at: .root)) }
+            self.outcome = .locked(nodes: nodes, through: through)
+        case 5:
+            self.outcome = .unlocked
+        case 6:
+            self.outcome = .prepared(try ShardLogPosition(reading: &reader))
+        case 7:
+            self.outcome = .notLeader(leader: try reader.readUInt8() == 1 ? NodeID(try reader.readString()) : nil)
+        case 8:
+            self.outcome = .failed(String(decoding: try reader.readLengthPrefixedBytes(), as: UTF8.self))
+        case let kind:
+            throw CommitRecordError("unknown shard reply outcome \(kind)")
+        }
+    }
+}
+
+extension ShardLogPosition {
+    fileprivate func encode(into bytes: inout [UInt8]) {
+        BinaryWriter.append(UInt16(truncatingIfNeeded: self.shard), to: &bytes)
+        BinaryWriter.append(self.index, to: &bytes)
+        BinaryWriter.append(self.sequence, to: &bytes)
+        BinaryWriter.append(self.term, to: &bytes)
+    }
+
+    fileprivate init(reading reader: inout BinaryReader) throws {
+        self.init(
+            shard: Int(try reader.readUInt16()), index: try reader.readUInt64(), sequence: try reader.readUInt64(),
+            term: try reader.readUInt64())
+    }
+}
+
+extension ResolvedMutation {
+    fileprivate func encode(into bytes: inout [UInt8]) {
+        switch self {
+        case .set(let path, let node):
+            bytes.append(1)
+            BinaryWriter.appendPath(path, to: &bytes)
+            BinaryWriter.appendBytes(node.jsonBytes(format: .export), to: &bytes)
+        case .setPriority(let path, let priority):
+            bytes.append(2)
+            BinaryWriter.appendPath(path, to: &bytes)
+            switch priority {
+            case nil:
+                bytes.append(0)
+            case .int(let value)?:
+                bytes.append(1)
+                BinaryWriter.append(UInt64(bitPattern: value), to: &bytes)
+            case .double(let value)?:
+                bytes.append(2)
+                BinaryWriter.append(value.bitPattern, to: &bytes)
+            case .string(let value)?:
+                bytes.append(3)
+                BinaryWriter.appendBytes(Array(value.utf8), to: &bytes)
+            }
+        }
+    }
+
+    fileprivate init(reading reader: inout BinaryReader) throws {
+        let kind = try reader.readUInt8()
+        let path = try reader.readPath()
+        switch kind {
+        case 1:
+            self = .set(path, try reader.readNode(at: path))
+        case 2:
+            let priority: Priority?
+            switch try reader.readUInt8() {
+            case 0: priority = nil
+            case 1: priority = .int(Int64(bitPattern: try reader.readUInt64()))
+            case 2: priority = .double(Double(bitPattern: try reader.readUInt64()))
+            case 3: priority = .string(String(decoding: try reader.readLengthPrefixedBytes(), as: UTF8.self))
+            case let tag: throw CommitRecordError("unknown priority tag \(tag)")
+            }
+            self = .setPriority(path, priority)
+        default:
+            throw CommitRecordError("unknown resolved mutation kind \(kind)")
+        }
+    }
+}
+
+extension BinaryReader {
+    /// A path written by `BinaryWriter.appendPath`.
+    fileprivate mutating func readPath() throws -> Path {
+        LogDecoding.path(try self.readString())
+    }
+
+    /// A node written as its export JSON, which sits at `path` (for the depth rule).
+    fileprivate mutating func readNode(at path: Path) throws -> Node {
+        let json = try self.readLengthPrefixedBytes()
+        do {
+            return try WriteValue.parseWrite(json, depth: path.count).node
+        } catch {
+            throw CommitRecordError("a node sent for \(path) is not valid export JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import HearthCluster
+import HearthCore
+import HearthWire
+
+/// A shard command one node's coordinator sends to the node leading the shard, and the answer it gets back: the
+/// `ShardClient` methods as messages (`PeerFrameKind.shardCall` and `.shardReply` frames), matched by `id`.
+struct ShardCall: Sendable {
+    /// What the leader's actor is asked to do.
+    enum Command: Sendable {
+        case write(ShardWrite, condition: WriteCondition?)
+        case lock(TransactionID, namespace: String, paths: [Path])
+        case unlock(TransactionID)
+        case prepare(TransactionID, ShardIntent)
+        case decide(TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node])
+        case finish(TransactionID, commit: Bool)
+    }
+
+    /// Chosen by the caller, unique among its calls in flight.
+    var id: UInt64
+    var shard: Int
+    var command: Command
+}
+
+/// The answer to a `ShardCall`.
+struct ShardReply: Sendable {
+    /// What became of the command.
+    enum Outcome: Sendable {
+        /// An entry was appended at the position (a write, a decision or a finish), resolving to the mutations.
+        case appended(ShardLogPosition, [ResolvedMutation])
+        /// A write's compare-and-set failed against every entry up to `through`.
+        case conditionFailed(through: UInt64)
+        /// The write or part lands below a spine leaf: the coordinator reruns it over every shard.
+        case needsAllShards
+        /// A transaction's paths are locked and read as of entry `through`.
+        case locked(nodes: [Node], through: UInt64)
+        case unlocked
+        /// A transaction's part was prepared at the position.
+        case prepared(ShardLogPosition)
+        /// The node does not lead the shard (nothing was appended); `leader` is who it believes does.
+        case notLeader(leader: NodeID?)
+        /// The command failed on the leader for another reason, described for the client.
+        case failed(String)
+    }
+
+    var id: UInt64
+    var outcome: Outcome
+}

@@ -1,0 +1,81 @@
+import HearthCluster
+import HearthSystem
+
+/// Runs, on this node's shard actors, the commands other nodes' coordinators send to the shards this node leads,
+/// and sends each answer back. A shard this node does not lead answers `notLeader` with the leader it knows of;
+/// nothing is appended then, so the caller may simply try that node.
+final class ShardCallServer: Sendable {
+    private let shards: LocalShardClient
+    private let leader: @Sendable (Int) -> NodeID?
+    private let reply: @Sendable (NodeID, [UInt8]) -> Void
+    private let log: Log
+
+    /// - Parameters:
+    ///   - leader: the leader this node knows for a shard.
+    ///   - reply: sends an encoded `ShardReply` to a peer (the transport's `shardReply` frames).
+    init(
+        shards: LocalShardClient, leader: @escaping @Sendable (Int) -> NodeID?,
+        reply: @escaping @Sendable (NodeID, [UInt8]) -> Void, log: Log
+    ) {
+        self.shards = shards
+        self.leader = leader
+        self.reply = reply
+        self.log = log
+    }
+
+    /// A `shardCall` frame from `peer`: runs it and answers. A call that cannot be decoded is logged and dropped
+    /// (its caller times out).
+    func receive(_ payload: [UInt8], from peer: NodeID) {
+        let call: ShardCall
+        do {
+            call = try ShardCall(decoding: payload)
+        } catch {
+            self.log.warning("shard_call.bad_message", ["from": peer.name, "error": "\(error)"])
+            return
+        }
+        Task {
+            let outcome = await self.run(call)
+            self.reply(peer, ShardReply(id: call.id, outcome: outcome).encoded())
+        }
+    }
+
+    /// Runs one call on the shard's actor.
+    func run(_ call: ShardCall) async -> ShardReply.Outcome {
+        guard self.shards.actors.indices.contains(call.shard) else {
+            return .failed("This node has no shard \(call.shard); the cluster's nodes disagree on the shard count.")
+        }
+        let shard = call.shard
+        do {
+            switch call.command {
+            case .write(let write, let condition):
+                switch try await self.shards.write(shard: shard, write, condition: condition) {
+                case .appended(let position, let resolved): return .appended(position, resolved)
+                case .conditionFailed(let through): return .conditionFailed(through: through)
+                case .needsAllShards: return .needsAllShards
+                }
+            case .lock(let transaction, let namespace, let paths):
+                let (nodes, through) = try await self.shards.lock(
+                    shard: shard, transaction, namespace: namespace, paths: paths)
+                return .locked(nodes: nodes, through: through)
+            case .unlock(let transaction):
+                await self.shards.unlock(shard: shard, transaction)
+                return .unlocked
+            case .prepare(let transaction, let intent):
+                let position = try await self.shards.prepare(
+                    shard: shard, transaction, intent.write, plan: intent.plan)
+                return position.map { .prepared($0) } ?? .needsAllShards
+            case .decide(let transaction, let commit, let part, let spineValues):
+                let decided = try await self.shards.decide(
+                    shard: shard, transaction, commit: commit, part: part, spineValues: spineValues)
+                return decided.map { .appended($0.0, $0.1) } ?? .needsAllShards
+            case .finish(let transaction, let commit):
+                let (position, resolved) = try await self.shards.finish(shard: shard, transaction, commit: commit)
+                return .appended(position, resolved)
+            }
+        } catch is ShardNotLeaderError {
+            return .notLeader(leader: self.leader(shard))
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import HearthCluster
+import HearthSystem
+import Synchronization
+
+/// The calling side of shard commands sent to other nodes: each call gets an id, waits for the reply with that id,
+/// and fails with `ShardCallError.timedOut` when none comes within `timeout` (the frame or its answer was lost, or
+/// the leader is stuck). `run()` sweeps expired calls; `failAll` ends every call when the node stops.
+final class ShardCalls: Sendable {
+    private struct Pending {
+        var continuation: CheckedContinuation<ShardReply.Outcome, any Error>
+        var peer: NodeID
+        var shard: Int
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// How long a call waits for its answer.
+    let timeout: Duration
+    private let send: @Sendable (NodeID, [UInt8]) -> Bool
+    private let pending = Mutex<[UInt64: Pending]>([:])
+    private let nextID = Atomic<UInt64>(1)
+    private let log: Log
+
+    /// - Parameter send: queues an encoded `ShardCall` for a peer (the transport's `shardCall` frames); false when
+    ///   the transport would not take it.
+    init(timeout: Duration, log: Log, send: @escaping @Sendable (NodeID, [UInt8]) -> Bool) {
+        self.timeout = timeout
+        self.log = log
+        self.send = send
+    }
+
+    /// Sends `command` for `shard` to `peer` and waits for its answer.
+    /// - Throws: `ShardCallError` when the call cannot be sent or is not answered in time.
+    func call(_ command: ShardCall.Command, shard: Int, to peer: NodeID) async throws -> ShardReply.Outcome {
+        let id = self.nextID.add(1, ordering: .relaxed).oldValue
+        let payload = ShardCall(id: id, shard: shard, command: command).encoded()
+        let deadline = ContinuousClock.now + self.timeout
+        return try await withCheckedThrowingContinuation { continuation in
+            self.pending.withLock {
+                $0[id] = Pending(continuation: continuation, peer: peer, shard: shard, deadline: deadline)
+            }
+            if !self.send(peer, payload), let unsent = self.pending.withLock({ $0.removeValue(forKey: id) }) {
+                unsent.continuation.resume(
+                    throwing: ShardCallError(shard: shard, kind: .unreachable(peer), waited: .zero))
+            }
+        }
+    }
+
+    /// A `shardReply` frame from `peer`: resumes the call it answers. A reply nobody waits for any more (its call
+    /// timed out) is dropped.
+    func receive(_ payload: [UInt8], from peer: NodeID) {
+        let reply: ShardReply
+        do {
+            reply = try ShardReply(decoding: payload)
+        } catch {
+            self.log.warning("shard_call.bad_reply", ["from": peer.name, "error": "\(error)"])
+            return
+        }
+        guard let waiting = self.pending.withLock({ $0.removeValue(forKey: reply.id) }) else { return }
+        waiting.continuation.resume(returning: reply.outcome)
+    }
+
+    /// Fails every call whose deadline has passed.
+    func expire(now: ContinuousClock.Instant = .now) {
+        let expired = self.pending.withLock { pending -> [Pending] in
+            let ids = pending.filter { $0.value.deadline <= now }.map(\.key)
+            return ids.compactMap { pending.removeValue(forKey: $0) }
+        }
+        for call in expired {
+            call.continuation.resume(
+                throwing: ShardCallError(shard: call.shard, kind: .timedOut(call.peer), waited: self.timeout))
+        }
+    }
+
+    /// Fails every call still waiting (the node is stopping).
+    func failAll() {
+        let waiting = self.pending.withLock { pending -> [Pending] in
+            defer { pending.removeAll() }
+            return Array(pending.values)
+        }
+        for call in waiting {
+            call.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Calls waiting for an answer.
+    var inFlight: Int { self.pending.withLock { $0.count } }
+
+    /// Expires calls until cancelled, then fails the rest.
+    func run() async {
+        while (try? await Task.sleep(for: .milliseconds(50))) != nil {
+            self.expire()
+        }
+        self.failAll()
+    }
+}

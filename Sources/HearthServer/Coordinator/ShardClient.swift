@@ -1,0 +1,65 @@
+public import HearthCore
+public import HearthWire
+
+/// How the coordinator reaches a shard's leader: the shard commands of `ShardActor`, addressed by shard number.
+///
+/// On a single node every shard's actor is local (`LocalShardClient`). In a cluster a shard's leader may be another
+/// node: `RoutedShardClient` sends the command there over the peer transport, and the answer (the entry's position
+/// in the shard's Raft log, the resolved mutations) comes back, so the coordinator waits for the commit on its own
+/// replica of the shard, exactly as for a local append.
+protocol ShardClient: Sendable {
+    /// See `ShardActor.write(_:condition:)`.
+    func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult
+    /// See `ShardActor.lock(_:namespace:paths:)`.
+    func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
+        -> (nodes: [Node], through: UInt64)
+    /// See `ShardActor.unlock(_:)`; best effort (a shard whose leader is gone held no lock to release).
+    func unlock(shard: Int, _ transaction: TransactionID) async
+    /// See `ShardActor.prepare(_:_:plan:)`.
+    func prepare(shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
+        async throws -> ShardLogPosition?
+    /// See `ShardActor.decide(_:commit:part:spineValues:)`.
+    func decide(
+        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node]
+    ) async throws -> (ShardLogPosition, [ResolvedMutation])?
+    /// See `ShardActor.finish(_:commit:)`.
+    func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
+        -> (ShardLogPosition, [ResolvedMutation])
+}
+
+/// Every shard's actor is in this process (a single node, or a cluster node's own leaders).
+struct LocalShardClient: ShardClient {
+    let actors: [ShardActor]
+
+    func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult {
+        try await self.actors[shard].write(write, condition: condition)
+    }
+
+    func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
+        -> (nodes: [Node], through: UInt64)
+    {
+        try await self.actors[shard].lock(transaction, namespace: namespace, paths: paths)
+    }
+
+    func unlock(shard: Int, _ transaction: TransactionID) async {
+        await self.actors[shard].unlock(transaction)
+    }
+
+    func prepare(shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
+        async throws -> ShardLogPosition?
+    {
+        try await self.actors[shard].prepare(transaction, write, plan: plan)
+    }
+
+    func decide(
+        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node]
+    ) async throws -> (ShardLogPosition, [ResolvedMutation])? {
+        try await self.actors[shard].decide(transaction, commit: commit, part: part, spineValues: spineValues)
+    }
+
+    func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
+        -> (ShardLogPosition, [ResolvedMutation])
+    {
+        try await self.actors[shard].finish(transaction, commit: commit)
+    }
+}
