@@ -9,13 +9,15 @@ public final class ServerProcess {
     public let dataDirectory: String
     private let output: Pipe
 
-    /// Starts `hearth serve --port 0` and waits for its "listening" line.
+    /// Starts `hearth serve --port 0` (a cluster member, given `--config`, takes its port from the file) and waits
+    /// for its "listening" line.
     public init(dataDirectory: String? = nil, arguments: [String] = []) throws {
         let directory = try dataDirectory ?? TemporaryDirectory("hearth-process").path
         self.dataDirectory = directory
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
-        process.arguments = ["serve", "--port", "0", "--data", directory, "--log-level", "warning"] + arguments
+        let port = arguments.contains("--config") ? [] : ["--port", "0"]
+        process.arguments = ["serve"] + port + ["--data", directory, "--log-level", "warning"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError

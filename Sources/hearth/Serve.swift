@@ -1,4 +1,5 @@
 import Foundation
+import HearthCluster
 import HearthServer
 import HearthStorage
 import HearthSystem
@@ -32,6 +33,8 @@ enum Serve {
     static func configuration(from arguments: [String]) throws -> NodeConfiguration {
         var configuration = NodeConfiguration()
         var remaining = arguments[...]
+        var given: Set<String> = []
+        var configPath: String?
         func value(_ flag: String) throws -> String {
             guard let value = remaining.popFirst() else { throw UsageError("\(flag) needs a value") }
             return value
@@ -44,7 +47,11 @@ enum Serve {
             return number
         }
         while let flag = remaining.popFirst() {
+            given.insert(flag)
             switch flag {
+            case "--config": configPath = try value(flag)
+            case "--node": configuration.node = NodeID(try value(flag))
+            case "--fault-injection": configuration.allowsFaultInjection = true
             case "--host": configuration.host = try value(flag)
             case "--port": configuration.port = try integer(flag)
             case "--data": configuration.dataDirectory = try value(flag)
@@ -74,6 +81,43 @@ enum Serve {
             default:
                 throw UsageError("unknown option '\(flag)'")
             }
+        }
+        guard let configPath else {
+            for flag in ["--node", "--fault-injection"] where given.contains(flag) {
+                throw UsageError("\(flag) needs --config: it names a member of a cluster")
+            }
+            return configuration
+        }
+        return try self.member(of: ClusterConfiguration(contentsOfFile: configPath), configuration, given: given)
+    }
+
+    /// A cluster member's configuration: address, port, shards and data directory from the cluster file, unless a
+    /// flag given on the command line says otherwise (`--host`, `--port`, `--data`).
+    private static func member(
+        of cluster: ClusterConfiguration, _ base: NodeConfiguration, given: Set<String>
+    ) throws -> NodeConfiguration {
+        var configuration = base
+        guard let node = configuration.node else {
+            throw UsageError(
+                "--config needs --node: which of \(cluster.nodeIDs.map(\.name).joined(separator: ", ")) this one is")
+        }
+        guard let member = cluster.node(node) else {
+            throw UsageError(
+                "--node \(node.name) is not in the configuration; its nodes are "
+                    + cluster.nodeIDs.map(\.name).joined(separator: ", "))
+        }
+        for flag in ["--shards", "--shard-depth"] where given.contains(flag) {
+            throw UsageError("\(flag) cannot be given with --config: every member takes it from the cluster file")
+        }
+        configuration.cluster = cluster
+        configuration.shardCount = cluster.shards
+        configuration.shardDepth = cluster.shardDepth
+        if !given.contains("--host") { configuration.host = member.host }
+        if !given.contains("--port") { configuration.port = member.httpPort }
+        if !given.contains("--data"), let directory = cluster.dataDirectory(for: node) {
+            configuration.dataDirectory = directory
+        } else if !given.contains("--data") {
+            configuration.dataDirectory = base.dataDirectory + "/" + node.name
         }
         return configuration
     }

@@ -24,6 +24,14 @@ enum Usage {
           --max-message-bytes N   largest realtime-protocol message (default 16777216)
           --max-queued-bytes N    unprocessed realtime requests one client may queue (default 67108864)
           --log-level LEVEL       debug | info | warning | error | critical (default info)
+
+        cluster options (see cluster-config/README.md):
+          --config FILE           run as a member of the cluster this file describes
+          --node ID               which of the file's nodes this one is (required with --config)
+          --fault-injection       let POST /.cluster/partition and /.cluster/heal cut this node's links
+                                  (for tests and scripts/cluster partition; never in production)
+          With --config, the member's host, HTTP port, shards and data directory come from the file;
+          --host, --port and --data override them.
         """
 }
 

@@ -15,17 +15,20 @@ public final class Database: DatabaseAccess {
     let log: LocalShardLog
     let snapshots: SnapshotStore
     let snapshotScheduler: SnapshotScheduler
+    /// Seconds between checks whether anything was written since the last snapshot.
+    let snapshotInterval: Double
     public let clock = ServerClock()
 
     private init(
         view: DatabaseView, coordinator: Coordinator, log: LocalShardLog, snapshots: SnapshotStore,
-        snapshotScheduler: SnapshotScheduler
+        snapshotScheduler: SnapshotScheduler, snapshotInterval: Double
     ) {
         self.view = view
         self.coordinator = coordinator
         self.log = log
         self.snapshots = snapshots
         self.snapshotScheduler = snapshotScheduler
+        self.snapshotInterval = snapshotInterval
     }
 
     /// Opens the data directory, recovers snapshot + log tail, starts the log, and finishes every transaction a
@@ -80,7 +83,8 @@ public final class Database: DatabaseAccess {
             ])
         let coordinator = Coordinator(router: router, shards: shards, log: shardLog, view: view)
         return Database(
-            view: view, coordinator: coordinator, log: shardLog, snapshots: snapshots, snapshotScheduler: scheduler)
+            view: view, coordinator: coordinator, log: shardLog, snapshots: snapshots, snapshotScheduler: scheduler,
+            snapshotInterval: configuration.snapshotIntervalSeconds)
     }
 
     /// Finishes the parts a crash left prepared: each logs its anchor's decision, or abort when the anchor's log

@@ -5,20 +5,20 @@ import HearthSystem
 extension Metrics {
     /// Exports the figures the node's subsystems keep themselves (WAL, listeners, sessions, sockets) as sampled
     /// metrics, read at every scrape.
-    func registerNodeFigures(database: Database, wire: WireSessions, server: HTTPServer) {
+    func registerNodeFigures(backend: any NodeBackend, wire: WireSessions, server: HTTPServer) {
         let registry = self.registry
         registry.sampledCounter("hearth_wal_fsyncs_total", help: "fsync calls made by the write-ahead log.") {
-            Double(database.walStatistics.fsyncs)
+            Double(backend.walStatistics.fsyncs)
         }
         registry.sampledCounter("hearth_wal_records_total", help: "Records appended to the write-ahead log.") {
-            Double(database.walStatistics.records)
+            Double(backend.walStatistics.records)
         }
         registry.sampledCounter("hearth_wal_bytes_total", help: "Bytes appended to the write-ahead log.") {
-            Double(database.walStatistics.bytes)
+            Double(backend.walStatistics.bytes)
         }
         registry.sampledGauge(
             "hearth_open_streams", help: "Active listeners (SSE streams and wire-protocol listens)."
-        ) { Double(database.view.listenerCount) }
+        ) { Double(backend.view.listenerCount) }
         registry.sampledGauge(
             "hearth_wire_sessions", help: "Open realtime-protocol sessions (WebSocket and long polling)."
         ) { Double(wire.openSessionCount) }

@@ -1,3 +1,4 @@
+public import HearthCluster
 public import HearthStorage
 public import HearthSystem
 
@@ -38,6 +39,12 @@ public struct NodeConfiguration: Sendable {
     public var keepAliveSeconds = 30.0
     /// Lowest log level written.
     public var logLevel: LogLevel = .info
+    /// The cluster this node is a member of, and which member it is; nil runs a single node.
+    public var cluster: ClusterConfiguration?
+    public var node: NodeID?
+    /// Whether `POST /.cluster/partition` and `/.cluster/heal` may cut this node's links (tests and
+    /// `scripts/cluster partition`); off unless asked for.
+    public var allowsFaultInjection = false
 
     public init() {}
 }

@@ -3,7 +3,8 @@ import HearthNet
 import HearthStorage
 public import HearthSystem
 
-/// A running Hearth node: the database, its HTTP front end and its background services in one task group.
+/// A running Hearth node: the database (a single node's, or a cluster member's), its HTTP front end and its
+/// background services in one task group.
 ///
 /// `run()` returns when its task is cancelled (the CLI cancels it on SIGTERM/SIGINT). Shutdown is graceful and
 /// ordered: the HTTP server stops accepting and finishes in-flight requests (whose writes still reach the log),
@@ -19,14 +20,14 @@ public final class NodeRuntime: Sendable {
 
     /// Runs the node until cancelled. `onListening` receives the bound port once the node accepts requests.
     public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
-        let database = try await Database.open(configuration: self.configuration, log: self.log)
+        let backend = try await self.openBackend()
         let metrics = Metrics()
         let wire = WireSessions(
-            database: database, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log,
+            database: backend, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log,
             metrics: metrics)
         let handler = RESTHandler(
-            database: database, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
-            log: self.log, wire: wire
+            database: backend, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
+            log: self.log, wire: wire, cluster: backend as? any ClusterOperations
         )
         var http = HTTPServerConfiguration()
         http.host = self.configuration.host
@@ -34,19 +35,18 @@ public final class NodeRuntime: Sendable {
         http.headerTimeoutSeconds = self.configuration.headerTimeoutSeconds
         http.outboundBufferLimit = self.configuration.outboundBufferLimit
         let server = HTTPServer(configuration: http, handler: handler)
-        metrics.registerNodeFigures(database: database, wire: wire, server: server)
+        metrics.registerNodeFigures(backend: backend, wire: wire, server: server)
         let port: Int
         do {
             port = try server.bind()
         } catch {
-            await database.close()
+            await backend.close(log: self.log)
             throw error
         }
         self.log.info("http.listening", ["host": self.configuration.host, "port": "\(port)"])
         onListening(port)
 
         let keepAlive = self.configuration.keepAliveSeconds
-        let snapshotInterval = self.configuration.snapshotIntervalSeconds
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
@@ -57,14 +57,8 @@ public final class NodeRuntime: Sendable {
                 return false
             }
             group.addTask {
-                await database.runSnapshots(log: self.log)
-                return false
-            }
-            group.addTask {
-                while (try? await Task.sleep(for: .seconds(snapshotInterval))) != nil {
-                    database.snapshotIfChanged()
-                }
-                return false
+                await backend.runServices(log: self.log)
+                return !Task.isCancelled
             }
             group.addTask {
                 await wire.run()
@@ -72,22 +66,27 @@ public final class NodeRuntime: Sendable {
             }
             group.addTask {
                 while (try? await Task.sleep(for: .seconds(keepAlive))) != nil {
-                    database.view.forEachListener { ($0 as? SSEStream)?.sendKeepAlive() }
+                    backend.view.forEachListener { ($0 as? SSEStream)?.sendKeepAlive() }
                 }
                 return false
-            }
-            group.addTask {
-                guard let error = await database.waitForStorageFailure() else { return false }
-                self.log.critical(
-                    "wal.failed",
-                    ["error": "\(error)", "action": "stopping the node; nothing further can be made durable"])
-                return true
             }
             while let mustStop = await group.next() {
                 if mustStop { group.cancelAll() }
             }
         }
-        await database.close()
-        self.log.info("node.stopped", ["wal_fsyncs": "\(database.walStatistics.fsyncs)"])
+        await backend.close(log: self.log)
+    }
+
+    /// A single node's database, or this member's part of the cluster the configuration names.
+    private func openBackend() async throws -> any NodeBackend {
+        guard let cluster = self.configuration.cluster else {
+            return try await Database.open(configuration: self.configuration, log: self.log)
+        }
+        guard let node = self.configuration.node else {
+            throw ClusterNodeError("A cluster node needs --node: which of the configuration's nodes this one is.")
+        }
+        return try await ClusterNode.open(
+            cluster: cluster, node: node, directory: self.configuration.dataDirectory,
+            fsync: self.configuration.fsync, log: self.log)
     }
 }

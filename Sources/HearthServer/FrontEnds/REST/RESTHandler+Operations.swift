@@ -1,15 +1,20 @@
+import HearthCore
 import HearthNet
 
 /// The operations endpoints beside the REST API: what a load balancer, a process supervisor and Prometheus ask.
 extension RESTHandler {
     /// The paths answered here rather than as database locations (none ends in `.json`, so none is a REST path).
-    static let operationsPaths: Set<String> = ["/.metrics", "/.health", "/.ready"]
+    static let operationsPaths: Set<String> = [
+        "/.metrics", "/.health", "/.ready", "/.cluster", "/.cluster/partition", "/.cluster/heal",
+    ]
 
     /// `/.metrics` (Prometheus text), `/.health` (the process is up and its log can still make writes durable) and
     /// `/.ready` (the node can serve every shard: on one node as soon as recovery has finished, which is before the
     /// port opens; in a cluster once every shard has a leader and this node applied what it knows was committed).
-    /// Only `GET` and `HEAD` are allowed.
+    /// `/.cluster` is a cluster member's view of the cluster (404 on a single node). These answer `GET` and `HEAD`
+    /// only; `/.cluster/partition` and `/.cluster/heal` take `POST` on a node started with fault injection.
     func operationsResponse(_ request: HTTPRequest) -> HTTPResponse {
+        if request.path.hasPrefix("/.cluster/") { return self.faultResponse(request) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.jsonError(
                 status: 405, message: "\(request.path) answers GET and HEAD only.")
@@ -26,10 +31,50 @@ extension RESTHandler {
                     message: "The write-ahead log failed; this node can no longer make writes durable. Restart it.")
             }
             return Self.json(#"{"status":"ok"}"#)
+        case "/.cluster":
+            guard let cluster = self.cluster else {
+                return .jsonError(
+                    status: 404, message: "This node runs alone; start it with --config and --node to join a cluster.")
+            }
+            return Self.json(String(decoding: cluster.status.jsonBytes(), as: UTF8.self))
         default:
             if let reason = self.database.notReadyReason { return .jsonError(status: 503, message: reason) }
             return Self.json(#"{"ready":true}"#)
         }
+    }
+
+    /// `POST /.cluster/partition` with `{"peers": ["n3"]}` cuts this node off from those members (frames to and from
+    /// them are dropped; the connections stay up); `POST /.cluster/heal` restores every link.
+    private func faultResponse(_ request: HTTPRequest) -> HTTPResponse {
+        guard let cluster = self.cluster, self.configuration.allowsFaultInjection else {
+            return .jsonError(
+                status: 403,
+                message: "Fault injection is off; start a cluster node with --fault-injection to use \(request.path).")
+        }
+        guard request.method == "POST" else {
+            var response = HTTPResponse.jsonError(status: 405, message: "\(request.path) answers POST only.")
+            response.headers.add("Allow", "POST")
+            return response
+        }
+        if request.path == "/.cluster/heal" {
+            cluster.heal()
+            return Self.json(#"{"partitioned":[]}"#)
+        }
+        guard let document = try? JSONReader.parseValue(request.body), case .array(let items)? = document["peers"],
+            case let peers = items.compactMap(\.stringValue), peers.count == items.count
+        else {
+            return .jsonError(
+                status: 400, message: #"Send {"peers": ["n2", …]}: the members to cut this node off from."#)
+        }
+        do {
+            try cluster.partition(from: peers)
+        } catch {
+            return .jsonError(status: 400, message: error.description)
+        }
+        return Self.json(
+            String(
+                decoding: JSONValue.object(["partitioned": .array(peers.map { .string($0) })]).jsonBytes(),
+                as: UTF8.self))
     }
 
     private func metricsResponse() -> HTTPResponse {

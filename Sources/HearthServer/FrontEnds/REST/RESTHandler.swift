@@ -13,6 +13,8 @@ public final class RESTHandler: HTTPRequestHandler {
     let log: Log
     /// The realtime-protocol front end (`/.ws`, `/.lp`), when the node serves it.
     let wire: WireSessions?
+    /// The cluster this node is a member of, if any (`/.cluster`).
+    let cluster: (any ClusterOperations)?
     /// Takes turns among callers contending with compare-and-sets on one location.
     let conditionalWrites = ConditionalWriteGate()
 
@@ -22,7 +24,8 @@ public final class RESTHandler: HTTPRequestHandler {
         policy: any AccessPolicy,
         metrics: Metrics,
         log: Log,
-        wire: WireSessions? = nil
+        wire: WireSessions? = nil,
+        cluster: (any ClusterOperations)? = nil
     ) {
         self.database = database
         self.configuration = configuration
@@ -30,6 +33,7 @@ public final class RESTHandler: HTTPRequestHandler {
         self.metrics = metrics
         self.log = log
         self.wire = wire
+        self.cluster = cluster
     }
 
     public func maximumBodyBytes(
@@ -54,6 +58,8 @@ public final class RESTHandler: HTTPRequestHandler {
                 reply = try await self.handleREST(request)
             } catch let error as RESTError {
                 reply = .response(error.response)
+            } catch let error as any WriteUnavailableError {
+                reply = .response(RESTError(503, error.description).response)
             } catch {
                 self.log.error("rest.failed", ["path": request.path, "error": "\(error)"])
                 reply = .response(RESTError(503, "The database is temporarily unavailable; retry shortly.").response)

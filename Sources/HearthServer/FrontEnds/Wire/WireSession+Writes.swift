@@ -34,6 +34,8 @@ extension WireSession {
                 .failure(
                     WireProtocolError(
                         .dataStale, "The data at \(path) changed since the client read it; retry with the new value.")))
+        case .failure(let error as any WriteUnavailableError):
+            return .response(id: id, .failure(WireProtocolError(.unavailable, error.description)))
         case .failure:
             return .response(
                 id: id,
