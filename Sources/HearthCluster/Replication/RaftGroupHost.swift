@@ -58,6 +58,13 @@ package final class RaftGroupHost: Sendable {
         self.node.withLock { ($0.log.committed, $0.log.applied, $0.followers) }
     }
 
+    /// Whether the replica heard from its group's leader within the last election timeout (a leader: whether it
+    /// still has its quorum's support). A replica cut off from the leader keeps believing in it until then.
+    package var hearsLeader: Bool { self.node.withLock { $0.inLease } }
+
+    /// Whether the replica leads and is handing leadership over (it takes no proposals until that ends).
+    package var isTransferring: Bool { self.node.withLock { $0.role == .leader && $0.transferee != nil } }
+
     /// The index of the last entry in the replica's log.
     package var lastIndex: UInt64 { self.node.withLock { $0.log.lastIndex } }
 

@@ -111,8 +111,27 @@ final class ClusterNode: NodeBackend {
                     return true
                 }
             }
+            group.addTask {
+                await self.balanceLeaders(log: log)
+                return false
+            }
             while let mustStop = await group.next() {
                 if mustStop { group.cancelAll() }
+            }
+        }
+    }
+
+    /// Every few seconds, hands shards this node leads to their preferred leaders when those are alive, connected
+    /// and caught up (see `ReplicatedDatabase.balanceLeaders`).
+    private func balanceLeaders(log: Log) async {
+        while (try? await Task.sleep(for: .seconds(3))) != nil {
+            let alive = Set(self.membership.members.filter { $0.status == .alive }.map(\.id))
+            let links = self.transport.statistics
+            let moved = self.database.balanceLeaders(preferred: self.placement.preferredLeaders) { peer in
+                alive.contains(peer) && links[peer]?.isConnected == true
+            }
+            if !moved.isEmpty {
+                log.info("cluster.leadership_handed_over", ["shards": moved.map(String.init).joined(separator: ",")])
             }
         }
     }

@@ -79,6 +79,7 @@ final class RaftShardLog: ShardLog {
     func acceptsAppends(shard: Int) -> Bool {
         guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return false }
         let state = host.softState
+        guard !host.isTransferring else { return false }
         return self.shards.withLock { shards in
             guard state.role == .leader, let leadership = shards[shard]?.leadership, leadership.term == state.term,
                 shards[shard]?.needsRebuild == false

@@ -13,6 +13,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// Sends one frame of a kind to a peer; false when the transport would not queue it.
     typealias Send = @Sendable (NodeID, PeerFrameKind, [UInt8]) -> Bool
 
+    /// This node's id.
+    let node: NodeID
     let service: ReplicationService
     let log: RaftShardLog
     let view: DatabaseView
@@ -26,9 +28,10 @@ final class ReplicatedDatabase: DatabaseAccess {
     private let failed = Atomic(false)
 
     private init(
-        service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
+        node: NodeID, service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
         wal: WriteAheadLog, calls: ShardCalls, callServer: ShardCallServer
     ) {
+        self.node = node
         self.service = service
         self.log = log
         self.view = view
@@ -100,7 +103,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         let client = RoutedShardClient(node: node, local: local, log: log, calls: calls, leaderWait: leaderWait)
         let coordinator = Coordinator(router: router, shards: client, log: log, view: view)
         return ReplicatedDatabase(
-            service: service, log: log, view: view, coordinator: coordinator, wal: wal, calls: calls,
+            node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal, calls: calls,
             callServer: callServer)
     }
 
@@ -118,15 +121,19 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// Whether persisting a group's entries failed: the node can no longer make writes durable and must stop.
     var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
 
-    /// A cluster node can serve every shard when its log works, every shard's group knows a leader, and this node
-    /// has applied everything it knows its groups committed.
+    /// A cluster node can serve every shard when its log works, every shard's group has a leader this node has
+    /// heard from within an election timeout, and this node has applied everything it knows its groups committed.
     var notReadyReason: String? {
         if self.hasFailed { return "Persisting a shard's log failed; this node is not serving." }
         for group in self.service.groups {
             guard let host = self.service.host(group) else { continue }
             let shard = Int(group.rawValue)
-            guard host.softState.leader != nil else {
+            guard let leader = host.softState.leader else {
                 return "Shard \(shard) has no leader yet (an election is running)."
+            }
+            guard host.hearsLeader else {
+                return "Shard \(shard) has not heard from its leader \(leader.name) for an election timeout; this node "
+                    + "may be cut off from the others."
             }
             let commit = host.status.commit
             let delivered = self.log.delivered(shard: shard)

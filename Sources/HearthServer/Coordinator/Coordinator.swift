@@ -92,6 +92,9 @@ public final class Coordinator: Sendable {
         var locked: Set<Int> = []
         var preparedShards: [Int] = []
         var isDecided = false
+        // A decision whose call failed without saying whether the anchor logged it (the answer was lost): the
+        // prepared parts must then not be aborted here, or a committed decision could meet aborted parts.
+        var isDecisionUncertain = false
         do {
             while let directive = directives.first {
                 directives.removeFirst()
@@ -124,10 +127,15 @@ public final class Coordinator: Sendable {
                     for position in prepared { try await self.log.waitUntilOrdered(position) }
                     directives += machine.onPrepared()
                 case .decide(let anchor, let part):
-                    guard
-                        let (position, mutations) = try await self.shards.decide(
+                    let decided: (ShardLogPosition, [ResolvedMutation])?
+                    do {
+                        decided = try await self.shards.decide(
                             shard: anchor, id, commit: true, part: part, spineValues: machine.spineValues)
-                    else {
+                    } catch {
+                        isDecisionUncertain = !Self.certainlyNotCarriedOut(error)
+                        throw error
+                    }
+                    guard let (position, mutations) = decided else {
                         return try await self.rerunOverEveryShard(
                             id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
                             condition: condition, now: now, escalated: escalated, preparedAll: true)
@@ -149,7 +157,7 @@ public final class Coordinator: Sendable {
             }
         } catch {
             if !isDecided {
-                await self.release(id, locked: locked, prepared: preparedShards)
+                await self.release(id, locked: locked, prepared: isDecisionUncertain ? [] : preparedShards)
             }
             throw error
         }
@@ -160,6 +168,17 @@ public final class Coordinator: Sendable {
 }
 
 extension Coordinator {
+    /// Whether a shard command that threw `error` certainly appended nothing: this node or the leader it asked
+    /// refused it, or it could not be sent. A call whose answer was lost may have been carried out.
+    static func certainlyNotCarriedOut(_ error: any Error) -> Bool {
+        if error is ShardNotLeaderError { return true }
+        guard let call = error as? ShardCallError else { return false }
+        switch call.kind {
+        case .noLeader, .unreachable, .failed: return true
+        case .timedOut: return false
+        }
+    }
+
     /// A transaction failed before its decision was logged: aborts its prepared parts and drops its read locks.
     /// Best effort: a shard whose leadership moved cannot take the abort here, and its new leader's state machine
     /// never held the lock; the part stays prepared there until the transaction is resolved.

@@ -183,6 +183,31 @@ import Testing
         try directory.remove()
     }
 
+    @Test(.timeLimit(.minutes(1))) func leadershipMovesToThePreferredLeadersAndWritesGoOn() async throws {
+        let (directory, members) = try await self.start()
+        let placement = ShardPlacement(
+            members: members.map(\.id), shardCount: Self.router.shardCount, replicationFactor: 3)
+        #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
+        var post = 0
+        let balanced = await eventually(seconds: 30, every: 0.05) {
+            for member in members {
+                member.database?.balanceLeaders(preferred: placement.preferredLeaders) { _ in true }
+            }
+            post += 1
+            _ = try? await self.write(post, at: "/posts/p\(post % 8)/starCount", members: members)
+            return (0..<Self.router.shardCount).allSatisfy { shard in
+                members.first { $0.acceptsAppends(shard: shard) }?.id == placement.preferredLeaders[shard]
+            }
+        }
+        #expect(balanced)
+        // Each node leads its even share of the shards.
+        let counts = Dictionary(grouping: placement.preferredLeaders, by: { $0 }).mapValues(\.count)
+        #expect(counts.values.max() ?? 0 <= (Self.router.shardCount + members.count - 1) / members.count)
+        #expect(try await self.write(99, at: "/posts/p0/starCount", members: members))
+        for member in members { await member.stop() }
+        try directory.remove()
+    }
+
     @Test(.timeLimit(.minutes(1))) func whenTheLeaderStopsAnotherNodeTakesOverWithEveryWrite() async throws {
         let (directory, members) = try await self.start()
         #expect(try await self.write(1, at: "/posts/p0/starCount", members: members))
