@@ -76,6 +76,10 @@ final class RaftShardLog: ShardLog {
         self.service.host(RaftGroupID(UInt32(shard)))?.softState.leader
     }
 
+    func leaderTerm(shard: Int) -> UInt64 {
+        self.service.host(RaftGroupID(UInt32(shard)))?.softState.term ?? 0
+    }
+
     func acceptsAppends(shard: Int) -> Bool {
         guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return false }
         let state = host.softState

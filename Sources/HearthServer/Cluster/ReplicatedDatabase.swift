@@ -25,11 +25,16 @@ final class ReplicatedDatabase: DatabaseAccess {
     let calls: ShardCalls
     /// Runs the shard commands other nodes' coordinators send to this node's leaders.
     let callServer: ShardCallServer
+    /// Finishes transactions whose coordinator went away, on the shards this node leads.
+    let resolver: IntentResolver
+    /// Every shard's actor on this node (leading or following).
+    let actors: [ShardActor]
     private let failed = Atomic(false)
 
     private init(
         node: NodeID, service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
-        wal: WriteAheadLog, calls: ShardCalls, callServer: ShardCallServer
+        wal: WriteAheadLog, calls: ShardCalls, callServer: ShardCallServer, resolver: IntentResolver,
+        actors: [ShardActor]
     ) {
         self.node = node
         self.service = service
@@ -39,6 +44,8 @@ final class ReplicatedDatabase: DatabaseAccess {
         self.wal = wal
         self.calls = calls
         self.callServer = callServer
+        self.resolver = resolver
+        self.actors = actors
     }
 
     /// Opens the log in `directory`, recovers, and wires the shards to their groups.
@@ -46,10 +53,13 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - send: sends a frame to a peer (Raft messages, shard calls and their replies).
     ///   - callTimeout: how long a shard command sent to another node's leader waits for its answer.
     ///   - leaderWait: how long a write waits for a shard to have a leader that takes it.
+    ///   - resolveAfter: how long a transaction's part may stay prepared (or its read lock held) on a shard this
+    ///     node leads before the resolver finishes it.
     static func open(
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
         raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
-        callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10), send: @escaping Send,
+        callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10),
+        resolveAfter: Duration = .seconds(10), send: @escaping Send,
         logger: Log
     ) async throws -> ReplicatedDatabase {
         var walConfiguration = WALConfiguration()
@@ -102,9 +112,12 @@ final class ReplicatedDatabase: DatabaseAccess {
             log: logger)
         let client = RoutedShardClient(node: node, local: local, log: log, calls: calls, leaderWait: leaderWait)
         let coordinator = Coordinator(router: router, shards: client, log: log, view: view)
+        let resolver = IntentResolver(
+            actors: shards, client: client, log: log, forgets: coordinator.forgets, resolveAfter: resolveAfter,
+            readLockTimeout: resolveAfter)
         return ReplicatedDatabase(
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal, calls: calls,
-            callServer: callServer)
+            callServer: callServer, resolver: resolver, actors: shards)
     }
 
     /// A frame from a peer: Raft messages go to their group, shard calls to this node's leaders, replies to the
@@ -150,6 +163,10 @@ final class ReplicatedDatabase: DatabaseAccess {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.calls.run() }
                 group.addTask { try await self.service.run() }
+                group.addTask {
+                    while (try? await Task.sleep(for: .seconds(1))) != nil { await self.resolver.resolveOnce() }
+                }
+                group.addTask { await self.coordinator.forgetFinishedDecisionsUntilCancelled() }
                 defer { group.cancelAll() }
                 try await group.next()
             }

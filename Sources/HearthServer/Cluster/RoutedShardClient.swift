@@ -31,13 +31,13 @@ struct RoutedShardClient: ShardClient {
     }
 
     func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
-        -> (nodes: [Node], through: UInt64)
+        -> ShardReadLock
     {
         try await self.route(shard: shard, .lock(transaction, namespace: namespace, paths: paths)) {
             try await self.local.lock(shard: shard, transaction, namespace: namespace, paths: paths)
         } remote: { outcome in
-            guard case .locked(let nodes, let through) = outcome else { return nil }
-            return (nodes, through)
+            guard case .locked(let read) = outcome else { return nil }
+            return read
         }
     }
 
@@ -49,11 +49,14 @@ struct RoutedShardClient: ShardClient {
         }
     }
 
-    func prepare(shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
-        async throws -> ShardLogPosition?
-    {
-        try await self.route(shard: shard, .prepare(transaction, ShardIntent(write: write, plan: plan))) {
-            try await self.local.prepare(shard: shard, transaction, write, plan: plan)
+    func prepare(
+        shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
+        readLockTerm: UInt64?
+    ) async throws -> ShardLogPosition? {
+        let command = ShardCall.Command.prepare(
+            transaction, ShardIntent(write: write, plan: plan), readLockTerm: readLockTerm)
+        return try await self.route(shard: shard, command) {
+            try await self.local.prepare(shard: shard, transaction, write, plan: plan, readLockTerm: readLockTerm)
         } remote: { outcome in
             switch outcome {
             case .prepared(let position): .some(position)
@@ -64,29 +67,48 @@ struct RoutedShardClient: ShardClient {
     }
 
     func decide(
-        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node]
-    ) async throws -> (ShardLogPosition, [ResolvedMutation])? {
-        let command = ShardCall.Command.decide(transaction, commit: commit, part: part, spineValues: spineValues)
+        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node],
+        readLockTerm: UInt64?
+    ) async throws -> ShardDecideOutcome {
+        let command = ShardCall.Command.decide(
+            transaction, commit: commit, part: part, spineValues: spineValues, readLockTerm: readLockTerm)
         return try await self.route(shard: shard, command) {
             try await self.local.decide(
-                shard: shard, transaction, commit: commit, part: part, spineValues: spineValues)
+                shard: shard, transaction, commit: commit, part: part, spineValues: spineValues,
+                readLockTerm: readLockTerm)
         } remote: { outcome in
             switch outcome {
-            case .appended(let position, let resolved): .some((position, resolved))
-            case .needsAllShards: .some(nil)
+            case .appended(let position, let resolved): .logged(position, resolved)
+            case .needsAllShards: .needsAllShards
+            case .alreadyDecided(let decided, let position): .alreadyDecided(commit: decided, at: position)
             default: nil
             }
         }
     }
 
     func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
-        -> (ShardLogPosition, [ResolvedMutation])
+        -> (ShardLogPosition, [ResolvedMutation])?
     {
         try await self.route(shard: shard, .finish(transaction, commit: commit)) {
             try await self.local.finish(shard: shard, transaction, commit: commit)
         } remote: { outcome in
-            guard case .appended(let position, let resolved) = outcome else { return nil }
-            return (position, resolved)
+            switch outcome {
+            case .appended(let position, let resolved): .some((position, resolved))
+            case .nothingToDo: .some(nil)
+            default: nil
+            }
+        }
+    }
+
+    func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition? {
+        try await self.route(shard: shard, .forget(transactions)) {
+            try await self.local.forget(shard: shard, transactions)
+        } remote: { outcome in
+            switch outcome {
+            case .appended(let position, _): .some(position)
+            case .nothingToDo: .some(nil)
+            default: nil
+            }
         }
     }
 
@@ -116,6 +138,8 @@ struct RoutedShardClient: ShardClient {
                     case .failed(let message):
                         throw ShardCallError(
                             shard: shard, kind: .failed(leader, message), waited: ContinuousClock.now - started)
+                    case .readLockLost:
+                        throw ShardReadLockLostError(shard: shard)
                     default:
                         guard let result = remote(outcome) else {
                             throw ShardCallError(

@@ -9,18 +9,23 @@ import HearthWire
 ///        1 write    ShardWrite, u8 has condition, [path, string hash]
 ///        2 lock     u64 transaction, string namespace, u32 n, n × path
 ///        3 unlock   u64 transaction
-///        4 prepare  u64 transaction, ShardIntent
-///        5 decide   u64 transaction, u8 commit, u8 has part, [ShardIntent], u32 n, n × (path, node)
+///        4 prepare  u64 transaction, ShardIntent, lock term
+///        5 decide   u64 transaction, u8 commit, u8 has part, [ShardIntent], u32 n, n × (path, node), lock term
 ///        6 finish   u64 transaction, u8 commit
+///        7 forget   u32 n, n × u64 transaction
 /// reply: u64 id, u8 outcome, then
 ///        1 appended          position, u32 n, n × resolved mutation
 ///        2 condition failed  u64 through
 ///        3 needs all shards
-///        4 locked            u64 through, u32 n, n × node
+///        4 locked            u64 through, u64 term, u32 n, n × node
 ///        5 unlocked
 ///        6 prepared          position
 ///        7 not leader        u8 has leader, [string node]
 ///        8 failed            string message (bytes)
+///        9 already decided   u8 commit, u8 has position, [position]
+///       10 nothing to do
+///       11 read lock lost
+/// lock term: u8 has term, [u64 term] (the term of the transaction's read lock in the shard, when it read there)
 /// position: u16 shard, u64 shard index, u64 raft index, u64 raft term
 /// node: bytes of its export JSON (priorities kept); resolved mutation: u8 1 set, path, node | u8 2 set priority,
 ///       path, u8 0 none | 1 int i64 | 2 double bits u64 | 3 string
@@ -48,11 +53,12 @@ extension ShardCall {
         case .unlock(let transaction):
             bytes.append(3)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
-        case .prepare(let transaction, let intent):
+        case .prepare(let transaction, let intent, let readLockTerm):
             bytes.append(4)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
             intent.encode(into: &bytes)
-        case .decide(let transaction, let commit, let part, let spineValues):
+            Self.encode(readLockTerm, into: &bytes)
+        case .decide(let transaction, let commit, let part, let spineValues, let readLockTerm):
             bytes.append(5)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
             bytes.append(commit ? 1 : 0)
@@ -63,12 +69,26 @@ extension ShardCall {
                 BinaryWriter.appendPath(path, to: &bytes)
                 BinaryWriter.appendBytes(node.jsonBytes(format: .export), to: &bytes)
             }
+            Self.encode(readLockTerm, into: &bytes)
         case .finish(let transaction, let commit):
             bytes.append(6)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
             bytes.append(commit ? 1 : 0)
+        case .forget(let transactions):
+            bytes.append(7)
+            BinaryWriter.append(UInt32(truncatingIfNeeded: transactions.count), to: &bytes)
+            for transaction in transactions { BinaryWriter.append(transaction.rawValue, to: &bytes) }
         }
         return bytes
+    }
+
+    private static func encode(_ term: UInt64?, into bytes: inout [UInt8]) {
+        bytes.append(term == nil ? 0 : 1)
+        if let term { BinaryWriter.append(term, to: &bytes) }
+    }
+
+    private static func readTerm(_ reader: inout BinaryReader) throws -> UInt64? {
+        try reader.readUInt8() == 1 ? try reader.readUInt64() : nil
     }
 
     /// Reads a call written by `encoded()`.
@@ -96,7 +116,8 @@ extension ShardCall {
             self.command = .unlock(TransactionID(rawValue: try reader.readUInt64()))
         case 4:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
-            self.command = .prepare(transaction, try ShardIntent(reading: &reader))
+            let intent = try ShardIntent(reading: &reader)
+            self.command = .prepare(transaction, intent, readLockTerm: try Self.readTerm(&reader))
         case 5:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
             let commit = try reader.readUInt8() == 1
@@ -107,10 +128,17 @@ extension ShardCall {
                 let path = try reader.readPath()
                 spineValues[path] = try reader.readNode(at: path)
             }
-            self.command = .decide(transaction, commit: commit, part: part, spineValues: spineValues)
+            self.command = .decide(
+                transaction, commit: commit, part: part, spineValues: spineValues,
+                readLockTerm: try Self.readTerm(&reader))
         case 6:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
             self.command = .finish(transaction, commit: try reader.readUInt8() == 1)
+        case 7:
+            let count = Int(try reader.readUInt32())
+            var transactions: [TransactionID] = []
+            for _ in 0..<count { transactions.append(TransactionID(rawValue: try reader.readUInt64())) }
+            self.command = .forget(transactions)
         case let kind:
             throw CommitRecordError("unknown shard call command \(kind)")
         }
@@ -132,11 +160,12 @@ extension ShardReply {
             BinaryWriter.append(through, to: &bytes)
         case .needsAllShards:
             bytes.append(3)
-        case .locked(let nodes, let through):
+        case .locked(let read):
             bytes.append(4)
-            BinaryWriter.append(through, to: &bytes)
-            BinaryWriter.append(UInt32(truncatingIfNeeded: nodes.count), to: &bytes)
-            for node in nodes { BinaryWriter.appendBytes(node.jsonBytes(format: .export), to: &bytes) }
+            BinaryWriter.append(read.through, to: &bytes)
+            BinaryWriter.append(read.term, to: &bytes)
+            BinaryWriter.append(UInt32(truncatingIfNeeded: read.nodes.count), to: &bytes)
+            for node in read.nodes { BinaryWriter.appendBytes(node.jsonBytes(format: .export), to: &bytes) }
         case .unlocked:
             bytes.append(5)
         case .prepared(let position):
@@ -149,6 +178,15 @@ extension ShardReply {
         case .failed(let message):
             bytes.append(8)
             BinaryWriter.appendBytes(Array(message.utf8), to: &bytes)
+        case .alreadyDecided(let commit, let position):
+            bytes.append(9)
+            bytes.append(commit ? 1 : 0)
+            bytes.append(position == nil ? 0 : 1)
+            position?.encode(into: &bytes)
+        case .nothingToDo:
+            bytes.append(10)
+        case .readLockLost:
+            bytes.append(11)
         }
         return bytes
     }
@@ -171,10 +209,11 @@ extension ShardReply {
             self.outcome = .needsAllShards
         case 4:
             let through = try reader.readUInt64()
+            let term = try reader.readUInt64()
             let count = Int(try reader.readUInt32())
             var nodes: [Node] = []
             for _ in 0..<count { nodes.append(try reader.readNode(at: .root)) }
-            self.outcome = .locked(nodes: nodes, through: through)
+            self.outcome = .locked(ShardReadLock(nodes: nodes, through: through, term: term))
         case 5:
             self.outcome = .unlocked
         case 6:
@@ -183,6 +222,14 @@ extension ShardReply {
             self.outcome = .notLeader(leader: try reader.readUInt8() == 1 ? NodeID(try reader.readString()) : nil)
         case 8:
             self.outcome = .failed(String(decoding: try reader.readLengthPrefixedBytes(), as: UTF8.self))
+        case 9:
+            let commit = try reader.readUInt8() == 1
+            let position = try reader.readUInt8() == 1 ? try ShardLogPosition(reading: &reader) : nil
+            self.outcome = .alreadyDecided(commit: commit, at: position)
+        case 10:
+            self.outcome = .nothingToDo
+        case 11:
+            self.outcome = .readLockLost
         case let kind:
             throw CommitRecordError("unknown shard reply outcome \(kind)")
         }

@@ -10,9 +10,11 @@ struct ShardCall: Sendable {
         case write(ShardWrite, condition: WriteCondition?)
         case lock(TransactionID, namespace: String, paths: [Path])
         case unlock(TransactionID)
-        case prepare(TransactionID, ShardIntent)
-        case decide(TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node])
+        case prepare(TransactionID, ShardIntent, readLockTerm: UInt64?)
+        case decide(
+            TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node], readLockTerm: UInt64?)
         case finish(TransactionID, commit: Bool)
+        case forget([TransactionID])
     }
 
     /// Chosen by the caller, unique among its calls in flight.
@@ -31,11 +33,18 @@ struct ShardReply: Sendable {
         case conditionFailed(through: UInt64)
         /// The write or part lands below a spine leaf: the coordinator reruns it over every shard.
         case needsAllShards
-        /// A transaction's paths are locked and read as of entry `through`.
-        case locked(nodes: [Node], through: UInt64)
+        /// A transaction's paths are locked and read.
+        case locked(ShardReadLock)
         case unlocked
         /// A transaction's part was prepared at the position.
         case prepared(ShardLogPosition)
+        /// The anchor already holds the transaction's decision; nothing was logged (see
+        /// `ShardDecideOutcome.alreadyDecided`).
+        case alreadyDecided(commit: Bool, at: ShardLogPosition?)
+        /// Nothing needed logging: the part was finished already, or the decisions were forgotten already.
+        case nothingToDo
+        /// A transaction's prepare or decision met no read lock of its own (leadership moved since its read).
+        case readLockLost
         /// The node does not lead the shard (nothing was appended); `leader` is who it believes does.
         case notLeader(leader: NodeID?)
         /// The command failed on the leader for another reason, described for the client.

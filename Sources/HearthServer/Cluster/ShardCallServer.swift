@@ -54,26 +54,38 @@ final class ShardCallServer: Sendable {
                 case .needsAllShards: return .needsAllShards
                 }
             case .lock(let transaction, let namespace, let paths):
-                let (nodes, through) = try await self.shards.lock(
-                    shard: shard, transaction, namespace: namespace, paths: paths)
-                return .locked(nodes: nodes, through: through)
+                return .locked(
+                    try await self.shards.lock(shard: shard, transaction, namespace: namespace, paths: paths))
             case .unlock(let transaction):
                 await self.shards.unlock(shard: shard, transaction)
                 return .unlocked
-            case .prepare(let transaction, let intent):
+            case .prepare(let transaction, let intent, let readLockTerm):
                 let position = try await self.shards.prepare(
-                    shard: shard, transaction, intent.write, plan: intent.plan)
+                    shard: shard, transaction, intent.write, plan: intent.plan, readLockTerm: readLockTerm)
                 return position.map { .prepared($0) } ?? .needsAllShards
-            case .decide(let transaction, let commit, let part, let spineValues):
-                let decided = try await self.shards.decide(
-                    shard: shard, transaction, commit: commit, part: part, spineValues: spineValues)
-                return decided.map { .appended($0.0, $0.1) } ?? .needsAllShards
+            case .decide(let transaction, let commit, let part, let spineValues, let readLockTerm):
+                switch try await self.shards.decide(
+                    shard: shard, transaction, commit: commit, part: part, spineValues: spineValues,
+                    readLockTerm: readLockTerm)
+                {
+                case .logged(let position, let resolved): return .appended(position, resolved)
+                case .needsAllShards: return .needsAllShards
+                case .alreadyDecided(let decided, let position): return .alreadyDecided(commit: decided, at: position)
+                }
             case .finish(let transaction, let commit):
-                let (position, resolved) = try await self.shards.finish(shard: shard, transaction, commit: commit)
+                guard let (position, resolved) = try await self.shards.finish(shard: shard, transaction, commit: commit)
+                else { return .nothingToDo }
                 return .appended(position, resolved)
+            case .forget(let transactions):
+                guard let position = try await self.shards.forget(shard: shard, transactions) else {
+                    return .nothingToDo
+                }
+                return .appended(position, [])
             }
         } catch is ShardNotLeaderError {
             return .notLeader(leader: self.leader(shard))
+        } catch is ShardReadLockLostError {
+            return .readLockLost
         } catch {
             return .failed("\(error)")
         }

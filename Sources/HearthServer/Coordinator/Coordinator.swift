@@ -14,6 +14,8 @@ public final class Coordinator: Sendable {
     let shards: any ShardClient
     let log: any ShardLog
     let view: DatabaseView
+    /// Decisions the anchors may forget, because every part of their transaction finished.
+    let forgets = DecisionsToForget()
     private let random = Mutex(SystemRandomNumberGenerator())
 
     /// A coordinator over shards reached through `shards` (a cluster node's leaders may be other nodes).
@@ -90,11 +92,14 @@ public final class Coordinator: Sendable {
         // Shards that hold this transaction's read locks or prepared parts, until its decision is logged: a step
         // that fails before then (a shard's leadership moved) must not leave them held.
         var locked: Set<Int> = []
+        // The leader's term at each shard read under a lock: its prepare or decision there must present it.
+        var lockTerms: [Int: UInt64] = [:]
         var preparedShards: [Int] = []
         var isDecided = false
         // A decision whose call failed without saying whether the anchor logged it (the answer was lost): the
         // prepared parts must then not be aborted here, or a committed decision could meet aborted parts.
         var isDecisionUncertain = false
+        var isForgettable = true
         do {
             while let directive = directives.first {
                 directives.removeFirst()
@@ -104,8 +109,8 @@ public final class Coordinator: Sendable {
                     var through: [Int: UInt64] = [:]
                     for shard in participants {
                         locked.insert(shard)
-                        (nodes[shard], through[shard]) = try await self.shards.lock(
-                            shard: shard, id, namespace: namespace, paths: paths)
+                        let read = try await self.shards.lock(shard: shard, id, namespace: namespace, paths: paths)
+                        (nodes[shard], through[shard], lockTerms[shard]) = (read.nodes, read.through, read.term)
                     }
                     directives += machine.onRead(nodes, through: through)
                 case .conditionFailed(let participants, let through):
@@ -116,7 +121,10 @@ public final class Coordinator: Sendable {
                 case .prepare(let parts, let plan):
                     var prepared: [ShardLogPosition] = []
                     for (shard, write) in parts {
-                        guard let position = try await self.shards.prepare(shard: shard, id, write, plan: plan) else {
+                        guard
+                            let position = try await self.shards.prepare(
+                                shard: shard, id, write, plan: plan, readLockTerm: lockTerms[shard])
+                        else {
                             return try await self.rerunOverEveryShard(
                                 id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
                                 condition: condition, now: now, escalated: escalated)
@@ -127,21 +135,32 @@ public final class Coordinator: Sendable {
                     for position in prepared { try await self.log.waitUntilOrdered(position) }
                     directives += machine.onPrepared()
                 case .decide(let anchor, let part):
-                    let decided: (ShardLogPosition, [ResolvedMutation])?
+                    let decided: ShardDecideOutcome
                     do {
                         decided = try await self.shards.decide(
-                            shard: anchor, id, commit: true, part: part, spineValues: machine.spineValues)
+                            shard: anchor, id, commit: true, part: part, spineValues: machine.spineValues,
+                            readLockTerm: lockTerms[anchor])
                     } catch {
                         isDecisionUncertain = !Self.certainlyNotCarriedOut(error)
                         throw error
                     }
-                    guard let (position, mutations) = decided else {
+                    let position: ShardLogPosition
+                    let anchorPart: [ResolvedMutation]
+                    switch decided {
+                    case .logged(let logged, let resolvedPart):
+                        (position, anchorPart) = (logged, resolvedPart)
+                    case .needsAllShards:
                         return try await self.rerunOverEveryShard(
                             id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
                             condition: condition, now: now, escalated: escalated, preparedAll: true)
+                    case .alreadyDecided(let commit, _):
+                        // Only this coordinator commits; a decision already there is a resolver's abort, which
+                        // found this transaction's parts prepared for too long.
+                        isDecisionUncertain = commit
+                        throw TransactionAbortedError(commit: commit)
                     }
                     positions.append(position)
-                    resolved.append(mutations)
+                    resolved.append(anchorPart)
                     isDecided = true
                     // A finish must never be committed before the decision it reports (recovery would apply a part
                     // whose decision it cannot find): immediate on one log, a commit round with a log per shard.
@@ -149,7 +168,13 @@ public final class Coordinator: Sendable {
                     directives += machine.onDecided()
                 case .finish(let participants, let commit):
                     for shard in participants {
-                        let (position, mutations) = try await self.shards.finish(shard: shard, id, commit: commit)
+                        guard let (position, mutations) = try await self.shards.finish(shard: shard, id, commit: commit)
+                        else {
+                            // A resolver finished this part first; its finish may not be committed yet, so the
+                            // anchor keeps the decision (the resolver's bookkeeping, not ours, may forget it).
+                            isForgettable = false
+                            continue
+                        }
                         positions.append(position)
                         resolved.append(mutations)
                     }
@@ -163,7 +188,10 @@ public final class Coordinator: Sendable {
         }
         return PendingWrite(
             view: self.view, log: self.log,
-            state: .committed(positions, CommitFeed.merge(resolved, spineValues: machine.spineValues)))
+            state: .committed(positions, CommitFeed.merge(resolved, spineValues: machine.spineValues)),
+            finished: { [forgets = self.forgets, anchor = machine.plan.anchor, isForgettable] in
+                if isForgettable { forgets.add(id, anchor: anchor) }
+            })
     }
 }
 
@@ -171,7 +199,7 @@ extension Coordinator {
     /// Whether a shard command that threw `error` certainly appended nothing: this node or the leader it asked
     /// refused it, or it could not be sent. A call whose answer was lost may have been carried out.
     static func certainlyNotCarriedOut(_ error: any Error) -> Bool {
-        if error is ShardNotLeaderError { return true }
+        if error is ShardNotLeaderError || error is ShardReadLockLostError { return true }
         guard let call = error as? ShardCallError else { return false }
         switch call.kind {
         case .noLeader, .unreachable, .failed: return true
@@ -202,6 +230,7 @@ extension Coordinator {
         let abortedShards = preparedAll ? others : Array(others.prefix(prepared.count))
         for shard in abortedShards { _ = try await self.shards.finish(shard: shard, id, commit: false) }
         for shard in plan.participants { await self.shards.unlock(shard: shard, id) }
+        if preparedAll { self.forgets.add(id, anchor: plan.anchor) }
         return try await self.transaction(
             namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: true)
     }
@@ -219,6 +248,8 @@ public struct PendingWrite: Sendable {
     let view: DatabaseView
     let log: any ShardLog
     let state: State
+    /// Called once every entry of a transaction is committed (its anchor may then forget the decision).
+    var finished: (@Sendable () -> Void)?
 
     /// Waits until the write is committed, applied to the read view and fanned out, and returns what became of it.
     ///
@@ -228,6 +259,7 @@ public struct PendingWrite: Sendable {
         switch self.state {
         case .committed(let positions, let resolved):
             try await self.log.waitUntilCommitted(positions)
+            self.finished?()
             for position in positions {
                 try await self.view.waitUntilApplied(shard: position.shard, through: position.index)
             }

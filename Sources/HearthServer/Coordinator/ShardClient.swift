@@ -12,19 +12,24 @@ protocol ShardClient: Sendable {
     func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult
     /// See `ShardActor.lock(_:namespace:paths:)`.
     func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
-        -> (nodes: [Node], through: UInt64)
+        -> ShardReadLock
     /// See `ShardActor.unlock(_:)`; best effort (a shard whose leader is gone held no lock to release).
     func unlock(shard: Int, _ transaction: TransactionID) async
-    /// See `ShardActor.prepare(_:_:plan:)`.
-    func prepare(shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
-        async throws -> ShardLogPosition?
-    /// See `ShardActor.decide(_:commit:part:spineValues:)`.
+    /// See `ShardActor.prepare(_:_:plan:readLockTerm:)`.
+    func prepare(
+        shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
+        readLockTerm: UInt64?
+    ) async throws -> ShardLogPosition?
+    /// See `ShardActor.decide(_:commit:part:spineValues:readLockTerm:)`.
     func decide(
-        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node]
-    ) async throws -> (ShardLogPosition, [ResolvedMutation])?
+        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node],
+        readLockTerm: UInt64?
+    ) async throws -> ShardDecideOutcome
     /// See `ShardActor.finish(_:commit:)`.
     func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
-        -> (ShardLogPosition, [ResolvedMutation])
+        -> (ShardLogPosition, [ResolvedMutation])?
+    /// See `ShardActor.forget(_:)`.
+    func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition?
 }
 
 /// Every shard's actor is in this process (a single node, or a cluster node's own leaders).
@@ -36,7 +41,7 @@ struct LocalShardClient: ShardClient {
     }
 
     func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
-        -> (nodes: [Node], through: UInt64)
+        -> ShardReadLock
     {
         try await self.actors[shard].lock(transaction, namespace: namespace, paths: paths)
     }
@@ -45,21 +50,28 @@ struct LocalShardClient: ShardClient {
         await self.actors[shard].unlock(transaction)
     }
 
-    func prepare(shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
-        async throws -> ShardLogPosition?
-    {
-        try await self.actors[shard].prepare(transaction, write, plan: plan)
+    func prepare(
+        shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
+        readLockTerm: UInt64?
+    ) async throws -> ShardLogPosition? {
+        try await self.actors[shard].prepare(transaction, write, plan: plan, readLockTerm: readLockTerm)
     }
 
     func decide(
-        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node]
-    ) async throws -> (ShardLogPosition, [ResolvedMutation])? {
-        try await self.actors[shard].decide(transaction, commit: commit, part: part, spineValues: spineValues)
+        shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node],
+        readLockTerm: UInt64?
+    ) async throws -> ShardDecideOutcome {
+        try await self.actors[shard].decide(
+            transaction, commit: commit, part: part, spineValues: spineValues, readLockTerm: readLockTerm)
     }
 
     func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
-        -> (ShardLogPosition, [ResolvedMutation])
+        -> (ShardLogPosition, [ResolvedMutation])?
     {
         try await self.actors[shard].finish(transaction, commit: commit)
+    }
+
+    func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition? {
+        try await self.actors[shard].forget(transactions)
     }
 }

@@ -6,3 +6,5 @@ protocol WriteUnavailableError: Error, CustomStringConvertible {}
 extension ShardNotLeaderError: WriteUnavailableError {}
 extension ShardNotCommittedError: WriteUnavailableError {}
 extension ShardCallError: WriteUnavailableError {}
+extension ShardReadLockLostError: WriteUnavailableError {}
+extension TransactionAbortedError: WriteUnavailableError {}

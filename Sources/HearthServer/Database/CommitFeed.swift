@@ -139,6 +139,8 @@ struct CommitFeed {
             self.finishBookkeeping(transaction, shard: shard)
         case .finished(let transaction, _, let part?):
             return self.consumeTransaction(transaction, participants: part.participants, into: &updates)
+        case .bookkeeping:
+            self.queues[shard].remove(at: position)
         }
         return .shown([(shard, applied.index)])
     }

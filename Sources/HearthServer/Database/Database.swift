@@ -98,7 +98,9 @@ public final class Database: DatabaseAccess {
         for shard in shards {
             for (transaction, intent) in await shard.intents.sorted(by: { $0.key < $1.key }) {
                 let commit = decisions[intent.plan.anchor][transaction] ?? false
-                positions.append(try await shard.finish(transaction, commit: commit).0)
+                if let (position, _) = try await shard.finish(transaction, commit: commit) {
+                    positions.append(position)
+                }
             }
         }
         try await log.waitUntilCommitted(positions)

@@ -21,10 +21,16 @@ protocol ShardLog: Sendable {
     /// Whether `shard`'s log takes appends from this node now: always for a local log; for a replicated one only
     /// while this node leads the shard and has applied every entry of earlier leaders.
     func acceptsAppends(shard: Int) -> Bool
+
+    /// The term in which this node leads `shard` (0 for a local log): locks taken in one term do not hold in
+    /// another.
+    func leaderTerm(shard: Int) -> UInt64
 }
 
 extension ShardLog {
     func acceptsAppends(shard: Int) -> Bool { true }
+
+    func leaderTerm(shard: Int) -> UInt64 { 0 }
 }
 
 /// Where an appended entry sits: its shard and index, plus where the log keeps it.

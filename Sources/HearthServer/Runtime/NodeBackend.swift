@@ -30,6 +30,10 @@ extension Database: NodeBackend {
                 return false
             }
             group.addTask {
+                await self.coordinator.forgetFinishedDecisionsUntilCancelled()
+                return false
+            }
+            group.addTask {
                 guard let error = await self.waitForStorageFailure() else { return false }
                 log.critical(
                     "wal.failed",

@@ -12,6 +12,12 @@ public actor ShardActor {
     private var machine: ShardStateMachine
     private let log: any ShardLog
     private var blocked: [CheckedContinuation<Void, Never>] = []
+    /// When each read lock held here was taken (leader memory, like the locks): a coordinator that vanished
+    /// between its read and its prepare leaves them, and `expireReadLocks` drops them.
+    private var readLockTimes: [TransactionID: ContinuousClock.Instant] = [:]
+    /// Where this node, leading, logged the decisions its machine holds (they may not be committed yet). Decisions
+    /// that arrived committed (as a follower, or by a rebuild) have none.
+    private var decisionPositions: [TransactionID: ShardLogPosition] = [:]
 
     init(machine: ShardStateMachine, log: any ShardLog) {
         self.id = machine.shard
@@ -44,36 +50,67 @@ public actor ShardActor {
                 return .conditionFailed(through: self.machine.lastIndex)
             case .needsAllShards:
                 return .needsAllShards
+            case .alreadyDecided, .nothingToDo:
+                preconditionFailure("a write in shard \(self.id) answered as a transaction")
             }
         }
     }
 
     /// Locks `paths` for a transaction and reads them; waits while another transaction holds an overlapping path.
-    /// - Returns: the shard's data at each path and the index the read reflects.
-    func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) async throws
-        -> (nodes: [Node], through: UInt64)
-    {
+    /// - Returns: the shard's data at each path, the index the read reflects, and the leader's term, which the
+    ///   transaction's prepare or decision here must present (a lock does not outlive its leader's term).
+    func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) async throws -> ShardReadLock {
         try self.requireLeadership()
         while !self.machine.lock(transaction, namespace: namespace, paths: paths) {
             await self.waitForFinish()
             try self.requireLeadership()
         }
-        return (paths.map { self.machine.node(namespace: namespace, at: $0) }, self.machine.lastIndex)
+        self.readLockTimes[transaction] = .now
+        return ShardReadLock(
+            nodes: paths.map { self.machine.node(namespace: namespace, at: $0) }, through: self.machine.lastIndex,
+            term: self.log.leaderTerm(shard: self.id))
     }
 
     /// Releases a transaction's read locks when it gives up before preparing.
     func unlock(_ transaction: TransactionID) {
         self.machine.unlock(transaction)
+        self.readLockTimes.removeValue(forKey: transaction)
         self.resumeBlocked()
     }
 
+    /// Drops read locks taken before `cutoff` whose transaction never prepared or decided here (its coordinator
+    /// is gone); the transaction, should it go on, is refused (`ShardReadLockLostError`).
+    /// - Returns: how many were dropped.
+    @discardableResult
+    func expireReadLocks(takenBefore cutoff: ContinuousClock.Instant) -> Int {
+        self.readLockTimes = self.readLockTimes.filter { self.machine.readLocks[$0.key] != nil }
+        let expired = self.readLockTimes.filter { $0.value < cutoff }.map(\.key)
+        for transaction in expired {
+            self.machine.unlock(transaction)
+            self.readLockTimes.removeValue(forKey: transaction)
+        }
+        if !expired.isEmpty { self.resumeBlocked() }
+        return expired.count
+    }
+
+    /// A transaction that read here under a lock (`readLockTerm`) goes on only if this leader still holds that
+    /// lock in the same term: otherwise a write may have changed what it read.
+    private func requireReadLock(_ transaction: TransactionID, term: UInt64?) throws(ShardReadLockLostError) {
+        guard let term else { return }
+        guard self.machine.readLocks[transaction] != nil, self.log.leaderTerm(shard: self.id) == term else {
+            throw ShardReadLockLostError(shard: self.id)
+        }
+    }
+
     /// Phase one: logs this shard's part; waits while another transaction holds an overlapping path.
+    /// - Parameter readLockTerm: the term `lock` returned, when the transaction read here first.
     /// - Returns: nil when the part lands below a spine leaf (the transaction must rerun over every shard).
-    func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan) async throws
-        -> ShardLogPosition?
-    {
+    func prepare(
+        _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan, readLockTerm: UInt64? = nil
+    ) async throws -> ShardLogPosition? {
         while true {
             try self.requireLeadership()
+            try self.requireReadLock(transaction, term: readLockTerm)
             switch self.machine.prepare(transaction, write, plan: plan) {
             case .appended(let entry, let applied):
                 return self.log.append(entry, applied: applied)
@@ -81,8 +118,8 @@ public actor ShardActor {
                 await self.waitForFinish()
             case .needsAllShards:
                 return nil
-            case .conditionFailed:
-                preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot fail a condition")
+            case .conditionFailed, .alreadyDecided, .nothingToDo:
+                preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot answer that")
             }
         }
     }
@@ -90,46 +127,77 @@ public actor ShardActor {
     /// The anchor logs the decision with its own part (waiting while another transaction holds an overlapping
     /// path), after every other participant prepared. `spineValues` (the transaction's whole values at the spine
     /// paths it sets) travel with the applied decision to the read view, which then need not join the parts.
-    /// - Returns: where to wait for it, and the anchor's resolved part when it committed; nil when the part lands
-    ///   below a spine leaf (the transaction must rerun over every shard).
+    /// A decision for a transaction that already has one (a resolver aborted it) is answered with that one.
+    /// - Parameter readLockTerm: the term `lock` returned, when the transaction read here first.
     func decide(
-        _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node] = [:]
-    ) async throws -> (ShardLogPosition, [ResolvedMutation])? {
+        _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node] = [:],
+        readLockTerm: UInt64? = nil
+    ) async throws -> ShardDecideOutcome {
         while true {
             try self.requireLeadership()
+            if self.machine.decisions[transaction] == nil { try self.requireReadLock(transaction, term: readLockTerm) }
             switch self.machine.decide(transaction, commit: commit, part: part) {
             case .appended(let entry, var applied):
                 if case .finished(let id, let decision, var committed?) = applied.effect {
                     committed.spineValues = spineValues
                     applied.effect = .finished(id, decision: decision, committed: committed)
                 }
-                return (self.log.append(entry, applied: applied), self.finished(applied))
+                let position = self.log.append(entry, applied: applied)
+                self.decisionPositions[transaction] = position
+                return .logged(position, self.finished(applied))
             case .blocked:
                 await self.waitForFinish()
             case .needsAllShards:
                 self.machine.unlock(transaction)
                 self.resumeBlocked()
-                return nil
-            case .conditionFailed:
-                preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot fail a condition")
+                return .needsAllShards
+            case .alreadyDecided(let decided):
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                return .alreadyDecided(commit: decided, at: self.decisionPositions[transaction])
+            case .conditionFailed, .nothingToDo:
+                preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot answer that")
             }
         }
     }
 
     /// A participant logs the decision it learned, finishing its part.
-    /// - Returns: where to wait for it, and this shard's resolved part when it committed.
-    func finish(_ transaction: TransactionID, commit: Bool) throws -> (ShardLogPosition, [ResolvedMutation]) {
+    /// - Returns: where to wait for it, and this shard's resolved part when it committed; nil when the part was
+    ///   finished already (by a resolver, or an earlier attempt).
+    func finish(_ transaction: TransactionID, commit: Bool) throws -> (ShardLogPosition, [ResolvedMutation])? {
         try self.requireLeadership()
-        guard case .appended(let entry, let applied) = self.machine.finish(transaction, commit: commit) else {
-            preconditionFailure("finishing \(transaction) in shard \(self.id) appended nothing")
+        self.readLockTimes.removeValue(forKey: transaction)
+        switch self.machine.finish(transaction, commit: commit) {
+        case .appended(let entry, let applied):
+            return (self.log.append(entry, applied: applied), self.finished(applied))
+        case .nothingToDo:
+            self.resumeBlocked()
+            return nil
+        default:
+            preconditionFailure("finishing \(transaction) in shard \(self.id) can only append or do nothing")
         }
-        return (self.log.append(entry, applied: applied), self.finished(applied))
+    }
+
+    /// The anchor logs that it may forget these decisions (every part of each finished).
+    /// - Returns: where to wait for it; nil when it held none of them.
+    func forget(_ transactions: [TransactionID]) throws -> ShardLogPosition? {
+        try self.requireLeadership()
+        switch self.machine.forget(transactions) {
+        case .appended(let entry, let applied):
+            for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
+            return self.log.append(entry, applied: applied)
+        case .nothingToDo: return nil
+        default: preconditionFailure("forgetting decisions in shard \(self.id) can only append or do nothing")
+        }
     }
 
     /// A committed entry this node did not propose (it follows the shard's leader): applied to the state machine
     /// exactly as the leader applied it.
     func applyCommitted(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
         let applied = self.machine.apply(entry, at: index)
+        if case .forget(let transactions) = entry {
+            for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
+        }
         self.resumeBlocked()
         return applied
     }
@@ -140,6 +208,8 @@ public actor ShardActor {
         var machine = ShardStateMachine(shard: self.id, spineDepth: self.machine.spineDepth)
         for (entry, index) in committed { _ = machine.apply(entry, at: index) }
         self.machine = machine
+        self.decisionPositions.removeAll()
+        self.readLockTimes.removeAll()
         self.resumeBlocked()
     }
 
@@ -149,6 +219,9 @@ public actor ShardActor {
 
     /// The transactions prepared here and not yet finished (recovery finishes them).
     var intents: [TransactionID: ShardIntent] { self.machine.intents }
+
+    /// The decisions this shard anchors and still holds.
+    var decisions: [TransactionID: Bool] { self.machine.decisions }
 
     /// The shard's state machine as it stands (tests compare it with the read view and with a replay of the log).
     var state: ShardStateMachine { self.machine }

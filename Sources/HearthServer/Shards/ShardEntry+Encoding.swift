@@ -4,12 +4,13 @@ import HearthWire
 /// The binary form of a shard entry inside a log record (little-endian):
 ///
 /// ```
-/// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish
+/// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish, 5 forget
 /// write:    ShardWrite
 /// prepare:  u64 transaction, u16 anchor, u16 n, n × u16 participant, ShardWrite
 /// decide:   u64 transaction, u8 commit (0 or 1), u8 has part (0 or 1), then if 1: the part as a prepare body
 ///           (u16 anchor, u16 n, n × u16 participant, ShardWrite)
 /// finish:   u64 transaction, u8 commit (0 or 1)
+/// forget:   u32 n, n × u64 transaction
 /// ShardWrite: u16 namespace length, namespace UTF-8, i64 now, u32 count, then per mutation
 ///             u8 kind (1 set, 2 set priority), u16 path length, path UTF-8, u64 value length, value JSON
 ///             (server values as the client's {".sv": …}, see `WriteValue.jsonValue()`)
@@ -35,6 +36,10 @@ extension ShardEntry {
             bytes.append(4)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
             bytes.append(commit ? 1 : 0)
+        case .forget(let transactions):
+            bytes.append(5)
+            BinaryWriter.append(UInt32(truncatingIfNeeded: transactions.count), to: &bytes)
+            for transaction in transactions { BinaryWriter.append(transaction.rawValue, to: &bytes) }
         }
     }
 
@@ -55,6 +60,12 @@ extension ShardEntry {
             self = .decide(transaction, commit: commit, part)
         case 4:
             self = .finish(TransactionID(rawValue: try reader.readUInt64()), commit: try reader.readUInt8() == 1)
+        case 5:
+            let count = Int(try reader.readUInt32())
+            var transactions: [TransactionID] = []
+            transactions.reserveCapacity(min(count, 1 << 16))
+            for _ in 0..<count { transactions.append(TransactionID(rawValue: try reader.readUInt64())) }
+            self = .forget(transactions)
         case let kind:
             throw CommitRecordError("unknown shard entry kind \(kind)")
         }

@@ -17,6 +17,9 @@ public enum ShardEntry: Sendable {
     case decide(TransactionID, commit: Bool, ShardIntent?)
     /// A participant other than the anchor learns the decision and finishes its part.
     case finish(TransactionID, commit: Bool)
+    /// The anchor may forget these decisions: every participant finished its part (the coordinator saw every
+    /// finish committed, or the resolver finished the parts it found).
+    case forget([TransactionID])
 }
 
 /// The mutations of one write in one namespace, and the clock reading their server values resolve with.

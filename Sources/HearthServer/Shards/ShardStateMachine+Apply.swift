@@ -16,6 +16,8 @@ public struct ShardApplied: Sendable {
         /// learning it. `committed` is the resolved part when it committed (nil for an abort, or when nothing was
         /// prepared here); readers see it once every participant's part is committed.
         case finished(TransactionID, decision: Bool?, committed: ShardTransactionPart?)
+        /// Only the shard's transaction bookkeeping changed (decisions forgotten); readers see nothing.
+        case bookkeeping
     }
 }
 
@@ -53,8 +55,13 @@ extension ShardStateMachine {
             self.addIntent(transaction, intent)
             self.clearReadLock(transaction)
             effect = .prepared(transaction, intent)
+        case .decide(let transaction, _, _) where self.decisions[transaction] != nil:
+            // The first decision logged wins; leaders never log a second, and replicas ignore one alike.
+            self.clearReadLock(transaction)
+            effect = .bookkeeping
         case .decide(let transaction, let commit, let part):
             self.clearReadLock(transaction)
+            self.decisions[transaction] = commit
             let committed =
                 commit
                 ? part.map {
@@ -64,6 +71,9 @@ extension ShardStateMachine {
             effect = .finished(transaction, decision: commit, committed: committed)
         case .finish(let transaction, let commit):
             effect = .finished(transaction, decision: nil, committed: self.finishIntent(transaction, commit: commit))
+        case .forget(let transactions):
+            for transaction in transactions { self.decisions.removeValue(forKey: transaction) }
+            effect = .bookkeeping
         }
         return ShardApplied(shard: self.shard, index: index, effect: effect)
     }

@@ -12,6 +12,10 @@ public enum ShardDecision: Sendable {
     /// The write would land below a leaf on the spine, which every shard keeps a copy of: it must run as a
     /// transaction over every shard so that all the copies change together.
     case needsAllShards
+    /// The anchor already logged this transaction's decision (the first one logged wins); nothing was appended.
+    case alreadyDecided(commit: Bool)
+    /// The transaction holds no prepared part here (it finished already), or there is nothing to forget.
+    case nothingToDo
 }
 
 /// The leader's commands: each decides, under Firebase's rules, whether and what to append.
@@ -57,7 +61,10 @@ extension ShardStateMachine {
 
     /// The anchor logs the decision together with its own part (locking and deciding in one step), after every
     /// other participant prepared. An abort carries no part.
+    /// A decision for a transaction that already has one is refused with that decision: how a resolver's abort
+    /// and a slow coordinator's commit are kept from both winning.
     public mutating func decide(_ transaction: TransactionID, commit: Bool, part: ShardIntent?) -> ShardDecision {
+        if let decided = self.decisions[transaction] { return .alreadyDecided(commit: decided) }
         if commit, let part,
             self.isLocked(
                 namespace: part.write.namespace, mutations: part.write.mutations, reads: [], except: transaction)
@@ -70,9 +77,21 @@ extension ShardStateMachine {
         return self.append(.decide(transaction, commit: commit, commit ? part : nil))
     }
 
-    /// A participant logs the decision it learned, finishing its part.
+    /// A participant logs the decision it learned, finishing its part (nothing, when the part is finished
+    /// already: the coordinator and a resolver may both finish it).
     public mutating func finish(_ transaction: TransactionID, commit: Bool) -> ShardDecision {
-        self.append(.finish(transaction, commit: commit))
+        guard self.intents[transaction] != nil else {
+            self.clearReadLock(transaction)
+            return .nothingToDo
+        }
+        return self.append(.finish(transaction, commit: commit))
+    }
+
+    /// The anchor logs that it may forget these decisions (the ones it still holds).
+    public mutating func forget(_ transactions: [TransactionID]) -> ShardDecision {
+        let held = transactions.filter { self.decisions[$0] != nil }
+        guard !held.isEmpty else { return .nothingToDo }
+        return self.append(.forget(held))
     }
 
     private mutating func append(_ entry: ShardEntry) -> ShardDecision {

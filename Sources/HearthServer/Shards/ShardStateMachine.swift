@@ -21,6 +21,10 @@ public struct ShardStateMachine: Sendable {
     /// Transactions prepared here and not yet finished: their paths are locked. Changed only through
     /// `ShardStateMachine+Locks.swift`, which keeps `locks` in step.
     public internal(set) var intents: [TransactionID: ShardIntent] = [:]
+    /// The decisions of transactions this shard anchors, kept until the anchor logs that they may be forgotten
+    /// (every part finished): a later decision for the same transaction is refused, so a coordinator's commit and a
+    /// resolver's abort can never both win.
+    public internal(set) var decisions: [TransactionID: Bool] = [:]
     /// Paths a coordinator locked to read them before preparing (leader memory only, never logged). Changed only
     /// through `ShardStateMachine+Locks.swift`.
     public internal(set) var readLocks: [TransactionID: ShardLock] = [:]
@@ -39,11 +43,14 @@ public struct ShardStateMachine: Sendable {
     ///   - roots: the whole namespace roots the shard's trees were cut from (a node snapshot); the spine
     ///     priorities they hold are the ones this shard must know about (see `spinePriorities`).
     ///   - spinePriorities: marks a shard snapshot kept, added to those `roots` give.
+    ///   - decisions: the decisions the shard anchors that are not yet forgotten.
     public init(
         shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent],
-        roots: [String: Node] = [:], spinePriorities: [String: Set<Path>] = [:]
+        roots: [String: Node] = [:], spinePriorities: [String: Set<Path>] = [:],
+        decisions: [TransactionID: Bool] = [:]
     ) {
         self.shard = shard
+        self.decisions = decisions
         self.spineDepth = spineDepth
         self.trees = trees.filter { !$0.value.isEmpty }
         self.lastIndex = index

@@ -44,13 +44,16 @@ import Testing
             .write(write, condition: WriteCondition(path: try Path(validating: "/posts/p1"), expectedHash: "abc=")))
         try self.roundTrips(.lock(Self.transaction, namespace: "app-1", paths: [.root, try Path(validating: "/a/b")]))
         try self.roundTrips(.unlock(Self.transaction))
-        try self.roundTrips(.prepare(Self.transaction, ShardIntent(write: write, plan: plan)))
+        try self.roundTrips(.prepare(Self.transaction, ShardIntent(write: write, plan: plan), readLockTerm: nil))
+        try self.roundTrips(.prepare(Self.transaction, ShardIntent(write: write, plan: plan), readLockTerm: 7))
         try self.roundTrips(
             .decide(
                 Self.transaction, commit: true, part: ShardIntent(write: write, plan: plan),
-                spineValues: [try Path(validating: "/posts"): try Self.node(#"{"p1":{".priority":"x","n":1}}"#)]))
-        try self.roundTrips(.decide(Self.transaction, commit: false, part: nil, spineValues: [:]))
+                spineValues: [try Path(validating: "/posts"): try Self.node(#"{"p1":{".priority":"x","n":1}}"#)],
+                readLockTerm: 3))
+        try self.roundTrips(.decide(Self.transaction, commit: false, part: nil, spineValues: [:], readLockTerm: nil))
         try self.roundTrips(.finish(Self.transaction, commit: true))
+        try self.roundTrips(.forget([Self.transaction, TransactionID(rawValue: 9)]))
     }
 
     @Test func repliesRoundTrip() throws {
@@ -63,8 +66,10 @@ import Testing
         ]
         let outcomes: [ShardReply.Outcome] = [
             .appended(position, resolved), .conditionFailed(through: 8), .needsAllShards,
-            .locked(nodes: [try Self.node(#"{"x":[1,2]}"#), .empty], through: 11), .unlocked, .prepared(position),
-            .notLeader(leader: "n2"), .notLeader(leader: nil), .failed("the log failed"),
+            .locked(ShardReadLock(nodes: [try Self.node(#"{"x":[1,2]}"#), .empty], through: 11, term: 4)), .unlocked,
+            .prepared(position), .notLeader(leader: "n2"), .notLeader(leader: nil), .failed("the log failed"),
+            .alreadyDecided(commit: true, at: position), .alreadyDecided(commit: false, at: nil), .nothingToDo,
+            .readLockLost,
         ]
         for outcome in outcomes {
             let reply = ShardReply(id: 5, outcome: outcome)

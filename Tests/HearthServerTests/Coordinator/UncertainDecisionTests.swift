@@ -20,7 +20,7 @@ import Testing
         }
 
         func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
-            -> (nodes: [Node], through: UInt64)
+            -> ShardReadLock
         {
             try await self.local.lock(shard: shard, transaction, namespace: namespace, paths: paths)
         }
@@ -29,22 +29,28 @@ import Testing
             await self.local.unlock(shard: shard, transaction)
         }
 
-        func prepare(shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
-            async throws -> ShardLogPosition?
-        {
-            try await self.local.prepare(shard: shard, transaction, write, plan: plan)
+        func prepare(
+            shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
+            readLockTerm: UInt64?
+        ) async throws -> ShardLogPosition? {
+            try await self.local.prepare(shard: shard, transaction, write, plan: plan, readLockTerm: readLockTerm)
         }
 
         func decide(
-            shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node]
-        ) async throws -> (ShardLogPosition, [ResolvedMutation])? {
+            shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node],
+            readLockTerm: UInt64?
+        ) async throws -> ShardDecideOutcome {
             throw self.error
         }
 
         func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
-            -> (ShardLogPosition, [ResolvedMutation])
+            -> (ShardLogPosition, [ResolvedMutation])?
         {
             try await self.local.finish(shard: shard, transaction, commit: commit)
+        }
+
+        func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition? {
+            try await self.local.forget(shard: shard, transactions)
         }
     }
 

@@ -33,7 +33,7 @@ import Testing
             return self.wal.firstIndex { record in
                 switch record.entry {
                 case .decide, .finish: record.shard == shard
-                case .write, .prepare: false
+                case .write, .prepare, .forget: false
                 }
             }
         }

@@ -72,6 +72,8 @@ import Testing
         /// Per namespace: spine paths a priority was set on and not removed since (the machine's marks).
         var marks: [String: Set<Path>] = [:]
         var transactions: [TransactionID: ModelTransaction] = [:]
+        /// The decisions this shard anchors and has not forgotten.
+        var decisions: [TransactionID: Bool] = [:]
         var entries: [ShardEntry] = []
         var random: SeededRandom
         var nextTransaction: UInt64 = 1
@@ -193,11 +195,13 @@ import Testing
             case 9: Self.lock(&run)
             case 10..<13: try Self.prepare(&run)
             case 13..<16: Self.finish(&run)
+            case 16: Self.decideAgainOrForget(&run)
             case 17: Self.unlock(&run)
             case 18: Self.finishUnknown(&run)
             default: try Self.decide(&run)
             }
             run.checkState()
+            #expect(run.machine.decisions == run.decisions, "\(run.context): the anchor's decisions")
         }
         return run
     }
@@ -236,6 +240,8 @@ import Testing
             run.counts["conditionFailed", default: 0] += 1
             #expect(!blocked && !needsAllShards && failed, "\(run.context): the condition held")
             #expect(current == model.node(at: condition?.path ?? .root), "\(run.context)")
+        case .alreadyDecided, .nothingToDo:
+            Issue.record("\(run.context): a write answered \(decision)")
         case .appended(let entry, let applied):
             run.counts["appended", default: 0] += 1
             #expect(!blocked && !needsAllShards && !failed, "\(run.context): appended a write that must not be")
@@ -343,7 +349,7 @@ import Testing
                 return
             }
             #expect(preparedID == transaction && intent.plan == plan, "\(run.context)")
-        case .conditionFailed:
+        case .conditionFailed, .alreadyDecided, .nothingToDo:
             Issue.record("\(run.context): prepare answered \(decision)")
         }
         if case .appended = decision { return }
@@ -375,6 +381,7 @@ import Testing
             #expect(!blocked && !needsAllShards, "\(run.context): decided a part that must not be")
             run.entries.append(entry)
             run.transactions[transaction] = nil
+            run.decisions[transaction] = commit
             let resolved = commit ? run.applyToModel(write) : nil
             if commit { run.counts["committed", default: 0] += 1 }
             guard case .finished(let finished, let decided, let part) = applied.effect else {
@@ -384,7 +391,7 @@ import Testing
             #expect(finished == transaction && decided == commit, "\(run.context)")
             #expect(
                 part?.change.mutations == resolved && part?.participants == (commit ? [1, 3] : nil), "\(run.context)")
-        case .conditionFailed:
+        case .conditionFailed, .alreadyDecided, .nothingToDo:
             Issue.record("\(run.context): decide answered \(decision)")
         }
         if case .appended = decision { return }
@@ -422,19 +429,48 @@ import Testing
         run.transactions[transaction] = nil
     }
 
-    /// A decision for a transaction never prepared here is still logged, and changes nothing else.
+    /// Finishing a transaction that holds no part here (finished already, or never prepared) logs nothing.
     private static func finishUnknown(_ run: inout Run) {
         let transaction = TransactionID(rawValue: 1_000_000 + run.nextTransaction)
         run.nextTransaction += 1
-        let before = run.machine.trees
-        guard case .appended(let entry, let applied) = run.machine.finish(transaction, commit: true) else {
-            Issue.record("\(run.context): finishing appended nothing")
+        let before = run.machine
+        guard case .nothingToDo = run.machine.finish(transaction, commit: true) else {
+            Issue.record("\(run.context): finishing a part that is not here appended something")
+            return
+        }
+        #expect(run.machine.lastIndex == before.lastIndex && run.machine.trees == before.trees, "\(run.context)")
+    }
+
+    /// The anchor refuses a second decision with the first, and forgets decisions when told to.
+    private static func decideAgainOrForget(_ run: inout Run) {
+        guard
+            let (transaction, commit) = run.decisions.sorted(by: { $0.key < $1.key }).randomElement(using: &run.random)
+        else { return }
+        if Bool.random(using: &run.random) {
+            let before = run.machine.lastIndex
+            guard case .alreadyDecided(commit) = run.machine.decide(transaction, commit: !commit, part: nil) else {
+                Issue.record("\(run.context): a second decision was not refused with the first")
+                return
+            }
+            #expect(run.machine.lastIndex == before, "\(run.context)")
+            return
+        }
+        let unknown = TransactionID(rawValue: 2_000_000 + run.nextTransaction)
+        guard case .appended(let entry, let applied) = run.machine.forget([transaction, unknown]) else {
+            Issue.record("\(run.context): forgetting a held decision appended nothing")
+            return
+        }
+        #expect(entry.forgotten == [transaction], "\(run.context): only held decisions are logged as forgotten")
+        guard case .bookkeeping = applied.effect else {
+            Issue.record("\(run.context): a forget applied as \(applied.effect)")
             return
         }
         run.entries.append(entry)
-        #expect(run.machine.trees == before, "\(run.context)")
-        if case .finished(_, nil, nil) = applied.effect { return }
-        Issue.record("\(run.context): an unknown finish applied as \(applied.effect)")
+        run.decisions[transaction] = nil
+        guard case .nothingToDo = run.machine.forget([transaction]) else {
+            Issue.record("\(run.context): forgetting twice appended something")
+            return
+        }
     }
 
     // MARK: Replay
@@ -463,6 +499,7 @@ import Testing
             #expect(replica.node(namespace: namespace, at: .root).hash == tree.hash, "seed \(run.seed)")
         }
         #expect(Set(replica.intents.keys) == Set(run.machine.intents.keys))
+        #expect(replica.decisions == run.machine.decisions, "seed \(run.seed)")
         for (transaction, intent) in run.machine.intents {
             #expect(replica.intents[transaction]?.bytes(transaction) == intent.bytes(transaction))
         }
@@ -493,5 +530,13 @@ import Testing
             }
         }
         return ModelWrite(namespace: namespace, mutations: mutations, now: run.clock)
+    }
+}
+
+extension ShardEntry {
+    /// The transactions a `forget` entry names (empty for other entries).
+    fileprivate var forgotten: [TransactionID] {
+        if case .forget(let transactions) = self { return transactions }
+        return []
     }
 }

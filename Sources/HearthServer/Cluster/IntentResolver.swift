@@ -1,0 +1,94 @@
+import Synchronization
+
+/// Finishes transactions whose coordinator went away, on the shards this node leads.
+///
+/// A coordinator that crashes, or is cut off, between its prepares and its finishes leaves parts prepared: their
+/// paths stay locked in the participants' state machines. A part prepared here for longer than `resolveAfter`
+/// (by this node's own clock, so clock skew between nodes does not matter) is resolved: the resolver asks the
+/// transaction's anchor to abort unless it already decided — the anchor's first decision wins, so a slow
+/// coordinator's commit and this abort can never both take effect — and then finishes every participant's part with
+/// the decision the anchor holds. Read locks a vanished coordinator left (leader memory) expire after
+/// `readLockTimeout`.
+///
+/// The anchor forgets the decision only when this resolver itself finished every other part (a part another
+/// resolver or the coordinator finished may not be committed yet): a decision kept longer costs memory, never
+/// correctness.
+final class IntentResolver: Sendable {
+    private let actors: [ShardActor]
+    private let client: any ShardClient
+    private let log: any ShardLog
+    private let forgets: DecisionsToForget
+    let resolveAfter: Duration
+    let readLockTimeout: Duration
+    /// When this node first saw each prepared part it leads.
+    private let firstSeen = Mutex<[TransactionID: ContinuousClock.Instant]>([:])
+
+    init(
+        actors: [ShardActor], client: any ShardClient, log: any ShardLog, forgets: DecisionsToForget,
+        resolveAfter: Duration = .seconds(10), readLockTimeout: Duration = .seconds(10)
+    ) {
+        self.actors = actors
+        self.client = client
+        self.log = log
+        self.forgets = forgets
+        self.resolveAfter = resolveAfter
+        self.readLockTimeout = readLockTimeout
+    }
+
+    /// One pass over the shards this node leads: expires old read locks and resolves parts prepared too long.
+    /// - Returns: the transactions resolved.
+    @discardableResult
+    func resolveOnce(now: ContinuousClock.Instant = .now) async -> [TransactionID] {
+        var stale: [TransactionID: ShardIntent] = [:]
+        var present: Set<TransactionID> = []
+        for actor in self.actors where self.log.acceptsAppends(shard: actor.id) {
+            await actor.expireReadLocks(takenBefore: now - self.readLockTimeout)
+            for (transaction, intent) in await actor.intents {
+                present.insert(transaction)
+                let seen = self.firstSeen.withLock { $0[transaction, default: now] }
+                self.firstSeen.withLock { $0[transaction] = seen }
+                if now - seen >= self.resolveAfter { stale[transaction] = intent }
+            }
+        }
+        self.firstSeen.withLock { $0 = $0.filter { present.contains($0.key) } }
+        var resolved: [TransactionID] = []
+        for (transaction, intent) in stale.sorted(by: { $0.key < $1.key }) {
+            do {
+                try await self.resolve(transaction, plan: intent.plan)
+                resolved.append(transaction)
+            } catch {
+                continue
+            }
+        }
+        return resolved
+    }
+
+    /// Learns (or makes) the anchor's decision, then finishes every other participant's part with it.
+    private func resolve(_ transaction: TransactionID, plan: ShardTransactionPlan) async throws {
+        let commit: Bool
+        // The decision is acted on only once committed: an abort or commit a deposed leader logged may be lost.
+        switch try await self.client.decide(
+            shard: plan.anchor, transaction, commit: false, part: nil, spineValues: [:], readLockTerm: nil)
+        {
+        case .logged(let position, _):
+            try await self.log.waitUntilCommitted([position])
+            commit = false
+        case .alreadyDecided(let decided, let position):
+            if let position { try await self.log.waitUntilCommitted([position]) }
+            commit = decided
+        case .needsAllShards:
+            return
+        }
+        var positions: [ShardLogPosition] = []
+        var finishedAll = true
+        for participant in plan.participants where participant != plan.anchor {
+            if let (position, _) = try await self.client.finish(shard: participant, transaction, commit: commit) {
+                positions.append(position)
+            } else {
+                finishedAll = false
+            }
+        }
+        try await self.log.waitUntilCommitted(positions)
+        if finishedAll { self.forgets.add(transaction, anchor: plan.anchor) }
+    }
+}

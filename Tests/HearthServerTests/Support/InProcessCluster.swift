@@ -1,0 +1,117 @@
+import HearthCluster
+import HearthCore
+import HearthNet
+import HearthSystem
+import HearthTestKit
+import Synchronization
+
+@testable import HearthServer
+
+/// Cluster nodes in one process, each with its own write-ahead log, peer transport (on loopback), Raft groups (one
+/// per shard), shard actors, coordinator and read view: what the cluster tests run a replicated write path on.
+enum InProcessCluster {
+    /// One node: its transport (which outlives restarts, as a peer's address does) and its database.
+    final class Member: Sendable {
+        let id: NodeID
+        let directory: String
+        /// Each shard's founding replica set.
+        let founding: [RaftGroupID: RaftMembership]
+        let router: ShardRouter
+        let transport: PeerTransport
+        /// Where the transport finds the database while one is open.
+        let slot = Slot<ReplicatedDatabase>()
+        let run: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+        init(_ id: NodeID, directory: String, founding: [RaftGroupID: RaftMembership], router: ShardRouter) throws {
+            self.id = id
+            self.router = router
+            self.directory = directory
+            self.founding = founding
+            let slot = self.slot
+            self.transport = try PeerTransport(
+                configuration: PeerTransport.Configuration(
+                    node: id, cluster: "test", listenAddress: try SocketAddress(host: "127.0.0.1", port: 0)),
+                log: Log(level: .critical)
+            ) { from, kind, payload in
+                guard let kind = PeerFrameKind(rawValue: kind) else { return }
+                slot.current?.receive(kind: kind, payload, from: from)
+            }
+        }
+
+        /// Opens (recovering) the node's database and runs its groups.
+        func open() async throws {
+            let router = self.router
+            let transport = self.transport
+            let database = try await ReplicatedDatabase.open(
+                directory: self.directory, node: self.id, router: router, founding: self.founding,
+                raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
+                send: { to, kind, bytes in transport.send(bytes, kind: kind, to: to) },
+                logger: Log(level: .critical))
+            self.slot.set(database)
+            self.run.withLock { $0 = Task { try? await database.run() } }
+        }
+
+        /// Stops the groups and closes the log; the transport stays up.
+        func close() async {
+            let run = self.run.withLock { $0.take() }
+            run?.cancel()
+            await run?.value
+            let database = self.slot.take()
+            await database?.close()
+        }
+
+        func stop() async {
+            await self.close()
+            await self.transport.shutdown()
+        }
+
+        var database: ReplicatedDatabase? { self.slot.current }
+
+        func value(_ path: String) throws -> Node? {
+            self.database?.view.root("default").node(at: try Path(validating: path))
+        }
+
+        func acceptsAppends(shard: Int) -> Bool { self.database?.log.acceptsAppends(shard: shard) ?? false }
+    }
+
+    /// Starts `ids` with each shard's group founded by the placement (`replicationFactor` voters, the rest
+    /// learners).
+    static func start(_ ids: [NodeID], router: ShardRouter, replicationFactor: Int = 3) async throws
+        -> (TemporaryDirectory, [Member])
+    {
+        let directory = try TemporaryDirectory("replicated-writes")
+        let founding = ShardPlacement(
+            members: ids, shardCount: router.shardCount, replicationFactor: replicationFactor
+        ).foundingGroups
+        let members = try ids.map {
+            try Member($0, directory: directory.child($0.name), founding: founding, router: router)
+        }
+        for member in members {
+            for other in members where other !== member {
+                member.transport.addPeer(
+                    other.id, at: try SocketAddress(host: "127.0.0.1", port: other.transport.port))
+            }
+        }
+        for member in members { try await member.open() }
+        return (directory, members)
+    }
+
+    /// Starts `ids`, runs `body` on them, then stops every member and removes their data, whether `body` returned,
+    /// threw or gave up early (a test that fails half-way must not leave nodes ticking under the rest of the suite).
+    static func with(
+        _ ids: [NodeID] = ["n1", "n2", "n3"], router: ShardRouter, replicationFactor: Int = 3,
+        _ body: ([Member]) async throws -> Void
+    ) async throws {
+        let (directory, members) = try await Self.start(ids, router: router, replicationFactor: replicationFactor)
+        let outcome: Result<Void, any Error>
+        do {
+            try await body(members)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        for member in members { await member.stop() }
+        directory.remove()
+        try outcome.get()
+    }
+}
