@@ -85,5 +85,16 @@ import Testing
         let shards = document?["shards"] as? [[String: Any]] ?? []
         #expect(shards.count == 8)
         #expect(shards.allSatisfy { ["n1", "n2", "n3"].contains($0["leader"] as? String ?? "") })
+
+        // `/.metrics` carries each shard's replication figures and each peer link's.
+        let metrics = try cluster.request("n1", "GET", "/.metrics").text
+        for name in [
+            #"hearth_raft_term{shard="0"}"#, #"hearth_raft_commit_index{shard="7"}"#,
+            #"hearth_raft_apply_lag{shard="0"}"#,
+            #"hearth_raft_leader_changes_total{shard="0"}"#, #"hearth_peer_connected{peer="n2"} 1"#,
+            "hearth_shard_call_round_trips_total",
+        ] {
+            #expect(metrics.contains(name), "\(name) missing from /.metrics")
+        }
     }
 }

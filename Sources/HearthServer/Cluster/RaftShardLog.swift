@@ -39,6 +39,9 @@ final class RaftShardLog: ShardLog {
         var leadership: (term: UInt64, firstIndex: UInt64)?
         /// The actor's machine ran ahead of commit and must be rebuilt before the next follower apply.
         var needsRebuild = false
+        /// The leader last observed, and how many times it changed (for `/.metrics`).
+        var leader: NodeID?
+        var leaderChanges: UInt64 = 0
         var waiters: [Waiter] = []
     }
 
@@ -64,6 +67,11 @@ final class RaftShardLog: ShardLog {
     /// Connects the shards' actors (they are created after the log).
     func setApplier(_ applier: Applier) {
         self.applier.withLock { $0 = applier }
+    }
+
+    /// How many times `shard`'s group has had a new leader, as this node saw it.
+    func leaderChanges(shard: Int) -> UInt64 {
+        self.shards.withLock { $0[shard]?.leaderChanges ?? 0 }
     }
 
     /// The Raft index through which `shard`'s committed entries have reached the read view.
@@ -139,6 +147,10 @@ final class RaftShardLog: ShardLog {
         let lastIndex = host.lastIndex
         self.shards.withLock { shards in
             guard var entry = shards[shard] else { return }
+            if let leader = state.leader, leader != entry.leader {
+                entry.leader = leader
+                entry.leaderChanges += 1
+            }
             if state.role == .leader {
                 entry.leadership = (state.term, lastIndex)
             } else if entry.leadership != nil {

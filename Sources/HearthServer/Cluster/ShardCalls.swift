@@ -10,7 +10,14 @@ final class ShardCalls: Sendable {
         var continuation: CheckedContinuation<ShardReply.Outcome, any Error>
         var peer: NodeID
         var shard: Int
+        var sent: ContinuousClock.Instant
         var deadline: ContinuousClock.Instant
+    }
+
+    /// Answered calls to one peer: how many, and their round trips summed (for `/.metrics`).
+    struct RoundTrips: Sendable {
+        var count: UInt64 = 0
+        var seconds: Double = 0
     }
 
     /// How long a call waits for its answer.
@@ -18,6 +25,7 @@ final class ShardCalls: Sendable {
     private let send: @Sendable (NodeID, [UInt8]) -> Bool
     private let pending = Mutex<[UInt64: Pending]>([:])
     private let nextID = Atomic<UInt64>(1)
+    private let roundTrips = Mutex<[NodeID: RoundTrips]>([:])
     private let log: Log
 
     /// - Parameter send: queues an encoded `ShardCall` for a peer (the transport's `shardCall` frames); false when
@@ -33,10 +41,11 @@ final class ShardCalls: Sendable {
     func call(_ command: ShardCall.Command, shard: Int, to peer: NodeID) async throws -> ShardReply.Outcome {
         let id = self.nextID.add(1, ordering: .relaxed).oldValue
         let payload = ShardCall(id: id, shard: shard, command: command).encoded()
-        let deadline = ContinuousClock.now + self.timeout
+        let sent = ContinuousClock.now
+        let deadline = sent + self.timeout
         return try await withCheckedThrowingContinuation { continuation in
             self.pending.withLock {
-                $0[id] = Pending(continuation: continuation, peer: peer, shard: shard, deadline: deadline)
+                $0[id] = Pending(continuation: continuation, peer: peer, shard: shard, sent: sent, deadline: deadline)
             }
             if !self.send(peer, payload), let unsent = self.pending.withLock({ $0.removeValue(forKey: id) }) {
                 unsent.continuation.resume(
@@ -56,8 +65,17 @@ final class ShardCalls: Sendable {
             return
         }
         guard let waiting = self.pending.withLock({ $0.removeValue(forKey: reply.id) }) else { return }
+        let elapsed = ContinuousClock.now - waiting.sent
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        self.roundTrips.withLock { totals in
+            totals[waiting.peer, default: RoundTrips()].count += 1
+            totals[waiting.peer, default: RoundTrips()].seconds += seconds
+        }
         waiting.continuation.resume(returning: reply.outcome)
     }
+
+    /// Answered calls and their summed round trips, by peer.
+    var roundTripTotals: [NodeID: RoundTrips] { self.roundTrips.withLock { $0 } }
 
     /// Fails every call whose deadline has passed.
     func expire(now: ContinuousClock.Instant = .now) {

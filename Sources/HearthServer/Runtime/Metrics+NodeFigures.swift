@@ -7,6 +7,7 @@ extension Metrics {
     /// metrics, read at every scrape.
     func registerNodeFigures(backend: any NodeBackend, wire: WireSessions, server: HTTPServer) {
         let registry = self.registry
+        backend.registerOwnFigures(in: self)
         registry.sampledCounter("hearth_wal_fsyncs_total", help: "fsync calls made by the write-ahead log.") {
             Double(backend.walStatistics.fsyncs)
         }

@@ -13,6 +13,9 @@ protocol NodeBackend: DatabaseAccess {
 
     /// What the backend's write-ahead log has done (for `/.metrics`).
     var walStatistics: WALStatistics { get }
+
+    /// Adds the figures only this kind of node has to `/.metrics` (a cluster member's replication figures).
+    func registerOwnFigures(in metrics: Metrics)
 }
 
 extension Database: NodeBackend {
@@ -45,6 +48,8 @@ extension Database: NodeBackend {
             }
         }
     }
+
+    func registerOwnFigures(in metrics: Metrics) {}
 
     func close(log: Log) async {
         await self.close()

@@ -29,13 +29,36 @@ public final class MetricsRegistry: Sendable {
     /// Exports a total another subsystem keeps, read by `read` at every render.
     public func sampledCounter(_ name: String, help: String, _ read: @escaping @Sendable () -> Double) {
         _ = self.register(
-            SampledMetric(descriptor: MetricDescriptor(name: name, help: help), type: "counter", read: read))
+            SampledMetric(
+                descriptor: MetricDescriptor(name: name, help: help), type: "counter", read: { [([], read())] }))
     }
 
     /// Exports a current value another subsystem keeps, read by `read` at every render.
     public func sampledGauge(_ name: String, help: String, _ read: @escaping @Sendable () -> Double) {
         _ = self.register(
-            SampledMetric(descriptor: MetricDescriptor(name: name, help: help), type: "gauge", read: read))
+            SampledMetric(
+                descriptor: MetricDescriptor(name: name, help: help), type: "gauge", read: { [([], read())] }))
+    }
+
+    /// Exports labelled totals another subsystem keeps: `read` returns every series (label values in the order of
+    /// `labels`) at every render.
+    public func sampledCounters(
+        _ name: String, help: String, labels: [String],
+        _ read: @escaping @Sendable () -> [(labels: [String], value: Double)]
+    ) {
+        _ = self.register(
+            SampledMetric(
+                descriptor: MetricDescriptor(name: name, help: help, labelNames: labels), type: "counter", read: read))
+    }
+
+    /// Exports labelled current values another subsystem keeps: `read` returns every series at every render.
+    public func sampledGauges(
+        _ name: String, help: String, labels: [String],
+        _ read: @escaping @Sendable () -> [(labels: [String], value: Double)]
+    ) {
+        _ = self.register(
+            SampledMetric(
+                descriptor: MetricDescriptor(name: name, help: help, labelNames: labels), type: "gauge", read: read))
     }
 
     /// Every family in registration order, in the Prometheus text exposition format (version 0.0.4). Sampled

@@ -77,6 +77,22 @@ import Testing
         #expect(registry.render().contains("app_fsyncs_total 8\n"))
     }
 
+    /// Labelled sampled series come out sorted by their label values, whatever order the subsystem gives them in.
+    @Test func readsLabelledSampledSeriesInLabelOrder() {
+        let registry = MetricsRegistry()
+        registry.sampledGauges("app_commit_index", help: "Commit index.", labels: ["shard"]) {
+            [(["1"], 5), (["0"], 9)]
+        }
+        #expect(
+            registry.render() == """
+                # HELP app_commit_index Commit index.
+                # TYPE app_commit_index gauge
+                app_commit_index{shard="0"} 9
+                app_commit_index{shard="1"} 5
+
+                """)
+    }
+
     /// Label values come from clients (methods, wire actions), so they cannot break the exposition; help text is
     /// escaped too.
     @Test func escapesLabelValuesAndHelp() {
