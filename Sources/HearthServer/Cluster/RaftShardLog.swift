@@ -49,6 +49,8 @@ final class RaftShardLog: ShardLog {
     private let view: DatabaseView
     private let applier: Mutex<Applier?> = Mutex(nil)
     private let shards: Mutex<[Int: Shard]>
+    /// Set when the node stops replicating: nothing commits here any more, so waits fail at once.
+    private let isClosed = Atomic(false)
 
     /// - Parameter delivered: per shard, the Raft index through which recovery already applied the committed
     ///   entries (the groups deliver them again after a restart; those are skipped).
@@ -118,6 +120,7 @@ final class RaftShardLog: ShardLog {
             guard position.term > 0 else { throw ShardNotCommittedError(shard: position.shard) }
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Bool? = self.shards.withLock { shards in
+                    if self.isClosed.load(ordering: .relaxed) { return false }
                     guard var shard = shards[position.shard] else { return false }
                     if shard.delivered >= position.sequence {
                         return self.committedTerm(shard: position.shard, index: position.sequence) == position.term
@@ -129,6 +132,8 @@ final class RaftShardLog: ShardLog {
                 }
                 switch outcome {
                 case true?: continuation.resume()
+                case false? where self.isClosed.load(ordering: .relaxed):
+                    continuation.resume(throwing: NodeStoppingError())
                 case false?: continuation.resume(throwing: ShardNotCommittedError(shard: position.shard))
                 case nil: break
                 }
@@ -138,6 +143,21 @@ final class RaftShardLog: ShardLog {
 
     func waitUntilOrdered(_ position: ShardLogPosition) async throws {
         try await self.waitUntilCommitted([position])
+    }
+
+    /// The node stops replicating: every wait still pending fails with `NodeStoppingError`, and so does every later
+    /// one (nothing will commit here any more).
+    func close() {
+        let waiters = self.shards.withLock { shards -> [Waiter] in
+            self.isClosed.store(true, ordering: .relaxed)
+            var all: [Waiter] = []
+            for shard in shards.keys {
+                all += shards[shard]?.waiters ?? []
+                shards[shard]?.waiters.removeAll()
+            }
+            return all
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: NodeStoppingError()) }
     }
 
     /// The group's role changed: leading in a new term starts the wait for its no-op; losing the lead marks the
@@ -233,5 +253,13 @@ struct ShardNotCommittedError: Error, Sendable, CustomStringConvertible {
     var description: String {
         "The write was not committed: leadership of shard \(self.shard) moved while it was being replicated. "
             + "Nothing of it was applied; retry it."
+    }
+}
+
+/// The node stopped replicating while a write waited for its commit: the write may or may not have been applied.
+struct NodeStoppingError: Error, Sendable, CustomStringConvertible {
+    var description: String {
+        "This node is shutting down; the write may or may not have been applied. Read the data through another node "
+            + "before retrying."
     }
 }

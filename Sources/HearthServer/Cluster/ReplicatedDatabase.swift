@@ -167,7 +167,13 @@ final class ReplicatedDatabase: DatabaseAccess {
                     while (try? await Task.sleep(for: .seconds(1))) != nil { await self.resolver.resolveOnce() }
                 }
                 group.addTask { await self.coordinator.forgetFinishedDecisionsUntilCancelled() }
-                defer { group.cancelAll() }
+                defer {
+                    group.cancelAll()
+                    // Nothing commits here any more: the writes and resolutions still waiting fail now, so every
+                    // child task can end.
+                    self.log.close()
+                    self.calls.failAll()
+                }
                 try await group.next()
             }
         } catch {

@@ -26,6 +26,8 @@ final class ShardCalls: Sendable {
     private let pending = Mutex<[UInt64: Pending]>([:])
     private let nextID = Atomic<UInt64>(1)
     private let roundTrips = Mutex<[NodeID: RoundTrips]>([:])
+    /// Set by `failAll`: the node is stopping, and later calls fail at once.
+    private let isClosed = Atomic(false)
     private let log: Log
 
     /// - Parameter send: queues an encoded `ShardCall` for a peer (the transport's `shardCall` frames); false when
@@ -44,8 +46,15 @@ final class ShardCalls: Sendable {
         let sent = ContinuousClock.now
         let deadline = sent + self.timeout
         return try await withCheckedThrowingContinuation { continuation in
-            self.pending.withLock {
-                $0[id] = Pending(continuation: continuation, peer: peer, shard: shard, sent: sent, deadline: deadline)
+            let isOpen = self.pending.withLock { pending in
+                guard !self.isClosed.load(ordering: .relaxed) else { return false }
+                pending[id] = Pending(
+                    continuation: continuation, peer: peer, shard: shard, sent: sent, deadline: deadline)
+                return true
+            }
+            guard isOpen else {
+                continuation.resume(throwing: NodeStoppingError())
+                return
             }
             if !self.send(peer, payload), let unsent = self.pending.withLock({ $0.removeValue(forKey: id) }) {
                 unsent.continuation.resume(
@@ -89,14 +98,15 @@ final class ShardCalls: Sendable {
         }
     }
 
-    /// Fails every call still waiting (the node is stopping).
+    /// Fails every call still waiting, and every later one (the node is stopping).
     func failAll() {
         let waiting = self.pending.withLock { pending -> [Pending] in
+            self.isClosed.store(true, ordering: .relaxed)
             defer { pending.removeAll() }
             return Array(pending.values)
         }
         for call in waiting {
-            call.continuation.resume(throwing: CancellationError())
+            call.continuation.resume(throwing: NodeStoppingError())
         }
     }
 

@@ -8,3 +8,4 @@ extension ShardNotCommittedError: WriteUnavailableError {}
 extension ShardCallError: WriteUnavailableError {}
 extension ShardReadLockLostError: WriteUnavailableError {}
 extension TransactionAbortedError: WriteUnavailableError {}
+extension NodeStoppingError: WriteUnavailableError {}

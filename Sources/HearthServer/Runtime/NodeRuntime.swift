@@ -47,6 +47,14 @@ public final class NodeRuntime: Sendable {
         onListening(port)
 
         let keepAlive = self.configuration.keepAliveSeconds
+        // The backend's own work (replication, snapshots) outlives the front end: requests in flight at shutdown
+        // still need their writes committed. It is stopped once the front end has drained.
+        let (servicesEnded, servicesEnd) = AsyncStream.makeStream(of: Bool.self)
+        let services = Task {
+            await backend.runServices(log: self.log)
+            servicesEnd.yield(!Task.isCancelled)
+            servicesEnd.finish()
+        }
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
@@ -57,8 +65,9 @@ public final class NodeRuntime: Sendable {
                 return false
             }
             group.addTask {
-                await backend.runServices(log: self.log)
-                return !Task.isCancelled
+                // True when the services ended by themselves (the log failed): the node must stop.
+                for await mustStop in servicesEnded { return mustStop }
+                return false
             }
             group.addTask {
                 await wire.run()
@@ -74,6 +83,8 @@ public final class NodeRuntime: Sendable {
                 if mustStop { group.cancelAll() }
             }
         }
+        services.cancel()
+        await services.value
         await backend.close(log: self.log)
     }
 
