@@ -25,6 +25,7 @@ final class RaftShardLog: ShardLog {
     private struct Waiter {
         var raftIndex: UInt64
         var term: UInt64
+        var deadline: ContinuousClock.Instant
         var continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -51,10 +52,17 @@ final class RaftShardLog: ShardLog {
     private let shards: Mutex<[Int: Shard]>
     /// Set when the node stops replicating: nothing commits here any more, so waits fail at once.
     private let isClosed = Atomic(false)
+    /// How long a write waits for its entry to commit before its outcome is reported unknown (its shard may have
+    /// lost its majority: a leader cut off from the others keeps taking entries until it notices).
+    let commitTimeout: Duration
 
     /// - Parameter delivered: per shard, the Raft index through which recovery already applied the committed
     ///   entries (the groups deliver them again after a restart; those are skipped).
-    init(service: ReplicationService, view: DatabaseView, shardCount: Int, delivered: [Int: UInt64] = [:]) {
+    init(
+        service: ReplicationService, view: DatabaseView, shardCount: Int, delivered: [Int: UInt64] = [:],
+        commitTimeout: Duration = .seconds(10)
+    ) {
+        self.commitTimeout = commitTimeout
         self.service = service
         self.view = view
         self.shards = Mutex(
@@ -126,7 +134,9 @@ final class RaftShardLog: ShardLog {
                         return self.committedTerm(shard: position.shard, index: position.sequence) == position.term
                     }
                     shard.waiters.append(
-                        Waiter(raftIndex: position.sequence, term: position.term, continuation: continuation))
+                        Waiter(
+                            raftIndex: position.sequence, term: position.term,
+                            deadline: ContinuousClock.now + self.commitTimeout, continuation: continuation))
                     shards[position.shard] = shard
                     return nil
                 }
@@ -143,6 +153,24 @@ final class RaftShardLog: ShardLog {
 
     func waitUntilOrdered(_ position: ShardLogPosition) async throws {
         try await self.waitUntilCommitted([position])
+    }
+
+    /// Fails every wait whose deadline passed with `CommitTimeoutError` (the replication loop calls it).
+    func expireWaits(now: ContinuousClock.Instant = .now) {
+        let expired = self.shards.withLock { shards -> [(Int, Waiter)] in
+            var expired: [(Int, Waiter)] = []
+            for shard in shards.keys {
+                guard let waiters = shards[shard]?.waiters, waiters.contains(where: { $0.deadline <= now }) else {
+                    continue
+                }
+                expired += waiters.filter { $0.deadline <= now }.map { (shard, $0) }
+                shards[shard]?.waiters.removeAll { $0.deadline <= now }
+            }
+            return expired
+        }
+        for (shard, waiter) in expired {
+            waiter.continuation.resume(throwing: CommitTimeoutError(shard: shard, waited: self.commitTimeout))
+        }
     }
 
     /// The node stops replicating: every wait still pending fails with `NodeStoppingError`, and so does every later
@@ -261,5 +289,17 @@ struct NodeStoppingError: Error, Sendable, CustomStringConvertible {
     var description: String {
         "This node is shutting down; the write may or may not have been applied. Read the data through another node "
             + "before retrying."
+    }
+}
+
+/// A write's entry was not seen committed in time: its shard may have lost its majority (a leader cut off from the
+/// others keeps taking entries until it notices), so the write may or may not take effect.
+struct CommitTimeoutError: Error, Sendable, CustomStringConvertible {
+    var shard: Int
+    var waited: Duration
+
+    var description: String {
+        "The write was not confirmed within \(self.waited.components.seconds) s: shard \(self.shard) may have lost "
+            + "its majority. It may or may not have been applied; read the data before retrying."
     }
 }

@@ -53,13 +53,14 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - send: sends a frame to a peer (Raft messages, shard calls and their replies).
     ///   - callTimeout: how long a shard command sent to another node's leader waits for its answer.
     ///   - leaderWait: how long a write waits for a shard to have a leader that takes it.
+    ///   - commitTimeout: how long a write waits for its entries to commit before its outcome is reported unknown.
     ///   - resolveAfter: how long a transaction's part may stay prepared (or its read lock held) on a shard this
     ///     node leads before the resolver finishes it.
     static func open(
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
         raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
         callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10),
-        resolveAfter: Duration = .seconds(10), send: @escaping Send,
+        resolveAfter: Duration = .seconds(10), commitTimeout: Duration = .seconds(10), send: @escaping Send,
         logger: Log
     ) async throws -> ReplicatedDatabase {
         var walConfiguration = WALConfiguration()
@@ -97,7 +98,9 @@ final class ReplicatedDatabase: DatabaseAccess {
             configuration: ReplicationService.Configuration(
                 node: node, founding: founding, raft: raft, tickInterval: tickInterval),
             recovered: recovered, wal: wal, io: io, log: logger)
-        let log = RaftShardLog(service: service, view: view, shardCount: router.shardCount, delivered: delivered)
+        let log = RaftShardLog(
+            service: service, view: view, shardCount: router.shardCount, delivered: delivered,
+            commitTimeout: commitTimeout)
         slot.current.withLock { $0 = log }
         let shards = machines.map { ShardActor(machine: $0, log: log) }
         log.setApplier(
@@ -162,6 +165,9 @@ final class ReplicatedDatabase: DatabaseAccess {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.calls.run() }
+                group.addTask {
+                    while (try? await Task.sleep(for: .milliseconds(100))) != nil { self.log.expireWaits() }
+                }
                 group.addTask { try await self.service.run() }
                 group.addTask {
                     while (try? await Task.sleep(for: .seconds(1))) != nil { await self.resolver.resolveOnce() }

@@ -9,3 +9,4 @@ extension ShardCallError: WriteUnavailableError {}
 extension ShardReadLockLostError: WriteUnavailableError {}
 extension TransactionAbortedError: WriteUnavailableError {}
 extension NodeStoppingError: WriteUnavailableError {}
+extension CommitTimeoutError: WriteUnavailableError {}

@@ -146,6 +146,24 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(1))) func aLeaderCutOffFromItsMajorityAcknowledgesNothing() async throws {
+        try await InProcessCluster.with(router: Self.router) { (members) async throws in
+            #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
+            let target = try Path(validating: "/posts/p0/starCount")
+            let shard = try #require(Self.router.shard(namespace: "default", path: target))
+            let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
+            for member in members where member !== leader { await member.close() }
+            let database = try #require(leader.database)
+            // The leader still takes the write (it has not noticed yet), but it can never commit.
+            await #expect(throws: CommitTimeoutError.self) {
+                _ = try await database.coordinator.write(
+                    namespace: "default", mutations: [.set(target, WriteValue(node: Node(.int(1))))],
+                    condition: nil, now: 0)
+            }
+            #expect(leader.database?.view.root("default").node(at: target) == Node.empty)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aRestartedNodeRecoversFromItsLogAndCatchesUp() async throws {
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             for post in 0..<4 {

@@ -45,7 +45,7 @@ enum InProcessCluster {
             let database = try await ReplicatedDatabase.open(
                 directory: self.directory, node: self.id, router: router, founding: self.founding,
                 raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
-                send: { to, kind, bytes in transport.send(bytes, kind: kind, to: to) },
+                commitTimeout: .seconds(2), send: { to, kind, bytes in transport.send(bytes, kind: kind, to: to) },
                 logger: Log(level: .critical))
             self.slot.set(database)
             self.run.withLock { $0 = Task { try? await database.run() } }
