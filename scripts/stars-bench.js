@@ -2,7 +2,9 @@
 // Prints one JSON line (scripts/stars-report.js turns them into a table): stars/s, p50/p99 in ms, and the check of
 // the stored counts against the stars the load generator saw acknowledged.
 //
-// usage: node --experimental-websocket stars-bench.js <target> <port> <multi|single|noop> [clients] [seconds]
+// usage: node --experimental-websocket stars-bench.js <target> <port[,port…]> <multi|single|noop> [clients] [seconds]
+//   Several ports (wire only): the cluster's nodes; connection c goes to port c mod n, as clients spread over a
+//   load balancer would.
 //   multi:  4 paths over 2 shards in one atomic write: posts/p1/stars/<uid> = true, posts/p1/starCount += 1 and the
 //           same under user-posts/author/p1; single: the same 4 paths with the second copy under
 //           user-posts/author4/p1, which lives in the same shard as posts/p1 (in namespace "bench"), so the two
@@ -27,13 +29,15 @@ const { connectRedis } = require('./lib/redis-client');
 const { connectHTTP } = require('./lib/http-client');
 const { openWire } = require('./lib/wire-client');
 
-const USAGE = 'usage: node --experimental-websocket stars-bench.js <redis-benchmark|redis|rest|wire> <port> <multi|single|noop> [clients] [seconds]';
+const USAGE = 'usage: node --experimental-websocket stars-bench.js <redis-benchmark|redis|rest|wire> <port[,port…]> <multi|single|noop> [clients] [seconds]';
 const TARGETS = ['redis-benchmark', 'redis', 'rest', 'wire'];
 const [target, portText, shape, clientsText = '64', secondsText = '10'] = process.argv.slice(2);
-const [port, clients, seconds] = [portText, clientsText, secondsText].map(Number);
+const ports = String(portText).split(',').map(Number);
+const [clients, seconds] = [clientsText, secondsText].map(Number);
+const port = ports[0];
 const noop = shape === 'noop';
 if (!TARGETS.includes(target) || !['multi', 'single', 'noop'].includes(shape) || (noop && !['rest', 'wire'].includes(target))
-  || !(port > 0 && clients > 0 && seconds > 0)) {
+  || !ports.every((p) => p > 0) || (ports.length > 1 && target !== 'wire') || !(clients > 0 && seconds > 0)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -116,7 +120,7 @@ async function runClosedLoopTarget() {
       workers.push(async () => (await redis.command(['EVAL', REDIS_STAR, redisKeys.length, ...redisKeys, uid()])) === 1);
       closers.push(() => redis.close());
     } else {
-      const wire = await openWire(port, NAMESPACE);
+      const wire = await openWire(ports[c % ports.length], NAMESPACE);
       const stats = { c: { 'sdk.js.bench': 1 } };
       workers.push(noop ? async () => (await wire.request('s', stats)).s === 'ok'
         : async () => (await wire.request('m', { p: '/', d: starBody(uid()) })).s === 'ok');
@@ -164,6 +168,6 @@ async function storedCounts() {
 
 (async () => {
   const run = target === 'redis-benchmark' ? runRedisBenchmark : target === 'rest' ? runWrk : runClosedLoopTarget;
-  console.log(JSON.stringify({ target, shape, clients, ...(await run()) }));
+  console.log(JSON.stringify({ target, shape, clients, nodes: ports.length, ...(await run()) }));
   process.exit(0);
 })().catch((error) => { console.error(`stars-bench ${target} ${shape} failed:`, error); process.exit(1); });

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# usage: scripts/bench-cluster.sh [seconds] [clients]
+# Issue 8's throughput figures in one run, each read as a ratio to etcd measured minutes apart on the same machine:
+#   1. etcd: a 3-member etcd (Debian's etcd-server) on loopback, `etcdctl check perf --load=l` (500 clients asking
+#      for 8,000 puts/s for 60 s); its achieved writes/s is the peer figure;
+#   2. Hearth: a 3-node release-built cluster on loopback (`--fsync batch`), the docs' star (4 paths over 2 shards,
+#      one atomic update with increments) from `clients` (64) realtime-protocol connections spread over the three
+#      nodes for `seconds` (10), and a single node for reference. After each phase the stored counts are checked
+#      against the acknowledged stars (scripts/stars-bench.js).
+# Prints the JSON lines and a Markdown table with the ratio to etcd; exits 1 if a count check fails.
+# Needs node 20+ and python3; installs etcd-server and etcd-client from Debian when missing (test tools only).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+clients="${2:-64}"
+
+command -v etcd >/dev/null || { apt-get update -qq && apt-get install -y -qq etcd-server etcd-client >/dev/null; }
+swift build -c release --product hearth >/dev/null
+binary="$(swift build -c release --show-bin-path)/hearth"
+# shellcheck source=scripts/lib/exit-hooks.sh
+source scripts/lib/exit-hooks.sh
+# shellcheck source=scripts/lib/node.sh
+source scripts/lib/node.sh
+work="$(mktemp -d)"
+on_exit "rm -rf '$work'"
+results="$work/results.jsonl"
+
+free_ports() {
+    python3 -c 'import socket,sys
+s=[socket.socket() for _ in range(int(sys.argv[1]))]
+[x.bind(("127.0.0.1",0)) for x in s]
+print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"
+}
+
+wait_ready() {
+    local port
+    for port in "$@"; do
+        for _ in $(seq 1 300); do
+            [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/.ready")" = 200 ] && break
+            sleep 0.1
+        done
+    done
+}
+
+echo "== etcd: 3 members, etcdctl check perf --load=l"
+read -r -a ep <<<"$(free_ports 6)"
+initial="e1=http://127.0.0.1:${ep[3]},e2=http://127.0.0.1:${ep[4]},e3=http://127.0.0.1:${ep[5]}"
+for i in 0 1 2; do
+    etcd --name "e$((i + 1))" --data-dir "$work/etcd-$i" \
+        --listen-client-urls "http://127.0.0.1:${ep[$i]}" --advertise-client-urls "http://127.0.0.1:${ep[$i]}" \
+        --listen-peer-urls "http://127.0.0.1:${ep[$((i + 3))]}" \
+        --initial-advertise-peer-urls "http://127.0.0.1:${ep[$((i + 3))]}" \
+        --initial-cluster "$initial" --initial-cluster-state new --initial-cluster-token bench \
+        >"$work/etcd-$i.log" 2>&1 &
+    on_exit "kill $! 2>/dev/null || true"
+done
+sleep 3
+perf="$(ETCDCTL_API=3 etcdctl --endpoints="127.0.0.1:${ep[0]},127.0.0.1:${ep[1]},127.0.0.1:${ep[2]}" \
+    check perf --load=l 2>&1 | tr '\r' '\n' | grep -E 'Throughput|Slowest|PASS|FAIL' || true)"
+echo "$perf"
+etcd_rate="$(sed -n 's/.*Throughput[^0-9]*\([0-9][0-9]*\) writes\/s.*/\1/p' <<<"$perf" | head -1)"
+echo "{\"target\":\"etcd\",\"shape\":\"check perf --load=l\",\"perSecond\":${etcd_rate:-0}}" >>"$results"
+pkill -f "initial-cluster-token bench" 2>/dev/null || true
+
+echo "== Hearth: 3 nodes"
+read -r -a hp <<<"$(free_ports 6)"
+cat >"$work/cluster.json" <<EOF
+{"name": "bench", "shards": 16, "replicationFactor": 3, "nodes": [
+  {"id": "n1", "host": "127.0.0.1", "httpPort": ${hp[0]}, "peerPort": ${hp[3]}},
+  {"id": "n2", "host": "127.0.0.1", "httpPort": ${hp[1]}, "peerPort": ${hp[4]}},
+  {"id": "n3", "host": "127.0.0.1", "httpPort": ${hp[2]}, "peerPort": ${hp[5]}}]}
+EOF
+for i in 1 2 3; do
+    "$binary" serve --config "$work/cluster.json" --node "n$i" --data "$work/n$i" --fsync batch --log-level warning \
+        >"$work/n$i.out" 2>"$work/n$i.err" &
+    on_exit "kill $! 2>/dev/null || true"
+done
+wait_ready "${hp[0]}" "${hp[1]}" "${hp[2]}"
+# Let leadership settle on the preferred leaders (they move every 3 s once caught up).
+sleep 8
+node --experimental-websocket --no-warnings scripts/stars-bench.js wire "${hp[0]},${hp[1]},${hp[2]}" multi \
+    "$clients" "$seconds" | sed 's/"target":"wire"/"target":"cluster-3"/' >>"$results"
+tail -1 "$results"
+pkill -f "serve --config $work/cluster.json" 2>/dev/null || true
+
+echo "== Hearth: 1 node"
+start_node "$work/single" --fsync batch --log-level warning
+node --experimental-websocket --no-warnings scripts/stars-bench.js wire "$NODE_PORT" multi "$clients" "$seconds" \
+    | sed 's/"target":"wire"/"target":"single"/' >>"$results"
+tail -1 "$results"
+stop_node "$NODE_PID"
+
+python3 - "$results" <<'EOF'
+import json, sys
+runs = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+etcd = next((r["perSecond"] for r in runs if r["target"] == "etcd"), 0)
+print("\n| phase | stars or writes/s | p50 ms | p99 ms | × etcd | counts |")
+print("| --- | --- | --- | --- | --- | --- |")
+failed = False
+for r in runs:
+    ratio = f'{r["perSecond"] / etcd:.2f}×' if etcd else "–"
+    ok = "–" if "pass" not in r else ("ok" if r["pass"] else "LOST OR INVENTED")
+    failed |= r.get("pass") is False
+    p50 = f'{r["p50"]:.1f}' if "p50" in r else "–"
+    p99 = f'{r["p99"]:.1f}' if "p99" in r else "–"
+    print(f'| {r["target"]} {r["shape"]} | {r["perSecond"]:,.0f} | {p50} | {p99} | {ratio} | {ok} |')
+sys.exit(1 if failed else 0)
+EOF
