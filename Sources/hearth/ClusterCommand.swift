@@ -4,30 +4,35 @@ import HearthCluster
 /// operations endpoints (`/.health`, `/.ready`, `/.cluster`), so that operating a local cluster needs nothing but
 /// `hearth` and a shell.
 enum ClusterCommand {
+    private enum Subcommand: String {
+        case status, wait, partition, heal, describe
+    }
+
     /// Runs `hearth cluster SUBCOMMAND …` and returns the exit status: 0 when it did what it says (for `status`:
     /// the cluster is healthy), 1 otherwise.
     static func run(_ arguments: [String]) throws -> Int32 {
-        guard let subcommand = arguments.first else {
-            throw UsageError("hearth cluster needs a subcommand: status, wait, partition, heal or describe")
+        guard let name = arguments.first else {
+            throw UsageError("cluster needs a subcommand: status, wait, partition, heal or describe")
+        }
+        guard let subcommand = Subcommand(rawValue: name) else {
+            throw UsageError("unknown cluster subcommand '\(name)'")
         }
         let options = try ClusterOptions(parsing: Array(arguments.dropFirst()))
         switch subcommand {
-        case "status":
-            try options.requireNoMembers(subcommand)
+        case .status:
+            try options.requireNoMembers(name)
             return ClusterStatusCommand.run(options)
-        case "wait":
+        case .wait:
             return ClusterWaitCommand.run(options)
-        case "partition":
+        case .partition:
             return try ClusterFaultCommand.partition(options)
-        case "heal":
-            try options.requireNoMembers(subcommand)
+        case .heal:
+            try options.requireNoMembers(name)
             return ClusterFaultCommand.heal(options)
-        case "describe":
-            try options.requireNoMembers(subcommand)
+        case .describe:
+            try options.requireNoMembers(name)
             print(Self.description(of: options.cluster), terminator: "")
             return 0
-        default:
-            throw UsageError("unknown cluster subcommand '\(subcommand)'")
         }
     }
 

@@ -11,11 +11,11 @@ import HearthNet
 enum ClusterFaultCommand {
     static func partition(_ options: ClusterOptions) throws -> Int32 {
         guard options.members.count >= 2, let isolated = options.members.first else {
-            throw UsageError("hearth cluster partition needs two or more members: A B [C…] cuts A off from each of B…")
+            throw UsageError("cluster partition needs two or more members: A B [C…] cuts A off from each of B…")
         }
         let others = Array(options.members.dropFirst())
         guard !others.contains(isolated) else {
-            throw UsageError("hearth cluster partition cannot cut \(isolated) off from itself")
+            throw UsageError("cluster partition cannot cut \(isolated) off from itself")
         }
         let client = BlockingHTTPClient(timeout: options.requestTimeout)
         var cuts: [String: Set<String>] = [isolated: Set(others)]
@@ -44,7 +44,7 @@ enum ClusterFaultCommand {
             case .done:
                 print("\(node.id.name): healed")
             case .silent(let reason):
-                print("\(node.id.name): skipped, \(reason) (a node starts with every link whole)")
+                print("\(node.id.name): skipped (a node starts with every link whole): \(reason)")
             case .refused(let reason):
                 print("\(node.id.name): \(reason)")
                 failed = true
@@ -85,7 +85,7 @@ enum ClusterFaultCommand {
             let address = try SocketAddress(host: node.host, port: node.httpPort)
             answer = try client.request("POST", address, target, body: body)
         } catch {
-            return .silent("no answer (\(error))")
+            return .silent("\(error)")
         }
         guard answer.status != 200 else { return .done }
         let message = (try? JSONReader.parseValue(answer.body))?["error"]?.stringValue

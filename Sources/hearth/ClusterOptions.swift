@@ -47,7 +47,7 @@ struct ClusterOptions {
             }
         }
         guard let path else {
-            throw UsageError("hearth cluster needs --config FILE: the file the members were started with")
+            throw UsageError("cluster needs --config FILE: the file the members were started with")
         }
         let cluster = try ClusterConfiguration(contentsOfFile: path)
         for member in members where cluster.node(NodeID(member)) == nil {
@@ -67,7 +67,7 @@ struct ClusterOptions {
     func requireNoMembers(_ subcommand: String) throws {
         guard self.members.isEmpty else {
             throw UsageError(
-                "hearth cluster \(subcommand) takes no member names (got \(self.members.joined(separator: " ")))")
+                "cluster \(subcommand) takes no member names (got \(self.members.joined(separator: " ")))")
         }
     }
 }
