@@ -15,7 +15,7 @@ import Testing
     @Test func getsAndPostsOverOneConnectionEachThatItAsksToClose() async throws {
         try await withServer(handler: Self.echo) { server, port in
             let (get, post, missing) = try await onDedicatedThread {
-                let client = BlockingHTTPClient(timeout: .seconds(5))
+                let client = BlockingHTTPClient(timeout: .seconds(60))
                 let address = try SocketAddress(host: "127.0.0.1", port: port)
                 return (
                     try client.request("GET", address, "/.health"),
@@ -65,6 +65,6 @@ import Testing
             (error as? HTTPClientError)?.code == .timedOut
         }
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(3), "\(elapsed)")
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(10), "\(elapsed)")
     }
 }
