@@ -47,6 +47,13 @@ import Testing
         return !stat[close...].hasPrefix(") Z")
     }
 
+    /// Whether `pid` is a live node of the cluster in `configuration` (so a reused pid is never killed).
+    private static func isNode(_ pid: Int32, of configuration: String) -> Bool {
+        guard Self.isRunning(pid), let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+        else { return false }
+        return String(decoding: command, as: UTF8.self).contains(configuration)
+    }
+
     private static func pids(in data: String) -> [Int32] {
         ["n1", "n2", "n3"].compactMap { id in
             (try? String(contentsOfFile: data + "/\(id).pid", encoding: .utf8)).flatMap {
@@ -71,7 +78,7 @@ import Testing
         let started = try await Self.script(["up", configuration], in: directory)
         let pids = Self.pids(in: data)
         defer {
-            for pid in Self.pids(in: data) + pids where Self.isRunning(pid) { kill(pid, SIGKILL) }
+            for pid in Self.pids(in: data) + pids where Self.isNode(pid, of: configuration) { kill(pid, SIGKILL) }
             directory.remove()
         }
         #expect(started.status == 0, "\(started.output)")
