@@ -51,7 +51,7 @@ public final class ServerProcess {
     }
 
     /// The built `hearth` binary: `$HEARTH_BINARY`, else `.build/debug/hearth` next to this package.
-    static func binaryPath() throws -> String {
+    public static func binaryPath() throws -> String {
         if let explicit = ProcessInfo.processInfo.environment["HEARTH_BINARY"] { return explicit }
         var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         for _ in 0..<4 {

@@ -6,6 +6,7 @@ enum Usage {
         commands:
           serve    run a node (REST, SSE and realtime protocol on one port)
           bench    run a benchmark against a node (see `hearth bench --help`)
+          cluster  look at and operate a running cluster (below; scripts/cluster wraps it)
 
         serve options:
           --host ADDRESS          bind address (default 127.0.0.1)
@@ -32,6 +33,20 @@ enum Usage {
                                   (for tests and scripts/cluster partition; never in production)
           With --config, the member's host, HTTP port, shards and data directory come from the file;
           --host, --port and --data override them.
+
+        cluster commands (each asks the members named in --config FILE over HTTP):
+          hearth cluster status --config FILE [--json]
+                                  members (health, SWIM status, links) and shards (leader, term, commit, lag);
+                                  exits 0 only when every member is up and ready and every shard has a leader
+          hearth cluster wait --config FILE [--within S] [ID…]
+                                  wait until the members (default: all) answer /.ready with 200 (default 60 s)
+          hearth cluster partition --config FILE A B [C…]
+                                  cut A off from each of B… in both directions (needs --fault-injection)
+          hearth cluster heal --config FILE
+                                  restore every link of every member
+          hearth cluster describe --config FILE
+                                  the file's members as lines for scripts: name, root, node ID HOST HTTP PEER
+          --timeout S             how long one request to one member may take (default 2)
         """
 }
 

@@ -10,6 +10,8 @@ do {
         try await Serve.run(Array(arguments.dropFirst()))
     case "bench":
         try await Bench.run(Array(arguments.dropFirst()))
+    case "cluster":
+        exit(try ClusterCommand.run(Array(arguments.dropFirst())))
     case "help", "--help", "-h", nil:
         print(Usage.text)
     default:

@@ -1,0 +1,40 @@
+import Foundation
+import HearthCluster
+import HearthCore
+import HearthNet
+
+/// `hearth cluster wait [ID…]`: polls the named members' `/.ready` (every member when none is named) until all
+/// answer 200, for `scripts/cluster up` and `restart`; exits 1 after `--within` seconds, saying which members are
+/// not ready and why.
+enum ClusterWaitCommand {
+    static func run(_ options: ClusterOptions) -> Int32 {
+        let names = Set(options.members.isEmpty ? options.cluster.nodes.map(\.id.name) : options.members)
+        let client = BlockingHTTPClient(timeout: options.requestTimeout)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let deadline = started + .seconds(options.waitSeconds)
+        while true {
+            let probes = MemberProbe.probeAll(options.cluster, with: client, readiness: true)
+                .filter { names.contains($0.node.id.name) }
+            let waiting = probes.compactMap { probe -> String? in
+                switch probe.health {
+                case .silent(let reason), .failing(let reason): return "\(probe.node.id.name): \(reason)"
+                case .alive: return probe.problem.map { "\(probe.node.id.name): \($0)" }
+                }
+            }
+            if waiting.isEmpty {
+                let seconds =
+                    Double((clock.now - started).components.seconds)
+                    + Double((clock.now - started).components.attoseconds) / 1e18
+                print("ready: \(names.sorted().joined(separator: " ")) (after \(String(format: "%.1f", seconds)) s)")
+                return 0
+            }
+            if clock.now >= deadline {
+                print("not ready after \(options.waitSeconds) s:")
+                for line in waiting { print("  \(line)") }
+                return 1
+            }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+    }
+}
