@@ -76,8 +76,7 @@ extension ShardCall {
             bytes.append(commit ? 1 : 0)
         case .forget(let transactions):
             bytes.append(7)
-            BinaryWriter.append(UInt32(truncatingIfNeeded: transactions.count), to: &bytes)
-            for transaction in transactions { BinaryWriter.append(transaction.rawValue, to: &bytes) }
+            TransactionID.encode(transactions, into: &bytes)
         }
         return bytes
     }
@@ -135,10 +134,7 @@ extension ShardCall {
             let transaction = TransactionID(rawValue: try reader.readUInt64())
             self.command = .finish(transaction, commit: try reader.readUInt8() == 1)
         case 7:
-            let count = Int(try reader.readUInt32())
-            var transactions: [TransactionID] = []
-            for _ in 0..<count { transactions.append(TransactionID(rawValue: try reader.readUInt64())) }
-            self.command = .forget(transactions)
+            self.command = .forget(try TransactionID.decodeList(from: &reader))
         case let kind:
             throw CommitRecordError("unknown shard call command \(kind)")
         }

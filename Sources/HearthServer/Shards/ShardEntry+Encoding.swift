@@ -38,8 +38,7 @@ extension ShardEntry {
             bytes.append(commit ? 1 : 0)
         case .forget(let transactions):
             bytes.append(5)
-            BinaryWriter.append(UInt32(truncatingIfNeeded: transactions.count), to: &bytes)
-            for transaction in transactions { BinaryWriter.append(transaction.rawValue, to: &bytes) }
+            TransactionID.encode(transactions, into: &bytes)
         }
     }
 
@@ -61,11 +60,7 @@ extension ShardEntry {
         case 4:
             self = .finish(TransactionID(rawValue: try reader.readUInt64()), commit: try reader.readUInt8() == 1)
         case 5:
-            let count = Int(try reader.readUInt32())
-            var transactions: [TransactionID] = []
-            transactions.reserveCapacity(min(count, 1 << 16))
-            for _ in 0..<count { transactions.append(TransactionID(rawValue: try reader.readUInt64())) }
-            self = .forget(transactions)
+            self = .forget(try TransactionID.decodeList(from: &reader))
         case let kind:
             throw CommitRecordError("unknown shard entry kind \(kind)")
         }
