@@ -8,8 +8,21 @@ import Synchronization
 /// the peer transport (messages name their group).
 ///
 /// Recovery reads the Raft records of the log back into each group's persistent state (`recover`); a group with
-/// no records starts from its founding membership, which it writes first so a restart finds it again.
+/// no records starts from its founding membership, which it writes first so a restart finds it again. Every Raft
+/// record written or recovered is noted in a `RaftLogRetention`, so the log's old segments can go once every group's
+/// snapshot covers them (`ReplicationService+Compaction.swift`).
 package final class ReplicationService: Sendable {
+    /// What `recover` found in the log: each group's persistent state, and which records each group still needs.
+    package struct Recovered: Sendable {
+        package var states: [RaftGroupID: RaftPersistentState]
+        package var retention: RaftLogRetention
+
+        package subscript(group: RaftGroupID) -> RaftPersistentState? {
+            get { self.states[group] }
+            set { self.states[group] = newValue }
+        }
+    }
+
     /// What the service runs.
     package struct Configuration: Sendable {
         package var node: NodeID
@@ -34,8 +47,9 @@ package final class ReplicationService: Sendable {
     package struct IO: Sendable {
         /// Sends an encoded `RaftMessage` to a peer (the transport's `raft` frames); loss is fine.
         package var send: @Sendable (NodeID, [UInt8]) -> Void
-        /// Installs a snapshot (when present), then applies a group's committed entries in order.
-        package var apply: @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async -> Void
+        /// Installs a snapshot (when present, storing it durably before returning), then applies a group's committed
+        /// entries in order; see `RaftGroupHost.IO.apply`.
+        package var apply: @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async throws -> Void
         /// A group's latest application snapshot, for followers too far behind for the log.
         package var latestSnapshot: @Sendable (RaftGroupID) -> RaftSnapshot?
         /// A group's role, leader or term changed.
@@ -43,7 +57,7 @@ package final class ReplicationService: Sendable {
 
         package init(
             send: @escaping @Sendable (NodeID, [UInt8]) -> Void,
-            apply: @escaping @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async -> Void,
+            apply: @escaping @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async throws -> Void,
             latestSnapshot: @escaping @Sendable (RaftGroupID) -> RaftSnapshot? = { _ in nil },
             observe: @escaping @Sendable (RaftGroupID, RaftSoftState) -> Void = { _, _ in }
         ) {
@@ -57,39 +71,46 @@ package final class ReplicationService: Sendable {
     private let configuration: Configuration
     private let hosts: [RaftGroupID: RaftGroupHost]
     private let log: Log
+    /// Writes every group's records, noting which of them each group still needs.
+    let writer: RaftLogWriter
 
     /// Starts every group from `recovered` (what `recover` found), or from its founding membership, whose record it
     /// appends to `wal` first.
     /// - Throws: `RaftError` when a recovered state is not one Raft can start from.
     package init(
-        configuration: Configuration, recovered: [RaftGroupID: RaftPersistentState], wal: WriteAheadLog, io: IO,
-        log: Log
+        configuration: Configuration, recovered: Recovered, wal: WriteAheadLog, io: IO, log: Log
     ) throws(RaftError) {
         self.configuration = configuration
         self.log = log
+        let writer = RaftLogWriter(wal: wal, retention: recovered.retention)
+        self.writer = writer
         var hosts: [RaftGroupID: RaftGroupHost] = [:]
         for (group, membership) in configuration.founding.sorted(by: { $0.key < $1.key }) {
             var state = recovered[group] ?? RaftPersistentState.bootstrap(voters: membership.voters)
             if recovered[group] == nil {
                 state.snapshot.membership = membership
-                _ = wal.enqueue(RaftGroupStorage.snapshotRecord(state.snapshot, group: group).encoded())
+                _ = writer.enqueue([RaftGroupStorage.snapshotRecord(state.snapshot, group: group)])
             }
             let node = try RaftNode(
                 id: configuration.node, group: group, configuration: configuration.raft, restoring: state,
                 seed: Self.seed(node: configuration.node, group: group))
-            hosts[group] = RaftGroupHost(node: node, io: Self.hostIO(group: group, wal: wal, io: io))
+            hosts[group] = RaftGroupHost(node: node, io: Self.hostIO(group: group, writer: writer, io: io))
         }
         self.hosts = hosts
     }
 
-    /// Every group's persistent state from the log's Raft records (other records are left to their owners).
+    /// Every group's persistent state from the log's Raft records (other records are left to their owners), read
+    /// from the oldest record the log still holds.
     /// - Throws: `RaftLogReplayError` naming the group whose records cannot be read; `StorageError` from the log.
-    package static func recover(_ wal: WriteAheadLog) throws -> [RaftGroupID: RaftPersistentState] {
+    package static func recover(_ wal: WriteAheadLog) throws -> Recovered {
         var replay = RaftLogReplay()
-        try wal.replay(after: 0) { record in
+        var retention = RaftLogRetention()
+        try wal.replay(after: wal.firstLSN - 1) { record in
             guard record.payload.first == RaftLogRecord.formatVersion else { return }
             do {
-                try replay.apply(try RaftLogRecord(decoding: record.payload))
+                let decoded = try RaftLogRecord(decoding: record.payload)
+                try replay.apply(decoded)
+                retention.recorded(decoded, at: record.lsn)
             } catch let error as BinaryDecodingError {
                 let place = record.location.map { "\($0.segment) at byte \($0.offset)" } ?? "record \(record.lsn)"
                 throw RaftLogReplayError(group: nil, detail: "the record in \(place) cannot be read: \(error.detail)")
@@ -100,7 +121,7 @@ package final class ReplicationService: Sendable {
             let id = RaftGroupID(UInt32(number))
             states[id] = try RaftGroupStorage.persistentState(group, group: id)
         }
-        return states
+        return Recovered(states: states, retention: retention)
     }
 
     /// The groups this node hosts.
@@ -153,15 +174,11 @@ package final class ReplicationService: Sendable {
         }
     }
 
-    private static func hostIO(group: RaftGroupID, wal: WriteAheadLog, io: IO) -> RaftGroupHost.IO {
+    private static func hostIO(group: RaftGroupID, writer: RaftLogWriter, io: IO) -> RaftGroupHost.IO {
         RaftGroupHost.IO(
-            persist: { records in
-                var last: UInt64 = 0
-                for record in records { last = wal.enqueue(record.encoded()) }
-                try await wal.waitUntilDurable(last)
-            },
+            persist: { records in try await writer.persist(records) },
             send: { message in io.send(message.to, message.encoded()) },
-            apply: { snapshot, entries in await io.apply(group, snapshot, entries) },
+            apply: { snapshot, entries in try await io.apply(group, snapshot, entries) },
             latestSnapshot: { io.latestSnapshot(group) },
             observe: { state in io.observe(group, state) })
     }
