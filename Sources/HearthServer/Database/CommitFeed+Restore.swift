@@ -9,9 +9,12 @@ import HearthCore
 /// snapshot exactly when its parts elsewhere are at or below that cut. A snapshot *activates* once every other
 /// shard has been received here through the cut (a shard waiting for a snapshot of its own must activate with it,
 /// or have shown that far already); from then on it stands in for its shard's part of every transaction it holds.
-/// Every active snapshot is *shown* together, once the transactions they hold are: the view's part of each
-/// snapshot's shard becomes the snapshot's. The shard's entries received before the snapshot and not shown yet are
-/// covered by it and leave its queue; its entries after the snapshot wait behind it.
+/// The active snapshots are *shown* in one step, with every transaction they hold: the view's part of each
+/// snapshot's shard becomes the snapshot's, then the held transactions' other parts and the entries that waited
+/// behind the snapshots follow (an entry behind a snapshot that touches a spine path a held transaction sets waits
+/// for that transaction, whose spine values are joined with the snapshot's). The step is tried on a copy of the
+/// feed and kept only when every held transaction was shown in it, so a reader never sees part of one. The shard's entries received before the
+/// snapshot and not shown yet are covered by it and leave its queue; its entries after it wait behind it.
 extension CommitFeed {
     /// A shard's snapshot waiting to be shown.
     struct Restore {
@@ -26,8 +29,10 @@ extension CommitFeed {
         var base: UInt64
         /// Every other shard has been received through the cut: it stands in for its shard's transaction parts.
         var isActive = false
-        /// Transactions it holds a part of that are not shown yet; it is shown after the last of them.
-        var waiting: Set<TransactionID> = []
+        /// Shown in the step under way: the entries behind it may follow.
+        var isShown = false
+        /// Transactions it holds a part of, which the step that shows it must show too.
+        var held: Set<TransactionID> = []
     }
 
     /// Takes `snapshot` of its shard in place of every entry it covers; returns the updates that became ready.
@@ -61,18 +66,56 @@ extension CommitFeed {
             && !self.parts.values.contains { known in known.values.contains { $0.part.participants.contains(shard) } }
     }
 
-    /// Activates what can be, shows what is ready, and repeats while that changes anything.
+    /// Activates what can be, and shows the active snapshots once every transaction they hold can be shown with
+    /// them; repeats while that changes anything.
     mutating func settleRestores(into updates: inout [Update]) {
         while !self.restores.isEmpty {
-            let held = self.activateRestores()
-            for transaction in held { self.examineHeld(transaction, into: &updates) }
+            let activated = self.activateRestores()
             let active = self.restores.filter(\.value.isActive)
-            guard !active.isEmpty, active.values.allSatisfy(\.waiting.isEmpty) else {
-                if held.isEmpty { return }
-                continue
+            guard !active.isEmpty else { return }
+            let held = active.values.reduce(into: Set<TransactionID>()) { $0.formUnion($1.held) }
+            var attempt = self
+            var shown: [Update] = []
+            attempt.show(active.keys.sorted(), holding: held.sorted(), into: &shown)
+            guard held.allSatisfy({ attempt.parts[$0] == nil }) else {
+                if activated { continue }
+                return
             }
-            self.show(active.keys.sorted(), into: &updates)
+            self = attempt
+            updates += shown
         }
+    }
+
+    /// Whether `shard`'s entries wait behind a snapshot that is not shown yet.
+    func isBehindRestore(_ shard: Int) -> Bool {
+        self.restores[shard].map { !$0.isShown } ?? false
+    }
+
+    /// Whether `change`, queued in `shard` behind its snapshot (shown in the step under way), touches a spine path
+    /// that a transaction the snapshot holds, not shown yet, sets: that transaction joins its spine values with the
+    /// snapshot's part, so the change must follow it.
+    func waitsForHeldTransaction(shard: Int, change: ShardChange) -> Bool {
+        guard let restore = self.restores[shard], restore.isShown else { return false }
+        for transaction in restore.held {
+            for known in self.parts[transaction]?.values ?? [:].values where !known.isCovered {
+                guard known.part.change.namespace == change.namespace else { continue }
+                for case .set(let path, _) in known.part.change.mutations where path.count < restore.spineDepth {
+                    if change.mutations.contains(where: { $0.path.contains(path) || path.contains($0.path) }) {
+                        return true
+                    }
+                }
+            }
+        }
+        return false
+    }
+
+    /// A transaction was shown: the snapshots that held it no longer wait for it. Returns their shards.
+    mutating func transactionShown(_ transaction: TransactionID) -> [Int] {
+        var holders: [Int] = []
+        for shard in self.restores.keys where self.restores[shard]?.held.remove(transaction) != nil {
+            holders.append(shard)
+        }
+        return holders.sorted()
     }
 
     /// Whether `shard`'s active snapshot holds its part of `transaction`.
@@ -81,11 +124,6 @@ extension CommitFeed {
             return false
         }
         return Self.holds(restore, shard: shard, known: known)
-    }
-
-    /// A transaction was shown: no snapshot waits for it any more.
-    mutating func transactionShown(_ transaction: TransactionID) {
-        for shard in self.restores.keys { self.restores[shard]?.waiting.remove(transaction) }
     }
 
     /// For each shard a shown transaction's part is held by a snapshot: that snapshot's nodes at the spine paths the
@@ -105,8 +143,8 @@ extension CommitFeed {
     }
 
     /// Activates the snapshots whose cut every other shard has been received through (together with the snapshots
-    /// of shards they need shown that far); returns the transactions they hold.
-    private mutating func activateRestores() -> [TransactionID] {
+    /// of shards they need shown that far), noting the transactions they hold; returns whether any was activated.
+    private mutating func activateRestores() -> Bool {
         var ready = Set(
             self.restores.filter { shard, restore in
                 !restore.isActive
@@ -124,21 +162,17 @@ extension CommitFeed {
             if kept.count == ready.count { break }
             ready = kept
         }
-        guard !ready.isEmpty else { return [] }
+        guard !ready.isEmpty else { return false }
         for shard in ready { self.restores[shard]?.isActive = true }
-        var held: [TransactionID] = []
         for (transaction, known) in self.parts {
-            var isHeld = false
             for shard in ready {
                 guard let restore = self.restores[shard], Self.holds(restore, shard: shard, known: known) else {
                     continue
                 }
-                self.restores[shard]?.waiting.insert(transaction)
-                isHeld = true
+                self.restores[shard]?.held.insert(transaction)
             }
-            if isHeld { held.append(transaction) }
         }
-        return held.sorted()
+        return true
     }
 
     /// Whether `restore` (of `shard`) holds the shard's part of the transaction whose known parts are `known`.
@@ -148,6 +182,30 @@ extension CommitFeed {
         }
         if let own = known[shard] { return own.isCovered }
         return known.contains { other, part in part.index <= restore.cut[other] ?? 0 }
+    }
+
+    /// Shows the active snapshots of `shards` at once, then the entries that waited behind them and the
+    /// transactions `held` by them, as far as they can be shown.
+    private mutating func show(_ shards: [Int], holding held: [TransactionID], into updates: inout [Update]) {
+        var parts: [Int: [String: Node]] = [:]
+        var spineDepth = 1
+        for shard in shards {
+            guard let restore = self.restores[shard] else { continue }
+            self.restores[shard]?.isShown = true
+            parts[shard] = restore.trees
+            spineDepth = restore.spineDepth
+            self.intents[shard] = restore.intents
+            self.decisions[shard].merge(restore.decisions) { _, restored in restored }
+        }
+        let router = ShardRouter(shardCount: self.queues.count, shardDepth: spineDepth)
+        updates.append(
+            Update(namespace: "", mutations: [], increments: [:], restored: RestoredParts(parts: parts, router: router))
+        )
+        for transaction in held { self.examineHeld(transaction, into: &updates) }
+        var behind: [(shard: Int, index: UInt64)] = []
+        for shard in shards { behind += self.blocked[shard].sorted(by: >).map { (shard, $0) } }
+        self.examine(behind, into: &updates)
+        for shard in shards { self.restores[shard] = nil }
     }
 
     /// Shows a transaction a snapshot holds, if it can be shown now: through one of its queued parts (so whatever
@@ -161,25 +219,5 @@ extension CommitFeed {
         } else {
             _ = self.consumeTransaction(transaction, participants: participants, into: &updates)
         }
-    }
-
-    /// Shows the active snapshots of `shards` at once, then the entries that waited behind them.
-    private mutating func show(_ shards: [Int], into updates: inout [Update]) {
-        var parts: [Int: [String: Node]] = [:]
-        var spineDepth = 1
-        for shard in shards {
-            guard let restore = self.restores.removeValue(forKey: shard) else { continue }
-            parts[shard] = restore.trees
-            spineDepth = restore.spineDepth
-            self.intents[shard] = restore.intents
-            self.decisions[shard].merge(restore.decisions) { _, restored in restored }
-        }
-        let router = ShardRouter(shardCount: self.queues.count, shardDepth: spineDepth)
-        updates.append(
-            Update(namespace: "", mutations: [], increments: [:], restored: RestoredParts(parts: parts, router: router))
-        )
-        var behind: [(shard: Int, index: UInt64)] = []
-        for shard in shards { behind += self.blocked[shard].sorted(by: >).map { (shard, $0) } }
-        self.examine(behind, into: &updates)
     }
 }

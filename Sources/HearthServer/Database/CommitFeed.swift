@@ -154,7 +154,7 @@ struct CommitFeed {
     private mutating func consume(shard: Int, at position: Int, into updates: inout [Update]) -> Examined {
         let applied = self.queues[shard][position]
         // Nothing after a snapshot is shown before the snapshot is.
-        if self.restores[shard] != nil { return .blocked([(shard, applied.index)]) }
+        if self.isBehindRestore(shard) { return .blocked([(shard, applied.index)]) }
         switch applied.effect {
         case .write(let change):
             guard !self.waitsBehind(shard: shard, position: position, change: change) else {
@@ -167,6 +167,9 @@ struct CommitFeed {
             self.queues[shard].remove(at: position)
             self.intents[shard][transaction] = intent
         case .finished(let transaction, _, nil):
+            guard !self.waitsForPrepare(transaction, shard: shard, position: position) else {
+                return .blocked([(shard, applied.index)])
+            }
             self.queues[shard].remove(at: position)
             self.finishBookkeeping(transaction, shard: shard)
         case .finished(let transaction, _, let part?):
@@ -194,7 +197,8 @@ struct CommitFeed {
             guard let known = received[participant], !known.isCovered,
                 let position = self.position(of: known.index, in: participant)
             else { return .incomplete }
-            if self.restores[participant] != nil
+            if self.isBehindRestore(participant)
+                || self.waitsForPrepare(transaction, shard: participant, position: position)
                 || self.waitsBehind(shard: participant, position: position, change: known.part.change)
             {
                 isBlocked = true
@@ -208,10 +212,11 @@ struct CommitFeed {
             self.queues[participant].remove(at: position)
         }
         self.parts[transaction] = nil
-        self.transactionShown(transaction)
+        // What waited behind the snapshots that held it may follow now.
+        let released = self.transactionShown(transaction).map { (shard: $0, index: UInt64(0)) }
         let shown = positions.map(\.shard)
         let changes = shown.compactMap { received[$0]?.part.change }
-        guard let namespace = changes.first?.namespace else { return .shown(entries) }
+        guard let namespace = changes.first?.namespace else { return .shown(entries + released) }
         var increments: [Path: LeafValue] = [:]
         for change in changes { increments.merge(change.increments) { first, _ in first } }
         let spineValues = shown.lazy.compactMap { received[$0]?.part.spineValues }.first { !$0.isEmpty } ?? [:]
@@ -220,16 +225,27 @@ struct CommitFeed {
             Update(
                 namespace: namespace, mutations: Self.merge(mutations, spineValues: spineValues),
                 increments: increments))
-        return .shown(entries)
+        return .shown(entries + released)
     }
 
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
         self.intents[shard][transaction] = nil
     }
 
+    /// True when the transaction's prepare is still queued before `position` in `shard` (it waited behind a
+    /// snapshot): the finish follows it, so the bookkeeping of the two stays in order.
+    private func waitsForPrepare(_ transaction: TransactionID, shard: Int, position: Int) -> Bool {
+        self.queues[shard][..<position].contains { earlier in
+            if case .prepared(transaction, _) = earlier.effect { return true }
+            return false
+        }
+    }
+
     /// True when an earlier entry still queued in `shard` changes a path overlapping `change` (bare increments of
-    /// one counter commute, so they do not hold each other up).
+    /// one counter commute, so they do not hold each other up), or a transaction held by the shard's snapshot sets
+    /// a spine path overlapping it.
     private func waitsBehind(shard: Int, position: Int, change: ShardChange) -> Bool {
+        if self.waitsForHeldTransaction(shard: shard, change: change) { return true }
         for earlier in self.queues[shard][..<position] {
             let other: ShardChange
             switch earlier.effect {
