@@ -17,6 +17,11 @@ package final class ReplicationService: Sendable {
         package var states: [RaftGroupID: RaftPersistentState]
         package var retention: RaftLogRetention
 
+        package init(states: [RaftGroupID: RaftPersistentState], retention: RaftLogRetention) {
+            self.states = states
+            self.retention = retention
+        }
+
         package subscript(group: RaftGroupID) -> RaftPersistentState? {
             get { self.states[group] }
             set { self.states[group] = newValue }

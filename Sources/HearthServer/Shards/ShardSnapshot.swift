@@ -9,7 +9,7 @@ import HearthCore
 /// subtrees and its copy of the spine. Decoding rebuilds a `ShardStateMachine` that applies the following
 /// entries exactly as the one it was taken from.
 ///
-/// A snapshot cut from a node's read view also carries `cut`, an `I` line per other shard: how far the view had
+/// A snapshot cut from a node's read view also carries `cut`, a `C` line per other shard: how far the view had
 /// received each shard's entries when the snapshot was taken. The view took it at a moment when no transaction
 /// touching this shard was half received, so a transaction's part in this shard is inside the snapshot exactly
 /// when its parts in the other shards are at or below the cut (`CommitFeed.restore`).
@@ -33,12 +33,10 @@ struct ShardSnapshot: Sendable {
         let own = SnapshotContent.ShardCut(
             shard: self.machine.shard, index: self.machine.lastIndex, intents: self.machine.intents,
             decisions: self.decisions, spinePriorities: self.machine.spinePriorities)
-        let others = self.cut.filter { $0.key != self.machine.shard }.sorted { $0.key < $1.key }.map {
-            SnapshotContent.ShardCut(shard: $0.key, index: $0.value, intents: [:], decisions: [:])
-        }
         do {
             try SnapshotContent.encode(
-                roots: self.machine.trees, cuts: [own] + others, depth: self.machine.spineDepth, into: &bytes)
+                roots: self.machine.trees, cuts: [own], received: self.cut.filter { $0.key != self.machine.shard },
+                depth: self.machine.spineDepth, into: &bytes)
         } catch {
             preconditionFailure("writing a shard snapshot to memory failed: \(error)")
         }
@@ -50,7 +48,7 @@ struct ShardSnapshot: Sendable {
         -> ShardSnapshot
     {
         let decoded = try await SnapshotContent.decode(bytes, parallelism: parallelism)
-        guard let index = decoded.appliedIndex[shard],
+        guard decoded.appliedIndex.count == 1, let index = decoded.appliedIndex[shard],
             decoded.intents.keys.allSatisfy({ $0 == shard }), decoded.decisions.keys.allSatisfy({ $0 == shard }),
             decoded.spinePriorities.keys.allSatisfy({ $0 == shard })
         else {
@@ -60,8 +58,6 @@ struct ShardSnapshot: Sendable {
         let machine = ShardStateMachine(
             shard: shard, spineDepth: spineDepth, trees: decoded.roots, index: index,
             intents: decoded.intents[shard] ?? [:], spinePriorities: decoded.spinePriorities[shard] ?? [:])
-        return ShardSnapshot(
-            machine: machine, decisions: decoded.decisions[shard] ?? [:],
-            cut: decoded.appliedIndex.filter { $0.key != shard })
+        return ShardSnapshot(machine: machine, decisions: decoded.decisions[shard] ?? [:], cut: decoded.received)
     }
 }
