@@ -36,15 +36,18 @@ package final class ReplicationService: Sendable {
         package var raft: RaftConfiguration
         /// How often every group ticks (an election takes `raft.electionTicks` to `2 ×` that many ticks).
         package var tickInterval: Duration
+        /// A snapshot with more data than this goes to a follower in chunks of this size (`SnapshotTransfers`).
+        package var snapshotChunkBytes: Int
 
         package init(
             node: NodeID, founding: [RaftGroupID: RaftMembership], raft: RaftConfiguration,
-            tickInterval: Duration = .milliseconds(100)
+            tickInterval: Duration = .milliseconds(100), snapshotChunkBytes: Int = 1 << 20
         ) {
             self.node = node
             self.founding = founding
             self.raft = raft
             self.tickInterval = tickInterval
+            self.snapshotChunkBytes = snapshotChunkBytes
         }
     }
 
@@ -59,17 +62,22 @@ package final class ReplicationService: Sendable {
         package var latestSnapshot: @Sendable (RaftGroupID) -> RaftSnapshot?
         /// A group's role, leader or term changed.
         package var observe: @Sendable (RaftGroupID, RaftSoftState) -> Void
+        /// Sends an encoded `SnapshotTransferFrame` to a peer (the transport's `raftSnapshot` frames); without it,
+        /// snapshots go whole in one `raft` frame, however large.
+        package var sendSnapshotPart: (@Sendable (NodeID, [UInt8]) -> Void)?
 
         package init(
             send: @escaping @Sendable (NodeID, [UInt8]) -> Void,
             apply: @escaping @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async throws -> Void,
             latestSnapshot: @escaping @Sendable (RaftGroupID) -> RaftSnapshot? = { _ in nil },
-            observe: @escaping @Sendable (RaftGroupID, RaftSoftState) -> Void = { _, _ in }
+            observe: @escaping @Sendable (RaftGroupID, RaftSoftState) -> Void = { _, _ in },
+            sendSnapshotPart: (@Sendable (NodeID, [UInt8]) -> Void)? = nil
         ) {
             self.send = send
             self.apply = apply
             self.latestSnapshot = latestSnapshot
             self.observe = observe
+            self.sendSnapshotPart = sendSnapshotPart
         }
     }
 
@@ -78,6 +86,8 @@ package final class ReplicationService: Sendable {
     private let log: Log
     /// Writes every group's records, noting which of them each group still needs.
     let writer: RaftLogWriter
+    /// Sends every group's messages, large snapshots in chunks.
+    private let transfers: SnapshotTransferShell
 
     /// Starts every group from `recovered` (what `recover` found), or from its founding membership, whose record it
     /// appends to `wal` first.
@@ -89,6 +99,9 @@ package final class ReplicationService: Sendable {
         self.log = log
         let writer = RaftLogWriter(wal: wal, retention: recovered.retention)
         self.writer = writer
+        let transfers = SnapshotTransferShell(
+            chunkBytes: configuration.snapshotChunkBytes, sendMessage: io.send, sendPart: io.sendSnapshotPart)
+        self.transfers = transfers
         var hosts: [RaftGroupID: RaftGroupHost] = [:]
         for (group, membership) in configuration.founding.sorted(by: { $0.key < $1.key }) {
             var state = recovered[group] ?? RaftPersistentState.bootstrap(voters: membership.voters)
@@ -99,7 +112,8 @@ package final class ReplicationService: Sendable {
             let node = try RaftNode(
                 id: configuration.node, group: group, configuration: configuration.raft, restoring: state,
                 seed: Self.seed(node: configuration.node, group: group))
-            hosts[group] = RaftGroupHost(node: node, io: Self.hostIO(group: group, writer: writer, io: io))
+            hosts[group] = RaftGroupHost(
+                node: node, io: Self.hostIO(group: group, writer: writer, transfers: transfers, io: io))
         }
         self.hosts = hosts
     }
@@ -152,11 +166,28 @@ package final class ReplicationService: Sendable {
         host.step(message)
     }
 
+    /// A frame of kind `raftSnapshot` from `peer` (a piece of a snapshot's transfer); a snapshot it completes goes
+    /// to its group's replica. One that cannot be decoded is logged and dropped.
+    package func receiveSnapshotPart(_ payload: [UInt8], from peer: NodeID) {
+        let frame: SnapshotTransferFrame
+        do {
+            frame = try SnapshotTransferFrame(decoding: payload)
+        } catch {
+            self.log.warning("raft.bad_snapshot_part", ["from": peer.name, "error": error.detail])
+            return
+        }
+        for message in self.transfers.receive(frame, from: peer) {
+            guard message.to == self.configuration.node, let host = self.hosts[message.group] else { continue }
+            host.step(message)
+        }
+    }
+
     /// Runs every group and the ticker until cancelled.
     /// - Throws: the first persistence failure (the node must stop: it can no longer make anything durable).
     package func run() async throws {
         let hosts = Array(self.hosts.values)
         let interval = self.configuration.tickInterval
+        let transfers = self.transfers
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for host in hosts {
@@ -166,6 +197,7 @@ package final class ReplicationService: Sendable {
                     while true {
                         try await Task.sleep(for: interval)
                         for host in hosts { host.tick() }
+                        transfers.tick()
                     }
                 }
                 defer {
@@ -179,10 +211,12 @@ package final class ReplicationService: Sendable {
         }
     }
 
-    private static func hostIO(group: RaftGroupID, writer: RaftLogWriter, io: IO) -> RaftGroupHost.IO {
+    private static func hostIO(
+        group: RaftGroupID, writer: RaftLogWriter, transfers: SnapshotTransferShell, io: IO
+    ) -> RaftGroupHost.IO {
         RaftGroupHost.IO(
             persist: { records in try await writer.persist(records) },
-            send: { message in io.send(message.to, message.encoded()) },
+            send: { message in transfers.send(message) },
             apply: { snapshot, entries in try await io.apply(group, snapshot, entries) },
             latestSnapshot: { io.latestSnapshot(group) },
             observe: { state in io.observe(group, state) })

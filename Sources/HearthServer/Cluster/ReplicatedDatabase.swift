@@ -98,10 +98,12 @@ final class ReplicatedDatabase: DatabaseAccess {
                 if !entries.isEmpty { try await log.committed(shard: Int(group.rawValue), entries) }
             },
             latestSnapshot: { group in slot.current.withLock { $0 }?.latestSnapshot(shard: Int(group.rawValue)) },
-            observe: { group, state in slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state) })
+            observe: { group, state in slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state) },
+            sendSnapshotPart: { peer, bytes in _ = send(peer, .raftSnapshot, bytes) })
         let service = try ReplicationService(
             configuration: ReplicationService.Configuration(
-                node: node, founding: founding, raft: raft, tickInterval: tickInterval),
+                node: node, founding: founding, raft: raft, tickInterval: tickInterval,
+                snapshotChunkBytes: snapshots.transferChunkBytes),
             recovered: recovered, wal: wal, io: io, log: logger)
         for (shard, recoveredShard) in shardsRecovered.enumerated() {
             guard let metadata = recoveredShard.unrecorded else { continue }
@@ -141,6 +143,7 @@ final class ReplicatedDatabase: DatabaseAccess {
     func receive(kind: PeerFrameKind, _ payload: [UInt8], from peer: NodeID) {
         switch kind {
         case .raft: self.service.receive(payload, from: peer)
+        case .raftSnapshot: self.service.receiveSnapshotPart(payload, from: peer)
         case .shardCall: self.callServer.receive(payload, from: peer)
         case .shardReply: self.calls.receive(payload, from: peer)
         case .membership: break
@@ -151,7 +154,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
 
     /// A cluster node can serve every shard when its log works, every shard's group has a leader this node has
-    /// heard from within an election timeout, and this node has applied everything it knows its groups committed.
+    /// heard from within an election timeout, and this node has applied everything it knows its groups committed
+    /// (snapshots installed from leaders included).
     var notReadyReason: String? {
         if self.hasFailed { return "Persisting a shard's log failed; this node is not serving." }
         for group in self.service.groups {
@@ -169,6 +173,9 @@ final class ReplicatedDatabase: DatabaseAccess {
             if delivered < commit {
                 return "Shard \(shard) is catching up: applied through \(delivered) of \(commit) committed entries."
             }
+        }
+        if let shard = self.view.shardsWaitingForSnapshot.first {
+            return "Shard \(shard) is catching up: its snapshot waits for the other shards to reach it."
         }
         return nil
     }

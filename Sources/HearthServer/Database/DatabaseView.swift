@@ -104,6 +104,11 @@ public final class DatabaseView: Sendable {
         }
     }
 
+    /// The shards whose snapshot waits for the other shards to catch up with it before it is shown.
+    var shardsWaitingForSnapshot: [Int] {
+        self.state.withLock { $0.data.feed.restores.keys.sorted() }
+    }
+
     /// Tells the listeners about what was applied, then resumes the waiters whose entries are shown.
     private func publish(_ notifications: [(change: CommittedChange, listeners: [any ChangeListener])]) {
         for (change, listeners) in notifications {

@@ -9,13 +9,14 @@ import Testing
 
 @testable import HearthServer
 
-/// Three nodes in one process whose shards snapshot every 16 entries and whose write-ahead logs roll every 8 KiB:
-/// logs are compacted, old segments deleted, a node that missed several compactions catches up by snapshot (and its
-/// listeners hear what changed), a restarted node recovers from its snapshots and the log after them, and a leader
+/// Three nodes in one process whose shards snapshot every 16 entries, whose write-ahead logs roll every 8 KiB and
+/// whose snapshots travel in 64-byte chunks: logs are compacted, old segments deleted, a node that missed several
+/// compactions catches up by snapshot (and its listeners hear what changed), a restarted node recovers from its snapshots and the log after them, and a leader
 /// that stepped down with uncommitted entries is rebuilt from its latest snapshot.
 @Suite(.serialized) struct ReplicatedSnapshotTests {
     static let options = ClusterMember.Options(
-        snapshots: ShardSnapshotPolicy(entries: 16, bytes: 1 << 30, retentionInterval: .milliseconds(50)),
+        snapshots: ShardSnapshotPolicy(
+            entries: 16, bytes: 1 << 30, retentionInterval: .milliseconds(50), transferChunkBytes: 64),
         walSegmentBytes: 8 * 1024)
     static let posts = 0..<8
 
