@@ -78,6 +78,12 @@ extension RaftShardLog {
             from = snapshot.metadata.index
         }
         guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return (base, []) }
+        let cut = host.snapshotCut.index
+        guard from >= cut else {
+            preconditionFailure(
+                "shard \(shard): rebuilding through \(index) needs a stored snapshot at or after the log's cut \(cut), "
+                    + "but the newest usable one is at \(from)")
+        }
         let commands = host.entries(through: index).compactMap { entry -> (ShardEntry, UInt64)? in
             guard entry.index > from, case .command(let bytes) = entry.payload,
                 case .entry(_, let shardIndex, let shardEntry)? = try? ShardLogRecord(decoding: bytes)

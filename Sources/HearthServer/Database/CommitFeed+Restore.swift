@@ -74,6 +74,11 @@ extension CommitFeed {
             let active = self.restores.filter(\.value.isActive)
             guard !active.isEmpty else { return }
             let held = active.values.reduce(into: Set<TransactionID>()) { $0.formUnion($1.held) }
+            // Cheap first: every held transaction must have all its parts, in entries or in active snapshots.
+            guard held.allSatisfy(self.hasEveryPart) else {
+                if activated { continue }
+                return
+            }
             var attempt = self
             var shown: [Update] = []
             attempt.show(active.keys.sorted(), holding: held.sorted(), into: &shown)
@@ -173,6 +178,17 @@ extension CommitFeed {
             }
         }
         return true
+    }
+
+    /// Whether every part of `transaction` arrived as an entry or is held by an active snapshot.
+    private func hasEveryPart(_ transaction: TransactionID) -> Bool {
+        guard let known = self.parts[transaction], let participants = known.values.first?.part.participants else {
+            return true
+        }
+        return participants.allSatisfy { participant in
+            if let part = known[participant], !part.isCovered { return true }
+            return self.isHeldByActiveRestore(transaction, shard: participant)
+        }
     }
 
     /// Whether `restore` (of `shard`) holds the shard's part of the transaction whose known parts are `known`.
