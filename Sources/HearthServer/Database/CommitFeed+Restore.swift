@@ -24,7 +24,6 @@ extension CommitFeed {
         var trees: [String: Node]
         var spineDepth: Int
         var intents: [TransactionID: ShardIntent]
-        var decisions: [TransactionID: Bool]
         /// What the view showed of the shard when the snapshot arrived.
         var base: UInt64
         /// Every other shard has been received through the cut: it stands in for its shard's transaction parts.
@@ -51,9 +50,11 @@ extension CommitFeed {
         self.queues[shard] = []
         self.blocked[shard] = []
         self.received[shard] = index
+        // The anchor's decisions as of the snapshot; the entries after it add and forget from there.
+        self.decisions[shard] = snapshot.decisions
         self.restores[shard] = Restore(
             index: index, cut: snapshot.cut, trees: snapshot.machine.trees, spineDepth: snapshot.machine.spineDepth,
-            intents: snapshot.machine.intents, decisions: snapshot.decisions, base: base)
+            intents: snapshot.machine.intents, base: base)
         var updates: [Update] = []
         self.settleRestores(into: &updates)
         return updates
@@ -211,7 +212,6 @@ extension CommitFeed {
             parts[shard] = restore.trees
             spineDepth = restore.spineDepth
             self.intents[shard] = restore.intents
-            self.decisions[shard].merge(restore.decisions) { _, restored in restored }
         }
         let router = ShardRouter(shardCount: self.queues.count, shardDepth: spineDepth)
         updates.append(

@@ -46,7 +46,9 @@ struct CommitFeed {
     var restores: [Int: Restore] = [:]
     /// Per shard: transactions prepared there and not yet finished, as a snapshot must keep them.
     var intents: [[TransactionID: ShardIntent]]
-    /// Per shard: the decisions it anchors that a prepared part may still need.
+    /// Per shard: the decisions it anchors. In a cluster these are exactly its state machine's (taken when a decision
+    /// arrives, dropped when the anchor forgets it), so a shard snapshot cut from the view carries them; a single
+    /// node prunes them to the ones a prepared part still needs when it snapshots (`pruneDecisions`).
     var decisions: [[TransactionID: Bool]]
     /// Per shard: indices of queued entries that could be shown but for an earlier overlapping entry of their shard
     /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
@@ -174,8 +176,9 @@ struct CommitFeed {
             self.finishBookkeeping(transaction, shard: shard)
         case .finished(let transaction, _, let part?):
             return self.consumeTransaction(transaction, participants: part.participants, into: &updates)
-        case .bookkeeping:
+        case .bookkeeping(let forgotten):
             self.queues[shard].remove(at: position)
+            for transaction in forgotten { self.decisions[shard][transaction] = nil }
         }
         return .shown([(shard, applied.index)])
     }

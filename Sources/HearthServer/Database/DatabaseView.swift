@@ -96,12 +96,8 @@ public final class DatabaseView: Sendable {
 
     /// A snapshot of `shard` cut from the view now, with the position of the shard's replicated log it reflects;
     /// nil while one cannot be cut (a transaction touching the shard is half received, or a snapshot waits).
-    /// Decisions no prepared part needs any more are dropped first.
     func capture(shard: Int) -> (capture: ShardCapture, position: UInt64)? {
-        self.state.withLock { state in
-            state.data.feed.pruneDecisions()
-            return state.data.capture(shard: shard).map { ($0, state.positions[shard]) }
-        }
+        self.state.withLock { state in state.data.capture(shard: shard).map { ($0, state.positions[shard]) } }
     }
 
     /// The shards whose snapshot waits for the other shards to catch up with it before it is shown.

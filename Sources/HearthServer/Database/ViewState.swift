@@ -140,7 +140,7 @@ struct ShardCapture: Sendable {
         }
         let machine = ShardStateMachine(
             shard: self.shard, spineDepth: router.shardDepth, trees: trees, index: self.index,
-            intents: self.intents, roots: self.roots)
+            intents: self.intents, roots: self.roots, decisions: self.decisions)
         return ShardSnapshot(machine: machine, decisions: self.decisions, cut: self.cut)
     }
 }

@@ -4,7 +4,7 @@ import HearthCore
 /// the log, what a node restarts the shard from, and what a leader that steps down rebuilds from.
 ///
 /// The format is the node snapshot's (`SnapshotContent`) restricted to one shard: its `I` line, the transactions
-/// prepared in it (`T`), the decisions it anchors that a prepared part may still need (`D`), the spine nodes that
+/// prepared in it (`T`), the decisions it anchors and has not forgotten (`D`, its machine's), the spine nodes that
 /// may carry a priority (`M`: a node this shard no longer holds part of keeps its mark), then its trees — its own
 /// subtrees and its copy of the spine. Decoding rebuilds a `ShardStateMachine` that applies the following
 /// entries exactly as the one it was taken from.
@@ -15,7 +15,7 @@ import HearthCore
 /// when its parts in the other shards are at or below the cut (`CommitFeed.restore`).
 struct ShardSnapshot: Sendable {
     var machine: ShardStateMachine
-    /// Decisions the shard anchors that a prepared part may still need.
+    /// Decisions the shard anchors and has not forgotten (a machine cut from the read view holds these too).
     var decisions: [TransactionID: Bool]
     /// Per other shard, the index through which the read view had received its entries (empty when the snapshot
     /// was not cut from a read view).
@@ -57,7 +57,8 @@ struct ShardSnapshot: Sendable {
         }
         let machine = ShardStateMachine(
             shard: shard, spineDepth: spineDepth, trees: decoded.roots, index: index,
-            intents: decoded.intents[shard] ?? [:], spinePriorities: decoded.spinePriorities[shard] ?? [:])
+            intents: decoded.intents[shard] ?? [:], spinePriorities: decoded.spinePriorities[shard] ?? [:],
+            decisions: decoded.decisions[shard] ?? [:])
         return ShardSnapshot(machine: machine, decisions: decoded.decisions[shard] ?? [:], cut: decoded.received)
     }
 }

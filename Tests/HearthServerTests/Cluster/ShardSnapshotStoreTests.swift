@@ -24,7 +24,9 @@ import Testing
         var terms = CommittedTerms()
         for raftIndex in 1...(index + 2) { terms.record(index: raftIndex, term: 2) }
         return ShardSnapshotPayload(
-            snapshot: ShardSnapshot(machine: machine, decisions: [:], cut: [1 - shard: 3]), terms: terms)
+            snapshot: ShardSnapshot(
+                machine: machine, decisions: [TransactionID(rawValue: 7): true], cut: [1 - shard: 3]),
+            terms: terms)
     }
 
     private static func raftSnapshot(_ payload: ShardSnapshotPayload, at index: UInt64) -> RaftSnapshot {
@@ -40,6 +42,7 @@ import Testing
         #expect(decoded.snapshot.cut == [0: 3])
         #expect(decoded.snapshot.machine.lastIndex == 4)
         #expect(decoded.snapshot.machine.trees == payload.snapshot.machine.trees)
+        #expect(decoded.snapshot.machine.decisions == [TransactionID(rawValue: 7): true], "the anchor's decisions")
         await #expect(throws: CommitRecordError.self) {
             try await ShardSnapshotPayload.decode(payload.encoded(), shard: 0, spineDepth: 2)
         }

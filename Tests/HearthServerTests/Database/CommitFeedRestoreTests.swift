@@ -91,11 +91,15 @@ import Testing
     }
 
     /// A random run of the real write path (increments, compare-and-sets, multi-shard updates and spine writes), each
-    /// shard's log committed in its own order: per shard, what its entries did, and its trees after each entry.
+    /// shard's log committed in its own order: per shard, what its entries did, and its machine after each entry.
     private struct History {
         var applied: [[ShardApplied]]
-        var trees: [[[String: Node]]]
+        var machines: [[ShardStateMachine]]
         var workload: SimulatedWorkload
+
+        func trees(_ shard: Int, at index: UInt64) -> Node {
+            self.machines[shard][Int(index)].trees["default"] ?? .empty
+        }
     }
 
     private static func history(seed: UInt64) throws -> History {
@@ -109,12 +113,11 @@ import Testing
         let count = Self.router.shardCount
         var machines = (0..<count).map { ShardStateMachine(shard: $0, spineDepth: Self.router.shardDepth) }
         var history = History(
-            applied: Array(repeating: [], count: count), trees: Array(repeating: [[:]], count: count),
-            workload: workload)
+            applied: Array(repeating: [], count: count), machines: machines.map { [$0] }, workload: workload)
         for bytes in simulation.records {
             guard case .entry(let shard, let index, let entry) = try ShardLogRecord(decoding: bytes) else { continue }
             history.applied[shard].append(machines[shard].apply(entry, at: index))
-            history.trees[shard].append(machines[shard].trees)
+            history.machines[shard].append(machines[shard])
         }
         return history
     }
@@ -144,7 +147,13 @@ import Testing
                 guard let capture = source.capture(shard: other),
                     capture.index > (snapshots[other].last?.machine.lastIndex ?? 0)
                 else { continue }
-                snapshots[other].append(capture.snapshot(router: Self.router))
+                let snapshot = capture.snapshot(router: Self.router)
+                // Cut from the view, it is the shard's machine at that index.
+                let machine = history.machines[other][Int(capture.index)]
+                guard snapshot.machine.trees == machine.trees, snapshot.decisions == machine.decisions,
+                    Set(snapshot.machine.intents.keys) == Set(machine.intents.keys)
+                else { return ["the snapshot of shard \(other) at \(capture.index) is not its machine there"] }
+                snapshots[other].append(snapshot)
             }
         }
         var found: [String] = []
@@ -165,7 +174,7 @@ import Testing
             found += Self.halfShown(replica.roots["default"] ?? .empty, history.workload)
             if replica.feed.isQuiescent {
                 let shown = replica.feed.appliedIndex
-                let joined = Node.union((0..<count).map { history.trees[$0][Int(shown[$0])]["default"] ?? .empty })
+                let joined = Node.union((0..<count).map { history.trees($0, at: shown[$0]) })
                 if joined != replica.roots["default"] ?? .empty {
                     found.append("at \(shown) the view is not the union of the shards")
                 }
@@ -177,6 +186,7 @@ import Testing
         if replica.feed.intents.map({ $0.keys.sorted() }) != source.feed.intents.map({ $0.keys.sorted() }) {
             found.append("the replica ends with other prepared transactions")
         }
+        if replica.feed.decisions != source.feed.decisions { found.append("the replica ends with other decisions") }
         if restored == 0, snapshots.contains(where: { !$0.isEmpty }) { found.append("no snapshot was restored") }
         return found
     }
