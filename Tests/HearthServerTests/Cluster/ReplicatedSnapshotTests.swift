@@ -51,12 +51,13 @@ import Testing
         for round in rounds {
             for post in Self.posts {
                 #expect(
-                    try await InProcessCluster.write(round * 100 + post, at: "/posts/p\(post)/stars", members: members))
+                    try await InProcessCluster.write(
+                        round * 100 + post, at: "/posts/p\(post)/stars", members: members, retryingUnconfirmed: true))
             }
             let update = try Self.posts.map { post in
                 Mutation.set(try Path(validating: "/posts/p\(post)/round"), WriteValue(node: Node(.int(Int64(round)))))
             }
-            #expect(await InProcessCluster.write(update, members: members))
+            #expect(await InProcessCluster.write(update, members: members, retryingUnconfirmed: true))
         }
     }
 
@@ -171,7 +172,9 @@ import Testing
                     now: 0)
             }
             #expect(await eventually(seconds: 30) { others.contains { $0.acceptsAppends(shard: shard) } })
-            #expect(try await InProcessCluster.write(1_000, at: "/posts/p0/stars", members: others))
+            #expect(
+                try await InProcessCluster.write(
+                    1_000, at: "/posts/p0/stars", members: others, retryingUnconfirmed: true))
             leader.transport.heal()
             for other in others { other.transport.heal() }
             await #expect(throws: (any Error).self) { try await lost.value }

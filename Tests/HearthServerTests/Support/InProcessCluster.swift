@@ -134,14 +134,19 @@ enum InProcessCluster {
     }
 
     /// Writes `value` at `path` through the first member that is open, retrying while leadership settles.
-    static func write(_ value: Int, at path: String, members: [Member]) async throws -> Bool {
+    static func write(
+        _ value: Int, at path: String, members: [Member], retryingUnconfirmed: Bool = false
+    ) async throws -> Bool {
         let target = try Path(validating: path)
-        return await Self.write([.set(target, WriteValue(node: Node(.int(Int64(value)))))], members: members)
+        return await Self.write(
+            [.set(target, WriteValue(node: Node(.int(Int64(value)))))], members: members,
+            retryingUnconfirmed: retryingUnconfirmed)
     }
 
     /// Applies `mutations` through the first member that is open, retrying while leadership settles (a write
-    /// whose entry another leader replaced, or that found no leader yet, is retried).
-    static func write(_ mutations: [Mutation], members: [Member]) async -> Bool {
+    /// whose entry another leader replaced, or that found no leader yet, is retried). With `retryingUnconfirmed`, a
+    /// write not confirmed in time (its outcome unknown) is retried too: only for writes that may safely apply twice.
+    static func write(_ mutations: [Mutation], members: [Member], retryingUnconfirmed: Bool = false) async -> Bool {
         await eventually(seconds: 30) {
             for member in members {
                 guard let database = member.database else { continue }
@@ -152,6 +157,8 @@ enum InProcessCluster {
                 } catch is ShardNotCommittedError {
                     return false
                 } catch is ShardCallError {
+                    return false
+                } catch is CommitTimeoutError where retryingUnconfirmed {
                     return false
                 } catch {
                     Issue.record("the write failed: \(error)")
