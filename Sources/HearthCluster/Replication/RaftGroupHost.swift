@@ -2,7 +2,11 @@ import Synchronization
 
 /// Drives one Raft group's replica on this node: inputs (ticks, peers' messages, proposals) go to the `RaftNode`
 /// under a lock from any thread, and one task (`run()`) works through its Readies in the order the contract asks —
-/// persist, then send, then answer snapshot requests, then apply, then advance.
+/// install a received snapshot, persist, send, answer snapshot requests, apply, advance.
+///
+/// A received snapshot goes to the application (which stores it durably) before the log records that replace the
+/// stored log with it: a crash between the two leaves a stored snapshot newer than the log, which a restart can
+/// reconcile, never a log that points past every stored snapshot.
 ///
 /// Inputs keep arriving while a Ready is being made durable (the node allows it), so a hot leader keeps taking
 /// proposals during an fsync and the next Ready carries all of them: with every group persisting through the node's
@@ -14,8 +18,10 @@ package final class RaftGroupHost: Sendable {
         package var persist: @Sendable ([RaftLogRecord]) async throws -> Void
         /// Sends a message to a peer; loss is fine.
         package var send: @Sendable (RaftMessage) -> Void
-        /// Installs `snapshot` when present, then applies `entries` (committed, in order).
-        package var apply: @Sendable (_ snapshot: RaftSnapshot?, _ entries: [RaftEntry]) async -> Void
+        /// Installs `snapshot` when present (storing it durably before returning), then applies `entries`
+        /// (committed, in order). A snapshot comes alone, before the Ready's records are persisted; entries come
+        /// after. Throwing stops the host: the replica can no longer keep its state.
+        package var apply: @Sendable (_ snapshot: RaftSnapshot?, _ entries: [RaftEntry]) async throws -> Void
         /// The application's latest snapshot, for followers too far behind for the log.
         package var latestSnapshot: @Sendable () -> RaftSnapshot?
         /// Role, leader or term changed.
@@ -24,7 +30,7 @@ package final class RaftGroupHost: Sendable {
         package init(
             persist: @escaping @Sendable ([RaftLogRecord]) async throws -> Void,
             send: @escaping @Sendable (RaftMessage) -> Void,
-            apply: @escaping @Sendable (RaftSnapshot?, [RaftEntry]) async -> Void,
+            apply: @escaping @Sendable (RaftSnapshot?, [RaftEntry]) async throws -> Void,
             latestSnapshot: @escaping @Sendable () -> RaftSnapshot?,
             observe: @escaping @Sendable (RaftSoftState) -> Void
         ) {
@@ -42,6 +48,8 @@ package final class RaftGroupHost: Sendable {
     private let io: IO
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    /// Set by `rewriteDurableState()`; the run loop rewrites the group's records once no Ready is pending.
+    private let rewriteRequested = Atomic(false)
 
     package init(node: RaftNode, io: IO) {
         self.group = node.group
@@ -71,6 +79,22 @@ package final class RaftGroupHost: Sendable {
     /// The term of the entry at `index`, if the log still holds it.
     package func term(at index: UInt64) -> UInt64? {
         self.node.withLock { $0.log.term(at: index) }
+    }
+
+    /// The cut of the replica's latest snapshot: its log holds only the entries after it.
+    package var snapshotCut: RaftSnapshotMetadata { self.node.withLock { $0.log.snapshot } }
+
+    /// What a snapshot of the application at committed `index` must carry: the index, its term and the replica set
+    /// in effect there; nil when the log no longer holds (or does not yet commit) `index`.
+    package func snapshotMetadata(at index: UInt64) -> RaftSnapshotMetadata? {
+        self.node.withLock { node in
+            guard index <= node.log.committed, let term = node.log.term(at: index) else { return nil }
+            var membership = node.log.snapshot.membership
+            for entry in node.log.entries where entry.index <= index {
+                if case .membership(let change) = entry.payload { membership = change }
+            }
+            return RaftSnapshotMetadata(index: index, term: term, membership: membership)
+        }
     }
 
     /// The entries the log holds from its first through `index`.
@@ -111,17 +135,43 @@ package final class RaftGroupHost: Sendable {
             while let ready = self.node.withLock({ $0.ready() }) {
                 try Task.checkCancellation()
                 if let softState = ready.softState { self.io.observe(softState) }
+                if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
                 let records = RaftGroupStorage.records(for: ready, group: self.group)
                 if !records.isEmpty { try await self.io.persist(records) }
                 for message in ready.messages { self.io.send(message) }
                 self.answerSnapshotRequests(ready.snapshotRequests)
-                if ready.snapshot != nil || !ready.committedEntries.isEmpty {
-                    await self.io.apply(ready.snapshot, ready.committedEntries)
-                }
+                if !ready.committedEntries.isEmpty { try await self.io.apply(nil, ready.committedEntries) }
                 self.node.withLock { $0.advance(ready) }
             }
+            try await self.rewriteIfRequested()
             if Task.isCancelled { return }
         }
+    }
+
+    /// Asks the run loop to write the group's hard state and snapshot marker again, so that the write-ahead log can
+    /// drop the old segment holding the previous copies (an idle group writes nothing else; `RaftLogRetention`).
+    package func rewriteDurableState() {
+        self.rewriteRequested.store(true, ordering: .releasing)
+        self.wake.yield()
+    }
+
+    /// Persists the current hard state and snapshot marker when asked to and no Ready is pending (then the hard
+    /// state is exactly the persisted one); with a Ready pending, tries again after it.
+    private func rewriteIfRequested() async throws {
+        guard self.rewriteRequested.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let durable: (RaftHardState, RaftSnapshotMetadata)? = self.node.withLock { node in
+            node.hasReady ? nil : (node.hardState, node.log.snapshot)
+        }
+        guard let (hardState, snapshot) = durable else {
+            self.rewriteDurableState()
+            return
+        }
+        var bytes: [UInt8] = []
+        hardState.encode(to: &bytes)
+        try await self.io.persist([
+            RaftGroupStorage.snapshotRecord(snapshot, group: self.group),
+            .hardState(group: Int(self.group.rawValue), bytes: bytes),
+        ])
     }
 
     /// Stops `run()` after the Ready in hand.

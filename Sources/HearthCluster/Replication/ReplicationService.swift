@@ -8,8 +8,26 @@ import Synchronization
 /// the peer transport (messages name their group).
 ///
 /// Recovery reads the Raft records of the log back into each group's persistent state (`recover`); a group with
-/// no records starts from its founding membership, which it writes first so a restart finds it again.
+/// no records starts from its founding membership, which it writes first so a restart finds it again. Every Raft
+/// record written or recovered is noted in a `RaftLogRetention`, so the log's old segments can go once every group's
+/// snapshot covers them (`ReplicationService+Compaction.swift`).
 package final class ReplicationService: Sendable {
+    /// What `recover` found in the log: each group's persistent state, and which records each group still needs.
+    package struct Recovered: Sendable {
+        package var states: [RaftGroupID: RaftPersistentState]
+        package var retention: RaftLogRetention
+
+        package init(states: [RaftGroupID: RaftPersistentState], retention: RaftLogRetention) {
+            self.states = states
+            self.retention = retention
+        }
+
+        package subscript(group: RaftGroupID) -> RaftPersistentState? {
+            get { self.states[group] }
+            set { self.states[group] = newValue }
+        }
+    }
+
     /// What the service runs.
     package struct Configuration: Sendable {
         package var node: NodeID
@@ -18,15 +36,18 @@ package final class ReplicationService: Sendable {
         package var raft: RaftConfiguration
         /// How often every group ticks (an election takes `raft.electionTicks` to `2 ×` that many ticks).
         package var tickInterval: Duration
+        /// A snapshot with more data than this goes to a follower in chunks of this size (`SnapshotTransfers`).
+        package var snapshotChunkBytes: Int
 
         package init(
             node: NodeID, founding: [RaftGroupID: RaftMembership], raft: RaftConfiguration,
-            tickInterval: Duration = .milliseconds(100)
+            tickInterval: Duration = .milliseconds(100), snapshotChunkBytes: Int = 1 << 20
         ) {
             self.node = node
             self.founding = founding
             self.raft = raft
             self.tickInterval = tickInterval
+            self.snapshotChunkBytes = snapshotChunkBytes
         }
     }
 
@@ -34,62 +55,81 @@ package final class ReplicationService: Sendable {
     package struct IO: Sendable {
         /// Sends an encoded `RaftMessage` to a peer (the transport's `raft` frames); loss is fine.
         package var send: @Sendable (NodeID, [UInt8]) -> Void
-        /// Installs a snapshot (when present), then applies a group's committed entries in order.
-        package var apply: @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async -> Void
+        /// Installs a snapshot (when present, storing it durably before returning), then applies a group's committed
+        /// entries in order; see `RaftGroupHost.IO.apply`.
+        package var apply: @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async throws -> Void
         /// A group's latest application snapshot, for followers too far behind for the log.
         package var latestSnapshot: @Sendable (RaftGroupID) -> RaftSnapshot?
         /// A group's role, leader or term changed.
         package var observe: @Sendable (RaftGroupID, RaftSoftState) -> Void
+        /// Sends an encoded `SnapshotTransferFrame` to a peer (the transport's `raftSnapshot` frames); without it,
+        /// snapshots go whole in one `raft` frame, however large.
+        package var sendSnapshotPart: (@Sendable (NodeID, [UInt8]) -> Void)?
 
         package init(
             send: @escaping @Sendable (NodeID, [UInt8]) -> Void,
-            apply: @escaping @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async -> Void,
+            apply: @escaping @Sendable (RaftGroupID, RaftSnapshot?, [RaftEntry]) async throws -> Void,
             latestSnapshot: @escaping @Sendable (RaftGroupID) -> RaftSnapshot? = { _ in nil },
-            observe: @escaping @Sendable (RaftGroupID, RaftSoftState) -> Void = { _, _ in }
+            observe: @escaping @Sendable (RaftGroupID, RaftSoftState) -> Void = { _, _ in },
+            sendSnapshotPart: (@Sendable (NodeID, [UInt8]) -> Void)? = nil
         ) {
             self.send = send
             self.apply = apply
             self.latestSnapshot = latestSnapshot
             self.observe = observe
+            self.sendSnapshotPart = sendSnapshotPart
         }
     }
 
     private let configuration: Configuration
     private let hosts: [RaftGroupID: RaftGroupHost]
     private let log: Log
+    /// Writes every group's records, noting which of them each group still needs.
+    let writer: RaftLogWriter
+    /// Sends every group's messages, large snapshots in chunks.
+    private let transfers: SnapshotTransferShell
 
     /// Starts every group from `recovered` (what `recover` found), or from its founding membership, whose record it
     /// appends to `wal` first.
     /// - Throws: `RaftError` when a recovered state is not one Raft can start from.
     package init(
-        configuration: Configuration, recovered: [RaftGroupID: RaftPersistentState], wal: WriteAheadLog, io: IO,
-        log: Log
+        configuration: Configuration, recovered: Recovered, wal: WriteAheadLog, io: IO, log: Log
     ) throws(RaftError) {
         self.configuration = configuration
         self.log = log
+        let writer = RaftLogWriter(wal: wal, retention: recovered.retention)
+        self.writer = writer
+        let transfers = SnapshotTransferShell(
+            chunkBytes: configuration.snapshotChunkBytes, sendMessage: io.send, sendPart: io.sendSnapshotPart)
+        self.transfers = transfers
         var hosts: [RaftGroupID: RaftGroupHost] = [:]
         for (group, membership) in configuration.founding.sorted(by: { $0.key < $1.key }) {
             var state = recovered[group] ?? RaftPersistentState.bootstrap(voters: membership.voters)
             if recovered[group] == nil {
                 state.snapshot.membership = membership
-                _ = wal.enqueue(RaftGroupStorage.snapshotRecord(state.snapshot, group: group).encoded())
+                _ = writer.enqueue([RaftGroupStorage.snapshotRecord(state.snapshot, group: group)])
             }
             let node = try RaftNode(
                 id: configuration.node, group: group, configuration: configuration.raft, restoring: state,
                 seed: Self.seed(node: configuration.node, group: group))
-            hosts[group] = RaftGroupHost(node: node, io: Self.hostIO(group: group, wal: wal, io: io))
+            hosts[group] = RaftGroupHost(
+                node: node, io: Self.hostIO(group: group, writer: writer, transfers: transfers, io: io))
         }
         self.hosts = hosts
     }
 
-    /// Every group's persistent state from the log's Raft records (other records are left to their owners).
+    /// Every group's persistent state from the log's Raft records (other records are left to their owners), read
+    /// from the oldest record the log still holds.
     /// - Throws: `RaftLogReplayError` naming the group whose records cannot be read; `StorageError` from the log.
-    package static func recover(_ wal: WriteAheadLog) throws -> [RaftGroupID: RaftPersistentState] {
+    package static func recover(_ wal: WriteAheadLog) throws -> Recovered {
         var replay = RaftLogReplay()
-        try wal.replay(after: 0) { record in
+        var retention = RaftLogRetention()
+        try wal.replay(after: wal.firstLSN - 1) { record in
             guard record.payload.first == RaftLogRecord.formatVersion else { return }
             do {
-                try replay.apply(try RaftLogRecord(decoding: record.payload))
+                let decoded = try RaftLogRecord(decoding: record.payload)
+                try replay.apply(decoded)
+                retention.recorded(decoded, at: record.lsn)
             } catch let error as BinaryDecodingError {
                 let place = record.location.map { "\($0.segment) at byte \($0.offset)" } ?? "record \(record.lsn)"
                 throw RaftLogReplayError(group: nil, detail: "the record in \(place) cannot be read: \(error.detail)")
@@ -100,7 +140,7 @@ package final class ReplicationService: Sendable {
             let id = RaftGroupID(UInt32(number))
             states[id] = try RaftGroupStorage.persistentState(group, group: id)
         }
-        return states
+        return Recovered(states: states, retention: retention)
     }
 
     /// The groups this node hosts.
@@ -126,11 +166,28 @@ package final class ReplicationService: Sendable {
         host.step(message)
     }
 
+    /// A frame of kind `raftSnapshot` from `peer` (a piece of a snapshot's transfer); a snapshot it completes goes
+    /// to its group's replica. One that cannot be decoded is logged and dropped.
+    package func receiveSnapshotPart(_ payload: [UInt8], from peer: NodeID) {
+        let frame: SnapshotTransferFrame
+        do {
+            frame = try SnapshotTransferFrame(decoding: payload)
+        } catch {
+            self.log.warning("raft.bad_snapshot_part", ["from": peer.name, "error": error.detail])
+            return
+        }
+        for message in self.transfers.receive(frame, from: peer) {
+            guard message.to == self.configuration.node, let host = self.hosts[message.group] else { continue }
+            host.step(message)
+        }
+    }
+
     /// Runs every group and the ticker until cancelled.
     /// - Throws: the first persistence failure (the node must stop: it can no longer make anything durable).
     package func run() async throws {
         let hosts = Array(self.hosts.values)
         let interval = self.configuration.tickInterval
+        let transfers = self.transfers
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for host in hosts {
@@ -140,6 +197,7 @@ package final class ReplicationService: Sendable {
                     while true {
                         try await Task.sleep(for: interval)
                         for host in hosts { host.tick() }
+                        transfers.tick()
                     }
                 }
                 defer {
@@ -153,15 +211,13 @@ package final class ReplicationService: Sendable {
         }
     }
 
-    private static func hostIO(group: RaftGroupID, wal: WriteAheadLog, io: IO) -> RaftGroupHost.IO {
+    private static func hostIO(
+        group: RaftGroupID, writer: RaftLogWriter, transfers: SnapshotTransferShell, io: IO
+    ) -> RaftGroupHost.IO {
         RaftGroupHost.IO(
-            persist: { records in
-                var last: UInt64 = 0
-                for record in records { last = wal.enqueue(record.encoded()) }
-                try await wal.waitUntilDurable(last)
-            },
-            send: { message in io.send(message.to, message.encoded()) },
-            apply: { snapshot, entries in await io.apply(group, snapshot, entries) },
+            persist: { records in try await writer.persist(records) },
+            send: { message in transfers.send(message) },
+            apply: { snapshot, entries in try await io.apply(group, snapshot, entries) },
             latestSnapshot: { io.latestSnapshot(group) },
             observe: { state in io.observe(group, state) })
     }

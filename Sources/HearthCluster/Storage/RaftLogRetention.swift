@@ -6,7 +6,7 @@
 /// state; the shell then writes that group's hard state (and snapshot record) again, which `oldestNeeded` tells it.
 public struct RaftLogRetention: Sendable {
     /// Why a record is still needed.
-    public enum Reason: Sendable, Equatable {
+    public enum Reason: Sendable, Hashable {
         case hardState
         case snapshot
         case entries
@@ -68,6 +68,21 @@ public struct RaftLogRetention: Sendable {
     public var oldestNeeded: (group: Int, sequence: UInt64, reason: Reason)? {
         self.groups.compactMap { number, group in group.oldest.map { (group: number, $0.sequence, $0.reason) } }
             .min { ($0.sequence, $0.group) < ($1.sequence, $1.group) }
+    }
+
+    /// Every group that still needs a record at or below `sequence`, with why: the groups holding back a
+    /// truncation through `sequence`. One held back by its hard state or snapshot record need only write them again;
+    /// one held back by entries needs a snapshot that covers them.
+    public func holdingBack(through sequence: UInt64) -> [Int: Set<Reason>] {
+        var holders: [Int: Set<Reason>] = [:]
+        for (number, group) in self.groups {
+            var reasons: Set<Reason> = []
+            if let record = group.hardState, record <= sequence { reasons.insert(.hardState) }
+            if let record = group.snapshot, record <= sequence { reasons.insert(.snapshot) }
+            if let span = group.spans.first, span.sequence <= sequence { reasons.insert(.entries) }
+            if !reasons.isEmpty { holders[number] = reasons }
+        }
+        return holders
     }
 
     /// The log may drop every record up to and including this sequence (0: nothing).

@@ -9,4 +9,6 @@ package enum PeerFrameKind: UInt8, Sendable, CaseIterable {
     case shardCall = 3
     /// The answer to a `shardCall`, matched to it by its id.
     case shardReply = 4
+    /// A piece of a large Raft snapshot's transfer (`SnapshotTransferFrame`).
+    case raftSnapshot = 5
 }

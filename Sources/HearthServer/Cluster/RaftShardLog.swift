@@ -13,16 +13,24 @@ import Synchronization
 ///   commit: its actor's state machine is rebuilt from the committed entries before the next one is applied.
 ///
 /// A wait resolves when the entry's index commits: successfully if the entry there has the term it was proposed in,
-/// with `ShardNotCommittedError` if another leader's entry took its place.
+/// with `ShardNotCommittedError` if another leader's entry took its place. The committed terms are kept per shard
+/// (`CommittedTerms`), so this holds after the log was compacted past the entry too.
+///
+/// Snapshots (`RaftShardLog+Snapshots.swift`): once a shard's log has grown past the policy since its last snapshot,
+/// the snapshotter is asked for one; a snapshot from the leader replaces the shard's state; a rebuild starts from the
+/// latest stored snapshot.
 final class RaftShardLog: ShardLog {
-    /// Applies a committed entry on a shard that did not propose it (follower path); rebuilds from scratch when
-    /// asked to (a leader that stepped down), replaying the committed entries given.
+    /// Applies a committed entry on a shard that did not propose it (follower path); rebuilds when asked to (a leader
+    /// that stepped down) from a snapshot's machine (or an empty one) and the committed entries after it; replaces
+    /// the machine with one restored from a snapshot.
     struct Applier: Sendable {
         var apply: @Sendable (_ shard: Int, _ entry: ShardEntry, _ index: UInt64) async -> ShardApplied
-        var rebuild: @Sendable (_ shard: Int, _ committed: [(ShardEntry, UInt64)]) async -> Void
+        var rebuild:
+            @Sendable (_ shard: Int, _ base: ShardStateMachine?, _ committed: [(ShardEntry, UInt64)]) async -> Void
+        var restore: @Sendable (_ machine: ShardStateMachine) async -> Void
     }
 
-    private struct Waiter {
+    struct Waiter {
         var raftIndex: UInt64
         var term: UInt64
         var deadline: ContinuousClock.Instant
@@ -30,7 +38,7 @@ final class RaftShardLog: ShardLog {
     }
 
     /// One shard's bookkeeping.
-    private struct Shard {
+    struct Shard {
         /// Entries this node proposed and applied ahead of commit, by Raft index.
         var pending: [UInt64: (term: UInt64, applied: ShardApplied)] = [:]
         /// The highest Raft index delivered to the view.
@@ -44,32 +52,56 @@ final class RaftShardLog: ShardLog {
         var leader: NodeID?
         var leaderChanges: UInt64 = 0
         var waiters: [Waiter] = []
+        /// The terms of the committed entries delivered (or brought by a snapshot).
+        var terms = CommittedTerms()
+        /// The Raft index of the latest snapshot stored for the shard (0: none).
+        var snapshotIndex: UInt64 = 0
+        /// Bytes of commands delivered since that snapshot.
+        var bytesSinceSnapshot = 0
     }
 
-    private let service: ReplicationService
-    private let view: DatabaseView
-    private let applier: Mutex<Applier?> = Mutex(nil)
-    private let shards: Mutex<[Int: Shard]>
+    /// Where a shard stood when the node opened: what recovery applied, from which snapshot, with which terms.
+    struct Recovered: Sendable {
+        /// The Raft index through which recovery applied the committed entries (the group delivers them again after
+        /// a restart; those are skipped).
+        var delivered: UInt64 = 0
+        var terms = CommittedTerms()
+        var snapshotIndex: UInt64 = 0
+    }
+
+    let service: ReplicationService
+    let view: DatabaseView
+    let store: ShardSnapshotStore
+    let router: ShardRouter
+    let policy: ShardSnapshotPolicy
+    let applier: Mutex<Applier?> = Mutex(nil)
+    let shards: Mutex<[Int: Shard]>
+    /// Asks for a snapshot of a shard (the snapshotter's `request`), once connected.
+    let snapshotDue: Mutex<(@Sendable (Int) -> Void)?> = Mutex(nil)
     /// Set when the node stops replicating: nothing commits here any more, so waits fail at once.
     private let isClosed = Atomic(false)
     /// How long a write waits for its entry to commit before its outcome is reported unknown (its shard may have
     /// lost its majority: a leader cut off from the others keeps taking entries until it notices).
     let commitTimeout: Duration
 
-    /// - Parameter delivered: per shard, the Raft index through which recovery already applied the committed
-    ///   entries (the groups deliver them again after a restart; those are skipped).
     init(
-        service: ReplicationService, view: DatabaseView, shardCount: Int, delivered: [Int: UInt64] = [:],
-        commitTimeout: Duration = .seconds(10)
+        service: ReplicationService, view: DatabaseView, store: ShardSnapshotStore, router: ShardRouter,
+        policy: ShardSnapshotPolicy, recovered: [Int: Recovered] = [:], commitTimeout: Duration = .seconds(10)
     ) {
         self.commitTimeout = commitTimeout
         self.service = service
         self.view = view
+        self.store = store
+        self.router = router
+        self.policy = policy
         self.shards = Mutex(
             Dictionary(
-                uniqueKeysWithValues: (0..<shardCount).map { shard in
+                uniqueKeysWithValues: (0..<router.shardCount).map { shard in
                     var state = Shard()
-                    state.delivered = delivered[shard] ?? 0
+                    let start = recovered[shard] ?? Recovered()
+                    state.delivered = start.delivered
+                    state.terms = start.terms
+                    state.snapshotIndex = start.snapshotIndex
                     return (shard, state)
                 }))
     }
@@ -131,7 +163,7 @@ final class RaftShardLog: ShardLog {
                     if self.isClosed.load(ordering: .relaxed) { return false }
                     guard var shard = shards[position.shard] else { return false }
                     if shard.delivered >= position.sequence {
-                        return self.committedTerm(shard: position.shard, index: position.sequence) == position.term
+                        return shard.terms.term(at: position.sequence) == position.term
                     }
                     shard.waiters.append(
                         Waiter(
@@ -212,43 +244,51 @@ final class RaftShardLog: ShardLog {
 
     /// Committed entries of `shard`'s group, in order (the group's host calls this from its one run loop, once per
     /// Ready): their changes go to the read view in one batch, then the writes waiting for them resume.
-    func committed(shard: Int, _ entries: [RaftEntry]) async {
-        guard let applier = self.applier.withLock({ $0 }) else {
-            preconditionFailure("RaftShardLog delivered commits before its applier was set")
-        }
+    /// - Throws: what reading the shard's latest snapshot throws, when a rebuild needs it.
+    func committed(shard: Int, _ entries: [RaftEntry]) async throws {
+        let applier = self.connectedApplier()
         let alreadyDelivered = self.shards.withLock { $0[shard]?.delivered ?? 0 }
         let fresh = entries.filter { $0.index > alreadyDelivered }
         guard let last = fresh.last else { return }
         var batch: [ShardApplied] = []
+        var bytes = 0
         for entry in fresh {
-            guard case .command(let bytes) = entry.payload else { continue }
+            guard case .command(let command) = entry.payload else { continue }
+            bytes += command.count
             let pending = self.shards.withLock { $0[shard]?.pending.removeValue(forKey: entry.index) }
             if let pending, pending.term == entry.term {
                 batch.append(pending.applied)
                 continue
             }
             if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
-                await applier.rebuild(shard, self.committedCommands(shard: shard, through: entry.index - 1))
+                let (base, commands) = try await self.committedState(shard: shard, through: entry.index - 1)
+                await applier.rebuild(shard, base, commands)
                 self.shards.withLock { $0[shard]?.needsRebuild = false }
             }
-            guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
+            guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: command) else {
                 preconditionFailure("shard \(shard): committed entry \(entry.index) is not a shard entry")
             }
             batch.append(await applier.apply(shard, shardEntry, index))
         }
-        if !batch.isEmpty { self.view.receive(batch, through: 0) }
-        let terms = Dictionary(uniqueKeysWithValues: fresh.map { ($0.index, $0.term) })
-        let resumed = self.shards.withLock { shards -> [Waiter] in
-            guard var state = shards[shard] else { return [] }
+        self.view.receive(batch, shard: shard, position: last.index)
+        let (resumed, terms, isDue) = self.shards.withLock { shards -> ([Waiter], CommittedTerms, Bool) in
+            guard var state = shards[shard] else { return ([], CommittedTerms(), false) }
+            for entry in fresh { state.terms.record(index: entry.index, term: entry.term) }
             state.delivered = last.index
+            state.bytesSinceSnapshot += bytes
             let ready = state.waiters.filter { $0.raftIndex <= last.index }
             state.waiters.removeAll { $0.raftIndex <= last.index }
             shards[shard] = state
-            return ready
+            return (ready, state.terms, self.policy.isDue(state))
         }
-        for waiter in resumed {
-            let term = terms[waiter.raftIndex] ?? self.committedTerm(shard: shard, index: waiter.raftIndex)
-            if term == waiter.term {
+        Self.resume(resumed, terms: terms, shard: shard)
+        if isDue { self.snapshotDue.withLock { $0 }?(shard) }
+    }
+
+    /// Resumes `waiters`: successfully when the committed entry at a waiter's index has the term it was proposed in.
+    static func resume(_ waiters: [Waiter], terms: CommittedTerms, shard: Int) {
+        for waiter in waiters {
+            if terms.term(at: waiter.raftIndex) == waiter.term {
                 waiter.continuation.resume()
             } else {
                 waiter.continuation.resume(throwing: ShardNotCommittedError(shard: shard))
@@ -256,20 +296,12 @@ final class RaftShardLog: ShardLog {
         }
     }
 
-    /// The term of the committed entry at `index` of `shard`'s group, from its log.
-    private func committedTerm(shard: Int, index: UInt64) -> UInt64? {
-        self.service.host(RaftGroupID(UInt32(shard)))?.term(at: index)
-    }
-
-    /// Every committed shard command through `index`, decoded, for a rebuild.
-    private func committedCommands(shard: Int, through index: UInt64) -> [(ShardEntry, UInt64)] {
-        guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return [] }
-        return host.entries(through: index).compactMap { entry in
-            guard case .command(let bytes) = entry.payload,
-                case .entry(_, let shardIndex, let shardEntry)? = try? ShardLogRecord(decoding: bytes)
-            else { return nil }
-            return (shardEntry, shardIndex)
+    /// The applier, which must be connected before the groups deliver anything.
+    func connectedApplier() -> Applier {
+        guard let applier = self.applier.withLock({ $0 }) else {
+            preconditionFailure("RaftShardLog delivered commits before its applier was set")
         }
+        return applier
     }
 }
 

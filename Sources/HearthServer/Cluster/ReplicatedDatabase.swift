@@ -6,9 +6,10 @@ import Synchronization
 /// One node's database in a cluster: every shard's Raft group (`ReplicationService`) under the shards' actors, the
 /// coordinator and the read view, all persisting through the node's one write-ahead log.
 ///
-/// Opening it recovers what the log holds: each group's Raft state, and from the entries each group had committed,
-/// each shard's state machine and the read view, as if those commits were arriving now. The groups then take over
-/// and deliver only what commits from there on.
+/// Opening it recovers what the log and the stored snapshots hold: each group's Raft state, and each shard's state
+/// machine and part of the read view from its latest snapshot and the entries its group had committed after it, as
+/// if those arrived now. The groups then take over and deliver only what commits from there on. Shards are
+/// snapshotted and their logs compacted as they grow (`ShardSnapshotter`, `ShardSnapshotPolicy`).
 final class ReplicatedDatabase: DatabaseAccess {
     /// Sends one frame of a kind to a peer; false when the transport would not queue it.
     typealias Send = @Sendable (NodeID, PeerFrameKind, [UInt8]) -> Bool
@@ -20,6 +21,7 @@ final class ReplicatedDatabase: DatabaseAccess {
     let view: DatabaseView
     let coordinator: Coordinator
     let wal: WriteAheadLog
+    let snapshotter: ShardSnapshotter
     let clock = ServerClock()
     /// Shard commands this node's coordinator sent to other nodes' leaders, waiting for answers.
     let calls: ShardCalls
@@ -33,8 +35,8 @@ final class ReplicatedDatabase: DatabaseAccess {
 
     private init(
         node: NodeID, service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
-        wal: WriteAheadLog, calls: ShardCalls, callServer: ShardCallServer, resolver: IntentResolver,
-        actors: [ShardActor]
+        wal: WriteAheadLog, snapshotter: ShardSnapshotter, calls: ShardCalls, callServer: ShardCallServer,
+        resolver: IntentResolver, actors: [ShardActor]
     ) {
         self.node = node
         self.service = service
@@ -42,6 +44,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         self.view = view
         self.coordinator = coordinator
         self.wal = wal
+        self.snapshotter = snapshotter
         self.calls = calls
         self.callServer = callServer
         self.resolver = resolver
@@ -56,57 +59,69 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - commitTimeout: how long a write waits for its entries to commit before its outcome is reported unknown.
     ///   - resolveAfter: how long a transaction's part may stay prepared (or its read lock held) on a shard this
     ///     node leads before the resolver finishes it.
+    ///   - snapshots: when shards are snapshotted and their logs compacted.
+    ///   - walSegmentBytes: the size past which the write-ahead log starts a new segment file (old segments are
+    ///     deleted whole once every group's snapshot covers them).
     static func open(
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
         raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
         callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10),
-        resolveAfter: Duration = .seconds(10), commitTimeout: Duration = .seconds(10), send: @escaping Send,
-        logger: Log
+        resolveAfter: Duration = .seconds(10), commitTimeout: Duration = .seconds(10),
+        snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(),
+        walSegmentBytes: Int = WALConfiguration().segmentBytes, send: @escaping Send, logger: Log
     ) async throws -> ReplicatedDatabase {
         var walConfiguration = WALConfiguration()
         walConfiguration.fsync = fsync
+        walConfiguration.segmentBytes = walSegmentBytes
         let wal = try WriteAheadLog(directory: directory, configuration: walConfiguration) { _ in }
-        let recovered = try ReplicationService.recover(wal)
+        var recovered = try ReplicationService.recover(wal)
+        let store = try ShardSnapshotStore(directory: directory, shardCount: router.shardCount)
+        var shardsRecovered: [RecoveredShard] = []
+        for shard in 0..<router.shardCount {
+            shardsRecovered.append(
+                try await Self.recover(shard: shard, router: router, store: store, recovered: &recovered))
+        }
         wal.start()
         let view = DatabaseView(shardCount: router.shardCount)
-        var machines = (0..<router.shardCount).map {
-            ShardStateMachine(shard: $0, spineDepth: router.shardDepth)
+        for case let (snapshot, index)? in shardsRecovered.map(\.snapshot) {
+            view.restore(snapshot, position: index)
         }
-        var delivered: [Int: UInt64] = [:]
-        for shard in 0..<router.shardCount {
-            guard let state = recovered[RaftGroupID(UInt32(shard))] else { continue }
-            let commit = state.hardState.commit
-            var applied: [ShardApplied] = []
-            for entry in state.entries where entry.index <= commit {
-                guard case .command(let bytes) = entry.payload else { continue }
-                guard case .entry(_, let index, let shardEntry) = try ShardLogRecord(decoding: bytes) else {
-                    throw CommitRecordError("Raft entry \(entry.index) of shard \(shard) is not a shard entry")
-                }
-                applied.append(machines[shard].apply(shardEntry, at: index))
-            }
-            view.receive(applied, through: 0)
-            delivered[shard] = commit
+        for (shard, recoveredShard) in shardsRecovered.enumerated() {
+            view.receive(recoveredShard.applied, shard: shard, position: recoveredShard.log.delivered)
         }
         let slot = LogSlot()
         let io = ReplicationService.IO(
             send: { peer, bytes in _ = send(peer, .raft, bytes) },
-            apply: { group, _, entries in
-                await slot.current.withLock { $0 }?.committed(shard: Int(group.rawValue), entries)
+            apply: { group, snapshot, entries in
+                guard let log = slot.current.withLock({ $0 }) else { return }
+                if let snapshot { try await log.install(shard: Int(group.rawValue), snapshot) }
+                if !entries.isEmpty { try await log.committed(shard: Int(group.rawValue), entries) }
             },
-            observe: { group, state in slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state) })
+            latestSnapshot: { group in slot.current.withLock { $0 }?.latestSnapshot(shard: Int(group.rawValue)) },
+            observe: { group, state in slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state) },
+            sendSnapshotPart: { peer, bytes in _ = send(peer, .raftSnapshot, bytes) })
         let service = try ReplicationService(
             configuration: ReplicationService.Configuration(
-                node: node, founding: founding, raft: raft, tickInterval: tickInterval),
+                node: node, founding: founding, raft: raft, tickInterval: tickInterval,
+                snapshotChunkBytes: snapshots.transferChunkBytes),
             recovered: recovered, wal: wal, io: io, log: logger)
+        for (shard, recoveredShard) in shardsRecovered.enumerated() {
+            guard let metadata = recoveredShard.unrecorded else { continue }
+            try await service.recordSnapshot(metadata, group: RaftGroupID(UInt32(shard)))
+        }
         let log = RaftShardLog(
-            service: service, view: view, shardCount: router.shardCount, delivered: delivered,
+            service: service, view: view, store: store, router: router, policy: snapshots,
+            recovered: Dictionary(uniqueKeysWithValues: shardsRecovered.enumerated().map { ($0, $1.log) }),
             commitTimeout: commitTimeout)
         slot.current.withLock { $0 = log }
-        let shards = machines.map { ShardActor(machine: $0, log: log) }
+        let snapshotter = ShardSnapshotter(log: log, logger: logger)
+        log.setSnapshotDue { shard in snapshotter.request(shard: shard) }
+        let shards = shardsRecovered.map { ShardActor(machine: $0.machine, log: log) }
         log.setApplier(
             RaftShardLog.Applier(
                 apply: { shard, entry, index in await shards[shard].applyCommitted(entry, at: index) },
-                rebuild: { shard, committed in await shards[shard].rebuild(from: committed) }))
+                rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
+                restore: { machine in await shards[machine.shard].restore(machine) }))
         let local = LocalShardClient(actors: shards)
         let calls = ShardCalls(timeout: callTimeout, log: logger) { peer, bytes in send(peer, .shardCall, bytes) }
         let callServer = ShardCallServer(
@@ -119,8 +134,8 @@ final class ReplicatedDatabase: DatabaseAccess {
             actors: shards, client: client, log: log, forgets: coordinator.forgets, resolveAfter: resolveAfter,
             readLockTimeout: resolveAfter)
         return ReplicatedDatabase(
-            node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal, calls: calls,
-            callServer: callServer, resolver: resolver, actors: shards)
+            node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
+            snapshotter: snapshotter, calls: calls, callServer: callServer, resolver: resolver, actors: shards)
     }
 
     /// A frame from a peer: Raft messages go to their group, shard calls to this node's leaders, replies to the
@@ -128,6 +143,7 @@ final class ReplicatedDatabase: DatabaseAccess {
     func receive(kind: PeerFrameKind, _ payload: [UInt8], from peer: NodeID) {
         switch kind {
         case .raft: self.service.receive(payload, from: peer)
+        case .raftSnapshot: self.service.receiveSnapshotPart(payload, from: peer)
         case .shardCall: self.callServer.receive(payload, from: peer)
         case .shardReply: self.calls.receive(payload, from: peer)
         case .membership: break
@@ -138,7 +154,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
 
     /// A cluster node can serve every shard when its log works, every shard's group has a leader this node has
-    /// heard from within an election timeout, and this node has applied everything it knows its groups committed.
+    /// heard from within an election timeout, and this node has applied everything it knows its groups committed
+    /// (snapshots installed from leaders included).
     var notReadyReason: String? {
         if self.hasFailed { return "Persisting a shard's log failed; this node is not serving." }
         for group in self.service.groups {
@@ -157,6 +174,9 @@ final class ReplicatedDatabase: DatabaseAccess {
                 return "Shard \(shard) is catching up: applied through \(delivered) of \(commit) committed entries."
             }
         }
+        if let shard = self.view.shardsWaitingForSnapshot.first {
+            return "Shard \(shard) is catching up: its snapshot waits for the other shards to reach it."
+        }
         return nil
     }
 
@@ -173,6 +193,7 @@ final class ReplicatedDatabase: DatabaseAccess {
                     while (try? await Task.sleep(for: .seconds(1))) != nil { await self.resolver.resolveOnce() }
                 }
                 group.addTask { await self.coordinator.forgetFinishedDecisionsUntilCancelled() }
+                group.addTask { try await self.snapshotter.run() }
                 defer {
                     group.cancelAll()
                     // Nothing commits here any more: the writes and resolutions still waiting fail now, so every

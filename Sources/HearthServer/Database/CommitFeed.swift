@@ -8,33 +8,56 @@ import HearthCore
 /// has arrived and none of them waits behind an overlapping entry. Transactions that overlap hold their locks in
 /// every shard they share, so they reach every shard in the same order and this never waits in a cycle; those that
 /// do not overlap may arrive in different orders in different shards, and are shown in whichever order completes
-/// first. A pure value: the read view runs it under its lock; tests run it directly.
+/// first. A shard may also jump ahead by a snapshot instead of entries (`CommitFeed+Restore.swift`). A pure value:
+/// the read view runs it under its lock; tests run it directly.
 struct CommitFeed {
-    /// A change the read view applies at once; the view adds `increments` to its own values.
+    /// A change the read view applies at once; the view adds `increments` to its own values. When `restored` is set,
+    /// the update instead replaces those shards' parts of every namespace (`namespace` and `mutations` are empty).
     struct Update {
         var namespace: String
         var mutations: [ResolvedMutation]
         var increments: [Path: LeafValue]
+        var restored: RestoredParts? = nil
+    }
+
+    /// Shards' states from snapshots, to put in place of their parts of the view.
+    struct RestoredParts {
+        /// Per restored shard, its trees by namespace.
+        var parts: [Int: [String: Node]]
+        /// How namespaces are cut into shards (which shard owns a subtree at the shard depth).
+        var router: ShardRouter
+    }
+
+    /// A transaction's part in one shard, once it arrived.
+    struct Part {
+        var part: ShardTransactionPart
+        var index: UInt64
+        /// The shard's snapshot, waiting to be shown, already holds this part (it left the shard's queue).
+        var isCovered = false
     }
 
     /// Per shard: entries that arrived and are not shown yet, in index order.
-    private var queues: [[ShardApplied]]
-    /// Per shard: the index of the newest entry that arrived.
-    private var received: [UInt64]
+    var queues: [[ShardApplied]]
+    /// Per shard: the index of the newest entry that arrived (or that a snapshot brought).
+    var received: [UInt64]
     /// Committed parts of transactions not yet shown, by participant.
-    private var parts: [TransactionID: [Int: (part: ShardTransactionPart, index: UInt64)]] = [:]
+    var parts: [TransactionID: [Int: Part]] = [:]
+    /// Per shard: a snapshot that arrived and is not shown yet.
+    var restores: [Int: Restore] = [:]
     /// Per shard: transactions prepared there and not yet finished, as a snapshot must keep them.
-    private(set) var intents: [[TransactionID: ShardIntent]]
-    /// Per shard: the decisions it anchors that a prepared part may still need.
-    private(set) var decisions: [[TransactionID: Bool]]
+    var intents: [[TransactionID: ShardIntent]]
+    /// Per shard: the decisions it anchors. In a cluster these are exactly its state machine's (taken when a decision
+    /// arrives, dropped when the anchor forgets it), so a shard snapshot cut from the view carries them; a single
+    /// node prunes them to the ones a prepared part still needs when it snapshots (`pruneDecisions`).
+    var decisions: [[TransactionID: Bool]]
     /// Per shard: indices of queued entries that could be shown but for an earlier overlapping entry of their shard
     /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
     /// entry of their shard is shown; any other entry becomes ready only when it, or its transaction's last part,
     /// arrives. So an arrival costs what it can unblock, not a scan of every queue.
-    private var blocked: [Set<UInt64>]
+    var blocked: [Set<UInt64>]
 
     /// What examining a queued entry did.
-    private enum Examined {
+    enum Examined {
         /// Shown (or, for bookkeeping entries, dropped): these entries left their queues.
         case shown([(shard: Int, index: UInt64)])
         /// Ready but behind an earlier overlapping entry: these entries wait in their queues.
@@ -60,12 +83,13 @@ struct CommitFeed {
     /// Per shard: every entry up to this index has been shown (or had nothing to show).
     var appliedIndex: [UInt64] {
         (0..<self.queues.count).map { shard in
-            self.queues[shard].first.map { $0.index - 1 } ?? self.received[shard]
+            if let restore = self.restores[shard] { return restore.base }
+            return self.queues[shard].first.map { $0.index - 1 } ?? self.received[shard]
         }
     }
 
     /// True when nothing waits: the view is a consistent cut at `appliedIndex`.
-    var isQuiescent: Bool { self.queues.allSatisfy(\.isEmpty) }
+    var isQuiescent: Bool { self.queues.allSatisfy(\.isEmpty) && self.restores.isEmpty }
 
     /// Takes one applied entry and returns the view updates that became ready, in the order to apply them.
     mutating func receive(_ applied: ShardApplied) -> [Update] {
@@ -75,13 +99,22 @@ struct CommitFeed {
         self.received[applied.shard] = applied.index
         self.queues[applied.shard].append(applied)
         if case .finished(let transaction, let decision, let part) = applied.effect {
-            if let part { self.parts[transaction, default: [:]][applied.shard] = (part, applied.index) }
+            if let part {
+                self.parts[transaction, default: [:]][applied.shard] = Part(part: part, index: applied.index)
+            }
             if let decision { self.decisions[applied.shard][transaction] = decision }
         }
         var updates: [Update] = []
-        // The arriving entry first (as a transaction's last part it brings the others in); after each entry shown,
-        // the entries that waited behind it, lowest index first.
-        var examine: [(shard: Int, index: UInt64)] = [(applied.shard, applied.index)]
+        // The arriving entry first (as a transaction's last part it brings the others in).
+        self.examine([(applied.shard, applied.index)], into: &updates)
+        self.settleRestores(into: &updates)
+        return updates
+    }
+
+    /// Shows what became ready among `entries` (examined last to first) and, after each entry shown, the entries that
+    /// waited behind it, lowest index first.
+    mutating func examine(_ entries: [(shard: Int, index: UInt64)], into updates: inout [Update]) {
+        var examine = entries
         while let (shard, index) = examine.popLast() {
             guard let position = self.position(of: index, in: shard) else { continue }
             switch self.consume(shard: shard, at: position, into: &updates) {
@@ -97,19 +130,18 @@ struct CommitFeed {
                 break
             }
         }
-        return updates
     }
 
     /// Drops decisions no prepared part needs any more (called when a snapshot is taken).
     mutating func pruneDecisions() {
-        let pending = Set(self.intents.flatMap(\.keys))
+        let pending = Set(self.intents.flatMap(\.keys)).union(self.restores.values.flatMap(\.intents.keys))
         for shard in 0..<self.decisions.count {
             self.decisions[shard] = self.decisions[shard].filter { pending.contains($0.key) }
         }
     }
 
     /// The position of entry `index` in `shard`'s queue (kept in index order), or nil once it left.
-    private func position(of index: UInt64, in shard: Int) -> Int? {
+    func position(of index: UInt64, in shard: Int) -> Int? {
         let queue = self.queues[shard]
         var low = 0
         var high = queue.count
@@ -123,6 +155,8 @@ struct CommitFeed {
     /// Shows the entry at `position` of `shard`'s queue if it is ready.
     private mutating func consume(shard: Int, at position: Int, into updates: inout [Update]) -> Examined {
         let applied = self.queues[shard][position]
+        // Nothing after a snapshot is shown before the snapshot is.
+        if self.isBehindRestore(shard) { return .blocked([(shard, applied.index)]) }
         switch applied.effect {
         case .write(let change):
             guard !self.waitsBehind(shard: shard, position: position, change: change) else {
@@ -135,27 +169,43 @@ struct CommitFeed {
             self.queues[shard].remove(at: position)
             self.intents[shard][transaction] = intent
         case .finished(let transaction, _, nil):
+            guard !self.waitsForPrepare(transaction, shard: shard, position: position) else {
+                return .blocked([(shard, applied.index)])
+            }
             self.queues[shard].remove(at: position)
             self.finishBookkeeping(transaction, shard: shard)
         case .finished(let transaction, _, let part?):
             return self.consumeTransaction(transaction, participants: part.participants, into: &updates)
-        case .bookkeeping:
+        case .bookkeeping(let forgotten):
             self.queues[shard].remove(at: position)
+            for transaction in forgotten { self.decisions[shard][transaction] = nil }
         }
         return .shown([(shard, applied.index)])
     }
 
-    /// Shows a transaction once every participant's part is in and none waits behind an overlapping entry.
-    private mutating func consumeTransaction(
+    /// Shows a transaction once every participant's part is in (or held by a snapshot being shown) and none waits
+    /// behind an overlapping entry.
+    mutating func consumeTransaction(
         _ transaction: TransactionID, participants: [Int], into updates: inout [Update]
     ) -> Examined {
-        guard let received = self.parts[transaction], received.count == participants.count else { return .incomplete }
+        guard let received = self.parts[transaction] else { return .incomplete }
         var positions: [(shard: Int, position: Int)] = []
+        var covered: [Int] = []
         var isBlocked = false
         for participant in participants {
-            guard let (part, index) = received[participant], let position = self.position(of: index, in: participant)
+            if self.isHeldByActiveRestore(transaction, shard: participant) {
+                covered.append(participant)
+                continue
+            }
+            guard let known = received[participant], !known.isCovered,
+                let position = self.position(of: known.index, in: participant)
             else { return .incomplete }
-            if self.waitsBehind(shard: participant, position: position, change: part.change) { isBlocked = true }
+            if self.isBehindRestore(participant)
+                || self.waitsForPrepare(transaction, shard: participant, position: position)
+                || self.waitsBehind(shard: participant, position: position, change: known.part.change)
+            {
+                isBlocked = true
+            }
             positions.append((participant, position))
         }
         let entries = positions.map { (shard: $0.shard, index: self.queues[$0.shard][$0.position].index) }
@@ -165,24 +215,40 @@ struct CommitFeed {
             self.queues[participant].remove(at: position)
         }
         self.parts[transaction] = nil
-        let changes = participants.compactMap { received[$0]?.part.change }
+        // What waited behind the snapshots that held it may follow now.
+        let released = self.transactionShown(transaction).map { (shard: $0, index: UInt64(0)) }
+        let shown = positions.map(\.shard)
+        let changes = shown.compactMap { received[$0]?.part.change }
+        guard let namespace = changes.first?.namespace else { return .shown(entries + released) }
         var increments: [Path: LeafValue] = [:]
         for change in changes { increments.merge(change.increments) { first, _ in first } }
-        let spineValues = participants.lazy.compactMap { received[$0]?.part.spineValues }.first { !$0.isEmpty } ?? [:]
+        let spineValues = shown.lazy.compactMap { received[$0]?.part.spineValues }.first { !$0.isEmpty } ?? [:]
+        let mutations = changes.map(\.mutations) + self.restoredSpineParts(covered, of: changes, namespace: namespace)
         updates.append(
             Update(
-                namespace: changes.first?.namespace ?? "",
-                mutations: Self.merge(changes.map(\.mutations), spineValues: spineValues), increments: increments))
-        return .shown(entries)
+                namespace: namespace, mutations: Self.merge(mutations, spineValues: spineValues),
+                increments: increments))
+        return .shown(entries + released)
     }
 
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
         self.intents[shard][transaction] = nil
     }
 
+    /// True when the transaction's prepare is still queued before `position` in `shard` (it waited behind a
+    /// snapshot): the finish follows it, so the bookkeeping of the two stays in order.
+    private func waitsForPrepare(_ transaction: TransactionID, shard: Int, position: Int) -> Bool {
+        self.queues[shard][..<position].contains { earlier in
+            if case .prepared(transaction, _) = earlier.effect { return true }
+            return false
+        }
+    }
+
     /// True when an earlier entry still queued in `shard` changes a path overlapping `change` (bare increments of
-    /// one counter commute, so they do not hold each other up).
+    /// one counter commute, so they do not hold each other up), or a transaction held by the shard's snapshot sets
+    /// a spine path overlapping it.
     private func waitsBehind(shard: Int, position: Int, change: ShardChange) -> Bool {
+        if self.waitsForHeldTransaction(shard: shard, change: change) { return true }
         for earlier in self.queues[shard][..<position] {
             let other: ShardChange
             switch earlier.effect {

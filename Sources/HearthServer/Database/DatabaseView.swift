@@ -16,6 +16,9 @@ public final class DatabaseView: Sendable {
         /// Per shard: every entry up to here is applied AND handed to its listeners (the feed's applied index lags
         /// into this only after the listeners ran, so nobody is answered before its listeners heard).
         var notifiedIndex: [UInt64]
+        /// Per shard, in a cluster: the position in the shard's replicated log (its Raft index) through which its
+        /// entries were received.
+        var positions: [UInt64]
         var isClosed = false
     }
 
@@ -26,7 +29,10 @@ public final class DatabaseView: Sendable {
     ///   what a snapshot of it would hold (for snapshot scheduling).
     init(shardCount: Int, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }) {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
-        self.state = Mutex(State(data: ViewState(roots: [:], feed: feed), notifiedIndex: feed.appliedIndex))
+        self.state = Mutex(
+            State(
+                data: ViewState(roots: [:], feed: feed), notifiedIndex: feed.appliedIndex,
+                positions: Array(repeating: 0, count: shardCount)))
         self.onApplied = onApplied
     }
 
@@ -61,6 +67,46 @@ public final class DatabaseView: Sendable {
             state.data.logSequence = sequence
             return (notifications, state.data.capture())
         }
+        self.publish(notifications)
+        self.onApplied(batch.count, snapshot)
+    }
+
+    /// Takes a batch of one shard's committed entries, received through `position` of the shard's replicated log
+    /// (which `capture(shard:)` reports with a snapshot), and shows what became ready.
+    func receive(_ batch: [ShardApplied], shard: Int, position: UInt64) {
+        let notifications = self.state.withLock { state in
+            let notifications = state.data.receive(batch, registry: state.registry)
+            state.positions[shard] = max(state.positions[shard], position)
+            return notifications
+        }
+        self.publish(notifications)
+    }
+
+    /// Takes a shard's snapshot, through `position` of the shard's replicated log, in place of the entries it
+    /// covers; its state is shown once every other shard has caught up with it (`CommitFeed+Restore.swift`), and
+    /// listeners hear what it changed.
+    func restore(_ snapshot: ShardSnapshot, position: UInt64) {
+        let notifications = self.state.withLock { state in
+            let notifications = state.data.restore(snapshot, registry: state.registry)
+            state.positions[snapshot.machine.shard] = position
+            return notifications
+        }
+        self.publish(notifications)
+    }
+
+    /// A snapshot of `shard` cut from the view now, with the position of the shard's replicated log it reflects;
+    /// nil while one cannot be cut (a transaction touching the shard is half received, or a snapshot waits).
+    func capture(shard: Int) -> (capture: ShardCapture, position: UInt64)? {
+        self.state.withLock { state in state.data.capture(shard: shard).map { ($0, state.positions[shard]) } }
+    }
+
+    /// The shards whose snapshot waits for the other shards to catch up with it before it is shown.
+    var shardsWaitingForSnapshot: [Int] {
+        self.state.withLock { $0.data.feed.restores.keys.sorted() }
+    }
+
+    /// Tells the listeners about what was applied, then resumes the waiters whose entries are shown.
+    private func publish(_ notifications: [(change: CommittedChange, listeners: [any ChangeListener])]) {
         for (change, listeners) in notifications {
             for listener in listeners { listener.changed(change) }
         }
@@ -77,7 +123,6 @@ public final class DatabaseView: Sendable {
             return resumed
         }
         for continuation in resumed { continuation.resume(returning: true) }
-        self.onApplied(batch.count, snapshot)
     }
 
     /// Returns once every entry of `shard` up to `index` is shown: its changes applied and handed to every listener.

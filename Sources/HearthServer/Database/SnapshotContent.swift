@@ -13,6 +13,8 @@ import HearthStorage
 /// D<tab><shard><tab><transaction><tab><0|1>   a decision the shard anchors that a prepared part still needs
 /// M<tab><shard><tab><namespace><tab><path>    a spine node that may carry a priority (shard snapshots only:
 ///                                             a node snapshot derives these from the whole trees)
+/// C<tab><shard><tab><index>                   how far another shard's entries had been received where a shard
+///                                             snapshot was cut (shard snapshots only, `ShardSnapshot.cut`)
 /// N<tab><namespace>
 /// P<tab><spine path><tab><priority JSON>      a priority on a node above the shard depth
 /// S<tab><path><tab><export JSON>              the whole node at <path>: a subtree at the shard depth, or a leaf
@@ -34,6 +36,8 @@ enum SnapshotContent {
         var decisions: [Int: [TransactionID: Bool]] = [:]
         /// Per shard and namespace; only shard snapshots hold these.
         var spinePriorities: [Int: [String: Set<Path>]] = [:]
+        /// Per other shard, how far it had been received where a shard snapshot was cut.
+        var received: [Int: UInt64] = [:]
     }
 
     /// Where one shard's log stands in a snapshot, and the transactions still open there.
@@ -60,14 +64,19 @@ enum SnapshotContent {
         try Self.encode(roots: snapshot.roots, cuts: cuts, depth: depth, into: &writer)
     }
 
-    /// Writes `cuts`, then every namespace's tree in `roots` cut at `depth`, to a snapshot file or to bytes.
+    /// Writes `cuts` (and, for a shard snapshot, how far the other shards had been `received`), then every
+    /// namespace's tree in `roots` cut at `depth`, to a snapshot file or to bytes.
     static func encode(
-        roots: [String: Node], cuts: [ShardCut], depth: Int, into sink: inout some SnapshotSink
+        roots: [String: Node], cuts: [ShardCut], received: [Int: UInt64] = [:], depth: Int,
+        into sink: inout some SnapshotSink
     ) throws {
         var output = SnapshotJSONOutput(sink: sink)
         output.write(text: Self.header + "\n")
         for cut in cuts {
             output.write(text: "I\t\(cut.shard)\t\(cut.index)\n")
+        }
+        for (shard, index) in received.sorted(by: { $0.key < $1.key }) {
+            output.write(text: "C\t\(shard)\t\(index)\n")
         }
         for cut in cuts {
             for (transaction, intent) in cut.intents.sorted(by: { $0.key < $1.key }) {
@@ -126,7 +135,8 @@ enum SnapshotContent {
         var records = lines.dropFirst()
         var intentLines: [ArraySlice<UInt8>] = []
         while let line = records.first, let kind = line.first,
-            [UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D"), UInt8(ascii: "M")].contains(kind)
+            [UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D"), UInt8(ascii: "M"), UInt8(ascii: "C")]
+                .contains(kind)
         {
             if kind == UInt8(ascii: "T") {
                 intentLines.append(line)
@@ -183,6 +193,9 @@ enum SnapshotContent {
         case "I":
             guard let index = UInt64(fields[2]) else { throw CommitRecordError("snapshot shard index is malformed") }
             decoded.appliedIndex[shard] = index
+        case "C":
+            guard let index = UInt64(fields[2]) else { throw CommitRecordError("snapshot cut index is malformed") }
+            decoded.received[shard] = index
         case "M":
             guard fields.count == 4 else { throw CommitRecordError("snapshot spine mark is malformed") }
             decoded.spinePriorities[shard, default: [:]][fields[2], default: []].insert(LogDecoding.path(fields[3]))

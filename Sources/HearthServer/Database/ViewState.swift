@@ -19,13 +19,58 @@ struct ViewState {
     {
         var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
         for applied in batch {
-            for update in self.feed.receive(applied) {
-                let listeners = registry.listeners(
-                    namespace: update.namespace, touching: update.mutations.map(\.path))
-                if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty) {
-                    heard.append((change, listeners))
-                }
+            heard += self.apply(self.feed.receive(applied), registry: registry)
+        }
+        return heard
+    }
+
+    /// Takes a shard's snapshot in place of the entries it covers (`CommitFeed.restore`) and applies every change
+    /// that became ready; returns each change some listener hears, with those listeners.
+    mutating func restore(_ snapshot: ShardSnapshot, registry: ListenRegistry = ListenRegistry())
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        self.apply(self.feed.restore(snapshot), registry: registry)
+    }
+
+    private mutating func apply(_ updates: [CommitFeed.Update], registry: ListenRegistry)
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
+        for update in updates {
+            if let restored = update.restored {
+                heard += self.apply(restored, registry: registry)
+                continue
             }
+            let listeners = registry.listeners(namespace: update.namespace, touching: update.mutations.map(\.path))
+            if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty) {
+                heard.append((change, listeners))
+            }
+        }
+        return heard
+    }
+
+    /// Puts restored shard parts in place of what every namespace had of those shards: one change per namespace
+    /// whose data differs, listing the subtrees, spine leaves and priorities that changed.
+    private mutating func apply(_ restored: CommitFeed.RestoredParts, registry: ListenRegistry)
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        var namespaces = Set(self.roots.keys)
+        for trees in restored.parts.values { namespaces.formUnion(trees.keys) }
+        var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
+        for namespace in namespaces.sorted() {
+            let old = self.roots[namespace] ?? .empty
+            var changes: [ResolvedMutation] = []
+            let new = restored.router.replacingParts(
+                in: old, with: restored.parts.mapValues { $0[namespace] ?? .empty }, namespace: namespace,
+                changes: &changes)
+            guard !changes.isEmpty else { continue }
+            self.roots[namespace] = new.isEmpty ? nil : new
+            self.sequence += 1
+            let listeners = registry.listeners(namespace: namespace, touching: changes.map(\.path))
+            guard !listeners.isEmpty else { continue }
+            let change = CommittedChange(
+                namespace: namespace, mutations: changes, sequence: self.sequence, oldRoot: old, newRoot: new)
+            heard.append((change, listeners))
         }
         return heard
     }
@@ -51,6 +96,18 @@ struct ViewState {
             namespace: update.namespace, mutations: mutations, sequence: self.sequence, oldRoot: old, newRoot: root)
     }
 
+    /// What a snapshot of `shard` holds, cut from the view now, or nil while it cannot be cut
+    /// (`CommitFeed.canCutSnapshot`). O(1) but for the pending transactions it checks; the caller splits the roots.
+    func capture(shard: Int) -> ShardCapture? {
+        guard self.feed.canCutSnapshot(of: shard) else { return nil }
+        let received = self.feed.received
+        var cut: [Int: UInt64] = [:]
+        for (other, index) in received.enumerated() where other != shard { cut[other] = index }
+        return ShardCapture(
+            shard: shard, index: received[shard], roots: self.roots, cut: cut, intents: self.feed.intents[shard],
+            decisions: self.feed.decisions[shard])
+    }
+
     /// What a snapshot stores, when the view is a consistent cut (no transaction half shown); nil otherwise.
     func capture() -> ViewSnapshot? {
         guard self.feed.isQuiescent else { return nil }
@@ -58,6 +115,33 @@ struct ViewState {
             sequence: self.logSequence, roots: self.roots, appliedIndex: self.feed.appliedIndex,
             intents: self.feed.intents,
             decisions: self.feed.decisions)
+    }
+}
+
+/// One shard's snapshot as the view holds it, before its trees are cut from the roots (`ShardCapture.snapshot`).
+struct ShardCapture: Sendable {
+    var shard: Int
+    /// Every entry of the shard up to here is shown.
+    var index: UInt64
+    /// Every namespace's whole root.
+    var roots: [String: Node]
+    /// Per other shard, how far the view had received its entries.
+    var cut: [Int: UInt64]
+    var intents: [TransactionID: ShardIntent]
+    var decisions: [TransactionID: Bool]
+
+    /// The shard's snapshot: its part of every root, with the spine marks the whole roots give.
+    /// - Complexity: one pass over the spine levels of every root.
+    func snapshot(router: ShardRouter) -> ShardSnapshot {
+        var trees: [String: Node] = [:]
+        for (namespace, root) in self.roots {
+            let part = router.split(root, namespace: namespace)[self.shard]
+            if !part.isEmpty { trees[namespace] = part }
+        }
+        let machine = ShardStateMachine(
+            shard: self.shard, spineDepth: router.shardDepth, trees: trees, index: self.index,
+            intents: self.intents, roots: self.roots, decisions: self.decisions)
+        return ShardSnapshot(machine: machine, decisions: self.decisions, cut: self.cut)
     }
 }
 

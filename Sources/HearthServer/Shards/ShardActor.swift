@@ -202,14 +202,23 @@ public actor ShardActor {
         return applied
     }
 
-    /// Replaces the state machine with one rebuilt from the shard's committed entries (this node led the shard and
-    /// applied entries that were never committed).
-    func rebuild(from committed: [(ShardEntry, UInt64)]) {
-        var machine = ShardStateMachine(shard: self.id, spineDepth: self.machine.spineDepth)
+    /// Replaces the state machine with one rebuilt from the shard's committed state (this node led the shard and
+    /// applied entries that were never committed): `base`, a snapshot's machine (an empty one when nil), then the
+    /// committed entries after it.
+    func rebuild(from base: ShardStateMachine?, applying committed: [(ShardEntry, UInt64)]) {
+        var machine = base ?? ShardStateMachine(shard: self.id, spineDepth: self.machine.spineDepth)
         for (entry, index) in committed { _ = machine.apply(entry, at: index) }
         self.machine = machine
         self.decisionPositions.removeAll()
         self.readLockTimes.removeAll()
+        self.resumeBlocked()
+    }
+
+    /// Replaces the state machine with one restored from a snapshot of the shard's committed state (this node fell
+    /// too far behind its leader for the log).
+    func restore(_ machine: ShardStateMachine) {
+        precondition(machine.shard == self.id, "shard \(self.id) was given the snapshot of shard \(machine.shard)")
+        self.machine = machine
         self.resumeBlocked()
     }
 

@@ -16,8 +16,9 @@ public struct ShardApplied: Sendable {
         /// learning it. `committed` is the resolved part when it committed (nil for an abort, or when nothing was
         /// prepared here); readers see it once every participant's part is committed.
         case finished(TransactionID, decision: Bool?, committed: ShardTransactionPart?)
-        /// Only the shard's transaction bookkeeping changed (decisions forgotten); readers see nothing.
-        case bookkeeping
+        /// Only the shard's transaction bookkeeping changed: the anchor forgot these decisions (none, for a second
+        /// decision it ignored); readers see nothing.
+        case bookkeeping(forgotten: [TransactionID])
     }
 }
 
@@ -58,7 +59,7 @@ extension ShardStateMachine {
         case .decide(let transaction, _, _) where self.decisions[transaction] != nil:
             // The first decision logged wins; leaders never log a second, and replicas ignore one alike.
             self.clearReadLock(transaction)
-            effect = .bookkeeping
+            effect = .bookkeeping(forgotten: [])
         case .decide(let transaction, let commit, let part):
             self.clearReadLock(transaction)
             self.decisions[transaction] = commit
@@ -73,7 +74,7 @@ extension ShardStateMachine {
             effect = .finished(transaction, decision: nil, committed: self.finishIntent(transaction, commit: commit))
         case .forget(let transactions):
             for transaction in transactions { self.decisions.removeValue(forKey: transaction) }
-            effect = .bookkeeping
+            effect = .bookkeeping(forgotten: transactions)
         }
         return ShardApplied(shard: self.shard, index: index, effect: effect)
     }

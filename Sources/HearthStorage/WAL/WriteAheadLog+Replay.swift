@@ -42,6 +42,21 @@ extension WriteAheadLog {
         }
     }
 
+    /// The LSN of the oldest record the log still holds (1 for a log never truncated): recovery replays the records
+    /// after `firstLSN - 1`.
+    public var firstLSN: UInt64 {
+        self.state.withLock { $0.segments.first?.firstLSN ?? 1 }
+    }
+
+    /// Every record up to this LSN sits in a segment that is no longer written to (0 while the log has only its
+    /// active segment): the most a `truncate(through:)` can remove now.
+    public var sealedThrough: UInt64 {
+        self.state.withLock { state in
+            guard state.segments.count > 1, let active = state.segments.last else { return 0 }
+            return active.firstLSN - 1
+        }
+    }
+
     /// Deletes whole segments whose records are all ≤ `lsn` (they are covered by a snapshot). The segment being
     /// written is never deleted. Deletion stops at the first failure so the log never gets a hole. O(segments).
     public func truncate(through lsn: UInt64) {

@@ -137,4 +137,65 @@ import Testing
         #expect(await eventually(seconds: 30) { cluster.appliedBy("n2") == (0..<15).map { [UInt8($0)] } })
         await cluster.stopAll()
     }
+
+    /// One host alone, with what it did in order: the records it persisted and what it handed the application.
+    final class Transcript: Sendable {
+        let events = Slot<[String]>()
+        let host: RaftGroupHost
+
+        init() throws {
+            let node = try RaftNode(
+                id: "n2", group: RaftGroupHostTests.group, configuration: try RaftConfiguration(),
+                restoring: .bootstrap(voters: RaftGroupHostTests.ids), seed: 2)
+            let events = self.events
+            events.set([])
+            self.host = RaftGroupHost(
+                node: node,
+                io: RaftGroupHost.IO(
+                    persist: { records in
+                        let kinds = records.map { record in
+                            switch record {
+                            case .hardState: "hardState"
+                            case .entries: "entries"
+                            case .snapshot(_, let index, _): "snapshot@\(index)"
+                            }
+                        }
+                        events.set((events.current ?? []) + ["persist " + kinds.joined(separator: ",")])
+                    },
+                    send: { _ in },
+                    apply: { snapshot, entries in
+                        if let snapshot { events.set((events.current ?? []) + ["install@\(snapshot.metadata.index)"]) }
+                        if !entries.isEmpty { events.set((events.current ?? []) + ["apply"]) }
+                    },
+                    latestSnapshot: { nil },
+                    observe: { _ in }))
+        }
+    }
+
+    /// A snapshot from the leader reaches the application (which stores it) before the records that make the log
+    /// start there: a crash in between leaves a stored snapshot newer than the log, never the reverse.
+    @Test(.timeLimit(.minutes(1))) func aReceivedSnapshotIsInstalledBeforeTheLogRecordsIt() async throws {
+        let transcript = try Transcript()
+        let run = Task { try? await transcript.host.run() }
+        let snapshot = RaftSnapshot(
+            metadata: RaftSnapshotMetadata(index: 7, term: 2, membership: RaftMembership(voters: Self.ids)),
+            data: [1, 2, 3])
+        transcript.host.step(
+            RaftMessage(group: Self.group, from: "n1", to: "n2", term: 2, kind: .installSnapshot(snapshot)))
+        #expect(await eventually(seconds: 30) { (transcript.events.current ?? []).count >= 2 })
+        #expect(transcript.events.current == ["install@7", "persist snapshot@7,hardState"])
+        transcript.host.stop()
+        await run.value
+    }
+
+    /// An idle group asked to write its state again persists its snapshot marker and hard state as they stand.
+    @Test(.timeLimit(.minutes(1))) func anIdleGroupRewritesItsDurableState() async throws {
+        let transcript = try Transcript()
+        let run = Task { try? await transcript.host.run() }
+        transcript.host.rewriteDurableState()
+        #expect(await eventually(seconds: 30) { !(transcript.events.current ?? []).isEmpty })
+        #expect(transcript.events.current == ["persist snapshot@0,hardState"])
+        transcript.host.stop()
+        await run.value
+    }
 }

@@ -33,6 +33,24 @@ import Testing
         #expect(retention.truncatableThrough == 99)
     }
 
+    /// `holdingBack(through:)` names every group with a needed record at or below the sequence, and why: an idle
+    /// group's old hard state and snapshot records (rewrite them), or entries after its snapshot (snapshot them).
+    @Test func theGroupsHoldingBackATruncationAreNamedWithTheirReasons() {
+        var retention = RaftLogRetention()
+        retention.recorded(.snapshot(group: 1, index: 0, metadata: []), at: 1)
+        retention.recorded(.hardState(group: 1, bytes: []), at: 2)
+        retention.recorded(.snapshot(group: 2, index: 0, metadata: []), at: 3)
+        retention.recorded(.entries(group: 2, firstIndex: 1, entries: [[1], [2]]), at: 4)
+        for sequence in 5...20 { retention.recorded(.hardState(group: 2, bytes: []), at: UInt64(sequence)) }
+        #expect(retention.holdingBack(through: 10) == [1: [.snapshot, .hardState], 2: [.snapshot, .entries]])
+        #expect(retention.holdingBack(through: 2) == [1: [.snapshot, .hardState]])
+        retention.recorded(.snapshot(group: 2, index: 2, metadata: []), at: 21)
+        retention.recorded(.snapshot(group: 1, index: 0, metadata: []), at: 22)
+        retention.recorded(.hardState(group: 1, bytes: []), at: 23)
+        #expect(retention.holdingBack(through: 19).isEmpty)
+        #expect(retention.truncatableThrough == 19)
+    }
+
     /// The property recovery relies on: replaying only the records the log kept after truncating through
     /// `truncatableThrough` gives every group exactly the state a replay of the whole log gives.
     @Test(arguments: 0..<300 as Range<UInt64>)

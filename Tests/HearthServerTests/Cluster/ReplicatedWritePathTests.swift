@@ -18,41 +18,12 @@ import Testing
 
     typealias Member = InProcessCluster.Member
 
-    /// Writes `value` at `path` through the first member that is open, retrying while leadership settles.
-    private func write(_ value: Int, at path: String, members: [Member]) async throws -> Bool {
-        let target = try Path(validating: path)
-        return await self.write([.set(target, WriteValue(node: Node(.int(Int64(value)))))], members: members)
-    }
-
-    /// Applies `mutations` through the first member that is open, retrying while leadership settles (a write
-    /// whose entry another leader replaced, or that found no leader yet, is retried).
-    private func write(_ mutations: [Mutation], members: [Member]) async -> Bool {
-        await eventually(seconds: 30) {
-            for member in members {
-                guard let database = member.database else { continue }
-                do {
-                    _ = try await database.coordinator.write(
-                        namespace: "default", mutations: mutations, condition: nil, now: 0)
-                    return true
-                } catch is ShardNotCommittedError {
-                    return false
-                } catch is ShardCallError {
-                    return false
-                } catch {
-                    Issue.record("the write failed: \(error)")
-                    return true
-                }
-            }
-            return false
-        }
-    }
-
     @Test(.timeLimit(.minutes(1))) func aWriteOnTheLeaderIsShownOnEveryNode() async throws {
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             // Ready once every shard has a leader and each node applied what it knows was committed.
             #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
             for post in 0..<8 {
-                #expect(try await self.write(post * 10, at: "/posts/p\(post)/starCount", members: members))
+                #expect(try await InProcessCluster.write(post * 10, at: "/posts/p\(post)/starCount", members: members))
             }
             for post in 0..<8 {
                 let expected = Node(.int(Int64(post * 10)))
@@ -114,7 +85,7 @@ import Testing
                     member.database?.balanceLeaders(preferred: placement.preferredLeaders) { _ in true }
                 }
                 post += 1
-                _ = try? await self.write(post, at: "/posts/p\(post % 8)/starCount", members: members)
+                _ = try? await InProcessCluster.write(post, at: "/posts/p\(post % 8)/starCount", members: members)
                 return (0..<Self.router.shardCount).allSatisfy { shard in
                     members.first { $0.acceptsAppends(shard: shard) }?.id == placement.preferredLeaders[shard]
                 }
@@ -123,19 +94,19 @@ import Testing
             // Each node leads its even share of the shards.
             let counts = Dictionary(grouping: placement.preferredLeaders, by: { $0 }).mapValues(\.count)
             #expect(counts.values.max() ?? 0 <= (Self.router.shardCount + members.count - 1) / members.count)
-            #expect(try await self.write(99, at: "/posts/p0/starCount", members: members))
+            #expect(try await InProcessCluster.write(99, at: "/posts/p0/starCount", members: members))
         }
     }
 
     @Test(.timeLimit(.minutes(1))) func whenTheLeaderStopsAnotherNodeTakesOverWithEveryWrite() async throws {
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
-            #expect(try await self.write(1, at: "/posts/p0/starCount", members: members))
+            #expect(try await InProcessCluster.write(1, at: "/posts/p0/starCount", members: members))
             let shard = Self.router.shards(namespace: "default", mutation: try Path(validating: "/posts/p0"))[0]
             let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
             await leader.stop()
             let survivors = members.filter { $0 !== leader }
-            #expect(try await self.write(2, at: "/posts/p0/starCount", members: survivors))
-            #expect(try await self.write(3, at: "/posts/p0/likes", members: survivors))
+            #expect(try await InProcessCluster.write(2, at: "/posts/p0/starCount", members: survivors))
+            #expect(try await InProcessCluster.write(3, at: "/posts/p0/likes", members: survivors))
             #expect(
                 await eventually(seconds: 30) {
                     survivors.allSatisfy { member in
@@ -167,7 +138,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aRestartedNodeRecoversFromItsLogAndCatchesUp() async throws {
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             for post in 0..<4 {
-                #expect(try await self.write(post, at: "/posts/p\(post)/starCount", members: members))
+                #expect(try await InProcessCluster.write(post, at: "/posts/p\(post)/starCount", members: members))
             }
             let restarted = members[2]
             #expect(
@@ -176,7 +147,9 @@ import Testing
                 })
             await restarted.close()
             for post in 4..<6 {
-                #expect(try await self.write(post, at: "/posts/p\(post)/starCount", members: Array(members.prefix(2))))
+                #expect(
+                    try await InProcessCluster.write(
+                        post, at: "/posts/p\(post)/starCount", members: Array(members.prefix(2))))
             }
             try await restarted.open()
             // What it had before the restart comes from its own log at once; the rest from the leaders.
@@ -193,7 +166,7 @@ import Testing
         try await InProcessCluster.with(ids, router: Self.router) { (members) async throws in
             for post in 0..<6 {
                 // Through n4, a learner of some shards.
-                #expect(try await self.write(post, at: "/posts/p\(post)/starCount", members: [members[3]]))
+                #expect(try await InProcessCluster.write(post, at: "/posts/p\(post)/starCount", members: [members[3]]))
             }
             #expect(
                 await eventually(seconds: 30) {

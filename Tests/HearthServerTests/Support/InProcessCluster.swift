@@ -1,9 +1,12 @@
 import HearthCluster
 import HearthCore
 import HearthNet
+import HearthStorage
 import HearthSystem
 import HearthTestKit
+import HearthWire
 import Synchronization
+import Testing
 
 @testable import HearthServer
 
@@ -17,14 +20,23 @@ enum InProcessCluster {
         /// Each shard's founding replica set.
         let founding: [RaftGroupID: RaftMembership]
         let router: ShardRouter
+        /// When the node snapshots its shards, and how large its write-ahead log's segments grow.
+        let snapshots: ShardSnapshotPolicy
+        let walSegmentBytes: Int
         let transport: PeerTransport
         /// Where the transport finds the database while one is open.
         let slot = Slot<ReplicatedDatabase>()
         let run: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-        init(_ id: NodeID, directory: String, founding: [RaftGroupID: RaftMembership], router: ShardRouter) throws {
+        init(
+            _ id: NodeID, directory: String, founding: [RaftGroupID: RaftMembership], router: ShardRouter,
+            snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(),
+            walSegmentBytes: Int = WALConfiguration().segmentBytes
+        ) throws {
             self.id = id
             self.router = router
+            self.snapshots = snapshots
+            self.walSegmentBytes = walSegmentBytes
             self.directory = directory
             self.founding = founding
             let slot = self.slot
@@ -45,8 +57,8 @@ enum InProcessCluster {
             let database = try await ReplicatedDatabase.open(
                 directory: self.directory, node: self.id, router: router, founding: self.founding,
                 raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
-                commitTimeout: .seconds(2), send: { to, kind, bytes in transport.send(bytes, kind: kind, to: to) },
-                logger: Log(level: .critical))
+                commitTimeout: .seconds(2), snapshots: self.snapshots, walSegmentBytes: self.walSegmentBytes,
+                send: { to, kind, bytes in transport.send(bytes, kind: kind, to: to) }, logger: Log(level: .critical))
             self.slot.set(database)
             self.run.withLock { $0 = Task { try? await database.run() } }
         }
@@ -76,15 +88,18 @@ enum InProcessCluster {
 
     /// Starts `ids` with each shard's group founded by the placement (`replicationFactor` voters, the rest
     /// learners).
-    static func start(_ ids: [NodeID], router: ShardRouter, replicationFactor: Int = 3) async throws
-        -> (TemporaryDirectory, [Member])
-    {
+    static func start(
+        _ ids: [NodeID], router: ShardRouter, replicationFactor: Int = 3,
+        snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(), walSegmentBytes: Int = WALConfiguration().segmentBytes
+    ) async throws -> (TemporaryDirectory, [Member]) {
         let directory = try TemporaryDirectory("replicated-writes")
         let founding = ShardPlacement(
             members: ids, shardCount: router.shardCount, replicationFactor: replicationFactor
         ).foundingGroups
         let members = try ids.map {
-            try Member($0, directory: directory.child($0.name), founding: founding, router: router)
+            try Member(
+                $0, directory: directory.child($0.name), founding: founding, router: router, snapshots: snapshots,
+                walSegmentBytes: walSegmentBytes)
         }
         for member in members {
             for other in members where other !== member {
@@ -100,9 +115,12 @@ enum InProcessCluster {
     /// threw or gave up early (a test that fails half-way must not leave nodes ticking under the rest of the suite).
     static func with(
         _ ids: [NodeID] = ["n1", "n2", "n3"], router: ShardRouter, replicationFactor: Int = 3,
+        snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(), walSegmentBytes: Int = WALConfiguration().segmentBytes,
         _ body: ([Member]) async throws -> Void
     ) async throws {
-        let (directory, members) = try await Self.start(ids, router: router, replicationFactor: replicationFactor)
+        let (directory, members) = try await Self.start(
+            ids, router: router, replicationFactor: replicationFactor, snapshots: snapshots,
+            walSegmentBytes: walSegmentBytes)
         let outcome: Result<Void, any Error>
         do {
             try await body(members)
@@ -113,5 +131,41 @@ enum InProcessCluster {
         for member in members { await member.stop() }
         directory.remove()
         try outcome.get()
+    }
+
+    /// Writes `value` at `path` through the first member that is open, retrying while leadership settles.
+    static func write(
+        _ value: Int, at path: String, members: [Member], retryingUnconfirmed: Bool = false
+    ) async throws -> Bool {
+        let target = try Path(validating: path)
+        return await Self.write(
+            [.set(target, WriteValue(node: Node(.int(Int64(value)))))], members: members,
+            retryingUnconfirmed: retryingUnconfirmed)
+    }
+
+    /// Applies `mutations` through the first member that is open, retrying while leadership settles (a write
+    /// whose entry another leader replaced, or that found no leader yet, is retried). With `retryingUnconfirmed`, a
+    /// write not confirmed in time (its outcome unknown) is retried too: only for writes that may safely apply twice.
+    static func write(_ mutations: [Mutation], members: [Member], retryingUnconfirmed: Bool = false) async -> Bool {
+        await eventually(seconds: 30) {
+            for member in members {
+                guard let database = member.database else { continue }
+                do {
+                    _ = try await database.coordinator.write(
+                        namespace: "default", mutations: mutations, condition: nil, now: 0)
+                    return true
+                } catch is ShardNotCommittedError {
+                    return false
+                } catch is ShardCallError {
+                    return false
+                } catch is CommitTimeoutError where retryingUnconfirmed {
+                    return false
+                } catch {
+                    Issue.record("the write failed: \(error)")
+                    return true
+                }
+            }
+            return false
+        }
     }
 }

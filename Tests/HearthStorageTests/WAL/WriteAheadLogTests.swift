@@ -168,6 +168,33 @@ import Testing
         await reopened.close()
     }
 
+    /// `firstLSN` is where recovery can replay from after truncation; `sealedThrough` is the most truncation can
+    /// remove (everything before the segment being written).
+    @Test func firstLSNAndSealedThroughFollowTheSegments() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try WriteAheadLog(
+            directory: directory.path, configuration: .testing(.off, segmentBytes: 100), onDurable: { _ in })
+        #expect(log.firstLSN == 1)
+        #expect(log.sealedThrough == 0)
+        log.start()
+        var last: UInt64 = 0
+        for lsn in 1...30 {
+            last = log.enqueue(samplePayload(UInt64(lsn), length: 30))
+        }
+        try await log.waitUntilDurable(last)
+        let sealed = log.sealedThrough
+        #expect(sealed > 0 && sealed < 30)
+        log.truncate(through: 20)
+        #expect(log.firstLSN > 1 && log.firstLSN <= 21)
+        log.truncate(through: sealed)
+        #expect(log.firstLSN == sealed + 1)
+        await log.close()
+        let reopened = try WriteAheadLog(directory: directory.path, configuration: .testing(), onDurable: { _ in })
+        #expect(try replayAll(reopened, after: reopened.firstLSN - 1).map(\.lsn) == Array((sealed + 1)...30))
+        await reopened.close()
+    }
+
     @Test func replayReportsMissingRecordsAfterTruncation() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,0 +1,79 @@
+import HearthCluster
+
+/// How a cluster node brings its shards back at startup: each shard from its latest stored snapshot, then the
+/// entries its group's log had committed after it.
+extension ReplicatedDatabase {
+    /// One shard as recovery left it.
+    struct RecoveredShard {
+        var machine: ShardStateMachine
+        /// The stored snapshot the shard started from, with its Raft index.
+        var snapshot: (ShardSnapshot, index: UInt64)?
+        /// What the committed entries after it changed, in order.
+        var applied: [ShardApplied]
+        /// What the shard's log starts from.
+        var log: RaftShardLog.Recovered
+        /// The snapshot's metadata, when its group's log had not recorded it yet (the node stopped in between) and
+        /// the group was started from it: the record is written once the group runs.
+        var unrecorded: RaftSnapshotMetadata?
+    }
+
+    /// Restores `shard` from its latest stored snapshot (if any) and the committed entries after it in `recovered`,
+    /// which it makes start at that snapshot when the group's log had not recorded it yet (as Raft installs one).
+    /// - Throws: `CommitRecordError` when the snapshot or an entry cannot be read, or the log and the stored
+    ///   snapshot do not fit together; `StorageError` when the snapshot file is damaged.
+    static func recover(
+        shard: Int, router: ShardRouter, store: ShardSnapshotStore, recovered: inout ReplicationService.Recovered
+    ) async throws -> RecoveredShard {
+        let group = RaftGroupID(UInt32(shard))
+        var result = RecoveredShard(
+            machine: ShardStateMachine(shard: shard, spineDepth: router.shardDepth), applied: [],
+            log: RaftShardLog.Recovered())
+        guard var state = recovered[group] else {
+            if try store.latestIndex(shard: shard) > 0 {
+                throw CommitRecordError(
+                    "shard \(shard) has a stored snapshot but the write-ahead log holds nothing of its group; the "
+                        + "log was lost")
+            }
+            return result
+        }
+        var from: UInt64 = 0
+        if let stored = try store.latest(shard: shard) {
+            let metadata = stored.metadata
+            let payload = try await ShardSnapshotPayload.decode(
+                stored.data, shard: shard, spineDepth: router.shardDepth)
+            guard metadata.index >= state.snapshot.index else {
+                throw CommitRecordError(
+                    "shard \(shard)'s log starts after entry \(state.snapshot.index) but its newest stored snapshot "
+                        + "is at \(metadata.index); the snapshot that log needs is missing")
+            }
+            if metadata.index > state.snapshot.index {
+                let keeps = state.entries.contains { $0.index == metadata.index && $0.term == metadata.term }
+                state.entries = keeps ? state.entries.filter { $0.index > metadata.index } : []
+                state.snapshot = metadata
+                state.hardState.commit = max(state.hardState.commit, metadata.index)
+                recovered[group] = state
+                result.unrecorded = metadata
+            }
+            from = metadata.index
+            result.machine = payload.snapshot.machine
+            result.snapshot = (payload.snapshot, metadata.index)
+            result.log.terms = payload.terms.truncated(through: from)
+            result.log.terms.record(index: from, term: metadata.term)
+            result.log.snapshotIndex = from
+        } else if state.snapshot.index > 0 {
+            throw CommitRecordError(
+                "shard \(shard)'s log starts after entry \(state.snapshot.index) but no snapshot of it is stored")
+        }
+        let commit = state.hardState.commit
+        for entry in state.entries where entry.index > from && entry.index <= commit {
+            result.log.terms.record(index: entry.index, term: entry.term)
+            guard case .command(let bytes) = entry.payload else { continue }
+            guard case .entry(_, let index, let shardEntry) = try ShardLogRecord(decoding: bytes) else {
+                throw CommitRecordError("Raft entry \(entry.index) of shard \(shard) is not a shard entry")
+            }
+            result.applied.append(result.machine.apply(shardEntry, at: index))
+        }
+        result.log.delivered = max(commit, from)
+        return result
+    }
+}
