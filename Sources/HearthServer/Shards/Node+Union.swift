@@ -8,7 +8,16 @@ extension Node {
         let present = parts.filter { !$0.isEmpty }
         guard let first = present.first else { return .empty }
         if present.count == 1 || first.isLeaf { return first }
-        var layer = present.map { Array($0.children) }
+        let priority = present.lazy.compactMap(\.priority).first
+        let children = Self.mergeSortedChildren(present.map { Array($0.children) })
+        return Node(children: ChildMap(sortedUniqueElements: children), priority: priority)
+    }
+
+    /// Merges key-sorted child lists pairwise, a layer at a time, into one; a key in several (a spine node) is
+    /// joined recursively.
+    /// - Complexity: O(n log k) for n children over k lists.
+    static func mergeSortedChildren(_ lists: [[ChildMap.Element]]) -> [ChildMap.Element] {
+        var layer = lists
         while layer.count > 1 {
             var next: [[ChildMap.Element]] = []
             for start in stride(from: 0, to: layer.count, by: 2) {
@@ -16,8 +25,7 @@ extension Node {
             }
             layer = next
         }
-        let priority = present.lazy.compactMap(\.priority).first
-        return Node(children: ChildMap(sortedUniqueElements: layer.first ?? []), priority: priority)
+        return layer.first ?? []
     }
 
     /// Merges two key-sorted child lists; a key in both (a spine node) is joined recursively.

@@ -74,33 +74,6 @@ extension ShardRouter {
             }
             lists.append(owned)
         }
-        while lists.count > 1 {
-            var next: [[ChildMap.Element]] = []
-            for start in stride(from: 0, to: lists.count, by: 2) {
-                next.append(start + 1 < lists.count ? Self.merge(lists[start], lists[start + 1]) : lists[start])
-            }
-            lists = next
-        }
-        return lists.first ?? []
-    }
-
-    /// Merges two key-sorted child lists with no key in common.
-    private static func merge(_ a: [ChildMap.Element], _ b: [ChildMap.Element]) -> [ChildMap.Element] {
-        var merged: [ChildMap.Element] = []
-        merged.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        while i < a.count, j < b.count {
-            if a[i].key < b[j].key {
-                merged.append(a[i])
-                i += 1
-            } else {
-                merged.append(b[j])
-                j += 1
-            }
-        }
-        merged.append(contentsOf: a[i...])
-        merged.append(contentsOf: b[j...])
-        return merged
+        return Node.mergeSortedChildren(lists)
     }
 }
