@@ -44,7 +44,7 @@ public final class ServerProcess {
         if self.process.isRunning { kill(self.process.processIdentifier, SIGKILL) }
     }
 
-    /// Sends a signal and waits for the process to exit.
+    /// Sends a signal and waits for the process to exit (a node's own shutdown deadline bounds the wait).
     public func stop(signal: Int32 = SIGTERM) {
         kill(self.process.processIdentifier, signal)
         self.process.waitUntilExit()

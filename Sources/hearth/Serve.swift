@@ -5,7 +5,12 @@ import HearthStorage
 import HearthSystem
 
 /// `hearth serve`: runs a node until SIGTERM or SIGINT, then shuts it down gracefully.
+///
+/// A graceful shutdown that has not finished `shutdownGrace` after the signal (a request that never completes holds
+/// the front end's drain) is cut short: the process exits with status 1 and says so. Every acknowledged write is
+/// durable in the log by then, so nothing acknowledged is lost; requests still in flight get no answer.
 enum Serve {
+    static let shutdownGrace: Double = 30
     static func run(_ arguments: [String]) async throws {
         let configuration = try self.configuration(from: arguments)
         let log = Log(level: configuration.logLevel)
@@ -22,6 +27,12 @@ enum Serve {
             source.setEventHandler {
                 log.info("node.stopping", ["signal": number == SIGTERM ? "SIGTERM" : "SIGINT"])
                 task.cancel()
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.shutdownGrace) {
+                    log.critical(
+                        "node.shutdown_timeout",
+                        ["seconds": "\(Int(Self.shutdownGrace))", "action": "exiting; acknowledged writes are durable"])
+                    exit(1)
+                }
             }
             source.resume()
             return source
