@@ -10,9 +10,10 @@ import Synchronization
 /// the decision the anchor holds. Read locks a vanished coordinator left (leader memory) expire after
 /// `readLockTimeout`.
 ///
-/// The anchor forgets the decision only when this resolver itself finished every other part (a part another
-/// resolver or the coordinator finished may not be committed yet): a decision kept longer costs memory, never
-/// correctness.
+/// The anchor forgets a commit decision only when this resolver itself finished every other part (a part another
+/// resolver or the coordinator finished may not be committed yet); an abort the resolver made is never forgotten,
+/// since a coordinator that is only slow, not gone, may still ask to commit, and only that abort refuses it. A
+/// decision kept longer costs memory, never correctness.
 final class IntentResolver: Sendable {
     private let actors: [ShardActor]
     private let client: any ShardClient
@@ -89,6 +90,8 @@ final class IntentResolver: Sendable {
             }
         }
         try await self.log.waitUntilCommitted(positions)
-        if finishedAll { self.forgets.add(transaction, anchor: plan.anchor) }
+        // An abort stays at the anchor for good: the coordinator may still be alive and late, and only the abort held
+        // there refuses its commit. A commit was the coordinator's own, which it never sends again.
+        if finishedAll && commit { self.forgets.add(transaction, anchor: plan.anchor) }
     }
 }

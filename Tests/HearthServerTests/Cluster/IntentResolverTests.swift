@@ -62,7 +62,8 @@ import Testing
             try await database.log.waitUntilCommitted([prepared])
             // The coordinator is gone: the resolver aborts the transaction at the anchor and finishes the part.
             #expect(await Self.resolve(id, in: participant, members))
-            // The coordinator comes back and tries to commit: the anchor holds the abort.
+            // The coordinator comes back and tries to commit, however late: the anchor holds the abort for good.
+            for member in members { await member.database?.coordinator.forgetFinishedDecisions() }
             let late = try await shards.decide(
                 shard: anchor, id, commit: true, part: ShardIntent(write: Self.write("late", at: paths[1]), plan: plan),
                 spineValues: [:], readLockTerm: nil)
