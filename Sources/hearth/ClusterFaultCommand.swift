@@ -80,7 +80,7 @@ enum ClusterFaultCommand {
     private static func post(
         _ node: ClusterConfiguration.Node, _ target: String, _ body: [UInt8], _ client: BlockingHTTPClient
     ) -> Outcome {
-        let answer: HTTPClientResponse
+        let answer: HTTPResponse
         do {
             let address = try SocketAddress(host: node.host, port: node.httpPort)
             answer = try client.request("POST", address, target, body: body)

@@ -60,7 +60,7 @@ struct MemberProbe: Sendable {
             self.init(node: node, health: .silent(error.message), view: nil, problem: nil)
             return
         }
-        let health: HTTPClientResponse
+        let health: HTTPResponse
         do {
             health = try client.request("GET", address, "/.health")
         } catch {
@@ -85,7 +85,7 @@ struct MemberProbe: Sendable {
     }
 
     /// The message of a Firebase-style error body (`{"error": "…"}`), else the status code.
-    private static func reason(_ response: HTTPClientResponse) -> String {
+    private static func reason(_ response: HTTPResponse) -> String {
         if let document = try? JSONReader.parseValue(response.body), let message = document["error"]?.stringValue {
             return message
         }

@@ -24,7 +24,7 @@ package struct BlockingHTTPClient: Sendable {
     ///   `.unreachable` for other connection failures, `.malformedResponse` when the answer is not HTTP/1.1.
     package func request(
         _ method: String, _ address: SocketAddress, _ target: String, body: [UInt8] = []
-    ) throws(HTTPClientError) -> HTTPClientResponse {
+    ) throws(HTTPClientError) -> HTTPResponse {
         let deadline = ContinuousClock.now + self.timeout
         let descriptor = try self.connect(to: address, before: deadline)
         defer { Syscall.close(descriptor) }
@@ -84,7 +84,7 @@ package struct BlockingHTTPClient: Sendable {
 
     private func receive(
         on descriptor: Int32, _ address: SocketAddress, method: String, before deadline: ContinuousClock.Instant
-    ) throws(HTTPClientError) -> HTTPClientResponse {
+    ) throws(HTTPClientError) -> HTTPResponse {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {

@@ -1,4 +1,5 @@
-/// A response head and body produced by the application; the server adds framing headers when it sends it.
+/// A response's status, header fields and body, without transfer framing: what the application produces (the server
+/// adds framing headers when it sends it) and what `BlockingHTTPClient` returns (chunked encoding removed).
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
@@ -9,6 +10,9 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
     }
+
+    /// The body as UTF-8 text (invalid sequences replaced).
+    public var text: String { String(decoding: self.body, as: UTF8.self) }
 
     /// A Firebase-style error response: `{"error":"<message>"}` as UTF-8 JSON.
     public static func jsonError(status: Int, message: String) -> HTTPResponse {

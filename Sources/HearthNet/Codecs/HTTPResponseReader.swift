@@ -17,7 +17,7 @@ package enum HTTPResponseReader {
     /// - Throws: `HTTPClientError.Code.malformedResponse` when the bytes cannot be an HTTP/1.1 response, or the
     ///   server closed before the response was complete.
     package static func read(_ bytes: [UInt8], atEnd: Bool, method: String) throws(HTTPClientError)
-        -> HTTPClientResponse?
+        -> HTTPResponse?
     {
         guard let headEnd = Self.endOfHead(bytes) else {
             if atEnd || bytes.count > Self.maximumHeadBytes {
@@ -63,7 +63,7 @@ package enum HTTPResponseReader {
     }
 
     /// The status line and header fields.
-    private static func head(_ bytes: ArraySlice<UInt8>) throws(HTTPClientError) -> HTTPClientResponse {
+    private static func head(_ bytes: ArraySlice<UInt8>) throws(HTTPClientError) -> HTTPResponse {
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
         let statusLine = lines.first.map { $0.split(separator: " ", maxSplits: 2) } ?? []
         guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), statusLine[1].count == 3,
@@ -78,7 +78,7 @@ package enum HTTPResponseReader {
             }
             headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingSpaces)
         }
-        return HTTPClientResponse(status: status, headers: headers)
+        return HTTPResponse(status: status, headers: headers)
     }
 
     /// The payload of a complete chunked body, or `nil` when its last chunk has not arrived yet.

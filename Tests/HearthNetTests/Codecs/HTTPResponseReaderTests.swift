@@ -27,7 +27,7 @@ private func readAll(_ input: String, chunkSizes: [Int] = [], method: String = "
 }
 
 extension ReadResponse {
-    init(_ response: HTTPClientResponse) {
+    init(_ response: HTTPResponse) {
         self.init(
             status: response.status, headers: response.headers.map { "\($0.name): \($0.value)" }, body: response.text)
     }
