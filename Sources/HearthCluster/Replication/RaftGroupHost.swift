@@ -11,6 +11,9 @@ import Synchronization
 /// Inputs keep arriving while a Ready is being made durable (the node allows it), so a hot leader keeps taking
 /// proposals during an fsync and the next Ready carries all of them: with every group persisting through the node's
 /// one write-ahead log, one fsync covers every group's batch.
+///
+/// Linearizable reads ask the host for a read index (`RaftGroupHost+ReadIndex.swift`); concurrent requests share one
+/// round, which the run loop answers from the Readies' read states.
 package final class RaftGroupHost: Sendable {
     /// What the host needs from the node around it.
     package struct IO: Sendable {
@@ -44,10 +47,12 @@ package final class RaftGroupHost: Sendable {
 
     /// The group this host drives.
     package let group: RaftGroupID
-    private let node: Mutex<RaftNode>
+    let node: Mutex<RaftNode>
     private let io: IO
     private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    let wake: AsyncStream<Void>.Continuation
+    /// Read-index requests and the callers waiting for them.
+    let reads: Mutex<ReadRequests>
     /// Set by `rewriteDurableState()`; the run loop rewrites the group's records once no Ready is pending.
     private let rewriteRequested = Atomic(false)
 
@@ -56,6 +61,10 @@ package final class RaftGroupHost: Sendable {
         self.node = Mutex(node)
         self.io = io
         (self.wakeups, self.wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.reads = Mutex(
+            ReadRequests(
+                rounds: ReadIndexRounds(
+                    nonce: UInt64.random(in: .min ... .max), retryTicks: 3 * node.configuration.heartbeatTicks)))
     }
 
     /// Role, leader and term as the node stands.
@@ -106,6 +115,7 @@ package final class RaftGroupHost: Sendable {
     package func tick() {
         self.node.withLock { $0.tick() }
         self.wake.yield()
+        self.updateReads { $0.tick() }
     }
 
     /// A message from a peer for this group.
@@ -134,11 +144,17 @@ package final class RaftGroupHost: Sendable {
         for await _ in self.wakeups {
             while let ready = self.node.withLock({ $0.ready() }) {
                 try Task.checkCancellation()
-                if let softState = ready.softState { self.io.observe(softState) }
+                if let softState = ready.softState {
+                    self.io.observe(softState)
+                    self.updateReads { $0.leaderChanged() }
+                }
                 if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
                 let records = RaftGroupStorage.records(for: ready, group: self.group)
                 if !records.isEmpty { try await self.io.persist(records) }
                 for message in ready.messages { self.io.send(message) }
+                for read in ready.readStates {
+                    self.updateReads { $0.answer(context: read.context, index: read.index) }
+                }
                 self.answerSnapshotRequests(ready.snapshotRequests)
                 if !ready.committedEntries.isEmpty { try await self.io.apply(nil, ready.committedEntries) }
                 self.node.withLock { $0.advance(ready) }
@@ -174,9 +190,10 @@ package final class RaftGroupHost: Sendable {
         ])
     }
 
-    /// Stops `run()` after the Ready in hand.
+    /// Stops `run()` after the Ready in hand; read-index requests still waiting fail.
     package func stop() {
         self.wake.finish()
+        self.stopReads()
     }
 
     /// Sends each follower that asked the application's latest snapshot; without one, reports the attempt failed

@@ -153,6 +153,15 @@ package final class ReplicationService: Sendable {
     /// The host of `group`, if this node takes part in it.
     package func host(_ group: RaftGroupID) -> RaftGroupHost? { self.hosts[group] }
 
+    /// `group`'s read index (`RaftGroupHost.readIndex(timeoutTicks:)`), waiting at most about `timeout` (counted
+    /// in the groups' ticks).
+    /// - Throws: `ReadIndexError`; `.stopped` also when this node does not take part in `group`.
+    package func readIndex(_ group: RaftGroupID, timeout: Duration) async throws(ReadIndexError) -> UInt64 {
+        guard let host = self.hosts[group] else { throw .stopped }
+        let ticks = (timeout / self.configuration.tickInterval).rounded(.up)
+        return try await host.readIndex(timeoutTicks: Int(min(max(ticks, 1), Double(Int32.max))))
+    }
+
     /// A frame of kind `raft` from `peer`; one that cannot be decoded, or names a group this node does not host, is
     /// logged and dropped.
     package func receive(_ payload: [UInt8], from peer: NodeID) {

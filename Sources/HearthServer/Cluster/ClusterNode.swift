@@ -93,6 +93,10 @@ final class ClusterNode: NodeBackend {
     var notReadyReason: String? { self.database.notReadyReason }
     var walStatistics: WALStatistics { self.database.wal.statistics }
 
+    func readBarrier(namespace: String, path: Path) async throws {
+        try await self.database.readBarrier(namespace: namespace, path: path)
+    }
+
     func runServices(log: Log) async {
         self.membership.start(knownPeers: self.cluster.nodeIDs.filter { $0 != self.node })
         await withTaskGroup(of: Bool.self) { group in

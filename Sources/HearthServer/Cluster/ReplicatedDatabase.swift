@@ -31,12 +31,15 @@ final class ReplicatedDatabase: DatabaseAccess {
     let resolver: IntentResolver
     /// Every shard's actor on this node (leading or following).
     let actors: [ShardActor]
+    /// How long a read waits for its shards' read indexes and for this node to apply through them
+    /// (`ReplicatedDatabase+Reads.swift`).
+    let readTimeout: Duration
     private let failed = Atomic(false)
 
     private init(
         node: NodeID, service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
         wal: WriteAheadLog, snapshotter: ShardSnapshotter, calls: ShardCalls, callServer: ShardCallServer,
-        resolver: IntentResolver, actors: [ShardActor]
+        resolver: IntentResolver, actors: [ShardActor], readTimeout: Duration
     ) {
         self.node = node
         self.service = service
@@ -49,6 +52,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         self.callServer = callServer
         self.resolver = resolver
         self.actors = actors
+        self.readTimeout = readTimeout
     }
 
     /// Opens the log in `directory`, recovers, and wires the shards to their groups.
@@ -56,7 +60,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - send: sends a frame to a peer (Raft messages, shard calls and their replies).
     ///   - callTimeout: how long a shard command sent to another node's leader waits for its answer.
     ///   - leaderWait: how long a write waits for a shard to have a leader that takes it.
-    ///   - commitTimeout: how long a write waits for its entries to commit before its outcome is reported unknown.
+    ///   - commitTimeout: how long a write waits for its entries to commit before its outcome is reported unknown,
+    ///     and a read for its shards' read indexes and for this node to apply through them.
     ///   - resolveAfter: how long a transaction's part may stay prepared (or its read lock held) on a shard this
     ///     node leads before the resolver finishes it.
     ///   - snapshots: when shards are snapshotted and their logs compacted.
@@ -147,7 +152,8 @@ final class ReplicatedDatabase: DatabaseAccess {
             readLockTimeout: resolveAfter, clock: environment.clock)
         return ReplicatedDatabase(
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
-            snapshotter: snapshotter, calls: calls, callServer: callServer, resolver: resolver, actors: shards)
+            snapshotter: snapshotter, calls: calls, callServer: callServer, resolver: resolver, actors: shards,
+            readTimeout: commitTimeout)
     }
 
     /// A frame from a peer: Raft messages go to their group, shard calls to this node's leaders, replies to the
@@ -198,7 +204,10 @@ final class ReplicatedDatabase: DatabaseAccess {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.calls.run() }
                 group.addTask {
-                    while (try? await self.log.clock.sleep(for: .milliseconds(100))) != nil { self.log.expireWaits() }
+                    while (try? await self.log.clock.sleep(for: .milliseconds(100))) != nil {
+                        self.log.expireWaits()
+                        self.view.expireWaits(now: self.log.clock.now)
+                    }
                 }
                 group.addTask { try await self.service.run() }
                 group.addTask {

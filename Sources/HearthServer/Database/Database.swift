@@ -158,6 +158,9 @@ public final class Database: DatabaseAccess {
         self.hasFailed ? "The write-ahead log failed; this node is not serving." : nil
     }
 
+    /// Nothing to wait for: a single node shows every write in its view before acknowledging it.
+    public func readBarrier(namespace: String, path: Path) async throws {}
+
     /// Returns when the write-ahead log has failed (the node must stop), or when the calling task is cancelled.
     func waitForStorageFailure() async -> StorageError? {
         for await error in self.log.failure { return error }

@@ -16,6 +16,13 @@ public protocol DatabaseAccess: Sendable {
     var hasFailed: Bool { get }
     /// Why the node cannot serve every shard right now, or nil when it can (what `/.ready` answers).
     var notReadyReason: String? { get }
+    /// Returns once the read view reflects every write acknowledged anywhere before the call that touches `path` of
+    /// `namespace`; a front end calls it before it serves a read there (a GET, a realtime get, a listen's or an SSE
+    /// stream's first data). Nothing to wait for on a single node, whose view shows a write before it is
+    /// acknowledged; a cluster node waits for the read index of each shard the path touches (docs/consistency.md).
+    /// - Throws: an error the front ends answer as unavailable (REST 503) when that cannot be had in time: never a
+    ///   possibly stale read.
+    func readBarrier(namespace: String, path: Path) async throws
 }
 
 extension DatabaseAccess {

@@ -11,8 +11,8 @@ public final class DatabaseView: Sendable {
     private struct State {
         var data: ViewState
         var registry = ListenRegistry()
-        /// Tasks waiting for a shard's entries to be shown, by shard.
-        var waiters: [Int: [(index: UInt64, continuation: CheckedContinuation<Bool, Never>)]] = [:]
+        /// Tasks waiting for a shard's entries to be shown.
+        var waiters = ViewWaiters<CheckedContinuation<WaitEnd, Never>>()
         /// Per shard: every entry up to here is applied AND handed to its listeners (the feed's applied index lags
         /// into this only after the listeners ran, so nobody is answered before its listeners heard).
         var notifiedIndex: [UInt64]
@@ -20,6 +20,13 @@ public final class DatabaseView: Sendable {
         /// entries were received.
         var positions: [UInt64]
         var isClosed = false
+    }
+
+    /// How a wait for the view ended.
+    private enum WaitEnd {
+        case shown
+        case closed
+        case expired
     }
 
     private let state: Mutex<State>
@@ -77,6 +84,8 @@ public final class DatabaseView: Sendable {
         let notifications = self.state.withLock { state in
             let notifications = state.data.receive(batch, registry: state.registry)
             state.positions[shard] = max(state.positions[shard], position)
+            state.waiters.received(
+                shard: shard, position: state.positions[shard], index: state.data.feed.received[shard])
             return notifications
         }
         self.publish(notifications)
@@ -89,6 +98,9 @@ public final class DatabaseView: Sendable {
         let notifications = self.state.withLock { state in
             let notifications = state.data.restore(snapshot, registry: state.registry)
             state.positions[snapshot.machine.shard] = position
+            state.waiters.received(
+                shard: snapshot.machine.shard, position: position,
+                index: state.data.feed.received[snapshot.machine.shard])
             return notifications
         }
         self.publish(notifications)
@@ -112,45 +124,69 @@ public final class DatabaseView: Sendable {
         }
         let resumed = self.state.withLock { state in
             state.notifiedIndex = state.data.feed.appliedIndex
-            var resumed: [CheckedContinuation<Bool, Never>] = []
-            for (shard, waiting) in state.waiters {
-                let notified = state.notifiedIndex[shard]
-                guard waiting.contains(where: { $0.index <= notified }) else { continue }
-                resumed += waiting.filter { $0.index <= notified }.map(\.continuation)
-                let rest = waiting.filter { $0.index > notified }
-                state.waiters[shard] = rest.isEmpty ? nil : rest
-            }
-            return resumed
+            return state.waiters.shown(state.notifiedIndex)
         }
-        for continuation in resumed { continuation.resume(returning: true) }
+        for continuation in resumed { continuation.resume(returning: .shown) }
     }
 
     /// Returns once every entry of `shard` up to `index` is shown: its changes applied and handed to every listener.
     /// - Throws: `DatabaseClosedError` when the view closes first.
     func waitUntilApplied(shard: Int, through index: UInt64) async throws {
-        let isApplied = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let immediate: Bool? = self.state.withLock { state in
-                if state.isClosed { return false }
-                if state.notifiedIndex[shard] >= index { return true }
-                state.waiters[shard, default: []].append((index, continuation))
+        let end = await withCheckedContinuation { (continuation: CheckedContinuation<WaitEnd, Never>) in
+            let immediate: WaitEnd? = self.state.withLock { state in
+                if state.isClosed { return .closed }
+                if state.notifiedIndex[shard] >= index { return .shown }
+                state.waiters.wait(continuation, shard: shard, index: index)
                 return nil
             }
             if let immediate { continuation.resume(returning: immediate) }
         }
-        if !isApplied { throw DatabaseClosedError() }
+        if end != .shown { throw DatabaseClosedError() }
     }
 
-    /// Tasks waiting in `waitUntilApplied`.
-    var waitingCount: Int { self.state.withLock { $0.waiters.values.reduce(0) { $0 + $1.count } } }
+    /// Returns true once `shard`'s replicated log has been received through `position` (a Raft index) and
+    /// everything received by then is shown: applied and handed to every listener. A read served after it reflects
+    /// every entry of the shard's log through `position`. Returns false when `deadline` passed first
+    /// (`expireWaits(now:)`).
+    /// - Throws: `DatabaseClosedError` when the view closes first.
+    func waitUntilShown(shard: Int, position: UInt64, deadline: ContinuousClock.Instant) async throws -> Bool {
+        let end = await withCheckedContinuation { (continuation: CheckedContinuation<WaitEnd, Never>) in
+            let immediate: WaitEnd? = self.state.withLock { state in
+                if state.isClosed { return .closed }
+                if state.positions[shard] >= position {
+                    let index = state.data.feed.received[shard]
+                    if state.notifiedIndex[shard] >= index { return .shown }
+                    state.waiters.wait(continuation, shard: shard, index: index, deadline: deadline)
+                } else {
+                    state.waiters.wait(continuation, shard: shard, position: position, deadline: deadline)
+                }
+                return nil
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+        switch end {
+        case .shown: return true
+        case .expired: return false
+        case .closed: throw DatabaseClosedError()
+        }
+    }
+
+    /// Ends the waits whose deadline is at or before `now` (the node's timer calls it).
+    func expireWaits(now: ContinuousClock.Instant) {
+        let expired = self.state.withLock { $0.waiters.expired(now: now) }
+        for continuation in expired { continuation.resume(returning: .expired) }
+    }
+
+    /// Tasks waiting for the view to show something (`waitUntilApplied`, `waitUntilShown`).
+    var waitingCount: Int { self.state.withLock { $0.waiters.count } }
 
     /// Fails every current and future wait (the log stopped).
     func close() {
         let waiting = self.state.withLock { state in
             state.isClosed = true
-            defer { state.waiters = [:] }
-            return state.waiters.values.flatMap { $0.map(\.continuation) }
+            return state.waiters.removeAll()
         }
-        for continuation in waiting { continuation.resume(returning: false) }
+        for continuation in waiting { continuation.resume(returning: .closed) }
     }
 
     /// Registers a listener and returns the namespace root it starts from, atomically.

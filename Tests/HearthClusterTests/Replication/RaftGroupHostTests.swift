@@ -18,6 +18,8 @@ import Testing
         let applied = Mutex<[NodeID: [[UInt8]]]>([:])
         let isolated = Mutex<Set<NodeID>>([])
         let runs = Mutex<[NodeID: Task<Void, Never>]>([:])
+        /// How many read-index requests followers forwarded to a leader.
+        let forwardedReads = Mutex(0)
 
         func start(_ id: NodeID, restoring state: RaftPersistentState, seed: UInt64) throws {
             let node = try RaftNode(
@@ -29,6 +31,7 @@ import Testing
                     self.disks.withLock { $0[id, default: []] += records }
                 },
                 send: { message in
+                    if case .readIndex = message.kind { self.forwardedReads.withLock { $0 += 1 } }
                     let cut = self.isolated.withLock { $0.contains(message.from) || $0.contains(message.to) }
                     guard !cut, let target = self.hosts.withLock({ $0[message.to] }) else { return }
                     target.step(message)

@@ -2,9 +2,13 @@ import HearthCore
 import HearthNet
 
 /// GET: plain reads, queries, shallow reads, export format, ETags and SSE streams.
+///
+/// Every one of them first passes the database's read barrier, so it reflects every write acknowledged before it on
+/// any node of a cluster (an SSE stream's first `put` included: it registers after the barrier).
 extension RESTHandler {
-    func get(_ request: RESTRequest, _ http: HTTPRequest) throws(RESTError) -> HTTPReply {
+    func get(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPReply {
         let query = try self.query(for: request)
+        try await self.database.readBarrier(namespace: request.namespace, path: request.path)
         if request.isEventStream {
             let stream = SSEStream(
                 namespace: request.namespace, path: request.path, query: query, exportFormat: request.exportFormat,

@@ -88,7 +88,7 @@ public final class RESTHandler: HTTPRequestHandler {
         guard self.policy.allows(access) else { throw RESTError.permissionDenied }
         switch request.method {
         case .get:
-            return try self.get(request, http)
+            return try await self.get(request, http)
         case .put, .delete:
             return .response(try await self.set(request, http))
         case .post:

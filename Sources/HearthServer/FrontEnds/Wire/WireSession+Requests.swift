@@ -54,6 +54,7 @@ extension WireSession {
         await self.acknowledgements.barrier()
         let started = ContinuousClock.now
         do {
+            try await self.passReadBarrier(request)
             let response = try self.perform(request)
             let message = WireServerMessage.response(id: id, .ok(response)).encoded()
             guard message.count <= WireFrameSplitter.maximumMessageBytes else {
@@ -66,6 +67,20 @@ extension WireSession {
             self.send(self.failureResponse(id: id, action: request.action, error: error))
             self.record(action: request.action, error: error, since: started)
         }
+    }
+
+    /// A get or a listen first passes the database's read barrier at its path, so its data (a listen's first push
+    /// included: it registers after the barrier) reflects every write acknowledged before it on any node of a
+    /// cluster.
+    private func passReadBarrier(_ request: WireRequest) async throws {
+        let text: String
+        switch request {
+        case .get(let path, _), .listen(let path, _, _, _): text = path
+        default: return
+        }
+        let path = try Self.location(text, allowingPriority: false).path
+        try self.authorize(.read, path)
+        try await self.context.database.readBarrier(namespace: self.namespace, path: path)
     }
 
     /// Counts an answered request in the node's metrics, under its wire status.
@@ -83,6 +98,9 @@ extension WireSession {
     /// The error response for a request that failed before or while it ran.
     func failureResponse(id: Int64, action: String, error: any Error) -> WireServerMessage {
         if let error = error as? WireProtocolError { return .response(id: id, .failure(error)) }
+        if let error = error as? any WriteUnavailableError {
+            return .response(id: id, .failure(WireProtocolError(.unavailable, error.description)))
+        }
         self.context.log.error("wire.request_failed", ["action": action, "error": "\(error)"])
         return .response(
             id: id,
