@@ -280,6 +280,14 @@ final class RaftShardLog: ShardLog {
             }
             batch.append(await applier.apply(shard, shardEntry, index))
         }
+        if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
+            // The machine ran ahead as a leader and no command of another leader came to trigger the rebuild (only
+            // no-ops did): rebuild it now, or its uncommitted prepares would hold locks no resolver sees, and this
+            // node could never take appends for the shard again.
+            let (base, commands) = try await self.committedState(shard: shard, through: last.index)
+            await applier.rebuild(shard, base, commands)
+            self.shards.withLock { $0[shard]?.needsRebuild = false }
+        }
         self.view.receive(batch, shard: shard, position: last.index)
         let (resumed, terms, isDue) = self.shards.withLock { shards -> ([Waiter], CommittedTerms, Bool) in
             guard var state = shards[shard] else { return ([], CommittedTerms(), false) }
