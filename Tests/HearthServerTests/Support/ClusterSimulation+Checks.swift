@@ -8,7 +8,8 @@ import Synchronization
 /// What a `ClusterSimulation` checks: while it runs, at most one leader per group and term and the same entry at
 /// every index on every replica; after healing, that the cluster converges (every node ready, every client done,
 /// every node showing the same data, no transaction left prepared), and that the data keeps the workload's
-/// invariants (every acknowledged operation present, every operation all or nothing, counters exact).
+/// invariants (every acknowledged operation present, every operation all or nothing, counters exact), and each
+/// register's history of reads and compare-and-sets is linearizable.
 extension ClusterSimulation {
     /// At most one leader per group and term, among the machines running.
     func checkLeaders() throws {
@@ -55,8 +56,9 @@ extension ClusterSimulation {
 
     /// Why the cluster has not converged yet, or nil once it has.
     private var notConvergedReason: String? {
-        if self.clientsFinished.value < self.options.clients {
-            return "\(self.options.clients - self.clientsFinished.value) clients are still waiting"
+        let clients = self.options.clients > 0 ? self.options.clients + 2 : 0
+        if self.clientsFinished.value < clients {
+            return "\(clients - self.clientsFinished.value) clients are still waiting"
         }
         var roots: [(NodeID, Node)] = []
         for machine in self.machines where machine.refusal.current == nil {
@@ -93,6 +95,14 @@ extension ClusterSimulation {
         let violations = self.workload.violations(in: root)
         if !violations.isEmpty { throw self.failure(violations.joined(separator: "; ")) }
         if let conflict = self.applied.conflict { throw self.failure(conflict) }
+        for (register, history) in self.workload.registerHistories.sorted(by: { $0.key < $1.key }) {
+            self.statistics.registerOperations += history.count
+            if case .notLinearizable(let placed) = LinearizabilityChecker.check(history, initial: 0) {
+                throw self.failure(
+                    "register \(register)'s \(history.count) reads and compare-and-sets are not linearizable (the "
+                        + "longest order found places \(placed)): \(history)")
+            }
+        }
         let operations = self.workload.operations.values
         self.statistics.operations = operations.count
         self.statistics.acknowledged = operations.filter(\.isAcknowledged).count

@@ -50,6 +50,7 @@ final class ClusterSimulation {
         var clockJumps = 0
         var acknowledged = 0
         var operations = 0
+        var registerOperations = 0
         var elections = 0
         var simulated: Duration = .zero
 
@@ -62,12 +63,14 @@ final class ClusterSimulation {
             self.clockJumps += other.clockJumps
             self.acknowledged += other.acknowledged
             self.operations += other.operations
+            self.registerOperations += other.registerOperations
             self.elections += other.elections
             self.simulated += other.simulated
         }
 
         var description: String {
-            "\(self.operations) operations (\(self.acknowledged) acknowledged), \(self.elections) leaders elected, "
+            "\(self.operations) operations (\(self.acknowledged) acknowledged; \(self.registerOperations) register reads and "
+                + "compare-and-sets checked for linearizability), \(self.elections) leaders elected, "
                 + "\(self.crashes) crashes (\(self.tornCrashes) mid-write), \(self.partitions) partitions, "
                 + "\(self.clockJumps) clock jumps, \(self.frames) frames, \(self.jobs) jobs, \(self.simulated) simulated"
         }
@@ -135,6 +138,12 @@ final class ClusterSimulation {
         for machine in self.machines { self.start(machine) }
         for client in 0..<self.options.clients {
             self.spawnClient(seed: self.seed &* 7_919 &+ UInt64(client))
+        }
+        // A reader polling the registers and a writer of compare-and-sets, both quick and through random nodes, so
+        // a stale read or a lost compare-and-set has every chance to show in the registers' histories.
+        if self.options.clients > 0 {
+            self.spawnClient(seed: self.seed &* 7_919 &+ 1_000, mix: .reads)
+            self.spawnClient(seed: self.seed &* 7_919 &+ 1_001, mix: .compareAndSets)
         }
         self.nextFault = self.randomFaultDelay()
         try self.run(until: self.options.duration)
@@ -216,15 +225,17 @@ final class ClusterSimulation {
         self.statistics.crashes += 1
     }
 
-    private func spawnClient(seed: UInt64) {
+    private func spawnClient(seed: UInt64, mix: SimulatedWorkload.Mix = .mixed) {
         let finished = self.clientsFinished
         let workload = self.workload
         let machines = self.machines
-        let count = self.options.operationsPerClient
+        let count = self.options.operationsPerClient * (mix == .reads ? 6 : 1)
+        let pause = Duration.milliseconds(mix == .mixed ? 150 : 25)
         let clock = self.clientClock
         let executor = self.executor
         Task(executorPreference: self.executor) {
-            await workload.client(seed: seed, count: count, pause: .milliseconds(150), clock: clock) { random in
+            await workload.client(seed: seed, count: count, pause: pause, clock: clock, mix: mix) {
+                random in
                 let up = machines.filter { $0.isUp }
                 guard !up.isEmpty else { return nil }
                 let machine = up[Int.random(in: 0..<up.count, using: &random)]

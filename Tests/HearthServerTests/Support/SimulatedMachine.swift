@@ -32,7 +32,7 @@ final class SimulatedMachine: @unchecked Sendable {
     /// Why the machine refused to start (its disk was damaged), if it did.
     let refusal = Slot<String>()
     /// Client requests in flight on the current incarnation: a crash ends them as a dropped connection would.
-    private let requests = Mutex<[UInt64: CheckedContinuation<WriteOutcome, any Error>]>([:])
+    private let requests = Mutex<[UInt64: @Sendable (any Error) -> Void]>([:])
     private let nextRequest = Atomic<UInt64>(0)
 
     init(_ id: NodeID) {
@@ -51,22 +51,22 @@ final class SimulatedMachine: @unchecked Sendable {
         self.isUp && self.incarnation == incarnation
     }
 
-    /// Runs `write` as a request to this machine: its answer, or `LostAnswer` once the machine crashes first (the
+    /// Runs `work` as a request to this machine: its answer, or `LostAnswer` once the machine crashes first (the
     /// write itself may still be carried out, or stay stuck in the dead incarnation).
-    func request(
-        executor: any TaskExecutor, _ write: @escaping @Sendable () async throws -> WriteOutcome
-    ) async throws -> WriteOutcome {
+    func request<Answer: Sendable>(
+        executor: any TaskExecutor, _ work: @escaping @Sendable () async throws -> Answer
+    ) async throws -> Answer {
         let id = self.nextRequest.add(1, ordering: .relaxed).newValue
-        return try await withCheckedThrowingContinuation { continuation in
-            self.requests.withLock { $0[id] = continuation }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
+            self.requests.withLock { $0[id] = { error in continuation.resume(throwing: error) } }
             Task(executorPreference: executor) {
-                let result: Result<WriteOutcome, any Error>
+                let result: Result<Answer, any Error>
                 do {
-                    result = .success(try await write())
+                    result = .success(try await work())
                 } catch {
                     result = .failure(error)
                 }
-                self.requests.withLock { $0.removeValue(forKey: id) }?.resume(with: result)
+                if self.requests.withLock({ $0.removeValue(forKey: id) }) != nil { continuation.resume(with: result) }
             }
         }
     }
@@ -80,7 +80,7 @@ final class SimulatedMachine: @unchecked Sendable {
             defer { requests.removeAll() }
             return Array(requests.values)
         }
-        for continuation in dropped { continuation.resume(throwing: SimulatedMachineClient.LostAnswer()) }
+        for drop in dropped { drop(SimulatedMachineClient.LostAnswer()) }
     }
 
     /// Whether the write-ahead log holds records not yet written.
@@ -112,5 +112,15 @@ struct SimulatedMachineClient: WorkloadTarget {
 
     func visible(_ path: Path) -> Node {
         self.database.view.root("default").node(at: path)
+    }
+
+    func read(_ path: Path) async throws -> Node {
+        let database = self.database
+        let node = try await self.machine.request(executor: self.executor) {
+            try await database.readBarrier(namespace: "default", path: path)
+            return database.view.root("default").node(at: path)
+        }
+        guard self.machine.isCurrent(self.incarnation) else { throw LostAnswer() }
+        return node
     }
 }

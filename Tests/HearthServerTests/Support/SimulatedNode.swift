@@ -57,4 +57,8 @@ struct SimulatedNode: WorkloadTarget {
     func visible(_ path: Path) -> Node {
         self.visible(path, namespace: "default")
     }
+
+    func read(_ path: Path) async throws -> Node {
+        self.visible(path)
+    }
 }

@@ -12,6 +12,8 @@ protocol WorkloadTarget: Sendable {
     func perform(_ mutations: [Mutation], condition: WriteCondition?, now: Int64) async throws -> WriteOutcome
     /// What the node's read view shows at `path`.
     func visible(_ path: Path) -> Node
+    /// A read that reflects every write acknowledged before it began (a cluster node's read barrier first).
+    func read(_ path: Path) async throws -> Node
 }
 
 /// Random clients for a `Simulation` or a `ClusterSimulation`, and what they did, so that a check after any crash
@@ -30,9 +32,24 @@ final class SimulatedWorkload: Sendable {
         var isAcknowledged = false
     }
 
+    /// What a client's operations are.
+    enum Mix: Sendable {
+        case mixed
+        case reads
+        case compareAndSets
+    }
+
     static let counters = 6
     static let registers = 3
     private let state = Mutex<(next: Int, operations: [Int: Operation])>((0, [:]))
+    /// Each register's reads and compare-and-sets with their times, from clients that run with a clock (for the
+    /// linearizability check; a register's value is its `v`, 0 while absent).
+    private let histories = Mutex<[Int: [RegisterOperation<Int64>]]>([:])
+    /// The instant history times count from.
+    private let epoch = ContinuousClock.now
+
+    /// Each register's history, by register.
+    var registerHistories: [Int: [RegisterOperation<Int64>]] { self.histories.withLock { $0 } }
 
     /// Every operation started so far, by id.
     var operations: [Int: Operation] { self.state.withLock { $0.operations } }
@@ -50,9 +67,11 @@ final class SimulatedWorkload: Sendable {
 
     /// Runs `count` random operations, each through the node `pick` chooses, waiting `pause` between them (and
     /// before retrying when no node is up). An operation that fails is left unacknowledged (its outcome is unknown)
-    /// and the client goes on, as an application would.
+    /// and the client goes on, as an application would. A quarter of the operations read a register (`.reads`: all
+    /// of them; `.compareAndSets`: none, every write being a compare-and-set); those reads and every compare-and-set
+    /// go into the register's history, timed by `clock`.
     func client(
-        seed: UInt64, count: Int, pause: Duration, clock: any NodeClock,
+        seed: UInt64, count: Int, pause: Duration, clock: any NodeClock, mix: Mix = .mixed,
         pick: @escaping @Sendable (inout SeededRandom) -> (any WorkloadTarget)?
     ) async {
         var random = SeededRandom(seed: seed)
@@ -61,7 +80,16 @@ final class SimulatedWorkload: Sendable {
             guard (try? await clock.sleep(for: pause)) != nil else { return }
             guard let node = pick(&random) else { continue }
             done += 1
-            try? await self.operation(node, using: &random)
+            if mix == .reads || (mix == .mixed && Int.random(in: 0..<4, using: &random) == 0) {
+                let register = Int.random(in: 0..<Self.registers, using: &random)
+                let invoked = self.stamp(clock)
+                guard let value = try? await node.read(Self.register(register)) else { continue }
+                self.record(
+                    register, .read(Self.int(value.child(Key(unchecked: "v")))), invoked: invoked,
+                    completed: self.stamp(clock))
+                continue
+            }
+            try? await self.operation(node, using: &random, clock: clock, kind: mix == .compareAndSets ? 3 : nil)
         }
     }
 
@@ -114,10 +142,13 @@ final class SimulatedWorkload: Sendable {
         self.state.withLock { $0.operations[id]?.isAcknowledged = true }
     }
 
-    private func operation(_ node: some WorkloadTarget, using random: inout SeededRandom) async throws {
+    private func operation(
+        _ node: some WorkloadTarget, using random: inout SeededRandom, clock: (any NodeClock)? = nil,
+        kind forced: Int? = nil
+    ) async throws {
         let now = Int64(random.next() % 1_000_000)
         var counters = Array(0..<Self.counters).shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))
-        let kind = Int.random(in: 0..<11, using: &random)
+        let kind = forced ?? Int.random(in: 0..<11, using: &random)
         if kind < 3 && counters.isEmpty { counters = [Int.random(in: 0..<Self.counters, using: &random)] }
         let deltas = counters.map { ($0, Int64.random(in: -2...5, using: &random)) }
         switch kind {
@@ -138,11 +169,27 @@ final class SimulatedWorkload: Sendable {
                     Mutation.set(Self.marker(Self.register(register), id), WriteValue(node: Node(.int(1)))),
                 ]
                 let condition = WriteCondition(path: Self.register(register), expectedHash: current.hash)
-                if try await self.commit(
-                    node, id: id, increments: deltas, extra: mutations, condition: condition, now: now)
-                {
-                    return
+                let invoked = clock.map(self.stamp)
+                let succeeded: Bool
+                do {
+                    succeeded = try await self.commit(
+                        node, id: id, increments: deltas, extra: mutations, condition: condition, now: now)
+                } catch {
+                    if let invoked {
+                        self.record(
+                            register, .compareAndSet(expected: value, new: value + 1, succeeded: nil),
+                            invoked: invoked, completed: nil)
+                    }
+                    throw error
                 }
+                // A refusal is not recorded yet: a leader decides it against its machine, which may hold entries
+                // that never commit (see docs/consistency.md, "Known problems").
+                if succeeded, let invoked, let clock {
+                    self.record(
+                        register, .compareAndSet(expected: value, new: value + 1, succeeded: succeeded),
+                        invoked: invoked, completed: self.stamp(clock))
+                }
+                if succeeded { return }
             }
         case 6..<8:
             // A spine leaf (every shard's copy changes), with increments: a transaction over every shard.
@@ -172,6 +219,20 @@ final class SimulatedWorkload: Sendable {
             let value = Bool.random(using: &random) ? Node(.bool(true)) : .empty
             try await self.commit(node, id: id, increments: [], extra: [.set(path, WriteValue(node: value))], now: now)
         }
+    }
+
+    private func record(
+        _ register: Int, _ kind: RegisterOperation<Int64>.Kind, invoked: UInt64, completed: UInt64?
+    ) {
+        let operation = RegisterOperation(client: 0, kind: kind, invokedAt: invoked, completedAt: completed)
+        self.histories.withLock { $0[register, default: []].append(operation) }
+    }
+
+    /// `clock`'s time as nanoseconds since the workload was made.
+    private func stamp(_ clock: any NodeClock) -> UInt64 {
+        let elapsed = clock.now - self.epoch
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        return UInt64(max(0, nanoseconds))
     }
 
     /// A node's integer value (0 when it holds none).
