@@ -8,7 +8,7 @@ extension ClusterNode {
     func registerOwnFigures(in metrics: Metrics) {
         let registry = metrics.registry
         let database = self.database
-        let groups = database.service.groups
+        let groups = database.shardGroups
         @Sendable func perShard(_ read: (Int, RaftGroupHost) -> Double) -> [(labels: [String], value: Double)] {
             groups.compactMap { group in
                 database.service.host(group).map { host in ([String(group.rawValue)], read(Int(group.rawValue), host)) }

@@ -17,7 +17,7 @@ extension ClusterNode: ClusterOperations {
     /// yet to show.
     var status: JSONValue {
         var shards: [JSONValue] = []
-        for group in self.database.service.groups {
+        for group in self.database.shardGroups {
             guard let host = self.database.service.host(group) else { continue }
             let shard = Int(group.rawValue)
             let soft = host.softState

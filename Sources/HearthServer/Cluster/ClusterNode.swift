@@ -54,10 +54,12 @@ final class ClusterNode: NodeBackend {
             }
             let placement = ShardPlacement(
                 members: cluster.nodeIDs, shardCount: cluster.shards, replicationFactor: cluster.replicationFactor)
+            let members = MemberList(founding: cluster)
             let database = try await ReplicatedDatabase.open(
                 directory: directory, node: node,
                 router: ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth),
-                founding: placement.foundingGroups, raft: try RaftConfiguration(electionTicks: 10),
+                founding: members.targets(shardCount: cluster.shards), members: members,
+                raft: try RaftConfiguration(electionTicks: 10),
                 tickInterval: .milliseconds(100), fsync: fsync,
                 send: { peer, kind, bytes in transport.send(bytes, kind: kind, to: peer) }, logger: log)
             let membership = MembershipShell(
