@@ -177,7 +177,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         case .raftSnapshot: self.service.receiveSnapshotPart(payload, from: peer)
         case .shardCall: self.callServer.receive(payload, from: peer)
         case .shardReply: self.calls.receive(payload, from: peer)
-        case .membership: break
+        case .membership, .join: break
         }
     }
 
