@@ -65,17 +65,29 @@ extension ReplicatedDatabase {
         }
     }
 
-    /// Removed members the member list's group keeps as learners a little longer: those it still replicates to and
-    /// that have not received the entry that removed them, so each learns it was removed and stops serving.
+    /// How many rounds the member list's group keeps a removed member that has not received its removal: long
+    /// enough for one that is up to receive it, short enough not to wait long on one that is down.
+    static let removedMemberRounds = 20
+
+    /// Removed members the member list's group keeps as learners a little longer: those that have not received the
+    /// entry that removed them, so each that is up learns it was removed and stops serving — for at most
+    /// `removedMemberRounds` rounds (a member that is down learns nothing either way).
     private func removedMembersToKeep(_ list: MemberList, host: RaftGroupHost) -> Set<NodeID> {
         let followers = host.status.followers
-        return Set(
-            list.removed.compactMap { id, index in
-                guard let follower = followers.first(where: { $0.node == id }), follower.state == .replicate,
-                    follower.match < index
-                else { return nil }
-                return id
-            })
+        return self.removedKept.withLock { rounds in
+            var keep: Set<NodeID> = []
+            for (id, index) in list.removed {
+                guard let follower = followers.first(where: { $0.node == id }), follower.match < index else {
+                    rounds[id] = nil
+                    continue
+                }
+                let kept = rounds[id, default: 0]
+                guard kept < Self.removedMemberRounds else { continue }
+                rounds[id] = kept + 1
+                keep.insert(id)
+            }
+            return keep
+        }
     }
 
     /// As the member list's leader: proposes the removal of each leaving member that no shard's group counts any

@@ -38,6 +38,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// Removals of leaving members this node proposed as the member list's leader, by member: the Raft index of
     /// the proposal (not proposed again until the list has applied past it).
     let removalsProposed = Mutex<[NodeID: UInt64]>([:])
+    /// Removed members the member list's group still keeps as learners, by member: how many rounds so far.
+    let removedKept = Mutex<[NodeID: Int]>([:])
     private let failed = Atomic(false)
 
     private init(
