@@ -23,7 +23,8 @@ enum ClusterCommand {
             // The file names the founding members; nodes that joined later come from the members themselves.
             options.cluster = ClusterMembers.discover(
                 options.cluster, with: BlockingHTTPClient(timeout: options.requestTimeout))
-            try options.requireKnownMembers(of: options.cluster)
+            // `wait` also waits for a member that is joining and not in the list yet.
+            if subcommand != .wait { try options.requireKnownMembers(of: options.cluster) }
         }
         switch subcommand {
         case .status:
