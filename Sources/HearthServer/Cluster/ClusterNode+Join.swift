@@ -104,6 +104,16 @@ extension ClusterNode {
         let asked = request.node
         let list = self.members
         if let existing = list.member(asked.id), existing.node == asked, existing.status == .active {
+            // Asked again: the first answer was lost before the node kept it, so the node never ran and holds no
+            // vote anywhere. One that does vote lost its data; rejoining with an empty log would break Raft.
+            let votes = self.database.service.groups.contains {
+                self.database.service.host($0)?.committedMembership.isVoter(asked.id) == true
+            }
+            guard !votes else {
+                return .refused(
+                    "\(asked.id) is already a member holding replicas, and a joining node starts empty; if its data "
+                        + "was lost, remove it (hearth cluster remove \(asked.id)) and join it again.")
+            }
             return .accepted(founding: self.cluster, members: list)
         }
         do {
