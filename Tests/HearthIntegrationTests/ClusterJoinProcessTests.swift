@@ -48,6 +48,9 @@ import Testing
         let shards = self.cluster(cluster, "n1")?["shards"] as? [[String: Any]] ?? []
         #expect(shards.contains { ($0["replicas"] as? [String])?.contains("n4") == true })
         #expect(try cluster.request("n4", "GET", "/items/k10.json").text == "10")
+        let metrics = try cluster.request("n1", "GET", "/.metrics").text
+        #expect(metrics.contains(#"hearth_cluster_members{state="active"} 4"#))
+        #expect(metrics.contains("hearth_cluster_groups_moving 0"))
         for item in 11...15 {
             #expect(await self.write(cluster, "n4", "/items/k\(item).json", "\(item)"))
         }

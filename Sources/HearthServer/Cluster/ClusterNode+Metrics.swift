@@ -46,6 +46,23 @@ extension ClusterNode {
                 return host.status.followers.map { ([String(group.rawValue), $0.node.name], Double($0.lag)) }
             }
         }
+        let directory = database.directory
+        registry.sampledGauges(
+            "hearth_cluster_members", help: "Members of the member list as this node applied it, by membership state.",
+            labels: ["state"]
+        ) {
+            let list = directory.list
+            return [(["active"], Double(list.active.count)), (["leaving"], Double(list.leaving.count))]
+        }
+        let shardCount = self.cluster.shards
+        registry.sampledGauge(
+            "hearth_cluster_groups_moving",
+            help: "Raft groups (shards and the member list) whose committed replica set is not the placement's yet."
+        ) {
+            let targets = directory.list.targets(shardCount: shardCount)
+            return Double(
+                targets.count { group, target in database.service.host(group)?.committedMembership != target })
+        }
         let transport = self.transport
         registry.sampledGauges(
             "hearth_peer_connected", help: "1 while the link to each peer is up.", labels: ["peer"]
