@@ -77,9 +77,18 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func aNodeJoinsThenAnotherLeavesWhileWritesGoOn() async throws {
         try await InProcessCluster.with(router: Self.router, snapshots: Self.snapshots) { (members) async throws in
             #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
-            for item in 0..<40 {
+            for item in 0..<80 {
                 #expect(try await InProcessCluster.write(item, at: "/items/k\(item)", members: members))
             }
+            // Every shard's log is compacted: the newcomer can only catch up by snapshot.
+            #expect(
+                await eventually(seconds: 30) {
+                    (0..<4).allSatisfy { shard in
+                        members.allSatisfy {
+                            ($0.database?.service.host(RaftGroupID(UInt32(shard)))?.snapshotCut.index ?? 0) > 0
+                        }
+                    }
+                })
             // Writes go through n3, which neither restarts nor leaves.
             let writer = Writer(through: [members[2]])
             writer.start(from: 1_000)
@@ -88,7 +97,7 @@ import Testing
             do {
                 #expect(await eventually(seconds: 60) { Self.hasConverged(everyone, to: ["n1", "n2", "n3", "n4"]) })
                 #expect(await eventually(seconds: 30) { n4.database?.notReadyReason == nil })
-                #expect(await eventually(seconds: 30) { Self.holdsEverything([n4], Array(0..<40)) })
+                #expect(await eventually(seconds: 30) { Self.holdsEverything([n4], Array(0..<80)) })
                 let placement = try #require(n4.database?.directory.list.placement(shardCount: 4))
                 #expect(!placement.shards(replicatedOn: "n4").isEmpty)
 
@@ -115,8 +124,8 @@ import Testing
                 everyone = remaining
 
                 await writer.stop()
-                let acknowledged = writer.acknowledged.withLock { $0 } + Array(0..<40)
-                #expect(acknowledged.count > 40)
+                let acknowledged = writer.acknowledged.withLock { $0 } + Array(0..<80)
+                #expect(acknowledged.count > 80)
                 #expect(await eventually(seconds: 30) { Self.holdsEverything(remaining, acknowledged) })
             } catch {
                 await writer.stop()
