@@ -45,7 +45,11 @@ let package = Package(
             dependencies: ["HearthServer", "HearthSystem"],
             swiftSettings: strictSettings
         ),
-        .target(name: "HearthTestKit", dependencies: ["HearthCore", "HearthSystem"], swiftSettings: strictSettings),
+        .target(
+            name: "HearthTestKit",
+            dependencies: ["HearthCore", "HearthStorage", "HearthSystem"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "HearthSystemTests",
             dependencies: ["HearthSystem"],

@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/pip install --quiet --disable-pip-version-check "firebase-admin==7.7.0" "pytest>=8"
 
-binary="$(swift build --show-bin-path)/hearth"
+binary="${HEARTH_BINARY:-$(swift build --show-bin-path)/hearth}"
 [ -x "$binary" ] || swift build
 # shellcheck source=scripts/lib/node.sh
 source scripts/lib/node.sh

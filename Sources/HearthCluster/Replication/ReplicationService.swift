@@ -38,11 +38,15 @@ package final class ReplicationService: Sendable {
         package var tickInterval: Duration
         /// A snapshot with more data than this goes to a follower in chunks of this size (`SnapshotTransfers`).
         package var snapshotChunkBytes: Int
+        /// What the ticker sleeps on.
+        package var clock: any NodeClock
 
         package init(
             node: NodeID, founding: [RaftGroupID: RaftMembership], raft: RaftConfiguration,
-            tickInterval: Duration = .milliseconds(100), snapshotChunkBytes: Int = 1 << 20
+            tickInterval: Duration = .milliseconds(100), snapshotChunkBytes: Int = 1 << 20,
+            clock: any NodeClock = .system
         ) {
+            self.clock = clock
             self.node = node
             self.founding = founding
             self.raft = raft
@@ -187,6 +191,7 @@ package final class ReplicationService: Sendable {
     package func run() async throws {
         let hosts = Array(self.hosts.values)
         let interval = self.configuration.tickInterval
+        let clock = self.configuration.clock
         let transfers = self.transfers
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -195,7 +200,7 @@ package final class ReplicationService: Sendable {
                 }
                 group.addTask {
                     while true {
-                        try await Task.sleep(for: interval)
+                        try await clock.sleep(for: interval)
                         for host in hosts { host.tick() }
                         transfers.tick()
                     }

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// Finishes transactions whose coordinator went away, on the shards this node leads.
@@ -23,11 +24,14 @@ final class IntentResolver: Sendable {
     let readLockTimeout: Duration
     /// When this node first saw each prepared part it leads.
     private let firstSeen = Mutex<[TransactionID: ContinuousClock.Instant]>([:])
+    /// What "prepared for too long" is measured against.
+    private let clock: any NodeClock
 
     init(
         actors: [ShardActor], client: any ShardClient, log: any ShardLog, forgets: DecisionsToForget,
-        resolveAfter: Duration = .seconds(10), readLockTimeout: Duration = .seconds(10)
+        resolveAfter: Duration = .seconds(10), readLockTimeout: Duration = .seconds(10), clock: any NodeClock = .system
     ) {
+        self.clock = clock
         self.actors = actors
         self.client = client
         self.log = log
@@ -36,10 +40,12 @@ final class IntentResolver: Sendable {
         self.readLockTimeout = readLockTimeout
     }
 
-    /// One pass over the shards this node leads: expires old read locks and resolves parts prepared too long.
+    /// One pass over the shards this node leads: expires old read locks and resolves parts prepared too long (as of
+    /// `now`, the clock's time unless given).
     /// - Returns: the transactions resolved.
     @discardableResult
-    func resolveOnce(now: ContinuousClock.Instant = .now) async -> [TransactionID] {
+    func resolveOnce(now: ContinuousClock.Instant? = nil) async -> [TransactionID] {
+        let now = now ?? self.clock.now
         var stale: [TransactionID: ShardIntent] = [:]
         var present: Set<TransactionID> = []
         for actor in self.actors where self.log.acceptsAppends(shard: actor.id) {

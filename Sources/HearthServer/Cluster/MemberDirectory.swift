@@ -157,9 +157,11 @@ extension MemberDirectory {
     /// - Throws: `CommitRecordError` when the snapshot and the log do not fit together or cannot be read;
     ///   `StorageError` when the snapshot file is damaged.
     static func recover(
-        founding: MemberList, directory: String, recovered: inout ReplicationService.Recovered
+        founding: MemberList, directory: String, recovered: inout ReplicationService.Recovered,
+        fileSystem: any FileSystem = PosixFileSystem()
     ) throws -> (MemberDirectory, unrecorded: RaftSnapshotMetadata?) {
-        let shelf = try RaftSnapshotShelf(directory: directory + "/snapshots/members", name: "the member list")
+        let shelf = try RaftSnapshotShelf(
+            directory: directory + "/snapshots/members", name: "the member list", fileSystem: fileSystem)
         var state = State(list: founding, delivered: 0, snapshotIndex: 0)
         guard var group = recovered[.members] else {
             guard try shelf.latestIndex() == 0 else {

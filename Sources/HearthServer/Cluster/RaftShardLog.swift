@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthSystem
 import Synchronization
 
 /// Every shard's log as its Raft group: the seam `ShardLog` over a node's `ReplicationService`, one group per shard.
@@ -83,12 +84,16 @@ final class RaftShardLog: ShardLog {
     /// How long a write waits for its entry to commit before its outcome is reported unknown (its shard may have
     /// lost its majority: a leader cut off from the others keeps taking entries until it notices).
     let commitTimeout: Duration
+    /// What commit deadlines are measured against.
+    let clock: any NodeClock
 
     init(
         service: ReplicationService, view: DatabaseView, store: ShardSnapshotStore, router: ShardRouter,
-        policy: ShardSnapshotPolicy, recovered: [Int: Recovered] = [:], commitTimeout: Duration = .seconds(10)
+        policy: ShardSnapshotPolicy, recovered: [Int: Recovered] = [:], commitTimeout: Duration = .seconds(10),
+        clock: any NodeClock = .system
     ) {
         self.commitTimeout = commitTimeout
+        self.clock = clock
         self.service = service
         self.view = view
         self.store = store
@@ -168,7 +173,7 @@ final class RaftShardLog: ShardLog {
                     shard.waiters.append(
                         Waiter(
                             raftIndex: position.sequence, term: position.term,
-                            deadline: ContinuousClock.now + self.commitTimeout, continuation: continuation))
+                            deadline: self.clock.now + self.commitTimeout, continuation: continuation))
                     shards[position.shard] = shard
                     return nil
                 }
@@ -183,12 +188,17 @@ final class RaftShardLog: ShardLog {
         }
     }
 
+    /// Writes waiting for their entries to commit.
+    var waitingCount: Int { self.shards.withLock { $0.values.reduce(0) { $0 + $1.waiters.count } } }
+
     func waitUntilOrdered(_ position: ShardLogPosition) async throws {
         try await self.waitUntilCommitted([position])
     }
 
-    /// Fails every wait whose deadline passed with `CommitTimeoutError` (the replication loop calls it).
-    func expireWaits(now: ContinuousClock.Instant = .now) {
+    /// Fails every wait whose deadline passed (by `now`, the clock's time unless given) with `CommitTimeoutError`
+    /// (the replication loop calls it).
+    func expireWaits(now: ContinuousClock.Instant? = nil) {
+        let now = now ?? self.clock.now
         let expired = self.shards.withLock { shards -> [(Int, Waiter)] in
             var expired: [(Int, Waiter)] = []
             for shard in shards.keys {

@@ -13,10 +13,10 @@ final class RaftSnapshotShelf: Sendable {
     /// What the shelf holds, for error messages (`shard 3`, `the member list`).
     private let name: String
 
-    /// Opens (creating) the snapshot directory `directory`.
+    /// Opens (creating) the snapshot directory `directory` on `fileSystem`.
     /// - Throws: `StorageError` when it cannot be created.
-    init(directory: String, name: String) throws {
-        self.store = try SnapshotStore(directory: directory)
+    init(directory: String, name: String, fileSystem: any FileSystem = PosixFileSystem()) throws {
+        self.store = try SnapshotStore(directory: directory, fileSystem: fileSystem)
         self.name = name
     }
 

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthSystem
 
 /// Changing the member list: a change is proposed to the member-list group on its leader and answered once this
 /// node's replica has applied it, with the outcome every replica reached.
@@ -29,13 +30,13 @@ extension ReplicatedDatabase {
         case .rejected(let error):
             throw .unconfirmed("The member list's leader refused the proposal: \(error).")
         case .accepted(let index, let term):
-            let clock = ContinuousClock()
+            let clock = self.log.clock
             let deadline = clock.now + timeout
             while clock.now < deadline {
                 switch self.directory.applied(index: index, term: term) {
                 case .pending:
                     do {
-                        try await Task.sleep(for: .milliseconds(10))
+                        try await clock.sleep(for: .milliseconds(10))
                     } catch {
                         throw .unconfirmed("The node is stopping; the change may or may not be made.")
                     }

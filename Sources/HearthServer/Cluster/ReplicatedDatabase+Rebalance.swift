@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthSystem
 import Synchronization
 
 /// Moving replicas after the member list changed: every few hundred milliseconds, each group this node leads takes
@@ -14,7 +15,7 @@ extension ReplicatedDatabase {
     /// Takes a step every `rebalanceInterval` until cancelled; compacts the member list's log as it changes.
     /// - Throws: a `StorageError` when the member list's snapshot cannot be made durable (the disk is failing).
     func rebalanceUntilCancelled() async throws {
-        while (try? await Task.sleep(for: self.rebalanceInterval)) != nil {
+        while (try? await self.log.clock.sleep(for: self.rebalanceInterval)) != nil {
             self.rebalanceOnce()
             try await self.directory.compactIfDue(service: self.service)
         }

@@ -79,6 +79,7 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - snapshots: when shards are snapshotted and their logs compacted.
     ///   - walSegmentBytes: the size past which the write-ahead log starts a new segment file (old segments are
     ///     deleted whole once every group's snapshot covers them).
+    ///   - environment: the clock, disk and executor the node runs on (a simulation's, in tests).
     static func open(
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
         members: MemberList, raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
@@ -86,21 +87,27 @@ final class ReplicatedDatabase: DatabaseAccess {
         resolveAfter: Duration = .seconds(10), commitTimeout: Duration = .seconds(10),
         snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(),
         walSegmentBytes: Int = WALConfiguration().segmentBytes, rebalanceInterval: Duration = .milliseconds(250),
+        environment: NodeEnvironment = .system,
         send: @escaping Send, logger: Log
     ) async throws -> ReplicatedDatabase {
         var walConfiguration = WALConfiguration()
         walConfiguration.fsync = fsync
         walConfiguration.segmentBytes = walSegmentBytes
-        let wal = try WriteAheadLog(directory: directory, configuration: walConfiguration) { _ in }
+        walConfiguration.writer = environment.walWriter
+        let wal = try WriteAheadLog(
+            directory: directory, configuration: walConfiguration, fileSystem: environment.fileSystem
+        ) { _ in }
+        environment.onLogOpened?(wal)
         var recovered = try ReplicationService.recover(wal)
-        let store = try ShardSnapshotStore(directory: directory, shardCount: router.shardCount)
+        let store = try ShardSnapshotStore(
+            directory: directory, shardCount: router.shardCount, fileSystem: environment.fileSystem)
         var shardsRecovered: [RecoveredShard] = []
         for shard in 0..<router.shardCount {
             shardsRecovered.append(
                 try await Self.recover(shard: shard, router: router, store: store, recovered: &recovered))
         }
         let (memberDirectory, membersUnrecorded) = try MemberDirectory.recover(
-            founding: members, directory: directory, recovered: &recovered)
+            founding: members, directory: directory, recovered: &recovered, fileSystem: environment.fileSystem)
         wal.start()
         let view = DatabaseView(shardCount: router.shardCount)
         for case let (snapshot, index)? in shardsRecovered.map(\.snapshot) {
@@ -119,6 +126,7 @@ final class ReplicatedDatabase: DatabaseAccess {
                     return
                 }
                 guard let log = slot.current.withLock({ $0 }) else { return }
+                if !entries.isEmpty { environment.onCommitted?(group, entries) }
                 if let snapshot { try await log.install(shard: Int(group.rawValue), snapshot) }
                 if !entries.isEmpty { try await log.committed(shard: Int(group.rawValue), entries) }
             },
@@ -134,7 +142,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         let service = try ReplicationService(
             configuration: ReplicationService.Configuration(
                 node: node, founding: founding, raft: raft, tickInterval: tickInterval,
-                snapshotChunkBytes: snapshots.transferChunkBytes),
+                snapshotChunkBytes: snapshots.transferChunkBytes, clock: environment.clock),
             recovered: recovered, wal: wal, io: io, log: logger)
         for (shard, recoveredShard) in shardsRecovered.enumerated() {
             guard let metadata = recoveredShard.unrecorded else { continue }
@@ -144,27 +152,31 @@ final class ReplicatedDatabase: DatabaseAccess {
         let log = RaftShardLog(
             service: service, view: view, store: store, router: router, policy: snapshots,
             recovered: Dictionary(uniqueKeysWithValues: shardsRecovered.enumerated().map { ($0, $1.log) }),
-            commitTimeout: commitTimeout)
+            commitTimeout: commitTimeout, clock: environment.clock)
         slot.current.withLock { $0 = log }
         let snapshotter = ShardSnapshotter(log: log, logger: logger)
         log.setSnapshotDue { shard in snapshotter.request(shard: shard) }
-        let shards = shardsRecovered.map { ShardActor(machine: $0.machine, log: log) }
+        let shards = shardsRecovered.map { ShardActor(machine: $0.machine, log: log, clock: environment.clock) }
         log.setApplier(
             RaftShardLog.Applier(
                 apply: { shard, entry, index in await shards[shard].applyCommitted(entry, at: index) },
                 rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
                 restore: { machine in await shards[machine.shard].restore(machine) }))
         let local = LocalShardClient(actors: shards)
-        let calls = ShardCalls(timeout: callTimeout, log: logger) { peer, bytes in send(peer, .shardCall, bytes) }
+        let calls = ShardCalls(timeout: callTimeout, clock: environment.clock, log: logger) { peer, bytes in
+            send(peer, .shardCall, bytes)
+        }
         let callServer = ShardCallServer(
             shards: local, leader: { log.leader(shard: $0) },
-            reply: { peer, bytes in _ = send(peer, .shardReply, bytes) },
+            reply: { peer, bytes in _ = send(peer, .shardReply, bytes) }, executor: environment.executor,
             log: logger)
-        let client = RoutedShardClient(node: node, local: local, log: log, calls: calls, leaderWait: leaderWait)
-        let coordinator = Coordinator(router: router, shards: client, log: log, view: view)
+        let client = RoutedShardClient(
+            node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
+        let coordinator = Coordinator(
+            router: router, shards: client, log: log, view: view, random: environment.random)
         let resolver = IntentResolver(
             actors: shards, client: client, log: log, forgets: coordinator.forgets, resolveAfter: resolveAfter,
-            readLockTimeout: resolveAfter)
+            readLockTimeout: resolveAfter, clock: environment.clock)
         return ReplicatedDatabase(
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
             snapshotter: snapshotter, calls: calls, callServer: callServer, resolver: resolver, actors: shards,
@@ -224,13 +236,15 @@ final class ReplicatedDatabase: DatabaseAccess {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.calls.run() }
                 group.addTask {
-                    while (try? await Task.sleep(for: .milliseconds(100))) != nil { self.log.expireWaits() }
+                    while (try? await self.log.clock.sleep(for: .milliseconds(100))) != nil { self.log.expireWaits() }
                 }
                 group.addTask { try await self.service.run() }
                 group.addTask {
-                    while (try? await Task.sleep(for: .seconds(1))) != nil { await self.resolver.resolveOnce() }
+                    while (try? await self.log.clock.sleep(for: .seconds(1))) != nil {
+                        await self.resolver.resolveOnce()
+                    }
                 }
-                group.addTask { await self.coordinator.forgetFinishedDecisionsUntilCancelled() }
+                group.addTask { await self.coordinator.forgetFinishedDecisionsUntilCancelled(clock: self.log.clock) }
                 group.addTask { try await self.snapshotter.run() }
                 group.addTask { try await self.rebalanceUntilCancelled() }
                 defer {

@@ -1,5 +1,6 @@
 import HearthCluster
 import HearthCore
+import HearthSystem
 import HearthWire
 
 /// The coordinator's way to a shard in a cluster: the local actor while this node leads the shard, otherwise a
@@ -16,6 +17,8 @@ struct RoutedShardClient: ShardClient {
     let calls: ShardCalls
     /// How long a command waits for a shard to have a leader that takes it.
     let leaderWait: Duration
+    /// What the leader wait is measured against and its back-off sleeps on.
+    let clock: any NodeClock
 
     func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult {
         try await self.route(shard: shard, .write(write, condition: condition)) {
@@ -118,7 +121,7 @@ struct RoutedShardClient: ShardClient {
         shard: Int, _ command: ShardCall.Command, local: () async throws -> Result,
         remote: (ShardReply.Outcome) -> Result?
     ) async throws -> Result {
-        let started = ContinuousClock.now
+        let started = self.clock.now
         var delay = Duration.milliseconds(2)
         var named: NodeID?
         while true {
@@ -137,14 +140,14 @@ struct RoutedShardClient: ShardClient {
                         named = other == leader ? nil : other
                     case .failed(let message):
                         throw ShardCallError(
-                            shard: shard, kind: .failed(leader, message), waited: ContinuousClock.now - started)
+                            shard: shard, kind: .failed(leader, message), waited: self.clock.now - started)
                     case .readLockLost:
                         throw ShardReadLockLostError(shard: shard)
                     default:
                         guard let result = remote(outcome) else {
                             throw ShardCallError(
                                 shard: shard, kind: .failed(leader, "it answered \(outcome), which does not fit"),
-                                waited: ContinuousClock.now - started)
+                                waited: self.clock.now - started)
                         }
                         return result
                     }
@@ -152,11 +155,11 @@ struct RoutedShardClient: ShardClient {
                     guard case .unreachable = error.kind else { throw error }
                 }
             }
-            let waited = ContinuousClock.now - started
+            let waited = self.clock.now - started
             guard waited < self.leaderWait else {
                 throw ShardCallError(shard: shard, kind: .noLeader, waited: waited)
             }
-            try await Task.sleep(for: delay)
+            try await self.clock.sleep(for: delay)
             delay = min(delay * 2, .milliseconds(100))
         }
     }

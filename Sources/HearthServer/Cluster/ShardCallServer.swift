@@ -9,14 +9,18 @@ final class ShardCallServer: Sendable {
     private let leader: @Sendable (Int) -> NodeID?
     private let reply: @Sendable (NodeID, [UInt8]) -> Void
     private let log: Log
+    /// Where each call's task runs (nil: the default pool).
+    private let executor: (any TaskExecutor)?
 
     /// - Parameters:
     ///   - leader: the leader this node knows for a shard.
     ///   - reply: sends an encoded `ShardReply` to a peer (the transport's `shardReply` frames).
+    ///   - executor: where calls run; a simulation passes the executor it runs the whole node on.
     init(
         shards: LocalShardClient, leader: @escaping @Sendable (Int) -> NodeID?,
-        reply: @escaping @Sendable (NodeID, [UInt8]) -> Void, log: Log
+        reply: @escaping @Sendable (NodeID, [UInt8]) -> Void, executor: (any TaskExecutor)? = nil, log: Log
     ) {
+        self.executor = executor
         self.shards = shards
         self.leader = leader
         self.reply = reply
@@ -33,7 +37,7 @@ final class ShardCallServer: Sendable {
             self.log.warning("shard_call.bad_message", ["from": peer.name, "error": "\(error)"])
             return
         }
-        Task {
+        Task(executorPreference: self.executor) {
             let outcome = await self.run(call)
             self.reply(peer, ShardReply(id: call.id, outcome: outcome).encoded())
         }

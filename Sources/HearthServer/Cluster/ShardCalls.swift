@@ -29,11 +29,16 @@ final class ShardCalls: Sendable {
     /// Set by `failAll`: the node is stopping, and later calls fail at once.
     private let isClosed = Atomic(false)
     private let log: Log
+    private let clock: any NodeClock
 
     /// - Parameter send: queues an encoded `ShardCall` for a peer (the transport's `shardCall` frames); false when
     ///   the transport would not take it.
-    init(timeout: Duration, log: Log, send: @escaping @Sendable (NodeID, [UInt8]) -> Bool) {
+    init(
+        timeout: Duration, clock: any NodeClock = .system, log: Log,
+        send: @escaping @Sendable (NodeID, [UInt8]) -> Bool
+    ) {
         self.timeout = timeout
+        self.clock = clock
         self.log = log
         self.send = send
     }
@@ -43,7 +48,7 @@ final class ShardCalls: Sendable {
     func call(_ command: ShardCall.Command, shard: Int, to peer: NodeID) async throws -> ShardReply.Outcome {
         let id = self.nextID.add(1, ordering: .relaxed).oldValue
         let payload = ShardCall(id: id, shard: shard, command: command).encoded()
-        let sent = ContinuousClock.now
+        let sent = self.clock.now
         let deadline = sent + self.timeout
         return try await withCheckedThrowingContinuation { continuation in
             let isOpen = self.pending.withLock { pending in
@@ -74,7 +79,7 @@ final class ShardCalls: Sendable {
             return
         }
         guard let waiting = self.pending.withLock({ $0.removeValue(forKey: reply.id) }) else { return }
-        let elapsed = ContinuousClock.now - waiting.sent
+        let elapsed = self.clock.now - waiting.sent
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         self.roundTrips.withLock { totals in
             totals[waiting.peer, default: RoundTrips()].count += 1
@@ -86,8 +91,9 @@ final class ShardCalls: Sendable {
     /// Answered calls and their summed round trips, by peer.
     var roundTripTotals: [NodeID: RoundTrips] { self.roundTrips.withLock { $0 } }
 
-    /// Fails every call whose deadline has passed.
-    func expire(now: ContinuousClock.Instant = .now) {
+    /// Fails every call whose deadline has passed (by `now`, the clock's time unless given).
+    func expire(now: ContinuousClock.Instant? = nil) {
+        let now = now ?? self.clock.now
         let expired = self.pending.withLock { pending -> [Pending] in
             let ids = pending.filter { $0.value.deadline <= now }.map(\.key)
             return ids.compactMap { pending.removeValue(forKey: $0) }
@@ -115,7 +121,7 @@ final class ShardCalls: Sendable {
 
     /// Expires calls until cancelled, then fails the rest.
     func run() async {
-        while (try? await Task.sleep(for: .milliseconds(50))) != nil {
+        while (try? await self.clock.sleep(for: .milliseconds(50))) != nil {
             self.expire()
         }
         self.failAll()

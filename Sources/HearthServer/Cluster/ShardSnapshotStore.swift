@@ -7,13 +7,14 @@ import HearthStorage
 final class ShardSnapshotStore: Sendable {
     private let shelves: [RaftSnapshotShelf]
 
-    /// Opens (creating) the snapshot directories of `shardCount` shards under `directory`.
+    /// Opens (creating) the snapshot directories of `shardCount` shards under `directory`, on `fileSystem`.
     /// - Throws: `StorageError` when a directory cannot be created.
-    init(directory: String, shardCount: Int) throws {
+    init(directory: String, shardCount: Int, fileSystem: any FileSystem = PosixFileSystem()) throws {
         let root = directory + "/snapshots"
-        try PosixFileSystem().createDirectory(root)
+        try fileSystem.createDirectory(root)
         self.shelves = try (0..<shardCount).map { shard in
-            try RaftSnapshotShelf(directory: root + "/shard-\(shard)", name: "shard \(shard)")
+            try RaftSnapshotShelf(
+                directory: root + "/shard-\(shard)", name: "shard \(shard)", fileSystem: fileSystem)
         }
     }
 

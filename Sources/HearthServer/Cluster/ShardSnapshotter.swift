@@ -44,7 +44,7 @@ final class ShardSnapshotter: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     while true {
-                        try await Task.sleep(for: interval)
+                        try await self.log.clock.sleep(for: interval)
                         continuation.yield(.release)
                     }
                 }
@@ -80,7 +80,7 @@ final class ShardSnapshotter: Sendable {
         // The host applies an entry before it records it applied; compacting waits for that.
         var waited = 0
         while host.status.applied < position, waited < 1_000 {
-            try await Task.sleep(for: .milliseconds(1))
+            try await self.log.clock.sleep(for: .milliseconds(1))
             waited += 1
         }
         do {

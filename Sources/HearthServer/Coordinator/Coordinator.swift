@@ -16,10 +16,15 @@ public final class Coordinator: Sendable {
     let view: DatabaseView
     /// Decisions the anchors may forget, because every part of their transaction finished.
     let forgets = DecisionsToForget()
-    private let random = Mutex(SystemRandomNumberGenerator())
+    private let random: Mutex<any RandomNumberGenerator & Sendable>
 
     /// A coordinator over shards reached through `shards` (a cluster node's leaders may be other nodes).
-    init(router: ShardRouter, shards: any ShardClient, log: any ShardLog, view: DatabaseView) {
+    /// - Parameter random: where transaction ids come from (a simulation's seeded generator in tests).
+    init(
+        router: ShardRouter, shards: any ShardClient, log: any ShardLog, view: DatabaseView,
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        self.random = Mutex(random)
         self.router = router
         self.shards = shards
         self.log = log

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// Transactions whose every entry is committed, by anchor shard: their anchors may forget the decisions. The
@@ -25,9 +26,9 @@ final class DecisionsToForget: Sendable {
 }
 
 extension Coordinator {
-    /// Sends the anchors their decisions to forget every 200 ms, until cancelled.
-    func forgetFinishedDecisionsUntilCancelled() async {
-        while (try? await Task.sleep(for: .milliseconds(200))) != nil {
+    /// Sends the anchors their decisions to forget every 200 ms of `clock`'s time, until cancelled.
+    func forgetFinishedDecisionsUntilCancelled(clock: any NodeClock = .system) async {
+        while (try? await clock.sleep(for: .milliseconds(200))) != nil {
             await self.forgetFinishedDecisions()
         }
     }

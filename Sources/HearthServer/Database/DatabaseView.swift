@@ -140,6 +140,9 @@ public final class DatabaseView: Sendable {
         if !isApplied { throw DatabaseClosedError() }
     }
 
+    /// Tasks waiting in `waitUntilApplied`.
+    var waitingCount: Int { self.state.withLock { $0.waiters.values.reduce(0) { $0 + $1.count } } }
+
     /// Fails every current and future wait (the log stopped).
     func close() {
         let waiting = self.state.withLock { state in

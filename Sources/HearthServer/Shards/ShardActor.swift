@@ -1,4 +1,5 @@
 public import HearthCore
+import HearthSystem
 public import HearthWire
 
 /// The shell around one shard's state machine: it serialises the shard's commands, appends what the state machine
@@ -18,11 +19,14 @@ public actor ShardActor {
     /// Where this node, leading, logged the decisions its machine holds (they may not be committed yet). Decisions
     /// that arrived committed (as a follower, or by a rebuild) have none.
     private var decisionPositions: [TransactionID: ShardLogPosition] = [:]
+    /// What read lock times are read from.
+    private let clock: any NodeClock
 
-    init(machine: ShardStateMachine, log: any ShardLog) {
+    init(machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system) {
         self.id = machine.shard
         self.machine = machine
         self.log = log
+        self.clock = clock
     }
 
     /// What became of a single-shard write.
@@ -65,7 +69,7 @@ public actor ShardActor {
             await self.waitForFinish()
             try self.requireLeadership()
         }
-        self.readLockTimes[transaction] = .now
+        self.readLockTimes[transaction] = self.clock.now
         return ShardReadLock(
             nodes: paths.map { self.machine.node(namespace: namespace, at: $0) }, through: self.machine.lastIndex,
             term: self.log.leaderTerm(shard: self.id))

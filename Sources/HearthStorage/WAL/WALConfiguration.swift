@@ -8,6 +8,8 @@ public struct WALConfiguration: Sendable {
     public var batchWindowMicroseconds: Int = 500
     /// With `.batch`, a batch is written at once when this many payload bytes are pending, window or not.
     public var batchMaximumBytes: Int = 4 * 1024 * 1024
+    /// Who writes the records: a dedicated thread unless a simulation drives the log by hand.
+    public var writer: WALWriterMode = .dedicatedThread
 
     /// The defaults: `.batch` fsync, 64 MiB segments, a 500 µs batch window.
     public init() {}

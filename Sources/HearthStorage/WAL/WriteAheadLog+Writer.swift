@@ -2,8 +2,13 @@ import HearthSystem
 import Synchronization
 
 extension WriteAheadLog {
-    /// Starts the writer thread with the log's I/O state; a thread that cannot start fails the log.
+    /// Starts the writer thread with the log's I/O state (or, in manual mode, keeps it for `writePending()`); a
+    /// thread that cannot start fails the log.
     func spawnWriter(_ writer: SegmentWriter) {
+        guard self.configuration.writer == .dedicatedThread else {
+            self.manualWriter.withLock { $0 = writer }
+            return
+        }
         do {
             try DedicatedThread.start(name: "hearth-wal") { [self] in
                 self.runWriter(writer)
@@ -15,38 +20,74 @@ extension WriteAheadLog {
         }
     }
 
+    /// With `WALWriterMode.manual`: writes, syncs and publishes what is pending now (or, once the log is closing or
+    /// failed, stops the writer), on the caller's thread, exactly as the writer thread would.
+    /// - Returns: whether there was anything to do.
+    @discardableResult
+    package func writePending() -> Bool {
+        self.manualWriter.withLock { slot in
+            guard let writer = slot else { return false }
+            let step = self.state.withLock { self.nextStep(&$0) }
+            switch step {
+            case .sleep, .gather:
+                return false
+            case .write, .exit:
+                if !self.carryOut(step, writer: writer) { slot = nil }
+                return true
+            }
+        }
+    }
+
     /// The writer thread's loop: take pending records, write and sync them, publish them, resume their waiters.
     private func runWriter(_ writer: SegmentWriter) {
-        loop: while true {
-            switch self.state.withLock({ self.nextStep(&$0) }) {
+        while true {
+            let step = self.state.withLock { self.nextStep(&$0) }
+            switch step {
             case .sleep:
                 self.wakeSignal.wait()
             case .gather(let deadline):
                 self.wakeSignal.wait(untilNanoseconds: deadline)
                 self.state.withLock { $0.isWriterGathering = false }
-            case .write(let records):
-                do {
-                    try writer.append(records)
-                } catch {
-                    writer.abandon()
-                    self.fail(error)
-                    break loop
-                }
-                self.publish(records, writer: writer)
-            case .exit:
-                let isFailed = self.state.withLock { $0.failure != nil }
-                if isFailed {
-                    writer.abandon()
-                } else {
-                    do {
-                        try writer.close()
-                    } catch {
-                        self.fail(error)
-                    }
-                }
-                break loop
+            case .write, .exit:
+                guard self.carryOut(step, writer: writer) else { return }
             }
         }
+    }
+
+    /// Writes a batch, or stops the writer; false once the writer has stopped (after `.exit` or a failure).
+    private func carryOut(_ step: WriterStep, writer: SegmentWriter) -> Bool {
+        switch step {
+        case .sleep, .gather:
+            return true
+        case .write(let records):
+            do {
+                try writer.append(records)
+            } catch {
+                writer.abandon()
+                self.fail(error)
+                self.stopWriter(writer)
+                return false
+            }
+            self.publish(records, writer: writer)
+            return true
+        case .exit:
+            let isFailed = self.state.withLock { $0.failure != nil }
+            if isFailed {
+                writer.abandon()
+            } else {
+                do {
+                    try writer.close()
+                } catch {
+                    self.fail(error)
+                }
+            }
+            self.stopWriter(writer)
+            return false
+        }
+    }
+
+    /// Records the writer's last statistics and marks it stopped.
+    private func stopWriter(_ writer: SegmentWriter) {
         let statistics = writer.statistics
         self.state.withLock { $0.statistics = statistics }
         self.finishWriter()
@@ -64,7 +105,8 @@ extension WriteAheadLog {
             state.isWriterSleeping = true
             return .sleep
         }
-        if self.configuration.fsync == .batch && state.phase != .closing
+        if self.configuration.fsync == .batch && self.configuration.writer == .dedicatedThread
+            && state.phase != .closing
             && state.pendingBytes < self.configuration.batchMaximumBytes
         {
             let window = UInt64(max(0, self.configuration.batchWindowMicroseconds)) * 1_000

@@ -22,6 +22,8 @@ public final class WriteAheadLog: Sendable {
     let truncation = Mutex(())
     /// The last LSN found on disk when the log was opened: `replay` stops there.
     let recoveredLSN: UInt64
+    /// With `WALWriterMode.manual`: the writer's I/O state once started, until the writer stops.
+    let manualWriter = Mutex<SegmentWriter?>(nil)
 
     /// Opens (creating) the log in `directory`, scans every segment, truncates a torn tail, and throws a
     /// StorageError that names the file and offset if a record in the middle is damaged (never silently drops data).
@@ -68,6 +70,8 @@ public final class WriteAheadLog: Sendable {
     deinit {
         let writer = self.state.withLock { $0.segmentWriter.take() }
         writer?.abandon()
+        let manual = self.manualWriter.withLock { $0.take() }
+        manual?.abandon()
     }
 
     /// The highest LSN handed out (by recovery or `enqueue`): 0 for an empty log; LSNs start at 1 and are dense.
@@ -150,8 +154,13 @@ public final class WriteAheadLog: Sendable {
             }
             switch action {
             case .resume: continuation.resume()
+            case .signal where self.configuration.writer == .manual: while self.writePending() {}
             case .signal: self.wakeSignal.signal()
-            case .spawn(let writer): self.spawnWriter(writer)
+            case .spawn(let writer):
+                self.spawnWriter(writer)
+                if self.configuration.writer == .manual {
+                    while self.writePending() {}
+                }
             }
         }
     }

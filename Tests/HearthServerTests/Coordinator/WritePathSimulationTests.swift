@@ -85,35 +85,7 @@ import Testing
             found.append("a transaction is still prepared or locked on an idle node")
         }
         if simulation.node.view.capture() == nil { found.append("the view still waits for part of a transaction") }
-        for counter in 0..<SimulatedWorkload.counters {
-            let node = root.node(at: SimulatedWorkload.counter(counter))
-            let markers = node.child(Key(unchecked: "ops")).children.map { SimulatedWorkload.int($0.node) }
-            let value = SimulatedWorkload.int(node.child(Key(unchecked: "n")))
-            if value != markers.reduce(0, +) {
-                found.append("counter \(counter) is \(value), its increments add up to \(markers.reduce(0, +))")
-            }
-        }
-        for register in 0..<SimulatedWorkload.registers {
-            let node = root.node(at: SimulatedWorkload.register(register))
-            let value = SimulatedWorkload.int(node.child(Key(unchecked: "v")))
-            let markers = node.child(Key(unchecked: "ops")).children.count
-            if value != Int64(markers) {
-                found.append("register \(register) is \(value) after \(markers) compare-and-sets")
-            }
-        }
-        let meta = root.node(at: Fixture.path("meta")).leafValue
-        for (id, operation) in workload.operations.sorted(by: { $0.key < $1.key }) {
-            let present = operation.markers.filter { !root.node(at: $0).isEmpty }
-            if !present.isEmpty && present.count != operation.markers.count {
-                found.append("operation \(id) is half there: \(present.count) of \(operation.markers.count) parts")
-            }
-            if operation.isAcknowledged && present.count != operation.markers.count {
-                found.append("acknowledged operation \(id) is missing")
-            }
-            if let value = operation.meta, meta == .string(value), present.count != operation.markers.count {
-                found.append("operation \(id) set meta but lost its other parts")
-            }
-        }
+        found += workload.violations(in: root)
         guard replaying else { return found }
         let replayed = try Simulation(router: simulation.router, snapshot: nil, records: simulation.records, after: 0)
         if replayed.visible(.root) != root { found.append("replaying the log gives another view") }

@@ -5,7 +5,7 @@ import HearthWire
 
 /// One incarnation of a node's real write path over a `SimulatedShardLog`: the shards' actors, the coordinator and
 /// the read view, wired as `Database.open` wires them.
-struct SimulatedNode: Sendable {
+struct SimulatedNode: WorkloadTarget {
     let router: ShardRouter
     let view: DatabaseView
     let log: SimulatedShardLog
@@ -38,6 +38,10 @@ struct SimulatedNode: Sendable {
         try await self.coordinator.write(namespace: namespace, mutations: mutations, condition: condition, now: now)
     }
 
+    func perform(_ mutations: [Mutation], condition: WriteCondition?, now: Int64) async throws -> WriteOutcome {
+        try await self.write(mutations, condition: condition, now: now)
+    }
+
     /// Every shard's state machine as it stands.
     func machines() async -> [ShardStateMachine] {
         var machines: [ShardStateMachine] = []
@@ -48,5 +52,9 @@ struct SimulatedNode: Sendable {
     /// The view's data at `path`.
     func visible(_ path: Path, namespace: String = "default") -> Node {
         self.view.root(namespace).node(at: path)
+    }
+
+    func visible(_ path: Path) -> Node {
+        self.visible(path, namespace: "default")
     }
 }

@@ -1,12 +1,21 @@
 import HearthCore
+import HearthSystem
 import HearthTestKit
 import HearthWire
 import Synchronization
 
 @testable import HearthServer
 
-/// Random clients for a `Simulation`, and what they did, so that a check after any crash can tell which writes
-/// must be present.
+/// What a workload's client writes through and reads from: one node's write path.
+protocol WorkloadTarget: Sendable {
+    /// Submits a write and waits for its outcome.
+    func perform(_ mutations: [Mutation], condition: WriteCondition?, now: Int64) async throws -> WriteOutcome
+    /// What the node's read view shows at `path`.
+    func visible(_ path: Path) -> Node
+}
+
+/// Random clients for a `Simulation` or a `ClusterSimulation`, and what they did, so that a check after any crash
+/// can tell which writes must be present.
 ///
 /// Every operation leaves a marker per part: counter `c/kI` gets `n += d` and `ops/oID = d`, register `r/kI` gets
 /// `v = v + 1` (a compare-and-set on the register) and `ops/oID = 1`. Markers are never deleted, so the state proves
@@ -32,11 +41,65 @@ final class SimulatedWorkload: Sendable {
     static func register(_ index: Int) -> Path { Fixture.path("r/k\(index)") }
 
     /// Runs `count` random operations against `node`, one after another; stops at the first error (a crash).
-    func client(_ node: SimulatedNode, seed: UInt64, count: Int) async throws {
+    func client(_ node: some WorkloadTarget, seed: UInt64, count: Int) async throws {
         var random = SeededRandom(seed: seed)
         for _ in 0..<count {
             try await self.operation(node, using: &random)
         }
+    }
+
+    /// Runs `count` random operations, each through the node `pick` chooses, waiting `pause` between them (and
+    /// before retrying when no node is up). An operation that fails is left unacknowledged (its outcome is unknown)
+    /// and the client goes on, as an application would.
+    func client(
+        seed: UInt64, count: Int, pause: Duration, clock: any NodeClock,
+        pick: @escaping @Sendable (inout SeededRandom) -> (any WorkloadTarget)?
+    ) async {
+        var random = SeededRandom(seed: seed)
+        var done = 0
+        while done < count {
+            guard (try? await clock.sleep(for: pause)) != nil else { return }
+            guard let node = pick(&random) else { continue }
+            done += 1
+            try? await self.operation(node, using: &random)
+        }
+    }
+
+    /// What breaks the workload's invariants in `root` (the data of an idle node): counters that are not the sum of
+    /// their increments, registers that are not their compare-and-set count, operations half there, acknowledged
+    /// operations missing.
+    func violations(in root: Node) -> [String] {
+        var found: [String] = []
+        for counter in 0..<Self.counters {
+            let node = root.node(at: Self.counter(counter))
+            let markers = node.child(Key(unchecked: "ops")).children.map { Self.int($0.node) }
+            let value = Self.int(node.child(Key(unchecked: "n")))
+            if value != markers.reduce(0, +) {
+                found.append("counter \(counter) is \(value), its increments add up to \(markers.reduce(0, +))")
+            }
+        }
+        for register in 0..<Self.registers {
+            let node = root.node(at: Self.register(register))
+            let value = Self.int(node.child(Key(unchecked: "v")))
+            let markers = node.child(Key(unchecked: "ops")).children.count
+            if value != Int64(markers) {
+                found.append("register \(register) is \(value) after \(markers) compare-and-sets")
+            }
+        }
+        let meta = root.node(at: Fixture.path("meta")).leafValue
+        for (id, operation) in self.operations.sorted(by: { $0.key < $1.key }) {
+            let present = operation.markers.filter { !root.node(at: $0).isEmpty }
+            if !present.isEmpty && present.count != operation.markers.count {
+                found.append("operation \(id) is half there: \(present.count) of \(operation.markers.count) parts")
+            }
+            if operation.isAcknowledged && present.count != operation.markers.count {
+                found.append("acknowledged operation \(id) is missing")
+            }
+            if let value = operation.meta, meta == .string(value), present.count != operation.markers.count {
+                found.append("operation \(id) set meta but lost its other parts")
+            }
+        }
+        return found
     }
 
     private func start(_ operation: Operation) -> Int {
@@ -51,7 +114,7 @@ final class SimulatedWorkload: Sendable {
         self.state.withLock { $0.operations[id]?.isAcknowledged = true }
     }
 
-    private func operation(_ node: SimulatedNode, using random: inout SeededRandom) async throws {
+    private func operation(_ node: some WorkloadTarget, using random: inout SeededRandom) async throws {
         let now = Int64(random.next() % 1_000_000)
         var counters = Array(0..<Self.counters).shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))
         let kind = Int.random(in: 0..<11, using: &random)
@@ -125,7 +188,7 @@ final class SimulatedWorkload: Sendable {
     /// - Returns: false when the condition failed.
     @discardableResult
     private func commit(
-        _ node: SimulatedNode, id: Int, increments: [(Int, Int64)], extra: [Mutation] = [],
+        _ node: some WorkloadTarget, id: Int, increments: [(Int, Int64)], extra: [Mutation] = [],
         condition: WriteCondition? = nil, now: Int64
     ) async throws -> Bool {
         var mutations = extra
@@ -137,7 +200,7 @@ final class SimulatedWorkload: Sendable {
             markers.append(Self.marker(Self.counter(counter), id))
         }
         self.state.withLock { $0.operations[id]?.markers = markers }
-        switch try await node.write(mutations, condition: condition, now: now) {
+        switch try await node.perform(mutations, condition: condition, now: now) {
         case .committed:
             self.acknowledge(id)
             return true

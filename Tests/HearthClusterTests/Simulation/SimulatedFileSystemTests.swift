@@ -1,0 +1,50 @@
+import HearthStorage
+import HearthTestKit
+import Testing
+
+/// The simulated disk keeps exactly what a real one promises across a crash: synced bytes, names whose directory
+/// was synced, and an unsynced tail cut (or garbled) anywhere.
+@Suite struct SimulatedFileSystemTests {
+    @Test func syncedBytesAndSyncedNamesSurviveACrash() throws {
+        let disk = SimulatedFileSystem()
+        disk.createDirectories("/d")
+        let kept = try disk.open("/d/kept", mode: .createNew)
+        try disk.writeAll(kept, [1, 2, 3])
+        try disk.synchronize(kept, metadata: true)
+        try disk.synchronizeDirectory("/d")
+        try disk.writeAll(kept, [4, 5])
+        let unnamed = try disk.open("/d/unnamed", mode: .createNew)
+        try disk.writeAll(unnamed, [9])
+        try disk.synchronize(unnamed, metadata: true)
+        var random = SeededRandom(seed: 3)
+        let after = disk.crash(using: &random, garbleRate: 0)
+        let bytes = try after.readAll("/d/kept")
+        #expect(Array(bytes.prefix(3)) == [1, 2, 3])
+        #expect([[1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5]].contains(bytes))
+        #expect(after.paths == ["/d/kept"])
+        #expect(throws: StorageError.self) { try disk.readAll("/d/kept") }
+    }
+
+    @Test func aRenameIsDurableOnlyOnceItsDirectoryIsSynced() throws {
+        let disk = SimulatedFileSystem()
+        disk.createDirectories("/d")
+        let file = try disk.open("/d/a.tmp", mode: .createNew)
+        try disk.writeAll(file, [7])
+        try disk.synchronize(file, metadata: true)
+        try disk.synchronizeDirectory("/d")
+        try disk.rename("/d/a.tmp", to: "/d/a")
+        var random = SeededRandom(seed: 1)
+        #expect(disk.crash(using: &random).paths == ["/d/a.tmp"])
+    }
+
+    @Test func corruptionFlipsASyncedByte() throws {
+        let disk = SimulatedFileSystem()
+        disk.createDirectories("/d")
+        let file = try disk.open("/d/f", mode: .createNew)
+        try disk.writeAll(file, [0, 0, 0, 0])
+        try disk.synchronize(file, metadata: true)
+        var random = SeededRandom(seed: 5)
+        #expect(disk.corrupt("/d/f", using: &random))
+        #expect(try disk.readAll("/d/f").filter { $0 == 0xFF }.count == 1)
+    }
+}
