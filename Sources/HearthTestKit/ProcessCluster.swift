@@ -3,10 +3,14 @@ public import Foundation
 /// A cluster of `hearth serve --config` child processes on free loopback ports, each with its own data directory,
 /// with fault injection on: what a real-process test needs to kill, restart and partition members.
 public final class ProcessCluster {
-    /// The member names, `n1` … `nN`.
-    public let ids: [String]
+    /// The member names, `n1` … `nN`, then the nodes that joined.
+    public private(set) var ids: [String]
     /// Each member's HTTP port, by name.
-    public let httpPorts: [String: Int]
+    public private(set) var httpPorts: [String: Int]
+    /// Each member's peer port, by name.
+    public private(set) var peerPorts: [String: Int]
+    /// The members that joined the running cluster (`join`), which restart from their data directory alone.
+    private var joined: Set<String> = []
     /// The cluster file the members read.
     public let configurationPath: String
     private let directory: TemporaryDirectory
@@ -18,6 +22,7 @@ public final class ProcessCluster {
         self.ids = (1...count).map { "n\($0)" }
         let ports = try FreePorts.take(2 * count)
         self.httpPorts = Dictionary(uniqueKeysWithValues: self.ids.enumerated().map { ($1, ports[$0]) })
+        self.peerPorts = Dictionary(uniqueKeysWithValues: self.ids.enumerated().map { ($1, ports[count + $0]) })
         let nodes = self.ids.enumerated().map { index, id in
             #"{"id": "\#(id)", "host": "127.0.0.1", "httpPort": \#(ports[index]), "peerPort": \#(ports[count + index])}"#
         }
@@ -37,9 +42,45 @@ public final class ProcessCluster {
 
     /// Starts (or restarts, on its old data) member `id`.
     public func start(_ id: String) throws {
+        if self.joined.contains(id) {
+            self.processes[id] = try ServerProcess(
+                dataDirectory: self.directory.child(id), arguments: ["--fault-injection"], choosesPort: false)
+            return
+        }
         self.processes[id] = try ServerProcess(
             dataDirectory: self.directory.child(id),
             arguments: ["--config", self.configurationPath, "--node", id, "--fault-injection"])
+    }
+
+    /// Starts a new node `id` on free ports with `hearth serve --join` through member `seed`'s peer port; returns
+    /// once it has joined and listens.
+    public func join(_ id: String, through seed: String) throws {
+        guard let seedPort = self.peerPorts[seed] else { throw TestClientError(description: "no member \(seed)") }
+        let ports = try FreePorts.take(2)
+        self.processes[id] = try ServerProcess(
+            dataDirectory: self.directory.child(id),
+            arguments: [
+                "--join", "127.0.0.1:\(seedPort)", "--node", id, "--port", "\(ports[0])", "--peer-port",
+                "\(ports[1])", "--fault-injection",
+            ])
+        self.ids.append(id)
+        self.httpPorts[id] = ports[0]
+        self.peerPorts[id] = ports[1]
+        self.joined.insert(id)
+    }
+
+    /// Runs `hearth ARGUMENTS` to completion (blocking) and returns its exit status and output.
+    public static func hearth(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
     }
 
     /// Stops member `id` with `signal` (SIGKILL: a crash) and waits for it to exit.

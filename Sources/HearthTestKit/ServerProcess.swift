@@ -9,14 +9,16 @@ public final class ServerProcess {
     public let dataDirectory: String
     private let output: Pipe
 
-    /// Starts `hearth serve --port 0` (a cluster member, given `--config`, takes its port from the file) and waits
-    /// for its "listening" line.
-    public init(dataDirectory: String? = nil, arguments: [String] = []) throws {
+    /// Starts `hearth serve --port 0` and waits for its "listening" line. A cluster member takes its port from
+    /// elsewhere: from the file (`--config`), the command line (`--port`, as a joining node gives it), or its data
+    /// directory (a node that joined earlier restarting: `choosesPort: false`).
+    public init(dataDirectory: String? = nil, arguments: [String] = [], choosesPort: Bool = true) throws {
         let directory = try dataDirectory ?? TemporaryDirectory("hearth-process").path
         self.dataDirectory = directory
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
-        let port = arguments.contains("--config") ? [] : ["--port", "0"]
+        let isGiven = !choosesPort || arguments.contains("--config") || arguments.contains("--port")
+        let port = isGiven ? [] : ["--port", "0"]
         process.arguments = ["serve"] + port + ["--data", directory, "--log-level", "warning"] + arguments
         let output = Pipe()
         process.standardOutput = output

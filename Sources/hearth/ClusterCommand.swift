@@ -1,23 +1,31 @@
 import HearthCluster
+import HearthNet
 
 /// `hearth cluster …`: what an operator, or `scripts/cluster`, runs against a cluster through its members' HTTP
 /// operations endpoints (`/.health`, `/.ready`, `/.cluster`), so that operating a local cluster needs nothing but
 /// `hearth` and a shell.
 enum ClusterCommand {
     private enum Subcommand: String {
-        case status, wait, partition, heal, describe
+        case status, wait, partition, heal, describe, remove
     }
 
     /// Runs `hearth cluster SUBCOMMAND …` and returns the exit status: 0 when it did what it says (for `status`:
     /// the cluster is healthy), 1 otherwise.
     static func run(_ arguments: [String]) throws -> Int32 {
         guard let name = arguments.first else {
-            throw UsageError("cluster needs a subcommand: status, wait, partition, heal or describe")
+            throw UsageError("cluster needs a subcommand: status, wait, partition, heal, remove or describe")
         }
         guard let subcommand = Subcommand(rawValue: name) else {
             throw UsageError("unknown cluster subcommand '\(name)'")
         }
-        let options = try ClusterOptions(parsing: Array(arguments.dropFirst()))
+        var options = try ClusterOptions(parsing: Array(arguments.dropFirst()))
+        if subcommand != .describe {
+            // The file names the founding members; nodes that joined later come from the members themselves.
+            options.cluster = ClusterMembers.discover(
+                options.cluster, with: BlockingHTTPClient(timeout: options.requestTimeout))
+            // `wait` also waits for a member that is joining and not in the list yet.
+            if subcommand != .wait { try options.requireKnownMembers(of: options.cluster) }
+        }
         switch subcommand {
         case .status:
             try options.requireNoMembers(name)
@@ -29,7 +37,10 @@ enum ClusterCommand {
         case .heal:
             try options.requireNoMembers(name)
             return ClusterFaultCommand.heal(options)
+        case .remove:
+            return try ClusterRemoveCommand.run(options, cluster: options.cluster)
         case .describe:
+            try options.requireKnownMembers(of: options.cluster)
             try options.requireNoMembers(name)
             print(Self.description(of: options.cluster), terminator: "")
             return 0

@@ -50,17 +50,21 @@ struct ClusterOptions {
             throw UsageError("cluster needs --config FILE: the file the members were started with")
         }
         let cluster = try ClusterConfiguration(contentsOfFile: path)
-        for member in members where cluster.node(NodeID(member)) == nil {
-            throw UsageError(
-                "\(member) is not a member of \(cluster.name); its members are "
-                    + cluster.nodeIDs.map(\.name).joined(separator: ", "))
-        }
         self.configurationPath = path
         self.cluster = cluster
         self.printsJSON = printsJSON
         self.requestTimeout = requestTimeout
         self.waitSeconds = waitSeconds
         self.members = members
+    }
+
+    /// Refuses member names that are not members of `cluster`.
+    func requireKnownMembers(of cluster: ClusterConfiguration) throws {
+        for member in self.members where cluster.node(NodeID(member)) == nil {
+            throw UsageError(
+                "\(member) is not a member of \(cluster.name); its members are "
+                    + cluster.nodeIDs.map(\.name).joined(separator: ", "))
+        }
     }
 
     /// Refuses member names for a subcommand that takes none.

@@ -17,6 +17,7 @@ extension ClusterReport {
                 "id": .string(member.id),
                 "http": .string(member.http),
                 "health": .string(member.state.rawValue),
+                "membership": .string(member.membership),
                 "reason": member.reason.map { .string($0) } ?? .null,
                 "swim": .object(Dictionary(member.swim.map { ($0.observer, .string($0.status)) }) { $1 }),
                 "view": member.view ?? .null,
@@ -39,6 +40,9 @@ extension ClusterReport {
             "healthy": .bool(self.isHealthy),
             "problems": .array(self.problems.map { .string($0) }),
             "members": .array(members),
+            "rebalancing": self.rebalancing.map {
+                .object(["groups": .int($0.groups), "settled": .int($0.settled)])
+            } ?? .null,
             "shards": .array(shards),
         ])
     }

@@ -9,11 +9,18 @@ extension ClusterReport {
             "cluster \(self.name): \(self.members.count) members, \(self.shardCount) shards, "
                 + "\(self.replicationFactor) replicas each: \(verdict)", "",
         ]
-        var members = TextTable("MEMBER", "HTTP", "HEALTH", "SWIM (AS OTHERS SEE IT)", "LINKS")
+        var members = TextTable("MEMBER", "HTTP", "HEALTH", "MEMBERSHIP", "SWIM (AS OTHERS SEE IT)", "LINKS")
         for member in self.members {
-            members.add(member.id, member.http, member.state.rawValue, Self.swim(member), Self.links(member))
+            members.add(
+                member.id, member.http, member.state.rawValue, member.membership, Self.swim(member),
+                Self.links(member))
         }
         lines += members.lines + [""]
+        if let rebalancing = self.rebalancing, rebalancing.settled < rebalancing.groups {
+            lines += [
+                "rebalancing: \(rebalancing.settled) of \(rebalancing.groups) groups have their target replicas", "",
+            ]
+        }
         var shards = TextTable("SHARD", "REPLICAS", "LEADER", "TERM", "COMMIT", "LAG", "APPLY LAG", "NOTE")
         for shard in self.shards {
             shards.add(

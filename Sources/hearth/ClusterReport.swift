@@ -30,6 +30,8 @@ struct ClusterReport {
         let state: State
         /// Why it is not up, in the member's words or the client's.
         let reason: String?
+        /// Where it is in its membership as the member list says (`active`, `joining`, `leaving`), or `-`.
+        let membership: String
         /// Its SWIM status as each other member that answered sees it, by observer.
         let swim: [(observer: String, status: String)]
         /// Its peer links as its own view reports them.
@@ -52,6 +54,9 @@ struct ClusterReport {
     let replicationFactor: Int
     let members: [Member]
     let shards: [Shard]
+    /// How many groups (shards and the member list) the members' placement gives, and how many are in place, as
+    /// the first member that answered sees it; nil when none answered.
+    let rebalancing: (groups: Int64, settled: Int64)?
     /// Everything that makes the cluster unhealthy, one sentence each.
     let problems: [String]
 
@@ -65,6 +70,13 @@ struct ClusterReport {
         let shards = Self.shards(cluster: cluster, members: members)
         self.members = members
         self.shards = shards
+        self.rebalancing =
+            probes.lazy.compactMap { probe -> (groups: Int64, settled: Int64)? in
+                guard let groups = probe.view?["rebalancing"]?["groups"]?.intValue,
+                    let settled = probe.view?["rebalancing"]?["settled"]?.intValue
+                else { return nil }
+                return (groups, settled)
+            }.first
         self.problems = Self.memberProblems(members) + Self.shardProblems(shards)
     }
 
@@ -103,9 +115,13 @@ struct ClusterReport {
             else { return nil }
             return (other.node.id.name, status)
         }
+        let membership = others.lazy.compactMap { other -> String? in
+            guard case .array(let list)? = other.view?["members"] else { return nil }
+            return list.first(where: { $0["id"]?.stringValue == id })?["membership"]?.stringValue
+        }.first
         return Member(
-            id: id, http: probe.http, state: state, reason: reason, swim: swim, links: Self.links(of: id, view),
-            view: view)
+            id: id, http: probe.http, state: state, reason: reason, membership: membership ?? "-", swim: swim,
+            links: Self.links(of: id, view), view: view)
     }
 
     private static func links(of id: String, _ view: JSONValue?) -> [Link] {

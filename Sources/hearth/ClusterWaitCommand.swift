@@ -4,8 +4,9 @@ import HearthCore
 import HearthNet
 
 /// `hearth cluster wait [ID…]`: polls the named members' `/.ready` (every member when none is named) until all
-/// answer 200, for `scripts/cluster up` and `restart`; exits 1 after `--within` seconds, saying which members are
-/// not ready and why.
+/// answer 200, for `scripts/cluster up`, `restart` and `join`; exits 1 after `--within` seconds, saying which
+/// members are not ready and why. A named member the member list does not have yet (a node still joining) is
+/// waited for too.
 enum ClusterWaitCommand {
     static func run(_ options: ClusterOptions) -> Int32 {
         let names = Set(options.members.isEmpty ? options.cluster.nodes.map(\.id.name) : options.members)
@@ -13,14 +14,18 @@ enum ClusterWaitCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = started + .seconds(options.waitSeconds)
+        var cluster = options.cluster
         while true {
-            let probes = MemberProbe.probeAll(options.cluster, with: client, readiness: true)
+            let probes = MemberProbe.probeAll(cluster, with: client, readiness: true)
                 .filter { names.contains($0.node.id.name) }
-            let waiting = probes.compactMap { probe -> String? in
+            var waiting = probes.compactMap { probe -> String? in
                 switch probe.health {
                 case .silent(let reason), .failing(let reason): return "\(probe.node.id.name): \(reason)"
                 case .alive: return probe.problem.map { "\(probe.node.id.name): \($0)" }
                 }
+            }
+            for name in names.sorted() where cluster.node(NodeID(name)) == nil {
+                waiting.append("\(name): not a member of \(cluster.name) (yet)")
             }
             if waiting.isEmpty {
                 let seconds =
@@ -35,6 +40,9 @@ enum ClusterWaitCommand {
                 return 1
             }
             Thread.sleep(forTimeInterval: 0.25)
+            if waiting.contains(where: { $0.hasSuffix("(yet)") }) {
+                cluster = ClusterMembers.discover(options.cluster, with: client)
+            }
         }
     }
 }

@@ -63,6 +63,8 @@ enum Serve {
             case "--config": configPath = try value(flag)
             case "--node": configuration.node = NodeID(try value(flag))
             case "--fault-injection": configuration.allowsFaultInjection = true
+            case "--join": configuration.joinThrough = try value(flag)
+            case "--peer-port": configuration.peerPort = try integer(flag, minimum: 1)
             case "--host": configuration.host = try value(flag)
             case "--port": configuration.port = try integer(flag)
             case "--data": configuration.dataDirectory = try value(flag)
@@ -93,13 +95,67 @@ enum Serve {
                 throw UsageError("unknown option '\(flag)'")
             }
         }
+        if configuration.joinThrough != nil {
+            return try self.joining(configuration, given: given, configPath: configPath)
+        }
         guard let configPath else {
-            for flag in ["--node", "--fault-injection"] where given.contains(flag) {
-                throw UsageError("\(flag) needs --config: it names a member of a cluster")
+            if let joined = try JoinedMember.load(directory: configuration.dataDirectory) {
+                return try self.rejoining(joined, configuration, given: given)
+            }
+            for flag in ["--node", "--fault-injection", "--peer-port"] where given.contains(flag) {
+                throw UsageError("\(flag) needs --config or --join: it names a member of a cluster")
             }
             return configuration
         }
         return try self.member(of: ClusterConfiguration(contentsOfFile: configPath), configuration, given: given)
+    }
+
+    /// `--join HOST:PEERPORT`: a node joining a running cluster, with its name, addresses and data directory from
+    /// the command line (the member list records them, so they must be fixed).
+    private static func joining(
+        _ configuration: NodeConfiguration, given: Set<String>, configPath: String?
+    ) throws -> NodeConfiguration {
+        guard configPath == nil else {
+            throw UsageError(
+                "--join and --config exclude each other: --config starts a founding member, --join adds a new one")
+        }
+        guard configuration.node != nil else { throw UsageError("--join needs --node: the new member's name") }
+        guard configuration.peerPort != nil else {
+            throw UsageError("--join needs --peer-port: where the other members reach this one")
+        }
+        guard configuration.port != 0 else {
+            throw UsageError("--join needs a fixed --port (not 0): the member list records it for the others")
+        }
+        for flag in ["--shards", "--shard-depth"] where given.contains(flag) {
+            throw UsageError("\(flag) cannot be given with --join: a joining node takes it from the cluster")
+        }
+        return configuration
+    }
+
+    /// A node that joined earlier, restarting from its data directory (`joined.json`): its name and addresses are
+    /// the ones the member list recorded.
+    private static func rejoining(
+        _ joined: JoinedMember, _ base: NodeConfiguration, given: Set<String>
+    ) throws -> NodeConfiguration {
+        var configuration = base
+        if let node = configuration.node, node != joined.node.id {
+            throw UsageError(
+                "\(configuration.dataDirectory) holds member \(joined.node.id.name), not \(node.name); pass its own --data"
+            )
+        }
+        for flag in ["--host", "--port", "--peer-port", "--shards", "--shard-depth"] where given.contains(flag) {
+            throw UsageError(
+                "\(flag) cannot be given to restart \(joined.node.id.name): the member list recorded its addresses "
+                    + "when it joined (see \(configuration.dataDirectory)/\(JoinedMember.fileName))")
+        }
+        configuration.cluster = joined.founding
+        configuration.node = joined.node.id
+        configuration.joined = joined
+        configuration.host = joined.node.host
+        configuration.port = joined.node.httpPort
+        configuration.shardCount = joined.founding.shards
+        configuration.shardDepth = joined.founding.shardDepth
+        return configuration
     }
 
     /// A cluster member's configuration: address, port, shards and data directory from the cluster file, unless a

@@ -33,8 +33,12 @@ enum Usage {
                                   (for tests and scripts/cluster partition; never in production)
           With --config, the member's host, HTTP port, shards and data directory come from the file;
           --host, --port and --data override them.
+          --join HOST:PEERPORT    join a running cluster through a member's peer address (needs --node,
+                                  --peer-port and a fixed --port; --host and --data as for any node; the data
+                                  directory must be empty). Restart a joined node with just --data DIR.
+          --peer-port N           with --join: where the other members reach this node
 
-        cluster commands (each asks the members named in --config FILE over HTTP):
+        cluster commands (each asks the members over HTTP: those in --config FILE and those that joined since):
           hearth cluster status --config FILE [--json]
                                   members (health, SWIM status, links) and shards (leader, term, commit, lag);
                                   exits 0 only when every member is up and ready and every shard has a leader
@@ -44,6 +48,8 @@ enum Usage {
                                   cut A off from each of B… in both directions (needs --fault-injection)
           hearth cluster heal --config FILE
                                   restore every link of every member
+          hearth cluster remove --config FILE [--within S] ID
+                                  move every replica off ID, then drop it from the member list (default 60 s)
           hearth cluster describe --config FILE
                                   the file's members as lines for scripts: name, root, node ID HOST HTTP PEER
           --timeout S             how long one request to one member may take (default 2)

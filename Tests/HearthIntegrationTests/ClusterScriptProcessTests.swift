@@ -2,7 +2,8 @@ import Foundation
 import HearthTestKit
 import Testing
 
-/// `scripts/cluster` driven for real, as a developer runs it: up, status, kill, restart, partition, heal, down.
+/// `scripts/cluster` driven for real, as a developer runs it: up, status, kill, restart, partition, heal, join,
+/// remove, down.
 ///
 /// It runs the debug `hearth` the suite already built (`HEARTH_BINARY`, so the script builds nothing), on a
 /// cluster file with free loopback ports and its data in a temporary directory, and keeps its state file there
@@ -55,7 +56,7 @@ import Testing
     }
 
     private static func pids(in data: String) -> [Int32] {
-        ["n1", "n2", "n3"].compactMap { id in
+        ["n1", "n2", "n3", "n4"].compactMap { id in
             (try? String(contentsOfFile: data + "/\(id).pid", encoding: .utf8)).flatMap {
                 Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
             }
@@ -108,6 +109,18 @@ import Testing
         let split = try await Self.script(["status", "--json", "--timeout", "10"], in: directory)
         #expect(split.output.contains(#""partitioned": true"#), "\(split.output)")
         #expect(try await Self.script(["heal"], in: directory).status == 0)
+        #expect(await self.healthy(directory))
+
+        // A fourth node joins, then is removed (and stopped).
+        let extra = try FreePorts.take(2)
+        let joined = try await Self.script(["join", "n4", "\(extra[0])", "\(extra[1])"], in: directory)
+        #expect(joined.status == 0, "\(joined.output)")
+        #expect(joined.output.contains("ready: n4"))
+        #expect(joined.output.contains("cluster script: 4 members"))
+        let removed = try await Self.script(["remove", "n4"], in: directory)
+        #expect(removed.status == 0, "\(removed.output)")
+        #expect(removed.output.contains("n4 is removed"))
+        #expect(Self.pids(in: data).count == 3)
         #expect(await self.healthy(directory))
 
         // `down` stops every node and removes the pid files; `down --wipe` deletes their data.

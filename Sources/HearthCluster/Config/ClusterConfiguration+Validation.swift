@@ -82,7 +82,7 @@ extension ClusterConfiguration {
     }
 
     /// Ids and names are short simple names (`n1`, `eu-west-2`), safe in paths, logs and the handshake.
-    private static func checkName(_ name: String, field: String, what: String) throws(ClusterConfigurationError) {
+    fileprivate static func checkName(_ name: String, field: String, what: String) throws(ClusterConfigurationError) {
         let allowed = name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
@@ -101,7 +101,7 @@ extension ClusterConfiguration {
     }
 
     /// Hosts are numeric addresses: the reactor never blocks on name resolution.
-    private static func checkHost(_ host: String, field: String) throws(ClusterConfigurationError) {
+    fileprivate static func checkHost(_ host: String, field: String) throws(ClusterConfigurationError) {
         let isIPv4 =
             host.split(separator: ".", omittingEmptySubsequences: false).count == 4
             && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
@@ -123,6 +123,26 @@ extension ClusterConfiguration {
                 "\(field) \"\(host)\" is not a numeric IPv4 or IPv6 address; write it as digits (for example "
                     + "\"127.0.0.1\"), since nodes do not resolve host names."
             )
+        }
+    }
+}
+
+extension ClusterConfiguration.Node {
+    /// Checks one member's own fields (id, host, ports) as a file's nodes are checked: what a node joining a running
+    /// cluster is held to.
+    /// - Throws: `ClusterConfigurationError` naming `field` and the part at fault.
+    public func validate(field: String) throws(ClusterConfigurationError) {
+        try ClusterConfiguration.checkName(self.id.name, field: "\(field).id", what: "node id")
+        try ClusterConfiguration.checkHost(self.host, field: "\(field).host")
+        for (key, port) in [("httpPort", self.httpPort), ("peerPort", self.peerPort)] where !(1...65535).contains(port)
+        {
+            throw ClusterConfigurationError(
+                .outOfRange, field: "\(field).\(key)", "\(field).\(key) is \(port); use a TCP port in 1...65535.")
+        }
+        guard self.httpPort != self.peerPort else {
+            throw ClusterConfigurationError(
+                .duplicateAddress, field: "\(field).peerPort",
+                "\(field) listens for HTTP and peers on the same port \(self.peerPort); give each its own.")
         }
     }
 }

@@ -35,6 +35,13 @@ public struct RaftMembership: Sendable, Equatable {
         case .addVoter(let node):
             guard !self.isVoter(node) else { throw .invalidConfigurationChange("\(node) is already a voter") }
             return RaftMembership(voters: self.voters + [node], learners: self.learners.filter { $0 != node })
+        case .demoteVoter(let node):
+            guard self.isVoter(node) else { throw .invalidConfigurationChange("\(node) is not a voter") }
+            guard self.voters != [node] else {
+                throw .invalidConfigurationChange(
+                    "\(node) is the last voter; promote another member before demoting it")
+            }
+            return RaftMembership(voters: self.voters.filter { $0 != node }, learners: self.learners + [node])
         case .removeMember(let node):
             guard self.isMember(node) else { throw .invalidConfigurationChange("\(node) is not a member") }
             guard self.voters != [node] else {
@@ -55,6 +62,9 @@ public enum RaftConfigurationChange: Sendable, Equatable {
     case addLearner(NodeID)
     /// Adds a voter, or promotes a learner to voter.
     case addVoter(NodeID)
+    /// Turns a voter into a learner: it keeps receiving the log but no longer votes or counts for commits (one
+    /// voter fewer, so it is a single-server change like the others).
+    case demoteVoter(NodeID)
     /// Removes a voter or learner.
     case removeMember(NodeID)
 }

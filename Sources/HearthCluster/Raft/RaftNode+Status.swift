@@ -38,4 +38,12 @@ public struct RaftFollowerStatus: Sendable, Equatable {
     /// Entries the leader has that it is not known to hold.
     public var lag: UInt64
     public var state: State
+
+    public init(node: NodeID, isVoter: Bool, match: UInt64, lag: UInt64, state: State) {
+        self.node = node
+        self.isVoter = isVoter
+        self.match = match
+        self.lag = lag
+        self.state = state
+    }
 }

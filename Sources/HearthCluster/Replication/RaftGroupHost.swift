@@ -82,6 +82,15 @@ package final class RaftGroupHost: Sendable {
     /// Whether the replica leads and is handing leadership over (it takes no proposals until that ends).
     package var isTransferring: Bool { self.node.withLock { $0.role == .leader && $0.transferee != nil } }
 
+    /// The replica set in effect on this replica: its log's latest membership entry, committed or not (a leader
+    /// proposes the next change only once that one has committed).
+    package var membership: RaftMembership { self.node.withLock { $0.membership } }
+
+    /// The replica set as of this replica's commit index: a change shown here can no longer be undone.
+    package var committedMembership: RaftMembership {
+        self.node.withLock { $0.membership(at: $0.log.committed) }
+    }
+
     /// The index of the last entry in the replica's log.
     package var lastIndex: UInt64 { self.node.withLock { $0.log.lastIndex } }
 

@@ -1,5 +1,6 @@
 import HearthNet
 import HearthSystem
+import Synchronization
 
 /// The peer protocol on one TCP connection, dialed or accepted: both sides send a hello at once; the first frame
 /// received must be the peer's hello, from this cluster and version and from the node expected here; after that,
@@ -19,8 +20,13 @@ final class PeerConnectionHandler: ConnectionHandler {
     private enum State {
         case awaitingHello
         case established(PeerLink)
+        /// A node asked to join; the answer is being worked out.
+        case answeringJoin
         case failed
     }
+
+    /// How long a node asking to join waits for the answer (the member list must commit its change).
+    private static let joinTimeout: Duration = .seconds(30)
 
     private let core: PeerTransportCore
     private let role: Role
@@ -57,6 +63,10 @@ final class PeerConnectionHandler: ConnectionHandler {
     private func handle(_ frame: PeerFrame, on connection: Connection) throws(PeerFrameError) {
         switch self.state {
         case .awaitingHello:
+            if frame.kind == PeerFrameKind.join.rawValue, case .accepted = self.role {
+                try self.answerJoin(frame.payload, on: connection)
+                return
+            }
             let hello = try PeerHello(decoding: frame)
             try hello.check(cluster: self.core.configuration.cluster)
             let link = try self.expectedLink(for: NodeID(hello.node))
@@ -76,9 +86,22 @@ final class PeerConnectionHandler: ConnectionHandler {
             }
             link.received(bytes: PeerFrame.headerSize + frame.payload.count)
             self.core.deliver(frame.kind, frame.payload, from: link.peer)
-        case .failed:
+        case .answeringJoin, .failed:
             break
         }
+    }
+
+    /// Hands a join request to the transport's join handler; its answer comes back as a `PeerJoinReplyMessage`.
+    private func answerJoin(_ request: [UInt8], on connection: Connection) throws(PeerFrameError) {
+        guard let handler = self.core.joinHandler.withLock({ $0 }) else {
+            throw PeerFrameError(
+                .unexpectedFrame, "A node asked to join before this node could take members; ask again shortly.")
+        }
+        self.state = .answeringJoin
+        connection.setTimer(after: Self.joinTimeout.reactorNanoseconds)
+        let core = self.core
+        let id = connection.id
+        handler(request) { reply in core.loop.withLock { $0 }?.send(PeerJoinReplyMessage(reply: reply), to: id) }
     }
 
     /// The link for the node that said hello, if that node may use this connection: a dialed connection must reach
@@ -115,6 +138,11 @@ final class PeerConnectionHandler: ConnectionHandler {
                 return
             }
             self.flushPending(link, on: connection)
+        case let answer as PeerJoinReplyMessage:
+            guard case .answeringJoin = self.state else { return }
+            self.state = .failed
+            connection.enqueue(PeerFrame(kind: PeerFrameKind.join.rawValue, payload: answer.reply).encoded)
+            connection.closeAfterFlush()
         case let close as PeerCloseMessage:
             self.core.log.info("peer.connection_closed", ["reason": close.reason, "connection": "\(connection.id)"])
             connection.close()
@@ -151,6 +179,12 @@ final class PeerConnectionHandler: ConnectionHandler {
             )
         case .established(let link):
             self.flushPending(link, on: connection)
+        case .answeringJoin:
+            self.fail(
+                connection,
+                PeerFrameError(
+                    .malformedHello,
+                    "A join request found no answer within \(Self.joinTimeout); the member list may have no leader."))
         case .failed:
             break
         }

@@ -11,4 +11,7 @@ package enum PeerFrameKind: UInt8, Sendable, CaseIterable {
     case shardReply = 4
     /// A piece of a large Raft snapshot's transfer (`SnapshotTransferFrame`).
     case raftSnapshot = 5
+    /// A node asking to join (`JoinRequest`), sent as the first frame of a connection instead of a hello, and the
+    /// member's answer (`JoinReply`), after which the member closes the connection.
+    case join = 6
 }

@@ -17,6 +17,10 @@ import Synchronization
 package final class PeerTransport: Sendable {
     /// Inbound frames: the sending peer, the frame's kind (never 0, the hello) and its payload.
     package typealias FrameHandler = @Sendable (NodeID, UInt8, [UInt8]) -> Void
+    /// A join request's payload, and where its answer goes (from any thread, once).
+    package typealias JoinHandler =
+        @Sendable (_ request: [UInt8], _ reply: @escaping @Sendable ([UInt8]) -> Void) ->
+        Void
 
     /// What happened to a frame given to `send`.
     package enum SendOutcome: Sendable, Hashable {
@@ -85,6 +89,12 @@ package final class PeerTransport: Sendable {
             makeHandler: { PeerConnectionHandler(core: core, role: .dialed(peer)) }
         )
         link.setDialer(dialer)
+    }
+
+    /// Answers the nodes that connect to ask to join (a `PeerFrameKind.join` frame instead of a hello) with
+    /// `handler`; the connection sends the reply and closes. Until a handler is set, such connections are refused.
+    package func setJoinHandler(_ handler: @escaping JoinHandler) {
+        self.core.joinHandler.withLock { $0 = handler }
     }
 
     /// Stops talking to `peer`: drops its queue, stops dialing and closes its connection.

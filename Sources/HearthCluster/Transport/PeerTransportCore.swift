@@ -13,6 +13,8 @@ final class PeerTransportCore: Sendable {
     let partitioned = Mutex<Set<NodeID>>([])
     /// Set once, right after the loop starts (handlers run only after that).
     let loop = Mutex<EventLoop?>(nil)
+    /// Answers nodes asking to join (`PeerTransport.setJoinHandler`); without one, such connections are refused.
+    let joinHandler = Mutex<PeerTransport.JoinHandler?>(nil)
 
     init(configuration: PeerTransport.Configuration, log: Log, onFrame: @escaping PeerTransport.FrameHandler) {
         self.configuration = configuration
@@ -57,6 +59,13 @@ struct PeerFlushMessage: ConnectionMessage {
 /// Tells a peer connection's handler to close.
 struct PeerCloseMessage: ConnectionMessage {
     let reason: String
+
+    func discard() {}
+}
+
+/// Hands a join request's answer to the connection that asked, which sends it and closes.
+struct PeerJoinReplyMessage: ConnectionMessage {
+    let reply: [UInt8]
 
     func discard() {}
 }

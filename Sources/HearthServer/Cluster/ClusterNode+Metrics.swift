@@ -8,7 +8,7 @@ extension ClusterNode {
     func registerOwnFigures(in metrics: Metrics) {
         let registry = metrics.registry
         let database = self.database
-        let groups = database.service.groups
+        let groups = database.shardGroups
         @Sendable func perShard(_ read: (Int, RaftGroupHost) -> Double) -> [(labels: [String], value: Double)] {
             groups.compactMap { group in
                 database.service.host(group).map { host in ([String(group.rawValue)], read(Int(group.rawValue), host)) }
@@ -45,6 +45,23 @@ extension ClusterNode {
                 guard let host = database.service.host(group) else { return [] }
                 return host.status.followers.map { ([String(group.rawValue), $0.node.name], Double($0.lag)) }
             }
+        }
+        let directory = database.directory
+        registry.sampledGauges(
+            "hearth_cluster_members", help: "Members of the member list as this node applied it, by membership state.",
+            labels: ["state"]
+        ) {
+            let list = directory.list
+            return [(["active"], Double(list.active.count)), (["leaving"], Double(list.leaving.count))]
+        }
+        let shardCount = self.cluster.shards
+        registry.sampledGauge(
+            "hearth_cluster_groups_moving",
+            help: "Raft groups (shards and the member list) whose committed replica set is not the placement's yet."
+        ) {
+            let targets = directory.list.targets(shardCount: shardCount)
+            return Double(
+                targets.count { group, target in database.service.host(group)?.committedMembership != target })
         }
         let transport = self.transport
         registry.sampledGauges(

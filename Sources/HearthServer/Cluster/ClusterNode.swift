@@ -6,30 +6,46 @@ import HearthStorage
 import HearthSystem
 import Synchronization
 
-/// One member of a cluster, as `hearth serve --config F --node n` runs it: the peer transport to the other members,
-/// SWIM membership over it, and the replicated database (a Raft group per shard) under the same front ends a single
-/// node has.
+/// One member of a cluster, as `hearth serve` runs it: the peer transport to the other members, SWIM membership
+/// over it, and the replicated database (a Raft group per shard, and one for the member list) under the same front
+/// ends a single node has.
+///
+/// A founding member starts from the cluster's configuration file (`open(cluster:node:…)`); a node added later
+/// joins through a member (`join(seed:…)`) and restarts from what it kept in its data directory (`JoinedMember`).
+/// Either way the members it talks to come from the replicated member list, which changes as nodes join and leave
+/// (`ClusterNode+Peers.swift`).
 final class ClusterNode: NodeBackend {
+    /// The configuration the cluster was founded with: its name, shards, replication factor and first members.
     let cluster: ClusterConfiguration
     let node: NodeID
     let transport: PeerTransport
     let membership: MembershipShell
     let database: ReplicatedDatabase
-    let placement: ShardPlacement
+    /// Join requests other nodes sent to this one's peer port, waiting for an answer (`answerJoins`).
+    let joinRequests: AsyncStream<(request: [UInt8], reply: @Sendable ([UInt8]) -> Void)>
+    private let joinInbox: AsyncStream<(request: [UInt8], reply: @Sendable ([UInt8]) -> Void)>.Continuation
+    let log: Log
 
     private init(
         cluster: ClusterConfiguration, node: NodeID, transport: PeerTransport, membership: MembershipShell,
-        database: ReplicatedDatabase, placement: ShardPlacement
+        database: ReplicatedDatabase, log: Log
     ) {
         self.cluster = cluster
         self.node = node
         self.transport = transport
         self.membership = membership
         self.database = database
-        self.placement = placement
+        self.log = log
+        (self.joinRequests, self.joinInbox) = AsyncStream.makeStream()
     }
 
-    /// Listens for peers, recovers the node's log in `directory`, and connects to the other members.
+    /// The member list as this node's replica has applied it.
+    var members: MemberList { self.database.directory.list }
+
+    /// The placement over the active members.
+    var placement: ShardPlacement { self.members.placement(shardCount: self.cluster.shards) }
+
+    /// A founding member: listens for peers, recovers the node's log in `directory`, and connects to the members.
     /// - Throws: `ClusterNodeError` when `node` is not a member of `cluster`; `IOError` when the peer port cannot be
     ///   bound; storage and recovery errors from the log.
     static func open(
@@ -37,9 +53,35 @@ final class ClusterNode: NodeBackend {
     ) async throws -> ClusterNode {
         guard let member = cluster.node(node) else {
             throw ClusterNodeError(
-                "\(node.name) is not a node of cluster \(cluster.name); its nodes are "
-                    + cluster.nodeIDs.map(\.name).joined(separator: ", ") + ". Pass one of them with --node.")
+                "\(node.name) is not a node of cluster \(cluster.name)'s configuration; its nodes are "
+                    + cluster.nodeIDs.map(\.name).joined(separator: ", ") + ". Pass one of them with --node; a node "
+                    + "that joined later restarts from its data directory (hearth serve --data DIR).")
         }
+        let founding = MemberList(founding: cluster)
+        return try await Self.start(
+            cluster: cluster, member: member, peers: cluster.nodes,
+            groups: founding.targets(shardCount: cluster.shards), directory: directory, fsync: fsync, log: log)
+    }
+
+    /// A node that joined earlier, restarting from its data directory.
+    static func open(joined: JoinedMember, directory: String, fsync: FsyncMode, log: Log) async throws -> ClusterNode {
+        try await Self.start(
+            cluster: joined.founding, member: joined.node, peers: joined.members,
+            groups: Self.waitingGroups(shards: joined.founding.shards), directory: directory, fsync: fsync, log: log)
+    }
+
+    /// Every group with no members: a node that joins a running cluster waits for each group's leader to add it.
+    static func waitingGroups(shards: Int) -> [RaftGroupID: RaftMembership] {
+        var groups: [RaftGroupID: RaftMembership] = [.members: .empty]
+        for shard in 0..<shards { groups[RaftGroupID(UInt32(shard))] = .empty }
+        return groups
+    }
+
+    private static func start(
+        cluster: ClusterConfiguration, member: ClusterConfiguration.Node, peers: [ClusterConfiguration.Node],
+        groups: [RaftGroupID: RaftMembership], directory: String, fsync: FsyncMode, log: Log
+    ) async throws -> ClusterNode {
+        let node = member.id
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let inbox = PeerInbox()
         let transport = try PeerTransport(
@@ -49,17 +91,13 @@ final class ClusterNode: NodeBackend {
             log: log
         ) { peer, kind, payload in inbox.deliver(kind: kind, payload, from: peer) }
         do {
-            for other in cluster.nodes where other.id != node {
-                transport.addPeer(other.id, at: try SocketAddress(host: other.host, port: other.peerPort))
-            }
-            let placement = ShardPlacement(
-                members: cluster.nodeIDs, shardCount: cluster.shards, replicationFactor: cluster.replicationFactor)
             let database = try await ReplicatedDatabase.open(
                 directory: directory, node: node,
                 router: ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth),
-                founding: placement.foundingGroups, raft: try RaftConfiguration(electionTicks: 10),
-                tickInterval: .milliseconds(100), fsync: fsync,
+                founding: groups, members: MemberList(founding: cluster),
+                raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(100), fsync: fsync,
                 send: { peer, kind, bytes in transport.send(bytes, kind: kind, to: peer) }, logger: log)
+            let known = Self.knownMembers(database.directory.list, peers)
             let membership = MembershipShell(
                 instance: try SWIMInstance(
                     myself: SWIMMember(
@@ -71,19 +109,40 @@ final class ClusterNode: NodeBackend {
                 log: log,
                 send: { peer, bytes in _ = transport.send(bytes, kind: .membership, to: peer) },
                 resolve: { address in
-                    cluster.nodes.first { $0.host == address.host && $0.peerPort == Int(address.peerPort) }?.id
+                    database.directory.list.members.first {
+                        $0.node.host == address.host && $0.node.peerPort == Int(address.peerPort)
+                    }?.id
                 })
+            let clusterNode = ClusterNode(
+                cluster: cluster, node: node, transport: transport, membership: membership, database: database,
+                log: log)
+            for other in known where other.id != node {
+                transport.addPeer(other.id, at: try SocketAddress(host: other.host, port: other.peerPort))
+            }
+            database.directory.onChange { [weak clusterNode] list in clusterNode?.membersChanged(list) }
+            transport.setJoinHandler { [weak clusterNode] request, reply in
+                clusterNode?.joinInbox.yield((request, reply))
+            }
             inbox.attach(database: database, membership: membership)
             log.info(
-                "cluster.joined",
+                "cluster.started",
                 ["cluster": cluster.name, "node": node.name, "peer_port": "\(transport.port)", "data": directory])
-            return ClusterNode(
-                cluster: cluster, node: node, transport: transport, membership: membership, database: database,
-                placement: placement)
+            return clusterNode
         } catch {
             await transport.shutdown()
             throw error
         }
+    }
+
+    /// The members to connect to at start: those of the member list this node recovered, and those it was told of
+    /// (the configuration, or the list when it joined) that the list does not say were removed.
+    private static func knownMembers(
+        _ list: MemberList, _ told: [ClusterConfiguration.Node]
+    ) -> [ClusterConfiguration.Node] {
+        var nodes = Dictionary(told.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for id in list.removed.keys { nodes[id] = nil }
+        for member in list.members { nodes[member.id] = member.node }
+        return nodes.values.sorted { $0.id < $1.id }
     }
 
     var view: DatabaseView { self.database.view }
@@ -98,7 +157,7 @@ final class ClusterNode: NodeBackend {
     }
 
     func runServices(log: Log) async {
-        self.membership.start(knownPeers: self.cluster.nodeIDs.filter { $0 != self.node })
+        self.membership.start(knownPeers: self.transport.peers)
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await self.membership.run()
@@ -117,6 +176,14 @@ final class ClusterNode: NodeBackend {
             }
             group.addTask {
                 await self.balanceLeaders(log: log)
+                return false
+            }
+            group.addTask {
+                await self.answerJoins()
+                return false
+            }
+            group.addTask {
+                await self.tendPeers()
                 return false
             }
             while let mustStop = await group.next() {
@@ -141,6 +208,7 @@ final class ClusterNode: NodeBackend {
     }
 
     func close(log: Log) async {
+        self.joinInbox.finish()
         await self.database.close()
         await self.transport.shutdown()
         log.info("node.stopped", ["wal_fsyncs": "\(self.walStatistics.fsyncs)"])

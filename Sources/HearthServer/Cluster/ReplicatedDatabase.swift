@@ -34,13 +34,25 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// How long a read waits for its shards' read indexes and for this node to apply through them
     /// (`ReplicatedDatabase+Reads.swift`).
     let readTimeout: Duration
+    /// The cluster's member list as this node's replica of its group has applied it.
+    let directory: MemberDirectory
+    /// How often the groups this node leads take their next step toward the placement (`rebalanceOnce`).
+    let rebalanceInterval: Duration
+    /// Removals of leaving members this node proposed as the member list's leader, by member: the Raft index of
+    /// the proposal (not proposed again until the list has applied past it).
+    let removalsProposed = Mutex<[NodeID: UInt64]>([:])
+    /// Removed members the member list's group still keeps as learners, by member: how many rounds so far.
+    let removedKept = Mutex<[NodeID: Int]>([:])
     private let failed = Atomic(false)
 
     private init(
         node: NodeID, service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
         wal: WriteAheadLog, snapshotter: ShardSnapshotter, calls: ShardCalls, callServer: ShardCallServer,
-        resolver: IntentResolver, actors: [ShardActor], readTimeout: Duration
+        resolver: IntentResolver, actors: [ShardActor], readTimeout: Duration, directory: MemberDirectory,
+        rebalanceInterval: Duration
     ) {
+        self.directory = directory
+        self.rebalanceInterval = rebalanceInterval
         self.node = node
         self.service = service
         self.log = log
@@ -57,6 +69,12 @@ final class ReplicatedDatabase: DatabaseAccess {
 
     /// Opens the log in `directory`, recovers, and wires the shards to their groups.
     /// - Parameters:
+    ///   - founding: each group's founding replica set (shards and `RaftGroupID.members`), used for a group the log
+    ///     holds nothing of: the placement's for a founding member, `RaftMembership.empty` for a node joining a
+    ///     running cluster (it waits for each group's leader to add it).
+    ///   - members: the member list the cluster was founded with; the member-list group's log and snapshot take it
+    ///     from there.
+    ///   - rebalanceInterval: how often the groups this node leads take their next step toward the placement.
     ///   - send: sends a frame to a peer (Raft messages, shard calls and their replies).
     ///   - callTimeout: how long a shard command sent to another node's leader waits for its answer.
     ///   - leaderWait: how long a write waits for a shard to have a leader that takes it.
@@ -70,11 +88,12 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - environment: the clock, disk and executor the node runs on (a simulation's, in tests).
     static func open(
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
-        raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
+        members: MemberList, raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
         callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10),
         resolveAfter: Duration = .seconds(10), commitTimeout: Duration = .seconds(10),
         snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(),
-        walSegmentBytes: Int = WALConfiguration().segmentBytes, environment: NodeEnvironment = .system,
+        walSegmentBytes: Int = WALConfiguration().segmentBytes, rebalanceInterval: Duration = .milliseconds(250),
+        environment: NodeEnvironment = .system,
         send: @escaping Send, logger: Log
     ) async throws -> ReplicatedDatabase {
         var walConfiguration = WALConfiguration()
@@ -93,6 +112,8 @@ final class ReplicatedDatabase: DatabaseAccess {
             shardsRecovered.append(
                 try await Self.recover(shard: shard, router: router, store: store, recovered: &recovered))
         }
+        let (memberDirectory, membersUnrecorded) = try MemberDirectory.recover(
+            founding: members, directory: directory, recovered: &recovered, fileSystem: environment.fileSystem)
         wal.start()
         let view = DatabaseView(shardCount: router.shardCount)
         for case let (snapshot, index)? in shardsRecovered.map(\.snapshot) {
@@ -105,13 +126,24 @@ final class ReplicatedDatabase: DatabaseAccess {
         let io = ReplicationService.IO(
             send: { peer, bytes in _ = send(peer, .raft, bytes) },
             apply: { group, snapshot, entries in
+                if group == .members {
+                    if let snapshot { try memberDirectory.install(snapshot) }
+                    try memberDirectory.committed(entries)
+                    return
+                }
                 guard let log = slot.current.withLock({ $0 }) else { return }
                 if !entries.isEmpty { environment.onCommitted?(group, entries) }
                 if let snapshot { try await log.install(shard: Int(group.rawValue), snapshot) }
                 if !entries.isEmpty { try await log.committed(shard: Int(group.rawValue), entries) }
             },
-            latestSnapshot: { group in slot.current.withLock { $0 }?.latestSnapshot(shard: Int(group.rawValue)) },
-            observe: { group, state in slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state) },
+            latestSnapshot: { group in
+                guard group != .members else { return memberDirectory.latestSnapshot() }
+                return slot.current.withLock { $0 }?.latestSnapshot(shard: Int(group.rawValue))
+            },
+            observe: { group, state in
+                guard group != .members else { return }
+                slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state)
+            },
             sendSnapshotPart: { peer, bytes in _ = send(peer, .raftSnapshot, bytes) })
         let service = try ReplicationService(
             configuration: ReplicationService.Configuration(
@@ -122,6 +154,7 @@ final class ReplicatedDatabase: DatabaseAccess {
             guard let metadata = recoveredShard.unrecorded else { continue }
             try await service.recordSnapshot(metadata, group: RaftGroupID(UInt32(shard)))
         }
+        if let membersUnrecorded { try await service.recordSnapshot(membersUnrecorded, group: .members) }
         let log = RaftShardLog(
             service: service, view: view, store: store, router: router, policy: snapshots,
             recovered: Dictionary(uniqueKeysWithValues: shardsRecovered.enumerated().map { ($0, $1.log) }),
@@ -153,7 +186,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         return ReplicatedDatabase(
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
             snapshotter: snapshotter, calls: calls, callServer: callServer, resolver: resolver, actors: shards,
-            readTimeout: commitTimeout)
+            readTimeout: commitTimeout, directory: memberDirectory, rebalanceInterval: rebalanceInterval)
     }
 
     /// A frame from a peer: Raft messages go to their group, shard calls to this node's leaders, replies to the
@@ -164,7 +197,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         case .raftSnapshot: self.service.receiveSnapshotPart(payload, from: peer)
         case .shardCall: self.callServer.receive(payload, from: peer)
         case .shardReply: self.calls.receive(payload, from: peer)
-        case .membership: break
+        case .membership, .join: break
         }
     }
 
@@ -176,10 +209,15 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// (snapshots installed from leaders included).
     var notReadyReason: String? {
         if self.hasFailed { return "Persisting a shard's log failed; this node is not serving." }
-        for group in self.service.groups {
+        if let reason = self.membershipNotReadyReason { return reason }
+        for group in self.shardGroups {
             guard let host = self.service.host(group) else { continue }
             let shard = Int(group.rawValue)
             guard let leader = host.softState.leader else {
+                if host.membership.members.isEmpty {
+                    return "Shard \(shard) has not reached this node yet: it joined the cluster and waits for the "
+                        + "shard's leader to add it."
+                }
                 return "Shard \(shard) has no leader yet (an election is running)."
             }
             guard host.hearsLeader else {
@@ -217,6 +255,7 @@ final class ReplicatedDatabase: DatabaseAccess {
                 }
                 group.addTask { await self.coordinator.forgetFinishedDecisionsUntilCancelled(clock: self.log.clock) }
                 group.addTask { try await self.snapshotter.run() }
+                group.addTask { try await self.rebalanceUntilCancelled() }
                 defer {
                     group.cancelAll()
                     // Nothing commits here any more: the writes and resolutions still waiting fail now, so every

@@ -98,6 +98,9 @@ final class ShardSnapshotter: Sendable {
 
     /// Lets the write-ahead log drop what no group needs, and asks for the snapshots that would let it drop more.
     private func release() {
-        for group in self.log.service.releaseLog() { self.request(shard: Int(group.rawValue)) }
+        // The member list's group compacts on its own (`MemberDirectory.compactIfDue`).
+        for group in self.log.service.releaseLog() where group != .members {
+            self.request(shard: Int(group.rawValue))
+        }
     }
 }

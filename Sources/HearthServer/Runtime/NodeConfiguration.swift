@@ -42,6 +42,13 @@ public struct NodeConfiguration: Sendable {
     /// The cluster this node is a member of, and which member it is; nil runs a single node.
     public var cluster: ClusterConfiguration?
     public var node: NodeID?
+    /// `hearth serve --join HOST:PORT`: the peer address of a member to join the cluster through, and this node's
+    /// own peer port (`--peer-port`); nil otherwise.
+    public var joinThrough: String?
+    public var peerPort: Int?
+    /// A node that joined earlier and restarts from its data directory (`JoinedMember`); `cluster` then holds the
+    /// configuration the cluster was founded with.
+    public var joined: JoinedMember?
     /// Whether `POST /.cluster/partition` and `/.cluster/heal` may cut this node's links (tests and
     /// `scripts/cluster partition`); off unless asked for.
     public var allowsFaultInjection = false

@@ -1,3 +1,4 @@
+import HearthCluster
 import HearthCore
 import HearthNet
 import HearthStorage
@@ -90,6 +91,21 @@ public final class NodeRuntime: Sendable {
 
     /// A single node's database, or this member's part of the cluster the configuration names.
     private func openBackend() async throws -> any NodeBackend {
+        let configuration = self.configuration
+        if let seed = configuration.joinThrough {
+            guard let node = configuration.node, let peerPort = configuration.peerPort else {
+                throw ClusterNodeError("A node joining a cluster needs --node and --peer-port.")
+            }
+            return try await ClusterNode.join(
+                seed: try Self.socketAddress(seed),
+                member: ClusterConfiguration.Node(
+                    id: node, host: configuration.host, httpPort: configuration.port, peerPort: peerPort),
+                directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
+        }
+        if let joined = configuration.joined {
+            return try await ClusterNode.open(
+                joined: joined, directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
+        }
         guard let cluster = self.configuration.cluster else {
             return try await Database.open(configuration: self.configuration, log: self.log)
         }
@@ -99,5 +115,21 @@ public final class NodeRuntime: Sendable {
         return try await ClusterNode.open(
             cluster: cluster, node: node, directory: self.configuration.dataDirectory,
             fsync: self.configuration.fsync, log: self.log)
+    }
+
+    /// `HOST:PORT` (IPv6 as `[::1]:9101`) as a socket address.
+    static func socketAddress(_ text: String) throws -> SocketAddress {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else {
+            throw ClusterNodeError(
+                "\(text) is not HOST:PORT; --join takes a member's peer address, like 127.0.0.1:9101.")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        do {
+            return try SocketAddress(host: host, port: port)
+        } catch {
+            throw ClusterNodeError(
+                "\(text) is not a numeric HOST:PORT (\(error.message)); --join takes a member's peer address.")
+        }
     }
 }

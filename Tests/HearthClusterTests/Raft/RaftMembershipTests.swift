@@ -85,4 +85,24 @@ import Testing
         #expect(!leaders.contains(n1))
         #expect(harness.node(n2).membership.voters == [n2, n3])
     }
+
+    /// A demoted voter stays in the group as a learner: it no longer counts for the quorum but still gets the log;
+    /// the last voter cannot be demoted.
+    @Test func demotedVoterKeepsReceivingTheLog() throws {
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
+        let change = harness.with(n1) { $0.proposeConfigurationChange(.demoteVoter(n3)) }
+        guard case .accepted = change else {
+            Issue.record("demotion refused: \(change)")
+            return
+        }
+        harness.deliverAll()
+        harness.tickAll(times: 3)
+        #expect(harness.node(n1).membership == RaftMembership(voters: [n1, n2], learners: [n3]))
+        _ = harness.propose(n1, "after")
+        harness.deliverAll()
+        harness.tickAll(times: 3)
+        #expect(harness.commands(n3) == ["after"])
+        #expect(throws: RaftError.self) { try RaftMembership(voters: [n1], learners: [n2]).applying(.demoteVoter(n1)) }
+        #expect(throws: RaftError.self) { try RaftMembership(voters: [n1, n2]).applying(.demoteVoter(n3)) }
+    }
 }

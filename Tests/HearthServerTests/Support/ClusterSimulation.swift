@@ -82,6 +82,8 @@ final class ClusterSimulation {
     let executor = ManualTaskExecutor()
     let router: ShardRouter
     let founding: [RaftGroupID: RaftMembership]
+    /// The member list the cluster is founded with.
+    let members: MemberList
     let machines: [SimulatedMachine]
     /// Raft frames meet every network fault; shard calls and replies travel as over TCP (each arrives at most
     /// once), so they meet loss and delay but no duplication.
@@ -117,8 +119,16 @@ final class ClusterSimulation {
         var random = SeededRandom(seed: seed)
         self.router = ShardRouter(shardCount: options.shards, shardDepth: 2)
         let ids = (1...options.nodes).map { NodeID("n\($0)") }
-        self.founding =
-            ShardPlacement(members: ids, shardCount: options.shards, replicationFactor: 3).foundingGroups
+        let nodes = ids.enumerated().map { index, id in
+            ClusterConfiguration.Node(id: id, host: "127.0.0.1", httpPort: 9001 + index, peerPort: 9101 + index)
+        }
+        // The simulated nodes never change members; the member list's group runs beside the shards' all the same.
+        guard
+            let configuration = try? ClusterConfiguration(
+                name: "simulation", nodes: nodes, shards: options.shards, replicationFactor: 3)
+        else { preconditionFailure("the simulation's configuration of \(options.nodes) nodes is not valid") }
+        self.members = MemberList(founding: configuration)
+        self.founding = self.members.targets(shardCount: options.shards)
         self.machines = ids.map(SimulatedMachine.init)
         let maximumDelay = UInt64.random(in: 2...250, using: &random)
         let drop = Double.random(in: 0...0.3, using: &random)
@@ -173,12 +183,13 @@ final class ClusterSimulation {
             onLogOpened: { wal in walSlot.set(wal) })
         let router = self.router
         let founding = self.founding
+        let members = self.members
         machine.disk.createDirectories("/data/\(id.name)")
         machine.task = Task(executorPreference: self.executor) {
             let database: ReplicatedDatabase
             do {
                 database = try await ReplicatedDatabase.open(
-                    directory: "/data/\(id.name)", node: id, router: router, founding: founding,
+                    directory: "/data/\(id.name)", node: id, router: router, founding: founding, members: members,
                     raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(50),
                     callTimeout: .seconds(1), leaderWait: .seconds(2), resolveAfter: .seconds(2),
                     commitTimeout: .seconds(2),

@@ -1,3 +1,4 @@
+import Foundation
 import HearthCluster
 import HearthCore
 import HearthNet
@@ -17,8 +18,8 @@ enum InProcessCluster {
     final class Member: Sendable {
         let id: NodeID
         let directory: String
-        /// Each shard's founding replica set.
-        let founding: [RaftGroupID: RaftMembership]
+        /// The HTTP port the member list names for it (nothing listens there in process).
+        let httpPort: Int
         let router: ShardRouter
         /// When the node snapshots its shards, and how large its write-ahead log's segments grow.
         let snapshots: ShardSnapshotPolicy
@@ -27,9 +28,11 @@ enum InProcessCluster {
         /// Where the transport finds the database while one is open.
         let slot = Slot<ReplicatedDatabase>()
         let run: Mutex<Task<Void, Never>?> = Mutex(nil)
+        /// Each group's founding replica set and the member list the cluster was founded with (`found`).
+        private let founding = Mutex<(groups: [RaftGroupID: RaftMembership], list: MemberList)?>(nil)
 
         init(
-            _ id: NodeID, directory: String, founding: [RaftGroupID: RaftMembership], router: ShardRouter,
+            _ id: NodeID, directory: String, httpPort: Int, router: ShardRouter,
             snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(),
             walSegmentBytes: Int = WALConfiguration().segmentBytes
         ) throws {
@@ -38,7 +41,7 @@ enum InProcessCluster {
             self.snapshots = snapshots
             self.walSegmentBytes = walSegmentBytes
             self.directory = directory
-            self.founding = founding
+            self.httpPort = httpPort
             let slot = self.slot
             self.transport = try PeerTransport(
                 configuration: PeerTransport.Configuration(
@@ -50,15 +53,41 @@ enum InProcessCluster {
             }
         }
 
-        /// Opens (recovering) the node's database and runs its groups.
+        /// The member as the member list names it.
+        var node: ClusterConfiguration.Node {
+            ClusterConfiguration.Node(
+                id: self.id, host: "127.0.0.1", httpPort: self.httpPort, peerPort: self.transport.port)
+        }
+
+        /// Sets what the node's groups and member list start from when its log holds nothing of them.
+        func found(groups: [RaftGroupID: RaftMembership], list: MemberList) {
+            self.founding.withLock { $0 = (groups, list) }
+        }
+
+        /// The member list the cluster was founded with.
+        var foundingList: MemberList? { self.founding.withLock { $0?.list } }
+
+        /// Opens (recovering) the node's database and runs its groups; every member the list gains becomes a peer.
         func open() async throws {
+            guard let founding = self.founding.withLock({ $0 }) else {
+                throw TestClientError(description: "\(self.id) was opened before found(groups:list:)")
+            }
             let router = self.router
             let transport = self.transport
             let database = try await ReplicatedDatabase.open(
-                directory: self.directory, node: self.id, router: router, founding: self.founding,
-                raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
+                directory: self.directory, node: self.id, router: router, founding: founding.groups,
+                members: founding.list, raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(10),
                 commitTimeout: .seconds(2), snapshots: self.snapshots, walSegmentBytes: self.walSegmentBytes,
+                rebalanceInterval: .milliseconds(30),
                 send: { to, kind, bytes in transport.send(bytes, kind: kind, to: to) }, logger: Log(level: .critical))
+            database.directory.onChange { list in
+                for member in list.members {
+                    guard let address = try? SocketAddress(host: member.node.host, port: member.node.peerPort) else {
+                        continue
+                    }
+                    transport.addPeer(member.id, at: address)
+                }
+            }
             self.slot.set(database)
             self.run.withLock { $0 = Task { try? await database.run() } }
         }
@@ -87,21 +116,23 @@ enum InProcessCluster {
     }
 
     /// Starts `ids` with each shard's group founded by the placement (`replicationFactor` voters, the rest
-    /// learners).
+    /// learners), and the member list's group by `MemberList.targets`.
     static func start(
         _ ids: [NodeID], router: ShardRouter, replicationFactor: Int = 3,
         snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(), walSegmentBytes: Int = WALConfiguration().segmentBytes
     ) async throws -> (TemporaryDirectory, [Member]) {
         let directory = try TemporaryDirectory("replicated-writes")
-        let founding = ShardPlacement(
-            members: ids, shardCount: router.shardCount, replicationFactor: replicationFactor
-        ).foundingGroups
-        let members = try ids.map {
+        let members = try ids.enumerated().map { index, id in
             try Member(
-                $0, directory: directory.child($0.name), founding: founding, router: router, snapshots: snapshots,
+                id, directory: directory.child(id.name), httpPort: index + 1, router: router, snapshots: snapshots,
                 walSegmentBytes: walSegmentBytes)
         }
+        let list = MemberList(
+            founding: try ClusterConfiguration(
+                name: "test", nodes: members.map(\.node), shards: router.shardCount,
+                replicationFactor: replicationFactor))
         for member in members {
+            member.found(groups: list.targets(shardCount: router.shardCount), list: list)
             for other in members where other !== member {
                 member.transport.addPeer(
                     other.id, at: try SocketAddress(host: "127.0.0.1", port: other.transport.port))
@@ -131,6 +162,56 @@ enum InProcessCluster {
         for member in members { await member.stop() }
         directory.remove()
         try outcome.get()
+    }
+
+    /// Proposes `change` to the member list through whichever member leads it, retrying while leadership settles.
+    static func changeMembers(_ change: MemberChange, members: [Member]) async -> MemberChangeOutcome? {
+        var outcome: MemberChangeOutcome?
+        _ = await eventually(seconds: 30) {
+            for member in members {
+                guard let database = member.database, database.memberListLeader == member.id else { continue }
+                do {
+                    outcome = try await database.proposeMemberChange(change)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            return false
+        }
+        return outcome
+    }
+
+    /// Adds a node named `id` to the running cluster of `members`, as `hearth serve --join` does: the member list
+    /// takes it, then it starts with every group empty, waiting for the groups' leaders to add it. Its data lives
+    /// beside the others'; the caller stops it.
+    static func join(_ id: NodeID, httpPort: Int, to members: [Member]) async throws -> Member {
+        guard let first = members.first, let list = first.foundingList else {
+            throw TestClientError(description: "no founded member to join")
+        }
+        let member = try Member(
+            id, directory: (first.directory as NSString).deletingLastPathComponent + "/" + id.name,
+            httpPort: httpPort, router: first.router, snapshots: first.snapshots,
+            walSegmentBytes: first.walSegmentBytes)
+        do {
+            let outcome = await Self.changeMembers(.add(member.node), members: members)
+            guard outcome == .changed || outcome == .unchanged else {
+                throw TestClientError(description: "the member list did not take \(id): \(String(describing: outcome))")
+            }
+            for other in members {
+                member.transport.addPeer(other.id, at: try SocketAddress(host: "127.0.0.1", port: other.transport.port))
+            }
+            let empty = Dictionary(
+                uniqueKeysWithValues: list.targets(shardCount: first.router.shardCount).keys.map {
+                    ($0, RaftMembership.empty)
+                })
+            member.found(groups: empty, list: list)
+            try await member.open()
+        } catch {
+            await member.stop()
+            throw error
+        }
+        return member
     }
 
     /// Writes `value` at `path` through the first member that is open, retrying while leadership settles.

@@ -5,7 +5,7 @@ import HearthNet
 extension RESTHandler {
     /// The paths answered here rather than as database locations (none ends in `.json`, so none is a REST path).
     static let operationsPaths: Set<String> = [
-        "/.metrics", "/.health", "/.ready", "/.cluster", "/.cluster/partition", "/.cluster/heal",
+        "/.metrics", "/.health", "/.ready", "/.cluster", "/.cluster/partition", "/.cluster/heal", "/.cluster/remove",
     ]
 
     /// `/.metrics` (Prometheus text), `/.health` (the process is up and its log can still make writes durable) and
@@ -75,6 +75,45 @@ extension RESTHandler {
             String(
                 decoding: JSONValue.object(["partitioned": .array(peers.map { .string($0) })]).jsonBytes(),
                 as: UTF8.self))
+    }
+
+    /// `POST /.cluster/remove` with `{"node": "n4"}` starts removing a member: 202 once the member list says it is
+    /// leaving (its replicas then move off, and the list drops it; `GET /.cluster` shows the progress), 421 with
+    /// `leader` (the member list leader's HTTP address) from any other node, 409 when the removal breaks a rule,
+    /// 503 when no answer can be given now.
+    func removeMemberResponse(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let cluster = self.cluster else {
+            return .jsonError(status: 404, message: "This node runs alone; it has no members to remove.")
+        }
+        guard request.method == "POST" else {
+            var response = HTTPResponse.jsonError(status: 405, message: "\(request.path) answers POST only.")
+            response.headers.add("Allow", "POST")
+            return response
+        }
+        guard let document = try? JSONReader.parseValue(request.body), let node = document["node"]?.stringValue else {
+            return .jsonError(status: 400, message: #"Send {"node": "n4"}: the member to remove."#)
+        }
+        switch await cluster.removeMember(node) {
+        case .leaving:
+            var response = Self.json(
+                String(
+                    decoding: JSONValue.object(["node": .string(node), "membership": .string("leaving")]).jsonBytes(),
+                    as: UTF8.self))
+            response.status = 202
+            return response
+        case .redirect(let http):
+            let body = JSONValue.object([
+                "error": .string("Only the member list's leader removes members; ask it at \(http)."),
+                "leader": .string(http),
+            ])
+            return HTTPResponse(
+                status: 421, headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8")]),
+                body: body.jsonBytes())
+        case .refused(let reason):
+            return .jsonError(status: 409, message: reason)
+        case .unavailable(let reason):
+            return .jsonError(status: 503, message: reason)
+        }
     }
 
     private func metricsResponse() -> HTTPResponse {

@@ -51,7 +51,9 @@ public final class RESTHandler: HTTPRequestHandler {
         if let wire = self.wire, let reply = await wire.reply(to: request) { return reply }
         let started = ContinuousClock.now
         let reply: HTTPReply
-        if Self.operationsPaths.contains(request.path) {
+        if request.path == "/.cluster/remove" {
+            reply = .response(await self.removeMemberResponse(request))
+        } else if Self.operationsPaths.contains(request.path) {
             reply = .response(self.operationsResponse(request))
         } else {
             do {
