@@ -24,10 +24,7 @@ public struct JoinRequest: Sendable, Equatable {
     /// - Throws: `BinaryDecodingError` naming what is wrong.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
         var reader = BinaryReader(bytes: bytes)
-        let version = try reader.readUInt8()
-        guard version == Self.formatVersion else {
-            throw BinaryDecodingError("join request format \(version) is unknown (expected \(Self.formatVersion))")
-        }
+        try reader.readFormatVersion(Self.formatVersion, of: "join request")
         self.node = try ClusterConfiguration.Node(from: &reader)
         guard reader.isAtEnd else { throw BinaryDecodingError("unexpected bytes after the join request") }
     }
@@ -80,10 +77,7 @@ public enum JoinReply: Sendable, Equatable {
     /// - Throws: `BinaryDecodingError` naming what is wrong (a founding configuration that breaks a rule too).
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
         var reader = BinaryReader(bytes: bytes)
-        let version = try reader.readUInt8()
-        guard version == Self.formatVersion else {
-            throw BinaryDecodingError("join reply format \(version) is unknown (expected \(Self.formatVersion))")
-        }
+        try reader.readFormatVersion(Self.formatVersion, of: "join reply")
         switch try reader.readUInt8() {
         case 1:
             let name = try reader.readString()

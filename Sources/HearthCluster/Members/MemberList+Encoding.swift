@@ -28,10 +28,7 @@ extension MemberList {
     /// - Throws: `BinaryDecodingError` naming what is wrong.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
         var reader = BinaryReader(bytes: bytes)
-        let version = try reader.readUInt8()
-        guard version == Self.formatVersion else {
-            throw BinaryDecodingError("member list format \(version) is unknown (expected \(Self.formatVersion))")
-        }
+        try reader.readFormatVersion(Self.formatVersion, of: "member list")
         let replicationFactor = Int(try reader.readUInt16())
         var members: [Member] = []
         for _ in 0..<Int(try reader.readUInt16()) {
@@ -76,10 +73,7 @@ extension MemberChange {
     /// - Throws: `BinaryDecodingError` naming what is wrong.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
         var reader = BinaryReader(bytes: bytes)
-        let version = try reader.readUInt8()
-        guard version == Self.formatVersion else {
-            throw BinaryDecodingError("member change format \(version) is unknown (expected \(Self.formatVersion))")
-        }
+        try reader.readFormatVersion(Self.formatVersion, of: "member change")
         switch try reader.readUInt8() {
         case 1: self = .add(try ClusterConfiguration.Node(from: &reader))
         case 2: self = .leave(NodeID(try reader.readString()))

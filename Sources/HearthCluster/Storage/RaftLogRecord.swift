@@ -65,10 +65,7 @@ extension RaftLogRecord {
     /// - Throws: `BinaryDecodingError` naming what is wrong; a damaged record is never skipped.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
         var reader = BinaryReader(bytes: bytes)
-        let version = try reader.readUInt8()
-        guard version == Self.formatVersion else {
-            throw BinaryDecodingError("not a Raft log record (format \(version), expected \(Self.formatVersion))")
-        }
+        try reader.readFormatVersion(Self.formatVersion, of: "Raft log record")
         let kindByte = try reader.readUInt8()
         let group = Int(try reader.readUInt32())
         switch Kind(rawValue: kindByte) {

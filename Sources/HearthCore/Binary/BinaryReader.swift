@@ -12,6 +12,15 @@ public struct BinaryReader: Sendable {
     /// Whether every byte has been read.
     public var isAtEnd: Bool { self.offset == self.bytes.count }
 
+    /// Reads a record's leading format version and checks it is `expected`.
+    /// - Throws: `BinaryDecodingError` saying that `what`'s format is unknown, and which one this build reads.
+    public mutating func readFormatVersion(_ expected: UInt8, of what: String) throws(BinaryDecodingError) {
+        let version = try self.readUInt8()
+        guard version == expected else {
+            throw BinaryDecodingError("\(what) format \(version) is unknown (expected \(expected))")
+        }
+    }
+
     public mutating func readUInt8() throws(BinaryDecodingError) -> UInt8 {
         guard self.offset < self.bytes.count else { throw BinaryDecodingError(truncatedAt: self.offset) }
         defer { self.offset += 1 }

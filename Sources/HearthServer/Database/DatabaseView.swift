@@ -177,6 +177,12 @@ public final class DatabaseView: Sendable {
         for continuation in expired { continuation.resume(returning: .expired) }
     }
 
+    /// What each shard has shown, by shard index (for a stuck wait's diagnosis).
+    var shownIndexes: [UInt64] { self.state.withLock { $0.notifiedIndex } }
+
+    /// The shard indexes writes wait to see shown, by shard (for a stuck wait's diagnosis).
+    var awaitedIndexes: [Int: [UInt64]] { self.state.withLock { $0.waiters.awaitedIndexes } }
+
     /// Tasks waiting for the view to show something (`waitUntilApplied`, `waitUntilShown`).
     var waitingCount: Int { self.state.withLock { $0.waiters.count } }
 

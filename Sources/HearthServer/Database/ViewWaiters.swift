@@ -18,6 +18,9 @@ struct ViewWaiters<Token> {
 
     var isEmpty: Bool { self.byIndex.isEmpty && self.byPosition.isEmpty }
 
+    /// The shard indexes waited for, by shard (for a stuck wait's diagnosis).
+    var awaitedIndexes: [Int: [UInt64]] { self.byIndex.mapValues { $0.map(\.index) } }
+
     /// How many waits are held.
     var count: Int {
         self.byIndex.values.reduce(0) { $0 + $1.count } + self.byPosition.values.reduce(0) { $0 + $1.count }
