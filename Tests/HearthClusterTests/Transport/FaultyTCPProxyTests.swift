@@ -16,7 +16,8 @@ import Testing
         return (n1, n2, proxy, inbox2)
     }
 
-    /// Forwarding carries bytes unchanged; the proxy counts the connection it carries.
+    /// Forwarding carries bytes unchanged; the proxy counts the connections it carries (on a loaded machine the
+    /// first dial may time out in its handshake and be redialled, so at least one was accepted, one is open).
     @Test(.timeLimit(.minutes(1))) func forwards() async throws {
         let (n1, n2, proxy, inbox2) = try self.pair()
         defer { proxy.close() }
@@ -24,8 +25,8 @@ import Testing
         for payload in payloads { n1.send(payload, kind: 1, to: "n2") }
         #expect(await eventually { inbox2.all.count == 500 })
         #expect(inbox2.payloads(from: "n1") == payloads)
-        #expect(proxy.acceptedConnections == 1)
-        #expect(proxy.openConnections == 1)
+        #expect(proxy.acceptedConnections >= 1)
+        #expect(await eventually { proxy.openConnections == 1 })
         await n1.shutdown()
         await n2.shutdown()
     }
