@@ -71,16 +71,7 @@ public final class ProcessCluster {
 
     /// Runs `hearth ARGUMENTS` to completion (blocking) and returns its exit status and output.
     public static func hearth(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
+        try ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
     }
 
     /// Stops member `id` with `signal` (SIGKILL: a crash) and waits for it to exit.

@@ -20,23 +20,14 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let binary = try ServerProcess.binaryPath()
-        return try await onDedicatedThread {
-            let process = Process()
-            process.executableURL = root.appendingPathComponent("scripts/cluster")
-            process.arguments = arguments
-            process.currentDirectoryURL = root
-            var environment = ProcessInfo.processInfo.environment
-            environment["HEARTH_BINARY"] = binary
-            environment["HEARTH_CLUSTER_STATE"] = directory.child("state")
-            environment["HEARTH_CLUSTER_TIMEOUT"] = "60"
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let bytes = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, output: String(decoding: bytes, as: UTF8.self))
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEARTH_BINARY"] = binary
+        environment["HEARTH_CLUSTER_STATE"] = directory.child("state")
+        environment["HEARTH_CLUSTER_TIMEOUT"] = "60"
+        return try await onDedicatedThread { [environment] in
+            let (status, output) = try ProcessOutput.run(
+                root.appendingPathComponent("scripts/cluster"), arguments, environment: environment, directory: root)
+            return Run(status: status, output: output)
         }
     }
 

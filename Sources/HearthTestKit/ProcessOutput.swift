@@ -1,0 +1,27 @@
+public import Foundation
+
+/// Runs a program to completion and collects what it printed: the one way the test kit and the tests start a
+/// command-line tool (`hearth cluster …`, `scripts/cluster …`) and read its answer.
+public enum ProcessOutput {
+    /// Runs `executable` with `arguments` (blocking until it exits) and returns its exit status and its standard
+    /// output and error, interleaved.
+    /// - Parameters:
+    ///   - environment: the program's whole environment; nil: this process's.
+    ///   - directory: its working directory; nil: this process's.
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
+    }
+}
