@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
+        .library(name: "Hearth", targets: ["Hearth"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthWire", targets: ["HearthWire"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
@@ -38,6 +39,11 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: ["HearthCluster", "HearthCore", "HearthNet", "HearthStorage", "HearthSystem", "HearthWire"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Hearth",
+            dependencies: ["HearthCore", "HearthNet", "HearthSystem", "HearthWire"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -83,6 +89,11 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: ["HearthServer", "HearthSystem", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthTests",
+            dependencies: ["Hearth", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(
