@@ -169,8 +169,9 @@ final class ReplicatedDatabase: DatabaseAccess {
                 rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
                 restore: { machine in await shards[machine.shard].restore(machine) }))
         let local = LocalShardClient(actors: shards)
-        let calls = ShardCalls(timeout: callTimeout, clock: environment.clock, log: logger) { peer, bytes in
-            send(peer, .shardCall, bytes)
+        var random = environment.random
+        let calls = ShardCalls(timeout: callTimeout, clock: environment.clock, log: logger, firstID: random.next()) {
+            peer, bytes in send(peer, .shardCall, bytes)
         }
         let callServer = ShardCallServer(
             shards: local, leader: { log.leader(shard: $0) },
@@ -179,7 +180,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         let client = RoutedShardClient(
             node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
         let coordinator = Coordinator(
-            router: router, shards: client, log: log, view: view, random: environment.random)
+            router: router, shards: client, log: log, view: view, random: random)
         let resolver = IntentResolver(
             actors: shards, client: client, log: log, forgets: coordinator.forgets, resolveAfter: resolveAfter,
             readLockTimeout: resolveAfter, clock: environment.clock)

@@ -78,7 +78,7 @@ extension ClusterSimulation {
             guard machine.isUp else { return "\(machine.id) down" }
             guard let database = machine.database.current else { return "\(machine.id) opening" }
             return "\(machine.id) (\(database.notReadyReason ?? "ready"), \(database.log.waitingCount) commit waits, "
-                + "\(database.view.waitingCount) view waits \(database.view.awaitedIndexes) shown \(database.view.shownIndexes), \(database.calls.inFlight) calls out, \(machine.requestsInFlight) client requests)"
+                + "\(database.view.waitingCount) view waits \(database.view.awaitedIndexes) shown \(database.view.shownIndexes) held \(database.view.heldEntries), \(database.calls.inFlight) calls out, \(machine.requestsInFlight) client requests)"
         }
         return machines.joined(separator: ", ")
             + "; \(self.executor.runnableCount) runnable jobs, \(self.clientClock.sleeping) clients asleep"
