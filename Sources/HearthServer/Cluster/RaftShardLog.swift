@@ -42,6 +42,8 @@ final class RaftShardLog: ShardLog {
     struct Shard {
         /// Entries this node proposed and applied ahead of commit, by Raft index.
         var pending: [UInt64: (term: UInt64, applied: ShardApplied)] = [:]
+        /// The newest entry this node proposed (committed once `delivered` reaches it in its term).
+        var lastProposed: ShardLogPosition?
         /// The highest Raft index delivered to the view.
         var delivered: UInt64 = 0
         /// While leading: the term, and the index of its first entry (the no-op), which must be delivered before
@@ -156,8 +158,27 @@ final class RaftShardLog: ShardLog {
             self.shards.withLock { $0[applied.shard]?.needsRebuild = true }
             return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: 0, term: 0)
         }
-        self.shards.withLock { $0[applied.shard]?.pending[raftIndex] = (term, applied) }
-        return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
+        let position = ShardLogPosition(shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
+        self.shards.withLock { shards in
+            shards[applied.shard]?.pending[raftIndex] = (term, applied)
+            shards[applied.shard]?.lastProposed = position
+        }
+        return position
+    }
+
+    func confirmRefusal(shard: Int, term: UInt64) async -> Bool {
+        let group = RaftGroupID(UInt32(shard))
+        let tail = self.shards.withLock { shards -> ShardLogPosition? in
+            guard let state = shards[shard], let last = state.lastProposed, last.sequence > state.delivered else {
+                return nil
+            }
+            return last
+        }
+        guard (try? await self.service.readIndex(group, timeout: self.commitTimeout)) != nil,
+            let state = self.service.host(group)?.softState, state.role == .leader, state.term == term
+        else { return false }
+        guard let tail else { return true }
+        return (try? await self.waitUntilCommitted([tail])) != nil
     }
 
     func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws {
