@@ -206,7 +206,7 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     func connectionClosed(_ connection: Connection, error: IOError?) {
         guard case .established(let link) = self.state else { return }
-        link.detach(connection.id)
+        if link.detach(connection.id) { self.core.disconnectHandler.withLock { $0 }?(link.peer) }
         self.core.log.info(
             "peer.disconnected",
             ["peer": link.peer.name, "connection": "\(connection.id)", "error": error?.message ?? "none"]

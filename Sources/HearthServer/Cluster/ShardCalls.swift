@@ -107,6 +107,20 @@ final class ShardCalls: Sendable {
     /// Answered calls and their summed round trips, by peer.
     var roundTripTotals: [NodeID: RoundTrips] { self.roundTrips.withLock { $0 } }
 
+    /// The connection to `peer` was lost: its calls still waiting fail at once as `connectionLost` (their answers
+    /// can no longer come), rather than when their timeout passes.
+    func connectionLost(to peer: NodeID) {
+        let lost = self.pending.withLock { pending -> [Pending] in
+            let ids = pending.filter { $0.value.peer == peer }.map(\.key)
+            return ids.compactMap { pending.removeValue(forKey: $0) }
+        }
+        for call in lost {
+            call.continuation.resume(
+                throwing: ShardCallError(
+                    shard: call.shard, kind: .connectionLost(peer), waited: self.clock.now - call.sent))
+        }
+    }
+
     /// Fails every call whose deadline has passed (by `now`, the clock's time unless given).
     func expire(now: ContinuousClock.Instant? = nil) {
         let now = now ?? self.clock.now

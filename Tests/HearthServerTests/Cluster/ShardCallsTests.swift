@@ -77,6 +77,32 @@ import Testing
         #expect(first.nextCallID != second.nextCallID)
     }
 
+    /// A lost connection ends the calls to that peer at once, as "unknown outcome", and leaves the others waiting.
+    @Test(.timeLimit(.minutes(1))) func aLostConnectionEndsItsPeersCallsAtOnce() async throws {
+        let wire = Wire()
+        let calls = ShardCalls(timeout: .seconds(30), log: Log(level: .critical), send: wire.send)
+        let toN2 = Task { try await calls.call(.finish(TransactionID(rawValue: 1), commit: true), shard: 0, to: "n2") }
+        let toN3 = Task { try await calls.call(.unlock(TransactionID(rawValue: 2)), shard: 1, to: "n3") }
+        #expect(await eventually { calls.inFlight == 2 })
+        calls.connectionLost(to: "n2")
+        do {
+            _ = try await toN2.value
+            Issue.record("a call whose connection was lost returned")
+        } catch let error as ShardCallError {
+            guard case .connectionLost(let peer) = error.kind else {
+                Issue.record("expected a lost connection, got \(error)")
+                return
+            }
+            #expect(peer == "n2")
+            #expect(error.description.contains("may or may not have been applied"))
+            #expect(!Coordinator.certainlyNotCarriedOut(error))
+        }
+        #expect(calls.inFlight == 1)
+        let sent = try ShardCall(decoding: try #require(wire.sent.withLock { $0.first { $0.0 == "n3" }?.1 }))
+        calls.receive(ShardReply(id: sent.id, outcome: .unlocked).encoded(), from: "n3")
+        _ = try await toN3.value
+    }
+
     @Test(.timeLimit(.minutes(1))) func anUnansweredCallTimesOutAsUnknown() async throws {
         let wire = Wire()
         let calls = ShardCalls(timeout: .milliseconds(20), log: Log(level: .critical), send: wire.send)
