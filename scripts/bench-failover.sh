@@ -12,5 +12,10 @@ down="${2:-3}"
 swift build -c release --product hearth >/dev/null
 binary="$(swift build -c release --show-bin-path)/hearth"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-python3 scripts/failover-bench.py "$binary" "$work" --kills "$kills" --down "$down"
+# The nodes' logs stay when the run fails, for a look at what went wrong.
+if python3 scripts/failover-bench.py "$binary" "$work" --kills "$kills" --down "$down"; then
+    rm -rf "$work"
+else
+    echo "the nodes' data and logs are in $work" >&2
+    exit 1
+fi
