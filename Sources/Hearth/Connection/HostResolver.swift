@@ -23,7 +23,9 @@ enum HostResolver {
         defer { if let list { freeaddrinfo(list) } }
         var entry = status == 0 ? list : nil
         while let current = entry {
-            if let numeric = Self.numericHost(current.pointee), let address = try? SocketAddress(host: numeric, port: port) {
+            if let numeric = Self.numericHost(current.pointee),
+                let address = try? SocketAddress(host: numeric, port: port)
+            {
                 return address
             }
             entry = current.pointee.ai_next

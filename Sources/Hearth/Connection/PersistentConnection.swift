@@ -83,7 +83,9 @@ package final class PersistentConnection: Sendable {
     }
 
     /// Runs one machine input on the queue and carries out its actions.
-    private func run(_ input: @escaping @Sendable (inout ConnectionMachine, ConnectionTime) -> [ConnectionMachine.Action]) {
+    private func run(
+        _ input: @escaping @Sendable (inout ConnectionMachine, ConnectionTime) -> [ConnectionMachine.Action]
+    ) {
         self.queue.async {
             let now = self.now()
             let actions: [ConnectionMachine.Action]? = self.state.withLock { state in
@@ -135,7 +137,8 @@ package final class PersistentConnection: Sendable {
             return (state.wakeGeneration, max(.zero, wake - now.monotonic))
         }
         guard let wake else { return }
-        let nanoseconds = Int(wake.delay.components.seconds) * 1_000_000_000
+        let nanoseconds =
+            Int(wake.delay.components.seconds) * 1_000_000_000
             + Int(wake.delay.components.attoseconds / 1_000_000_000)
         self.queue.asyncAfter(wallDeadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self, self.state.withLock({ $0.wakeGeneration == wake.generation }) else { return }

@@ -26,4 +26,5 @@ package enum RealtimeTransportEvent: Sendable, Equatable {
 }
 
 /// Makes the transport for one attempt to reach `endpoint`, asking for `target` (see `RealtimeEndpoint.target`).
-package typealias RealtimeTransportFactory = @Sendable (_ endpoint: RealtimeEndpoint, _ target: String) -> any RealtimeTransport
+package typealias RealtimeTransportFactory =
+    @Sendable (_ endpoint: RealtimeEndpoint, _ target: String) -> any RealtimeTransport

@@ -54,7 +54,9 @@ final class WebSocketClientHandler: ConnectionHandler {
     func connectionClosed(_ connection: Connection, error: IOError?) {
         let reason =
             self.failure
-            ?? error.map { RealtimeConnectionError(.connectionFailed, "The connection to \(self.endpoint) failed: \($0.message)") }
+            ?? error.map {
+                RealtimeConnectionError(.connectionFailed, "The connection to \(self.endpoint) failed: \($0.message)")
+            }
             ?? (self.isUpgraded
                 ? nil
                 : RealtimeConnectionError(
