@@ -7,8 +7,10 @@ import Synchronization
 
 /// A `RealtimeTransport` over Foundation's `URLSessionWebSocketTask`, for `wss://` (TLS comes from the platform).
 ///
-/// swift-corelibs-foundation provides the task on Linux too (through libcurl, which must be built with WebSocket
-/// support), so it is built everywhere; plain `ws://` normally goes through `WebSocketTransport` instead. Events come
+/// swift-corelibs-foundation declares the task on Linux too, so this type is built (and type-checked) everywhere,
+/// but there it runs on libcurl, which must be built with WebSocket support; a libcurl without it (the one Hearth is
+/// tested with, for one) fails every attempt with `.unsupported`. Plain `ws://` always goes through
+/// `WebSocketTransport`. Events come
 /// from the session's delegate queue: `opened` from the delegate's open callback, text from a receive loop, and
 /// `closed` once, from whichever of the close callback, the completion callback or a failed receive comes first.
 package final class URLSessionTransport: NSObject, RealtimeTransport, URLSessionWebSocketDelegate {
@@ -90,7 +92,18 @@ package final class URLSessionTransport: NSObject, RealtimeTransport, URLSession
             self.finish(nil)
             return
         }
-        self.fail("The WebSocket to \(self.url) failed: \(error.localizedDescription)")
+        let reason = error.localizedDescription
+        guard !reason.contains("not supported by libcurl") else {
+            self.finish(
+                RealtimeConnectionError(
+                    .unsupported,
+                    "Foundation cannot open \(self.url) here: this system's libcurl has no WebSocket support. "
+                        + "Use a ws:// URL (Hearth's own client) or a libcurl built with WebSockets."
+                )
+            )
+            return
+        }
+        self.fail("The WebSocket to \(self.url) failed: \(reason)")
     }
 
     private func receive(on task: URLSessionWebSocketTask) {

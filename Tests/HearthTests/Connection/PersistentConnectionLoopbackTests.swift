@@ -25,13 +25,14 @@ import Testing
     private static func connection(
         port: Int,
         log: EventLog,
-        makeTransport: @escaping RealtimeTransportFactory = PersistentConnection.defaultTransport
+        configure: (inout ConnectionMachine.Configuration) -> Void = { _ in }
     ) -> PersistentConnection {
         var configuration = ConnectionMachine.Configuration(
             endpoints: [RealtimeEndpoint(host: "127.0.0.1", port: port)], namespace: "demo")
         configuration.backoff = .init(initial: .milliseconds(50), maximum: .milliseconds(200))
+        configure(&configuration)
         let connection = PersistentConnection(
-            configuration: configuration, makeTransport: makeTransport, onEvent: { log.append($0) })
+            configuration: configuration, onEvent: { log.append($0) })
         connection.goOnline()
         return connection
     }
@@ -99,17 +100,55 @@ import Testing
         #expect(await eventually(seconds: 20) { log.contains(.requestAnswered(RequestToken(1), .ok(.json(.string(big))))) })
     }
 
-    /// Foundation's WebSocket task (the `wss` transport) also speaks to the node, over plain `ws` here.
-    @Test func urlSessionTransportConnects() async throws {
+    /// A connection that goes silent (the network swallows everything) is noticed by the keep-alive, closed and
+    /// redialled; the listen comes back with it.
+    @Test func silentConnectionsAreRedialled() async throws {
         let server = try ServerProcess()
         defer { server.stop() }
+        let proxy = try FaultyTCPProxy(targetPort: server.port)
+        defer { proxy.close() }
         let log = EventLog()
-        let connection = Self.connection(port: server.port, log: log) { endpoint, target in
-            URLSessionTransport(url: endpoint.url(target: target))
+        let connection = Self.connection(port: proxy.port, log: log) { configuration in
+            configuration.pingAfterIdle = .milliseconds(500)
+            configuration.pongTimeout = .milliseconds(500)
+            configuration.handshakeTimeout = .seconds(2)
         }
         defer { connection.close() }
-        #expect(await eventually(seconds: 20) { log.count(Self.isConnected) == 1 })
-        connection.send(.write(WriteID(1), .put(path: "/u", data: .int(7), hash: nil)))
-        #expect(await eventually(seconds: 20) { log.contains(.writeAnswered(WriteID(1), .okEmpty)) })
+        connection.send(.listen(Self.key, hash: ""))
+        #expect(await eventually(seconds: 20) { log.contains(.listenAnswered(Self.key, .okEmpty)) })
+        proxy.setMode(.blackhole)
+        let silenced = ContinuousClock.now
+        #expect(await eventually(seconds: 20) { log.contains(.disconnected) })
+        #expect(ContinuousClock.now - silenced < .seconds(5))
+        proxy.setMode(.forward)
+        #expect(await eventually(seconds: 20) { log.count { $0 == .listenAnswered(Self.key, .okEmpty) } == 2 })
+    }
+
+    /// Foundation's WebSocket task (the `wss` transport) speaks to the node over plain `ws` here, or, where
+    /// Foundation's libcurl has no WebSocket support (as on the Linux Hearth is tested on), fails with a clear
+    /// `unsupported` error.
+    @Test func urlSessionTransportConnectsOrSaysWhyNot() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let endpoint = RealtimeEndpoint(host: "127.0.0.1", port: server.port)
+        let transport = URLSessionTransport(url: endpoint.url(namespace: "demo", lastSessionID: nil))
+        let events = Mutex<[RealtimeTransportEvent]>([])
+        transport.start { event in events.withLock { $0.append(event) } }
+        #expect(await eventually(seconds: 20) { !events.withLock { $0.isEmpty } })
+        switch events.withLock({ $0.first }) {
+        case .opened:
+            #expect(await eventually(seconds: 20) { events.withLock { $0.count } >= 2 })
+            guard case .text(let handshake)? = events.withLock({ $0.dropFirst().first }) else {
+                Issue.record("expected the handshake, got \(events.withLock { $0 })")
+                return
+            }
+            #expect(handshake.contains(#""t":"h""#))
+            transport.close()
+        case .closed(let error?):
+            #expect(error.code == .unsupported)
+            #expect(error.message.contains("libcurl"))
+        default:
+            Issue.record("unexpected events \(events.withLock { $0 })")
+        }
     }
 }
