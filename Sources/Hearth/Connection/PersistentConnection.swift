@@ -43,6 +43,7 @@ package final class PersistentConnection: Sendable {
         self.makeTransport = makeTransport
         self.onEvent = onEvent
         self.log = log
+        self.queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// Hands one command to the connection.
@@ -60,20 +61,35 @@ package final class PersistentConnection: Sendable {
         self.run { machine, now in machine.goOffline(at: now) }
     }
 
-    /// Goes offline for good: the transport is closed and no more events are delivered. Waits until done.
+    /// Goes offline for good: the transport is closed and no more events are delivered once this returns (it may
+    /// be called from `onEvent` too).
     package func close() {
-        self.queue.sync {
-            let transports: [any RealtimeTransport] = self.state.withLock { state in
-                guard !state.isClosed else { return [] }
-                state.isClosed = true
-                _ = state.machine.goOffline(at: self.now())
-                let transports = Array(state.transports.values)
-                state.transports = [:]
-                return transports
-            }
-            for transport in transports { transport.close() }
+        guard DispatchQueue.getSpecific(key: Self.queueKey) == self.id else {
+            self.queue.sync { self.closeOnQueue() }
+            return
         }
+        self.closeOnQueue()
     }
+
+    deinit {
+        self.closeOnQueue()
+    }
+
+    private func closeOnQueue() {
+        let transports: [any RealtimeTransport] = self.state.withLock { state in
+            guard !state.isClosed else { return [] }
+            state.isClosed = true
+            let transports = Array(state.transports.values)
+            state.transports = [:]
+            return transports
+        }
+        for transport in transports { transport.close() }
+    }
+
+    /// Marks the connection's queue, so `close()` knows when it is already running on it.
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    private var id: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// `ws` through our own client, `wss` through Foundation's.
     package static let defaultTransport: RealtimeTransportFactory = { endpoint, target in
@@ -98,6 +114,7 @@ package final class PersistentConnection: Sendable {
 
     private func perform(_ actions: [ConnectionMachine.Action], at now: ConnectionTime) {
         for action in actions {
+            guard !self.state.withLock({ $0.isClosed }) else { return }
             switch action {
             case .openTransport(let attempt, let endpoint, let target):
                 let transport = self.makeTransport(endpoint, target)

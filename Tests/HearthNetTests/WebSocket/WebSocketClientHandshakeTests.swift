@@ -67,7 +67,9 @@ import Testing
     @Test func refusesOtherAnswers() {
         #expect(self.failure(["HTTP/1.1 400 Bad Request", "Content-Length: 0"])?.code == .upgradeRefused)
         #expect(self.failure([Self.goodLines[0], Self.goodLines[2], Self.goodLines[3]])?.code == .upgradeRefused)
-        #expect(self.failure(Self.goodLines + ["Sec-WebSocket-Extensions: permessage-deflate"])?.code == .unexpectedNegotiation)
+        #expect(
+            self.failure(Self.goodLines + ["Sec-WebSocket-Extensions: permessage-deflate"])?.code
+                == .unexpectedNegotiation)
         #expect(self.failure(["SSH-2.0-OpenSSH"])?.code == .malformedResponse)
     }
 

@@ -97,7 +97,8 @@ import Testing
         connection.send(.write(WriteID(1), .put(path: "/big", data: .string(big), hash: nil)))
         #expect(await eventually(seconds: 20) { log.contains(.writeAnswered(WriteID(1), .okEmpty)) })
         connection.send(.get(RequestToken(1), path: Path(keys: [Key(unchecked: "big")]), query: nil))
-        #expect(await eventually(seconds: 20) { log.contains(.requestAnswered(RequestToken(1), .ok(.json(.string(big))))) })
+        #expect(
+            await eventually(seconds: 20) { log.contains(.requestAnswered(RequestToken(1), .ok(.json(.string(big))))) })
     }
 
     /// A connection that goes silent (the network swallows everything) is noticed by the keep-alive, closed and
