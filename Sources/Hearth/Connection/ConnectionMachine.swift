@@ -15,6 +15,9 @@ import HearthWire
 /// - **Requests.** Each request gets the next id; answers are routed by id to `listenAnswered`, `writeAnswered` or
 ///   `requestAnswered`. Pushes become `data`, `merge` and `listenRevoked`. Messages longer than one frame go out as
 ///   a count frame and parts (`WireFrameSplitter`) and come back together in a `WireFrameAssembler`.
+/// - **Listens.** A `listen` for a key already live changes only the hash it is sent with after the next
+///   reconnect; resent listens carry the hash the engine last gave (Hearth's server sends the data whatever the
+///   hash, so a stale one costs nothing there).
 /// - **Restoring.** After every handshake the connection sends each live listen again, then every unanswered write
 ///   in the order it was made, then the onDisconnect requests and gets that waited for it (Firebase's order).
 ///   A write the server applied but whose answer was lost with the connection is therefore applied twice: harmless

@@ -121,6 +121,36 @@ import Testing
         #expect(MachineDriver.opened(actions) == [RealtimeEndpoint(host: "127.0.0.2", port: 9100)])
     }
 
+    /// A revoked credential (`ac`) drops the connection and dials again; a server error (`e`) is only logged.
+    @Test func authRevokedReconnectsAndErrorsAreLogged() {
+        var driver = MachineDriver(endpoints: 2)
+        _ = driver.connect()
+        let logged = driver.receive(.serverError("too large"))
+        #expect(logged == [.log("Server error: too large")])
+        let actions = driver.receive(.authRevoked(status: "expired_token", reason: "expired"))
+        #expect(actions.contains(.closeTransport(attempt: 1)))
+        #expect(MachineDriver.events(actions) == [.disconnected])
+        #expect(MachineDriver.opened(actions).map(\.port) == [9001])
+    }
+
+    /// Database and realtime URLs name an endpoint; a reset's `host[:port]` keeps the scheme's default port.
+    @Test func endpointsParse() throws {
+        #expect(try RealtimeEndpoint(parsing: "ws://127.0.0.1:9000") == RealtimeEndpoint(host: "127.0.0.1", port: 9000))
+        #expect(
+            try RealtimeEndpoint(parsing: "http://localhost:9000?ns=demo")
+                == RealtimeEndpoint(host: "localhost", port: 9000))
+        #expect(
+            try RealtimeEndpoint(parsing: "https://db.example.com/")
+                == RealtimeEndpoint(host: "db.example.com", port: 443, isSecure: true))
+        #expect(try RealtimeEndpoint(parsing: "ws://[::1]:7000").authority == "[::1]:7000")
+        #expect(throws: RealtimeConnectionError.self) { try RealtimeEndpoint(parsing: "ftp://x") }
+        #expect(throws: RealtimeConnectionError.self) { try RealtimeEndpoint(parsing: "ws://:80") }
+        #expect(RealtimeEndpoint(authority: "s-1.example.com", isSecure: true)?.port == 443)
+        #expect(
+            RealtimeEndpoint(host: "h", port: 1).url(namespace: "n", lastSessionID: "abc")
+                == "ws://h:1/.ws?v=5&ns=n&ls=abc")
+    }
+
     static func path(_ text: String) -> Path {
         Path(keys: text.split(separator: "/").map { Key(unchecked: String($0)) })
     }
