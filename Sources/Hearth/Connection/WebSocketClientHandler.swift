@@ -81,8 +81,10 @@ final class WebSocketClientHandler: ConnectionHandler {
         self.isUpgraded = true
         let rest = self.head[length...]
         self.head = []
-        self.transport.opened(writer: connection.writer)
-        guard !connection.isClosed else { return }
+        guard self.transport.opened(writer: connection.writer) else {
+            connection.close()
+            return
+        }
         self.parser.append(rest)
         self.readFrames(connection)
     }

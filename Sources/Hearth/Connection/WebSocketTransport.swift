@@ -108,14 +108,17 @@ package final class WebSocketTransport: RealtimeTransport {
         self.state.withLock { $0.isCloseRequested }
     }
 
-    /// The upgrade succeeded: frames may flow through `writer`.
-    func opened(writer: ConnectionWriter) {
+    /// The upgrade succeeded: frames may flow through `writer`. Returns `false` when the transport was closed
+    /// meanwhile, and the handler must close the connection.
+    func opened(writer: ConnectionWriter) -> Bool {
         let events: (@Sendable (RealtimeTransportEvent) -> Void)? = self.state.withLock { state in
             guard !state.isFinished, !state.isCloseRequested else { return nil }
             state.writer = writer
             return state.events
         }
-        events?(.opened)
+        guard let events else { return false }
+        events(.opened)
+        return true
     }
 
     /// A text frame arrived.
