@@ -149,6 +149,7 @@ class Writers:
         self.acks = {shard: [] for shard in range(SHARDS)}  # shard → [(submitted, acknowledged)], in answer order
         self.last = {}  # key → last acknowledged number
         self.attempted = {}  # key → last number sent
+        self.errors = []  # (shard, node, when, what), for FAILOVER_VERBOSE
         self.stopping = threading.Event()
         self.threads = [
             threading.Thread(target=self.run, args=(node, shard, key), daemon=True)
@@ -184,8 +185,12 @@ class Writers:
                         self.acks[shard].append((submitted, acknowledged))
                         self.last[key] = number
                 else:
+                    with self.lock:
+                        self.errors.append((shard, node, submitted, time.monotonic(), f"{response.status}"))
                     time.sleep(0.02)
-            except (OSError, http.client.HTTPException):
+            except (OSError, http.client.HTTPException) as error:
+                with self.lock:
+                    self.errors.append((shard, node, submitted, time.monotonic(), type(error).__name__))
                 if connection is not None:
                     connection.close()
                 connection = None
@@ -246,7 +251,14 @@ def main():
                     ack = writers.first_ack_after(shard, killed)
                     if ack is not None:
                         if os.environ.get("FAILOVER_VERBOSE"):
-                            print(f"  shard {shard}: {(ack - killed) * 1000:.0f} ms", file=sys.stderr)
+                            with writers.lock:
+                                failed = [
+                                    f"n{n + 1} {(sent - killed) * 1000:.0f}→{(end - killed) * 1000:.0f} ms {what}"
+                                    for (s, n, sent, end, what) in writers.errors
+                                    if s == shard and end > killed and sent < ack
+                                ]
+                            print(f"  shard {shard}: {(ack - killed) * 1000:.0f} ms; failed: {failed[:6]}",
+                                  file=sys.stderr)
                         failovers.append(ack - killed)
                         longest = max(longest, ack - killed)
                         waiting.discard(shard)

@@ -286,9 +286,9 @@ final class RaftShardLog: ShardLog {
         for entry in fresh {
             guard case .command(let command) = entry.payload else { continue }
             bytes += command.count
-            let pending = self.shards.withLock { $0[shard]?.pending.removeValue(forKey: entry.index) }
-            if let pending, pending.term == entry.term {
-                batch.append(pending.applied)
+            let pending = self.shards.withLock { shards in Self.takePending(&shards, shard: shard, entry: entry) }
+            if let pending {
+                batch.append(pending)
                 continue
             }
             if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
@@ -322,6 +322,23 @@ final class RaftShardLog: ShardLog {
         }
         Self.resume(resumed, terms: terms, shard: shard)
         if isDue { self.snapshotDue.withLock { $0 }?(shard) }
+    }
+
+    /// The machine's own application of committed command `entry`, when this node proposed it. Any other command
+    /// committed while this node holds proposals of its own (or one at the same index from another term) means
+    /// those proposals will never commit: the machine ran ahead of the log and is marked for a rebuild, whether or
+    /// not the step-down was observed yet (a proposal can land just after `observe` cleared the last ones).
+    static func takePending(_ shards: inout [Int: Shard], shard: Int, entry: RaftEntry) -> ShardApplied? {
+        let own = shards[shard]?.pending.removeValue(forKey: entry.index)
+        if let own, own.term == entry.term { return own.applied }
+        let ranAhead =
+            own != nil || shards[shard]?.pending.isEmpty == false
+            || (shards[shard]?.lastProposed?.sequence ?? 0) >= entry.index
+        if ranAhead {
+            shards[shard]?.pending.removeAll()
+            shards[shard]?.needsRebuild = true
+        }
+        return nil
     }
 
     /// Resumes `waiters`: successfully when the committed entry at a waiter's index has the term it was proposed in.
