@@ -192,7 +192,7 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     private func fail(_ connection: Connection, _ error: PeerFrameError) {
         if case .established(let link) = self.state {
-            link.detach(connection.id)
+            if link.detach(connection.id) { self.core.disconnectHandler.withLock { $0 }?(link.peer) }
         } else if case .dialed(let peer) = self.role {
             self.core.link(for: peer)?.handshakeFailed()
         }
