@@ -77,7 +77,8 @@ extension ClusterSimulation {
         let machines = self.machines.map { machine -> String in
             guard machine.isUp else { return "\(machine.id) down" }
             guard let database = machine.database.current else { return "\(machine.id) opening" }
-            return "\(machine.id) (\(database.notReadyReason(allowingLag: 0) ?? "ready"), \(database.log.waitingCount) commit waits, "
+            return
+                "\(machine.id) (\(database.notReadyReason(allowingLag: 0) ?? "ready"), \(database.log.waitingCount) commit waits, "
                 + "\(database.view.waitingCount) view waits \(database.view.awaitedIndexes) shown \(database.view.shownIndexes) held \(database.view.heldEntries), \(database.calls.inFlight) calls out, \(machine.requestsInFlight) client requests)"
         }
         return machines.joined(separator: ", ")
