@@ -165,7 +165,7 @@ import Testing
             try await self.write(rounds: 0..<4, members: members)
             let target = try Path(validating: "/posts/p0/stars")
             let shard = try #require(Self.router.shards(namespace: "default", mutation: target).first)
-            let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
+            let leader = try await InProcessCluster.leader(of: shard, among: members)
             let others = members.filter { $0 !== leader }
             let database = try #require(leader.database)
             #expect(database.log.snapshotIndex(shard: shard) > 0, "the leader compacted the shard before stepping down")

@@ -102,7 +102,7 @@ import Testing
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             #expect(try await InProcessCluster.write(1, at: "/posts/p0/starCount", members: members))
             let shard = Self.router.shards(namespace: "default", mutation: try Path(validating: "/posts/p0"))[0]
-            let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
+            let leader = try await InProcessCluster.leader(of: shard, among: members)
             await leader.stop()
             let survivors = members.filter { $0 !== leader }
             #expect(try await InProcessCluster.write(2, at: "/posts/p0/starCount", members: survivors))
@@ -122,7 +122,7 @@ import Testing
             #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
             let target = try Path(validating: "/posts/p0/starCount")
             let shard = try #require(Self.router.shard(namespace: "default", path: target))
-            let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
+            let leader = try await InProcessCluster.leader(of: shard, among: members)
             for member in members where member !== leader { await member.close() }
             let database = try #require(leader.database)
             // The leader still takes the write (it has not noticed yet), but it can never commit.
@@ -143,7 +143,7 @@ import Testing
             #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
             let target = try Path(validating: "/posts/p0/starCount")
             let shard = try #require(Self.router.shard(namespace: "default", path: target))
-            let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
+            let leader = try await InProcessCluster.leader(of: shard, among: members)
             let database = try #require(leader.database)
             let stale = WriteCondition(path: target, expectedHash: Node(.int(7)).hash)
             let set = [Mutation.set(target, WriteValue(node: Node(.int(1))))]

@@ -214,6 +214,20 @@ enum InProcessCluster {
         return member
     }
 
+    /// The member that leads `shard` and takes its writes, once one does (a ready cluster may still be moving a
+    /// leadership, or a new leader may still be applying its predecessors' entries).
+    static func leader(of shard: Int, among members: [Member]) async throws -> Member {
+        var found: Member?
+        _ = await eventually(seconds: 30) {
+            found = members.first { $0.acceptsAppends(shard: shard) }
+            return found != nil
+        }
+        guard let found else {
+            throw TestClientError(description: "no member took writes for shard \(shard) within 30 s")
+        }
+        return found
+    }
+
     /// Writes `value` at `path` through the first member that is open, retrying while leadership settles.
     static func write(
         _ value: Int, at path: String, members: [Member], retryingUnconfirmed: Bool = false
