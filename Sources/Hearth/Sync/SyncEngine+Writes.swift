@@ -1,0 +1,105 @@
+package import HearthCore
+import HearthWire
+
+/// The user's writes: shown at once, sent in order, confirmed or reverted by the server.
+extension SyncEngine {
+    /// `setValue` (an empty value removes): shown at once with server values estimated, sent as a `put`. Aborts
+    /// transactions at, above and below `path` with Firebase's `set` reason.
+    /// - Parameter now: the local clock in milliseconds since the Unix epoch, for server-value estimates.
+    package mutating func set(_ value: WriteValue, at path: Path, now: Int64) -> (WriteID, SyncOutput) {
+        var id = WriteID(0)
+        let output = self.producing { engine in
+            let resolved = value.resolved(
+                existing: engine.visibleNode(at: path),
+                now: engine.estimatedServerTime(now: now)
+            )
+            id = engine.makeWriteID()
+            engine.writes.append(PendingWrite(id: id, path: path, change: .overwrite(resolved), isVisible: true))
+            engine.send(.write(id, .put(path: path.description, data: value.jsonValue(), hash: nil)))
+            engine.refreshViews(near: path)
+            engine.abortTransactions(near: path, now: now)
+        }
+        return (id, output)
+    }
+
+    /// `updateChildValues`: every relative path gets its value in one atomic write, sent as a `merge`.
+    /// - Precondition: `values` is not empty and no path in it contains another (the API layer checks both).
+    package mutating func update(_ values: [(relative: Path, value: WriteValue)], at path: Path, now: Int64)
+        -> (WriteID, SyncOutput)
+    {
+        var id = WriteID(0)
+        let output = self.producing { engine in
+            let serverTime = engine.estimatedServerTime(now: now)
+            var entries: [MergeEntry] = []
+            var data: [String: JSONValue] = [:]
+            for (relative, value) in values {
+                let target = path.appending(relative)
+                let resolved = value.resolved(existing: engine.visibleNode(at: target), now: serverTime)
+                entries.append(MergeEntry(relative: relative, node: resolved))
+                data[relative.slashless] = value.jsonValue()
+            }
+            id = engine.makeWriteID()
+            engine.writes.append(PendingWrite(id: id, path: path, change: .merge(entries), isVisible: true))
+            engine.send(.write(id, .merge(path: path.description, data: data)))
+            engine.refreshViews(near: path)
+            for (relative, _) in values {
+                engine.abortTransactions(near: path.appending(relative), now: now)
+            }
+        }
+        return (id, output)
+    }
+
+    /// `setPriority`: sent as a `put` to `path/.priority`; shown where the location holds data.
+    package mutating func setPriority(_ priority: Priority?, at path: Path) -> (WriteID, SyncOutput) {
+        var id = WriteID(0)
+        let output = self.producing { engine in
+            id = engine.makeWriteID()
+            engine.writes.append(PendingWrite(id: id, path: path, change: .priority(priority), isVisible: true))
+            let target = path.isRoot ? "/.priority" : path.description + "/.priority"
+            engine.send(.write(id, .put(path: target, data: priority?.jsonValue ?? .null, hash: nil)))
+            engine.refreshViews(near: path)
+        }
+        return (id, output)
+    }
+
+    /// The server answered a plain write: it leaves the pending layer (confirmed, or reverted with the error).
+    mutating func writeAnswered(_ id: WriteID, _ response: WireResponse) {
+        guard let write = self.writes.remove(id) else { return }
+        var failure: WireProtocolError?
+        switch response {
+        case .ok:
+            self.keepConfirmedWrite(write)
+        case .failure(let error):
+            failure = error
+        }
+        self.refreshViews(near: write.path)
+        if failure != nil { self.rerunTransactions(near: write.path) }
+        self.emit(.writeCompleted(id, failure))
+    }
+
+    /// Moves a confirmed write into the server cache where a listen covers it but the server's data has not come
+    /// yet (a listen still unanswered), so its local events are not taken back and raised again. Where the cache
+    /// is already complete the server's own data (with real server values) stays.
+    mutating func keepConfirmedWrite(_ write: PendingWrite) {
+        switch write.change {
+        case .overwrite(let node):
+            self.keepConfirmed(node, at: write.path)
+        case .merge(let entries):
+            for entry in entries {
+                self.keepConfirmed(entry.node, at: write.path.appending(entry.relative))
+            }
+        case .priority:
+            break
+        }
+    }
+
+    private mutating func keepConfirmed(_ node: Node, at target: Path) {
+        for listen in self.wholeListenPaths {
+            if listen.contains(target) {
+                if !self.server.tree.isComplete(at: target) { self.server.tree.set(node, at: target) }
+            } else if let inside = target.relativePath(to: listen), !self.server.tree.isComplete(at: listen) {
+                self.server.tree.set(node.node(at: inside), at: listen)
+            }
+        }
+    }
+}
