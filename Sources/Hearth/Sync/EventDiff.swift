@@ -24,7 +24,9 @@ package enum EventDiff {
         for (key, _) in new.ordered { newKeys.insert(key) }
 
         for (key, node) in old.ordered where !newKeys.contains(key) {
-            events.append(DataEvent(kind: .childRemoved, path: path.appending(key), node: node, index: index, previousSiblingKey: nil))
+            events.append(
+                DataEvent(
+                    kind: .childRemoved, path: path.appending(key), node: node, index: index, previousSiblingKey: nil))
         }
         var moved: [DataEvent] = []
         var changed: [DataEvent] = []

@@ -83,6 +83,7 @@ extension SyncEngine {
         let neededSet = Set(needed)
         for key in needed where self.listens[key] == nil {
             self.listens[key] = false
+            self.seedWindow(for: key)
             self.send(.listen(key, hash: self.hash(for: key)))
         }
         let stale = self.listens.keys.filter { !neededSet.contains($0) }
@@ -120,7 +121,24 @@ extension SyncEngine {
         }
         self.server.tree = kept
         let tagged = Set(self.listens.keys.compactMap { key in key.query.map { ViewKey(path: key.path, query: $0) } })
-        self.server.windows = self.server.windows.filter { tagged.contains($0.key) }
+        // A window whose listen gave way to a listen above it still serves its view until that one is answered.
+        self.server.windows = self.server.windows.filter { key, _ in
+            tagged.contains(key) || (self.views[key] != nil && !self.server.tree.isComplete(at: key.path))
+        }
+    }
+
+    /// A filtered listen taking over from a complete listen above it starts from that listen's data, so its view
+    /// stays complete and the server can skip sending what the client already has. A window kept from an earlier
+    /// listen may be stale: it counts as incomplete until the server answers.
+    private mutating func seedWindow(for key: ListenKey) {
+        guard let query = key.query, key.tag != nil else { return }
+        let view = ViewKey(path: key.path, query: query)
+        guard self.server.tree.isComplete(at: key.path) else {
+            self.server.windows[view]?.isComplete = false
+            return
+        }
+        let data = query.evaluate(self.server.tree.node.node(at: key.path))
+        self.server.windows[view] = QueryWindow(node: data, isComplete: true)
     }
 
     /// Listens in a stable order: by path, then tag.

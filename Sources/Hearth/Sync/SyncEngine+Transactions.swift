@@ -22,11 +22,12 @@ extension SyncEngine {
         update: @escaping TransactionUpdate
     ) -> SyncOutput {
         self.producing { engine in
+            engine.lastNow = now
             engine.pin(ViewKey(path: path))
             let input = engine.latestState(at: path)
             guard case .commit(let value) = update(input) else {
                 engine.unpin(ViewKey(path: path))
-                engine.emit(.transactionCompleted(id, .aborted(input)))
+                engine.complete(.transactionCompleted(id, .aborted(input)))
                 return
             }
             let resolved = value.resolved(existing: input, now: engine.estimatedServerTime(now: now))
@@ -43,7 +44,7 @@ extension SyncEngine {
                 )
             )
             engine.refreshViews(near: path)
-            engine.sendReadyTransactions(now: now)
+            engine.sendReadyTransactions()
         }
     }
 
@@ -71,7 +72,7 @@ extension SyncEngine {
     }
 
     /// Sends every queue whose transactions have all run and none is out.
-    mutating func sendReadyTransactions(now: Int64) {
+    mutating func sendReadyTransactions() {
         for root in self.transactionQueueRoots {
             let queue = self.queue(at: root)
             guard queue.allSatisfy({ if case .run = self.transactions[$0].status { true } else { false } }) else {
@@ -110,9 +111,9 @@ extension SyncEngine {
             self.refreshViews(near: root)
             for transaction in done {
                 self.unpin(ViewKey(path: transaction.path))
-                self.emit(.transactionCompleted(transaction.id, .committed(transaction.resolved)))
+                self.complete(.transactionCompleted(transaction.id, .committed(transaction.resolved)))
             }
-            self.sendReadyTransactions(now: 0)
+            self.sendReadyTransactions()
         case .failure(let error):
             for index in sent {
                 switch self.transactions[index].status {
@@ -128,7 +129,7 @@ extension SyncEngine {
 
     /// Reruns the queue holding `path` (or every transaction below it): after stale data, new server data, or a
     /// set that aborted some of them. Transactions still out wait for their answer.
-    mutating func rerunTransactions(near path: Path, now: Int64 = 0) {
+    mutating func rerunTransactions(near path: Path) {
         guard !self.transactions.isEmpty else { return }
         let root = self.transactionQueueRoots.first { $0.contains(path) } ?? path
         let queue = self.queue(at: root)
@@ -156,7 +157,7 @@ extension SyncEngine {
                     finished.append((transaction, .aborted(input)))
                     continue
                 }
-                let resolved = value.resolved(existing: input, now: self.estimatedServerTime(now: now))
+                let resolved = value.resolved(existing: input, now: self.estimatedServerTime(now: self.lastNow))
                 let oldWrite = transaction.writeID
                 excluded.remove(oldWrite)
                 _ = self.writes.remove(oldWrite)
@@ -176,9 +177,9 @@ extension SyncEngine {
         self.refreshViews(near: root)
         for (transaction, outcome) in finished {
             self.unpin(ViewKey(path: transaction.path))
-            self.emit(.transactionCompleted(transaction.id, outcome))
+            self.complete(.transactionCompleted(transaction.id, outcome))
         }
-        self.sendReadyTransactions(now: now)
+        self.sendReadyTransactions()
     }
 
     /// Removes finished transactions and their local writes.
@@ -192,7 +193,8 @@ extension SyncEngine {
 
     /// A set or update at `path`: transactions at, above or below it fail with `set` (those out fail when their
     /// answer comes, unless the server took them), then the rest of their queue reruns on the new value.
-    mutating func abortTransactions(near path: Path, now: Int64) {
+    mutating func abortTransactions(near path: Path) {
+        guard !self.transactions.isEmpty else { return }
         var finished: [(TransactionRecord, TransactionOutcome)] = []
         for index in self.transactions.indices {
             let transaction = self.transactions[index]
@@ -206,14 +208,13 @@ extension SyncEngine {
                 break
             }
         }
-        guard !finished.isEmpty || self.transactions.contains(where: { $0.path.contains(path) }) else { return }
         self.finish(finished)
-        self.refreshViews(near: path)
         for (transaction, outcome) in finished {
+            self.refreshViews(near: transaction.path)
             self.unpin(ViewKey(path: transaction.path))
-            self.emit(.transactionCompleted(transaction.id, outcome))
+            self.complete(.transactionCompleted(transaction.id, outcome))
         }
-        self.rerunTransactions(near: path, now: now)
+        self.rerunTransactions(near: path)
     }
 }
 

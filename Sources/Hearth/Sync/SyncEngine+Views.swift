@@ -30,10 +30,20 @@ extension SyncEngine {
         return known.node
     }
 
-    /// Recomputes every view at, above or below `path`, deepest first (Firebase raises a child location's events
-    /// before its ancestors'), and raises what changed.
+    /// Marks the views at, above or below `path` for recomputing before the call returns.
     mutating func refreshViews(near path: Path) {
-        let keys = self.views.keys.filter { $0.path.contains(path) || path.contains($0.path) }
+        self.changedPaths.append(path)
+    }
+
+    /// Recomputes every view near a changed location, deepest first (Firebase raises a child location's events
+    /// before its ancestors'), and raises what changed.
+    mutating func refreshChangedViews() {
+        guard !self.changedPaths.isEmpty else { return }
+        let changed = self.changedPaths
+        self.changedPaths = []
+        let keys = self.views.keys.filter { key in
+            changed.contains { key.path.contains($0) || $0.contains(key.path) }
+        }
         for key in keys.sorted(by: Self.raisingOrder) {
             self.refreshView(key)
         }

@@ -9,6 +9,7 @@ extension SyncEngine {
     package mutating func set(_ value: WriteValue, at path: Path, now: Int64) -> (WriteID, SyncOutput) {
         var id = WriteID(0)
         let output = self.producing { engine in
+            engine.lastNow = now
             let resolved = value.resolved(
                 existing: engine.visibleNode(at: path),
                 now: engine.estimatedServerTime(now: now)
@@ -17,7 +18,7 @@ extension SyncEngine {
             engine.writes.append(PendingWrite(id: id, path: path, change: .overwrite(resolved), isVisible: true))
             engine.send(.write(id, .put(path: path.description, data: value.jsonValue(), hash: nil)))
             engine.refreshViews(near: path)
-            engine.abortTransactions(near: path, now: now)
+            engine.abortTransactions(near: path)
         }
         return (id, output)
     }
@@ -29,6 +30,7 @@ extension SyncEngine {
     {
         var id = WriteID(0)
         let output = self.producing { engine in
+            engine.lastNow = now
             let serverTime = engine.estimatedServerTime(now: now)
             var entries: [MergeEntry] = []
             var data: [String: JSONValue] = [:]
@@ -43,7 +45,7 @@ extension SyncEngine {
             engine.send(.write(id, .merge(path: path.description, data: data)))
             engine.refreshViews(near: path)
             for (relative, _) in values {
-                engine.abortTransactions(near: path.appending(relative), now: now)
+                engine.abortTransactions(near: path.appending(relative))
             }
         }
         return (id, output)
@@ -74,7 +76,7 @@ extension SyncEngine {
         }
         self.refreshViews(near: write.path)
         if failure != nil { self.rerunTransactions(near: write.path) }
-        self.emit(.writeCompleted(id, failure))
+        self.complete(.writeCompleted(id, failure))
     }
 
     /// Moves a confirmed write into the server cache where a listen covers it but the server's data has not come

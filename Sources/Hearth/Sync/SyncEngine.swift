@@ -26,14 +26,24 @@ package struct SyncEngine: Sendable {
     var nextWriteID: Int64 = 1
     var nextTag: Int64 = 1
     var nextTransactionOrder: Int64 = 1
+    /// The local clock at the latest call that gave it, for server-value estimates in reruns.
+    var lastNow: Int64 = 0
     /// What the current call has produced so far.
     var output = SyncOutput()
+    /// Locations whose views must be recomputed before the call returns.
+    var changedPaths: [Path] = []
+    /// Completions to deliver after the call's events (Firebase calls them once the events are raised).
+    var completions: [SyncEffect] = []
 
     package init() {}
 
-    /// Runs `body` and hands back what it produced.
+    /// Runs `body`, raises the events of every view it changed (each view once, so one call raises one batch per
+    /// view in Firebase's order), then the completions, and hands back what it produced.
     mutating func producing(_ body: (inout SyncEngine) -> Void) -> SyncOutput {
         body(&self)
+        self.refreshChangedViews()
+        self.output.effects += self.completions
+        self.completions = []
         defer { self.output = SyncOutput() }
         return self.output
     }
@@ -49,6 +59,11 @@ package struct SyncEngine: Sendable {
 
     mutating func emit(_ effect: SyncEffect) {
         self.output.effects.append(effect)
+    }
+
+    /// Queues a completion to deliver after this call's events.
+    mutating func complete(_ effect: SyncEffect) {
+        self.completions.append(effect)
     }
 
     /// The server's clock as this client estimates it, for server values in local events.
