@@ -7,6 +7,9 @@ package struct PendingWrite: Sendable, Equatable {
     package var change: PendingChange
     /// False for a transaction run with local events off: it counts for later transactions, never for views.
     package var isVisible: Bool
+    /// True once the server took the write while a listen near it was still unanswered: it stays shown, never to
+    /// be sent again, until that listen's data arrives.
+    package var isConfirmed = false
 
     package init(id: WriteID, path: Path, change: PendingChange, isVisible: Bool) {
         self.id = id
@@ -55,6 +58,12 @@ package struct WriteQueue: Sendable {
     package mutating func remove(_ id: WriteID) -> PendingWrite? {
         guard let index = self.writes.firstIndex(where: { $0.id == id }) else { return nil }
         return self.writes.remove(at: index)
+    }
+
+    /// Marks the write with `id` as taken by the server.
+    package mutating func confirm(_ id: WriteID) {
+        guard let index = self.writes.firstIndex(where: { $0.id == id }) else { return }
+        self.writes[index].isConfirmed = true
     }
 
     package func write(_ id: WriteID) -> PendingWrite? {

@@ -115,6 +115,7 @@ extension SyncEngine {
     /// Keeps only the cached data some listen still covers, as Firebase does without persistence: data nobody
     /// listens to would go stale unnoticed.
     mutating func pruneServerCache() {
+        self.dropSettledWrites()
         var kept = KnownTree.unknown
         for path in self.wholeListenPaths {
             kept.replace(at: path, with: self.server.tree.subtree(at: path))

@@ -90,6 +90,7 @@ extension SyncEngine {
                 self.server.tree.set(self.server.tree.node.node(at: key.path), at: key.path)
             }
             self.refreshViews(near: key.path)
+            self.dropSettledWrites()
         case .failure(let error):
             self.listenFailed(key, error)
         }

@@ -106,7 +106,7 @@ extension SyncEngine {
             let done = sent.map { self.transactions[$0] }
             self.transactions.removeAll { ids.contains($0.id) }
             for transaction in done {
-                if let write = self.writes.remove(transaction.writeID) { self.keepConfirmedWrite(write) }
+                self.settleConfirmedWrite(transaction.writeID)
             }
             self.refreshViews(near: root)
             for transaction in done {

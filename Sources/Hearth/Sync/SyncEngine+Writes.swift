@@ -66,42 +66,45 @@ extension SyncEngine {
 
     /// The server answered a plain write: it leaves the pending layer (confirmed, or reverted with the error).
     mutating func writeAnswered(_ id: WriteID, _ response: WireResponse) {
-        guard let write = self.writes.remove(id) else { return }
+        guard let write = self.writes.write(id), !write.isConfirmed else { return }
         var failure: WireProtocolError?
         switch response {
         case .ok:
-            self.keepConfirmedWrite(write)
+            self.settleConfirmedWrite(id)
         case .failure(let error):
             failure = error
+            _ = self.writes.remove(id)
+            self.rerunTransactions(near: write.path)
         }
         self.refreshViews(near: write.path)
-        if failure != nil { self.rerunTransactions(near: write.path) }
         self.complete(.writeCompleted(id, failure))
     }
 
-    /// Moves a confirmed write into the server cache where a listen covers it but the server's data has not come
-    /// yet (a listen still unanswered), so its local events are not taken back and raised again. Where the cache
-    /// is already complete the server's own data (with real server values) stays.
-    mutating func keepConfirmedWrite(_ write: PendingWrite) {
-        switch write.change {
-        case .overwrite(let node):
-            self.keepConfirmed(node, at: write.path)
-        case .merge(let entries):
-            for entry in entries {
-                self.keepConfirmed(entry.node, at: write.path.appending(entry.relative))
-            }
-        case .priority:
-            break
+    /// A confirmed write leaves the layer, unless a listen near it is still unanswered: the server's data for it
+    /// has not come yet, and dropping the write now would take its local events back only to raise them again.
+    /// It stays, marked confirmed, until those listens are answered. (It never goes into the server cache: the
+    /// hash a listen was sent with must stay the hash of what the cache holds.)
+    mutating func settleConfirmedWrite(_ id: WriteID) {
+        guard let write = self.writes.write(id) else { return }
+        if self.listens.contains(where: { key, answered in !answered && key.path.isRelated(to: write.path) }) {
+            self.writes.confirm(id)
+        } else {
+            _ = self.writes.remove(id)
         }
     }
 
-    private mutating func keepConfirmed(_ node: Node, at target: Path) {
-        for listen in self.wholeListenPaths {
-            if listen.contains(target) {
-                if !self.server.tree.isComplete(at: target) { self.server.tree.set(node, at: target) }
-            } else if let inside = target.relativePath(to: listen), !self.server.tree.isComplete(at: listen) {
-                self.server.tree.set(node.node(at: inside), at: listen)
-            }
+    /// Drops the confirmed writes no unanswered listen waits for any more.
+    mutating func dropSettledWrites() {
+        for write in self.writes.writes where write.isConfirmed {
+            self.settleConfirmedWrite(write.id)
+            if self.writes.write(write.id) == nil { self.refreshViews(near: write.path) }
         }
+    }
+}
+
+extension Path {
+    /// True when one of the paths contains the other.
+    func isRelated(to other: Path) -> Bool {
+        self.contains(other) || other.contains(self)
     }
 }

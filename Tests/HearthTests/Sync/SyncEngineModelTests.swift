@@ -89,8 +89,8 @@ import Testing
                     self.engine.addListener(id, at: view.path, query: view.query, kinds: Set(DataEventKind.allCases)))
             case 12..<18:
                 guard let id = self.copies.keys.sorted().randomElement(using: &self.random) else { return }
-                try self.deliver(self.engine.removeListener(id))
                 self.copies[id] = nil
+                try self.deliver(self.engine.removeListener(id))
             case 18..<38:
                 let path = self.path(depth: 1...3)
                 let (_, output) = self.engine.set(WriteValue(node: self.value()), at: path, now: self.now)
@@ -191,6 +191,10 @@ import Testing
             self.copies[id]?.value = value
         }
 
+        static func json(_ node: Node) -> String {
+            String(decoding: node.jsonBytes(format: .export), as: UTF8.self)
+        }
+
         /// Reconnects and lets the server answer everything, then checks that every view shows the server's data.
         mutating func settle() throws {
             if !self.server.isOnline {
@@ -209,7 +213,10 @@ import Testing
                 let data = self.server.truth.node(at: copy.view.path)
                 let expected = copy.view.loadsAllData ? data : copy.view.query.evaluate(data)
                 #expect(shown.isComplete, "listener \(id) at \(copy.view.path) never completed")
-                #expect(shown.node == expected, "listener \(id) at \(copy.view.path) shows other data than the server")
+                #expect(
+                    shown.node == expected,
+                    "listener \(id) at \(copy.view.path) \(copy.view.query.wireObject) shows \(Self.json(shown.node)), the server has \(Self.json(expected))"
+                )
                 #expect(copy.value == expected)
             }
         }

@@ -117,15 +117,20 @@ import Testing
         #expect(probe.last.commands == [.write(id, .put(path: "/list/a/.priority", data: .int(5), hash: nil))])
     }
 
-    /// A write confirmed before its location's listen is answered stays shown until the server's data comes.
+    /// A write confirmed before its location's listen is answered stays shown until the listen's answer, and
+    /// the listen's hash stays the hash of what the cache held when it was sent.
     @Test func aConfirmedWriteStaysUntilTheListenIsAnswered() throws {
         var probe = EngineProbe()
         try probe.listen(1, "list", kinds: [.value])
         let id = try probe.set("list", #"{"a": 1}"#)
         probe.server(.writeAnswered(id, .okEmpty))
-        #expect(probe.lastEvents(1).isEmpty)
+        #expect(probe.last.effects == [.writeCompleted(id, nil)])
+        #expect(probe.engine.server.tree == .unknown)
         try probe.push("list", #"{"a": 1, "b": 2}"#)
+        #expect(probe.lastEvents(1).isEmpty)
+        try probe.answer("list")
         #expect(probe.lastEvents(1) == [#"value {"a":1,"b":2}"#])
+        #expect(probe.engine.writes.writes.isEmpty)
     }
 
     /// `getData()` offline answers from a complete cache and fails where nothing is known.
