@@ -33,11 +33,6 @@ package struct ServerCache: Sendable {
         }
         return (known, false)
     }
-
-    /// The server's data at `path` as well as it is known, for hashes and transactions.
-    func bestKnown(at path: Path) -> Node {
-        self.tree.node.node(at: path)
-    }
 }
 
 /// The server's answer to one filtered listen: its window of children, as last pushed.

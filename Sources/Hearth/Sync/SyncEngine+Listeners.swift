@@ -34,6 +34,18 @@ extension SyncEngine {
         }
     }
 
+    /// `keepSynced`: holds the location's data current with no listener (a pinned view, as Firebase's hidden
+    /// listener does). Asking twice for the same state changes nothing.
+    package mutating func keepSynced(_ path: Path, _ enabled: Bool) -> SyncOutput {
+        self.producing { engine in
+            if enabled, engine.syncedPaths.insert(path).inserted {
+                engine.pin(ViewKey(path: path))
+            } else if !enabled, engine.syncedPaths.remove(path) != nil {
+                engine.unpin(ViewKey(path: path))
+            }
+        }
+    }
+
     /// Creates the view when missing, showing what is known already.
     mutating func ensureView(_ key: ViewKey) {
         guard self.views[key] == nil else { return }
@@ -78,13 +90,18 @@ extension SyncEngine {
 
     /// Asks for the listens now needed and drops those no longer needed (new ones first, so data stays covered),
     /// then forgets cached data no listen covers.
+    ///
+    /// Listens go out with the empty hash. A hash of the cache would let the server skip data the client holds,
+    /// but the connection repeats a listen with its first hash after every reconnect, and pushes through other
+    /// listens change the cache while it waits, so an answer without data could not say which data the server
+    /// meant; with the empty hash it always means "nothing there".
     mutating func planListens() {
         let needed = self.neededListens()
         let neededSet = Set(needed)
         for key in needed where self.listens[key] == nil {
             self.listens[key] = false
             self.seedWindow(for: key)
-            self.send(.listen(key, hash: self.hash(for: key)))
+            self.send(.listen(key, hash: ""))
         }
         let stale = self.listens.keys.filter { !neededSet.contains($0) }
         guard !stale.isEmpty else { return }
@@ -99,12 +116,6 @@ extension SyncEngine {
     mutating func forgetListen(_ key: ListenKey) {
         self.listens[key] = nil
         self.pruneServerCache()
-    }
-
-    /// The hash of what the engine holds for a listen, so the server can skip sending what it already has.
-    func hash(for key: ListenKey) -> String {
-        guard let query = key.query, key.tag != nil else { return self.server.bestKnown(at: key.path).hash }
-        return self.server.windows[ViewKey(path: key.path, query: query)]?.node.hash ?? ""
     }
 
     /// The paths of the untagged listens held.
@@ -129,7 +140,7 @@ extension SyncEngine {
     }
 
     /// A filtered listen taking over from a complete listen above it starts from that listen's data, so its view
-    /// stays complete and the server can skip sending what the client already has. A window kept from an earlier
+    /// stays complete until the server's answer. A window kept from an earlier
     /// listen may be stale: it counts as incomplete until the server answers.
     private mutating func seedWindow(for key: ListenKey) {
         guard let query = key.query, key.tag != nil else { return }

@@ -6,6 +6,8 @@ extension SyncEngine {
     /// Applies one `ServerEvent`.
     package mutating func handle(_ event: ServerEvent) -> SyncOutput {
         self.producing { engine in
+            let previousPush = engine.previousPush
+            engine.previousPush = nil
             switch event {
             case .connected(let offset):
                 engine.info.isConnected = true
@@ -16,10 +18,11 @@ extension SyncEngine {
                 engine.refreshViews(near: Path(keys: [InfoData.rootKey]))
             case .data(let path, let data, let tag):
                 engine.receive([WireMergeChange(relative: .root, data: data)], at: path, tag: tag)
+                engine.previousPush = engine.listens.keys.first { $0.path == path && $0.tag == tag }
             case .merge(let path, let changes, let tag):
                 engine.receive(changes, at: path, tag: tag)
             case .listenAnswered(let key, let response):
-                engine.listenAnswered(key, response)
+                engine.listenAnswered(key, response, cameWithData: previousPush == key)
             case .listenRevoked(let path, let query):
                 let revoked = engine.listens.keys.filter { $0.path == path && (query == nil || $0.query == query) }
                 for key in revoked.sorted(by: Self.listenOrder) {
@@ -76,18 +79,23 @@ extension SyncEngine {
         }
     }
 
-    private mutating func listenAnswered(_ key: ListenKey, _ response: WireResponse) {
+    /// A listen's answer. Listens go out with the empty hash, so an `ok` that came without the location's data
+    /// means the server holds nothing there, whatever pushes through other listens (which the server may since
+    /// have dropped) left in the cache meanwhile.
+    private mutating func listenAnswered(_ key: ListenKey, _ response: WireResponse, cameWithData: Bool) {
         guard self.listens[key] != nil else { return }
         switch response {
         case .ok:
             self.listens[key] = true
+            let held: Node? = cameWithData ? nil : .empty
             if let query = key.query, key.tag != nil {
                 let viewKey = ViewKey(path: key.path, query: query)
                 var window = self.server.windows[viewKey] ?? QueryWindow(node: .empty, isComplete: false)
                 window.isComplete = true
+                if let held { window.node = held }
                 self.server.windows[viewKey] = window
             } else {
-                self.server.tree.set(self.server.tree.node.node(at: key.path), at: key.path)
+                self.server.tree.set(held ?? self.server.tree.node.node(at: key.path), at: key.path)
             }
             self.refreshViews(near: key.path)
             self.dropSettledWrites()

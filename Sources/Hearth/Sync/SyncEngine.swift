@@ -17,7 +17,11 @@ package struct SyncEngine: Sendable {
     package internal(set) var info = InfoData()
     /// The listens the connection was asked to hold; true once answered.
     package internal(set) var listens: [ListenKey: Bool] = [:]
+    /// The listen whose whole location the previous server event overwrote, if it did.
+    var previousPush: ListenKey?
     var listenerViews: [ListenerID: ViewKey] = [:]
+    /// The locations `keepSynced(true)` holds.
+    var syncedPaths: Set<Path> = []
     var transactions: [TransactionRecord] = []
     /// The transactions each sent compare-and-set put carries.
     var transactionSends: [WriteID: [TransactionID]] = [:]

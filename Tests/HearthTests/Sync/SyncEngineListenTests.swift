@@ -28,8 +28,21 @@ import Testing
         try probe.listen(1, "list")
         try probe.push("list/a", "1")
         #expect(probe.lastEvents(1) == ["added a after - 1"])
+        try probe.push("list", #"{"a": 1, "b": 2}"#)
         try probe.answer("list")
-        #expect(probe.lastEvents(1) == [#"value {"a":1}"#])
+        #expect(probe.lastEvents(1).isEmpty)
+        #expect(probe.engine.server.tree.isComplete(at: try SyncFixtures.path("list")))
+    }
+
+    /// An answer that comes without data says the server holds nothing there (listens carry the empty hash);
+    /// data that came meanwhile through other listens (which the server may since have dropped) gives way to it.
+    @Test func anAnswerWithoutDataMeansTheHashedData() throws {
+        var probe = EngineProbe()
+        try probe.listen(1, "list")
+        try probe.push("list/a", "1")
+        #expect(probe.lastEvents(1) == ["added a after - 1"])
+        try probe.answer("list")
+        #expect(probe.lastEvents(1) == ["removed a", "value null"])
     }
 
     /// An empty location is answered with no push at all: the answer alone completes it as null.
@@ -62,8 +75,7 @@ import Testing
         try probe.answer("a")
         #expect(probe.lastEvents(1).isEmpty)
         probe.record(probe.engine.removeListener(ListenerID(2)))
-        let hash = (try SyncFixtures.node(#"{"c": 1}"#)).hash
-        #expect(probe.last.commands == [.listen(try self.key("a/b"), hash: hash), .unlisten(try self.key("a"))])
+        #expect(probe.last.commands == [.listen(try self.key("a/b"), hash: ""), .unlisten(try self.key("a"))])
         #expect(probe.engine.server.tree.isComplete(at: try SyncFixtures.path("a/b")))
         #expect(!probe.engine.server.tree.isComplete(at: try SyncFixtures.path("a")))
     }
@@ -153,5 +165,27 @@ import Testing
             return nil
         }
         #expect(order == [2, 1])
+    }
+}
+
+@Suite struct SyncEngineKeepSyncedTests {
+    /// `keepSynced` listens with no listener, keeps the data after the last listener goes, and lets go when off.
+    @Test func keepSyncedHoldsTheListen() throws {
+        var probe = EngineProbe()
+        let path = try SyncFixtures.path("a")
+        let key = ListenKey(path: path, query: nil, tag: nil)
+        probe.record(probe.engine.keepSynced(path, true))
+        #expect(probe.last.commands == [.listen(key, hash: "")])
+        probe.record(probe.engine.keepSynced(path, true))
+        #expect(probe.last.commands.isEmpty)
+        try probe.listen(1, "a")
+        try probe.push("a", "1")
+        probe.record(probe.engine.removeListener(ListenerID(1)))
+        #expect(probe.last.commands.isEmpty)
+        #expect(probe.engine.server.tree.isComplete(at: path))
+        probe.record(probe.engine.keepSynced(path, false))
+        #expect(probe.last.commands == [.unlisten(key)])
+        probe.record(probe.engine.keepSynced(path, false))
+        #expect(probe.last.commands.isEmpty)
     }
 }

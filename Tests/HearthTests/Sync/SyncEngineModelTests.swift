@@ -222,7 +222,7 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<40)
+    @Test(arguments: 0..<32)
     func eventStreamMatchesTheViews(seed: UInt64) throws {
         var run = Run(seed: seed)
         try run.deliver(run.engine.handle(.connected(serverTimeOffsetMilliseconds: 0)))
