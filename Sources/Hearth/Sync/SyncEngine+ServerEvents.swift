@@ -111,7 +111,7 @@ extension SyncEngine {
         let served = self.views.keys.filter { view in
             view.path == key.path && (key.tag == nil || self.views[view]?.tag == key.tag)
         }
-        for view in served.sorted(by: Self.raisingOrder) {
+        for view in served.sorted(by: { self.raisingOrder($0, $1) }) {
             guard let state = self.views[view] else { continue }
             for registration in state.registrations {
                 self.listenerViews[registration.id] = nil

@@ -44,7 +44,7 @@ extension SyncEngine {
         let keys = self.views.keys.filter { key in
             changed.contains { key.path.contains($0) || $0.contains(key.path) }
         }
-        for key in keys.sorted(by: Self.raisingOrder) {
+        for key in keys.sorted(by: { self.raisingOrder($0, $1) }) {
             self.refreshView(key)
         }
     }
@@ -67,10 +67,11 @@ extension SyncEngine {
         }
     }
 
-    /// Deeper views first, then by path and query for a stable order.
-    static func raisingOrder(_ lhs: ViewKey, _ rhs: ViewKey) -> Bool {
+    /// Deeper views first, then by path, then the unfiltered view before filtered ones in the order they were
+    /// made (their tags), so every run raises in the same order.
+    func raisingOrder(_ lhs: ViewKey, _ rhs: ViewKey) -> Bool {
         if lhs.path.count != rhs.path.count { return lhs.path.count > rhs.path.count }
         if lhs.path != rhs.path { return lhs.path < rhs.path }
-        return String(describing: lhs.query.wireObject) < String(describing: rhs.query.wireObject)
+        return (self.views[lhs]?.tag ?? 0) < (self.views[rhs]?.tag ?? 0)
     }
 }
