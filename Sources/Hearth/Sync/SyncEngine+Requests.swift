@@ -17,14 +17,20 @@ extension SyncEngine {
         }
     }
 
-    /// Sends an onDisconnect request (`o`, `om`, `oc`); its answer comes back as `requestCompleted`.
+    /// Sends an onDisconnect request (`o`, `om`, `oc`); its answer comes back as `requestCompleted`. Once the
+    /// server accepts it, the engine also applies it locally when the connection drops (see
+    /// `SyncEngine+OnDisconnect.swift`).
     package mutating func onDisconnect(_ token: RequestToken, _ request: WireRequest) -> SyncOutput {
         self.producing { engine in
+            engine.onDisconnectRequests[token] = request
             engine.send(.onDisconnect(token, request))
         }
     }
 
     mutating func requestAnswered(_ token: RequestToken, _ response: WireResponse) {
+        if let request = self.onDisconnectRequests.removeValue(forKey: token), case .ok = response {
+            self.rememberOnDisconnect(request)
+        }
         guard let key = self.gets.removeValue(forKey: token) else {
             self.emit(.requestCompleted(token, response))
             return

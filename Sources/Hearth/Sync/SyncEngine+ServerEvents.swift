@@ -16,6 +16,7 @@ extension SyncEngine {
             case .disconnected:
                 engine.info.isConnected = false
                 engine.refreshViews(near: Path(keys: [InfoData.rootKey]))
+                engine.runOnDisconnectWrites()
             case .data(let path, let data, let tag):
                 engine.receive([WireMergeChange(relative: .root, data: data)], at: path, tag: tag)
                 engine.previousPush = engine.listens.keys.first { $0.path == path && $0.tag == tag }
@@ -67,7 +68,7 @@ extension SyncEngine {
     }
 
     /// Stores untagged data where a listen covers it.
-    private mutating func storeServerData(_ node: Node, at target: Path) {
+    mutating func storeServerData(_ node: Node, at target: Path) {
         for listen in self.wholeListenPaths {
             if listen.contains(target) {
                 self.server.tree.set(node, at: target)

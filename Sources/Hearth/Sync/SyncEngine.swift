@@ -20,6 +20,10 @@ package struct SyncEngine: Sendable {
     /// The listen whose whole location the previous server event overwrote, if it did.
     var previousPush: ListenKey?
     var listenerViews: [ListenerID: ViewKey] = [:]
+    /// onDisconnect requests waiting for the server's answer.
+    var onDisconnectRequests: [RequestToken: WireRequest] = [:]
+    /// The onDisconnect writes the server accepted, oldest first; none lies below an older one's path.
+    var onDisconnectWrites: [(path: Path, value: WriteValue)] = []
     /// The locations `keepSynced(true)` holds.
     var syncedPaths: Set<Path> = []
     var transactions: [TransactionRecord] = []

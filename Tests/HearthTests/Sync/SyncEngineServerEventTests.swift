@@ -57,3 +57,40 @@ import Testing
         #expect(probe.engine.server.tree == .unknown)
     }
 }
+
+@Suite struct SyncEngineOnDisconnectTests {
+    private func listening() throws -> EngineProbe {
+        var probe = EngineProbe()
+        try probe.listen(1, "presence", kinds: [.value])
+        try probe.push("presence", #"{"me": true, "you": true}"#)
+        return probe
+    }
+
+    /// The presence pattern: an accepted onDisconnect remove shows locally when the connection drops.
+    @Test func acceptedOperationsApplyOnDisconnect() throws {
+        var probe = try self.listening()
+        probe.record(probe.engine.onDisconnect(RequestToken(1), .onDisconnectPut(path: "/presence/me", data: .null)))
+        probe.server(.requestAnswered(RequestToken(1), .okEmpty))
+        probe.server(.disconnected)
+        #expect(probe.lastEvents(1) == [#"value {"you":true}"#])
+        probe.server(.connected(serverTimeOffsetMilliseconds: 0))
+        probe.server(.disconnected)
+        #expect(probe.lastEvents(1).isEmpty)
+    }
+
+    /// Refused and cancelled operations never apply; an update applies each of its paths.
+    @Test func refusedCancelledAndMergedOperations() throws {
+        var probe = try self.listening()
+        probe.record(probe.engine.onDisconnect(RequestToken(1), .onDisconnectPut(path: "/presence/me", data: .null)))
+        probe.server(.requestAnswered(RequestToken(1), .failure(.permissionDeniedError)))
+        probe.record(probe.engine.onDisconnect(RequestToken(2), .onDisconnectPut(path: "/presence", data: .null)))
+        probe.server(.requestAnswered(RequestToken(2), .okEmpty))
+        probe.record(probe.engine.onDisconnect(RequestToken(3), .onDisconnectCancel(path: "/presence/you")))
+        probe.server(.requestAnswered(RequestToken(3), .okEmpty))
+        let merge = WireRequest.onDisconnectMerge(path: "/presence", data: ["last": .int(9)])
+        probe.record(probe.engine.onDisconnect(RequestToken(4), merge))
+        probe.server(.requestAnswered(RequestToken(4), .okEmpty))
+        probe.server(.disconnected)
+        #expect(probe.lastEvents(1) == [#"value {"last":9}"#])
+    }
+}
