@@ -10,6 +10,8 @@ struct ModelServer {
     var listens: [ListenKey] = []
     var inbox: [ServerCommand] = []
     var isOnline = true
+    /// The onDisconnect sets accepted from the client, run when it disconnects.
+    var onDisconnect: [(path: Path, node: Node)] = []
 
     /// Carries out the oldest request; `reject` refuses it if it is a write.
     mutating func step(reject: Bool) -> [ServerEvent] {
@@ -32,7 +34,12 @@ struct ModelServer {
         case .get(let token, let path, let query):
             let node = self.truth.node(at: path)
             return [.requestAnswered(token, .ok(.node(query?.evaluate(node) ?? node)))]
-        case .onDisconnect(let token, _):
+        case .onDisconnect(let token, let request):
+            if case .onDisconnectPut(let text, let data) = request, let path = try? Path(validating: text),
+                let value = try? WriteValue(json: data, depth: path.count)
+            {
+                self.onDisconnect.append((path, value.node))
+            }
             return [.requestAnswered(token, .okEmpty)]
         }
     }
@@ -41,6 +48,15 @@ struct ModelServer {
     mutating func write(_ node: Node, at path: Path) -> [ServerEvent] {
         self.truth.set(node, at: path)
         return self.isOnline ? self.pushes(near: path) : []
+    }
+
+    /// The connection dropped: the client's onDisconnect sets run.
+    mutating func disconnect() {
+        self.isOnline = false
+        for (path, node) in self.onDisconnect {
+            self.truth.set(node, at: path)
+        }
+        self.onDisconnect = []
     }
 
     /// The connection came back: the listens are answered again.
@@ -56,6 +72,18 @@ struct ModelServer {
 
     private mutating func apply(_ request: WireRequest, id: WriteID) -> [ServerEvent] {
         switch request {
+        case .put(let text, let data, nil) where text.hasSuffix("/.priority"):
+            guard let path = try? Path(validating: String(text.dropLast(10))) else {
+                return [.writeAnswered(id, .failure(WireProtocolError(.invalidData, "bad priority \(text)")))]
+            }
+            let priority: Priority? =
+                switch data {
+                case .int(let number): .int(number)
+                case .string(let string): .string(string)
+                default: nil
+                }
+            self.truth.setPriority(priority, at: path)
+            return self.pushes(near: path) + [.writeAnswered(id, .okEmpty)]
         case .put(let text, let data, let hash):
             guard let path = try? Path(validating: text), let value = try? WriteValue(json: data, depth: path.count)
             else {

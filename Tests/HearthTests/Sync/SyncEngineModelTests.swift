@@ -5,8 +5,8 @@ import Testing
 
 @testable import Hearth
 
-/// The model-based test of the event stream: seeded random local writes, other clients' writes, acks,
-/// rejections, disconnections and listeners with random queries, against `ModelServer`.
+/// The model-based test of the event stream: seeded random local writes, transactions, onDisconnect sets, other
+/// clients' writes, acks, rejections, disconnections and listeners with random queries, against `ModelServer`.
 ///
 /// After every call each listener's own copy, built only from the events it heard, must hold exactly the children
 /// its view shows; its last value must be the view's data whenever the view is complete; events must come in
@@ -91,9 +91,19 @@ import Testing
                 guard let id = self.copies.keys.sorted().randomElement(using: &self.random) else { return }
                 self.copies[id] = nil
                 try self.deliver(self.engine.removeListener(id))
-            case 18..<38:
+            case 18..<34:
                 let path = self.path(depth: 1...3)
                 let (_, output) = self.engine.set(WriteValue(node: self.value()), at: path, now: self.now)
+                try self.deliver(output)
+            case 34..<36:
+                let path = self.path(depth: 1...3)
+                let increment = try WriteValue(json: ServerValue.increment(.int(1)).jsonValue, depth: path.count)
+                let (_, output) = self.engine.set(increment, at: path, now: self.now)
+                try self.deliver(output)
+            case 36..<38:
+                let priority =
+                    Bool.random(using: &self.random) ? Priority.int(Int64.random(in: 0..<3, using: &self.random)) : nil
+                let (_, output) = self.engine.setPriority(priority, at: self.path(depth: 1...2))
                 try self.deliver(output)
             case 38..<46:
                 let path = self.path(depth: 0...2)
@@ -111,7 +121,7 @@ import Testing
                 }
             case 54..<58:
                 if self.server.isOnline {
-                    self.server.isOnline = false
+                    self.server.disconnect()
                     try self.deliver(self.engine.handle(.disconnected))
                 } else {
                     for event in self.server.reconnect() { try self.deliver(self.engine.handle(event)) }
@@ -123,6 +133,15 @@ import Testing
                 let path = self.path(depth: 1...3)
                 try self.deliver(
                     self.engine.runTransaction(id, at: path, applyLocally: local, now: self.now, update: Self.count))
+            case 64..<67:
+                let token = RequestToken(self.nextListener)
+                self.nextListener += 1
+                let path = self.path(depth: 1...3)
+                let request = WireRequest.onDisconnectPut(
+                    path: path.description,
+                    data: self.value().jsonValue(format: .export)
+                )
+                try self.deliver(self.engine.onDisconnect(token, request))
             default:
                 let reject = Int.random(in: 0..<10, using: &self.random) == 0
                 for event in self.server.step(reject: reject) {
