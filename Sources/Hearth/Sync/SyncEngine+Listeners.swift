@@ -100,6 +100,7 @@ extension SyncEngine {
         let neededSet = Set(needed)
         for key in needed where self.listens[key] == nil {
             self.listens[key] = false
+            self.pushedListens.remove(key)
             self.seedWindow(for: key)
             self.send(.listen(key, hash: ""))
         }
@@ -107,6 +108,7 @@ extension SyncEngine {
         guard !stale.isEmpty else { return }
         for key in stale.sorted(by: Self.listenOrder) {
             self.listens[key] = nil
+            self.pushedListens.remove(key)
             self.send(.unlisten(key))
         }
         self.pruneServerCache()
@@ -115,6 +117,7 @@ extension SyncEngine {
     /// Drops a listen the server ended (no `unlisten` is sent), then plans again.
     mutating func forgetListen(_ key: ListenKey) {
         self.listens[key] = nil
+        self.pushedListens.remove(key)
         self.pruneServerCache()
     }
 

@@ -6,8 +6,6 @@ extension SyncEngine {
     /// Applies one `ServerEvent`.
     package mutating func handle(_ event: ServerEvent) -> SyncOutput {
         self.producing { engine in
-            let previousPush = engine.previousPush
-            engine.previousPush = nil
             switch event {
             case .connected(let offset):
                 engine.info.isConnected = true
@@ -15,15 +13,19 @@ extension SyncEngine {
                 engine.refreshViews(near: Path(keys: [InfoData.rootKey]))
             case .disconnected:
                 engine.info.isConnected = false
+                engine.pushedListens = []
                 engine.refreshViews(near: Path(keys: [InfoData.rootKey]))
                 engine.runOnDisconnectWrites()
             case .data(let path, let data, let tag):
                 engine.receive([WireMergeChange(relative: .root, data: data)], at: path, tag: tag)
-                engine.previousPush = engine.listens.keys.first { $0.path == path && $0.tag == tag }
+                if let key = engine.listens.keys.first(where: { $0.path == path && $0.tag == tag }) {
+                    engine.pushedListens.insert(key)
+                }
             case .merge(let path, let changes, let tag):
                 engine.receive(changes, at: path, tag: tag)
             case .listenAnswered(let key, let response):
-                engine.listenAnswered(key, response, cameWithData: previousPush == key)
+                let cameWithData = engine.pushedListens.remove(key) != nil
+                engine.listenAnswered(key, response, cameWithData: cameWithData)
             case .listenRevoked(let path, let query):
                 let revoked = engine.listens.keys.filter { $0.path == path && (query == nil || $0.query == query) }
                 for key in revoked.sorted(by: Self.listenOrder) {
@@ -80,9 +82,12 @@ extension SyncEngine {
         }
     }
 
-    /// A listen's answer. Listens go out with the empty hash, so an `ok` that came without the location's data
-    /// means the server holds nothing there, whatever pushes through other listens (which the server may since
-    /// have dropped) left in the cache meanwhile.
+    /// A listen's answer. Hearth's server always pushes a listen's data (null too) before answering it, with
+    /// other pushes possibly in between; after a reconnect the connection's repeated listen is answered the same
+    /// way. A server that skips data matching the listen's hash skips only null, since listens go out with the
+    /// empty hash: an `ok` that came with no push of the whole location since the listen means nothing is there.
+    /// (Such a server could still leave stale data here if a listen the client had dropped pushed the whole
+    /// location after this listen went out, and the location then emptied before the answer.)
     private mutating func listenAnswered(_ key: ListenKey, _ response: WireResponse, cameWithData: Bool) {
         guard self.listens[key] != nil else { return }
         switch response {

@@ -17,8 +17,9 @@ package struct SyncEngine: Sendable {
     package internal(set) var info = InfoData()
     /// The listens the connection was asked to hold; true once answered.
     package internal(set) var listens: [ListenKey: Bool] = [:]
-    /// The listen whose whole location the previous server event overwrote, if it did.
-    var previousPush: ListenKey?
+    /// Listens whose whole location a push overwrote since they were sent, last answered, or the connection
+    /// dropped: an answer to one of them came with its data.
+    var pushedListens: Set<ListenKey> = []
     var listenerViews: [ListenerID: ViewKey] = [:]
     /// onDisconnect requests waiting for the server's answer.
     var onDisconnectRequests: [RequestToken: WireRequest] = [:]

@@ -18,13 +18,10 @@ struct ModelServer {
         guard self.isOnline, !self.inbox.isEmpty else { return [] }
         let command = self.inbox.removeFirst()
         switch command {
-        case .listen(let key, let hash):
+        case .listen(let key, _):
+            // As Hearth's server does: the listen's data always comes first, even null.
             self.listens.append(key)
-            var events: [ServerEvent] = []
-            let data = self.data(for: key)
-            if data.hash != hash { events.append(self.push(for: key)) }
-            events.append(.listenAnswered(key, .okEmpty))
-            return events
+            return [self.push(for: key), .listenAnswered(key, .okEmpty)]
         case .unlisten(let key):
             self.listens.removeAll { $0 == key }
             return []

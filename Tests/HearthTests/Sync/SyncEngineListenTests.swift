@@ -189,3 +189,30 @@ import Testing
         #expect(probe.last.commands.isEmpty)
     }
 }
+
+@Suite struct SyncEngineListenAnswerTests {
+    /// Other pushes may come between a listen's data and its answer: the data still counts.
+    @Test func dataBeforeTheAnswerCountsThoughOtherPushesCameBetween() throws {
+        var probe = EngineProbe()
+        try probe.listen(1, "a")
+        try probe.listen(2, "b")
+        try probe.push("a", "1")
+        try probe.push("b", "2")
+        try probe.answer("a")
+        #expect(probe.engine.server.tree.node == (try SyncFixtures.node(#"{"a": 1, "b": 2}"#)))
+    }
+
+    /// After a reconnect the repeated listen is answered again, with its data first.
+    @Test func aRepeatedListenAfterAReconnect() throws {
+        var probe = EngineProbe()
+        try probe.listen(1, "a", kinds: [.value])
+        try probe.push("a", "1")
+        try probe.answer("a")
+        probe.server(.disconnected)
+        probe.server(.connected(serverTimeOffsetMilliseconds: 0))
+        try probe.push("a", "2")
+        try probe.answer("a")
+        #expect(probe.lastEvents(1).isEmpty)
+        #expect(probe.engine.server.tree.node == (try SyncFixtures.node(#"{"a": 2}"#)))
+    }
+}
