@@ -13,7 +13,10 @@ package enum ServerCommand: Sendable, Equatable {
     case listen(ListenKey, hash: String)
     /// Stop the listen the engine asked for with the same key.
     case unlisten(ListenKey)
-    /// Send a write. The connection keeps it until answered, and sends it again after a reconnect.
+    /// Send a write. The connection keeps it until answered, and sends it again after a reconnect. The exception,
+    /// as in Firebase: a compare-and-set put (a transaction's, with a hash) that was sent but not answered when the
+    /// connection dropped is answered with a `disconnected` failure instead, since sending it again could apply the
+    /// transaction twice.
     case write(WriteID, WireRequest)
     /// Queue, or cancel, an operation the server runs when this client disconnects (`o`, `om`, `oc`).
     case onDisconnect(RequestToken, WireRequest)

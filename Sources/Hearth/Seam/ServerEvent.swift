@@ -21,4 +21,7 @@ package enum ServerEvent: Sendable, Equatable {
     /// The server answered a `get` or an onDisconnect request; a request the connection could not send (it is
     /// offline) is answered with a failure (code `disconnected`, Firebase's word for it).
     case requestAnswered(RequestToken, WireResponse)
+    /// The server said this connection can never succeed (`s`: an unknown namespace, a disabled database) with
+    /// `reason`; the connection stops reconnecting until it is asked to go online again.
+    case shutdown(reason: String)
 }

@@ -34,44 +34,56 @@ public struct RaftLogReplay: Sendable {
             guard self.firstIndex > 0 else { return nil }
             return self.firstIndex + UInt64(self.entries.count) - 1
         }
+
+        mutating func apply(_ record: RaftLogRecord) throws(RaftLogReplayError) {
+            switch record {
+            case .hardState(_, let bytes):
+                self.hardState = bytes
+            case .entries(let number, let first, let entries):
+                guard first >= 1 else {
+                    throw RaftLogReplayError(group: number, detail: "an entries record starts at index 0")
+                }
+                // Entries past the end leave a hole that only a later snapshot can cover; `finish` checks that one
+                // did.
+                if let end = self.end, first > self.firstIndex, first <= end + 1 {
+                    self.entries.removeSubrange(Int(first - self.firstIndex)...)
+                } else {
+                    self.entries.removeAll()
+                    self.firstIndex = first
+                }
+                self.entries.append(contentsOf: entries)
+                self.trimToSnapshot()
+            case .snapshot(_, let index, let metadata):
+                guard index >= self.snapshotIndex else { break }
+                self.snapshotIndex = index
+                self.snapshotMetadata = metadata
+                if let end = self.end, end > index, self.firstIndex <= index + 1 {
+                    self.trimToSnapshot()
+                } else if self.end.map({ $0 <= index }) ?? true {
+                    self.entries.removeAll()
+                    self.firstIndex = index + 1
+                }
+            }
+        }
+
+        /// Drops entries the snapshot covers.
+        private mutating func trimToSnapshot() {
+            guard self.snapshotIndex >= self.firstIndex, !self.entries.isEmpty else { return }
+            let covered = min(Int(self.snapshotIndex - self.firstIndex + 1), self.entries.count)
+            self.entries.removeFirst(covered)
+            self.firstIndex = self.snapshotIndex + 1
+        }
     }
 
     private var building: [Int: Building] = [:]
 
     public init() {}
 
-    /// Folds in the next record of the log.
+    /// Folds in the next record of the log, in place (copying a group's entries for every record would make a
+    /// recovery quadratic in the log's length).
     /// - Throws: `RaftLogReplayError` for an entries record that starts at index 0.
     public mutating func apply(_ record: RaftLogRecord) throws(RaftLogReplayError) {
-        var group = self.building[record.group] ?? Building()
-        switch record {
-        case .hardState(_, let bytes):
-            group.hardState = bytes
-        case .entries(let number, let first, let entries):
-            guard first >= 1 else {
-                throw RaftLogReplayError(group: number, detail: "an entries record starts at index 0")
-            }
-            // Entries past the end leave a hole that only a later snapshot can cover; `finish` checks that one did.
-            if let end = group.end, first > group.firstIndex, first <= end + 1 {
-                group.entries.removeSubrange(Int(first - group.firstIndex)...)
-            } else {
-                group.entries.removeAll()
-                group.firstIndex = first
-            }
-            group.entries.append(contentsOf: entries)
-            Self.trimToSnapshot(&group)
-        case .snapshot(_, let index, let metadata):
-            guard index >= group.snapshotIndex else { break }
-            group.snapshotIndex = index
-            group.snapshotMetadata = metadata
-            if let end = group.end, end > index, group.firstIndex <= index + 1 {
-                Self.trimToSnapshot(&group)
-            } else if group.end.map({ $0 <= index }) ?? true {
-                group.entries.removeAll()
-                group.firstIndex = index + 1
-            }
-        }
-        self.building[record.group] = group
+        try self.building[record.group, default: Building()].apply(record)
     }
 
     /// Every group that had at least one record, by group number.
@@ -90,14 +102,6 @@ public struct RaftLogReplay: Sendable {
                 snapshotMetadata: group.snapshotMetadata, entries: group.entries)
         }
         return groups
-    }
-
-    /// Drops entries the snapshot covers.
-    private static func trimToSnapshot(_ group: inout Building) {
-        guard group.snapshotIndex >= group.firstIndex, !group.entries.isEmpty else { return }
-        let covered = min(Int(group.snapshotIndex - group.firstIndex + 1), group.entries.count)
-        group.entries.removeFirst(covered)
-        group.firstIndex = group.snapshotIndex + 1
     }
 }
 

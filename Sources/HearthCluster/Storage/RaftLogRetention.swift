@@ -33,35 +33,46 @@ public struct RaftLogRetention: Sendable {
             if let span = self.spans.first { candidates.append((span.sequence, .entries)) }
             return candidates.min { $0.0 < $1.0 }.map { (sequence: $0.0, reason: $0.1) }
         }
+
+        /// An entries record rewrote the log from `first` on: spans at or after it are dead, one across it is cut.
+        mutating func append(first: UInt64, count: UInt64, sequence: UInt64) {
+            while let last = self.spans.last, last.first >= first { self.spans.removeLast() }
+            if let last = self.spans.last, last.last >= first { self.spans[self.spans.count - 1].last = first - 1 }
+            if count > 0 { self.spans.append(Span(first: first, last: first + count - 1, sequence: sequence)) }
+            self.dropCovered()
+        }
+
+        mutating func snapshotted(through index: UInt64, sequence: UInt64) {
+            guard index >= self.snapshotIndex else { return }
+            self.snapshot = sequence
+            self.snapshotIndex = index
+            self.dropCovered()
+        }
+
+        /// Drops the spans a snapshot covers: a prefix, since spans are in index order.
+        private mutating func dropCovered() {
+            guard let first = self.spans.first, first.last <= self.snapshotIndex else { return }
+            let covered = self.spans.firstIndex { $0.last > self.snapshotIndex } ?? self.spans.count
+            self.spans.removeFirst(covered)
+        }
     }
 
     private var groups: [Int: Group] = [:]
 
     public init() {}
 
-    /// Notes that `record` was written at `sequence` (sequences increase with every record).
+    /// Notes that `record` was written at `sequence` (sequences increase with every record). O(1) amortised: a
+    /// new entries record only trims spans at the end (a recovery replays every record of the log through here).
     public mutating func recorded(_ record: RaftLogRecord, at sequence: UInt64) {
-        var group = self.groups[record.group] ?? Group()
         switch record {
         case .hardState:
-            group.hardState = sequence
+            self.groups[record.group, default: Group()].hardState = sequence
         case .entries(_, let first, let entries):
-            group.spans = group.spans.compactMap { span in
-                guard span.first < first else { return nil }
-                return Span(first: span.first, last: min(span.last, first - 1), sequence: span.sequence)
-            }
-            if !entries.isEmpty {
-                group.spans.append(Span(first: first, last: first + UInt64(entries.count) - 1, sequence: sequence))
-            }
-            Self.dropCovered(&group)
+            self.groups[record.group, default: Group()].append(
+                first: first, count: UInt64(entries.count), sequence: sequence)
         case .snapshot(_, let index, _):
-            if index >= group.snapshotIndex {
-                group.snapshot = sequence
-                group.snapshotIndex = index
-                Self.dropCovered(&group)
-            }
+            self.groups[record.group, default: Group()].snapshotted(through: index, sequence: sequence)
         }
-        self.groups[record.group] = group
     }
 
     /// The oldest record some group still needs: the group, the record's sequence and why.
@@ -89,9 +100,5 @@ public struct RaftLogRetention: Sendable {
     public var truncatableThrough: UInt64 {
         guard let oldest = self.oldestNeeded else { return 0 }
         return oldest.sequence > 0 ? oldest.sequence - 1 : 0
-    }
-
-    private static func dropCovered(_ group: inout Group) {
-        group.spans.removeAll { $0.last <= group.snapshotIndex }
     }
 }

@@ -96,11 +96,13 @@ final class PeerLink: Sendable {
     }
 
     /// Reactor-side: `connectionID` closed; the link waits for the next one unless another is already current.
-    func detach(_ connectionID: UInt64) {
+    /// - Returns: true when it was the current connection (the peer is now unconnected).
+    func detach(_ connectionID: UInt64) -> Bool {
         self.state.withLock { state in
-            guard state.connectionID == connectionID else { return }
+            guard state.connectionID == connectionID else { return false }
             state.connectionID = nil
             state.isFlushScheduled = false
+            return true
         }
     }
 

@@ -97,6 +97,12 @@ package final class PeerTransport: Sendable {
         self.core.joinHandler.withLock { $0 = handler }
     }
 
+    /// Calls `handler` on the reactor thread whenever the connection to a peer is lost and no newer one has taken
+    /// its place (the peer crashed, restarted or was cut off): frames sent on it and not answered never will be.
+    package func setDisconnectHandler(_ handler: @escaping @Sendable (NodeID) -> Void) {
+        self.core.disconnectHandler.withLock { $0 = handler }
+    }
+
     /// Stops talking to `peer`: drops its queue, stops dialing and closes its connection.
     package func removePeer(_ peer: NodeID) {
         guard let link = self.core.links.withLock({ $0.removeValue(forKey: peer) }) else { return }

@@ -15,6 +15,8 @@ final class PeerTransportCore: Sendable {
     let loop = Mutex<EventLoop?>(nil)
     /// Answers nodes asking to join (`PeerTransport.setJoinHandler`); without one, such connections are refused.
     let joinHandler = Mutex<PeerTransport.JoinHandler?>(nil)
+    /// Told when the connection to a peer is lost (`PeerTransport.setDisconnectHandler`).
+    let disconnectHandler = Mutex<(@Sendable (NodeID) -> Void)?>(nil)
 
     init(configuration: PeerTransport.Configuration, log: Log, onFrame: @escaping PeerTransport.FrameHandler) {
         self.configuration = configuration

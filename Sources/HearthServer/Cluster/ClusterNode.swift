@@ -77,6 +77,13 @@ final class ClusterNode: NodeBackend {
         return groups
     }
 
+    /// Every group's tick: leaders send heartbeats each tick.
+    static let tickInterval = Duration.milliseconds(50)
+    /// A follower that hears no leader for 10 to 20 ticks (0.5–1 s) starts an election, so the shards of a node
+    /// that dies take writes again about a second later (`scripts/bench-failover.sh`); etcd's defaults are a 100 ms
+    /// heartbeat and a 1 s election timeout.
+    static let electionTicks = 10
+
     private static func start(
         cluster: ClusterConfiguration, member: ClusterConfiguration.Node, peers: [ClusterConfiguration.Node],
         groups: [RaftGroupID: RaftMembership], directory: String, fsync: FsyncMode, log: Log
@@ -95,7 +102,8 @@ final class ClusterNode: NodeBackend {
                 directory: directory, node: node,
                 router: ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth),
                 founding: groups, members: MemberList(founding: cluster),
-                raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(100), fsync: fsync,
+                raft: try RaftConfiguration(electionTicks: Self.electionTicks), tickInterval: Self.tickInterval,
+                fsync: fsync,
                 send: { peer, kind, bytes in transport.send(bytes, kind: kind, to: peer) }, logger: log)
             let known = Self.knownMembers(database.directory.list, peers)
             let membership = MembershipShell(
@@ -123,6 +131,7 @@ final class ClusterNode: NodeBackend {
             transport.setJoinHandler { [weak clusterNode] request, reply in
                 clusterNode?.joinInbox.yield((request, reply))
             }
+            transport.setDisconnectHandler { peer in database.calls.connectionLost(to: peer) }
             inbox.attach(database: database, membership: membership)
             log.info(
                 "cluster.started",

@@ -42,6 +42,8 @@ final class RaftShardLog: ShardLog {
     struct Shard {
         /// Entries this node proposed and applied ahead of commit, by Raft index.
         var pending: [UInt64: (term: UInt64, applied: ShardApplied)] = [:]
+        /// The newest entry this node proposed (committed once `delivered` reaches it in its term).
+        var lastProposed: ShardLogPosition?
         /// The highest Raft index delivered to the view.
         var delivered: UInt64 = 0
         /// While leading: the term, and the index of its first entry (the no-op), which must be delivered before
@@ -156,8 +158,27 @@ final class RaftShardLog: ShardLog {
             self.shards.withLock { $0[applied.shard]?.needsRebuild = true }
             return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: 0, term: 0)
         }
-        self.shards.withLock { $0[applied.shard]?.pending[raftIndex] = (term, applied) }
-        return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
+        let position = ShardLogPosition(shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
+        self.shards.withLock { shards in
+            shards[applied.shard]?.pending[raftIndex] = (term, applied)
+            shards[applied.shard]?.lastProposed = position
+        }
+        return position
+    }
+
+    func confirmRefusal(shard: Int, term: UInt64) async -> Bool {
+        let group = RaftGroupID(UInt32(shard))
+        let tail = self.shards.withLock { shards -> ShardLogPosition? in
+            guard let state = shards[shard], let last = state.lastProposed, last.sequence > state.delivered else {
+                return nil
+            }
+            return last
+        }
+        guard (try? await self.service.readIndex(group, timeout: self.commitTimeout)) != nil,
+            let state = self.service.host(group)?.softState, state.role == .leader, state.term == term
+        else { return false }
+        guard let tail else { return true }
+        return (try? await self.waitUntilCommitted([tail])) != nil
     }
 
     func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws {
@@ -265,9 +286,9 @@ final class RaftShardLog: ShardLog {
         for entry in fresh {
             guard case .command(let command) = entry.payload else { continue }
             bytes += command.count
-            let pending = self.shards.withLock { $0[shard]?.pending.removeValue(forKey: entry.index) }
-            if let pending, pending.term == entry.term {
-                batch.append(pending.applied)
+            let pending = self.shards.withLock { shards in Self.takePending(&shards, shard: shard, entry: entry) }
+            if let pending {
+                batch.append(pending)
                 continue
             }
             if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
@@ -301,6 +322,23 @@ final class RaftShardLog: ShardLog {
         }
         Self.resume(resumed, terms: terms, shard: shard)
         if isDue { self.snapshotDue.withLock { $0 }?(shard) }
+    }
+
+    /// The machine's own application of committed command `entry`, when this node proposed it. Any other command
+    /// committed while this node holds proposals of its own (or one at the same index from another term) means
+    /// those proposals will never commit: the machine ran ahead of the log and is marked for a rebuild, whether or
+    /// not the step-down was observed yet (a proposal can land just after `observe` cleared the last ones).
+    static func takePending(_ shards: inout [Int: Shard], shard: Int, entry: RaftEntry) -> ShardApplied? {
+        let own = shards[shard]?.pending.removeValue(forKey: entry.index)
+        if let own, own.term == entry.term { return own.applied }
+        let ranAhead =
+            own != nil || shards[shard]?.pending.isEmpty == false
+            || (shards[shard]?.lastProposed?.sequence ?? 0) >= entry.index
+        if ranAhead {
+            shards[shard]?.pending.removeAll()
+            shards[shard]?.needsRebuild = true
+        }
+        return nil
     }
 
     /// Resumes `waiters`: successfully when the committed entry at a waiter's index has the term it was proposed in.

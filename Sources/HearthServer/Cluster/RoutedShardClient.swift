@@ -115,6 +115,15 @@ struct RoutedShardClient: ShardClient {
         }
     }
 
+    func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool {
+        try await self.route(shard: shard, .confirmRefusal(term: term)) {
+            try await self.local.confirmRefusal(shard: shard, term: term)
+        } remote: { outcome in
+            guard case .confirmed(let isConfirmed) = outcome else { return nil }
+            return isConfirmed
+        }
+    }
+
     /// Runs `command` on the shard's leader: locally while this node leads, else on the leader's node, where
     /// `remote` turns its answer into the result (nil: an answer that does not fit the command).
     private func route<Result: Sendable>(

@@ -13,6 +13,7 @@ import HearthWire
 ///        5 decide   u64 transaction, u8 commit, u8 has part, [ShardIntent], u32 n, n × (path, node), lock term
 ///        6 finish   u64 transaction, u8 commit
 ///        7 forget   u32 n, n × u64 transaction
+///        8 confirm refusal  u64 term
 /// reply: u64 id, u8 outcome, then
 ///        1 appended          position, u32 n, n × resolved mutation
 ///        2 condition failed  u64 through
@@ -25,6 +26,7 @@ import HearthWire
 ///        9 already decided   u8 commit, u8 has position, [position]
 ///       10 nothing to do
 ///       11 read lock lost
+///       12 confirmed         u8 confirmed
 /// lock term: u8 has term, [u64 term] (the term of the transaction's read lock in the shard, when it read there)
 /// position: u16 shard, u64 shard index, u64 raft index, u64 raft term
 /// node: bytes of its export JSON (priorities kept); resolved mutation: u8 1 set, path, node | u8 2 set priority,
@@ -77,6 +79,9 @@ extension ShardCall {
         case .forget(let transactions):
             bytes.append(7)
             TransactionID.encode(transactions, into: &bytes)
+        case .confirmRefusal(let term):
+            bytes.append(8)
+            BinaryWriter.append(term, to: &bytes)
         }
         return bytes
     }
@@ -135,6 +140,8 @@ extension ShardCall {
             self.command = .finish(transaction, commit: try reader.readUInt8() == 1)
         case 7:
             self.command = .forget(try TransactionID.decodeList(from: &reader))
+        case 8:
+            self.command = .confirmRefusal(term: try reader.readUInt64())
         case let kind:
             throw CommitRecordError("unknown shard call command \(kind)")
         }
@@ -183,6 +190,9 @@ extension ShardReply {
             bytes.append(10)
         case .readLockLost:
             bytes.append(11)
+        case .confirmed(let isConfirmed):
+            bytes.append(12)
+            bytes.append(isConfirmed ? 1 : 0)
         }
         return bytes
     }
@@ -226,6 +236,8 @@ extension ShardReply {
             self.outcome = .nothingToDo
         case 11:
             self.outcome = .readLockLost
+        case 12:
+            self.outcome = .confirmed(try reader.readUInt8() == 1)
         case let kind:
             throw CommitRecordError("unknown shard reply outcome \(kind)")
         }

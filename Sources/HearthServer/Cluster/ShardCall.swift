@@ -15,6 +15,8 @@ struct ShardCall: Sendable {
             TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node], readLockTerm: UInt64?)
         case finish(TransactionID, commit: Bool)
         case forget([TransactionID])
+        /// Is a refusal decided in `term` true (`ShardActor.confirmRefusal(term:)`)?
+        case confirmRefusal(term: UInt64)
     }
 
     /// Chosen by the caller, unique among its calls in flight.
@@ -47,6 +49,8 @@ struct ShardReply: Sendable {
         case readLockLost
         /// The node does not lead the shard (nothing was appended); `leader` is who it believes does.
         case notLeader(leader: NodeID?)
+        /// Whether the refusal was confirmed.
+        case confirmed(Bool)
         /// The command failed on the leader for another reason, described for the client.
         case failed(String)
     }

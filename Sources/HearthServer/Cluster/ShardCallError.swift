@@ -9,6 +9,8 @@ struct ShardCallError: Error, Sendable, CustomStringConvertible {
         case unreachable(NodeID)
         /// The leader did not answer in time: whether the command took effect is unknown.
         case timedOut(NodeID)
+        /// The connection to the leader was lost before it answered: whether the command took effect is unknown.
+        case connectionLost(NodeID)
         /// The leader answered with a failure.
         case failed(NodeID, String)
     }
@@ -30,6 +32,9 @@ struct ShardCallError: Error, Sendable, CustomStringConvertible {
         case .timedOut(let node):
             return "Node \(node.name), which leads shard \(self.shard), did not answer within \(waited) s; the write "
                 + "may or may not have been applied. Read the data before retrying."
+        case .connectionLost(let node):
+            return "The connection to node \(node.name), which leads shard \(self.shard), was lost before it "
+                + "answered; the write may or may not have been applied. Read the data before retrying."
         case .failed(let node, let message):
             return "Node \(node.name), which leads shard \(self.shard), refused the write: \(message)"
         }

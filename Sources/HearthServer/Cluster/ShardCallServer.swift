@@ -85,6 +85,8 @@ final class ShardCallServer: Sendable {
                     return .nothingToDo
                 }
                 return .appended(position, [])
+            case .confirmRefusal(let term):
+                return .confirmed(try await self.shards.confirmRefusal(shard: shard, term: term))
             }
         } catch is ShardNotLeaderError {
             return .notLeader(leader: self.leader(shard))

@@ -5,6 +5,11 @@ import Synchronization
 /// The calling side of shard commands sent to other nodes: each call gets an id, waits for the reply with that id,
 /// and fails with `ShardCallError.timedOut` when none comes within `timeout` (the frame or its answer was lost, or
 /// the leader is stuck). `run()` sweeps expired calls; `failAll` ends every call when the node stops.
+///
+/// Ids start at a random number, so they differ between incarnations of a node: a peer may still deliver the answer
+/// to a call made before this node restarted (it sat in the peer's queue), and that answer must not be taken for the
+/// answer to a new call (the simulation's seed 909 did exactly that, and a transaction committed with a prepare that
+/// belonged to another one). A reply is also taken only from the peer the call went to.
 final class ShardCalls: Sendable {
     private struct Pending {
         var continuation: CheckedContinuation<ShardReply.Outcome, any Error>
@@ -24,19 +29,22 @@ final class ShardCalls: Sendable {
     let timeout: Duration
     private let send: @Sendable (NodeID, [UInt8]) -> Bool
     private let pending = Mutex<[UInt64: Pending]>([:])
-    private let nextID = Atomic<UInt64>(1)
+    private let nextID: Atomic<UInt64>
     private let roundTrips = Mutex<[NodeID: RoundTrips]>([:])
     /// Set by `failAll`: the node is stopping, and later calls fail at once.
     private let isClosed = Atomic(false)
     private let log: Log
     private let clock: any NodeClock
 
-    /// - Parameter send: queues an encoded `ShardCall` for a peer (the transport's `shardCall` frames); false when
-    ///   the transport would not take it.
+    /// - Parameters:
+    ///   - firstID: the first call's id; give each incarnation of a node a random one.
+    ///   - send: queues an encoded `ShardCall` for a peer (the transport's `shardCall` frames); false when the
+    ///     transport would not take it.
     init(
-        timeout: Duration, clock: any NodeClock = .system, log: Log,
+        timeout: Duration, clock: any NodeClock = .system, log: Log, firstID: UInt64 = UInt64.random(in: .min ... .max),
         send: @escaping @Sendable (NodeID, [UInt8]) -> Bool
     ) {
+        self.nextID = Atomic(firstID)
         self.timeout = timeout
         self.clock = clock
         self.log = log
@@ -46,7 +54,7 @@ final class ShardCalls: Sendable {
     /// Sends `command` for `shard` to `peer` and waits for its answer.
     /// - Throws: `ShardCallError` when the call cannot be sent or is not answered in time.
     func call(_ command: ShardCall.Command, shard: Int, to peer: NodeID) async throws -> ShardReply.Outcome {
-        let id = self.nextID.add(1, ordering: .relaxed).oldValue
+        let id = self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let payload = ShardCall(id: id, shard: shard, command: command).encoded()
         let sent = self.clock.now
         let deadline = sent + self.timeout
@@ -69,7 +77,8 @@ final class ShardCalls: Sendable {
     }
 
     /// A `shardReply` frame from `peer`: resumes the call it answers. A reply nobody waits for any more (its call
-    /// timed out) is dropped.
+    /// timed out, or was made before this node restarted), or that comes from another peer than the call went to, is
+    /// dropped.
     func receive(_ payload: [UInt8], from peer: NodeID) {
         let reply: ShardReply
         do {
@@ -78,7 +87,11 @@ final class ShardCalls: Sendable {
             self.log.warning("shard_call.bad_reply", ["from": peer.name, "error": "\(error)"])
             return
         }
-        guard let waiting = self.pending.withLock({ $0.removeValue(forKey: reply.id) }) else { return }
+        let answered = self.pending.withLock { pending -> Pending? in
+            guard pending[reply.id]?.peer == peer else { return nil }
+            return pending.removeValue(forKey: reply.id)
+        }
+        guard let waiting = answered else { return }
         let elapsed = self.clock.now - waiting.sent
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         self.roundTrips.withLock { totals in
@@ -88,8 +101,25 @@ final class ShardCalls: Sendable {
         waiting.continuation.resume(returning: reply.outcome)
     }
 
+    /// The id the next call gets.
+    var nextCallID: UInt64 { self.nextID.load(ordering: .relaxed) }
+
     /// Answered calls and their summed round trips, by peer.
     var roundTripTotals: [NodeID: RoundTrips] { self.roundTrips.withLock { $0 } }
+
+    /// The connection to `peer` was lost: its calls still waiting fail at once as `connectionLost` (their answers
+    /// can no longer come), rather than when their timeout passes.
+    func connectionLost(to peer: NodeID) {
+        let lost = self.pending.withLock { pending -> [Pending] in
+            let ids = pending.filter { $0.value.peer == peer }.map(\.key)
+            return ids.compactMap { pending.removeValue(forKey: $0) }
+        }
+        for call in lost {
+            call.continuation.resume(
+                throwing: ShardCallError(
+                    shard: call.shard, kind: .connectionLost(peer), waited: self.clock.now - call.sent))
+        }
+    }
 
     /// Fails every call whose deadline has passed (by `now`, the clock's time unless given).
     func expire(now: ContinuousClock.Instant? = nil) {

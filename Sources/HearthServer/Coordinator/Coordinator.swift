@@ -119,7 +119,20 @@ public final class Coordinator: Sendable {
                     }
                     directives += machine.onRead(nodes, through: through)
                 case .conditionFailed(let participants, let through):
+                    // What the locks read may include entries a deposed leader applied and nobody will commit: the
+                    // refusal stands only once every shard read confirms it, else the transaction runs again.
+                    var isConfirmed = true
+                    for shard in participants where isConfirmed {
+                        isConfirmed =
+                            (try? await self.shards.confirmRefusal(shard: shard, term: lockTerms[shard] ?? 0))
+                            ?? false
+                    }
                     for shard in participants { await self.shards.unlock(shard: shard, id) }
+                    guard isConfirmed else {
+                        return try await self.transaction(
+                            namespace: namespace, mutations: mutations, condition: condition, now: now,
+                            escalated: escalated)
+                    }
                     return PendingWrite(
                         view: self.view, log: self.log,
                         state: .stale(namespace: namespace, path: condition?.path ?? .root, through: through))
@@ -208,7 +221,7 @@ extension Coordinator {
         guard let call = error as? ShardCallError else { return false }
         switch call.kind {
         case .noLeader, .unreachable, .failed: return true
-        case .timedOut: return false
+        case .timedOut, .connectionLost: return false
         }
     }
 

@@ -30,6 +30,8 @@ protocol ShardClient: Sendable {
         -> (ShardLogPosition, [ResolvedMutation])?
     /// See `ShardActor.forget(_:)`.
     func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition?
+    /// See `ShardActor.confirmRefusal(term:)`.
+    func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool
 }
 
 /// Every shard's actor is in this process (a single node, or a cluster node's own leaders).
@@ -73,5 +75,9 @@ struct LocalShardClient: ShardClient {
 
     func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition? {
         try await self.actors[shard].forget(transactions)
+    }
+
+    func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool {
+        await self.actors[shard].confirmRefusal(term: term)
     }
 }

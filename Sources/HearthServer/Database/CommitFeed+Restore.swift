@@ -48,7 +48,7 @@ extension CommitFeed {
             }
         }
         self.queues[shard] = []
-        self.blocked[shard] = []
+        self.blocked[shard] = SortedIndexes()
         self.received[shard] = index
         // The anchor's decisions as of the snapshot; the entries after it add and forget from there.
         self.decisions[shard] = snapshot.decisions
@@ -218,9 +218,7 @@ extension CommitFeed {
             Update(namespace: "", mutations: [], increments: [:], restored: RestoredParts(parts: parts, router: router))
         )
         for transaction in held { self.examineHeld(transaction, into: &updates) }
-        var behind: [(shard: Int, index: UInt64)] = []
-        for shard in shards { behind += self.blocked[shard].sorted(by: >).map { (shard, $0) } }
-        self.examine(behind, into: &updates)
+        self.examine([], sweeping: Array(shards), into: &updates)
         for shard in shards { self.restores[shard] = nil }
     }
 

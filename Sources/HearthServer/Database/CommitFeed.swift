@@ -54,7 +54,7 @@ struct CommitFeed {
     /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
     /// entry of their shard is shown; any other entry becomes ready only when it, or its transaction's last part,
     /// arrives. So an arrival costs what it can unblock, not a scan of every queue.
-    var blocked: [Set<UInt64>]
+    var blocked: [SortedIndexes]
 
     /// What examining a queued entry did.
     enum Examined {
@@ -75,7 +75,7 @@ struct CommitFeed {
         self.received = appliedIndex
         self.intents = intents ?? Array(repeating: [:], count: count)
         self.decisions = decisions ?? Array(repeating: [:], count: count)
-        self.blocked = Array(repeating: [], count: count)
+        self.blocked = Array(repeating: SortedIndexes(), count: count)
     }
 
     var shardCount: Int { self.queues.count }
@@ -111,24 +111,53 @@ struct CommitFeed {
         return updates
     }
 
-    /// Shows what became ready among `entries` (examined last to first) and, after each entry shown, the entries that
-    /// waited behind it, lowest index first.
-    mutating func examine(_ entries: [(shard: Int, index: UInt64)], into updates: inout [Update]) {
+    /// Shows what became ready among `entries` (examined last to first), then, for every shard where an entry left
+    /// the queue (and every shard in `sweeping`), the blocked entries above it, lowest index first.
+    ///
+    /// An entry is only ever held up by earlier entries of its shard, so one ascending sweep over a shard's blocked
+    /// entries, from the lowest index that left, reaches everything that may have become ready, including what an
+    /// entry shown during the sweep releases behind it. (Re-examining every blocked entry behind each entry shown
+    /// made a node that caught up behind a snapshot, with thousands of entries waiting, quadratic.)
+    mutating func examine(
+        _ entries: [(shard: Int, index: UInt64)], sweeping shards: [Int] = [], into updates: inout [Update]
+    ) {
         var examine = entries
-        while let (shard, index) = examine.popLast() {
-            guard let position = self.position(of: index, in: shard) else { continue }
-            switch self.consume(shard: shard, at: position, into: &updates) {
-            case .shown(let removed):
-                for (removedShard, removedIndex) in removed {
-                    self.blocked[removedShard].remove(removedIndex)
-                    let behind = self.blocked[removedShard].filter { $0 > removedIndex }.sorted(by: >)
-                    examine += behind.map { (removedShard, $0) }
-                }
-            case .blocked(let entries):
-                for (blockedShard, blockedIndex) in entries { self.blocked[blockedShard].insert(blockedIndex) }
-            case .incomplete:
-                break
+        var sweeps: [Int: UInt64] = [:]
+        for shard in shards { sweeps[shard] = 0 }
+        while true {
+            if let (shard, index) = examine.popLast() {
+                self.examineOne(shard: shard, index: index, sweeps: &sweeps, into: &updates)
+                continue
             }
+            guard let shard = sweeps.keys.min(), var cursor = sweeps.removeValue(forKey: shard) else { return }
+            while let next = self.blocked[shard].first(after: cursor) {
+                cursor = next
+                self.examineOne(shard: shard, index: next, sweeps: &sweeps, into: &updates)
+                // This sweep goes on past whatever left the shard at or above the cursor; something below it (a
+                // transaction shown through another shard) sends the sweep back.
+                if let again = sweeps[shard] {
+                    sweeps[shard] = nil
+                    if again < cursor { cursor = again }
+                }
+            }
+        }
+    }
+
+    /// Examines one queued entry; what it removes from the queues schedules a sweep of those shards.
+    private mutating func examineOne(
+        shard: Int, index: UInt64, sweeps: inout [Int: UInt64], into updates: inout [Update]
+    ) {
+        guard let position = self.position(of: index, in: shard) else { return }
+        switch self.consume(shard: shard, at: position, into: &updates) {
+        case .shown(let removed):
+            for (removedShard, removedIndex) in removed {
+                self.blocked[removedShard].remove(removedIndex)
+                sweeps[removedShard] = min(sweeps[removedShard] ?? removedIndex, removedIndex)
+            }
+        case .blocked(let entries):
+            for (blockedShard, blockedIndex) in entries { self.blocked[blockedShard].insert(blockedIndex) }
+        case .incomplete:
+            break
         }
     }
 

@@ -180,6 +180,9 @@ public final class DatabaseView: Sendable {
     /// What each shard has shown, by shard index (for a stuck wait's diagnosis).
     var shownIndexes: [UInt64] { self.state.withLock { $0.notifiedIndex } }
 
+    /// Per shard, the first entry its feed holds back and why (for a stuck wait's diagnosis).
+    var heldEntries: [Int: String] { self.state.withLock { $0.data.feed.heldEntries } }
+
     /// The shard indexes writes wait to see shown, by shard (for a stuck wait's diagnosis).
     var awaitedIndexes: [Int: [UInt64]] { self.state.withLock { $0.waiters.awaitedIndexes } }
 

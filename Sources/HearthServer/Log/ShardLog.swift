@@ -25,12 +25,21 @@ protocol ShardLog: Sendable {
     /// The term in which this node leads `shard` (0 for a local log): locks taken in one term do not hold in
     /// another.
     func leaderTerm(shard: Int) -> UInt64
+
+    /// Whether a refusal (a compare-and-set that failed) that this node decided against its state machine of
+    /// `shard` while leading it in `term` is true: this node still led the shard in `term` after the call began
+    /// (Raft's read index, so no newer leader had committed anything the refusal missed), and every entry the
+    /// machine had applied ahead of commit is committed. False when either cannot be confirmed: the refusal must
+    /// then be decided again. Always true for a local log, whose state machine is the only one.
+    func confirmRefusal(shard: Int, term: UInt64) async -> Bool
 }
 
 extension ShardLog {
     func acceptsAppends(shard: Int) -> Bool { true }
 
     func leaderTerm(shard: Int) -> UInt64 { 0 }
+
+    func confirmRefusal(shard: Int, term: UInt64) async -> Bool { true }
 }
 
 /// Where an appended entry sits: its shard and index, plus where the log keeps it.

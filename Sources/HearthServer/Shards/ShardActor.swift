@@ -51,7 +51,13 @@ public actor ShardActor {
             case .blocked:
                 await self.waitForFinish()
             case .conditionFailed:
-                return .conditionFailed(through: self.machine.lastIndex)
+                // On a leader the machine runs ahead of commit, and a deposed leader may not know it yet: the
+                // refusal stands only once its log confirms both (else the write is routed again).
+                let through = self.machine.lastIndex
+                guard await self.log.confirmRefusal(shard: self.id, term: self.log.leaderTerm(shard: self.id)) else {
+                    throw ShardNotLeaderError(shard: self.id)
+                }
+                return .conditionFailed(through: through)
             case .needsAllShards:
                 return .needsAllShards
             case .alreadyDecided, .nothingToDo:
@@ -73,6 +79,12 @@ public actor ShardActor {
         return ShardReadLock(
             nodes: paths.map { self.machine.node(namespace: namespace, at: $0) }, through: self.machine.lastIndex,
             term: self.log.leaderTerm(shard: self.id))
+    }
+
+    /// Whether a refusal this shard's machine decided while leading in `term` (a transaction's condition failed on
+    /// what it read under its lock) is true; see `ShardLog.confirmRefusal(shard:term:)`.
+    func confirmRefusal(term: UInt64) async -> Bool {
+        await self.log.confirmRefusal(shard: self.id, term: term)
     }
 
     /// Releases a transaction's read locks when it gives up before preparing.

@@ -1,6 +1,7 @@
 import HearthCluster
 import HearthNet
 import HearthTestKit
+import Synchronization
 import Testing
 
 @Suite struct PeerTransportFaultTests {
@@ -82,12 +83,15 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aCutLinkReconnectsAfterHealing() async throws {
         let (n1, n2, proxy, inbox2) = try self.proxiedPair()
         defer { proxy.close() }
+        let lost = Mutex<[NodeID]>([])
+        n1.setDisconnectHandler { peer in lost.withLock { $0.append(peer) } }
         #expect(await Harness.waitConnected(n1, n2))
         n1.send([0], kind: 1, to: "n2")
         #expect(await eventually { inbox2.all.count == 1 })
 
         proxy.cut()
         #expect(await eventually { n1.statistics(for: "n2")?.isConnected == false })
+        #expect(await eventually { lost.withLock { $0 } == ["n2"] })
         #expect(await eventually { n2.statistics(for: "n1")?.isConnected == false })
         #expect(n1.send([9], kind: 1, to: "n2", requireConnection: true) == .disconnected)
         let payloads = Harness.numbered(20, from: 1)

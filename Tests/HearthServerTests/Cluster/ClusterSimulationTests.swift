@@ -24,9 +24,7 @@ import Testing
     /// Seeds that find a problem not fixed yet, by cluster size, with the problem (docs/consistency.md, "Known
     /// problems"). They still run, and their failure is reported as a known issue; once fixed, the known issue no
     /// longer occurs and the test fails until the seed is taken off this list.
-    static let knownFailures: [Int: [UInt64: String]] = [
-        5: [909: "a write committed on shard 2 waits forever for the view to show it"]
-    ]
+    static let knownFailures: [Int: [UInt64: String]] = [:]
 
     @Test(arguments: Self.sizes) func convergesWithEveryInvariantUnderFaults(nodes: Int) async throws {
         let report = try await SimulationLane.run { () throws -> String in

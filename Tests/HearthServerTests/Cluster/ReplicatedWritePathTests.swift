@@ -135,6 +135,34 @@ import Testing
         }
     }
 
+    /// A leader that lost its majority but has not noticed still holds a state machine; a compare-and-set refused
+    /// against it could be refused against data a newer leader has already changed. A refusal stands only once the
+    /// leader confirmed its lead after the check (`ShardLog.confirmRefusal`), so the cut-off leader refuses nothing.
+    @Test(.timeLimit(.minutes(1))) func aLeaderCutOffFromItsMajorityRefusesNoCompareAndSet() async throws {
+        try await InProcessCluster.with(router: Self.router) { (members) async throws in
+            #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
+            let target = try Path(validating: "/posts/p0/starCount")
+            let shard = try #require(Self.router.shard(namespace: "default", path: target))
+            let leader = try #require(members.first { $0.acceptsAppends(shard: shard) })
+            let database = try #require(leader.database)
+            let stale = WriteCondition(path: target, expectedHash: Node(.int(7)).hash)
+            let set = [Mutation.set(target, WriteValue(node: Node(.int(1))))]
+            guard
+                case .conditionFailed(let current) = try await database.coordinator.write(
+                    namespace: "default", mutations: set, condition: stale, now: 0)
+            else {
+                Issue.record("a compare-and-set against the wrong value was carried out")
+                return
+            }
+            #expect(current == Node.empty)
+            for member in members where member !== leader { await member.close() }
+            await #expect(throws: (any Error).self) {
+                _ = try await database.coordinator.write(namespace: "default", mutations: set, condition: stale, now: 0)
+            }
+            #expect(leader.database?.view.root("default").node(at: target) == Node.empty)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aRestartedNodeRecoversFromItsLogAndCatchesUp() async throws {
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             for post in 0..<4 {

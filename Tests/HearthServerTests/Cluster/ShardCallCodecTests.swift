@@ -54,6 +54,7 @@ import Testing
         try self.roundTrips(.decide(Self.transaction, commit: false, part: nil, spineValues: [:], readLockTerm: nil))
         try self.roundTrips(.finish(Self.transaction, commit: true))
         try self.roundTrips(.forget([Self.transaction, TransactionID(rawValue: 9)]))
+        try self.roundTrips(.confirmRefusal(term: 12))
     }
 
     @Test func repliesRoundTrip() throws {
@@ -69,7 +70,7 @@ import Testing
             .locked(ShardReadLock(nodes: [try Self.node(#"{"x":[1,2]}"#), .empty], through: 11, term: 4)), .unlocked,
             .prepared(position), .notLeader(leader: "n2"), .notLeader(leader: nil), .failed("the log failed"),
             .alreadyDecided(commit: true, at: position), .alreadyDecided(commit: false, at: nil), .nothingToDo,
-            .readLockLost,
+            .readLockLost, .confirmed(true), .confirmed(false),
         ]
         for outcome in outcomes {
             let reply = ShardReply(id: 5, outcome: outcome)

@@ -52,6 +52,10 @@ import Testing
         func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition? {
             try await self.local.forget(shard: shard, transactions)
         }
+
+        func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool {
+            try await self.local.confirmRefusal(shard: shard, term: term)
+        }
     }
 
     /// Runs a two-shard update whose decision fails with `error`; returns how many parts stay prepared.

@@ -63,7 +63,7 @@ extension ClusterSimulation {
         var roots: [(NodeID, Node)] = []
         for machine in self.machines where machine.refusal.current == nil {
             guard let database = machine.database.current else { return "\(machine.id) is not open yet" }
-            if let reason = database.notReadyReason { return "\(machine.id): \(reason)" }
+            if let reason = database.notReadyReason(allowingLag: 0) { return "\(machine.id): \(reason)" }
             roots.append((machine.id, database.view.root("default")))
         }
         if let (first, root) = roots.first, let (other, _) = roots.first(where: { $0.1 != root }) {
@@ -77,8 +77,9 @@ extension ClusterSimulation {
         let machines = self.machines.map { machine -> String in
             guard machine.isUp else { return "\(machine.id) down" }
             guard let database = machine.database.current else { return "\(machine.id) opening" }
-            return "\(machine.id) (\(database.notReadyReason ?? "ready"), \(database.log.waitingCount) commit waits, "
-                + "\(database.view.waitingCount) view waits \(database.view.awaitedIndexes) shown \(database.view.shownIndexes), \(database.calls.inFlight) calls out, \(machine.requestsInFlight) client requests)"
+            return
+                "\(machine.id) (\(database.notReadyReason(allowingLag: 0) ?? "ready"), \(database.log.waitingCount) commit waits, "
+                + "\(database.view.waitingCount) view waits \(database.view.awaitedIndexes) shown \(database.view.shownIndexes) held \(database.view.heldEntries), \(database.calls.inFlight) calls out, \(machine.requestsInFlight) client requests)"
         }
         return machines.joined(separator: ", ")
             + "; \(self.executor.runnableCount) runnable jobs, \(self.clientClock.sleeping) clients asleep"

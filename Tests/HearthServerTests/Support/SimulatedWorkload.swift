@@ -182,9 +182,7 @@ final class SimulatedWorkload: Sendable {
                     }
                     throw error
                 }
-                // A refusal is not recorded yet: a leader decides it against its machine, which may hold entries
-                // that never commit (see docs/consistency.md, "Known problems").
-                if succeeded, let invoked, let clock {
+                if let invoked, let clock {
                     self.record(
                         register, .compareAndSet(expected: value, new: value + 1, succeeded: succeeded),
                         invoked: invoked, completed: self.stamp(clock))
