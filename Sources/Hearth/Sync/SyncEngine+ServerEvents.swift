@@ -39,6 +39,10 @@ extension SyncEngine {
                 }
             case .requestAnswered(let token, let response):
                 engine.requestAnswered(token, response)
+            case .shutdown:
+                // The connection reported `disconnected` first, which is what the engine's state follows; the
+                // reason is the API's to surface.
+                break
             }
         }
     }
