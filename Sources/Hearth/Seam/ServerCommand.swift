@@ -8,8 +8,10 @@ package import HearthWire
 /// Firebase's JavaScript SDK draws the same line between its `SyncTree` and `PersistentConnection` (its
 /// `ServerActions`). Keeping it a value lets tests drive either side alone.
 package enum ServerCommand: Sendable, Equatable {
-    /// Listen at the key's location; `hash` is the engine's hash of what it holds there (the server may answer
-    /// with nothing new when it matches). The connection repeats the listen after every reconnect until `unlisten`.
+    /// Listen at the key's location. `hash` is what the server may compare with its data to skip sending it; the
+    /// engine sends the empty hash, so the server always pushes the location's data before answering (the
+    /// connection repeats a listen after a reconnect with the hash it was given, which could no longer say what the
+    /// cache holds). The connection repeats the listen after every reconnect until `unlisten`.
     case listen(ListenKey, hash: String)
     /// Stop the listen the engine asked for with the same key.
     case unlisten(ListenKey)
