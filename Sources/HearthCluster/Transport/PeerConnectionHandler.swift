@@ -192,7 +192,7 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     private func fail(_ connection: Connection, _ error: PeerFrameError) {
         if case .established(let link) = self.state {
-            if link.detach(connection.id) { self.core.disconnectHandler.withLock { $0 }?(link.peer) }
+            self.core.detach(connection.id, from: link)
         } else if case .dialed(let peer) = self.role {
             self.core.link(for: peer)?.handshakeFailed()
         }
@@ -206,7 +206,7 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     func connectionClosed(_ connection: Connection, error: IOError?) {
         guard case .established(let link) = self.state else { return }
-        if link.detach(connection.id) { self.core.disconnectHandler.withLock { $0 }?(link.peer) }
+        self.core.detach(connection.id, from: link)
         self.core.log.info(
             "peer.disconnected",
             ["peer": link.peer.name, "connection": "\(connection.id)", "error": error?.message ?? "none"]

@@ -30,6 +30,11 @@ final class PeerTransportCore: Sendable {
         self.onFrame(peer, kind, payload)
     }
 
+    /// Connection `id` of `link` is gone; when it was the link's current one, the disconnect handler hears of it.
+    func detach(_ id: UInt64, from link: PeerLink) {
+        if link.detach(id) { self.disconnectHandler.withLock { $0 }?(link.peer) }
+    }
+
     func link(for peer: NodeID) -> PeerLink? {
         self.links.withLock { $0[peer] }
     }

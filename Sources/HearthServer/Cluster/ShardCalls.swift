@@ -110,11 +110,7 @@ final class ShardCalls: Sendable {
     /// The connection to `peer` was lost: its calls still waiting fail at once as `connectionLost` (their answers
     /// can no longer come), rather than when their timeout passes.
     func connectionLost(to peer: NodeID) {
-        let lost = self.pending.withLock { pending -> [Pending] in
-            let ids = pending.filter { $0.value.peer == peer }.map(\.key)
-            return ids.compactMap { pending.removeValue(forKey: $0) }
-        }
-        for call in lost {
+        for call in self.takeCalls(where: { $0.peer == peer }) {
             call.continuation.resume(
                 throwing: ShardCallError(
                     shard: call.shard, kind: .connectionLost(peer), waited: self.clock.now - call.sent))
@@ -124,13 +120,17 @@ final class ShardCalls: Sendable {
     /// Fails every call whose deadline has passed (by `now`, the clock's time unless given).
     func expire(now: ContinuousClock.Instant? = nil) {
         let now = now ?? self.clock.now
-        let expired = self.pending.withLock { pending -> [Pending] in
-            let ids = pending.filter { $0.value.deadline <= now }.map(\.key)
-            return ids.compactMap { pending.removeValue(forKey: $0) }
-        }
-        for call in expired {
+        for call in self.takeCalls(where: { $0.deadline <= now }) {
             call.continuation.resume(
                 throwing: ShardCallError(shard: call.shard, kind: .timedOut(call.peer), waited: self.timeout))
+        }
+    }
+
+    /// Removes the waiting calls that match `condition` and returns them, for their caller to fail.
+    private func takeCalls(where condition: (Pending) -> Bool) -> [Pending] {
+        self.pending.withLock { pending in
+            let ids = pending.filter { condition($0.value) }.map(\.key)
+            return ids.compactMap { pending.removeValue(forKey: $0) }
         }
     }
 
