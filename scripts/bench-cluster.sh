@@ -7,6 +7,8 @@
 #      one atomic update with increments) from `clients` (64) realtime-protocol connections spread over the three
 #      nodes for `seconds` (10), and a single node for reference. After each phase the stored counts are checked
 #      against the acknowledged stars (scripts/stars-bench.js).
+# Each phase also records the CPU time (user + system, from /proc) its server processes used per star or put: on a
+# machine whose cores are all busy, that is what bounds throughput.
 # Prints the JSON lines and a Markdown table with the ratio to etcd; exits 1 if a count check fails.
 # Needs node 20+ and python3; installs etcd-server and etcd-client from Debian when missing (test tools only).
 set -euo pipefail
@@ -32,6 +34,26 @@ s=[socket.socket() for _ in range(int(sys.argv[1]))]
 print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"
 }
 
+# The user + system CPU ticks each process has used so far, space-separated.
+cpu_ticks() {
+    local pid
+    for pid in "$@"; do awk '{printf "%d ", $14 + $15}' "/proc/$pid/stat"; done
+}
+
+# Appends the run's JSON line ($1) to the results with the CPU its server processes used per star (or write, for
+# etcd) over $seconds: $2 and $3 are cpu_ticks before and after.
+record_with_cpu() {
+    python3 - "$1" "$2" "$3" "$seconds" "$(getconf CLK_TCK)" >>"$results" <<'EOF'
+import json, sys
+run = json.loads(open(sys.argv[1]).read())
+ticks = [int(a) - int(b) for a, b in zip(sys.argv[3].split(), sys.argv[2].split())]
+stars = run["perSecond"] * float(sys.argv[4])
+run["nodeCPUSeconds"] = [t / int(sys.argv[5]) for t in ticks]
+run["cpuPerStarMicros"] = sum(run["nodeCPUSeconds"]) / stars * 1e6 if stars else 0
+print(json.dumps(run))
+EOF
+}
+
 wait_ready() {
     local port
     for port in "$@"; do
@@ -45,6 +67,7 @@ wait_ready() {
 echo "== etcd: 3 members, etcdctl check perf --load=l"
 read -r -a ep <<<"$(free_ports 6)"
 initial="e1=http://127.0.0.1:${ep[3]},e2=http://127.0.0.1:${ep[4]},e3=http://127.0.0.1:${ep[5]}"
+etcd_pids=()
 for i in 0 1 2; do
     etcd --name "e$((i + 1))" --data-dir "$work/etcd-$i" \
         --listen-client-urls "http://127.0.0.1:${ep[$i]}" --advertise-client-urls "http://127.0.0.1:${ep[$i]}" \
@@ -52,14 +75,18 @@ for i in 0 1 2; do
         --initial-advertise-peer-urls "http://127.0.0.1:${ep[$((i + 3))]}" \
         --initial-cluster "$initial" --initial-cluster-state new --initial-cluster-token bench \
         >"$work/etcd-$i.log" 2>&1 &
+    etcd_pids+=("$!")
     on_exit "kill $! 2>/dev/null || true"
 done
 sleep 3
+before="$(cpu_ticks "${etcd_pids[@]}")"
 perf="$(ETCDCTL_API=3 etcdctl --endpoints="127.0.0.1:${ep[0]},127.0.0.1:${ep[1]},127.0.0.1:${ep[2]}" \
     check perf --load=l 2>&1 | tr '\r' '\n' | grep -E 'Throughput|Slowest|PASS|FAIL' || true)"
 echo "$perf"
 etcd_rate="$(sed -n 's/.*Throughput[^0-9]*\([0-9][0-9]*\) writes\/s.*/\1/p' <<<"$perf" | head -1)"
-echo "{\"target\":\"etcd\",\"shape\":\"check perf --load=l\",\"perSecond\":${etcd_rate:-0}}" >>"$results"
+echo "{\"target\":\"etcd\",\"shape\":\"check perf --load=l\",\"perSecond\":${etcd_rate:-0}}" >"$work/etcd.line"
+# check perf runs its load for 60 s; the members' CPU includes its set-up and clean-up, so this slightly overstates.
+seconds=60 record_with_cpu "$work/etcd.line" "$before" "$(cpu_ticks "${etcd_pids[@]}")"
 pkill -f "initial-cluster-token bench" 2>/dev/null || true
 
 echo "== Hearth: 3 nodes"
@@ -70,23 +97,30 @@ cat >"$work/cluster.json" <<EOF
   {"id": "n2", "host": "127.0.0.1", "httpPort": ${hp[1]}, "peerPort": ${hp[4]}},
   {"id": "n3", "host": "127.0.0.1", "httpPort": ${hp[2]}, "peerPort": ${hp[5]}}]}
 EOF
+pids=()
 for i in 1 2 3; do
     "$binary" serve --config "$work/cluster.json" --node "n$i" --data "$work/n$i" --fsync batch --log-level warning \
         >"$work/n$i.out" 2>"$work/n$i.err" &
+    pids+=("$!")
     on_exit "kill $! 2>/dev/null || true"
 done
 wait_ready "${hp[0]}" "${hp[1]}" "${hp[2]}"
 # Let leadership settle on the preferred leaders (they move every 3 s once caught up).
 sleep 8
+before="$(cpu_ticks "${pids[@]}")"
 node --experimental-websocket --no-warnings scripts/stars-bench.js wire "${hp[0]},${hp[1]},${hp[2]}" multi \
-    "$clients" "$seconds" | sed 's/"target":"wire"/"target":"cluster-3"/' >>"$results"
+    "$clients" "$seconds" | sed 's/"target":"wire"/"target":"cluster-3"/' >"$work/cluster-3.line"
+after="$(cpu_ticks "${pids[@]}")"
+record_with_cpu "$work/cluster-3.line" "$before" "$after"
 tail -1 "$results"
 pkill -f "serve --config $work/cluster.json" 2>/dev/null || true
 
 echo "== Hearth: 1 node"
 start_node "$work/single" --fsync batch --log-level warning
+before="$(cpu_ticks "$NODE_PID")"
 node --experimental-websocket --no-warnings scripts/stars-bench.js wire "$NODE_PORT" multi "$clients" "$seconds" \
-    | sed 's/"target":"wire"/"target":"single"/' >>"$results"
+    | sed 's/"target":"wire"/"target":"single"/' >"$work/single.line"
+record_with_cpu "$work/single.line" "$before" "$(cpu_ticks "$NODE_PID")"
 tail -1 "$results"
 stop_node "$NODE_PID"
 
@@ -94,8 +128,8 @@ python3 - "$results" <<'EOF'
 import json, sys
 runs = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 etcd = next((r["perSecond"] for r in runs if r["target"] == "etcd"), 0)
-print("\n| phase | stars or writes/s | p50 ms | p99 ms | × etcd | counts |")
-print("| --- | --- | --- | --- | --- | --- |")
+print("\n| phase | stars or writes/s | p50 ms | p99 ms | × etcd | server CPU per star or write | counts |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 failed = False
 for r in runs:
     ratio = f'{r["perSecond"] / etcd:.2f}×' if etcd else "–"
@@ -103,6 +137,7 @@ for r in runs:
     failed |= r.get("pass") is False
     p50 = f'{r["p50"]:.1f}' if "p50" in r else "–"
     p99 = f'{r["p99"]:.1f}' if "p99" in r else "–"
-    print(f'| {r["target"]} {r["shape"]} | {r["perSecond"]:,.0f} | {p50} | {p99} | {ratio} | {ok} |')
+    cpu = f'{r["cpuPerStarMicros"]:,.0f} µs' if "cpuPerStarMicros" in r else "–"
+    print(f'| {r["target"]} {r["shape"]} | {r["perSecond"]:,.0f} | {p50} | {p99} | {ratio} | {cpu} | {ok} |')
 sys.exit(1 if failed else 0)
 EOF
