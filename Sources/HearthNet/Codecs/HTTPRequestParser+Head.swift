@@ -8,8 +8,8 @@ extension HTTPRequestParser {
         guard let requestLine = lines.first else { throw .malformed("The request line is missing.") }
         let (method, target, version) = try Self.parseRequestLine(requestLine)
         let headers = try Self.parseFields(lines.dropFirst())
-        let framing = try Self.framing(headers)
         let isHTTP11 = version == "HTTP/1.1"
+        let framing = try Self.framing(headers, isHTTP11: isHTTP11)
         try Self.checkHost(headers, isHTTP11: isHTTP11)
         let (path, query) = try HTTPTargetDecoder.decode(target)
         let isKeepAlive: Bool
@@ -67,7 +67,12 @@ extension HTTPRequestParser {
         }
         let version = String(decoding: versionBytes, as: UTF8.self)
         guard version != "HTTP/1.1", version != "HTTP/1.0" else {
-            return (String(decoding: methodBytes, as: UTF8.self), String(decoding: targetBytes, as: UTF8.self), version)
+            // Raw bytes that are not UTF-8 are refused as their percent-encoded form is, rather than replaced by
+            // U+FFFD, which would make distinct targets name one location.
+            guard let target = String(validating: targetBytes, as: UTF8.self) else {
+                throw .malformed("The request target is not UTF-8; percent-encode its bytes as UTF-8.")
+            }
+            return (String(decoding: methodBytes, as: UTF8.self), target, version)
         }
         let shape = Array(versionBytes)
         if shape.count == 8, shape.starts(with: Array("HTTP/".utf8)), shape[6] == UInt8(ascii: "."),
@@ -105,11 +110,17 @@ extension HTTPRequestParser {
         return headers
     }
 
-    /// Decides how the body is delimited (RFC 9112 §6.3), refusing the ambiguous cases request smuggling relies on.
-    private static func framing(_ headers: HTTPHeaders) throws(HTTPParserError) -> HTTPRequestHead.Framing {
+    /// Decides how the body is delimited (RFC 9112 §6.3), refusing the ambiguous cases request smuggling relies on,
+    /// and `Transfer-Encoding` from an HTTP/1.0 client, which cannot have meant it (RFC 9112 §6.1).
+    private static func framing(
+        _ headers: HTTPHeaders, isHTTP11: Bool
+    ) throws(HTTPParserError) -> HTTPRequestHead.Framing {
         let lengths = headers.values("Content-Length")
         let encodings = headers.values("Transfer-Encoding")
         if !encodings.isEmpty {
+            guard isHTTP11 else {
+                throw .malformed("Transfer-Encoding needs HTTP/1.1; an HTTP/1.0 request gives its Content-Length.")
+            }
             guard lengths.isEmpty else {
                 throw .malformed("A request must not have both Content-Length and Transfer-Encoding.")
             }

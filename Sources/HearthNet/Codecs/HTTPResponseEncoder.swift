@@ -16,12 +16,18 @@ enum HTTPResponseEncoder {
         for (name, value) in headers {
             output.append(contentsOf: name.utf8)
             output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
-            // A CR or LF in a value would let the application split the response; replace them with spaces.
-            for byte in value.utf8 { output.append(byte == 0x0D || byte == 0x0A ? 0x20 : byte) }
+            // A field value carries no control characters but HTAB (RFC 9110 §5.5): a CR or LF would let the
+            // application split the response, a NUL truncates it for some clients. Each becomes a space.
+            for byte in value.utf8 { output.append(Self.isFieldValueByte(byte) ? byte : 0x20) }
             output.append(contentsOf: [0x0D, 0x0A])
         }
         output.append(contentsOf: [0x0D, 0x0A])
         return output
+    }
+
+    /// Whether `byte` may appear in a field value as sent: visible characters, space, HTAB and UTF-8 bytes.
+    static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 
     /// One chunk: the size in hex, CRLF, the data, CRLF. Empty input yields no bytes, since an empty chunk would end

@@ -107,6 +107,22 @@ import Testing
         }
     }
 
+    /// Raw bytes that are not UTF-8 are refused like their percent-encoded form (`/a%FF`), never turned into U+FFFD
+    /// (which would let distinct targets collide); raw UTF-8 is taken as it is.
+    @Test func refusesRawTargetBytesThatAreNotUTF8() throws {
+        let head = Array("GET /a/".utf8) + [0xFF, 0xFE] + Array(".json HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+        #expect(parseAll(head) == [.failure(code: .malformedRequest, status: 400)])
+        let outcomes = parseAll("GET /caf\u{E9}.json HTTP/1.1\r\nHost: h\r\n\r\n".bytes)
+        let request = try #require(outcomes.first.flatMap { if case .request(let r) = $0 { r } else { nil } })
+        #expect(request.path == "/caf\u{E9}.json")
+    }
+
+    /// RFC 9112 §6.1: a server must treat `Transfer-Encoding` in an HTTP/1.0 request as faulty framing.
+    @Test func refusesTransferEncodingFromAnHTTP10Client() {
+        let input = "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n\r\n"
+        #expect(parseAll(input.bytes) == [.failure(code: .malformedRequest, status: 400)])
+    }
+
     /// RFC 9112 §3.2: an HTTP/1.1 request needs exactly one Host; no request may carry several.
     @Test func refusesMissingOrDuplicateHostWith400() {
         let inputs = [

@@ -7,8 +7,12 @@ import Testing
         var headers = HTTPHeaders()
         headers.add("Content-Type", "text/plain")
         headers.add("X-Evil", "a\r\nInjected: 1")
+        headers.add("X-Controls", "n\u{0}u\u{7F}l\tl\u{1B}é")
         let head = String(decoding: HTTPResponseEncoder.encodeHead(status: 404, headers: headers), as: UTF8.self)
-        #expect(head == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nX-Evil: a  Injected: 1\r\n\r\n")
+        #expect(
+            head
+                == "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nX-Evil: a  Injected: 1\r\n"
+                + "X-Controls: n u l\tl é\r\n\r\n")
     }
 
     @Test func framesChunksInHexAndSkipsEmptyWrites() {

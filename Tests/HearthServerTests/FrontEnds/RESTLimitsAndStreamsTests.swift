@@ -112,6 +112,14 @@ import Testing
             #expect(response.header("Content-Type")?.hasPrefix("application/javascript") == true)
         }
     }
+
+    @Test func downloadNamesCarryNoControlCharactersOrQuotes() async throws {
+        try await TestNode.with { node in
+            _ = try await node.request("PUT", "/d.json", body: "1")
+            let response = try await node.request("GET", "/d.json?download=a%00b%0D%0A%22c%5C.json")
+            #expect(response.header("Content-Disposition") == #"attachment; filename="abc.json""#)
+        }
+    }
 }
 
 /// Many clients streaming one location from one node.

@@ -84,7 +84,12 @@ extension RESTHandler {
             headers.add("Content-Type", "application/json; charset=utf-8")
         }
         if request.method == .get, let download = request.parameters["download"] {
-            let safe = download.filter { $0 != "\"" && $0 != "\r" && $0 != "\n" }
+            // A file name from the query: no quote or backslash to end the quoted string, no control character.
+            let safe = String(
+                String.UnicodeScalarView(
+                    download.unicodeScalars.filter {
+                        $0 != "\"" && $0 != "\\" && $0.properties.generalCategory != .control
+                    }))
             headers.add("Content-Disposition", "attachment; filename=\"\(safe)\"")
         }
         headers.add("Access-Control-Allow-Origin", "*")
