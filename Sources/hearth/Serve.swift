@@ -13,6 +13,9 @@ enum Serve {
     static let shutdownGrace: Double = 30
     static func run(_ arguments: [String]) async throws {
         let configuration = try self.configuration(from: arguments)
+        // The kernel's default soft limit of 1,024 descriptors is kept for old select()-based programs; a node's
+        // clients each need one, so it takes all the hard limit allows.
+        DescriptorLimit.raiseToHard()
         let log = Log(level: configuration.logLevel)
         let runtime = NodeRuntime(configuration: configuration, log: log)
         let task = Task {
@@ -77,6 +80,7 @@ enum Serve {
             case "--snapshot-seconds": configuration.snapshotIntervalSeconds = Double(try integer(flag, minimum: 1))
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
             case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
+            case "--max-connections": configuration.maximumConnections = try integer(flag, minimum: 1)
             case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)
             case "--max-queued-bytes": configuration.maximumWireQueuedBytes = try integer(flag, minimum: 1024)
             case "--fsync":

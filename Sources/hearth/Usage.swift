@@ -22,6 +22,9 @@ enum Usage {
           --snapshot-seconds N    or after N seconds if anything changed (default 300)
           --keep-alive-seconds N  interval between SSE keep-alive events (default 30)
           --max-outbound-bytes N  bytes queued for one slow client before it is cut off (default 67108864)
+          --max-connections N     clients held at once; beyond it the longest-idle keep-alive connection is
+                                  closed, or the new client answered 503 (default: the descriptor limit, raised
+                                  to its hard limit at start, less 128 kept for logs, snapshots and peers)
           --max-message-bytes N   largest realtime-protocol message (default 16777216)
           --max-queued-bytes N    unprocessed realtime requests one client may queue (default 67108864)
           --log-level LEVEL       debug | info | warning | error | critical (default info)

@@ -41,6 +41,11 @@ package protocol ConnectionHandler: AnyObject {
     /// closes what is left once flushed, or at the shutdown deadline.
     func reactorFinishing(_ connection: Connection)
 
+    /// Since when (`MonotonicClock`) the connection has been idle with nothing in progress, such as a keep-alive
+    /// connection between requests; `nil` while it is busy. When the reactor has no room for a new connection it
+    /// closes the longest-idle one first, as nginx reuses idle keep-alive connections.
+    var idleSince: UInt64? { get }
+
     /// The connection is gone, with the reason when it failed (a reset, an outbound overflow, a read or write
     /// error); `nil` after an orderly close by either side.
     func connectionClosed(_ connection: Connection, error: IOError?)
@@ -69,6 +74,9 @@ extension ConnectionHandler {
     }
 
     package func reactorFinishing(_ connection: Connection) {}
+
+    /// By default a connection is never idle enough to be closed for room.
+    package var idleSince: UInt64? { nil }
 }
 
 /// Something another thread sends one connection's handler through the reactor, such as an HTTP reply.

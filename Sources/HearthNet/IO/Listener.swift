@@ -7,6 +7,9 @@ package struct Listener: Sendable {
     package let port: Int
     let accept: AcceptFunction
     let makeHandler: @Sendable () -> any ConnectionHandler
+    /// What a connection the reactor has no room for is sent before it is closed (an HTTP 503), so that a client
+    /// turned away hears why instead of waiting in the backlog; empty to close without a word.
+    let refusal: [UInt8]
 
     /// Binds and listens on `address` (`SO_REUSEADDR`); `makeHandler` runs on the reactor thread for each
     /// accepted connection.
@@ -15,6 +18,7 @@ package struct Listener: Sendable {
     package init(
         address: SocketAddress,
         backlog: Int32 = 1024,
+        refusal: [UInt8] = [],
         makeHandler: @escaping @Sendable () -> any ConnectionHandler
     ) throws(IOError) {
         let descriptor = try Socket.makeListener(host: address.host, port: address.port, backlog: backlog)
@@ -27,6 +31,7 @@ package struct Listener: Sendable {
         self.descriptor = descriptor
         self.accept = { listener throws(IOError) in try Socket.accept(listener) }
         self.makeHandler = makeHandler
+        self.refusal = refusal
     }
 
     /// A listener over a socket already bound and listening (the HTTP server binds before it runs).
@@ -34,11 +39,13 @@ package struct Listener: Sendable {
         descriptor: Int32,
         port: Int,
         accept: @escaping AcceptFunction,
+        refusal: [UInt8] = [],
         makeHandler: @escaping @Sendable () -> any ConnectionHandler
     ) {
         self.descriptor = descriptor
         self.port = port
         self.accept = accept
         self.makeHandler = makeHandler
+        self.refusal = refusal
     }
 }

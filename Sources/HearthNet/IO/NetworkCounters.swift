@@ -7,6 +7,8 @@ final class NetworkCounters: Sendable {
     let bytesRead = Atomic<UInt64>(0)
     let bytesWritten = Atomic<UInt64>(0)
     let acceptFailures = Atomic<UInt64>(0)
+    let refusedConnections = Atomic<UInt64>(0)
+    let idleClosedForRoom = Atomic<UInt64>(0)
 
     var snapshot: NetworkStatistics {
         NetworkStatistics(
@@ -14,7 +16,9 @@ final class NetworkCounters: Sendable {
             openConnections: self.openConnections.load(ordering: .relaxed),
             bytesRead: self.bytesRead.load(ordering: .relaxed),
             bytesWritten: self.bytesWritten.load(ordering: .relaxed),
-            acceptFailures: self.acceptFailures.load(ordering: .relaxed)
+            acceptFailures: self.acceptFailures.load(ordering: .relaxed),
+            refusedConnections: self.refusedConnections.load(ordering: .relaxed),
+            idleClosedForRoom: self.idleClosedForRoom.load(ordering: .relaxed)
         )
     }
 }

@@ -12,7 +12,15 @@ package typealias AcceptedSocket = (descriptor: Int32, remoteAddress: String)
 /// Returns `nil` when no connection is pending, and throws an `IOError` carrying the errno when `accept` fails.
 package typealias AcceptFunction = @Sendable (_ listener: Int32) throws(IOError) -> AcceptedSocket?
 
-/// Accepting connections, and pausing when the process runs out of descriptors or memory.
+/// Accepting connections; making room when the node is full; pausing when the process runs out of descriptors or
+/// memory.
+///
+/// When the reactor holds `maximumConnections`, or `accept` fails for lack of descriptors, it first closes the
+/// connection that has been idle longest (a keep-alive connection between requests), as nginx reuses idle
+/// keep-alive connections, and the waiting client takes its place. With none idle, the client is accepted only to
+/// be turned away: it is sent the listener's refusal (an HTTP 503 with `Retry-After`) and closed, never left
+/// hanging in the backlog. Out of descriptors, that accept uses the spare descriptor the reactor keeps open for
+/// the purpose (closed for the moment, then opened again).
 ///
 /// The listener is level-triggered, so after an `accept` failure that leaves the connection queued (`EMFILE`,
 /// `ENFILE`, `ENOBUFS`, `ENOMEM`) it would be reported readable again at once and the loop would spin at full CPU
@@ -24,7 +32,9 @@ extension Reactor {
     private enum AcceptFailure {
         /// The pending connection died before it was accepted; the next one may be fine.
         case connectionLost
-        /// The process or the system is out of a resource; the connection stays queued.
+        /// The process or the system is out of descriptors; the connection stays queued.
+        case outOfDescriptors
+        /// Out of memory, or an unexpected failure; the connection stays queued.
         case exhausted
     }
 
@@ -39,6 +49,11 @@ extension Reactor {
                 switch Self.classify(error) {
                 case .connectionLost:
                     continue
+                case .outOfDescriptors:
+                    self.counters.acceptFailures.add(1, ordering: .relaxed)
+                    if self.makeRoomForDescriptor(listener) { continue }
+                    self.pauseAccepting()
+                    return
                 case .exhausted:
                     self.counters.acceptFailures.add(1, ordering: .relaxed)
                     self.pauseAccepting()
@@ -47,12 +62,67 @@ extension Reactor {
             }
             guard let accepted else { return }
             self.counters.acceptedConnections.add(1, ordering: .relaxed)
-            guard self.connections.count < self.settings.maximumConnections else {
-                Syscall.close(accepted.descriptor)
+            if self.connections.count >= self.settings.maximumConnections, !self.closeLongestIdle() {
+                self.turnAway(accepted.descriptor, refusal: listener.refusal)
                 continue
             }
             self.open(accepted, handler: listener.makeHandler())
         }
+    }
+
+    /// Out of descriptors: frees one by closing the longest-idle connection (the pending client then takes it on
+    /// the next `accept`), or else accepts the client on the spare descriptor to turn it away. False when neither
+    /// was possible and accepting must pause.
+    private func makeRoomForDescriptor(_ listener: Listener) -> Bool {
+        if self.closeLongestIdle() { return true }
+        guard let spare = self.spareDescriptor else { return false }
+        Syscall.close(spare)
+        self.spareDescriptor = nil
+        defer { self.spareDescriptor = Self.openSpareDescriptor() }
+        let accepted: AcceptedSocket?
+        do {
+            accepted = try listener.accept(listener.descriptor)
+        } catch {
+            self.counters.acceptFailures.add(1, ordering: .relaxed)
+            return false
+        }
+        guard let accepted else { return false }
+        self.counters.acceptedConnections.add(1, ordering: .relaxed)
+        self.turnAway(accepted.descriptor, refusal: listener.refusal)
+        return true
+    }
+
+    /// Closes the connection that has been idle longest, if any is idle. O(connections), paid only when full.
+    private func closeLongestIdle() -> Bool {
+        var oldest: (connection: Connection, since: UInt64)?
+        for connection in self.connections.values where connection.state == .active {
+            guard let since = connection.handler?.idleSince else { continue }
+            if since < oldest?.since ?? .max { oldest = (connection, since) }
+        }
+        guard let oldest else { return false }
+        self.counters.idleClosedForRoom.add(1, ordering: .relaxed)
+        self.close(oldest.connection)
+        return true
+    }
+
+    /// Sends `refusal` to a connection there is no room for and closes it. What the client already sent is read
+    /// and dropped first, so that the close does not reset the connection before the client reads the refusal.
+    private func turnAway(_ descriptor: Int32, refusal: [UInt8]) {
+        self.counters.refusedConnections.add(1, ordering: .relaxed)
+        _ = Glibc.recv(descriptor, self.readBuffer.baseAddress, self.readBuffer.count, Int32(MSG_DONTWAIT))
+        if !refusal.isEmpty {
+            _ = refusal.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            }
+            Socket.shutdownWrite(descriptor)
+        }
+        Syscall.close(descriptor)
+    }
+
+    /// A descriptor held only to be given up when the process runs out: `/dev/null`, read-only.
+    static func openSpareDescriptor() -> Int32? {
+        let descriptor = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
+        return descriptor >= 0 ? descriptor : nil
     }
 
     /// Called when a connection closes: its descriptor is free again, so a paused listener is watched at once.
@@ -125,12 +195,15 @@ extension Reactor {
     }
 
     /// Sorts an `accept` error (see accept(2)): network errors on the pending connection are passed over, as
-    /// Linux asks; resource exhaustion, and anything unexpected, pauses the listener so the loop cannot spin.
+    /// Linux asks; running out of descriptors makes room if it can; other exhaustion, and anything unexpected,
+    /// pauses the listener so the loop cannot spin.
     private static func classify(_ error: IOError) -> AcceptFailure {
         switch error.errorNumber {
         case ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH, EOPNOTSUPP,
             ENETUNREACH:
             return .connectionLost
+        case EMFILE, ENFILE:
+            return .outOfDescriptors
         default:
             return .exhausted
         }

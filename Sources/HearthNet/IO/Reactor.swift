@@ -39,6 +39,9 @@ final class Reactor {
     var listener: Listener?
     /// When the paused listener is watched again; `nil` while it is watched.
     var listenerRetryDeadline: UInt64?
+    /// Held open while there is a listener, and closed for a moment when `accept` runs out of descriptors so the
+    /// waiting client can be told there is no room (see `Reactor+Accept.swift`).
+    var spareDescriptor: Int32?
     var connections: [UInt64: Connection] = [:]
     /// The dialers keeping a peer connected, by `Dialer` ID.
     var dialers: [UInt64: DialerCore] = [:]
@@ -74,6 +77,7 @@ final class Reactor {
             throw error
         }
         self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        if listener != nil { self.spareDescriptor = Self.openSpareDescriptor() }
         self.events = .allocate(capacity: Int(Self.maximumEvents))
         do {
             if let listener {
@@ -199,6 +203,8 @@ final class Reactor {
     func tearDown() {
         if let listener = self.listener { Syscall.close(listener.descriptor) }
         self.listener = nil
+        if let spare = self.spareDescriptor { Syscall.close(spare) }
+        self.spareDescriptor = nil
         for dialer in Array(self.dialers.values) { dialer.stop() }
         for connection in Array(self.connections.values) {
             self.close(connection, error: connection.state == .connecting ? Self.abandoned(connection) : nil)

@@ -1,3 +1,5 @@
+import HearthSystem
+
 /// HTTP/1.1 on one connection: the `ConnectionHandler` an `HTTPServer` gives the reactor for each accepted socket.
 ///
 /// It parses requests, hands each to the server's task group and pauses reading until the reply comes back (so
@@ -48,6 +50,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// The head whose body is being read.
     var pendingHead: HTTPRequestHead?
     var timerKind = TimerKind.head
+    /// When the connection went idle between keep-alive requests; `nil` while a request is in progress.
+    var idleSince: UInt64?
 
     init(settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation) {
         self.settings = settings
@@ -153,6 +157,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     func setTimer(_ kind: TimerKind, on connection: Connection) {
         self.timerKind = kind
+        self.idleSince = kind == .idle && self.isReading && self.pendingHead == nil ? MonotonicClock.now() : nil
         connection.setTimer(after: kind == .head ? self.settings.headerTimeout : self.settings.idleTimeout)
     }
 }

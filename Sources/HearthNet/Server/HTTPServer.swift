@@ -117,7 +117,7 @@ public final class HTTPServer: Sendable {
         let loop = try EventLoop(
             settings: self.reactorSettings,
             counters: self.counters,
-            listener: Listener(descriptor: listener, port: port, accept: self.accept) {
+            listener: Listener(descriptor: listener, port: port, accept: self.accept, refusal: Self.noRoomResponse) {
                 HTTPConnectionHandler(settings: connectionSettings, application: application, requests: continuation)
             },
             stopped: { continuation.finish() }
@@ -136,6 +136,18 @@ public final class HTTPServer: Sendable {
         )
         if let failure = loop.join() { throw failure }
     }
+
+    /// What a client the server has no room for hears before it is closed.
+    static let noRoomResponse: [UInt8] = {
+        var response = HTTPResponse.jsonError(
+            status: 503,
+            message: "The server holds as many connections as it can; retry in a moment."
+        )
+        response.headers.add("Retry-After", "1")
+        response.headers.add("Connection", "close")
+        response.headers.add("Content-Length", String(response.body.count))
+        return HTTPResponseEncoder.encodeHead(status: 503, headers: response.headers) + response.body
+    }()
 
     private var reactorSettings: Reactor.Settings {
         Reactor.Settings(

@@ -1,3 +1,5 @@
+public import HearthSystem
+
 /// The knobs of one `HTTPServer`: where it listens and the limits that keep a hostile or slow client from
 /// exhausting the node.
 public struct HTTPServerConfiguration: Sendable {
@@ -13,8 +15,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Double = 120
     /// The most bytes queued for one connection before it is closed as a consumer that cannot keep up.
     public var outboundBufferLimit: Int = 64 * 1024 * 1024
-    /// Connections beyond this are accepted and closed at once.
-    public var maximumConnections: Int = 50_000
+    /// The most client connections held at once. Beyond it the longest-idle keep-alive connection is closed to
+    /// make room, or else the new client is answered 503 with `Retry-After` and closed. The default is what the
+    /// process's descriptor limit allows (`DescriptorLimit.connections`, read when the configuration is made).
+    public var maximumConnections: Int = DescriptorLimit.current().connections
     /// The graceful-shutdown bound: how long `run()` waits for queued responses to flush after the in-flight
     /// handlers have finished.
     public var shutdownFlushSeconds: Double = 5

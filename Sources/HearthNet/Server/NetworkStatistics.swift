@@ -6,21 +6,31 @@ public struct NetworkStatistics: Sendable, Hashable {
     public var bytesRead: UInt64
     public var bytesWritten: UInt64
     /// How many times `accept` failed and left the connection queued: out of descriptors or memory (`EMFILE`,
-    /// `ENFILE`, `ENOBUFS`, `ENOMEM`) or an unexpected errno. Each failure pauses accepting for up to 100 ms; a
-    /// rising count means the descriptor limit (`ulimit -n`) is too low for the load.
+    /// `ENFILE`, `ENOBUFS`, `ENOMEM`) or an unexpected errno. Out of descriptors, the reactor makes room (see
+    /// `refusedConnections`); otherwise accepting pauses for up to 100 ms. A rising count means the descriptor
+    /// limit (`ulimit -n`) is too low for the load.
     public var acceptFailures: UInt64
+    /// Clients accepted only to be told there was no room (an HTTP 503 with `Retry-After`) and closed: the node
+    /// held `maximumConnections`, or ran out of descriptors, with no idle connection to close instead.
+    public var refusedConnections: UInt64
+    /// Idle keep-alive connections closed to make room for a new client.
+    public var idleClosedForRoom: UInt64
 
     public init(
         acceptedConnections: UInt64 = 0,
         openConnections: Int = 0,
         bytesRead: UInt64 = 0,
         bytesWritten: UInt64 = 0,
-        acceptFailures: UInt64 = 0
+        acceptFailures: UInt64 = 0,
+        refusedConnections: UInt64 = 0,
+        idleClosedForRoom: UInt64 = 0
     ) {
         self.acceptedConnections = acceptedConnections
         self.openConnections = openConnections
         self.bytesRead = bytesRead
         self.bytesWritten = bytesWritten
         self.acceptFailures = acceptFailures
+        self.refusedConnections = refusedConnections
+        self.idleClosedForRoom = idleClosedForRoom
     }
 }

@@ -39,5 +39,13 @@ extension Metrics {
             "hearth_accept_failures_total",
             help: "accept() failures (e.g. out of file descriptors); the listener pauses instead of spinning."
         ) { Double(server.statistics.acceptFailures) }
+        registry.sampledCounter(
+            "hearth_connections_refused_total",
+            help: "Clients answered 503 and closed: no room (connection limit or descriptors) and none idle."
+        ) { Double(server.statistics.refusedConnections) }
+        registry.sampledCounter(
+            "hearth_connections_idle_closed_total",
+            help: "Idle keep-alive connections closed to make room for a new client."
+        ) { Double(server.statistics.idleClosedForRoom) }
     }
 }

@@ -28,6 +28,9 @@ public struct NodeConfiguration: Sendable {
     /// Slow-client guards for the HTTP front end.
     public var headerTimeoutSeconds = 10.0
     public var outboundBufferLimit = 64 * 1024 * 1024
+    /// The most client connections held at once; `nil` for what the descriptor limit allows
+    /// (`DescriptorLimit.connections`).
+    public var maximumConnections: Int?
     /// Largest inbound realtime-protocol message (all frames of one message), in UTF-8 bytes.
     public var maximumWireMessageBytes = 16 * 1024 * 1024
     /// Received but not yet processed realtime-protocol bytes one session may have queued; a client that sends

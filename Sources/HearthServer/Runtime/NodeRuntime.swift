@@ -19,6 +19,21 @@ public final class NodeRuntime: Sendable {
         self.log = log
     }
 
+    /// Says how many clients the node can hold, and warns when the descriptor limit keeps that low.
+    private func logConnectionLimit(_ connections: Int) {
+        let limit = DescriptorLimit.current()
+        if limit.soft < DescriptorLimit.comfortable {
+            self.log.warning(
+                "http.descriptors_low",
+                [
+                    "descriptors": "\(limit.soft)", "connections": "\(connections)",
+                    "action": "raise the limit (ulimit -n, or LimitNOFILE= in a systemd unit)",
+                ])
+        } else {
+            self.log.info("http.connection_limit", ["descriptors": "\(limit.soft)", "connections": "\(connections)"])
+        }
+    }
+
     /// Runs the node until cancelled. `onListening` receives the bound port once the node accepts requests.
     public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
         let backend = try await self.openBackend()
@@ -35,6 +50,8 @@ public final class NodeRuntime: Sendable {
         http.port = self.configuration.port
         http.headerTimeoutSeconds = self.configuration.headerTimeoutSeconds
         http.outboundBufferLimit = self.configuration.outboundBufferLimit
+        http.maximumConnections = self.configuration.maximumConnections ?? DescriptorLimit.current().connections
+        self.logConnectionLimit(http.maximumConnections)
         let server = HTTPServer(configuration: http, handler: handler)
         metrics.registerNodeFigures(backend: backend, wire: wire, server: server)
         let port: Int

@@ -79,7 +79,8 @@ final class ScriptedAccept: Sendable {
                 script.succeed()
                 return (attempts, try client.readResponse().status)
             }
-            #expect(attempts <= 10, "\(attempts) accept attempts in 200 ms: the listener spins")
+            // Out of descriptors, each attempt also tries the spare descriptor once.
+            #expect(attempts <= 20, "\(attempts) accept attempts in 200 ms: the listener spins")
             #expect(status == 200)
             let statistics = server.statistics
             #expect(statistics.acceptFailures >= UInt64(attempts))
@@ -88,14 +89,15 @@ final class ScriptedAccept: Sendable {
     }
 
     /// A closing connection frees a descriptor, so the paused listener is watched again at once: with an hour's
-    /// back-off, the queued client is served only because the first client left.
+    /// back-off, the queued client is served only because the first client left. (The first client is in the
+    /// middle of a request, so it is not idle and cannot be closed to make room.)
     @Test(.timeLimit(.minutes(1))) func resumesAcceptingAsSoonAsAConnectionCloses() async throws {
         let script = ScriptedAccept()
         try await withServer(self.server(script, backoffSeconds: 3600)) { server, port in
             let (idleAttempts, status) = try await onDedicatedThread {
                 let first = try HTTPTestClient(port: port)
-                try first.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
-                _ = try first.readResponse()
+                try first.send("GET / HTTP/1.1\r\n")
+                guard script.waitForCalls(moreThan: 0) else { return (-1, 0) }
                 script.fail(with: EMFILE)
                 let before = script.calls
                 let second = try HTTPTestClient(port: port)
@@ -110,7 +112,86 @@ final class ScriptedAccept: Sendable {
             }
             #expect(idleAttempts == 0, "the listener stays paused until a connection closes")
             #expect(status == 200, "the close re-armed the listener long before the back-off ended")
-            #expect(server.statistics.acceptFailures == 1)
+            // The failed accept and the one tried on the spare descriptor.
+            #expect(server.statistics.acceptFailures == 2)
+        }
+    }
+
+    /// Out of descriptors with an idle keep-alive connection open: it is closed, and the waiting client served in
+    /// its place.
+    @Test(.timeLimit(.minutes(1))) func outOfDescriptorsClosesTheLongestIdleConnection() async throws {
+        let script = ScriptedAccept()
+        try await withServer(self.server(script, backoffSeconds: 3600)) { server, port in
+            let (idleClosed, status) = try await onDedicatedThread {
+                let idle = try HTTPTestClient(port: port)
+                try idle.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                _ = try idle.readResponse()
+                script.fail(with: EMFILE, times: 1)
+                let client = try HTTPTestClient(port: port)
+                try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                let status = try client.readResponse().status
+                return (idle.isClosedByServer(), status)
+            }
+            #expect(idleClosed)
+            #expect(status == 200)
+            #expect(server.statistics.idleClosedForRoom == 1)
+        }
+    }
+
+    /// Out of descriptors with nothing idle: the spare descriptor is given up for a moment to accept the client
+    /// and answer it 503 with `Retry-After`, rather than leave it waiting in the backlog.
+    @Test(.timeLimit(.minutes(1))) func outOfDescriptorsTurnsAwayWithTheSpareDescriptor() async throws {
+        let script = ScriptedAccept()
+        try await withServer(self.server(script, backoffSeconds: 3600)) { server, port in
+            let (refusal, busyStatus) = try await onDedicatedThread {
+                let busy = try HTTPTestClient(port: port)
+                try busy.send("GET / HTTP/1.1\r\n")
+                _ = script.waitForCalls(moreThan: 0)
+                script.fail(with: EMFILE, times: 1)
+                let client = try HTTPTestClient(port: port)
+                try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                let refusal = try client.readResponse()
+                try busy.send("Host: h\r\n\r\n")
+                return (refusal, try busy.readResponse().status)
+            }
+            #expect(refusal.status == 503)
+            #expect(refusal.header("Retry-After") == "1")
+            #expect(refusal.text.contains("retry in a moment"))
+            #expect(busyStatus == 200)
+            #expect(server.statistics.refusedConnections == 1)
+        }
+    }
+
+    /// At `maximumConnections` the longest-idle keep-alive connection makes room; with none idle the new client
+    /// is answered 503 and closed.
+    @Test(.timeLimit(.minutes(1))) func atTheConnectionLimitClosesIdleThenRefuses() async throws {
+        var configuration = HTTPServerConfiguration.loopback()
+        configuration.maximumConnections = 2
+        try await withServer(configuration, handler: self.ok) { server, port in
+            let outcome = try await onDedicatedThread { () -> (Bool, Bool, Int, Int) in
+                let older = try HTTPTestClient(port: port)
+                try older.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                _ = try older.readResponse()
+                usleep(10_000)
+                let newer = try HTTPTestClient(port: port)
+                try newer.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                _ = try newer.readResponse()
+                let third = try HTTPTestClient(port: port)
+                try third.send("GET / HTTP/1.1\r\n")
+                // `older` made room for `third`; `newer` is idle still, so it makes room for `fourth`.
+                let fourth = try HTTPTestClient(port: port)
+                try fourth.send("GET / HTTP/1.1\r\n")
+                let fifth = try HTTPTestClient(port: port)
+                try fifth.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+                let refused = try fifth.readResponse().status
+                try third.send("Host: h\r\n\r\n")
+                return (older.isClosedByServer(), newer.isClosedByServer(), refused, try third.readResponse().status)
+            }
+            #expect(outcome.0 && outcome.1, "both idle connections were closed to make room")
+            #expect(outcome.2 == 503)
+            #expect(outcome.3 == 200)
+            #expect(server.statistics.idleClosedForRoom == 2)
+            #expect(server.statistics.refusedConnections == 1)
         }
     }
 
@@ -140,6 +221,7 @@ final class ScriptedAccept: Sendable {
             }
             #expect(attempted)
         }
-        #expect(script.calls == 1)
+        // The failed accept and the one tried on the spare descriptor.
+        #expect(script.calls == 2)
     }
 }
