@@ -81,6 +81,8 @@ enum Serve {
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
             case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
             case "--max-connections": configuration.maximumConnections = try integer(flag, minimum: 1)
+            case "--min-body-rate": configuration.minimumBodyBytesPerSecond = try integer(flag)
+            case "--body-deadline-seconds": configuration.bodyDeadlineSeconds = Double(try integer(flag, minimum: 1))
             case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)
             case "--max-queued-bytes": configuration.maximumWireQueuedBytes = try integer(flag, minimum: 1024)
             case "--fsync":

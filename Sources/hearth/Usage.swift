@@ -25,6 +25,9 @@ enum Usage {
           --max-connections N     clients held at once; beyond it the longest-idle keep-alive connection is
                                   closed, or the new client answered 503 (default: the descriptor limit, raised
                                   to its hard limit at start, less 128 kept for logs, snapshots and peers)
+          --min-body-rate N       bytes/s a request body or WebSocket message must keep up after a 5 s
+                                  grace, or get 408 (WebSocket: close 1008); 0 turns it off (default 240)
+          --body-deadline-seconds N  the longest a whole request body may take (default: no bound)
           --max-message-bytes N   largest realtime-protocol message (default 16777216)
           --max-queued-bytes N    unprocessed realtime requests one client may queue (default 67108864)
           --log-level LEVEL       debug | info | warning | error | critical (default info)

@@ -1,3 +1,5 @@
+import HearthSystem
+
 /// Turning parsed bytes into requests for the application, and protocol errors into error responses.
 extension HTTPConnectionHandler {
     /// Drives the parser while the connection is reading; dispatches at most one request.
@@ -22,6 +24,9 @@ extension HTTPConnectionHandler {
                     return
                 }
                 self.pendingHead = head
+                self.inputWatch = DataRateWatch(
+                    start: MonotonicClock.now(), rate: self.settings.minimumDataRate,
+                    deadline: self.settings.bodyDeadline)
                 self.setTimer(.body, on: connection)
                 if head.expectsContinue, head.framing != .none, head.framing != .length(0) {
                     connection.enqueue(HTTPResponseEncoder.continueHead)
@@ -32,6 +37,7 @@ extension HTTPConnectionHandler {
                     preconditionFailure("request body without a head in phase \(self.phase)")
                 }
                 self.pendingHead = nil
+                self.inputWatch = nil
                 self.phase = .awaitingReply(head)
                 connection.cancelTimer()
                 connection.pauseReading()

@@ -12,6 +12,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
         var maximumHeaderBytes: Int
         var headerTimeout: UInt64
         var idleTimeout: UInt64
+        var minimumDataRate: MinimumDataRate
+        var bodyDeadline: UInt64?
     }
 
     /// What the connection is doing, which decides what inbound bytes mean.
@@ -32,7 +34,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
     enum TimerKind {
         case head
         case idle
+        /// A check of the request body's data rate.
         case body
+        /// A check of the data rate of the WebSocket message in progress.
+        case message
     }
 
     /// Who must hear, exactly once, that the connection closed.
@@ -52,6 +57,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     var timerKind = TimerKind.head
     /// When the connection went idle between keep-alive requests; `nil` while a request is in progress.
     var idleSince: UInt64?
+    /// The progress of the body (or, once upgraded, the message) arriving, held to the minimum data rate.
+    var inputWatch: DataRateWatch?
 
     init(settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation) {
         self.settings = settings
@@ -72,8 +79,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
     func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
         switch self.phase {
         case .reading:
+            // A body's bytes count toward its data rate but never restart its timer: a client trickling a byte
+            // at a time must not hold the connection for ever.
             if self.pendingHead != nil {
-                self.setTimer(.body, on: connection)
+                self.inputWatch?.add(bytes.count)
             } else if self.timerKind == .idle {
                 self.setTimer(.head, on: connection)
             }
@@ -81,6 +90,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
             self.processRequests(connection)
         case .upgraded(let handler):
             handler.received(Array(bytes))
+            self.watchMessage(of: handler, received: bytes.count, on: connection)
         case .streaming, .closing:
             break
         case .awaitingReply:
@@ -105,11 +115,53 @@ final class HTTPConnectionHandler: ConnectionHandler {
             let message = "The request head did not arrive within the header timeout; send it promptly."
             self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
         case .body:
-            guard self.isReading else { return }
-            let message = "The request body stopped arriving; send it without long pauses."
-            self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
+            guard self.isReading, self.pendingHead != nil, let watch = self.inputWatch else { return }
+            switch watch.verdict(now: MonotonicClock.now()) {
+            case .keepingUp:
+                self.setTimer(.body, on: connection)
+            case .tooSlow:
+                let message =
+                    "The request body arrived slower than \(watch.rate.bytesPerSecond) bytes/s; send it without "
+                    + "long pauses."
+                self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
+            case .pastDeadline:
+                let seconds = Double(watch.deadline ?? 0) / 1e9
+                let message = "The request body did not arrive within \(seconds) s; send less, or send it faster."
+                self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
+            }
+        case .message:
+            guard case .upgraded(let handler) = self.phase, let watch = self.inputWatch else { return }
+            guard handler.isMidMessage else {
+                self.inputWatch = nil
+                return
+            }
+            if watch.verdict(now: MonotonicClock.now()) == .keepingUp {
+                self.setTimer(.message, on: connection)
+            } else {
+                self.inputWatch = nil
+                handler.inputTooSlow(watch.rate)
+            }
         case .idle:
             connection.close()
+        }
+    }
+
+    /// Holds a WebSocket message that has begun to the minimum data rate, from its first bytes to its last.
+    private func watchMessage(
+        of handler: any UpgradedConnectionHandler, received count: Int, on connection: Connection
+    ) {
+        guard self.settings.minimumDataRate.bytesPerSecond > 0, handler.isMidMessage else {
+            if self.inputWatch != nil {
+                self.inputWatch = nil
+                connection.cancelTimer()
+            }
+            return
+        }
+        if self.inputWatch == nil {
+            self.inputWatch = DataRateWatch(start: MonotonicClock.now(), rate: self.settings.minimumDataRate)
+            self.setTimer(.message, on: connection)
+        } else {
+            self.inputWatch?.add(count)
         }
     }
 
@@ -158,6 +210,11 @@ final class HTTPConnectionHandler: ConnectionHandler {
     func setTimer(_ kind: TimerKind, on connection: Connection) {
         self.timerKind = kind
         self.idleSince = kind == .idle && self.isReading && self.pendingHead == nil ? MonotonicClock.now() : nil
-        connection.setTimer(after: kind == .head ? self.settings.headerTimeout : self.settings.idleTimeout)
+        switch kind {
+        case .head: connection.setTimer(after: self.settings.headerTimeout)
+        case .idle: connection.setTimer(after: self.settings.idleTimeout)
+        case .body, .message:
+            connection.setTimer(after: self.inputWatch?.checkInterval ?? self.settings.minimumDataRate.checkInterval)
+        }
     }
 }

@@ -28,6 +28,10 @@ public protocol HTTPStreamSession: Sendable {
 public protocol UpgradedConnectionHandler: Sendable {
     func start(_ writer: ConnectionWriter)
     func received(_ bytes: [UInt8])
+    /// Whether a message has begun and not ended, so the server holds the client to its minimum data rate.
+    var isMidMessage: Bool { get }
+    /// The message in progress is arriving slower than the minimum data rate: say goodbye and close.
+    func inputTooSlow(_ rate: MinimumDataRate)
     /// The server is shutting down gracefully: the last chance to queue bytes (a WebSocket "going away" close
     /// frame). They are flushed, within the shutdown's flush bound, before the socket closes.
     func serverShuttingDown()
@@ -37,6 +41,11 @@ public protocol UpgradedConnectionHandler: Sendable {
 extension UpgradedConnectionHandler {
     /// By default a handler has nothing to say when the server stops.
     public func serverShuttingDown() {}
+
+    /// By default a handler has no notion of messages, so none is ever in progress.
+    public var isMidMessage: Bool { false }
+
+    public func inputTooSlow(_ rate: MinimumDataRate) {}
 }
 
 /// The application behind an `HTTPServer`.

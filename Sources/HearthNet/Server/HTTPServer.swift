@@ -161,7 +161,9 @@ public final class HTTPServer: Sendable {
         HTTPConnectionHandler.Settings(
             maximumHeaderBytes: self.configuration.maximumHeaderBytes,
             headerTimeout: MonotonicClock.nanoseconds(self.configuration.headerTimeoutSeconds),
-            idleTimeout: MonotonicClock.nanoseconds(self.configuration.idleTimeoutSeconds)
+            idleTimeout: MonotonicClock.nanoseconds(self.configuration.idleTimeoutSeconds),
+            minimumDataRate: self.configuration.minimumDataRate,
+            bodyDeadline: self.configuration.bodyDeadlineSeconds.map { MonotonicClock.nanoseconds($0) }
         )
     }
 }

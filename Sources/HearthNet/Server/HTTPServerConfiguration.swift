@@ -10,9 +10,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var maximumHeaderBytes: Int = 32 * 1024
     /// Slowloris guard: a full head must arrive within this many seconds, or the client gets 408.
     public var headerTimeoutSeconds: Double = 10
-    /// A keep-alive connection with no request in progress is closed after this many seconds; also the longest
-    /// pause allowed while a body is arriving.
+    /// A keep-alive connection with no request in progress is closed after this many seconds.
     public var idleTimeoutSeconds: Double = 120
+    /// A request body, or a WebSocket message once it has begun, must arrive at least this fast (averaged since
+    /// it began, after the grace period); a slower body is answered 408, a slower WebSocket message closes the
+    /// socket with 1008. A rate of 0 bytes a second turns the check off.
+    public var minimumDataRate = MinimumDataRate.standard
+    /// The longest a whole request body may take to arrive, however fast (408 beyond it); `nil` for no bound.
+    public var bodyDeadlineSeconds: Double?
     /// The most bytes queued for one connection before it is closed as a consumer that cannot keep up.
     public var outboundBufferLimit: Int = 64 * 1024 * 1024
     /// The most client connections held at once. Beyond it the longest-idle keep-alive connection is closed to

@@ -85,14 +85,25 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         self.sendData(WebSocketFrameEncoder.encodePing(payload))
     }
 
-    /// Starts the close handshake: sends a close frame, stops delivering messages, and drops the socket when the
-    /// peer answers or `closeTimeout` passes. The handler's `closed` follows once the connection is gone. Later
-    /// calls do nothing. Codes that may not travel (1005, 1006, 1015…) send a close frame without a code.
     /// Says goodbye with 1001 ("going away") so clients know to reconnect rather than report an error.
     public func serverShuttingDown() {
         self.close(code: WebSocketCloseCode.goingAway, reason: "The server is shutting down.")
     }
 
+    public var isMidMessage: Bool {
+        self.shared.withLock { $0.parser.isMidMessage }
+    }
+
+    /// Closes with 1008 (policy violation): a frame that never completes would hold its buffer for ever.
+    public func inputTooSlow(_ rate: MinimumDataRate) {
+        self.close(
+            code: WebSocketCloseCode.policyViolation,
+            reason: "A message arrived slower than \(rate.bytesPerSecond) bytes/s; send each one promptly.")
+    }
+
+    /// Starts the close handshake: sends a close frame, stops delivering messages, and drops the socket when the
+    /// peer answers or `closeTimeout` passes. The handler's `closed` follows once the connection is gone. Later
+    /// calls do nothing. Codes that may not travel (1005, 1006, 1015…) send a close frame without a code.
     public func close(code: UInt16 = WebSocketCloseCode.normalClosure, reason: String = "") {
         self.withShared { shared in
             self.perform(shared.closeMachine.onCloseRequested(code: code, reason: reason), on: &shared)

@@ -1,4 +1,5 @@
 public import HearthCluster
+import HearthNet
 public import HearthStorage
 public import HearthSystem
 
@@ -28,6 +29,10 @@ public struct NodeConfiguration: Sendable {
     /// Slow-client guards for the HTTP front end.
     public var headerTimeoutSeconds = 10.0
     public var outboundBufferLimit = 64 * 1024 * 1024
+    /// The slowest a request body or WebSocket message may arrive (408, or close 1008, below it); 0 turns it off.
+    public var minimumBodyBytesPerSecond = MinimumDataRate.standard.bytesPerSecond
+    /// The longest a whole request body may take, however fast; `nil` for no bound.
+    public var bodyDeadlineSeconds: Double?
     /// The most client connections held at once; `nil` for what the descriptor limit allows
     /// (`DescriptorLimit.connections`).
     public var maximumConnections: Int?

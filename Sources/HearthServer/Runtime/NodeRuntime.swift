@@ -51,6 +51,8 @@ public final class NodeRuntime: Sendable {
         http.headerTimeoutSeconds = self.configuration.headerTimeoutSeconds
         http.outboundBufferLimit = self.configuration.outboundBufferLimit
         http.maximumConnections = self.configuration.maximumConnections ?? DescriptorLimit.current().connections
+        http.minimumDataRate.bytesPerSecond = self.configuration.minimumBodyBytesPerSecond
+        http.bodyDeadlineSeconds = self.configuration.bodyDeadlineSeconds
         self.logConnectionLimit(http.maximumConnections)
         let server = HTTPServer(configuration: http, handler: handler)
         metrics.registerNodeFigures(backend: backend, wire: wire, server: server)

@@ -179,6 +179,65 @@ private let echo = TestHandler { request in
         }
     }
 
+    /// A body trickling in below the minimum data rate is answered 408 after the grace, though every byte used to
+    /// restart its timer.
+    @Test func answersATricklingBodyWith408() async throws {
+        var configuration = HTTPServerConfiguration.loopback()
+        configuration.minimumDataRate = MinimumDataRate(bytesPerSecond: 1_000, graceSeconds: 0.2)
+        try await withServer(configuration, handler: echo) { _, port in
+            let response = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                try client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n")
+                for _ in 0..<5 {
+                    try client.send("x")
+                    usleep(50_000)
+                }
+                return try client.readResponse()
+            }
+            #expect(response.status == 408)
+            #expect(response.text.contains("slower than 1000 bytes/s"))
+        }
+    }
+
+    /// A body arriving in pieces faster than the minimum rate is answered as usual.
+    @Test func answersABodyThatKeepsUpInPieces() async throws {
+        var configuration = HTTPServerConfiguration.loopback()
+        configuration.minimumDataRate = MinimumDataRate(bytesPerSecond: 1_000, graceSeconds: 0.1)
+        try await withServer(configuration, handler: echo) { _, port in
+            let response = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                try client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3000\r\n\r\n")
+                for _ in 0..<10 {
+                    try client.send(String(repeating: "y", count: 300))
+                    usleep(30_000)
+                }
+                return try client.readResponse()
+            }
+            #expect(response.status == 200)
+            #expect(response.text == "POST /  " + String(repeating: "y", count: 3_000))
+        }
+    }
+
+    /// The body deadline bounds a body however it arrives.
+    @Test func answersABodyPastItsDeadlineWith408() async throws {
+        var configuration = HTTPServerConfiguration.loopback()
+        configuration.minimumDataRate = MinimumDataRate(bytesPerSecond: 0, graceSeconds: 0)
+        configuration.bodyDeadlineSeconds = 0.2
+        try await withServer(configuration, handler: echo) { _, port in
+            let response = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                try client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n")
+                for _ in 0..<6 {
+                    try client.send(String(repeating: "z", count: 1_000))
+                    usleep(50_000)
+                }
+                return try client.readResponse()
+            }
+            #expect(response.status == 408)
+            #expect(response.text.contains("did not arrive within 0.2 s"))
+        }
+    }
+
     @Test func closesAnIdleKeepAliveConnection() async throws {
         try await withServer(.loopback(idleTimeout: 0.3), handler: echo) { server, port in
             let closed = try await onDedicatedThread {

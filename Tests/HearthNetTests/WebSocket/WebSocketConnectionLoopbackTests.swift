@@ -1,3 +1,4 @@
+import Glibc
 import HearthNet
 import HearthTestKit
 import Testing
@@ -53,6 +54,31 @@ import Testing
             #expect(
                 messages.log.all == ["opened", "text:hello", "text:fragmented €", "binary:70000", "closed:1000:bye"]
             )
+        }
+    }
+
+    /// A frame that trickles in below the minimum data rate closes the WebSocket with 1008; whole messages at any
+    /// pace between them are fine.
+    @Test func closesAFrameThatTricklesWith1008() async throws {
+        let messages = RecordingMessageHandler(isEcho: true)
+        var configuration = HTTPServerConfiguration.loopback()
+        configuration.minimumDataRate = MinimumDataRate(bytesPerSecond: 1_000, graceSeconds: 0.2)
+        try await withServer(configuration, handler: self.upgrading(messages)) { _, port in
+            let (echo, close) = try await onDedicatedThread {
+                let client = try WebSocketTestClient(port: port)
+                usleep(300_000)
+                try client.sendText("whole")
+                let echo = try client.readFrame()
+                let frame = clientText(String(repeating: "t", count: 1_000))
+                for byte in frame.prefix(8) {
+                    try client.send([byte])
+                    usleep(50_000)
+                }
+                return (echo, try client.readFrame())
+            }
+            #expect(echo.text == "whole")
+            #expect(close.opcode == .close)
+            #expect(close.closeCode == WebSocketCloseCode.policyViolation)
         }
     }
 

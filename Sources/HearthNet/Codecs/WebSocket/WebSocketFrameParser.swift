@@ -41,6 +41,15 @@ public struct WebSocketFrameParser: Sendable {
     /// Bytes received but not yet parsed.
     public var unreadByteCount: Int { self.input.unreadCount }
 
+    /// Whether a frame or a fragmented message has begun and not ended: the peer owes the rest.
+    public var isMidMessage: Bool {
+        switch self.state {
+        case .header: self.input.unreadCount > 0 || self.messageOpcode != nil
+        case .payload: true
+        case .closed, .failed: false
+        }
+    }
+
     /// Whether the parser has delivered a close frame or failed, so further input is ignored.
     public var isFinished: Bool {
         switch self.state {
