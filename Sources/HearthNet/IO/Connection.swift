@@ -46,6 +46,9 @@ package final class Connection {
     /// The peer sent FIN.
     package internal(set) var isPeerClosed = false
 
+    /// The queue size at or below which the handler hears `outputDrained`, once; `nil` when it asked for nothing.
+    var drainMark: Int?
+
     var deadline: UInt64?
     var timerPurpose = TimerPurpose.handler
     /// The deadline of this connection's live entry in the timer heap, if any.
@@ -94,6 +97,12 @@ package final class Connection {
     /// Writes what is queued until the socket would block; the rest follows when it becomes writable.
     package func flush() {
         self.reactor.flush(self)
+    }
+
+    /// Asks for `outputDrained` once the bytes queued for this connection fall to `mark` or below, as the peer reads.
+    /// Back-pressure for protocols whose peer sends requests faster than it reads the answers.
+    package func notifyWhenOutputDrains(to mark: Int) {
+        self.drainMark = mark
     }
 
     /// Stops reading until `resumeReading()`: inbound bytes wait in the kernel, and the peer is slowed by TCP.

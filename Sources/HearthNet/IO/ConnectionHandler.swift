@@ -41,6 +41,10 @@ package protocol ConnectionHandler: AnyObject {
     /// closes what is left once flushed, or at the shutdown deadline.
     func reactorFinishing(_ connection: Connection)
 
+    /// The outbound queue fell to the mark given to `Connection.notifyWhenOutputDrains(to:)`: a handler that
+    /// stopped taking requests while its peer was not reading its answers takes them again.
+    func outputDrained(_ connection: Connection)
+
     /// Since when (`MonotonicClock`) the connection has been idle with nothing in progress, such as a keep-alive
     /// connection between requests; `nil` while it is busy. When the reactor has no room for a new connection it
     /// closes the longest-idle one first, as nginx reuses idle keep-alive connections.
@@ -74,6 +78,8 @@ extension ConnectionHandler {
     }
 
     package func reactorFinishing(_ connection: Connection) {}
+
+    package func outputDrained(_ connection: Connection) {}
 
     /// By default a connection is never idle enough to be closed for room.
     package var idleSince: UInt64? { nil }

@@ -69,6 +69,7 @@ extension Reactor {
             }
             switch step {
             case .drained:
+                self.noticeDrained(connection)
                 return
             case .overflowed:
                 self.close(connection, error: Self.overflow(connection, limit: self.settings.outboundBufferLimit))
@@ -87,6 +88,7 @@ extension Reactor {
                 case .success(.done(let count)):
                     written = count
                 case .success(.wouldBlock):
+                    self.noticeDrained(connection)
                     return
                 case .failure(let error):
                     self.close(connection, error: Self.transferError(error, on: connection))
@@ -96,6 +98,14 @@ extension Reactor {
                 connection.writer.queue.withLock { $0.consume(written) }
             }
         }
+    }
+
+    /// Tells the handler its outbound queue has drained to the mark it asked for, once.
+    private func noticeDrained(_ connection: Connection) {
+        guard let mark = connection.drainMark, connection.state == .active, connection.queuedOutboundBytes <= mark
+        else { return }
+        connection.drainMark = nil
+        connection.handler?.outputDrained(connection)
     }
 
     /// Everything is sent: shut down our side and linger briefly for the peer's FIN, so a reset caused by unread

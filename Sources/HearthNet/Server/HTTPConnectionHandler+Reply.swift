@@ -71,8 +71,21 @@ extension HTTPConnectionHandler {
         self.phase = .reading
         connection.flush()
         guard !connection.isClosed else { return }
+        guard connection.queuedOutboundBytes <= Self.outputHighWater else {
+            // The client is not reading its answers: take none of its pipelined requests until it does, so
+            // answers never pile up for it. Reading stays paused; a client that reads nothing for the idle
+            // timeout is closed.
+            self.setTimer(.idle, on: connection)
+            connection.notifyWhenOutputDrains(to: Self.outputLowWater)
+            return
+        }
+        self.takeNextRequests(connection)
+    }
+
+    /// The reading phase after a reply: the next request's timer, then pipelined requests already buffered, then
+    /// whatever arrived while the handler ran.
+    func takeNextRequests(_ connection: Connection) {
         self.setTimer(self.parser.isIdle ? .idle : .head, on: connection)
-        // Pipelined requests already buffered come first; then whatever arrived while the handler ran.
         self.processRequests(connection)
         if !connection.isClosed, self.isReading { connection.resumeReading() }
     }

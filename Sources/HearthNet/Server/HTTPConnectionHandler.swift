@@ -46,6 +46,11 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case upgrade(any UpgradedConnectionHandler)
     }
 
+    /// Above this many bytes queued for the client, the connection takes no more of its requests (pipelined
+    /// HTTP requests, WebSocket messages) until the client has read down to `outputLowWater`.
+    static let outputHighWater = 1024 * 1024
+    static let outputLowWater = 256 * 1024
+
     let settings: Settings
     let application: any HTTPRequestHandler
     let requests: AsyncStream<ReactorRequest>.Continuation
@@ -91,6 +96,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case .upgraded(let handler):
             handler.received(Array(bytes))
             self.watchMessage(of: handler, received: bytes.count, on: connection)
+            if !connection.isClosed, connection.queuedOutboundBytes > Self.outputHighWater {
+                connection.pauseReading()
+                connection.notifyWhenOutputDrains(to: Self.outputLowWater)
+            }
         case .streaming, .closing:
             break
         case .awaitingReply:
@@ -171,6 +180,18 @@ final class HTTPConnectionHandler: ConnectionHandler {
             return
         }
         self.deliver(reply, on: connection)
+    }
+
+    /// The client read its answers down to the low-water mark: take its requests (or messages) again.
+    func outputDrained(_ connection: Connection) {
+        switch self.phase {
+        case .reading:
+            self.takeNextRequests(connection)
+        case .upgraded:
+            connection.resumeReading()
+        case .awaitingReply, .streaming, .closing:
+            break
+        }
     }
 
     /// Idle connections close, streams end, upgraded connections get their goodbye (a WebSocket's 1001) flushed

@@ -1,6 +1,7 @@
 import Glibc
 import HearthNet
 import HearthTestKit
+import Synchronization
 import Testing
 
 /// Echoes method, path, query and body so tests can see what the server parsed.
@@ -76,6 +77,30 @@ private let echo = TestHandler { request in
                 return try (0..<3).map { _ in try client.readResponse().text }
             }
             #expect(bodies == ["/1", "/2", "/3"])
+        }
+    }
+
+    /// A client that pipelines requests without reading the answers gets no more of them answered once a
+    /// megabyte waits for it (beyond what the kernel's socket buffers hold); when it reads, the rest follow, in
+    /// order.
+    @Test func answersPipelinedRequestsOnlyAsFastAsTheClientReads() async throws {
+        let handled = Atomic<Int>(0)
+        let large = TestHandler { request in
+            handled.add(1, ordering: .relaxed)
+            return .response(HTTPResponse(status: 200, body: Array(repeating: 0x61, count: 64 * 1024)))
+        }
+        try await withServer(handler: large) { _, port in
+            let (whileUnread, answered) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                try client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: h\r\n\r\n", count: 1_000))
+                usleep(500_000)
+                let whileUnread = handled.load(ordering: .relaxed)
+                var answered = 0
+                for _ in 0..<1_000 where try client.readResponse().body.count == 64 * 1024 { answered += 1 }
+                return (whileUnread, answered)
+            }
+            #expect(whileUnread < 400, "\(whileUnread) of 1,000 answered while the client read nothing")
+            #expect(answered == 1_000)
         }
     }
 

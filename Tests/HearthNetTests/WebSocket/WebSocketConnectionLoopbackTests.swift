@@ -1,6 +1,7 @@
 import Glibc
 import HearthNet
 import HearthTestKit
+import Synchronization
 import Testing
 
 /// Real sockets on 127.0.0.1: the HTTP server upgrades to a `WebSocketConnection` and a blocking test client talks
@@ -79,6 +80,27 @@ import Testing
             #expect(echo.text == "whole")
             #expect(close.opcode == .close)
             #expect(close.closeCode == WebSocketCloseCode.policyViolation)
+        }
+    }
+
+    /// While a megabyte of answers waits for a client that does not read, its further messages are not read
+    /// either (each one here, 32 KB so that few arrive in one read, asks for 256 KB); once it reads, the rest are
+    /// handled, in order.
+    @Test func stopsReadingMessagesWhileAnswersPileUp() async throws {
+        let amplifier = Amplifier()
+        try await withServer(handler: TestHandler { WebSocketConnection.upgradeReply(for: $0, handler: amplifier) }) {
+            _, port in
+            let (whileUnread, answered) = try await onDedicatedThread {
+                let client = try WebSocketTestClient(port: port)
+                for index in 0..<100 { try client.sendText("\(index)" + String(repeating: " ", count: 32 * 1024)) }
+                usleep(500_000)
+                let whileUnread = amplifier.handled.load(ordering: .relaxed)
+                var answered = 0
+                for _ in 0..<100 where try client.readFrame().payload.count == Amplifier.answerBytes { answered += 1 }
+                return (whileUnread, answered)
+            }
+            #expect(whileUnread < 80, "\(whileUnread) of 100 messages handled while the client read nothing")
+            #expect(answered == 100)
         }
     }
 
@@ -166,5 +188,27 @@ import Testing
             #expect(response.status == 400)
             #expect(response.text.hasPrefix("{\"error\":"))
         }
+    }
+}
+
+/// Answers every text message with 256 KB, counting the messages it handled.
+private final class Amplifier: WebSocketMessageHandler {
+    static let answerBytes = 256 * 1024
+    let handled = Atomic<Int>(0)
+    private let socket = Mutex<WebSocketConnection?>(nil)
+
+    func opened(_ socket: WebSocketConnection) {
+        self.socket.withLock { $0 = socket }
+    }
+
+    func received(text: String) {
+        self.handled.add(1, ordering: .relaxed)
+        self.socket.withLock { $0 }?.send(binary: [UInt8](repeating: 0x5A, count: Self.answerBytes))
+    }
+
+    func received(binary: [UInt8]) {}
+
+    func closed(code: UInt16?, reason: String) {
+        self.socket.withLock { $0 = nil }
     }
 }
