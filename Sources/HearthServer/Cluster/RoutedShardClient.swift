@@ -124,6 +124,29 @@ struct RoutedShardClient: ShardClient {
         }
     }
 
+    /// The route's back-off (2 ms, doubling, at most 256 ms) on the node's clock; past the leader wait in total,
+    /// the shard counts as having no leader that can serve the write.
+    func pauseBeforeRerun(shard: Int, reruns: Int) async throws {
+        switch Self.rerunDelay(reruns: reruns, leaderWait: self.leaderWait) {
+        case .wait(let delay): try await self.clock.sleep(for: delay)
+        case .giveUp(let waited): throw ShardCallError(shard: shard, kind: .noLeader, waited: waited)
+        }
+    }
+
+    /// What `pauseBeforeRerun` does before rerun number `reruns` (from 1).
+    enum RerunDelay: Equatable {
+        case wait(Duration)
+        /// The reruns so far have waited this long, the leader wait or more.
+        case giveUp(waited: Duration)
+    }
+
+    static func rerunDelay(reruns: Int, leaderWait: Duration) -> RerunDelay {
+        let delays = (0..<max(1, reruns)).map { Duration.milliseconds(2 << min($0, 7)) }
+        let waited = delays.dropLast().reduce(Duration.zero, +)
+        guard waited < leaderWait, let delay = delays.last else { return .giveUp(waited: waited) }
+        return .wait(delay)
+    }
+
     /// Runs `command` on the shard's leader: locally while this node leads, else on the leader's node, where
     /// `remote` turns its answer into the result (nil: an answer that does not fit the command).
     private func route<Result: Sendable>(

@@ -84,8 +84,10 @@ public final class Coordinator: Sendable {
     }
 
     /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged.
+    /// - Parameter reruns: how many times the write already ran again because a refusal could not be confirmed.
     fileprivate func transaction(
-        namespace: String, mutations: [Mutation], condition: WriteCondition?, now: Int64, escalated: Bool
+        namespace: String, mutations: [Mutation], condition: WriteCondition?, now: Int64, escalated: Bool,
+        reruns: Int = 0
     ) async throws -> PendingWrite {
         let id = self.random.withLock { TransactionID.random(using: &$0) }
         var machine = TwoPhaseCommit(
@@ -121,17 +123,19 @@ public final class Coordinator: Sendable {
                 case .conditionFailed(let participants, let through):
                     // What the locks read may include entries a deposed leader applied and nobody will commit: the
                     // refusal stands only once every shard read confirms it, else the transaction runs again.
-                    var isConfirmed = true
-                    for shard in participants where isConfirmed {
-                        isConfirmed =
+                    var unconfirmed: Int?
+                    for shard in participants where unconfirmed == nil {
+                        let isConfirmed =
                             (try? await self.shards.confirmRefusal(shard: shard, term: lockTerms[shard] ?? 0))
                             ?? false
+                        if !isConfirmed { unconfirmed = shard }
                     }
                     for shard in participants { await self.shards.unlock(shard: shard, id) }
-                    guard isConfirmed else {
+                    if let unconfirmed {
+                        try await self.shards.pauseBeforeRerun(shard: unconfirmed, reruns: reruns + 1)
                         return try await self.transaction(
                             namespace: namespace, mutations: mutations, condition: condition, now: now,
-                            escalated: escalated)
+                            escalated: escalated, reruns: reruns + 1)
                     }
                     return PendingWrite(
                         view: self.view, log: self.log,

@@ -32,6 +32,11 @@ protocol ShardClient: Sendable {
     func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition?
     /// See `ShardActor.confirmRefusal(term:)`.
     func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool
+    /// Waits before a transaction whose refusal `shard` could not confirm runs again (`reruns` times so far), so
+    /// that a leader cut off from its majority, which keeps taking locks and failing to confirm, gives way to time
+    /// rather than being asked again at once for ever.
+    /// - Throws: `ShardCallError` (`noLeader`) once the reruns have waited out the leader wait.
+    func pauseBeforeRerun(shard: Int, reruns: Int) async throws
 }
 
 /// Every shard's actor is in this process (a single node, or a cluster node's own leaders).
@@ -80,4 +85,8 @@ struct LocalShardClient: ShardClient {
     func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool {
         await self.actors[shard].confirmRefusal(term: term)
     }
+
+    /// In one process every refusal is confirmed (its log commits what it appends), so there is nothing to wait
+    /// for.
+    func pauseBeforeRerun(shard: Int, reruns: Int) async throws {}
 }

@@ -50,6 +50,25 @@ import Testing
         print("Cluster simulation, \(nodes) nodes, \(Self.seeds) seeds from \(Self.firstSeed): \(report)")
     }
 
+    /// Seeds that once found a problem, run in every build whatever the seed budget: each must still pass.
+    static let regressions: [(nodes: Int, seed: UInt64, problem: String)] = [
+        (3, 1028, "a multi-shard compare-and-set on a leader cut off from its majority reran at once for ever")
+    ]
+
+    @Test(.timeLimit(.minutes(2))) func regressionSeedsPass() async throws {
+        try await SimulationLane.run { () throws -> Void in
+            for regression in Self.regressions {
+                var options = ClusterSimulation.Options()
+                options.nodes = regression.nodes
+                do {
+                    try ClusterSimulation(seed: regression.seed, options: options).run()
+                } catch let failure as ClusterSimulation.Failure {
+                    Issue.record("seed \(regression.seed) (\(regression.problem)): \(failure)")
+                }
+            }
+        }
+    }
+
     /// The same seed makes the same run.
     @Test func replaysExactly() async throws {
         let runs = try await SimulationLane.run { () throws -> [String] in

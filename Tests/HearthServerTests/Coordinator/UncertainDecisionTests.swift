@@ -56,6 +56,8 @@ import Testing
         func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool {
             try await self.local.confirmRefusal(shard: shard, term: term)
         }
+
+        func pauseBeforeRerun(shard: Int, reruns: Int) async throws {}
     }
 
     /// Runs a two-shard update whose decision fails with `error`; returns how many parts stay prepared.
