@@ -30,18 +30,9 @@ enum HTTPResponseEncoder {
         byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 
-    /// One chunk: the size in hex, CRLF, the data, CRLF. Empty input yields no bytes, since an empty chunk would end
-    /// the body.
-    static func encodeChunk(_ bytes: [UInt8]) -> [UInt8] {
-        guard !bytes.isEmpty else { return [] }
-        let size = String(bytes.count, radix: 16)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + size.utf8.count + 4)
-        output.append(contentsOf: size.utf8)
-        output.append(contentsOf: [0x0D, 0x0A])
-        output.append(contentsOf: bytes)
-        output.append(contentsOf: [0x0D, 0x0A])
-        return output
+    /// A chunk's size line: the size in hex and CRLF; the chunk's data and another CRLF follow it.
+    static func chunkSizeLine(_ count: Int) -> [UInt8] {
+        Array(String(count, radix: 16).utf8) + [0x0D, 0x0A]
     }
 
     /// Whether a response with this status never carries a body (RFC 9110 §6.4.1).

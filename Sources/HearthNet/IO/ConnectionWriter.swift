@@ -34,14 +34,14 @@ public final class ConnectionWriter: Sendable {
         let (isAccepted, needsFlush): (Bool, Bool) = self.queue.withLock { queue in
             guard !queue.isClosed else { return (false, false) }
             guard !bytes.isEmpty else { return (true, false) }
-            let framed = queue.framing?.frame(bytes) ?? bytes
-            if queue.queuedBytes + framed.count > limit {
+            let framed = queue.framing?.frame(bytes) ?? [bytes]
+            if queue.queuedBytes + framed.reduce(0, { $0 + $1.count }) > limit {
                 queue.hasOverflowed = true
                 queue.isClosed = true
                 queue.discardAll()
                 return (false, Self.scheduleFlush(&queue))
             }
-            queue.append(framed)
+            for part in framed { queue.append(part) }
             return (true, Self.scheduleFlush(&queue))
         }
         if needsFlush { self.inbox.send(.flush(connectionID: self.id)) }

@@ -73,6 +73,13 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         self.sendData(WebSocketFrameEncoder.encodeText(text))
     }
 
+    /// Sends a frame already encoded by `WebSocketFrameEncoder` (unmasked, as a server sends), as it is: many
+    /// connections can then queue one shared buffer. Same result as `send(text:)`.
+    @discardableResult
+    public func send(encodedFrame frame: [UInt8]) -> Bool {
+        self.sendData(frame)
+    }
+
     /// Sends one binary message as a single frame; same result as `send(text:)`.
     @discardableResult
     public func send(binary: [UInt8]) -> Bool {

@@ -16,9 +16,12 @@ import Testing
     }
 
     @Test func framesChunksInHexAndSkipsEmptyWrites() {
-        let chunk = HTTPResponseEncoder.encodeChunk(Array(repeating: 0x61, count: 26))
-        #expect(String(decoding: chunk, as: UTF8.self) == "1a\r\n" + String(repeating: "a", count: 26) + "\r\n")
-        #expect(HTTPResponseEncoder.encodeChunk([]).isEmpty)
+        let data = [UInt8](repeating: 0x61, count: 26)
+        let parts = HTTPChunkedFraming().frame(data)
+        #expect(
+            String(decoding: parts.joined(), as: UTF8.self) == "1a\r\n" + String(repeating: "a", count: 26) + "\r\n")
+        #expect(parts.count == 3 && parts[1] == data, "the data is queued as it is, not copied into the chunk")
+        #expect(HTTPChunkedFraming().frame([]).isEmpty)
     }
 
     @Test func rendersFirebaseErrorBodiesAsEscapedJSON() {

@@ -55,7 +55,7 @@ import Testing
         (3, 1028, "a multi-shard compare-and-set on a leader cut off from its majority reran at once for ever")
     ]
 
-    @Test(.timeLimit(.minutes(2))) func regressionSeedsPass() async throws {
+    @Test(.timeLimit(.minutes(10))) func regressionSeedsPass() async throws {
         try await SimulationLane.run { () throws -> Void in
             for regression in Self.regressions {
                 var options = ClusterSimulation.Options()

@@ -79,7 +79,8 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
             if isNew { self.send(self.event("put", path: .root, data: self.render(result))) }
             return
         }
-        for event in self.events(for: change) { self.send(event) }
+        let key = ChangeEncodings.Key(kind: self.exportFormat ? "sse-export" : "sse", path: self.path)
+        for event in change.encodings.value(for: key, { self.events(for: change) }) { self.send(event) }
     }
 
     /// The `put`/`patch` events a default (unfiltered) stream at `path` gets for a change.

@@ -77,9 +77,15 @@ final class WireListen: ChangeListener {
         }
     }
 
+    /// A default listen's pushes are the same for every session listening at its path: made once per change and
+    /// shared. A tagged listen's depend on its own window.
     private func push(_ change: CommittedChange, window: inout Node) {
-        let messages =
-            self.tag == nil ? self.defaultPushes(for: change) : self.taggedPushes(for: change, window: &window)
-        for message in messages { self.transport.send(message) }
+        guard self.tag != nil else {
+            let key = ChangeEncodings.Key(kind: "wire", path: self.path)
+            let shared = change.encodings.value(for: key) { self.defaultPushes(for: change).map(WireOutbound.init) }
+            for message in shared { self.transport.send(message) }
+            return
+        }
+        for message in self.taggedPushes(for: change, window: &window) { self.transport.send(message) }
     }
 }

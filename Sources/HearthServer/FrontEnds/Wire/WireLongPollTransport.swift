@@ -30,10 +30,10 @@ final class WireLongPollTransport: WireTransport {
         self.holdSeconds = holdSeconds
     }
 
-    func send(_ message: [UInt8]) -> Bool {
+    func send(_ message: WireOutbound) -> Bool {
         let held = self.state.withLock { state -> CheckedContinuation<Void, Never>?? in
             guard !state.isClosed else { return .none }
-            state.queue.append(message)
+            state.queue.append(message.message)
             defer { state.held = nil }
             return .some(state.held)
         }

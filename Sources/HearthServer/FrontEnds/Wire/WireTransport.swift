@@ -10,13 +10,21 @@ import Synchronization
 protocol WireTransport: AnyObject, Sendable {
     /// Queues one message; `false` when the transport is closed or was cut off for not reading.
     @discardableResult
-    func send(_ message: [UInt8]) -> Bool
+    func send(_ message: WireOutbound) -> Bool
     /// Closes the transport, telling the client why when the transport can carry a reason.
     func close(reason: String)
     /// Closes the transport because the node is stopping (WebSocket: 1001 "going away"); clients reconnect.
     func closeForShutdown()
     /// A liveness probe (WebSocket ping); transports without one do nothing.
     func ping()
+}
+
+extension WireTransport {
+    /// Queues one message made for this transport alone.
+    @discardableResult
+    func send(_ message: [UInt8]) -> Bool {
+        self.send(WireOutbound(message))
+    }
 }
 
 /// A wire transport over one WebSocket: each message is split into count-prefixed frames (§1.2) and the frames of
@@ -29,13 +37,13 @@ final class WebSocketWireTransport: WireTransport {
         self.socket = socket
     }
 
-    func send(_ message: [UInt8]) -> Bool {
-        guard let frames = WireFrameSplitter.frames(message) else {
+    func send(_ message: WireOutbound) -> Bool {
+        guard let frames = message.webSocketFrames else {
             self.close(reason: "A message was too large to send; request a location with less data.")
             return false
         }
         return self.sendLock.withLock { _ in
-            for frame in frames where !self.socket.send(text: frame) { return false }
+            for frame in frames where !self.socket.send(encodedFrame: frame) { return false }
             return true
         }
     }
