@@ -34,6 +34,33 @@ struct OutboundQueue {
         return (self.chunks[self.firstChunk], self.offset)
     }
 
+    /// Whether the front holds several chunks that together are small: worth gathering into one send.
+    var isFrontFragmented: Bool {
+        self.chunks.count - self.firstChunk > 1
+            && self.chunks[self.firstChunk].count - self.offset < Self.gatherBelow
+    }
+
+    /// Chunks at the front shorter than this are gathered with the ones after them into one send.
+    static let gatherBelow = 16 * 1024
+
+    /// Copies bytes from the front, across chunks, into `buffer` without consuming them; returns how many.
+    func copyFront(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var copied = 0
+        var index = self.firstChunk
+        var offset = self.offset
+        while copied < buffer.count, index < self.chunks.count {
+            let count = min(self.chunks[index].count - offset, buffer.count - copied)
+            self.chunks[index].withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<(copied + count)])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+            }
+            copied += count
+            index += 1
+            offset = 0
+        }
+        return copied
+    }
+
     /// Drops `count` written bytes from the front.
     mutating func consume(_ count: Int) {
         var remaining = count

@@ -6,6 +6,8 @@ import Synchronization
 extension Reactor {
     private enum FlushStep {
         case send([UInt8], offset: Int)
+        /// The first `count` bytes of the reactor's write buffer, gathered from several small chunks.
+        case sendGathered(count: Int)
         case overflowed
         case closeRequested
         case drained
@@ -64,6 +66,9 @@ extension Reactor {
             let step: FlushStep = connection.writer.queue.withLock { queue in
                 queue.isFlushScheduled = false
                 if queue.hasOverflowed { return .overflowed }
+                // Many small events (one per listener push) go out in one send, as Redis writes a client's output
+                // buffer once per event-loop turn; a large chunk is sent from where it lies.
+                if queue.isFrontFragmented { return .sendGathered(count: queue.copyFront(into: self.writeBuffer)) }
                 if let front = queue.front { return .send(front.chunk, offset: front.offset) }
                 return queue.isCloseRequested ? .closeRequested : .drained
             }
@@ -77,11 +82,21 @@ extension Reactor {
             case .closeRequested:
                 self.finishClose(connection)
                 return
-            case .send(let chunk, let offset):
-                let outcome = chunk.withUnsafeBytes { bytes in
-                    Result { () throws(IOError) in
-                        try Socket.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            case .send, .sendGathered:
+                let outcome: Result<Syscall.Result, IOError>
+                if case .send(let chunk, let offset) = step {
+                    outcome = chunk.withUnsafeBytes { bytes in
+                        Result { () throws(IOError) in
+                            try Socket.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                        }
                     }
+                } else if case .sendGathered(let count) = step {
+                    outcome = Result { () throws(IOError) in
+                        try Socket.send(
+                            connection.descriptor, UnsafeRawBufferPointer(rebasing: self.writeBuffer[0..<count]))
+                    }
+                } else {
+                    preconditionFailure("flush step \(step) sends nothing")
                 }
                 let written: Int
                 switch outcome {

@@ -57,6 +57,8 @@ final class Reactor {
     /// Why the loop stopped early, if it did.
     private var failure: IOError?
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where small queued chunks are gathered to go out in one send (see `flush`).
+    let writeBuffer: UnsafeMutableRawBufferPointer
     private let events: UnsafeMutablePointer<epoll_event>
 
     init(
@@ -77,6 +79,7 @@ final class Reactor {
             throw error
         }
         self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        self.writeBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         if listener != nil { self.spareDescriptor = Self.openSpareDescriptor() }
         self.events = .allocate(capacity: Int(Self.maximumEvents))
         do {
@@ -93,6 +96,7 @@ final class Reactor {
 
     deinit {
         self.readBuffer.deallocate()
+        self.writeBuffer.deallocate()
         self.events.deallocate()
     }
 

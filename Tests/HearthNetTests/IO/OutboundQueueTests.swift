@@ -1,0 +1,33 @@
+import Testing
+
+@testable import HearthNet
+
+@Suite struct OutboundQueueTests {
+    /// Several small chunks are gathered from where the last partial send stopped, across chunk boundaries, and
+    /// consuming what was sent leaves the rest in order.
+    @Test func gathersSmallChunksAcrossBoundaries() {
+        var queue = OutboundQueue()
+        for text in ["event: a\n", "data: 1\n\n", "event: b\n", "data: 2\n\n"] { queue.append(Array(text.utf8)) }
+        queue.consume(3)
+        #expect(queue.isFrontFragmented)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 20, alignment: 1)
+        defer { buffer.deallocate() }
+        let copied = queue.copyFront(into: buffer)
+        #expect(copied == 20)
+        #expect(String(decoding: buffer[0..<copied], as: UTF8.self) == "nt: a\ndata: 1\n\nevent")
+        queue.consume(copied)
+        #expect(queue.queuedBytes == 13)
+        #expect(queue.front.map { String(decoding: $0.chunk[$0.offset...], as: UTF8.self) } == ": b\n")
+    }
+
+    /// One chunk, or a large one at the front, is sent from where it lies: nothing to gather.
+    @Test func sendsALoneOrLargeChunkAsItIs() {
+        var queue = OutboundQueue()
+        queue.append([UInt8](repeating: 1, count: 10))
+        #expect(!queue.isFrontFragmented)
+        var large = OutboundQueue()
+        large.append([UInt8](repeating: 2, count: OutboundQueue.gatherBelow))
+        large.append([3])
+        #expect(!large.isFrontFragmented)
+    }
+}
