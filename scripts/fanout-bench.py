@@ -12,7 +12,6 @@ lag (the last write's send to its arrival at the last listener), and the server'
 utime + stime from /proc around the run). One JSON line per target, then a table.
 """
 import argparse
-import base64
 import json
 import multiprocessing
 import os
@@ -21,29 +20,14 @@ import selectors
 import socket
 import subprocess
 import tempfile
+import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from realtime_socket import open_websocket, text_frame  # noqa: E402
 
 HEARTH_MARKER = b'"p":"room/m'
 REDIS_MARKER = b"message\r\n"
-
-
-def websocket(port):
-    sock = socket.create_connection(("127.0.0.1", port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET /.ws?v=5&ns=bench HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    data = b""
-    while b"\r\n\r\n" not in data:
-        data += sock.recv(4096)
-    return sock, data.split(b"\r\n\r\n", 1)[1]
-
-
-def ws_frame(text):
-    payload = text.encode()
-    mask = os.urandom(4)
-    length = len(payload)
-    header = bytes([0x81, 0x80 | length]) if length < 126 else bytes([0x81, 0x80 | 126]) + length.to_bytes(2, "big")
-    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
 def listen_worker(target, port, count, writes, ready, results):
@@ -53,8 +37,8 @@ def listen_worker(target, port, count, writes, ready, results):
     marker = HEARTH_MARKER if target == "hearth" else REDIS_MARKER
     for _ in range(count):
         if target == "hearth":
-            sock, _ = websocket(port)
-            sock.sendall(ws_frame(json.dumps({"t": "d", "d": {"r": 1, "a": "q", "b": {"p": "/room", "h": ""}}})))
+            sock = open_websocket(port, namespace="bench")
+            sock.sendall(text_frame(json.dumps({"t": "d", "d": {"r": 1, "a": "q", "b": {"p": "/room", "h": ""}}})))
         else:
             sock = socket.create_connection(("127.0.0.1", port))
             sock.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$4\r\nroom\r\n")
@@ -113,8 +97,8 @@ def run(target, port, pid, listeners, writes, interval):
     for _ in workers:
         ready.get(timeout=120)
     if target == "hearth":
-        writer, _ = websocket(port)
-        messages = [ws_frame(json.dumps({"t": "d", "d": {"r": i + 2, "a": "p", "b": {"p": f"/room/m{i}", "d": "x"}}}))
+        writer = open_websocket(port, namespace="bench")
+        messages = [text_frame(json.dumps({"t": "d", "d": {"r": i + 2, "a": "p", "b": {"p": f"/room/m{i}", "d": "x"}}}))
                     for i in range(writes)]
     else:
         writer = socket.create_connection(("127.0.0.1", port))

@@ -7,7 +7,6 @@ Rows: sse-unread, wire-unread, pipelined-gets, big-array, concurrent-puts, trick
 Every figure is the node's RSS growth read from /proc/PID/status (VmRSS), or a time a client saw. Each row
 prints its figure, the issue's bar and PASS or FAIL; the exit status is 1 when any row fails.
 """
-import base64
 import json
 import os
 import re
@@ -17,6 +16,9 @@ import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from realtime_socket import open_websocket, text_frame  # noqa: E402
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/hearth"
 MB = 1024 * 1024
@@ -112,28 +114,6 @@ def probe_while(port, stop, latencies):
         time.sleep(0.1)
 
 
-def ws_connect(port, receive_buffer=None):
-    sock = connect(port, receive_buffer)
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET /.ws?v=5&ns=default HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    data = b""
-    while b"\r\n\r\n" not in data:
-        data += sock.recv(4096)
-    return sock
-
-
-def ws_send(sock, text):
-    payload = text.encode()
-    mask = os.urandom(4)
-    header = bytes([0x81])
-    if len(payload) < 126:
-        header += bytes([0x80 | len(payload)])
-    else:
-        header += bytes([0x80 | 126]) + len(payload).to_bytes(2, "big")
-    sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
-
-
 def report(name, figure, bar, passed):
     print(f"{name:<18} {figure:<58} bar: {bar:<34} {'PASS' if passed else 'FAIL'}", flush=True)
     return passed
@@ -150,8 +130,8 @@ def unread_listeners(kind):
                 sock = connect(port, receive_buffer=4096)
                 sock.sendall(b"GET /room.json HTTP/1.1\r\nHost: h\r\nAccept: text/event-stream\r\n\r\n")
             else:
-                sock = ws_connect(port, receive_buffer=4096)
-                ws_send(sock, json.dumps({"t": "d", "d": {"r": 1, "a": "q", "b": {"p": "/room", "h": ""}}}))
+                sock = open_websocket(port, receive_buffer=4096)
+                sock.sendall(text_frame(json.dumps({"t": "d", "d": {"r": 1, "a": "q", "b": {"p": "/room", "h": ""}}})))
             silent.append(sock)
         received = []
         reader = connect(port)
