@@ -207,60 +207,55 @@ private let echo = TestHandler { request in
     /// A body trickling in below the minimum data rate is answered 408 after the grace, though every byte used to
     /// restart its timer.
     @Test func answersATricklingBodyWith408() async throws {
-        var configuration = HTTPServerConfiguration.loopback()
-        configuration.minimumDataRate = MinimumDataRate(bytesPerSecond: 1_000, graceSeconds: 0.2)
-        try await withServer(configuration, handler: echo) { _, port in
-            let response = try await onDedicatedThread {
-                let client = try HTTPTestClient(port: port)
-                try client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n")
-                for _ in 0..<5 {
-                    try client.send("x")
-                    usleep(50_000)
-                }
-                return try client.readResponse()
-            }
-            #expect(response.status == 408)
-            #expect(response.text.contains("slower than 1000 bytes/s"))
-        }
+        let response = try await self.postSlowly(
+            rate: MinimumDataRate(bytesPerSecond: 1_000, graceSeconds: 0.2), length: 100_000, piece: "x", pieces: 5,
+            pauseMicroseconds: 50_000)
+        #expect(response.status == 408)
+        #expect(response.text.contains("slower than 1000 bytes/s"))
     }
 
     /// A body arriving in pieces faster than the minimum rate is answered as usual.
     @Test func answersABodyThatKeepsUpInPieces() async throws {
-        var configuration = HTTPServerConfiguration.loopback()
-        configuration.minimumDataRate = MinimumDataRate(bytesPerSecond: 1_000, graceSeconds: 0.1)
-        try await withServer(configuration, handler: echo) { _, port in
-            let response = try await onDedicatedThread {
-                let client = try HTTPTestClient(port: port)
-                try client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3000\r\n\r\n")
-                for _ in 0..<10 {
-                    try client.send(String(repeating: "y", count: 300))
-                    usleep(30_000)
-                }
-                return try client.readResponse()
-            }
-            #expect(response.status == 200)
-            #expect(response.text == "POST /  " + String(repeating: "y", count: 3_000))
-        }
+        let piece = String(repeating: "y", count: 300)
+        let response = try await self.postSlowly(
+            rate: MinimumDataRate(bytesPerSecond: 1_000, graceSeconds: 0.1), length: 3_000, piece: piece, pieces: 10,
+            pauseMicroseconds: 30_000)
+        #expect(response.status == 200)
+        #expect(response.text == "POST /  " + String(repeating: piece, count: 10))
     }
 
     /// The body deadline bounds a body however it arrives.
     @Test func answersABodyPastItsDeadlineWith408() async throws {
+        let response = try await self.postSlowly(
+            rate: MinimumDataRate(bytesPerSecond: 0, graceSeconds: 0), deadline: 0.2, length: 100_000,
+            piece: String(repeating: "z", count: 1_000), pieces: 6, pauseMicroseconds: 50_000)
+        #expect(response.status == 408)
+        #expect(response.text.contains("did not arrive within 0.2 s"))
+    }
+
+    /// POSTs a body of `length` bytes to an echo server with the given rate and deadline, sending `pieces` copies
+    /// of `piece` with a pause after each, then reads the answer.
+    private func postSlowly(
+        rate: MinimumDataRate, deadline: Double? = nil, length: Int, piece: String, pieces: Int,
+        pauseMicroseconds: UInt32
+    ) async throws -> HTTPTestClient.Response {
         var configuration = HTTPServerConfiguration.loopback()
-        configuration.minimumDataRate = MinimumDataRate(bytesPerSecond: 0, graceSeconds: 0)
-        configuration.bodyDeadlineSeconds = 0.2
+        configuration.minimumDataRate = rate
+        configuration.bodyDeadlineSeconds = deadline
+        let response = Slot<HTTPTestClient.Response>()
         try await withServer(configuration, handler: echo) { _, port in
-            let response = try await onDedicatedThread {
+            let answer = try await onDedicatedThread {
                 let client = try HTTPTestClient(port: port)
-                try client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n")
-                for _ in 0..<6 {
-                    try client.send(String(repeating: "z", count: 1_000))
-                    usleep(50_000)
+                try client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \(length)\r\n\r\n")
+                for _ in 0..<pieces {
+                    try client.send(piece)
+                    usleep(pauseMicroseconds)
                 }
                 return try client.readResponse()
             }
-            #expect(response.status == 408)
-            #expect(response.text.contains("did not arrive within 0.2 s"))
+            response.set(answer)
         }
+        return try #require(response.current)
     }
 
     @Test func closesAnIdleKeepAliveConnection() async throws {
