@@ -52,7 +52,8 @@ import Testing
 
     /// Seeds that once found a problem, run in every build whatever the seed budget: each must still pass.
     static let regressions: [(nodes: Int, seed: UInt64, problem: String)] = [
-        (3, 1028, "a multi-shard compare-and-set on a leader cut off from its majority reran at once for ever")
+        (3, 1028, "a multi-shard compare-and-set on a leader cut off from its majority reran at once for ever"),
+        (5, 3394, "a machine that crashed while starting was taken to refuse to start (a harness bug)"),
     ]
 
     @Test(.timeLimit(.minutes(10))) func regressionSeedsPass() async throws {

@@ -203,7 +203,11 @@ final class ClusterSimulation {
                     },
                     logger: Log(level: .critical))
             } catch {
-                machine.refusal.set("\(id.name) could not start: \(error)")
+                // A machine that crashed while it was starting fails its open against its dead disk: that is the
+                // crash, not a refusal. Only the incarnation still running may refuse to start.
+                if machine.isCurrent(incarnation) {
+                    machine.refusal.set("\(id.name) could not start: \(error)")
+                }
                 return
             }
             machine.database.set(database)
