@@ -24,7 +24,9 @@ import Testing
     /// Seeds that find a problem not fixed yet, by cluster size, with the problem (docs/consistency.md, "Known
     /// problems"). They still run, and their failure is reported as a known issue; once fixed, the known issue no
     /// longer occurs and the test fails until the seed is taken off this list.
-    static let knownFailures: [Int: [UInt64: String]] = [:]
+    static let knownFailures: [Int: [UInt64: String]] = [
+        3: [4523: "a client request to n1 never finishes after the heal (a lost wake-up, not yet diagnosed)"]
+    ]
 
     @Test(arguments: Self.sizes) func convergesWithEveryInvariantUnderFaults(nodes: Int) async throws {
         let report = try await SimulationLane.run { () throws -> String in
