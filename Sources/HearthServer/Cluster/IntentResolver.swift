@@ -9,7 +9,7 @@ import Synchronization
 /// transaction's anchor to abort unless it already decided — the anchor's first decision wins, so a slow
 /// coordinator's commit and this abort can never both take effect — and then finishes every participant's part with
 /// the decision the anchor holds. Read locks a vanished coordinator left (leader memory) expire after
-/// `readLockTimeout`.
+/// `readLockTimeout`; on a shard this node no longer leads they go at the next pass, with the commands parked there.
 ///
 /// The anchor forgets a commit decision only when this resolver itself finished every other part (a part another
 /// resolver or the coordinator finished may not be committed yet); an abort the resolver made is never forgotten,
@@ -40,15 +40,20 @@ final class IntentResolver: Sendable {
         self.readLockTimeout = readLockTimeout
     }
 
-    /// One pass over the shards this node leads: expires old read locks and resolves parts prepared too long (as of
-    /// `now`, the clock's time unless given).
+    /// One pass over the shards: on those this node leads, expires old read locks and resolves parts prepared too
+    /// long (as of `now`, the clock's time unless given); on the others, releases what it held while leading
+    /// (`ShardActor.releaseIfDeposed`).
     /// - Returns: the transactions resolved.
     @discardableResult
     func resolveOnce(now: ContinuousClock.Instant? = nil) async -> [TransactionID] {
         let now = now ?? self.clock.now
         var stale: [TransactionID: ShardIntent] = [:]
         var present: Set<TransactionID> = []
-        for actor in self.actors where self.log.acceptsAppends(shard: actor.id) {
+        for actor in self.actors {
+            guard self.log.acceptsAppends(shard: actor.id) else {
+                await actor.releaseIfDeposed()
+                continue
+            }
             await actor.expireReadLocks(takenBefore: now - self.readLockTimeout)
             for (transaction, intent) in await actor.intents {
                 present.insert(transaction)

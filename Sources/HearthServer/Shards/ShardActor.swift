@@ -109,6 +109,22 @@ public actor ShardActor {
         return expired.count
     }
 
+    /// Releases what only a leader holds once this node no longer leads the shard: its read locks (a transaction
+    /// that read under one is refused at its prepare anyway, since its term is over) and the commands parked behind
+    /// them or behind a prepared transaction, which then fail with `ShardNotLeaderError` and are routed to the new
+    /// leader. Without this, a command parked while leading waits for a wake-up that only this shard's next entry
+    /// would bring, and a shard whose new leader takes no more writes never brings one.
+    /// - Returns: whether anything was released.
+    @discardableResult
+    func releaseIfDeposed() -> Bool {
+        guard !self.log.acceptsAppends(shard: self.id), !self.machine.readLocks.isEmpty || !self.blocked.isEmpty
+        else { return false }
+        for transaction in self.machine.readLocks.keys { self.machine.unlock(transaction) }
+        self.readLockTimes.removeAll()
+        self.resumeBlocked()
+        return true
+    }
+
     /// A transaction that read here under a lock (`readLockTerm`) goes on only if this leader still holds that
     /// lock in the same term: otherwise a write may have changed what it read.
     private func requireReadLock(_ transaction: TransactionID, term: UInt64?) throws(ShardReadLockLostError) {
@@ -247,6 +263,9 @@ public actor ShardActor {
 
     /// The decisions this shard anchors and still holds.
     var decisions: [TransactionID: Bool] { self.machine.decisions }
+
+    /// How many commands are parked here, waiting for a transaction to finish or a lock to go.
+    var parkedCount: Int { self.blocked.count }
 
     /// The shard's state machine as it stands (tests compare it with the read view and with a replay of the log).
     var state: ShardStateMachine { self.machine }

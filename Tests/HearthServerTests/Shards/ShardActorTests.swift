@@ -1,0 +1,68 @@
+import HearthCore
+import HearthTestKit
+import HearthWire
+import Synchronization
+import Testing
+
+@testable import HearthServer
+
+/// The shell around a shard's machine: what it parks, and what wakes a parked command when leadership moves.
+@Suite struct ShardActorTests {
+    /// A log that takes every append at once and leads the shard until told otherwise.
+    private final class SwitchableLog: ShardLog {
+        let leading = Atomic(true)
+        private let sequence = Atomic<UInt64>(0)
+
+        func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
+            let sequence = self.sequence.add(1, ordering: .relaxed).newValue
+            return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
+        }
+
+        func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws {}
+
+        func waitUntilOrdered(_ position: ShardLogPosition) async throws {}
+
+        func acceptsAppends(shard: Int) -> Bool { self.leading.load(ordering: .relaxed) }
+    }
+
+    private static func write(_ json: String, at path: String) throws -> ShardWrite {
+        ShardWrite(namespace: "default", mutations: [try Fixture.set(path, json)], now: 5)
+    }
+
+    /// Waits until `actor` has a command parked (the write task reached it).
+    private static func waitUntilParked(_ actor: ShardActor) async {
+        while await actor.parkedCount == 0 { await Task.yield() }
+    }
+
+    @Test func aWriteParkedBehindAReadLockFailsOverOnceTheLeaderIsDeposed() async throws {
+        let log = SwitchableLog()
+        let actor = ShardActor(machine: ShardStateMachine(shard: 0, spineDepth: 2), log: log)
+        let transaction = TransactionID(rawValue: 7)
+        _ = try await actor.lock(transaction, namespace: "default", paths: [Fixture.path("posts/p1")])
+        let write = try Self.write("1", at: "posts/p1/starCount")
+        let parked = Task { try await actor.write(write, condition: nil) }
+        await Self.waitUntilParked(actor)
+
+        #expect(await actor.releaseIfDeposed() == false, "a leader keeps its locks and parked commands")
+        #expect(await actor.state.readLocks[transaction] != nil)
+
+        log.leading.store(false, ordering: .relaxed)
+        #expect(await actor.releaseIfDeposed())
+        await #expect(throws: ShardNotLeaderError.self) { try await parked.value }
+        #expect(await actor.state.readLocks.isEmpty)
+        #expect(await actor.releaseIfDeposed() == false, "nothing is left to release")
+    }
+
+    @Test func aParkedWriteGoesOnOnceTheReadLockIsReleased() async throws {
+        let actor = ShardActor(machine: ShardStateMachine(shard: 0, spineDepth: 2), log: SwitchableLog())
+        let transaction = TransactionID(rawValue: 8)
+        _ = try await actor.lock(transaction, namespace: "default", paths: [Fixture.path("posts/p1")])
+        let parked = Task { try await actor.write(try Self.write("1", at: "posts/p1/starCount"), condition: nil) }
+        await Self.waitUntilParked(actor)
+        await actor.unlock(transaction)
+        guard case .appended = try await parked.value else {
+            Issue.record("the write must be appended once the lock is gone")
+            return
+        }
+    }
+}
