@@ -21,9 +21,10 @@ public final class HTTPTestClient: LoopbackConnection {
     /// Event-stream text received but not yet returned by `readEvent()`.
     private var pendingEvents = ""
 
-    public init(port: Int, timeoutSeconds: Int = 60) throws {
+    /// Connects to `127.0.0.1:port`; `receiveBufferBytes` shrinks the kernel receive buffer, to play a slow reader.
+    public override init(port: Int, timeoutSeconds: Int = 60, receiveBufferBytes: Int? = nil) throws {
         self.port = port
-        try super.init(port: port, timeoutSeconds: timeoutSeconds)
+        try super.init(port: port, timeoutSeconds: timeoutSeconds, receiveBufferBytes: receiveBufferBytes)
     }
 
     /// Sends a request and reads its response.

@@ -81,6 +81,10 @@ enum Serve {
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
             case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
             case "--max-connections": configuration.maximumConnections = try integer(flag, minimum: 1)
+            case "--max-client-memory": configuration.maximumClientMemory = try integer(flag, minimum: 1024 * 1024)
+            case "--client-soft-limit-bytes": configuration.outputSoftLimitBytes = try integer(flag, minimum: 1024)
+            case "--client-soft-limit-seconds":
+                configuration.outputSoftLimitSeconds = Double(try integer(flag))
             case "--min-body-rate": configuration.minimumBodyBytesPerSecond = try integer(flag)
             case "--body-deadline-seconds": configuration.bodyDeadlineSeconds = Double(try integer(flag, minimum: 1))
             case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)

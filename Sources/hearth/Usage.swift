@@ -22,6 +22,12 @@ enum Usage {
           --snapshot-seconds N    or after N seconds if anything changed (default 300)
           --keep-alive-seconds N  interval between SSE keep-alive events (default 30)
           --max-outbound-bytes N  bytes queued for one slow client before it is cut off (default 67108864)
+          --max-client-memory N   bytes all clients together may make the node hold (queued answers, requests
+                                  being received); past it the biggest holders are closed with a goodbye
+                                  (default: an eighth of the machine's memory)
+          --client-soft-limit-bytes N    queued answers one client may hold past the grace period
+                                  (default 8388608)
+          --client-soft-limit-seconds N  the grace period (default 60)
           --max-connections N     clients held at once; beyond it the longest-idle keep-alive connection is
                                   closed, or the new client answered 503 (default: the descriptor limit, raised
                                   to its hard limit at start, less 128 kept for logs, snapshots and peers)

@@ -51,6 +51,9 @@ struct HTTPRequestParser {
     /// Bytes received but not yet consumed by a completed step.
     var bufferedByteCount: Int { self.buffer.count - self.readIndex }
 
+    /// Bytes held for the connection: buffered input and the body read so far.
+    var heldByteCount: Int { self.bufferedByteCount + self.body.count }
+
     /// Whether the parser sits between requests with nothing buffered (an idle keep-alive connection).
     var isIdle: Bool {
         if case .head(scanned: 0) = self.state { return self.bufferedByteCount == 0 }

@@ -41,6 +41,11 @@ package protocol ConnectionHandler: AnyObject {
     /// closes what is left once flushed, or at the shutdown deadline.
     func reactorFinishing(_ connection: Connection)
 
+    /// The node evicts the connection to protect its memory (`Reactor.evict`): its unsent messages were dropped and
+    /// further writes are refused; queue the protocol's goodbye with `ConnectionWriter.writeFarewell`, or close at
+    /// once. Unless the handler closed it, the connection closes once the goodbye is flushed.
+    func evicted(_ connection: Connection, reason: ConnectionEviction)
+
     /// The outbound queue fell to the mark given to `Connection.notifyWhenOutputDrains(to:)`: a handler that
     /// stopped taking requests while its peer was not reading its answers takes them again.
     func outputDrained(_ connection: Connection)
@@ -80,6 +85,9 @@ extension ConnectionHandler {
     package func reactorFinishing(_ connection: Connection) {}
 
     package func outputDrained(_ connection: Connection) {}
+
+    /// By default an evicted connection has no goodbye to say: it closes once what it began to send is flushed.
+    package func evicted(_ connection: Connection, reason: ConnectionEviction) {}
 
     /// By default a connection is never idle enough to be closed for room.
     package var idleSince: UInt64? { nil }

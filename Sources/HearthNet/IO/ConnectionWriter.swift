@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// Thread-safe handle to push bytes to one connection from any thread or task.
@@ -5,20 +6,63 @@ import Synchronization
 /// Writes append to the connection's bounded outbound queue under a small lock and wake the reactor, which sends
 /// them in order. When a write would push the queue past the reactor's outbound limit (for a server,
 /// `HTTPServerConfiguration.outboundBufferLimit`), the connection is closed at once and its queue dropped: a consumer
-/// that cannot keep up never costs unbounded memory. A protocol may set a framing that wraps every write (for
-/// `.stream` replies each write becomes one HTTP chunk).
+/// that cannot keep up never costs unbounded memory. A connection that stays above its soft limit for longer than
+/// the grace period, or holds the most when clients together pass the node's `ClientMemoryBudget`, is evicted by
+/// the reactor instead: its unsent messages are dropped and its protocol says goodbye. A protocol may set a
+/// framing that wraps every write (for `.stream` replies each write becomes one HTTP chunk).
 public final class ConnectionWriter: Sendable {
+    /// What an accepted connection's memory is held to, beyond the hard `limit`.
+    struct MemoryRules: Sendable {
+        var budget: ClientMemoryBudget?
+        var softLimit: OutputSoftLimit?
+    }
+
     /// The connection's identifier, unique for its reactor's lifetime.
     public let id: UInt64
     private let limit: Int
     private let inbox: ReactorInbox
+    private let budget: ClientMemoryBudget?
     /// Shared with the reactor, which drains it.
-    let queue = Mutex(OutboundQueue())
+    let queue: Mutex<OutboundQueue>
+    /// Inbound bytes the connection's protocol holds (a request body being read, a message being reassembled).
+    private let inbound = Atomic<Int>(0)
+    /// Inbound bytes the application holds for the connection (messages received, not yet processed), and whether
+    /// the connection is gone (later changes are ignored: closing released them).
+    private let application = Mutex((held: 0, isGone: false))
 
-    init(id: UInt64, limit: Int, inbox: ReactorInbox) {
+    init(id: UInt64, limit: Int, inbox: ReactorInbox, rules: MemoryRules = MemoryRules()) {
         self.id = id
         self.limit = limit
         self.inbox = inbox
+        self.budget = rules.budget
+        var queue = OutboundQueue()
+        queue.softLimit = rules.softLimit.map(OutputSoftLimitWatch.init(limit:))
+        self.queue = Mutex(queue)
+    }
+
+    /// Bytes held for this connection: queued outbound and buffered inbound.
+    var heldBytes: Int {
+        self.queue.withLock { $0.queuedBytes } + self.inbound.load(ordering: .relaxed)
+            + self.application.withLock { $0.held }
+    }
+
+    /// Records that the application took (`delta` > 0) or finished with (`delta` < 0) received bytes it holds for
+    /// this connection, such as whole messages waiting to be processed; they count against the client memory
+    /// budget. The figure never goes below zero, and changes after the connection closed are ignored.
+    package func holdInbound(_ delta: Int) {
+        let change = self.application.withLock { application -> Int in
+            guard !application.isGone else { return 0 }
+            let before = application.held
+            application.held = max(0, before + delta)
+            return application.held - before
+        }
+        self.charge(change)
+    }
+
+    /// Records that the protocol now buffers `bytes` inbound bytes for this connection (reactor thread).
+    package func setInboundHeld(_ bytes: Int) {
+        let delta = bytes - self.inbound.exchange(bytes, ordering: .relaxed)
+        self.charge(delta)
     }
 
     /// Whether writes are refused because the connection closed or a close was requested.
@@ -31,19 +75,25 @@ public final class ConnectionWriter: Sendable {
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         let limit = self.limit
-        let (isAccepted, needsFlush): (Bool, Bool) = self.queue.withLock { queue in
-            guard !queue.isClosed else { return (false, false) }
-            guard !bytes.isEmpty else { return (true, false) }
+        let (isAccepted, needsFlush, delta, isTooLong): (Bool, Bool, Int, Bool) = self.queue.withLock { queue in
+            guard !queue.isClosed else { return (false, false, 0, false) }
+            guard !bytes.isEmpty else { return (true, false, 0, false) }
+            let before = queue.queuedBytes
             let framed = queue.framing?.frame(bytes) ?? [bytes]
             if queue.queuedBytes + framed.reduce(0, { $0 + $1.count }) > limit {
                 queue.hasOverflowed = true
                 queue.isClosed = true
                 queue.discardAll()
-                return (false, Self.scheduleFlush(&queue))
+                return (false, Self.scheduleFlush(&queue), -before, false)
             }
-            for part in framed { queue.append(part) }
-            return (true, Self.scheduleFlush(&queue))
+            for (index, part) in framed.enumerated() { queue.append(part, startsMessage: index == 0) }
+            let isTooLong = queue.isOverSoftLimitTooLong(now: MonotonicClock.now())
+            let isNewlyTooLong = isTooLong && !queue.isEvictionRequested
+            if isNewlyTooLong { queue.isEvictionRequested = true }
+            return (true, Self.scheduleFlush(&queue), queue.queuedBytes - before, isNewlyTooLong)
         }
+        self.charge(delta)
+        if isTooLong { self.inbox.send(.evict(connectionID: self.id, .outputSoftLimit)) }
         if needsFlush { self.inbox.send(.flush(connectionID: self.id)) }
         return isAccepted
     }
@@ -51,13 +101,15 @@ public final class ConnectionWriter: Sendable {
     /// Flushes what is queued and the framing's trailer (the end of a chunked body), then closes the connection.
     /// Later writes return `false`.
     public func close() {
-        let needsFlush: Bool = self.queue.withLock { queue in
-            guard !queue.isClosed else { return false }
+        let (needsFlush, added): (Bool, Int) = self.queue.withLock { queue in
+            guard !queue.isClosed else { return (false, 0) }
             queue.isClosed = true
             queue.isCloseRequested = true
-            if let trailer = queue.framing?.trailer { queue.append(trailer) }
-            return Self.scheduleFlush(&queue)
+            let trailer = queue.framing?.trailer ?? []
+            queue.append(trailer)
+            return (Self.scheduleFlush(&queue), trailer.count)
         }
+        self.charge(added)
         if needsFlush { self.inbox.send(.flush(connectionID: self.id)) }
     }
 
@@ -65,6 +117,49 @@ public final class ConnectionWriter: Sendable {
     /// their size was already fixed by the application.
     func enqueueUnbounded(_ bytes: [UInt8]) {
         self.queue.withLock { $0.append(bytes) }
+        self.charge(bytes.count)
+    }
+
+    /// Reactor-side: `count` bytes reached the socket.
+    func consumed(_ count: Int) {
+        self.queue.withLock { queue in
+            queue.consume(count)
+            _ = queue.isOverSoftLimitTooLong(now: MonotonicClock.now())
+        }
+        self.charge(-count)
+    }
+
+    /// Reactor-side, first step of an eviction: refuses further writes and drops every message not yet begun.
+    func beginEviction() {
+        let dropped = self.queue.withLock { queue in
+            queue.isClosed = true
+            return queue.dropUnstarted()
+        }
+        self.charge(-dropped)
+    }
+
+    /// During an eviction (reactor thread), queues the protocol's goodbye, framed like its other writes, after the
+    /// message in progress; the framing's trailer follows when the reactor closes.
+    package func writeFarewell(_ bytes: [UInt8]) {
+        let added = self.queue.withLock { queue -> Int in
+            let before = queue.queuedBytes
+            for (index, part) in (queue.framing?.frame(bytes) ?? [bytes]).enumerated() {
+                queue.append(part, startsMessage: index == 0)
+            }
+            return queue.queuedBytes - before
+        }
+        self.charge(added)
+    }
+
+    /// Reactor-side, last step of an eviction: the framing's trailer, then a close once flushed.
+    func endEviction() {
+        let added = self.queue.withLock { queue -> Int in
+            queue.isCloseRequested = true
+            guard let trailer = queue.framing?.trailer else { return 0 }
+            queue.append(trailer)
+            return trailer.count
+        }
+        self.charge(added)
     }
 
     /// Wraps later writes in `framing` (`nil` sends them as they are); a protocol sets it on the reactor thread
@@ -83,10 +178,22 @@ public final class ConnectionWriter: Sendable {
 
     /// Reactor-side: the socket is gone; drop everything.
     func markClosed() {
-        self.queue.withLock { queue in
+        let dropped = self.queue.withLock { queue in
+            defer { queue.discardAll() }
             queue.isClosed = true
-            queue.discardAll()
+            return queue.queuedBytes
         }
+        let application = self.application.withLock { application -> Int in
+            defer { application = (held: 0, isGone: true) }
+            return application.held
+        }
+        self.charge(-dropped - self.inbound.exchange(0, ordering: .relaxed) - application)
+    }
+
+    /// Charges the budget, asking the reactor to enforce it when this charge took it over.
+    private func charge(_ delta: Int) {
+        guard let budget = self.budget, budget.charge(delta) else { return }
+        self.inbox.send(.enforceClientMemoryBudget)
     }
 
     private static func scheduleFlush(_ queue: inout OutboundQueue) -> Bool {

@@ -9,6 +9,14 @@ final class NetworkCounters: Sendable {
     let acceptFailures = Atomic<UInt64>(0)
     let refusedConnections = Atomic<UInt64>(0)
     let idleClosedForRoom = Atomic<UInt64>(0)
+    let evictedForMemoryBudget = Atomic<UInt64>(0)
+    let evictedForSoftLimit = Atomic<UInt64>(0)
+    /// The node's client memory budget, when it has one (its held bytes are reported).
+    let budget: ClientMemoryBudget?
+
+    init(budget: ClientMemoryBudget? = nil) {
+        self.budget = budget
+    }
 
     var snapshot: NetworkStatistics {
         NetworkStatistics(
@@ -18,7 +26,10 @@ final class NetworkCounters: Sendable {
             bytesWritten: self.bytesWritten.load(ordering: .relaxed),
             acceptFailures: self.acceptFailures.load(ordering: .relaxed),
             refusedConnections: self.refusedConnections.load(ordering: .relaxed),
-            idleClosedForRoom: self.idleClosedForRoom.load(ordering: .relaxed)
+            idleClosedForRoom: self.idleClosedForRoom.load(ordering: .relaxed),
+            clientMemoryBytes: self.budget?.heldBytes ?? 0,
+            evictedForMemoryBudget: self.evictedForMemoryBudget.load(ordering: .relaxed),
+            evictedForSoftLimit: self.evictedForSoftLimit.load(ordering: .relaxed)
         )
     }
 }

@@ -1,9 +1,12 @@
 /// The bytes waiting to be written to one connection, in order, with the flags the writer and reactor share.
 ///
 /// Appends are O(1) amortised; the consumed prefix is dropped lazily so the reactor's partial writes never copy
-/// the remaining bytes.
+/// the remaining bytes. The queue knows where each message (one write, whatever its framing made of it) begins, so
+/// an evicted connection can drop the messages not yet begun without cutting one in half.
 struct OutboundQueue {
     private var chunks: [[UInt8]] = []
+    /// Per chunk: whether it begins a message.
+    private var startsMessage: [Bool] = []
     private var firstChunk = 0
     /// Bytes of `chunks[firstChunk]` already written.
     private var offset = 0
@@ -19,13 +22,40 @@ struct OutboundQueue {
     var framing: (any OutboundFraming)?
     /// A flush command is already on its way to the reactor.
     var isFlushScheduled = false
+    /// The connection's standing against its soft limit, when it has one.
+    var softLimit: OutputSoftLimitWatch?
+    /// The reactor was asked to evict the connection (once is enough).
+    var isEvictionRequested = false
 
     var isEmpty: Bool { self.queuedBytes == 0 }
 
-    mutating func append(_ bytes: [UInt8]) {
+    /// Notes the queue's size against the soft limit at `now`; true when it has been above it for too long.
+    mutating func isOverSoftLimitTooLong(now: UInt64) -> Bool {
+        let queued = self.queuedBytes
+        return self.softLimit?.observe(queuedBytes: queued, now: now) ?? false
+    }
+
+    /// Appends one chunk; `startsMessage` is false for the later parts of one framed write.
+    mutating func append(_ bytes: [UInt8], startsMessage: Bool = true) {
         guard !bytes.isEmpty else { return }
         self.chunks.append(bytes)
+        self.startsMessage.append(startsMessage)
         self.queuedBytes += bytes.count
+    }
+
+    /// Drops every message not yet begun, keeping the one being written (its chunks stay, so the peer receives it
+    /// whole). Returns how many bytes were dropped.
+    @discardableResult
+    mutating func dropUnstarted() -> Int {
+        var cut = self.firstChunk
+        if cut < self.chunks.count, self.offset > 0 || !self.startsMessage[cut] { cut += 1 }
+        while cut < self.chunks.count, !self.startsMessage[cut] { cut += 1 }
+        guard cut < self.chunks.count else { return 0 }
+        let dropped = self.chunks[cut...].reduce(0) { $0 + $1.count }
+        self.chunks.removeSubrange(cut...)
+        self.startsMessage.removeSubrange(cut...)
+        self.queuedBytes -= dropped
+        return dropped
     }
 
     /// The next bytes to write: a chunk and the offset where its unwritten part starts.
@@ -78,9 +108,11 @@ struct OutboundQueue {
         }
         if self.firstChunk == self.chunks.count {
             self.chunks.removeAll(keepingCapacity: true)
+            self.startsMessage.removeAll(keepingCapacity: true)
             self.firstChunk = 0
         } else if self.firstChunk >= 64, self.firstChunk * 2 >= self.chunks.count {
             self.chunks.removeFirst(self.firstChunk)
+            self.startsMessage.removeFirst(self.firstChunk)
             self.firstChunk = 0
         }
     }
@@ -88,6 +120,7 @@ struct OutboundQueue {
     /// Forgets everything queued (the connection is gone).
     mutating func discardAll() {
         self.chunks = []
+        self.startsMessage = []
         self.firstChunk = 0
         self.offset = 0
         self.queuedBytes = 0

@@ -150,7 +150,8 @@ extension Reactor {
             id: id,
             descriptor: accepted.descriptor,
             remoteAddress: accepted.remoteAddress,
-            writer: ConnectionWriter(id: id, limit: self.settings.outboundBufferLimit, inbox: self.inbox),
+            writer: ConnectionWriter(
+                id: id, limit: self.settings.outboundBufferLimit, inbox: self.inbox, rules: self.settings.clientMemory),
             reactor: self,
             handler: handler,
             state: .active

@@ -110,7 +110,7 @@ extension Reactor {
                     return
                 }
                 self.counters.bytesWritten.add(UInt64(written), ordering: .relaxed)
-                connection.writer.queue.withLock { $0.consume(written) }
+                connection.writer.consumed(written)
             }
         }
     }

@@ -18,6 +18,10 @@ final class Reactor {
     /// Limits in the reactor's units (nanoseconds, bytes).
     struct Settings {
         var outboundBufferLimit: Int
+        /// What accepted connections' memory is held to besides `outboundBufferLimit` (dialed ones: nothing).
+        var clientMemory = ConnectionWriter.MemoryRules()
+        /// Hears every eviction (the peer's address, why, and the bytes it held), for the node's log.
+        var onEviction: @Sendable (String, ConnectionEviction, Int) -> Void = { _, _, _ in }
         var maximumConnections: Int
         /// How long the listener stays paused after `accept` ran out of descriptors, unless a connection closes
         /// sooner (see `Reactor+Accept.swift`).
@@ -161,6 +165,10 @@ final class Reactor {
             if let connection = self.connections[connectionID], connection.state != .connecting {
                 self.flush(connection)
             }
+        case .evict(let connectionID, let reason):
+            if let connection = self.connections[connectionID] { self.evict(connection, reason: reason) }
+        case .enforceClientMemoryBudget:
+            self.enforceClientMemoryBudget()
         case .execute(let work):
             work.body(self)
         case .drain:

@@ -15,6 +15,10 @@ final class ReactorInbox: Sendable {
         case message(connectionID: UInt64, any ConnectionMessage)
         /// A writer queued bytes or asked to close.
         case flush(connectionID: UInt64)
+        /// A connection must go to protect the node's memory (its soft limit ran out).
+        case evict(connectionID: UInt64, ConnectionEviction)
+        /// Clients hold more than the node's client memory budget.
+        case enforceClientMemoryBudget
         /// Anything else to run on the reactor thread: a dial, starting or stopping a dialer.
         case execute(ReactorWork)
         /// Graceful shutdown, step 1: stop accepting and dialing, let each connection wind down.
@@ -95,7 +99,7 @@ final class ReactorInbox: Sendable {
         case .message(_, let message): message.discard()
         case .execute(let work): work.refused()
         case .finish(_, let continuation): continuation.resume()
-        case .flush, .drain: break
+        case .flush, .drain, .evict, .enforceClientMemoryBudget: break
         }
     }
 }

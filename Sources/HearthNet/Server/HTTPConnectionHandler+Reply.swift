@@ -87,6 +87,7 @@ extension HTTPConnectionHandler {
     func takeNextRequests(_ connection: Connection) {
         self.setTimer(self.parser.isIdle ? .idle : .head, on: connection)
         self.processRequests(connection)
+        connection.writer.setInboundHeld(self.parser.heldByteCount)
         if !connection.isClosed, self.isReading { connection.resumeReading() }
     }
 }

@@ -93,8 +93,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
             }
             self.parser.append(bytes)
             self.processRequests(connection)
+            connection.writer.setInboundHeld(self.parser.heldByteCount)
         case .upgraded(let handler):
             handler.received(Array(bytes))
+            connection.writer.setInboundHeld(handler.heldInboundBytes)
             self.watchMessage(of: handler, received: bytes.count, on: connection)
             if !connection.isClosed, connection.queuedOutboundBytes > Self.outputHighWater {
                 connection.pauseReading()
@@ -180,6 +182,19 @@ final class HTTPConnectionHandler: ConnectionHandler {
             return
         }
         self.deliver(reply, on: connection)
+    }
+
+    /// The node evicts the connection to protect its memory: a stream or an upgraded protocol says goodbye (SSE
+    /// `cancel`, a WebSocket close frame); a plain HTTP connection has none to say.
+    func evicted(_ connection: Connection, reason: ConnectionEviction) {
+        switch self.phase {
+        case .upgraded(let handler):
+            handler.evicted(reason: reason)
+        case .streaming:
+            if case .stream(let session) = self.attachment { session.evicted(reason: reason) }
+        case .reading, .awaitingReply, .closing:
+            break
+        }
     }
 
     /// The client read its answers down to the low-water mark: take its requests (or messages) again.

@@ -18,7 +18,15 @@ public enum HTTPReply: Sendable {
 /// reached). Neither may block: hand work to a task or actor.
 public protocol HTTPStreamSession: Sendable {
     func start(_ writer: ConnectionWriter)
+    /// The node evicts the connection to protect its memory: queue a goodbye with `ConnectionWriter.writeFarewell`
+    /// (called on the reactor thread; `connectionClosed` follows).
+    func evicted(reason: ConnectionEviction)
     func connectionClosed()
+}
+
+extension HTTPStreamSession {
+    /// By default a stream ends without a goodbye.
+    public func evicted(reason: ConnectionEviction) {}
 }
 
 /// A connection taken over after a `101 Switching Protocols` head, such as a WebSocket.
@@ -35,6 +43,10 @@ public protocol UpgradedConnectionHandler: Sendable {
     /// The server is shutting down gracefully: the last chance to queue bytes (a WebSocket "going away" close
     /// frame). They are flushed, within the shutdown's flush bound, before the socket closes.
     func serverShuttingDown()
+    /// The node evicts the connection to protect its memory: queue a goodbye with `ConnectionWriter.writeFarewell`.
+    func evicted(reason: ConnectionEviction)
+    /// Inbound bytes the handler holds (a message being reassembled), charged to the client memory budget.
+    var heldInboundBytes: Int { get }
     func connectionClosed()
 }
 
@@ -46,6 +58,12 @@ extension UpgradedConnectionHandler {
     public var isMidMessage: Bool { false }
 
     public func inputTooSlow(_ rate: MinimumDataRate) {}
+
+    /// By default an evicted handler has no goodbye to say.
+    public func evicted(reason: ConnectionEviction) {}
+
+    /// By default a handler holds nothing inbound.
+    public var heldInboundBytes: Int { 0 }
 }
 
 /// The application behind an `HTTPServer`.

@@ -31,7 +31,8 @@ public final class HTTPServer: Sendable {
     private let handler: any HTTPRequestHandler
     private let accept: AcceptFunction
     private let acceptBackoffSeconds: Double
-    private let counters = NetworkCounters()
+    private let counters: NetworkCounters
+    private let budget: ClientMemoryBudget?
     private let phase = Mutex(Phase.created)
 
     public convenience init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler) {
@@ -53,6 +54,8 @@ public final class HTTPServer: Sendable {
     ) {
         self.configuration = configuration
         self.handler = handler
+        self.budget = configuration.maximumClientMemory.map(ClientMemoryBudget.init(limit:))
+        self.counters = NetworkCounters(budget: self.budget)
         self.acceptBackoffSeconds = acceptBackoffSeconds
         self.accept = accept
     }
@@ -150,8 +153,13 @@ public final class HTTPServer: Sendable {
     }()
 
     private var reactorSettings: Reactor.Settings {
-        Reactor.Settings(
+        let softLimit = OutputSoftLimit(
+            bytes: self.configuration.outputSoftLimitBytes,
+            grace: MonotonicClock.nanoseconds(self.configuration.outputSoftLimitSeconds))
+        return Reactor.Settings(
             outboundBufferLimit: self.configuration.outboundBufferLimit,
+            clientMemory: ConnectionWriter.MemoryRules(budget: self.budget, softLimit: softLimit),
+            onEviction: self.configuration.onEviction,
             maximumConnections: self.configuration.maximumConnections,
             acceptBackoff: MonotonicClock.nanoseconds(self.acceptBackoffSeconds)
         )

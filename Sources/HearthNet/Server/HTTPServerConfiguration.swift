@@ -1,3 +1,4 @@
+import Glibc
 public import HearthSystem
 
 /// The knobs of one `HTTPServer`: where it listens and the limits that keep a hostile or slow client from
@@ -20,6 +21,17 @@ public struct HTTPServerConfiguration: Sendable {
     public var bodyDeadlineSeconds: Double?
     /// The most bytes queued for one connection before it is closed as a consumer that cannot keep up.
     public var outboundBufferLimit: Int = 64 * 1024 * 1024
+    /// A connection may hold more than this many queued bytes only for `outputSoftLimitSeconds`; then it is evicted
+    /// with its protocol's goodbye (anchor: Redis's pub/sub soft limit, 8 MB for 60 s).
+    public var outputSoftLimitBytes: Int = 8 * 1024 * 1024
+    public var outputSoftLimitSeconds: Double = 60
+    /// The node-wide budget for bytes held on clients' behalf (queued answers, request bodies and WebSocket messages
+    /// being received); past it the connections holding the most are evicted first. `nil`: no budget. The default
+    /// is an eighth of the machine's memory, at least 64 MiB.
+    public var maximumClientMemory: Int? = Self.defaultMaximumClientMemory
+    /// Hears every eviction, on the reactor thread (quick, never blocking): the client's address, why, and the bytes
+    /// it held.
+    public var onEviction: @Sendable (String, ConnectionEviction, Int) -> Void = { _, _, _ in }
     /// The most client connections held at once. Beyond it the longest-idle keep-alive connection is closed to
     /// make room, or else the new client is answered 503 with `Retry-After` and closed. The default is what the
     /// process's descriptor limit allows (`DescriptorLimit.connections`, read when the configuration is made).
@@ -29,4 +41,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownFlushSeconds: Double = 5
 
     public init() {}
+
+    /// An eighth of the machine's physical memory, at least 64 MiB.
+    public static var defaultMaximumClientMemory: Int {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        let minimum = 64 * 1024 * 1024
+        guard pages > 0, pageSize > 0 else { return minimum }
+        return max(minimum, pages.multipliedReportingOverflow(by: pageSize).partialValue / 8)
+    }
 }

@@ -15,6 +15,13 @@ public struct NetworkStatistics: Sendable, Hashable {
     public var refusedConnections: UInt64
     /// Idle keep-alive connections closed to make room for a new client.
     public var idleClosedForRoom: UInt64
+    /// Bytes held on clients' behalf (queued answers, buffered requests), as charged to the client memory budget;
+    /// 0 without a budget.
+    public var clientMemoryBytes: Int
+    /// Connections closed because clients together held more than the budget and they held the most.
+    public var evictedForMemoryBudget: UInt64
+    /// Connections closed because answers waited for them above the soft limit for longer than its grace period.
+    public var evictedForSoftLimit: UInt64
 
     public init(
         acceptedConnections: UInt64 = 0,
@@ -23,7 +30,10 @@ public struct NetworkStatistics: Sendable, Hashable {
         bytesWritten: UInt64 = 0,
         acceptFailures: UInt64 = 0,
         refusedConnections: UInt64 = 0,
-        idleClosedForRoom: UInt64 = 0
+        idleClosedForRoom: UInt64 = 0,
+        clientMemoryBytes: Int = 0,
+        evictedForMemoryBudget: UInt64 = 0,
+        evictedForSoftLimit: UInt64 = 0
     ) {
         self.acceptedConnections = acceptedConnections
         self.openConnections = openConnections
@@ -32,5 +42,8 @@ public struct NetworkStatistics: Sendable, Hashable {
         self.acceptFailures = acceptFailures
         self.refusedConnections = refusedConnections
         self.idleClosedForRoom = idleClosedForRoom
+        self.clientMemoryBytes = clientMemoryBytes
+        self.evictedForMemoryBudget = evictedForMemoryBudget
+        self.evictedForSoftLimit = evictedForSoftLimit
     }
 }

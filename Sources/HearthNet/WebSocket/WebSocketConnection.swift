@@ -108,6 +108,27 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
             reason: "A message arrived slower than \(rate.bytesPerSecond) bytes/s; send each one promptly.")
     }
 
+    /// Evicted to protect the node's memory: says goodbye with 1008 (policy violation) and the reason, after the
+    /// message in progress; clients reconnect. No data frame follows.
+    public func evicted(reason: ConnectionEviction) {
+        self.withShared { shared in
+            self.perform(
+                shared.closeMachine.onCloseRequested(
+                    code: WebSocketCloseCode.policyViolation, reason: reason.description),
+                on: &shared, asFarewell: true)
+        }
+    }
+
+    /// Charges (or, negative, releases) received bytes the application holds for this client to the node's client
+    /// memory budget (`ConnectionWriter.holdInbound`).
+    public func holdInbound(_ delta: Int) {
+        self.shared.withLock { $0.writer }?.holdInbound(delta)
+    }
+
+    public var heldInboundBytes: Int {
+        self.shared.withLock { $0.parser.heldByteCount }
+    }
+
     /// Starts the close handshake: sends a close frame, stops delivering messages, and drops the socket when the
     /// peer answers or `closeTimeout` passes. The handler's `closed` follows once the connection is gone. Later
     /// calls do nothing. Codes that may not travel (1005, 1006, 1015…) send a close frame without a code.
@@ -196,12 +217,16 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     }
 
     /// Carries out close state machine actions; returns what the handler must hear. Called with the lock held.
-    private func perform(_ actions: [WebSocketCloseStateMachine.Action], on shared: inout Shared) -> [Delivery] {
+    /// - Parameter asFarewell: the close frame is an eviction's goodbye, written past the refusal of other writes.
+    private func perform(
+        _ actions: [WebSocketCloseStateMachine.Action], on shared: inout Shared, asFarewell: Bool = false
+    ) -> [Delivery] {
         var deliveries: [Delivery] = []
         for action in actions {
             switch action {
             case .sendClose(let code, let reason):
-                shared.writer?.write(WebSocketFrameEncoder.encodeClose(code: code, reason: reason))
+                let frame = WebSocketFrameEncoder.encodeClose(code: code, reason: reason)
+                if asFarewell { shared.writer?.writeFarewell(frame) } else { shared.writer?.write(frame) }
             case .startCloseTimer:
                 self.startCloseTimer()
             case .closeConnection:

@@ -47,5 +47,21 @@ extension Metrics {
             "hearth_connections_idle_closed_total",
             help: "Idle keep-alive connections closed to make room for a new client."
         ) { Double(server.statistics.idleClosedForRoom) }
+        registry.sampledGauge(
+            "hearth_client_memory_bytes",
+            help: "Bytes held for clients (queued answers, requests being received), charged to --max-client-memory."
+        ) { Double(server.statistics.clientMemoryBytes) }
+        registry.sampledCounters(
+            "hearth_connections_evicted_total",
+            help: "Connections closed to protect memory: over the client memory budget, or too long above the "
+                + "per-connection soft limit.",
+            labels: ["reason"]
+        ) {
+            let statistics = server.statistics
+            return [
+                (["client_memory_budget"], Double(statistics.evictedForMemoryBudget)),
+                (["output_soft_limit"], Double(statistics.evictedForSoftLimit)),
+            ]
+        }
     }
 }

@@ -29,6 +29,12 @@ public struct NodeConfiguration: Sendable {
     /// Slow-client guards for the HTTP front end.
     public var headerTimeoutSeconds = 10.0
     public var outboundBufferLimit = 64 * 1024 * 1024
+    /// A client may hold more queued answers than this only for `outputSoftLimitSeconds` (then it is evicted).
+    public var outputSoftLimitBytes = 8 * 1024 * 1024
+    public var outputSoftLimitSeconds = 60.0
+    /// The node-wide budget for bytes held on clients' behalf; past it the biggest holders are evicted. `nil`: an
+    /// eighth of the machine's memory (`HTTPServerConfiguration.defaultMaximumClientMemory`).
+    public var maximumClientMemory: Int?
     /// The slowest a request body or WebSocket message may arrive (408, or close 1008, below it); 0 turns it off.
     public var minimumBodyBytesPerSecond = MinimumDataRate.standard.bytesPerSecond
     /// The longest a whole request body may take, however fast; `nil` for no bound.

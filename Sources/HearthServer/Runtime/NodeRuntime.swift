@@ -50,10 +50,19 @@ public final class NodeRuntime: Sendable {
         http.port = self.configuration.port
         http.headerTimeoutSeconds = self.configuration.headerTimeoutSeconds
         http.outboundBufferLimit = self.configuration.outboundBufferLimit
+        http.outputSoftLimitBytes = self.configuration.outputSoftLimitBytes
+        http.outputSoftLimitSeconds = self.configuration.outputSoftLimitSeconds
+        http.maximumClientMemory =
+            self.configuration.maximumClientMemory ?? HTTPServerConfiguration.defaultMaximumClientMemory
+        http.onEviction = { [log = self.log] address, reason, held in
+            let why = reason == .clientMemoryBudget ? "client_memory_budget" : "output_soft_limit"
+            log.warning("http.client_evicted", ["client": address, "reason": why, "held_bytes": "\(held)"])
+        }
         http.maximumConnections = self.configuration.maximumConnections ?? DescriptorLimit.current().connections
         http.minimumDataRate.bytesPerSecond = self.configuration.minimumBodyBytesPerSecond
         http.bodyDeadlineSeconds = self.configuration.bodyDeadlineSeconds
         self.logConnectionLimit(http.maximumConnections)
+        self.log.info("http.client_memory", ["budget_bytes": "\(http.maximumClientMemory ?? 0)"])
         let server = HTTPServer(configuration: http, handler: handler)
         metrics.registerNodeFigures(backend: backend, wire: wire, server: server)
         let port: Int

@@ -99,7 +99,9 @@ import Testing
         #expect(await Harness.waitConnected(n1, n2))
         n1.send([1], kind: 1, to: "n2")
         #expect(await eventually { inbox2.payloads(from: "n1") == [[1]] })
-        #expect(n1.statistics(for: "n2")?.reconnects == 1)
+        // At least once: a dial that lands before the restarted n2 knows n1 (`addPeer` follows `start`) is refused,
+        // and the next one counts again.
+        #expect((n1.statistics(for: "n2")?.reconnects ?? 0) >= 1)
 
         // The dialing side restarts: its new connection replaces the old one on the accepting side.
         let port1 = n1.port

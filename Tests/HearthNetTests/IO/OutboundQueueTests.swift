@@ -30,4 +30,41 @@ import Testing
         large.append([3])
         #expect(!large.isFrontFragmented)
     }
+
+    /// An eviction drops every message not yet begun and keeps the rest of the one being written, however its
+    /// framing split it, so the peer never sees half a message.
+    @Test func dropsOnlyMessagesNotYetBegun() {
+        var untouched = OutboundQueue()
+        untouched.append([1, 1])
+        untouched.append([2, 2], startsMessage: false)
+        untouched.append([3])
+        #expect(untouched.dropUnstarted() == 5)
+        #expect(untouched.isEmpty)
+
+        var partial = OutboundQueue()
+        partial.append([1, 1, 1])
+        partial.append([2, 2], startsMessage: false)
+        partial.append([3, 3, 3, 3])
+        partial.append([4], startsMessage: false)
+        partial.consume(1)
+        #expect(partial.dropUnstarted() == 5)
+        #expect(partial.queuedBytes == 4)
+        partial.consume(2)
+        #expect(partial.front.map { Array($0.chunk[$0.offset...]) } == [2, 2])
+
+        var betweenParts = OutboundQueue()
+        betweenParts.append([1])
+        betweenParts.append([2, 2], startsMessage: false)
+        betweenParts.append([3])
+        betweenParts.consume(1)
+        #expect(betweenParts.dropUnstarted() == 1)
+        #expect(betweenParts.queuedBytes == 2)
+
+        var atABoundary = OutboundQueue()
+        atABoundary.append([1])
+        atABoundary.append([2, 2])
+        atABoundary.consume(1)
+        #expect(atABoundary.dropUnstarted() == 2)
+        #expect(atABoundary.isEmpty)
+    }
 }

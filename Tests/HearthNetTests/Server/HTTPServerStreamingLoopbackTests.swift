@@ -146,9 +146,3 @@ private final class Echo: UpgradedConnectionHandler {
         #expect(server.statistics.openConnections == 0)
     }
 }
-
-/// Carries a test client across the thread hop; it is only touched by one thread at a time.
-private final class UncheckedBox: @unchecked Sendable {
-    let client: HTTPTestClient
-    init(_ client: HTTPTestClient) { self.client = client }
-}

@@ -84,3 +84,9 @@ final class Recorder<Entry: Sendable>: Sendable {
         await eventually(seconds: seconds) { predicate(self.all) }
     }
 }
+
+/// Carries a test client across the thread hop; it is only touched by one thread at a time.
+final class UncheckedBox: @unchecked Sendable {
+    let client: HTTPTestClient
+    init(_ client: HTTPTestClient) { self.client = client }
+}

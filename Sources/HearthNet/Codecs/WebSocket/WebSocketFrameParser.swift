@@ -41,6 +41,9 @@ public struct WebSocketFrameParser: Sendable {
     /// Bytes received but not yet parsed.
     public var unreadByteCount: Int { self.input.unreadCount }
 
+    /// Bytes held: unread input and the message being reassembled.
+    public var heldByteCount: Int { self.input.unreadCount + self.message.count }
+
     /// Whether a frame or a fragmented message has begun and not ended: the peer owes the rest.
     public var isMidMessage: Bool {
         switch self.state {

@@ -63,6 +63,16 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
         self.view.removeListener(self)
     }
 
+    /// Evicted to protect the node's memory: the stream ends with a `cancel` event after the event in progress (the
+    /// events not yet begun are gone); the client may open a new stream and read from the current value.
+    func evicted(reason: ConnectionEviction) {
+        let writer = self.state.withLock { state -> ConnectionWriter? in
+            state.closed = true
+            return state.writer
+        }
+        writer?.writeFarewell(Array("event: cancel\ndata: null\n\n".utf8))
+    }
+
     /// Sends a keep-alive event (`data: null`, which clients ignore).
     func sendKeepAlive() {
         self.send(Array("event: keep-alive\ndata: null\n\n".utf8))

@@ -68,9 +68,15 @@ final class WireSession: WebSocketMessageHandler {
     }
 
     /// Queues one whole message for `run()`; a client whose backlog passes the bound is disconnected.
+    /// The message's bytes count against the client memory budget until it is processed (charged before it is
+    /// queued, so `run()` never releases them first).
     func enqueue(message: String) {
-        let isQueued = self.shared.withLock { self.enqueue(message, holding: &$0) }
-        if !isQueued { self.terminateForBacklog() }
+        let transport = self.shared.withLock { $0.transport }
+        transport?.holdInbound(message.utf8.count)
+        guard self.shared.withLock({ self.enqueue(message, holding: &$0) }) else {
+            transport?.holdInbound(-message.utf8.count)
+            return self.terminateForBacklog()
+        }
     }
 
     /// Queues a message while the caller holds `shared` (keeping order with the caller's other changes).
@@ -174,7 +180,11 @@ final class WireSession: WebSocketMessageHandler {
             for await message in self.inbound {
                 guard !self.isTerminated else { break }
                 await self.process(message)
-                self.shared.withLock { $0.queuedBytes -= message.utf8.count }
+                let transport = self.shared.withLock { shared in
+                    shared.queuedBytes -= message.utf8.count
+                    return shared.transport
+                }
+                transport?.holdInbound(-message.utf8.count)
             }
             self.acknowledgements.finish()
         }

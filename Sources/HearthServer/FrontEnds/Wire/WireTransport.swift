@@ -17,9 +17,14 @@ protocol WireTransport: AnyObject, Sendable {
     func closeForShutdown()
     /// A liveness probe (WebSocket ping); transports without one do nothing.
     func ping()
+    /// Charges (or, negative, releases) bytes of received messages the session holds to the node's client memory
+    /// budget; transports that span several connections (long polling) do not charge.
+    func holdInbound(_ delta: Int)
 }
 
 extension WireTransport {
+    func holdInbound(_ delta: Int) {}
+
     /// Queues one message made for this transport alone.
     @discardableResult
     func send(_ message: [UInt8]) -> Bool {
@@ -58,5 +63,9 @@ final class WebSocketWireTransport: WireTransport {
 
     func ping() {
         self.socket.sendPing()
+    }
+
+    func holdInbound(_ delta: Int) {
+        self.socket.holdInbound(delta)
     }
 }
