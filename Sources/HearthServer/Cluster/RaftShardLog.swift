@@ -149,14 +149,14 @@ final class RaftShardLog: ShardLog {
         }
     }
 
-    func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
+    func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition {
         let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
         let proposal = self.service.host(RaftGroupID(UInt32(applied.shard)))?.propose(bytes)
         guard case .accepted(let raftIndex, let term)? = proposal else {
-            // Leadership moved between the actor's check and the proposal: its machine applied an entry that will
-            // never be logged, so it is rebuilt; the write's wait fails.
-            self.shards.withLock { $0[applied.shard]?.needsRebuild = true }
-            return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: 0, term: 0)
+            // Leadership moved, or a transfer began, between the actor's check and the proposal: the actor takes the
+            // entry back out of its machine. (Rebuilding the machine from the committed entries instead would also
+            // drop this leader's proposals still in flight, and its next entries would reuse their indexes.)
+            throw ShardNotLeaderError(shard: applied.shard)
         }
         let position = ShardLogPosition(shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
         self.shards.withLock { shards in
@@ -294,7 +294,7 @@ final class RaftShardLog: ShardLog {
             if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
                 let (base, commands) = try await self.committedState(shard: shard, through: entry.index - 1)
                 await applier.rebuild(shard, base, commands)
-                self.shards.withLock { $0[shard]?.needsRebuild = false }
+                self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
             }
             guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: command) else {
                 preconditionFailure("shard \(shard): committed entry \(entry.index) is not a shard entry")
@@ -307,7 +307,7 @@ final class RaftShardLog: ShardLog {
             // node could never take appends for the shard again.
             let (base, commands) = try await self.committedState(shard: shard, through: last.index)
             await applier.rebuild(shard, base, commands)
-            self.shards.withLock { $0[shard]?.needsRebuild = false }
+            self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
         }
         self.view.receive(batch, shard: shard, position: last.index)
         let (resumed, terms, isDue) = self.shards.withLock { shards -> ([Waiter], CommittedTerms, Bool) in
@@ -339,6 +339,14 @@ final class RaftShardLog: ShardLog {
             shards[shard]?.needsRebuild = true
         }
         return nil
+    }
+
+    /// The machine was rebuilt from committed state: no proposal may be taken as applied any more (the rebuilt machine
+    /// does not hold it); one that commits after all is applied like another leader's entry. Every path that marks
+    /// a rebuild clears the proposals already; this keeps the rule where the rebuild happens.
+    static func rebuilt(_ shards: inout [Int: Shard], shard: Int) {
+        shards[shard]?.needsRebuild = false
+        shards[shard]?.pending.removeAll()
     }
 
     /// Resumes `waiters`: successfully when the committed entry at a waiter's index has the term it was proposed in.

@@ -7,7 +7,10 @@
 /// "committed" means stored by a majority of the shard's replicas.
 protocol ShardLog: Sendable {
     /// Appends an entry its shard has just applied; returns where to wait for it. Never blocks on I/O.
-    func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition
+    /// - Throws: `ShardNotLeaderError` when a replicated log refuses the entry (this node stopped leading the shard, or
+    ///   a leadership transfer began, since `acceptsAppends`): nothing was logged, and the caller must take the entry
+    ///   back out of its machine.
+    func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition
 
     /// Returns once every entry at `positions` is committed and handed to the read view.
     /// - Throws: the log's failure when it can no longer commit anything.

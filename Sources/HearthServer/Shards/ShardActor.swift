@@ -42,12 +42,13 @@ public actor ShardActor {
     func write(_ write: ShardWrite, condition: WriteCondition?) async throws -> WriteResult {
         while true {
             try self.requireLeadership()
+            let before = self.machine
             switch self.machine.write(write, condition: condition) {
             case .appended(let entry, let applied):
                 guard case .write(let change) = applied.effect else {
                     preconditionFailure("a write entry applied as \(applied.effect)")
                 }
-                return .appended(self.log.append(entry, applied: applied), change.mutations)
+                return .appended(try self.append(entry, applied, before: before), change.mutations)
             case .blocked:
                 await self.waitForFinish()
             case .conditionFailed:
@@ -143,9 +144,10 @@ public actor ShardActor {
         while true {
             try self.requireLeadership()
             try self.requireReadLock(transaction, term: readLockTerm)
+            let before = self.machine
             switch self.machine.prepare(transaction, write, plan: plan) {
             case .appended(let entry, let applied):
-                return self.log.append(entry, applied: applied)
+                return try self.append(entry, applied, before: before)
             case .blocked:
                 await self.waitForFinish()
             case .needsAllShards:
@@ -168,13 +170,14 @@ public actor ShardActor {
         while true {
             try self.requireLeadership()
             if self.machine.decisions[transaction] == nil { try self.requireReadLock(transaction, term: readLockTerm) }
+            let before = self.machine
             switch self.machine.decide(transaction, commit: commit, part: part) {
             case .appended(let entry, var applied):
                 if case .finished(let id, let decision, var committed?) = applied.effect {
                     committed.spineValues = spineValues
                     applied.effect = .finished(id, decision: decision, committed: committed)
                 }
-                let position = self.log.append(entry, applied: applied)
+                let position = try self.append(entry, applied, before: before)
                 self.decisionPositions[transaction] = position
                 return .logged(position, self.finished(applied))
             case .blocked:
@@ -199,9 +202,10 @@ public actor ShardActor {
     func finish(_ transaction: TransactionID, commit: Bool) throws -> (ShardLogPosition, [ResolvedMutation])? {
         try self.requireLeadership()
         self.readLockTimes.removeValue(forKey: transaction)
+        let before = self.machine
         switch self.machine.finish(transaction, commit: commit) {
         case .appended(let entry, let applied):
-            return (self.log.append(entry, applied: applied), self.finished(applied))
+            return (try self.append(entry, applied, before: before), self.finished(applied))
         case .nothingToDo:
             self.resumeBlocked()
             return nil
@@ -214,10 +218,12 @@ public actor ShardActor {
     /// - Returns: where to wait for it; nil when it held none of them.
     func forget(_ transactions: [TransactionID]) throws -> ShardLogPosition? {
         try self.requireLeadership()
+        let before = self.machine
         switch self.machine.forget(transactions) {
         case .appended(let entry, let applied):
+            let position = try self.append(entry, applied, before: before)
             for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
-            return self.log.append(entry, applied: applied)
+            return position
         case .nothingToDo: return nil
         default: preconditionFailure("forgetting decisions in shard \(self.id) can only append or do nothing")
         }
@@ -252,6 +258,21 @@ public actor ShardActor {
         precondition(machine.shard == self.id, "shard \(self.id) was given the snapshot of shard \(machine.shard)")
         self.machine = machine
         self.resumeBlocked()
+    }
+
+    /// Logs an entry the machine has just applied. When the log refuses it (leadership moved, or a transfer began,
+    /// since `requireLeadership`), the machine goes back to `before`, so it never holds an entry its log does not (the
+    /// next entry would take that entry's index), and the command fails over to the shard's leader.
+    private func append(
+        _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine
+    ) throws(ShardNotLeaderError) -> ShardLogPosition {
+        do {
+            return try self.log.append(entry, applied: applied)
+        } catch {
+            self.machine = before
+            self.resumeBlocked()
+            throw error
+        }
     }
 
     private func requireLeadership() throws(ShardNotLeaderError) {

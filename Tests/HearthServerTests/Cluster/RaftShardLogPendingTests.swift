@@ -47,4 +47,18 @@ import Testing
         #expect(RaftShardLog.takePending(&shards, shard: 0, entry: Self.command(at: 100, term: 6)) == nil)
         #expect(shards[0]?.needsRebuild == false)
     }
+
+    /// A rebuilt machine holds no proposal: one that commits after the rebuild is applied, not taken as applied.
+    @Test func aProposalOutlivingARebuildIsAppliedWhenItCommits() {
+        var shards: [Int: RaftShardLog.Shard] = [0: RaftShardLog.Shard()]
+        shards[0]?.pending[100] = (term: 5, applied: Self.applied)
+        shards[0]?.pending[101] = (term: 5, applied: Self.applied)
+        shards[0]?.lastProposed = ShardLogPosition(shard: 0, index: 8, sequence: 101, term: 5)
+        shards[0]?.needsRebuild = true
+        #expect(RaftShardLog.takePending(&shards, shard: 0, entry: Self.command(at: 100, term: 5)) != nil)
+        RaftShardLog.rebuilt(&shards, shard: 0)
+        #expect(shards[0]?.pending.isEmpty == true)
+        #expect(RaftShardLog.takePending(&shards, shard: 0, entry: Self.command(at: 101, term: 5)) == nil)
+        #expect(shards[0]?.needsRebuild == true, "the machine is rebuilt through 100 again, then 101 applied")
+    }
 }

@@ -8,12 +8,17 @@ import Testing
 
 /// The shell around a shard's machine: what it parks, and what wakes a parked command when leadership moves.
 @Suite struct ShardActorTests {
-    /// A log that takes every append at once and leads the shard until told otherwise.
+    /// A log that takes every append at once and leads the shard until told otherwise; it can refuse the next append
+    /// while still saying it leads (a transfer that began between the actor's check and its append).
     private final class SwitchableLog: ShardLog {
         let leading = Atomic(true)
+        let refusesNextAppend = Atomic(false)
         private let sequence = Atomic<UInt64>(0)
 
-        func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
+        func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition {
+            if self.refusesNextAppend.exchange(false, ordering: .relaxed) {
+                throw ShardNotLeaderError(shard: applied.shard)
+            }
             let sequence = self.sequence.add(1, ordering: .relaxed).newValue
             return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
         }
@@ -64,5 +69,28 @@ import Testing
             Issue.record("the write must be appended once the lock is gone")
             return
         }
+    }
+
+    /// A refused append takes the entry back out of the machine: the write fails over, and the next write gets the
+    /// index the refused one had (were it kept, the log would skip that index and every follower would stop on it).
+    @Test func aRefusedAppendLeavesTheMachineAsItWas() async throws {
+        let log = SwitchableLog()
+        let actor = ShardActor(machine: ShardStateMachine(shard: 0, spineDepth: 2), log: log)
+        _ = try await actor.write(try Self.write("1", at: "posts/p1/starCount"), condition: nil)
+        let before = await actor.state
+        log.refusesNextAppend.store(true, ordering: .relaxed)
+        await #expect(throws: ShardNotLeaderError.self) {
+            try await actor.write(try Self.write("2", at: "posts/p1/starCount"), condition: nil)
+        }
+        let after = await actor.state
+        #expect(after.lastIndex == before.lastIndex)
+        #expect(after.trees == before.trees)
+        guard
+            case .appended(let position, _) = try await actor.write(try Self.write("3", at: "posts/p2"), condition: nil)
+        else {
+            Issue.record("the next write must be appended")
+            return
+        }
+        #expect(position.index == before.lastIndex + 1)
     }
 }
