@@ -28,15 +28,9 @@ public struct ChildMap: Sendable, Sequence {
 
     /// Builds a map from elements already sorted by key with no duplicates, in O(n). Empty nodes are dropped.
     public init(sortedUniqueElements elements: some Sequence<Element>) {
-        var kept: [Element] = []
-        kept.reserveCapacity(elements.underestimatedCount)
-        for element in elements where !element.node.isEmpty {
-            assert(
-                kept.last.map { $0.key < element.key } ?? true, "sortedUniqueElements given \(element.key) out of order"
-            )
-            kept.append(element)
-        }
-        self.storage = TreeNode.build(kept)
+        var builder = Builder()
+        for element in elements { builder.append(element.key, element.node) }
+        self = builder.finish()
     }
 
     /// The number of children. O(1).

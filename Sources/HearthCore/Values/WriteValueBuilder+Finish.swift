@@ -46,7 +46,10 @@ extension WriteValueBuilder {
     private func makeChildren(_ container: Container) -> (Node, Pending?) {
         var overwritten: Set<Int> = []
         let children: ChildMap
-        if container.isSorted {
+        if container.isArray {
+            var elements = container.elements
+            children = elements.finish()
+        } else if container.isSorted {
             children = ChildMap(sortedUniqueElements: container.children)
         } else {
             let entries = container.children

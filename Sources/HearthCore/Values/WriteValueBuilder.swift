@@ -3,8 +3,9 @@
 ///
 /// Each object collects its children as `(Key, Node)` pairs in document order; at its end they are sorted once (or
 /// found already sorted in O(n)), duplicates resolved in favour of the last, and handed to
-/// `ChildMap(sortedUniqueElements:)`. Server values travel up as placeholders relative to the value being built and
-/// gain one key per level; nothing else copies paths.
+/// `ChildMap(sortedUniqueElements:)`; an array's elements go straight into a `ChildMap.Builder`. Server values
+/// travel up as placeholders relative to the value being built and gain one key per level; nothing else copies
+/// paths.
 struct WriteValueBuilder: JSONBuilder {
     typealias Failure = any Error
 
@@ -60,7 +61,12 @@ struct WriteValueBuilder: JSONBuilder {
         let context: Context
         let isArray: Bool
         var member: Member = .none
+        /// An object's children, in document order (sorted at its end).
         var children: [(key: Key, node: Node)] = []
+        /// An array's elements, straight into the map's leaves: their keys come in order, so a huge array is never
+        /// gathered in a second array first.
+        var elements = ChildMap.Builder()
+        var elementCount = 0
         var childPending: [(index: Int, key: Key, pending: Pending)] = []
         var isSorted = true
         var hasChildKeys = false
@@ -172,7 +178,7 @@ struct WriteValueBuilder: JSONBuilder {
         guard case .data(let depth) = container.context else {
             preconditionFailure("array element outside data in state \(self.location)")
         }
-        let key = Key(unchecked: String(container.children.count))
+        let key = Key(unchecked: String(container.elementCount))
         self.location[self.location.count - 1] = key.string
         try self.enterChild(key, depth: depth, in: &container)
     }
@@ -192,6 +198,12 @@ struct WriteValueBuilder: JSONBuilder {
 
     mutating func endMember(_ value: Fragment, in container: inout Container) throws {
         switch container.member {
+        case .child(let key) where container.isArray:
+            container.elements.append(key, value.node)
+            container.elementCount += 1
+            if let pending = value.pending {
+                container.childPending.append((container.elementCount - 1, key, pending))
+            }
         case .child(let key):
             if let previous = container.children.last?.key, !(previous < key) { container.isSorted = false }
             container.children.append((key, value.node))

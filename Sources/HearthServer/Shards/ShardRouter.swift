@@ -46,21 +46,20 @@ public struct ShardRouter: Sendable {
             return parts
         }
         if value.isLeaf { return [Node](repeating: value, count: self.shardCount) }
-        var buckets = [[(key: Key, node: Node)]](repeating: [], count: self.shardCount)
+        var parts = [ChildMap.Builder](repeating: ChildMap.Builder(), count: self.shardCount)
         for (key, child) in value.children {
             let childPath = path.appending(key)
             if childPath.count >= self.shardDepth {
                 if let shard = self.shard(namespace: namespace, path: childPath) {
-                    buckets[shard].append((key, child))
+                    parts[shard].append(key, child)
                 }
             } else {
-                for (shard, part) in self.split(child, at: childPath, namespace: namespace).enumerated()
-                where !part.isEmpty {
-                    buckets[shard].append((key, part))
+                for (shard, part) in self.split(child, at: childPath, namespace: namespace).enumerated() {
+                    parts[shard].append(key, part)
                 }
             }
         }
-        return buckets.map { Node(children: ChildMap(sortedUniqueElements: $0), priority: value.priority) }
+        return parts.map { Node(children: $0.finish(), priority: value.priority) }
     }
 
     /// Splits a whole namespace tree into one tree per shard (used after recovery).

@@ -44,6 +44,25 @@ import Testing
         #expect(Self.numbers(map.last.map { [$0] } ?? []) == Array(expected.suffix(1)))
     }
 
+    /// Built one child at a time, the map holds the same children as the bulk build, keeps every invariant (a short
+    /// last leaf shares its neighbour's elements) and stays editable.
+    @Test(arguments: [0, 1, 31, 32, 33, 47, 48, 63, 64, 65, 1025, 4097, 20_001])
+    func builderMatchesTheBulkBuild(count: Int) {
+        var builder = ChildMap.Builder()
+        for index in 0..<count {
+            builder.append(B.key("\(2 * index)"), B.leaf(.int(Int64(2 * index))))
+            builder.append(B.key("\(2 * index + 1)"), Node.empty)
+        }
+        var map = builder.finish()
+        #expect(map.invariantViolation() == nil)
+        #expect(map.count == count)
+        #expect(Self.numbers(map) == Self.numbers(Self.evenMap(count: count)))
+        map.update(B.key("1"), with: B.leaf(.int(1)))
+        map.update(B.key("0"), with: nil)
+        #expect(map.invariantViolation() == nil)
+        #expect(map.count == max(count, 1))
+    }
+
     @Test func bulkBuildDropsEmptyNodes() {
         let map = ChildMap(sortedUniqueElements: [(B.key("a"), Node.empty), (B.key("b"), B.leaf(.int(1)))])
         #expect(map.count == 1)
