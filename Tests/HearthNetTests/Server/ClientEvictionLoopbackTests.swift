@@ -50,6 +50,12 @@ private final class MessageFirehose: WebSocketMessageHandler {
 /// Real sockets: clients that stop reading are evicted with their protocol's goodbye, after the message in
 /// progress, while clients that read carry on.
 @Suite(.serialized) struct ClientEvictionLoopbackTests {
+    /// Polls `condition` on the calling (dedicated) thread for up to 30 s.
+    private static func waitBlocking(_ condition: () -> Bool) throws {
+        for _ in 0..<30_000 where !condition() { usleep(1_000) }
+        guard condition() else { throw TestClientError(description: "the eviction did not happen within 30 s") }
+    }
+
     private func firehose(_ log: EventLog) -> TestHandler {
         TestHandler { _ in .stream(HTTPResponse(status: 200), Firehose(log: log)) }
     }
@@ -63,15 +69,13 @@ private final class MessageFirehose: WebSocketMessageHandler {
         configuration.outputSoftLimitSeconds = 0
         configuration.maximumClientMemory = nil
         try await withServer(configuration, handler: self.firehose(log)) { server, port in
-            let client = try await onDedicatedThread {
+            let chunks = try await onDedicatedThread {
                 let client = try HTTPTestClient(port: port, receiveBufferBytes: 4096)
                 try client.send("GET /stream HTTP/1.1\r\nHost: h\r\n\r\n")
-                return UncheckedBox(client)
-            }
-            #expect(await log.wait(seconds: 30) { $0.contains("evicted:softLimit") })
-            let chunks = try await onDedicatedThread {
-                _ = try client.client.readUntil("\r\n\r\n")
-                return try client.client.readChunks()
+                // An evicted client has the reactor's close timeout (2 s) to read the rest: read as soon as it goes.
+                try Self.waitBlocking { log.all.contains("evicted:softLimit") }
+                _ = try client.readUntil("\r\n\r\n")
+                return try client.readChunks()
             }
             #expect(chunks.last == Array("bye".utf8))
             #expect(chunks.dropLast().allSatisfy { $0.count == 16 * 1024 })
@@ -118,14 +122,12 @@ private final class MessageFirehose: WebSocketMessageHandler {
         configuration.outputSoftLimitSeconds = 0
         let handler = TestHandler { WebSocketConnection.upgradeReply(for: $0, handler: messages) }
         try await withServer(configuration, handler: handler) { server, port in
-            let client = try await onDedicatedThread {
-                UncheckedSocket(try WebSocketTestClient(port: port, receiveBufferBytes: 4096))
-            }
-            #expect(await eventually(seconds: 30) { server.statistics.evictedForSoftLimit == 1 })
             let (texts, close) = try await onDedicatedThread {
+                let socket = try WebSocketTestClient(port: port, receiveBufferBytes: 4096)
+                try Self.waitBlocking { server.statistics.evictedForSoftLimit == 1 }
                 var texts = 0
                 while true {
-                    let frame = try client.socket.readFrame()
+                    let frame = try socket.readFrame()
                     guard frame.opcode == .text else { return (texts, frame) }
                     #expect(frame.payload.count == 16 * 1024)
                     texts += 1
@@ -138,10 +140,4 @@ private final class MessageFirehose: WebSocketMessageHandler {
             #expect(await messages.log.wait { $0.contains("refused") && $0.contains("closed") })
         }
     }
-}
-
-/// Carries a WebSocket test client across the thread hop; it is only touched by one thread at a time.
-private final class UncheckedSocket: @unchecked Sendable {
-    let socket: WebSocketTestClient
-    init(_ socket: WebSocketTestClient) { self.socket = socket }
 }
