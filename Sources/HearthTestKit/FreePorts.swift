@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Loopback ports that were free a moment ago, for configurations that must name their ports before the
 /// processes using them start (a cluster file). Each port is bound at once, all are released together, so the
@@ -9,7 +10,13 @@ import Glibc
 /// random and checked by binding: a port handed out by binding port 0 lies inside that range, where any outgoing
 /// connection on the machine (a peer link of another test's cluster) may take it before the process meant to
 /// listen on it starts. Where the range leaves no room below it, binding port 0 is the fallback.
+///
+/// A port is handed out once per test process: a cluster member restarting on its fixed ports after a kill must not
+/// find another test's node listening on one of them (it was free while the member was down).
 public enum FreePorts {
+    /// Every port handed out so far in this process.
+    private static let handedOut = Mutex<Set<Int>>([])
+
     /// `count` distinct free ports on 127.0.0.1.
     public static func take(_ count: Int) throws -> [Int] {
         var sockets: [Int32] = []
@@ -23,6 +30,7 @@ public enum FreePorts {
                     description: "found only \(ports.count) of \(count) free ports in \(attempts) tries")
             }
             let candidate = Self.quietRange.map { Int.random(in: $0) } ?? 0
+            if candidate != 0, Self.handedOut.withLock({ $0.contains(candidate) }) { continue }
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard socket >= 0 else { throw TestClientError(description: "socket() failed: errno \(errno)") }
             var address = sockaddr_in()
@@ -44,6 +52,7 @@ public enum FreePorts {
             sockets.append(socket)
             ports.append(Int(UInt16(bigEndian: address.sin_port)))
         }
+        Self.handedOut.withLock { $0.formUnion(ports) }
         return ports
     }
 

@@ -40,8 +40,23 @@ public final class ProcessCluster {
         self.directory.remove()
     }
 
-    /// Starts (or restarts, on its old data) member `id`.
+    /// Starts (or restarts, on its old data) member `id`. A member that exits before listening is started again, up
+    /// to three times half a second apart: its ports are fixed, and while it was down another test may have held
+    /// one for a moment (`FreePorts` probes candidates by binding them), which a node reports as "Address already
+    /// in use". A node that cannot start at all still fails.
     public func start(_ id: String) throws {
+        var attempts = 1
+        while true {
+            do {
+                return try self.startOnce(id)
+            } catch let error as TestClientError where attempts < 3 && error.description.contains("before listening") {
+                attempts += 1
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+    }
+
+    private func startOnce(_ id: String) throws {
         if self.joined.contains(id) {
             self.processes[id] = try ServerProcess(
                 dataDirectory: self.directory.child(id), arguments: ["--fault-injection"], choosesPort: false)

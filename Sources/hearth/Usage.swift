@@ -24,7 +24,8 @@ enum Usage {
           --max-outbound-bytes N  bytes queued for one slow client before it is cut off (default 67108864)
           --max-client-memory N   bytes all clients together may make the node hold (queued answers, requests
                                   being received); past it the biggest holders are closed with a goodbye
-                                  (default: an eighth of the machine's memory)
+                                  (default: an eighth of the machine's memory, at least
+                                  --max-import-bytes plus 64 MiB)
           --client-soft-limit-bytes N    queued answers one client may hold past the grace period
                                   (default 8388608)
           --client-soft-limit-seconds N  the grace period (default 60)

@@ -32,8 +32,8 @@ public struct NodeConfiguration: Sendable {
     /// A client may hold more queued answers than this only for `outputSoftLimitSeconds` (then it is evicted).
     public var outputSoftLimitBytes = 8 * 1024 * 1024
     public var outputSoftLimitSeconds = 60.0
-    /// The node-wide budget for bytes held on clients' behalf; past it the biggest holders are evicted. `nil`: an
-    /// eighth of the machine's memory (`HTTPServerConfiguration.defaultMaximumClientMemory`).
+    /// The node-wide budget for bytes held on clients' behalf; past it the biggest holders are evicted. `nil`: see
+    /// `effectiveMaximumClientMemory`.
     public var maximumClientMemory: Int?
     /// The slowest a request body or WebSocket message may arrive (408, or close 1008, below it); 0 turns it off.
     public var minimumBodyBytesPerSecond = MinimumDataRate.standard.bytesPerSecond
@@ -68,4 +68,12 @@ public struct NodeConfiguration: Sendable {
     public var allowsFaultInjection = false
 
     public init() {}
+
+    /// The budget the node runs with: `maximumClientMemory`, or by default an eighth of the machine's memory
+    /// (`HTTPServerConfiguration.defaultMaximumClientMemory`) but never less than the largest import plus 64 MiB,
+    /// so that the budget never cuts off a write the node's own limits accept.
+    public var effectiveMaximumClientMemory: Int {
+        self.maximumClientMemory
+            ?? max(HTTPServerConfiguration.defaultMaximumClientMemory, self.maximumImportBytes + 64 * 1024 * 1024)
+    }
 }

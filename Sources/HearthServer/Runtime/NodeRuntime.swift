@@ -52,8 +52,7 @@ public final class NodeRuntime: Sendable {
         http.outboundBufferLimit = self.configuration.outboundBufferLimit
         http.outputSoftLimitBytes = self.configuration.outputSoftLimitBytes
         http.outputSoftLimitSeconds = self.configuration.outputSoftLimitSeconds
-        http.maximumClientMemory =
-            self.configuration.maximumClientMemory ?? HTTPServerConfiguration.defaultMaximumClientMemory
+        http.maximumClientMemory = self.configuration.effectiveMaximumClientMemory
         http.onEviction = { [log = self.log] address, reason, held in
             let why = reason == .clientMemoryBudget ? "client_memory_budget" : "output_soft_limit"
             log.warning("http.client_evicted", ["client": address, "reason": why, "held_bytes": "\(held)"])
@@ -62,7 +61,18 @@ public final class NodeRuntime: Sendable {
         http.minimumDataRate.bytesPerSecond = self.configuration.minimumBodyBytesPerSecond
         http.bodyDeadlineSeconds = self.configuration.bodyDeadlineSeconds
         self.logConnectionLimit(http.maximumConnections)
-        self.log.info("http.client_memory", ["budget_bytes": "\(http.maximumClientMemory ?? 0)"])
+        let budget = self.configuration.effectiveMaximumClientMemory
+        if budget < self.configuration.maximumImportBytes {
+            self.log.warning(
+                "http.client_memory_below_import",
+                [
+                    "budget_bytes": "\(budget)", "import_bytes": "\(self.configuration.maximumImportBytes)",
+                    "hint":
+                        "an import this large would be cut off; raise --max-client-memory or lower --max-import-bytes",
+                ])
+        } else {
+            self.log.info("http.client_memory", ["budget_bytes": "\(budget)"])
+        }
         let server = HTTPServer(configuration: http, handler: handler)
         metrics.registerNodeFigures(backend: backend, wire: wire, server: server)
         let port: Int
