@@ -149,6 +149,8 @@ final class RaftShardLog: ShardLog {
         }
     }
 
+    var mayRefuseAppends: Bool { true }
+
     func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition {
         let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
         let proposal = self.service.host(RaftGroupID(UInt32(applied.shard)))?.propose(bytes)

@@ -12,6 +12,10 @@ protocol ShardLog: Sendable {
     ///   back out of its machine.
     func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition
 
+    /// Whether `append` can refuse an entry (a replicated log). Only then does the shard's actor keep its machine's
+    /// previous state while applying, to put it back: holding it makes the apply copy what it changes.
+    var mayRefuseAppends: Bool { get }
+
     /// Returns once every entry at `positions` is committed and handed to the read view.
     /// - Throws: the log's failure when it can no longer commit anything.
     func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws
@@ -39,6 +43,8 @@ protocol ShardLog: Sendable {
 
 extension ShardLog {
     func acceptsAppends(shard: Int) -> Bool { true }
+
+    var mayRefuseAppends: Bool { false }
 
     func leaderTerm(shard: Int) -> UInt64 { 0 }
 

@@ -42,7 +42,7 @@ public actor ShardActor {
     func write(_ write: ShardWrite, condition: WriteCondition?) async throws -> WriteResult {
         while true {
             try self.requireLeadership()
-            let before = self.machine
+            let before = self.restorePoint
             switch self.machine.write(write, condition: condition) {
             case .appended(let entry, let applied):
                 guard case .write(let change) = applied.effect else {
@@ -144,7 +144,7 @@ public actor ShardActor {
         while true {
             try self.requireLeadership()
             try self.requireReadLock(transaction, term: readLockTerm)
-            let before = self.machine
+            let before = self.restorePoint
             switch self.machine.prepare(transaction, write, plan: plan) {
             case .appended(let entry, let applied):
                 return try self.append(entry, applied, before: before)
@@ -170,7 +170,7 @@ public actor ShardActor {
         while true {
             try self.requireLeadership()
             if self.machine.decisions[transaction] == nil { try self.requireReadLock(transaction, term: readLockTerm) }
-            let before = self.machine
+            let before = self.restorePoint
             switch self.machine.decide(transaction, commit: commit, part: part) {
             case .appended(let entry, var applied):
                 if case .finished(let id, let decision, var committed?) = applied.effect {
@@ -202,7 +202,7 @@ public actor ShardActor {
     func finish(_ transaction: TransactionID, commit: Bool) throws -> (ShardLogPosition, [ResolvedMutation])? {
         try self.requireLeadership()
         self.readLockTimes.removeValue(forKey: transaction)
-        let before = self.machine
+        let before = self.restorePoint
         switch self.machine.finish(transaction, commit: commit) {
         case .appended(let entry, let applied):
             return (try self.append(entry, applied, before: before), self.finished(applied))
@@ -218,7 +218,7 @@ public actor ShardActor {
     /// - Returns: where to wait for it; nil when it held none of them.
     func forget(_ transactions: [TransactionID]) throws -> ShardLogPosition? {
         try self.requireLeadership()
-        let before = self.machine
+        let before = self.restorePoint
         switch self.machine.forget(transactions) {
         case .appended(let entry, let applied):
             let position = try self.append(entry, applied, before: before)
@@ -260,15 +260,24 @@ public actor ShardActor {
         self.resumeBlocked()
     }
 
+    /// The machine as it is, kept before an apply when the log may refuse the entry (`ShardLog.mayRefuseAppends`);
+    /// nil for a log that never refuses, so its applies edit the machine in place.
+    private var restorePoint: ShardStateMachine? {
+        self.log.mayRefuseAppends ? self.machine : nil
+    }
+
     /// Logs an entry the machine has just applied. When the log refuses it (leadership moved, or a transfer began,
     /// since `requireLeadership`), the machine goes back to `before`, so it never holds an entry its log does not (the
     /// next entry would take that entry's index), and the command fails over to the shard's leader.
     private func append(
-        _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine
+        _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine?
     ) throws(ShardNotLeaderError) -> ShardLogPosition {
         do {
             return try self.log.append(entry, applied: applied)
         } catch {
+            guard let before else {
+                preconditionFailure("shard \(self.id)'s log refused an entry but says it never refuses")
+            }
             self.machine = before
             self.resumeBlocked()
             throw error

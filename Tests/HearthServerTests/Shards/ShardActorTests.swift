@@ -15,6 +15,8 @@ import Testing
         let refusesNextAppend = Atomic(false)
         private let sequence = Atomic<UInt64>(0)
 
+        var mayRefuseAppends: Bool { true }
+
         func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition {
             if self.refusesNextAppend.exchange(false, ordering: .relaxed) {
                 throw ShardNotLeaderError(shard: applied.shard)
