@@ -87,7 +87,7 @@ public final class ConnectionWriter: Sendable {
                 return (false, Self.scheduleFlush(&queue), -before, false)
             }
             for (index, part) in framed.enumerated() { queue.append(part, startsMessage: index == 0) }
-            let isTooLong = queue.isOverSoftLimitTooLong(now: MonotonicClock.now())
+            let isTooLong = queue.isOverSoftLimitTooLong(now: MonotonicClock.now)
             let isNewlyTooLong = isTooLong && !queue.isEvictionRequested
             if isNewlyTooLong { queue.isEvictionRequested = true }
             return (true, Self.scheduleFlush(&queue), queue.queuedBytes - before, isNewlyTooLong)
@@ -124,7 +124,7 @@ public final class ConnectionWriter: Sendable {
     func consumed(_ count: Int) {
         self.queue.withLock { queue in
             queue.consume(count)
-            _ = queue.isOverSoftLimitTooLong(now: MonotonicClock.now())
+            _ = queue.isOverSoftLimitTooLong(now: MonotonicClock.now)
         }
         self.charge(-count)
     }

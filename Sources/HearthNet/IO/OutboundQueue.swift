@@ -29,10 +29,14 @@ struct OutboundQueue {
 
     var isEmpty: Bool { self.queuedBytes == 0 }
 
-    /// Notes the queue's size against the soft limit at `now`; true when it has been above it for too long.
-    mutating func isOverSoftLimitTooLong(now: UInt64) -> Bool {
-        let queued = self.queuedBytes
-        return self.softLimit?.observe(queuedBytes: queued, now: now) ?? false
+    /// Notes the queue's size against the soft limit; true when it has been above it for too long. The clock is
+    /// read only while the queue is, or just was, above the limit (writes to a connection that keeps up stay cheap).
+    mutating func isOverSoftLimitTooLong(now: () -> UInt64) -> Bool {
+        guard var watch = self.softLimit, self.queuedBytes > watch.limit.bytes || watch.aboveSince != nil else {
+            return false
+        }
+        defer { self.softLimit = watch }
+        return watch.observe(queuedBytes: self.queuedBytes, now: now())
     }
 
     /// Appends one chunk; `startsMessage` is false for the later parts of one framed write.

@@ -67,4 +67,32 @@ import Testing
         #expect(atABoundary.dropUnstarted() == 2)
         #expect(atABoundary.isEmpty)
     }
+
+    /// The soft limit reads the clock only while the queue is, or just was, above it.
+    @Test func readsTheClockOnlyAboveTheSoftLimit() {
+        var queue = OutboundQueue()
+        queue.softLimit = OutputSoftLimitWatch(limit: OutputSoftLimit(bytes: 10, grace: 0))
+        var reads = 0
+        queue.append([UInt8](repeating: 1, count: 5))
+        #expect(
+            !queue.isOverSoftLimitTooLong {
+                reads += 1; return 1
+            })
+        #expect(reads == 0)
+        queue.append([UInt8](repeating: 1, count: 6))
+        #expect(
+            queue.isOverSoftLimitTooLong {
+                reads += 1; return 2
+            })
+        queue.consume(11)
+        #expect(
+            !queue.isOverSoftLimitTooLong {
+                reads += 1; return 3
+            })
+        #expect(
+            !queue.isOverSoftLimitTooLong {
+                reads += 1; return 4
+            })
+        #expect(reads == 2)
+    }
 }
