@@ -16,17 +16,21 @@ import Testing
         return (n1, n2, proxy, inbox2)
     }
 
-    /// Forwarding carries bytes unchanged; the proxy counts the connections it carries (on a loaded machine the
-    /// first dial may time out in its handshake and be redialled, so at least one was accepted, one is open).
+    /// Forwarding carries bytes unchanged; the proxy counts the connections it carries. On a loaded machine the
+    /// first dial may time out in its 5 s handshake and be redialled (frames wait in the link's queue meanwhile), so
+    /// the test waits longer than one handshake, and at least one connection was accepted, one is open.
     @Test(.timeLimit(.minutes(1))) func forwards() async throws {
         let (n1, n2, proxy, inbox2) = try self.pair()
         defer { proxy.close() }
         let payloads = Harness.numbered(500, size: 300)
         for payload in payloads { n1.send(payload, kind: 1, to: "n2") }
-        #expect(await eventually { inbox2.all.count == 500 })
+        let arrived = await eventually(seconds: 30) { inbox2.all.count == 500 }
+        #expect(
+            arrived,
+            "\(inbox2.all.count) of 500 frames arrived; n1's link: \(String(describing: n1.statistics(for: "n2")))")
         #expect(inbox2.payloads(from: "n1") == payloads)
         #expect(proxy.acceptedConnections >= 1)
-        #expect(await eventually { proxy.openConnections == 1 })
+        #expect(await eventually(seconds: 30) { proxy.openConnections == 1 })
         await n1.shutdown()
         await n2.shutdown()
     }
