@@ -92,32 +92,15 @@ struct RESTRequest {
             method == .get && (request.headers["Accept"]?.lowercased().contains("text/event-stream") ?? false)
     }
 
-    /// Firebase namespaces are database names: letters, digits, `-` and `_`.
+    /// The request's namespace, by the rule all front ends and the client share (`WireNamespace`).
     static func namespace(_ explicit: String?, host: String?, default defaultNamespace: String) throws(RESTError)
         -> String
     {
-        if let explicit {
-            guard Self.isValidNamespace(explicit) else {
-                throw RESTError(400, "Invalid namespace \"\(explicit)\": use letters, digits, '-' and '_'.")
-            }
-            return explicit
+        do {
+            return try WireNamespace.resolve(explicit: explicit, host: host, default: defaultNamespace)
+        } catch {
+            throw RESTError(400, error.description)
         }
-        if let host {
-            let name = host.split(separator: ":").first.map(String.init) ?? host
-            let labels = name.split(separator: ".")
-            let isAddress = name.allSatisfy { $0.isNumber || $0 == "." } || name.hasPrefix("[")
-            if labels.count >= 2, !isAddress, let first = labels.first, Self.isValidNamespace(String(first)) {
-                return String(first)
-            }
-        }
-        return defaultNamespace
-    }
-
-    static func isValidNamespace(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 128
-            && name.unicodeScalars.allSatisfy {
-                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
-            }
     }
 
     /// `timeout=<n>ms|s|min`, at most 15 minutes.

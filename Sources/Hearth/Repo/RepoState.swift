@@ -1,0 +1,36 @@
+import HearthCore
+import HearthWire
+
+/// What the repo's queue owns: the engine and the app's callbacks waiting for what the engine produces.
+struct RepoState: Sendable {
+    var engine = SyncEngine()
+    var listeners: [ListenerID: ListenerRegistration] = [:]
+    var writes: [WriteID: @Sendable (WireProtocolError?) -> Void] = [:]
+    var transactions: [TransactionID: @Sendable (TransactionOutcome) -> Void] = [:]
+    var gets: [RequestToken: @Sendable (Result<Node, WireProtocolError>) -> Void] = [:]
+    var requests: [RequestToken: @Sendable (WireResponse) -> Void] = [:]
+
+    /// The callback one effect calls, taken out of the tables when it is the last it will hear.
+    mutating func delivery(for effect: SyncEffect) -> (@Sendable () -> Void)? {
+        switch effect {
+        case .event(let id, let event):
+            guard let listener = self.listeners[id] else { return nil }
+            return { listener.deliver(event) }
+        case .cancelled(let id, let error):
+            guard let listener = self.listeners.removeValue(forKey: id) else { return nil }
+            return { listener.cancel(error) }
+        case .writeCompleted(let id, let error):
+            guard let completion = self.writes.removeValue(forKey: id) else { return nil }
+            return { completion(error) }
+        case .transactionCompleted(let id, let outcome):
+            guard let completion = self.transactions.removeValue(forKey: id) else { return nil }
+            return { completion(outcome) }
+        case .getCompleted(let token, let result):
+            guard let completion = self.gets.removeValue(forKey: token) else { return nil }
+            return { completion(result) }
+        case .requestCompleted(let token, let response):
+            guard let completion = self.requests.removeValue(forKey: token) else { return nil }
+            return { completion(response) }
+        }
+    }
+}
