@@ -28,27 +28,31 @@ package struct QueryParameters: Sendable, Hashable {
     package func starting(_ value: Any?, childKey: String?, inclusive: Bool, method: String) throws(DatabaseValueError)
         -> QueryParameters
     {
-        guard self.start == nil else {
-            throw DatabaseValueError(
-                "Can't call \(method) after queryStarting(atValue:), queryStarting(afterValue:) or "
-                    + "queryEqual(toValue:) was previously called")
-        }
-        var copy = self
-        copy.start = try self.bound(value, childKey: childKey, inclusive: inclusive, isStart: true, method: method)
-        return try copy.checked()
+        try self.bounded(value, childKey: childKey, inclusive: inclusive, isStart: true, method: method)
     }
 
     /// `queryEnding(atValue:)` (inclusive) and `queryEnding(beforeValue:)`.
     package func ending(_ value: Any?, childKey: String?, inclusive: Bool, method: String) throws(DatabaseValueError)
         -> QueryParameters
     {
-        guard self.end == nil else {
+        try self.bounded(value, childKey: childKey, inclusive: inclusive, isStart: false, method: method)
+    }
+
+    /// Sets the start or the end, which may be set once.
+    private func bounded(_ value: Any?, childKey: String?, inclusive: Bool, isStart: Bool, method: String)
+        throws(DatabaseValueError) -> QueryParameters
+    {
+        guard (isStart ? self.start : self.end) == nil else {
+            let earlier =
+                isStart
+                ? "queryStarting(atValue:), queryStarting(afterValue:)"
+                : "queryEnding(atValue:), queryEnding(beforeValue:)"
             throw DatabaseValueError(
-                "Can't call \(method) after queryEnding(atValue:), queryEnding(beforeValue:) or "
-                    + "queryEqual(toValue:) was previously called")
+                "Can't call \(method) after \(earlier) or queryEqual(toValue:) was previously called")
         }
         var copy = self
-        copy.end = try self.bound(value, childKey: childKey, inclusive: inclusive, isStart: false, method: method)
+        let bound = try self.bound(value, childKey: childKey, inclusive: inclusive, isStart: isStart, method: method)
+        if isStart { copy.start = bound } else { copy.end = bound }
         return try copy.checked()
     }
 
