@@ -29,7 +29,7 @@ final class Repo: Sendable {
         )
         self.callbackQueue = callbackQueue
         relay.connect { [weak self] event in
-            self?.run { state in state.engine.handle(event) }
+            self?.run { state in state.engine.handle(event, now: Repo.now()) }
         }
         self.connection.goOnline()
     }
@@ -64,14 +64,26 @@ final class Repo: Sendable {
     /// Runs one engine call on the repo's queue, then carries out what it produced.
     func run(_ body: @escaping @Sendable (inout RepoState) -> SyncOutput) {
         self.queue.async {
-            let (commands, deliveries) = self.state.withLock { state in
+            let (commands, deliveries, wake) = self.state.withLock { state in
                 let output = body(&state)
-                return (output.commands, output.effects.compactMap { state.delivery(for: $0) })
+                return (output.commands, output.effects.compactMap { state.delivery(for: $0) }, state.scheduleWake())
             }
             for command in commands { self.connection.send(command) }
+            if let wake { self.wake(at: wake) }
             guard !deliveries.isEmpty else { return }
             self.callbackQueue().async {
                 for delivery in deliveries { delivery() }
+            }
+        }
+    }
+
+    /// Ticks the engine at `wake` (local milliseconds), when a transaction's back-off ends.
+    private func wake(at wake: Int64) {
+        let delay = max(0, wake - Repo.now())
+        self.queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay))) { [weak self] in
+            self?.run { state in
+                state.scheduledWake = nil
+                return state.engine.tick(now: Repo.now())
             }
         }
     }

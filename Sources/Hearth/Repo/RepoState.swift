@@ -3,12 +3,22 @@ import HearthWire
 
 /// What the repo's queue owns: the engine and the app's callbacks waiting for what the engine produces.
 struct RepoState: Sendable {
-    var engine = SyncEngine()
+    /// Seeded at random, so that clients in one process draw different back-offs.
+    var engine = SyncEngine(seed: UInt64.random(in: .min ... .max))
+    /// The engine's wake-up a timer is set for.
+    var scheduledWake: Int64?
     var listeners: [ListenerID: ListenerRegistration] = [:]
     var writes: [WriteID: @Sendable (WireProtocolError?) -> Void] = [:]
     var transactions: [TransactionID: @Sendable (TransactionOutcome) -> Void] = [:]
     var gets: [RequestToken: @Sendable (Result<Node, WireProtocolError>) -> Void] = [:]
     var requests: [RequestToken: @Sendable (WireResponse) -> Void] = [:]
+
+    /// The engine's next wake-up when no timer is set for it or the one set is later.
+    mutating func scheduleWake() -> Int64? {
+        guard let wake = self.engine.nextWake, self.scheduledWake.map({ wake < $0 }) ?? true else { return nil }
+        self.scheduledWake = wake
+        return wake
+    }
 
     /// The callback one effect calls, taken out of the tables when it is the last it will hear.
     mutating func delivery(for effect: SyncEffect) -> (@Sendable () -> Void)? {

@@ -4,8 +4,10 @@ import HearthWire
 /// What the connection reports.
 extension SyncEngine {
     /// Applies one `ServerEvent`.
-    package mutating func handle(_ event: ServerEvent) -> SyncOutput {
+    /// - Parameter now: the local clock in milliseconds since the Unix epoch, for back-offs that start now.
+    package mutating func handle(_ event: ServerEvent, now: Int64? = nil) -> SyncOutput {
         self.producing { engine in
+            if let now { engine.lastNow = max(engine.lastNow, now) }
             switch event {
             case .connected(let offset):
                 engine.info.isConnected = true
@@ -26,6 +28,7 @@ extension SyncEngine {
             case .listenAnswered(let key, let response):
                 let cameWithData = engine.pushedListens.remove(key) != nil
                 engine.listenAnswered(key, response, cameWithData: cameWithData)
+                engine.sendReadyTransactions()
             case .listenRevoked(let path, let query):
                 let revoked = engine.listens.keys.filter { $0.path == path && (query == nil || $0.query == query) }
                 for key in revoked.sorted(by: Self.listenOrder) {

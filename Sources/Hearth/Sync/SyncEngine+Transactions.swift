@@ -71,9 +71,11 @@ extension SyncEngine {
             .sorted { self.transactions[$0].order < self.transactions[$1].order }
     }
 
-    /// Sends every queue whose transactions have all run and none is out.
+    /// Sends every queue whose transactions have all run and none is out, unless it waits out a back-off or,
+    /// connected, for the first answer of a listen at its location (a send before the server's value is known
+    /// would only come back stale).
     mutating func sendReadyTransactions() {
-        for root in self.transactionQueueRoots {
+        for root in self.transactionQueueRoots where !self.isHeld(root) && !self.awaitsFirstData(root) {
             let queue = self.queue(at: root)
             guard queue.allSatisfy({ if case .run = self.transactions[$0].status { true } else { false } }) else {
                 continue
@@ -115,6 +117,11 @@ extension SyncEngine {
             }
             self.sendReadyTransactions()
         case .failure(let error):
+            if error.code == .dataStale {
+                let staleAnswers = sent.map { self.transactions[$0].retries }.max() ?? 1
+                let delay = self.transactionBackoff.delay(afterStaleAnswers: staleAnswers, using: &self.random)
+                if delay > 0 { self.transactionHolds[root] = self.lastNow + delay }
+            }
             for index in sent {
                 switch self.transactions[index].status {
                 case .sentNeedsAbort(let reason):
@@ -133,7 +140,7 @@ extension SyncEngine {
         guard !self.transactions.isEmpty else { return }
         let root = self.transactionQueueRoots.first { $0.contains(path) } ?? path
         let queue = self.queue(at: root)
-        guard !queue.isEmpty else { return }
+        guard !queue.isEmpty, !self.isHeld(root) else { return }
         var excluded = Set(
             queue.compactMap { index -> WriteID? in
                 if case .run = self.transactions[index].status { return self.transactions[index].writeID }
@@ -180,6 +187,25 @@ extension SyncEngine {
             self.complete(.transactionCompleted(transaction.id, outcome))
         }
         self.sendReadyTransactions()
+    }
+
+    /// Whether the queue at `root` waits out a back-off (one set at, above or below it).
+    private func isHeld(_ root: Path) -> Bool {
+        self.transactionHolds.contains { path, until in
+            until > self.lastNow && (path.contains(root) || root.contains(path))
+        }
+    }
+
+    /// Whether, connected, the location's data has not come yet: a whole listen covering it is unanswered and
+    /// none covering it is answered.
+    private func awaitsFirstData(_ root: Path) -> Bool {
+        guard self.info.isConnected else { return false }
+        var pending = false
+        for (key, answered) in self.listens where key.tag == nil && key.path.contains(root) {
+            if answered { return false }
+            pending = true
+        }
+        return pending
     }
 
     /// Removes finished transactions and their local writes.

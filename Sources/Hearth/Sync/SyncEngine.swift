@@ -28,6 +28,12 @@ package struct SyncEngine: Sendable {
     /// The locations `keepSynced(true)` holds.
     var syncedPaths: Set<Path> = []
     var transactions: [TransactionRecord] = []
+    /// How long a transaction waits after a stale answer before it runs and is sent again.
+    package var transactionBackoff = TransactionBackoff.standard
+    /// Transaction queues (by root path) waiting out a back-off, until this local time in milliseconds.
+    package internal(set) var transactionHolds: [Path: Int64] = [:]
+    /// Draws the back-off waits.
+    var random: EngineRandom
     /// The transactions each sent compare-and-set put carries.
     var transactionSends: [WriteID: [TransactionID]] = [:]
     /// The `get` requests waiting for the server, with what they read.
@@ -44,7 +50,25 @@ package struct SyncEngine: Sendable {
     /// Completions to deliver after the call's events (Firebase calls them once the events are raised).
     var completions: [SyncEffect] = []
 
-    package init() {}
+    /// - Parameter seed: seeds the back-off's random waits (a fixed seed replays them).
+    package init(seed: UInt64 = 1) {
+        self.random = EngineRandom(seed: seed)
+    }
+
+    /// When the shell should call `tick(now:)`: the end of the earliest back-off, if any.
+    package var nextWake: Int64? { self.transactionHolds.values.min() }
+
+    /// The clock has reached `now`: transaction queues whose back-off ended run and are sent.
+    package mutating func tick(now: Int64) -> SyncOutput {
+        self.producing { engine in
+            engine.lastNow = max(engine.lastNow, now)
+            let ended = engine.transactionHolds.filter { $0.value <= engine.lastNow }.keys.sorted()
+            for root in ended {
+                engine.transactionHolds[root] = nil
+                engine.rerunTransactions(near: root)
+            }
+        }
+    }
 
     /// Runs `body`, raises the events of every view it changed (each view once, so one call raises one batch per
     /// view in Firebase's order), then the completions, and hands back what it produced.

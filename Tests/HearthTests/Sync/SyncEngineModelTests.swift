@@ -8,6 +8,9 @@ import Testing
 /// The model-based test of the event stream: seeded random local writes, transactions, onDisconnect sets, other
 /// clients' writes, acks, rejections, disconnections and listeners with random queries, against `ModelServer`.
 ///
+/// Transactions back off after stale answers as in production (`TransactionBackoff.standard`), the clock moving
+/// 7 ms per action and the engine ticked when its wake-up comes.
+///
 /// After every call each listener's own copy, built only from the events it heard, must hold exactly the children
 /// its view shows; its last value must be the view's data whenever the view is complete; events must come in
 /// Firebase's order with previous keys from the view's order. Once everything is answered, every view shows what
@@ -117,14 +120,14 @@ import Testing
                 try self.deliver(output)
             case 46..<54:
                 for event in self.server.write(self.value(), at: self.path(depth: 1...3)) {
-                    try self.deliver(self.engine.handle(event))
+                    try self.deliver(self.engine.handle(event, now: self.now))
                 }
             case 54..<58:
                 if self.server.isOnline {
                     self.server.disconnect()
-                    try self.deliver(self.engine.handle(.disconnected))
+                    try self.deliver(self.engine.handle(.disconnected, now: self.now))
                 } else {
-                    for event in self.server.reconnect() { try self.deliver(self.engine.handle(event)) }
+                    for event in self.server.reconnect() { try self.deliver(self.engine.handle(event, now: self.now)) }
                 }
             case 58..<64:
                 let id = TransactionID(self.nextListener)
@@ -145,10 +148,13 @@ import Testing
             default:
                 let reject = Int.random(in: 0..<10, using: &self.random) == 0
                 for event in self.server.step(reject: reject) {
-                    try self.deliver(self.engine.handle(event))
+                    try self.deliver(self.engine.handle(event, now: self.now))
                 }
             }
             self.now += 7
+            if let wake = self.engine.nextWake, wake <= self.now {
+                try self.deliver(self.engine.tick(now: self.now))
+            }
         }
 
         /// Hands commands to the server and events to the copies, checking them against the views.
@@ -217,13 +223,20 @@ import Testing
         /// Reconnects and lets the server answer everything, then checks that every view shows the server's data.
         mutating func settle() throws {
             if !self.server.isOnline {
-                for event in self.server.reconnect() { try self.deliver(self.engine.handle(event)) }
+                for event in self.server.reconnect() { try self.deliver(self.engine.handle(event, now: self.now)) }
             }
             var rounds = 0
-            while !self.server.inbox.isEmpty {
+            while !self.server.inbox.isEmpty || self.engine.nextWake != nil {
                 rounds += 1
                 try #require(rounds < 10_000, "the exchange never settled")
-                for event in self.server.step(reject: false) { try self.deliver(self.engine.handle(event)) }
+                if let wake = self.engine.nextWake, self.server.inbox.isEmpty {
+                    // Nothing is in flight: the clock moves on to the end of the back-off.
+                    self.now = max(self.now, wake)
+                    try self.deliver(self.engine.tick(now: self.now))
+                }
+                for event in self.server.step(reject: false) {
+                    try self.deliver(self.engine.handle(event, now: self.now))
+                }
             }
             #expect(self.engine.writes.writes.isEmpty)
             #expect(self.engine.transactions.isEmpty)

@@ -29,7 +29,12 @@ enum SyncFixtures {
 
 /// A `SyncEngine` under test, keeping every command and effect it produced in order.
 struct EngineProbe {
-    var engine = SyncEngine()
+    /// Resends at once after a stale answer, as Firebase's clients do; `SyncEngineBackoffTests` test the back-off.
+    var engine: SyncEngine = {
+        var engine = SyncEngine()
+        engine.transactionBackoff = .none
+        return engine
+    }()
     var commands: [ServerCommand] = []
     var effects: [SyncEffect] = []
     /// What the latest call produced.
