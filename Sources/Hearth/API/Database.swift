@@ -119,6 +119,12 @@ public final class Database: Sendable {
     /// Disconnects: writes queue, listeners hear local changes only, `.info/connected` turns false.
     public func goOffline() { self.repo.goOffline() }
 
+    /// Cancels every write and transaction the server has not confirmed: their completions get `write_canceled`
+    /// (code 3) and their local events are reverted. Writes already sent may still be applied by the server.
+    public func purgeOutstandingWrites() {
+        self.repo.run { state in state.engine.purgeWrites() }
+    }
+
     /// Turns the library's log (connections, protocol errors) on or off; it goes to standard error.
     public static func setLoggingEnabled(_ enabled: Bool) {
         DatabaseLog.setEnabled(enabled)

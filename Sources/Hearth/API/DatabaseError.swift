@@ -29,8 +29,4 @@ public enum DatabaseErrors {
             userInfo: [NSLocalizedDescriptionKey: error.message, Self.statusKey: "invalid_data"]
         )
     }
-
-    /// The failure of writes and transactions that `purgeOutstandingWrites()` cancelled.
-    static let writeCanceled = WireProtocolError(
-        WireProtocolError.Code(status: "write_canceled"), "Write cancelled by user")
 }

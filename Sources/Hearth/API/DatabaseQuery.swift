@@ -6,7 +6,8 @@ import HearthCore
 ///
 /// Immutable, so queries and references can be shared across threads.
 public class DatabaseQuery: @unchecked Sendable {
-    let database: Database
+    /// The database the query reads.
+    public let database: Database
     let path: Path
     let parameters: QueryParameters
 

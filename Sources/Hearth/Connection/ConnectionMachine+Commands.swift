@@ -32,6 +32,8 @@ extension ConnectionMachine {
             } else {
                 self.queuedOnDisconnect.append((token, request))
             }
+        case .purgeWrites:
+            self.writes.removeAll()
         case .get(let token, let path, let query):
             let request = WireRequest.get(path: path.description, query: query)
             switch self.phase {

@@ -24,6 +24,9 @@ package enum ServerCommand: Sendable, Equatable {
     case onDisconnect(RequestToken, WireRequest)
     /// Read once from the server (`g`).
     case get(RequestToken, path: Path, query: QuerySpec?)
+    /// `purgeOutstandingWrites`: forget every write not yet answered. Those not sent are never sent; answers to
+    /// those already sent (which the server may still apply) are passed on and mean nothing to the engine.
+    case purgeWrites
 }
 
 /// The identity of one server listen: a location, its query (nil for all data) and the tag a filtered query rides

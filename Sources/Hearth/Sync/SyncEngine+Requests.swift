@@ -4,16 +4,18 @@ package import HearthWire
 /// One-off requests: `getData()` and onDisconnect operations.
 extension SyncEngine {
     /// `getData()`: the server's data when online, else the cache's (with pending writes) when it knows the
-    /// location wholly, else an error.
+    /// location wholly, else the connection's answer: it waits a few seconds for a connection being set up and
+    /// fails at once when offline by choice, and a failure falls back to the cache (an error when it knows
+    /// nothing).
     package mutating func get(_ token: RequestToken, at path: Path, query: QuerySpec = .default) -> SyncOutput {
         self.producing { engine in
             let key = ViewKey(path: path, query: query)
-            if engine.info.isConnected && !key.isInfo {
-                engine.gets[token] = key
-                engine.send(.get(token, path: path, query: query.isDefault ? nil : query))
-            } else {
+            guard !key.isInfo, engine.info.isConnected || !engine.snapshot(for: key).isComplete else {
                 engine.answerFromCache(token, key)
+                return
             }
+            engine.gets[token] = key
+            engine.send(.get(token, path: path, query: query.isDefault ? nil : query))
         }
     }
 

@@ -65,6 +65,31 @@ extension SyncEngine {
     }
 
     /// The server answered a plain write: it leaves the pending layer (confirmed, or reverted with the error).
+    /// `purgeOutstandingWrites`: every write and transaction not yet confirmed fails with `write_canceled` and its
+    /// local events are reverted; the connection forgets them. A write already sent may still be applied by the
+    /// server, as with Firebase; its data then arrives like any other client's.
+    package mutating func purgeWrites() -> SyncOutput {
+        self.producing { engine in
+            let transactions = engine.transactions
+            let transactionWrites = Set(transactions.map(\.writeID))
+            engine.transactions = []
+            engine.transactionSends = [:]
+            engine.transactionHolds = [:]
+            for write in engine.writes.writes where !write.isConfirmed {
+                _ = engine.writes.remove(write.id)
+                engine.refreshViews(near: write.path)
+                if !transactionWrites.contains(write.id) {
+                    engine.complete(.writeCompleted(write.id, SyncErrors.writeCanceled))
+                }
+            }
+            for transaction in transactions {
+                engine.unpin(ViewKey(path: transaction.path))
+                engine.complete(.transactionCompleted(transaction.id, .failed(SyncErrors.writeCanceled)))
+            }
+            engine.send(.purgeWrites)
+        }
+    }
+
     mutating func writeAnswered(_ id: WriteID, _ response: WireResponse) {
         guard let write = self.writes.write(id), !write.isConfirmed else { return }
         var failure: WireProtocolError?

@@ -87,6 +87,11 @@ package enum SyncErrors {
             "The client is offline and has no cached data for \(path); go online or listen to it first."
         )
     }
+    /// A write or transaction `purgeOutstandingWrites` cancelled (Firebase's status and code 3).
+    package static let writeCanceled = WireProtocolError(
+        WireProtocolError.Code(status: "write_canceled"),
+        "Write cancelled by user: purgeOutstandingWrites() dropped it before the server confirmed it."
+    )
     /// A listen the server revoked.
     package static let revoked = WireProtocolError(.permissionDenied, "Permission denied")
 }

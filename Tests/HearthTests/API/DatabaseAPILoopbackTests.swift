@@ -139,6 +139,30 @@ import Testing
         #expect(abs(written - Repo.now()) < 60_000)
     }
 
+    /// `purgeOutstandingWrites` cancels what is queued offline: the completion gets `write_canceled` (code 3), the
+    /// local value goes, and the server never sees the write.
+    @Test func purgedOfflineWritesNeverReachTheServer() async throws {
+        let harness = try APIHarness()
+        defer { harness.stop() }
+        let database = try harness.client()
+        let ref = database.reference(withPath: "drafts/d1")
+        #expect(ref.database === database)
+        try await ref.setValue("saved")
+        let seen = Received<SnapshotText>()
+        ref.observe(.value) { seen.append(SnapshotText($0)) }
+        #expect(await eventually(seconds: 10) { seen.last?.json == #""saved""# })
+        database.goOffline()
+        let outcome = Received<Int>()
+        ref.setValue("unsent") { error, _ in outcome.append((error as NSError?)?.code ?? 0) }
+        #expect(await eventually(seconds: 10) { seen.last?.json == #""unsent""# })
+        database.purgeOutstandingWrites()
+        #expect(await eventually(seconds: 10) { outcome.all == [3] })
+        #expect(seen.last?.json == #""saved""#)
+        database.goOnline()
+        let other = try harness.client().reference(withPath: "drafts/d1")
+        #expect(try await other.getData().value as? String == "saved")
+    }
+
     /// The docs' presence: onDisconnect removes a client's entry when its connection ends; `.info/connected`
     /// flips with `goOffline` / `goOnline`.
     @Test func presenceAndConnectedState() async throws {

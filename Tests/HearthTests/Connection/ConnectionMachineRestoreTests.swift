@@ -48,6 +48,20 @@ import Testing
         #expect(MachineDriver.requests(restored).map(\.request) == [Self.put("plain")])
     }
 
+    /// Purged writes are never sent again, whether they were sent or waiting; an answer to one already sent is
+    /// still passed on (the engine, which cancelled it, ignores it).
+    @Test func purgedWritesAreForgotten() {
+        var driver = MachineDriver()
+        _ = driver.connect()
+        let sent = MachineDriver.requests(driver.command(.write(WriteID(1), Self.put("sent"))))[0].id
+        _ = driver.dropTransport()
+        _ = driver.command(.write(WriteID(2), Self.put("waiting")))
+        #expect(driver.command(.purgeWrites).isEmpty)
+        #expect(MachineDriver.requests(driver.advanceToWake() + driver.handshake()).isEmpty)
+        _ = driver.command(.write(WriteID(3), Self.put("after")))
+        #expect(MachineDriver.events(driver.receive(MachineDriver.answer(sent))).isEmpty)
+    }
+
     /// A compare-and-set put that was never sent is sent on the next connection like any write.
     @Test func unsentTransactionsWaitForTheConnection() {
         var driver = MachineDriver()

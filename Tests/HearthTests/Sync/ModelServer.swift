@@ -38,6 +38,19 @@ struct ModelServer {
                 self.onDisconnect.append((path, value.node))
             }
             return [.requestAnswered(token, .okEmpty)]
+        case .purgeWrites:
+            // The model's inbox is the connection's queue: `receive(_:)` dropped the writes waiting in it.
+            return []
+        }
+    }
+
+    /// Takes the client's commands into the queue; a purge drops the writes still waiting there.
+    mutating func receive(_ commands: [ServerCommand]) {
+        for command in commands {
+            if command == .purgeWrites {
+                self.inbox.removeAll { if case .write = $0 { true } else { false } }
+            }
+            self.inbox.append(command)
         }
     }
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Hearth
 
-/// The model-based test of the event stream: seeded random local writes, transactions, onDisconnect sets, other
+/// The model-based test of the event stream: seeded random local writes, transactions, purges, onDisconnect sets, other
 /// clients' writes, acks, rejections, disconnections and listeners with random queries, against `ModelServer`.
 ///
 /// Transactions back off after stale answers as in production (`TransactionBackoff.standard`), the clock moving
@@ -145,6 +145,8 @@ import Testing
                     data: self.value().jsonValue(format: .export)
                 )
                 try self.deliver(self.engine.onDisconnect(token, request))
+            case 67:
+                try self.deliver(self.engine.purgeWrites())
             default:
                 let reject = Int.random(in: 0..<10, using: &self.random) == 0
                 for event in self.server.step(reject: reject) {
@@ -159,7 +161,7 @@ import Testing
 
         /// Hands commands to the server and events to the copies, checking them against the views.
         mutating func deliver(_ output: SyncOutput) throws {
-            self.server.inbox += output.commands
+            self.server.receive(output.commands)
             var heard: [ListenerID: [DataEvent]] = [:]
             for effect in output.effects {
                 if case .event(let id, let event) = effect { heard[id, default: []].append(event) }

@@ -133,16 +133,17 @@ import Testing
         #expect(probe.engine.writes.writes.isEmpty)
     }
 
-    /// `getData()` offline answers from a complete cache and fails where nothing is known.
+    /// `getData()` offline answers from a complete cache; where nothing is known it asks the connection (which
+    /// waits for a connection being set up) and fails when the connection cannot carry it.
     @Test func getOffline() throws {
         var probe = try self.listening(#"{"a": 1}"#)
         probe.record(probe.engine.get(RequestToken(1), at: try SyncFixtures.path("list/a")))
         #expect(probe.last.effects == [.getCompleted(RequestToken(1), .success(SyncFixtures.int(1)))])
-        probe.record(probe.engine.get(RequestToken(2), at: try SyncFixtures.path("other")))
-        #expect(
-            probe.last.effects == [
-                .getCompleted(RequestToken(2), .failure(SyncErrors.offline(try SyncFixtures.path("other"))))
-            ])
+        let other = try SyncFixtures.path("other")
+        probe.record(probe.engine.get(RequestToken(2), at: other))
+        #expect(probe.last.commands == [.get(RequestToken(2), path: other, query: nil)])
+        probe.server(.requestAnswered(RequestToken(2), .failure(.offline)))
+        #expect(probe.last.effects == [.getCompleted(RequestToken(2), .failure(SyncErrors.offline(other)))])
     }
 
     /// Online, `getData()` asks the server; an answer of `disconnected` falls back to the cache.
