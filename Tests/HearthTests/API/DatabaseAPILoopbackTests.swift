@@ -25,6 +25,27 @@ import Testing
         #expect(read.hasChild("name") && !read.hasChild("email"))
     }
 
+    /// A Codable value written with `setValue(from:)` reads back with `data(as:)`; `@ServerTimestamp` is the
+    /// server's clock.
+    @Test func codableValuesRoundTrip() async throws {
+        struct Profile: Codable, Equatable {
+            var name: String
+            var languages: [String]
+            @ServerTimestamp var joined: Date?
+        }
+        let harness = try APIHarness()
+        defer { harness.stop() }
+        let ref = try harness.client().reference(withPath: "profiles/ada")
+        let written = Received<Bool>()
+        try ref.setValue(from: Profile(name: "Ada", languages: ["en", "fr"])) { written.append($0 == nil) }
+        #expect(await eventually(seconds: 10) { written.all == [true] })
+        let other = try harness.client().reference(withPath: "profiles/ada")
+        let profile = try await other.getData().data(as: Profile.self)
+        #expect(profile.name == "Ada" && profile.languages == ["en", "fr"])
+        let joined = try #require(profile.joined)
+        #expect(abs(joined.timeIntervalSinceNow) < 60)
+    }
+
     /// Bad input changes nothing and says why: the completion gets Firebase's domain and a message.
     @Test func invalidValuesFailTheirCompletionAndWriteNothing() async throws {
         let harness = try APIHarness()
