@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "Hearth",
-            dependencies: ["HearthCore", "HearthNet", "HearthSystem", "HearthWire"],
+            dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthSystem", "HearthWire"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

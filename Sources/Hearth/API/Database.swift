@@ -12,11 +12,15 @@ import Synchronization
 /// let ref = database.reference(withPath: "users/ada")
 /// ```
 ///
-/// Settings (`useEmulator`, `callbackQueue`) are read when the first reference is made, which also connects.
+/// Settings (`useEmulator`, persistence) must be made before the database is first used (the first reference, or
+/// `goOnline`/`goOffline`), which also connects; `callbackQueue` may change at any time.
 public final class Database: Sendable {
     private struct Settings {
         var location: DatabaseLocation
         var callbackQueue = DispatchQueue.main
+        var isPersistenceEnabled = false
+        var persistenceCacheSizeBytes: UInt = 10 * 1024 * 1024
+        var persistenceDirectory: String?
         var repo: Repo?
     }
 
@@ -77,15 +81,53 @@ public final class Database: Sendable {
         set { self.settings.withLock { $0.callbackQueue = newValue } }
     }
 
-    /// Connects to `host:port` instead of the URL's host, as for Firebase's emulator; only before the first
-    /// reference is made.
-    public func useEmulator(withHost host: String, port: Int) {
+    /// Keeps the cache and the unconfirmed writes on disk, so that they survive a restart of the app (off by
+    /// default, as in Firebase). Set it before the first reference.
+    public var isPersistenceEnabled: Bool {
+        get { self.settings.withLock { $0.isPersistenceEnabled } }
+        set { self.changeBeforeUse("isPersistenceEnabled") { $0.isPersistenceEnabled = newValue } }
+    }
+
+    /// How large the cache on disk may grow, between 1 MB and 100 MB (10 MB by default); past it the data used
+    /// least recently is dropped first, never data being listened to or kept synced. Set it before the first
+    /// reference.
+    public var persistenceCacheSizeBytes: UInt {
+        get { self.settings.withLock { $0.persistenceCacheSizeBytes } }
+        set {
+            precondition(
+                (1024 * 1024...100 * 1024 * 1024).contains(newValue),
+                "Firebase Database currently only supports cache sizes between 1MB and 100MB.")
+            self.changeBeforeUse("persistenceCacheSizeBytes") { $0.persistenceCacheSizeBytes = newValue }
+        }
+    }
+
+    /// The folder persistence keeps its files in; each database has its own folder inside. By default
+    /// `HEARTH_PERSISTENCE_DIRECTORY`, else `$XDG_DATA_HOME/hearth`, else `~/.local/share/hearth`.
+    public var persistenceDirectory: String {
+        get { self.settings.withLock { $0.persistenceDirectory ?? Self.defaultPersistenceDirectory } }
+        set { self.changeBeforeUse("persistenceDirectory") { $0.persistenceDirectory = newValue } }
+    }
+
+    private static var defaultPersistenceDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let directory = environment["HEARTH_PERSISTENCE_DIRECTORY"] { return directory }
+        if let data = environment["XDG_DATA_HOME"] { return data + "/hearth" }
+        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/hearth"
+    }
+
+    private func changeBeforeUse(_ setting: String, _ change: (inout Settings) -> Void) {
         self.settings.withLock { settings in
             precondition(
                 settings.repo == nil,
-                "(useEmulator) Cannot connect to the emulator after the database has been used; call it first.")
-            settings.location.endpoints = [RealtimeEndpoint(host: host, port: port)]
+                "(\(setting)) Calls to \(setting) must be made before any other usage of the Database instance.")
+            change(&settings)
         }
+    }
+
+    /// Connects to `host:port` instead of the URL's host, as for Firebase's emulator; only before the first
+    /// reference is made.
+    public func useEmulator(withHost host: String, port: Int) {
+        self.changeBeforeUse("useEmulator") { $0.location.endpoints = [RealtimeEndpoint(host: host, port: port)] }
     }
 
     /// A reference to the database's root.
@@ -142,7 +184,18 @@ public final class Database: Sendable {
             let queue = settings.callbackQueue
             let configuration = ConnectionMachine.Configuration(
                 endpoints: settings.location.endpoints, namespace: settings.location.namespace)
-            let repo = Repo(configuration: configuration) { [weak self] in self?.callbackQueue ?? queue }
+            var persistence: RepoPersistence?
+            if settings.isPersistenceEnabled {
+                let location = settings.location
+                let name = "\(location.endpoints[0].host)_\(location.endpoints[0].port)_\(location.namespace)"
+                    .map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+                let directory = (settings.persistenceDirectory ?? Self.defaultPersistenceDirectory) + "/" + String(name)
+                let store = ClientStore(directory: directory) { DatabaseLog.always("persistence: \($0)") }
+                persistence = RepoPersistence(store: store, cacheBytes: Int(settings.persistenceCacheSizeBytes))
+            }
+            let repo = Repo(configuration: configuration, persistence: persistence) { [weak self] in
+                self?.callbackQueue ?? queue
+            }
             settings.repo = repo
             return repo
         }

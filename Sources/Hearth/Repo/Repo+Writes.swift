@@ -7,6 +7,7 @@ extension Repo {
     func set(_ value: WriteValue, at path: Path, completion: @escaping @Sendable (WireProtocolError?) -> Void) {
         self.run { state in
             let (id, output) = state.engine.set(value, at: path, now: Repo.now())
+            self.persistence?.log(id, PersistedWrite(kind: .set, path: path, data: value.jsonValue()), in: &state)
             state.writes[id] = completion
             return output
         }
@@ -19,6 +20,9 @@ extension Repo {
     ) {
         self.run { state in
             let (id, output) = state.engine.update(values, at: path, now: Repo.now())
+            let data = JSONValue.object(
+                Dictionary(values.map { ($0.relative.slashless, $0.value.jsonValue()) }, uniquingKeysWith: { $1 }))
+            self.persistence?.log(id, PersistedWrite(kind: .update, path: path, data: data), in: &state)
             state.writes[id] = completion
             return output
         }
@@ -29,6 +33,8 @@ extension Repo {
     ) {
         self.run { state in
             let (id, output) = state.engine.setPriority(priority, at: path)
+            let data = priority?.jsonValue ?? .null
+            self.persistence?.log(id, PersistedWrite(kind: .priority, path: path, data: data), in: &state)
             state.writes[id] = completion
             return output
         }

@@ -18,9 +18,18 @@ final class Repo: Sendable {
     private let callbackQueue: @Sendable () -> DispatchQueue
     private let numbers = Atomic<Int64>(1)
     private let pushIDs = Mutex(PushIDGenerator())
+    /// With persistence: the files, and how large the cache may grow.
+    let persistence: RepoPersistence?
+    /// Set by `close()`: nothing more is saved.
+    private let isClosed = Atomic<Bool>(false)
 
-    /// Connects at once, as FirebaseDatabase does when the first reference is made.
-    init(configuration: ConnectionMachine.Configuration, callbackQueue: @escaping @Sendable () -> DispatchQueue) {
+    /// Connects at once, as FirebaseDatabase does when the first reference is made; with persistence, first loads
+    /// the saved cache and makes the saved writes again.
+    init(
+        configuration: ConnectionMachine.Configuration,
+        persistence: RepoPersistence? = nil,
+        callbackQueue: @escaping @Sendable () -> DispatchQueue
+    ) {
         let relay = ServerEventRelay()
         self.connection = PersistentConnection(
             configuration: configuration,
@@ -28,8 +37,12 @@ final class Repo: Sendable {
             onEvent: { relay.deliver($0) }
         )
         self.callbackQueue = callbackQueue
+        self.persistence = persistence
         relay.connect { [weak self] event in
             self?.run { state in state.engine.handle(event, now: Repo.now()) }
+        }
+        if let persistence {
+            self.run { state in persistence.restore(into: &state) }
         }
         self.connection.goOnline()
     }
@@ -54,8 +67,24 @@ final class Repo: Sendable {
         Int64((Date().timeIntervalSince1970 * 1000).rounded())
     }
 
-    /// Closes the connection for good.
-    func close() { self.connection.close() }
+    /// Closes the connection for good, saving the cache first when persistence is on.
+    func close() {
+        guard !self.isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let persistence = self.persistence {
+            self.queue.sync { self.state.withLock { persistence.saveCache(from: &$0) } }
+        }
+        self.connection.close()
+    }
+
+    /// Saves the cache a while after it changed, once for a burst of changes.
+    private func scheduleCacheSave() {
+        self.queue.asyncAfter(deadline: .now() + RepoPersistence.saveDelay) { [weak self] in
+            guard let self, let persistence = self.persistence, !self.isClosed.load(ordering: .acquiring) else {
+                return
+            }
+            self.state.withLock { persistence.saveCache(from: &$0) }
+        }
+    }
 
     func goOnline() { self.connection.goOnline() }
 
@@ -64,10 +93,13 @@ final class Repo: Sendable {
     /// Runs one engine call on the repo's queue, then carries out what it produced.
     func run(_ body: @escaping @Sendable (inout RepoState) -> SyncOutput) {
         self.queue.async {
-            let (commands, deliveries, wake) = self.state.withLock { state in
+            let (commands, deliveries, wake, saveCache) = self.state.withLock { state in
                 let output = body(&state)
-                return (output.commands, output.effects.compactMap { state.delivery(for: $0) }, state.scheduleWake())
+                let saveCache = self.persistence?.record(output, in: &state) ?? false
+                let deliveries = output.effects.compactMap { state.delivery(for: $0) }
+                return (output.commands, deliveries, state.scheduleWake(), saveCache)
             }
+            if saveCache { self.scheduleCacheSave() }
             for command in commands { self.connection.send(command) }
             if let wake { self.wake(at: wake) }
             guard !deliveries.isEmpty else { return }

@@ -5,6 +5,8 @@ import HearthWire
 struct RepoState: Sendable {
     /// Seeded at random, so that clients in one process draw different back-offs.
     var engine = SyncEngine(seed: UInt64.random(in: .min ... .max))
+    /// With persistence: the writes in the log not yet finished.
+    var loggedWrites: Set<WriteID> = []
     /// The engine's wake-up a timer is set for.
     var scheduledWake: Int64?
     var listeners: [ListenerID: ListenerRegistration] = [:]

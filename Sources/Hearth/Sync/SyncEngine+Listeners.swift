@@ -107,6 +107,7 @@ extension SyncEngine {
         let stale = self.listens.keys.filter { !neededSet.contains($0) }
         guard !stale.isEmpty else { return }
         for key in stale.sorted(by: Self.listenOrder) {
+            if key.tag == nil { self.retain(key.path) }
             self.listens[key] = nil
             self.pushedListens.remove(key)
             self.send(.unlisten(key))
@@ -126,12 +127,12 @@ extension SyncEngine {
         self.listens.keys.filter { $0.tag == nil }.map(\.path)
     }
 
-    /// Keeps only the cached data some listen still covers, as Firebase does without persistence: data nobody
-    /// listens to would go stale unnoticed.
+    /// Keeps only the cached data some listen still covers (or, with persistence, that is retained), as Firebase
+    /// does: data nobody listens to would go stale unnoticed.
     mutating func pruneServerCache() {
         self.dropSettledWrites()
         var kept = KnownTree.unknown
-        for path in self.wholeListenPaths {
+        for path in self.wholeListenPaths + self.retainedPaths.keys.sorted() {
             kept.replace(at: path, with: self.server.tree.subtree(at: path))
         }
         self.server.tree = kept

@@ -27,6 +27,10 @@ package struct SyncEngine: Sendable {
     var onDisconnectWrites: [(path: Path, value: WriteValue)] = []
     /// The locations `keepSynced(true)` holds.
     var syncedPaths: Set<Path> = []
+    /// Persistence is on: data stays cached after its listens end (`SyncEngine+Cache.swift`).
+    package var retainsCache = false
+    /// Locations whose data stays cached with no listen, with when each was last used.
+    package internal(set) var retainedPaths: [Path: Int64] = [:]
     var transactions: [TransactionRecord] = []
     /// How long a transaction waits after a stale answer before it runs and is sent again.
     package var transactionBackoff = TransactionBackoff.standard

@@ -3,7 +3,7 @@ import HearthCore
 extension Node {
     /// Roughly how many bytes of JSON this node is, counting no further than `limit` (for `WriteSizeLimit`).
     /// - Complexity: O(min(n, limit)) for a tree of n nodes.
-    func estimatedBytes(upTo limit: Int) -> Int {
+    package func estimatedBytes(upTo limit: Int) -> Int {
         var total = 0
         var stack: [Node] = [self]
         while let node = stack.popLast(), total <= limit {

@@ -18,10 +18,14 @@ final class APIHarness {
 
     var url: String { "http://127.0.0.1:\(self.server.port)?ns=api" }
 
-    /// A new client: its own connection, cache and write queue.
-    func client() throws -> Database {
+    /// A new client: its own connection, cache and write queue, kept in `persistenceDirectory` when given.
+    func client(persistenceDirectory: String? = nil) throws -> Database {
         let database = try Database.unshared(url: self.url)
         database.callbackQueue = DispatchQueue(label: "test.callbacks")
+        if let persistenceDirectory {
+            database.isPersistenceEnabled = true
+            database.persistenceDirectory = persistenceDirectory
+        }
         self.clients.withLock { $0.append(database) }
         return database
     }
