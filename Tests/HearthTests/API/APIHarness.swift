@@ -19,8 +19,10 @@ final class APIHarness {
     var url: String { "http://127.0.0.1:\(self.server.port)?ns=api" }
 
     /// A new client: its own connection, cache and write queue, kept in `persistenceDirectory` when given.
-    func client(persistenceDirectory: String? = nil) throws -> Database {
-        let database = try Database.unshared(url: self.url)
+    /// - Parameter port: connect there instead of the server's port (a proxy in front of it).
+    func client(port: Int? = nil, persistenceDirectory: String? = nil) throws -> Database {
+        let url = port.map { "http://127.0.0.1:\($0)?ns=api" } ?? self.url
+        let database = try Database.unshared(url: url)
         database.callbackQueue = DispatchQueue(label: "test.callbacks")
         if let persistenceDirectory {
             database.isPersistenceEnabled = true
