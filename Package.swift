@@ -93,7 +93,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthTests",
-            dependencies: ["Hearth", "HearthTestKit"],
+            dependencies: ["Hearth", "HearthStorage", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

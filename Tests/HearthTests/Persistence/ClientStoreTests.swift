@@ -1,4 +1,5 @@
 import HearthCore
+import HearthStorage
 import HearthTestKit
 import Synchronization
 import Testing
@@ -22,7 +23,7 @@ import Testing
         let torn = PersistenceFraming.payloads(Array(bytes.dropLast(2)))
         #expect(torn.payloads == Array(records.prefix(2)) && torn.isDamaged)
         var flipped = bytes
-        flipped[9] ^= 0xFF
+        flipped[WALFrame.headerSize] ^= 0xFF
         #expect(PersistenceFraming.payloads(flipped) == ([], true))
     }
 
