@@ -18,6 +18,9 @@ public final class FaultyTCPProxy: Sendable {
         case stall
         /// Reads and discards both ways: the senders see their writes succeed and nothing ever arrives.
         case blackhole
+        /// Forwards the client's bytes to the target but discards the target's replies: requests arrive and are
+        /// carried out while their answers are lost, as when a connection dies between the two.
+        case deafen
     }
 
     private struct State {
@@ -102,15 +105,16 @@ public final class FaultyTCPProxy: Sendable {
         self.dropConnections()
     }
 
-    /// Forwards again and accepts new connections. Healing a blackhole also resets the connections it carried:
-    /// their streams lost bytes, as no real TCP connection does, so they end the way a timed-out one would.
+    /// Forwards again and accepts new connections. Healing a blackhole (or a deafened link) also resets the
+    /// connections it carried: their streams lost bytes, as no real TCP connection does, so they end the way a
+    /// timed-out one would.
     public func heal() {
         let wasBlackhole = self.state.withLock { state in
             defer {
                 state.isCut = false
                 state.mode = .forward
             }
-            return state.mode == .blackhole
+            return state.mode == .blackhole || state.mode == .deafen
         }
         if wasBlackhole { self.dropConnections() }
     }
@@ -155,10 +159,10 @@ public final class FaultyTCPProxy: Sendable {
                 state.pairs[state.nextPair] = pair
                 return state.nextPair
             }
-            for (source, destination) in [(client, server), (server, client)] {
+            for (source, destination, isReply) in [(client, server, false), (server, client, true)] {
                 do {
                     try DedicatedThread.start(name: "proxy-pump") {
-                        self.pump(from: source, to: destination, key: key, pair: pair)
+                        self.pump(from: source, to: destination, isReply: isReply, key: key, pair: pair)
                     }.detach()
                 } catch {
                     pair.reset()
@@ -168,7 +172,7 @@ public final class FaultyTCPProxy: Sendable {
         }
     }
 
-    private func pump(from source: Int32, to destination: Int32, key: Int, pair: Pair) {
+    private func pump(from source: Int32, to destination: Int32, isReply: Bool, key: Int, pair: Pair) {
         defer {
             self.state.withLock { _ = $0.pairs.removeValue(forKey: key) }
             pair.reset()
@@ -183,7 +187,8 @@ public final class FaultyTCPProxy: Sendable {
             guard Self.poll(source, milliseconds: 20) else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return }
-            guard self.mode != .blackhole else { continue }
+            let mode = self.mode
+            guard mode != .blackhole, !(mode == .deafen && isReply) else { continue }
             var offset = 0
             while offset < count {
                 let written = buffer[offset..<count].withUnsafeBytes {

@@ -13,10 +13,13 @@ extension ConnectionMachine {
         return true
     }
 
-    /// Sends `request` under the next id, remembering what its answer is for; `false` when it is too large.
-    mutating func sendRequest(_ request: WireRequest, for purpose: InFlight, into actions: inout [Action]) -> Bool {
-        let id = self.nextRequestID
-        self.nextRequestID += 1
+    /// Sends `request` under `id` (by default the next one), remembering what its answer is for; `false` when it
+    /// is too large.
+    mutating func sendRequest(
+        _ request: WireRequest, for purpose: InFlight, id given: Int64? = nil, into actions: inout [Action]
+    ) -> Bool {
+        let id = given ?? self.nextRequestID
+        if given == nil { self.nextRequestID += 1 }
         guard self.send(.request(id: id, request), into: &actions) else { return false }
         self.inFlight[id] = purpose
         return true
@@ -35,11 +38,15 @@ extension ConnectionMachine {
         }
     }
 
-    /// Sends the pending write `id`, or fails it when it is too large.
+    /// Sends the pending write `id` (under the request id of its first send, if it had one), or fails it when it
+    /// is too large.
     mutating func sendWrite(_ id: WriteID, into actions: inout [Action]) {
         guard let index = self.writes.firstIndex(where: { $0.id == id }) else { return }
-        if self.sendRequest(self.writes[index].request, for: .write(id), into: &actions) {
+        let requestID = self.writes[index].requestID ?? self.nextRequestID
+        let given = self.writes[index].requestID
+        if self.sendRequest(self.writes[index].request, for: .write(id), id: given, into: &actions) {
             self.writes[index].isSent = true
+            self.writes[index].requestID = requestID
         } else {
             self.writes.remove(at: index)
             actions.append(.event(.writeAnswered(id, .failure(Self.tooBig))))

@@ -12,7 +12,7 @@ import HearthWire
 /// - **Handshake.** The server's `h` makes the connection `connected`: its `ts` gives the server time offset, its
 ///   `s` the session id sent back as `ls` on the next attempt. Until then nothing is sent; an attempt with no
 ///   handshake within `handshakeTimeout` is dropped.
-/// - **Requests.** Each request gets the next id; answers are routed by id to `listenAnswered`, `writeAnswered` or
+/// - **Requests.** Each request gets the next id (ids are never reused, across reconnects too); answers are routed by id to `listenAnswered`, `writeAnswered` or
 ///   `requestAnswered`. Pushes become `data`, `merge` and `listenRevoked`. Messages longer than one frame go out as
 ///   a count frame and parts (`WireFrameSplitter`) and come back together in a `WireFrameAssembler`.
 /// - **Listens.** A `listen` for a key already live changes only the hash it is sent with after the next
@@ -20,10 +20,11 @@ import HearthWire
 ///   hash, so a stale one costs nothing there).
 /// - **Restoring.** After every handshake the connection sends each live listen again, then every unanswered write
 ///   in the order it was made, then the onDisconnect requests and gets that waited for it (Firebase's order).
-///   A write the server applied but whose answer was lost with the connection is therefore applied twice: harmless
-///   for a set or an update, but an unanswered `ServerValue.increment` counts twice. Exactly-once across reconnects
-///   needs the server to recognise a resent write and is a later step. A transaction's compare-and-set put is not
-///   resent: it fails with `disconnected` (as in Firebase) and the engine runs the transaction again.
+///   A write keeps the request id of its first send, and the new connection names the last session (`ls=`), so a
+///   Hearth node that already applied a write whose answer was lost answers it again instead of applying it twice
+///   (an unanswered `ServerValue.increment` counts once). A node that restarted, or another node, does not know
+///   it and applies it again, as Firebase does. A transaction's compare-and-set put is not resent: it fails with
+///   `disconnected` (as in Firebase) and the engine runs the transaction again.
 /// - **Offline.** Listens, writes and onDisconnect requests made while offline wait for the connection. A `get`
 ///   fails at once with `disconnected` when offline by choice (`goOffline`) or shut down, and otherwise waits up to
 ///   `getTimeout` for a connection. Requests other than writes that were in flight when the connection dropped fail

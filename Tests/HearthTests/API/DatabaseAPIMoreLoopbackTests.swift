@@ -37,6 +37,32 @@ import Testing
         #expect(abs(lastOnline - Repo.now()) < 60_000)
     }
 
+    /// Increments whose answers are lost (the link deafened: requests arrive, answers do not) are sent again after
+    /// the reconnect, and the node answers them without applying them twice: the count is exact.
+    @Test func incrementsCountOnceWhenTheirAnswersAreLost() async throws {
+        let harness = try APIHarness()
+        defer { harness.stop() }
+        let proxy = try FaultyTCPProxy(targetPort: harness.server.port)
+        defer { proxy.close() }
+        let counter = try harness.client(port: proxy.port).reference(withPath: "counter")
+        let reader = try harness.client().reference(withPath: "counter")
+        let done = Received<Bool>()
+        try await counter.setValue(0)
+        for round in 1...3 {
+            proxy.setMode(.deafen)
+            for _ in 0..<20 {
+                counter.setValue(
+                    ServerValue.increment(1), withCompletionBlock: { error, _ in done.append(error == nil) })
+            }
+            #expect(await eventually(seconds: 10) { (try? await reader.getData().value as? Int) == 20 * round })
+            proxy.heal()
+            #expect(await eventually(seconds: 30) { done.all.count == 20 * round })
+        }
+        #expect(done.all.allSatisfy { $0 })
+        #expect(try await reader.getData().value as? Int == 60)
+        #expect(proxy.acceptedConnections >= 4)
+    }
+
     /// Priorities are written, read, exported and ordered by; a child whose ordering value changes is moved.
     @Test func prioritiesAndChildMoves() async throws {
         let harness = try APIHarness()

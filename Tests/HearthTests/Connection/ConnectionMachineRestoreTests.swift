@@ -48,6 +48,21 @@ import Testing
         #expect(MachineDriver.requests(restored).map(\.request) == [Self.put("plain")])
     }
 
+    /// A write sent again after a reconnect keeps the request id of its first send (the server recognises it by
+    /// that id and the `ls=` of the new connection); every other request gets a new id.
+    @Test func aResentWriteKeepsItsRequestID() {
+        var driver = MachineDriver()
+        _ = driver.connect()
+        let first = MachineDriver.requests(driver.command(.write(WriteID(1), Self.put("w1"))))[0].id
+        _ = driver.dropTransport()
+        _ = driver.command(.write(WriteID(2), Self.put("w2")))
+        let restored = MachineDriver.requests(driver.advanceToWake() + driver.handshake(session: "s2"))
+        #expect(restored.map(\.request) == [Self.put("w1"), Self.put("w2")])
+        #expect(restored[0].id == first)
+        #expect(restored[1].id > first)
+        #expect(Set(restored.map(\.id)).count == 2)
+    }
+
     /// Purged writes are never sent again, whether they were sent or waiting; an answer to one already sent is
     /// still passed on (the engine, which cancelled it, ignores it).
     @Test func purgedWritesAreForgotten() {
