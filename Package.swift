@@ -31,6 +31,7 @@ let package = Package(
         ),
         .target(name: "HearthStorage", dependencies: ["HearthCore", "HearthSystem"], swiftSettings: strictSettings),
         .target(name: "HearthWire", dependencies: ["HearthCore"], swiftSettings: strictSettings),
+        .target(name: "HearthRules", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(
             name: "HearthCluster",
             dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthSystem"],
@@ -74,6 +75,11 @@ let package = Package(
         .testTarget(
             name: "HearthStorageTests",
             dependencies: ["HearthStorage", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthRulesTests",
+            dependencies: ["HearthRules", "HearthCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,85 @@
+import HearthCore
+
+/// Evaluates rule expressions as Firebase does: no type coercion (`==` of different types is false, `<` of
+/// different types an error), `&&` and `||` short-circuit and need booleans, and any error makes the rule grant
+/// nothing (`grants` returns false).
+public struct RuleEvaluator: Sendable {
+    public let context: RuleContext
+
+    public init(context: RuleContext) {
+        self.context = context
+    }
+
+    /// Whether `expression` evaluates to `true`; an error or any other value is false.
+    public func grants(_ expression: RuleExpression) -> Bool {
+        (try? self.evaluate(expression)) == .bool(true)
+    }
+
+    public func evaluate(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
+        switch expression {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .number(let value): return .number(value)
+        case .string(let value): return .string(value)
+        case .regex(let pattern, let flags): return .regex(pattern: pattern, flags: flags)
+        case .array(let items):
+            var values: [RuleValue] = []
+            for item in items { values.append(try self.evaluate(item)) }
+            return .array(values)
+        case .variable(let name):
+            guard let value = self.context.variable(name) else {
+                throw RuleEvaluationError("Unknown variable '\(name)'.")
+            }
+            return value
+        case .member(let target, let name):
+            return try self.member(try self.evaluate(target), name)
+        case .index(let target, let key):
+            guard case .string(let name) = try self.evaluate(key) else {
+                throw RuleEvaluationError("An index must be a string.")
+            }
+            return try self.member(try self.evaluate(target), name)
+        case .call(let target, let name, let arguments):
+            var values: [RuleValue] = []
+            for argument in arguments { values.append(try self.evaluate(argument)) }
+            return try RuleMethods.call(name, on: try self.evaluate(target), values)
+        case .unary(let symbol, let operand):
+            return try self.unary(symbol, try self.evaluate(operand))
+        case .binary("&&", let left, let right):
+            guard try self.boolean(left, "&&") else { return .bool(false) }
+            return .bool(try self.boolean(right, "&&"))
+        case .binary("||", let left, let right):
+            if try self.boolean(left, "||") { return .bool(true) }
+            return .bool(try self.boolean(right, "||"))
+        case .binary(let symbol, let left, let right):
+            return try RuleOperators.apply(symbol, try self.evaluate(left), try self.evaluate(right))
+        case .conditional(let condition, let then, let otherwise):
+            return try self.evaluate(try self.boolean(condition, "?:") ? then : otherwise)
+        }
+    }
+
+    private func boolean(_ expression: RuleExpression, _ symbol: String) throws(RuleEvaluationError) -> Bool {
+        guard case .bool(let value) = try self.evaluate(expression) else {
+            throw RuleEvaluationError("'\(symbol)' needs booleans.")
+        }
+        return value
+    }
+
+    private func unary(_ symbol: String, _ value: RuleValue) throws(RuleEvaluationError) -> RuleValue {
+        switch (symbol, value) {
+        case ("!", .bool(let flag)): return .bool(!flag)
+        case ("-", .number(let number)): return .number(-number)
+        default: throw RuleEvaluationError("'\(symbol)' cannot apply to a \(value.typeName).")
+        }
+    }
+
+    private func member(_ target: RuleValue, _ name: String) throws(RuleEvaluationError) -> RuleValue {
+        switch target {
+        case .object(let members):
+            return members[name] ?? .null
+        case .string(let text) where name == "length":
+            return .number(Double(text.count))
+        default:
+            throw RuleEvaluationError("A \(target.typeName) has no property '\(name)'.")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+public import HearthCore
+
+/// A value a rule expression computes: JSON-like scalars and objects (`auth`, `query`), arrays, regular
+/// expressions, and snapshots of the data (`root`, `data`, `newData` and what their methods return).
+public enum RuleValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case object([String: RuleValue])
+    case array([RuleValue])
+    case regex(pattern: String, flags: String)
+    case snapshot(RuleSnapshot)
+
+    /// A JSON value as a rule sees it (`auth.token` claims, query parameters).
+    public init(json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .number(Double(value))
+        case .double(let value): self = .number(value)
+        case .string(let value): self = .string(value)
+        case .array(let elements): self = .array(elements.map(RuleValue.init(json:)))
+        case .object(let members): self = .object(members.mapValues(RuleValue.init(json:)))
+        }
+    }
+
+    /// A leaf as a rule sees it.
+    init(leaf: LeafValue) {
+        switch leaf {
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .number(Double(value))
+        case .double(let value): self = .number(value)
+        case .string(let value): self = .string(value)
+        }
+    }
+
+    /// The name of the value's type, for error messages.
+    var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .object: "object"
+        case .array: "array"
+        case .regex: "regular expression"
+        case .snapshot: "RuleDataSnapshot"
+        }
+    }
+}
+
+/// The data at one location, as `root`, `data` and `newData` show it to a rule: a tree and a path into it, so
+/// `parent()` can climb.
+public struct RuleSnapshot: Sendable, Equatable {
+    public let root: Node
+    public let path: Path
+
+    public init(root: Node, path: Path) {
+        self.root = root
+        self.path = path
+    }
+
+    /// The node at the path.
+    public var node: Node { self.root.node(at: self.path) }
+}

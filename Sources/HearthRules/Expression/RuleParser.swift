@@ -1,0 +1,127 @@
+/// Reads a rule expression: JavaScript's expression syntax restricted to what Firebase's rules allow, with its
+/// precedence (from loosest: `?:`, `||`, `&&`, equality, comparison, `+ -`, `* / %`, unary `! -`, then `.`, calls
+/// and `[]`).
+public struct RuleParser {
+    private var tokens: [RuleToken] = []
+    private var position = 0
+
+    /// - Throws: `RuleSyntaxError` naming what was unexpected and where.
+    public static func parse(_ text: String) throws(RuleSyntaxError) -> RuleExpression {
+        var lexer = RuleLexer(text)
+        var parser = RuleParser()
+        parser.tokens = try lexer.tokens()
+        let expression = try parser.conditional()
+        guard case .end = parser.current.kind else { throw parser.unexpected() }
+        return expression
+    }
+
+    private static let levels: [[String]] = [
+        ["||"], ["&&"], ["==", "===", "!=", "!=="], ["<", "<=", ">", ">="], ["+", "-"], ["*", "/", "%"],
+    ]
+
+    private var current: RuleToken { self.tokens[min(self.position, self.tokens.count - 1)] }
+
+    private mutating func conditional() throws(RuleSyntaxError) -> RuleExpression {
+        let condition = try self.binary(level: 0)
+        guard self.take("?") else { return condition }
+        let then = try self.conditional()
+        try self.expect(":")
+        return .conditional(condition, then, try self.conditional())
+    }
+
+    private mutating func binary(level: Int) throws(RuleSyntaxError) -> RuleExpression {
+        guard level < Self.levels.count else { return try self.unary() }
+        var left = try self.binary(level: level + 1)
+        while case .symbol(let symbol) = self.current.kind, Self.levels[level].contains(symbol) {
+            self.position += 1
+            left = .binary(symbol, left, try self.binary(level: level + 1))
+        }
+        return left
+    }
+
+    private mutating func unary() throws(RuleSyntaxError) -> RuleExpression {
+        if case .symbol(let symbol) = self.current.kind, symbol == "!" || symbol == "-" {
+            self.position += 1
+            return .unary(symbol, try self.unary())
+        }
+        return try self.postfix(try self.primary())
+    }
+
+    private mutating func postfix(_ target: RuleExpression) throws(RuleSyntaxError) -> RuleExpression {
+        var expression = target
+        while true {
+            if self.take(".") {
+                guard case .identifier(let name) = self.current.kind else { throw self.unexpected() }
+                self.position += 1
+                if self.take("(") {
+                    expression = .call(expression, name, try self.list(closing: ")"))
+                } else {
+                    expression = .member(expression, name)
+                }
+            } else if self.take("[") {
+                let key = try self.conditional()
+                try self.expect("]")
+                expression = .index(expression, key)
+            } else {
+                return expression
+            }
+        }
+    }
+
+    private mutating func primary() throws(RuleSyntaxError) -> RuleExpression {
+        let token = self.current
+        self.position += 1
+        switch token.kind {
+        case .number(let value): return .number(value)
+        case .string(let value): return .string(value)
+        case .regex(let pattern, let flags): return .regex(pattern: pattern, flags: flags)
+        case .identifier("true"): return .bool(true)
+        case .identifier("false"): return .bool(false)
+        case .identifier("null"): return .null
+        case .identifier(let name): return .variable(name)
+        case .symbol("("):
+            let inner = try self.conditional()
+            try self.expect(")")
+            return inner
+        case .symbol("["): return .array(try self.list(closing: "]"))
+        default:
+            self.position -= 1
+            throw self.unexpected()
+        }
+    }
+
+    /// Comma-separated expressions up to `closing` (already past the opening bracket).
+    private mutating func list(closing: String) throws(RuleSyntaxError) -> [RuleExpression] {
+        var items: [RuleExpression] = []
+        if self.take(closing) { return items }
+        repeat {
+            items.append(try self.conditional())
+        } while self.take(",")
+        try self.expect(closing)
+        return items
+    }
+
+    private mutating func take(_ symbol: String) -> Bool {
+        guard case .symbol(symbol) = self.current.kind else { return false }
+        self.position += 1
+        return true
+    }
+
+    private mutating func expect(_ symbol: String) throws(RuleSyntaxError) {
+        guard self.take(symbol) else { throw self.unexpected(expecting: symbol) }
+    }
+
+    private func unexpected(expecting: String? = nil) -> RuleSyntaxError {
+        let found: String
+        switch self.current.kind {
+        case .end: found = "end of expression"
+        case .number(let value): found = "number \(value)"
+        case .string(let value): found = "string '\(value)'"
+        case .regex(let pattern, _): found = "regular expression /\(pattern)/"
+        case .identifier(let name): found = "'\(name)'"
+        case .symbol(let symbol): found = "'\(symbol)'"
+        }
+        let hint = expecting.map { "; expected '\($0)'" } ?? ""
+        return RuleSyntaxError("Unexpected \(found)\(hint).", offset: self.current.offset)
+    }
+}
