@@ -1,0 +1,109 @@
+import HearthCore
+import Testing
+
+@testable import HearthRules
+
+/// Rules files: reading them (comments, mistakes with their line) and Firebase's cascade for reads and writes.
+@Suite struct RulesDocumentTests {
+    private static let blog = """
+        {
+          // The docs' blog: anyone reads posts; users write their own; posts have a title.
+          "rules": {
+            "posts": {
+              ".read": true,
+              "$postId": {
+                ".write": "auth != null && (!data.exists() || data.child('uid').val() === auth.uid)",
+                ".validate": "newData.hasChildren(['uid', 'title']) && newData.child('uid').val() === auth.uid",
+                "title": { ".validate": "newData.isString() && newData.val().length <= 100" },
+                "starCount": { ".validate": "newData.isNumber() && newData.val() >= 0" }
+              }
+            },
+            /* users see and change only themselves */
+            "users": {
+              "$uid": { ".read": "$uid === auth.uid", ".write": "$uid === auth.uid", ".indexOn": ["name"] }
+            },
+            "admin": { ".read": "auth.token.admin === true", "secret": { ".read": false } }
+          }
+        }
+        """
+
+    private static func node(_ json: String) throws -> Node {
+        try WriteValue(json: try JSONReader.parseValue(json), depth: 0).node
+    }
+
+    private static func path(_ text: String) throws -> Path { try Path(validating: text) }
+
+    private static func user(_ uid: String, admin: Bool = false) -> RuleValue {
+        .object(["uid": .string(uid), "token": .object(["admin": .bool(admin)])])
+    }
+
+    @Test func readsTheBlogsRules() throws {
+        let rules = try RulesDocument.parse(Self.blog)
+        #expect(rules.root.children["posts"]?.read == .bool(true))
+        #expect(rules.root.children["users"]?.wildcard == "$uid")
+        #expect(rules.root.children["users"]?.children["$uid"]?.indexOn == ["name"])
+    }
+
+    @Test func readsCascadeAndAreNotTakenBackDeeper() throws {
+        let rules = try RulesDocument.parse(Self.blog)
+        let data = try Self.node(#"{"users": {"ada": {"name": "Ada"}, "bob": {"name": "Bob"}}}"#)
+        #expect(rules.allowsRead(at: try Self.path("posts/p1/title"), auth: .null, data: data, now: 0))
+        #expect(rules.allowsRead(at: try Self.path("users/ada/name"), auth: Self.user("ada"), data: data, now: 0))
+        #expect(!rules.allowsRead(at: try Self.path("users/bob"), auth: Self.user("ada"), data: data, now: 0))
+        #expect(!rules.allowsRead(at: try Self.path("users"), auth: Self.user("ada"), data: data, now: 0))
+        #expect(!rules.allowsRead(at: .root, auth: Self.user("ada", admin: true), data: data, now: 0))
+        #expect(
+            rules.allowsRead(at: try Self.path("admin/secret"), auth: Self.user("x", admin: true), data: data, now: 0))
+        #expect(
+            !rules.allowsRead(at: try Self.path("elsewhere"), auth: Self.user("x", admin: true), data: data, now: 0))
+    }
+
+    @Test func writesNeedAGrantAndEveryValidationOnTheWay() throws {
+        let rules = try RulesDocument.parse(Self.blog)
+        let before = try Self.node(#"{"posts": {"p1": {"uid": "ada", "title": "Hi", "starCount": 1}}}"#)
+        func write(_ path: String, _ json: String, as uid: String?) throws -> Bool {
+            let target = try Self.path(path)
+            let after = before.setting(try Self.node(json), at: target)
+            return rules.allowsWrite(
+                at: target, auth: uid.map { Self.user($0) } ?? .null, before: before, after: after, now: 0)
+        }
+        #expect(try write("posts/p2", #"{"uid": "bob", "title": "Mine"}"#, as: "bob"))
+        #expect(try !write("posts/p2", #"{"uid": "ada", "title": "Forged"}"#, as: "bob"))
+        #expect(try !write("posts/p2", #"{"uid": "bob"}"#, as: "bob"))
+        #expect(try !write("posts/p2", #"{"uid": "bob", "title": 5}"#, as: "bob"))
+        #expect(try !write("posts/p1/title", #""Taken over""#, as: "bob"))
+        #expect(try write("posts/p1/title", #""Edited""#, as: "ada"))
+        #expect(try !write("posts/p1/starCount", "-1", as: "ada"))
+        #expect(try write("posts/p1/starCount", "2", as: "ada"))
+        #expect(try !write("posts/p2", #"{"uid": "bob", "title": "Mine"}"#, as: nil))
+        #expect(try write("users/bob/name", #""Bob""#, as: "bob"))
+        #expect(try !write("users/ada/name", #""Eve""#, as: "bob"))
+    }
+
+    @Test func aMistakeIsRefusedWithItsLine() {
+        let cases: [(String, String, Int)] = [
+            ("{\"rules\": {\n  \"a\": {\n    \".read\": \"auth.uid ==\"\n  }\n}}", "Unexpected end of expression.", 3),
+            (
+                "{\"rules\": {\n  \"a\": { \".reed\": true }\n}}",
+                "Unknown rule .reed; use .read, .write, .validate or .indexOn.", 2
+            ),
+            ("{\"rules\": {\n  \"$a\": {},\n  \"$b\": {}\n}}", "Two wildcards at one level: $a and $b; keep one.", 3),
+            (
+                "{\"rules\": {\n  \"a\": { \".write\": 1 }\n}}",
+                ".write must be a boolean or an expression in a string.", 2
+            ),
+            ("{\"rules\": {} /* open", "Unterminated comment.", 1),
+            ("{\"other\": {}}", "The file must be an object with one member, \"rules\".", 1),
+        ]
+        for (text, message, line) in cases {
+            do {
+                _ = try RulesDocument.parse(text)
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.message == message)
+                #expect(error.line == line, "\(message)")
+                #expect(error.description.hasPrefix("Error saving rules - Line \(line): "))
+            }
+        }
+    }
+}
