@@ -141,11 +141,6 @@ final class Repo: Sendable {
         for registration in removed { registration.deactivate() }
         return removed.map(\.id)
     }
-
-    /// Runs `body` on the repo's queue and hands back what it returned; for tests and `description`s.
-    func inspect<Result: Sendable>(_ body: @Sendable (RepoState) -> Result) -> Result {
-        self.queue.sync { self.state.withLock { body($0) } }
-    }
 }
 
 /// Hands the connection's events to the repo once the repo exists (the connection is made first).

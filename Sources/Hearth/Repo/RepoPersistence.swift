@@ -78,12 +78,10 @@ final class RepoPersistence: Sendable {
             return engine.update(entries, at: write.path, now: Repo.now())
         case .priority:
             let priority: Priority?
-            switch write.data {
-            case .int(let number): priority = .int(number)
-            case .double(let number): priority = .double(number)
-            case .string(let text): priority = .string(text)
-            case .null: priority = nil
-            default: return nil
+            do {
+                priority = try WriteValue.priority(write.data.foundationValue, at: write.path)
+            } catch {
+                return nil
             }
             return engine.setPriority(priority, at: write.path)
         }

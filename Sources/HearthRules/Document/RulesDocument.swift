@@ -10,9 +10,6 @@ public struct RulesDocument: Sendable, Equatable {
         self.root = root
     }
 
-    /// Firebase's default for a locked database: nothing is allowed.
-    public static let denyAll = RulesDocument(root: RuleNode())
-
     /// Reads a rules file.
     /// - Throws: `RulesError` with the line of the mistake and Firebase's style of message.
     public static func parse(_ text: String) throws(RulesError) -> RulesDocument {
