@@ -101,4 +101,19 @@ public enum Base64 {
         }
         return output
     }
+
+    /// The bytes encoded by `text` in base64url without padding (RFC 4648 §5, as JSON Web Tokens carry them), or
+    /// `nil` for any other character, padding, or a length no encoding has. O(n).
+    public static func decodeURL(_ text: String) -> [UInt8]? {
+        guard
+            !text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "=") }
+            ),
+            text.utf8.count % 4 != 1
+        else { return nil }
+        var standard = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0 == "-" ? "+" : ($0 == "_" ? "/" : $0) }))
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        return Self.decode(standard)
+    }
 }
