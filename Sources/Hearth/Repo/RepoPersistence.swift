@@ -43,7 +43,8 @@ final class RepoPersistence: Sendable {
         state.loggedWrites.insert(id)
     }
 
-    /// Finishes the logged writes `output` completes; says whether the cache should be saved.
+    /// Finishes the logged writes `output` completes; says whether a cache save should be scheduled (once per
+    /// burst of changes: none is while one is pending).
     func record(_ output: SyncOutput, in state: inout RepoState) -> Bool {
         var finished = false
         for effect in output.effects {
@@ -52,10 +53,13 @@ final class RepoPersistence: Sendable {
             finished = true
         }
         if finished && state.loggedWrites.isEmpty { self.store.rewriteWrites([]) }
-        return !output.effects.isEmpty || !output.commands.isEmpty
+        guard !state.isCacheSaveScheduled, !output.effects.isEmpty || !output.commands.isEmpty else { return false }
+        state.isCacheSaveScheduled = true
+        return true
     }
 
     func saveCache(from state: inout RepoState) {
+        state.isCacheSaveScheduled = false
         state.engine.trimCache(maximumBytes: self.cacheBytes)
         self.store.saveCache(state.engine.cacheRegions)
     }

@@ -7,6 +7,8 @@ struct RepoState: Sendable {
     var engine = SyncEngine(seed: UInt64.random(in: .min ... .max))
     /// With persistence: the writes in the log not yet finished.
     var loggedWrites: Set<WriteID> = []
+    /// With persistence: a cache save is scheduled and will take every change made until it runs.
+    var isCacheSaveScheduled = false
     /// The engine's wake-up a timer is set for.
     var scheduledWake: Int64?
     var listeners: [ListenerID: ListenerRegistration] = [:]

@@ -273,6 +273,14 @@ public struct PendingWrite: Sendable {
     /// Called once every entry of a transaction is committed (its anchor may then forget the decision).
     var finished: (@Sendable () -> Void)?
 
+    /// The same write without the mutations it resolved to: enough to wait for it and answer it again (its outcome
+    /// then carries no mutations), without holding its data. Its finish hook is dropped, having run once.
+    var withoutData: PendingWrite {
+        var state = self.state
+        if case .committed(let positions, _) = state { state = .committed(positions, []) }
+        return PendingWrite(view: self.view, log: self.log, state: state, finished: nil)
+    }
+
     /// Waits until the write is committed, applied to the read view and fanned out, and returns what became of it.
     ///
     /// A failed condition is answered only once the read view shows everything the condition was checked against,

@@ -6,7 +6,7 @@ public import HearthCore
 /// Paths stay as the client wrote them (`/a/b`, `a/b` or `/`): whether one is valid, and whether it may end in
 /// `.priority`, is a write rule, checked where the request is carried out. Values are the JSON as sent. Decoding
 /// and encoding live in `WireRequest+Decoding.swift` and `WireRequest+Encoding.swift`.
-public enum WireRequest: Sendable, Equatable {
+public enum WireRequest: Sendable, Hashable {
     /// `q` (legacy `l`): listen at `path`. Only a tagged listen is filtered: the query rides with a tag, and an
     /// untagged listen always gets all data (§1.9.1, §2.3). `hash` is the client's hash of what it holds.
     case listen(path: String, query: QuerySpec?, tag: Int64?, hash: String?)

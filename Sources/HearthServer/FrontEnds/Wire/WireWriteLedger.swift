@@ -9,7 +9,8 @@ import Synchronization
 /// client names its last session (`ls=`), and the new session takes that session's identity. A write is the same
 /// write when the client sends it again under the same request id with the same content (the Hearth client keeps a
 /// write's request id across reconnects; clients that renumber get no dedup and lose nothing). The ledger keeps
-/// the most recent `capacity` writes and identities, in memory: a write sent again to a node that restarted or to
+/// the most recent `capacity` writes and identities, in memory, each write as a hash of its request and what the
+/// caller stores (a `PendingWrite` without its data), so a burst of large writes is not held twice: a write sent again to a node that restarted or to
 /// another node in between is applied again, as Firebase applies it.
 final class WireWriteLedger<Write: Sendable>: Sendable {
     struct Key: Hashable, Sendable {
@@ -20,7 +21,7 @@ final class WireWriteLedger<Write: Sendable>: Sendable {
     private struct State {
         var identities: [String: String] = [:]
         var identityOrder = FIFO<String>()
-        var writes: [Key: (request: WireRequest, write: Write)] = [:]
+        var writes: [Key: (requestHash: Int, write: Write)] = [:]
         var writeOrder = FIFO<Key>()
     }
 
@@ -70,7 +71,7 @@ final class WireWriteLedger<Write: Sendable>: Sendable {
     /// The write this client already sent under this request id with this content, if remembered.
     func earlier(_ key: Key, _ request: WireRequest) -> Write? {
         self.state.withLock { state in
-            guard let entry = state.writes[key], entry.request == request else { return nil }
+            guard let entry = state.writes[key], entry.requestHash == request.hashValue else { return nil }
             return entry.write
         }
     }
@@ -78,7 +79,9 @@ final class WireWriteLedger<Write: Sendable>: Sendable {
     /// Remembers a write once it is ordered.
     func record(_ key: Key, _ request: WireRequest, _ write: Write) {
         self.state.withLock { state in
-            if state.writes.updateValue((request, write), forKey: key) == nil { state.writeOrder.append(key) }
+            if state.writes.updateValue((request.hashValue, write), forKey: key) == nil {
+                state.writeOrder.append(key)
+            }
             if state.writeOrder.count > self.capacity, let oldest = state.writeOrder.removeOldest() {
                 state.writes[oldest] = nil
             }
