@@ -39,7 +39,10 @@ let package = Package(
         ),
         .target(
             name: "HearthServer",
-            dependencies: ["HearthCluster", "HearthCore", "HearthNet", "HearthStorage", "HearthSystem", "HearthWire"],
+            dependencies: [
+                "HearthCluster", "HearthCore", "HearthNet", "HearthRules", "HearthStorage", "HearthSystem",
+                "HearthWire",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -79,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthRulesTests",
-            dependencies: ["HearthRules", "HearthCore"],
+            dependencies: ["HearthRules", "HearthCore", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -94,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthServerTests",
-            dependencies: ["HearthServer", "HearthSystem", "HearthTestKit"],
+            dependencies: ["HearthRules", "HearthServer", "HearthSystem", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -26,9 +26,11 @@ public final class ProcessCluster {
         let nodes = self.ids.enumerated().map { index, id in
             #"{"id": "\#(id)", "host": "127.0.0.1", "httpPort": \#(ports[index]), "peerPort": \#(ports[count + index])}"#
         }
+        let rulesPath = self.directory.child("open.rules.json")
+        try #"{"rules": {".read": true, ".write": true}}"#.write(toFile: rulesPath, atomically: true, encoding: .utf8)
         let json = """
             {"name": "test", "nodes": [\(nodes.joined(separator: ", "))], "shards": \(shards),
-             "replicationFactor": \(replicationFactor)}
+             "replicationFactor": \(replicationFactor), "rules": "\(rulesPath)"}
             """
         self.configurationPath = self.directory.child("cluster.json")
         try json.write(toFile: self.configurationPath, atomically: true, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCluster
+import HearthRules
 import HearthServer
 import HearthStorage
 import HearthSystem
@@ -89,6 +90,15 @@ enum Serve {
             case "--body-deadline-seconds": configuration.bodyDeadlineSeconds = Double(try integer(flag, minimum: 1))
             case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)
             case "--max-queued-bytes": configuration.maximumWireQueuedBytes = try integer(flag, minimum: 1024)
+            case "--rules": configuration.rules = try Self.rules(fromFile: try value(flag))
+            case "--database-secret-file": configuration.databaseSecrets = try Self.secrets(fromFile: try value(flag))
+            case "--allow-unsigned-tokens": configuration.allowsUnsignedTokens = true
+            case "--owner-credential":
+                switch try value(flag) {
+                case "accept": configuration.acceptsOwnerCredential = true
+                case "refuse": configuration.acceptsOwnerCredential = false
+                case let other: throw UsageError("--owner-credential must be accept or refuse, not '\(other)'")
+                }
             case "--fsync":
                 let text = try value(flag)
                 guard let mode = FsyncMode(rawValue: text) else {
@@ -118,6 +128,36 @@ enum Serve {
             return configuration
         }
         return try self.member(of: ClusterConfiguration(contentsOfFile: configPath), configuration, given: given)
+    }
+
+    /// A rules file, refused (with the line of its mistake) before the node starts.
+    static func rules(fromFile path: String) throws -> InstalledRules {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw UsageError("--rules \(path) cannot be read: \(error.localizedDescription)")
+        }
+        do {
+            return try InstalledRules(text: text)
+        } catch {
+            throw UsageError("--rules \(path): \(error)")
+        }
+    }
+
+    /// Database secrets, one per line (blank lines and surrounding spaces ignored); kept out of the command line,
+    /// where every user of the machine could read them.
+    static func secrets(fromFile path: String) throws -> [String] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw UsageError("--database-secret-file \(path) cannot be read: \(error.localizedDescription)")
+        }
+        let secrets = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard !secrets.isEmpty else { throw UsageError("--database-secret-file \(path) holds no secret") }
+        return secrets
     }
 
     /// `--join HOST:PEERPORT`: a node joining a running cluster, with its name, addresses and data directory from
@@ -187,6 +227,9 @@ enum Serve {
             throw UsageError("\(flag) cannot be given with --config: every member takes it from the cluster file")
         }
         configuration.cluster = cluster
+        if !given.contains("--rules"), let rules = cluster.rules {
+            configuration.rules = try Self.rules(fromFile: rules)
+        }
         configuration.shardCount = cluster.shards
         configuration.shardDepth = cluster.shardDepth
         if !given.contains("--host") { configuration.host = member.host }

@@ -39,6 +39,18 @@ enum Usage {
           --max-queued-bytes N    unprocessed realtime requests one client may queue (default 67108864)
           --log-level LEVEL       debug | info | warning | error | critical (default info)
 
+        security options (see docs/security.md):
+          --rules FILE            security rules (database.rules.json) for the default namespace, installed at
+                                  start; a file with a mistake stops the node with its line and column. Without
+                                  it a single node is open to everyone (with a warning) and a cluster member
+                                  lets only administrators in, until rules are given (PUT /.settings/rules.json)
+          --database-secret-file FILE   database secrets, one per line: administrators' credentials and the
+                                  keys of HS256 tokens (the legacy token generator's)
+          --allow-unsigned-tokens believe unsigned (alg: none) tokens, as the Firebase Auth emulator issues them
+          --owner-credential accept|refuse  whether the emulator's "owner" credential is an administrator
+                                  (default: accept on a single node without database secrets, as the emulator
+                                  does for firebase-admin; refuse on a cluster member)
+
         cluster options (see cluster-config/README.md):
           --config FILE           run as a member of the cluster this file describes
           --node ID               which of the file's nodes this one is (required with --config)

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthTestKit
 import Testing
 
 @testable import HearthRules
@@ -11,18 +12,6 @@ import Testing
         + "cGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     private static let rfcKey =
         "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"
-
-    /// A token signed with `secret` over `claims` (as the legacy token generator makes them).
-    private static func token(_ claims: String, secret: String, alg: String = "HS256") -> String {
-        let header = Self.base64URL(Array(#"{"alg":"\#(alg)","typ":"JWT"}"#.utf8))
-        let payload = Self.base64URL(Array(claims.utf8))
-        let signature = HMACSHA256.authenticationCode(for: Array("\(header).\(payload)".utf8), key: Array(secret.utf8))
-        return "\(header).\(payload).\(Self.base64URL(signature))"
-    }
-
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        String(Base64.encode(bytes).compactMap { $0 == "=" ? nil : ($0 == "+" ? "-" : ($0 == "/" ? "_" : $0)) })
-    }
 
     @Test func rfc7515Example() throws {
         let key = try #require(Base64.decodeURL(Self.rfcKey))
@@ -38,7 +27,7 @@ import Testing
     }
 
     @Test func legacyTokensGiveTheirDataAsAuth() throws {
-        let text = Self.token(#"{"v":0,"iat":1700000000,"d":{"uid":"ada","admin":true}}"#, secret: "s3cret")
+        let text = TestTokens.hs256(#"{"v":0,"iat":1700000000,"d":{"uid":"ada","admin":true}}"#, secret: "s3cret")
         let auth = try TokenVerifier(secret: "s3cret").verify(try JSONWebToken(text), now: 1_700_000_100)
         guard case .object(let members) = auth else {
             Issue.record("auth is \(auth)")
@@ -50,11 +39,11 @@ import Testing
 
     @Test func forgedExpiredAndConfusedTokensAreRefused() throws {
         let verifier = TokenVerifier(secret: "s3cret")
-        let other = Self.token(#"{"d":{"uid":"eve"}}"#, secret: "guess")
+        let other = TestTokens.hs256(#"{"d":{"uid":"eve"}}"#, secret: "guess")
         #expect(throws: TokenError.self) { try verifier.verify(try JSONWebToken(other), now: 0) }
-        let none = Self.token(#"{"d":{"uid":"eve"}}"#, secret: "s3cret", alg: "none")
+        let none = TestTokens.hs256(#"{"d":{"uid":"eve"}}"#, secret: "s3cret", alg: "none")
         #expect(throws: TokenError.self) { try verifier.verify(try JSONWebToken(none), now: 0) }
-        let expired = Self.token(#"{"exp":1000,"d":{"uid":"ada"}}"#, secret: "s3cret")
+        let expired = TestTokens.hs256(#"{"exp":1000,"d":{"uid":"ada"}}"#, secret: "s3cret")
         do {
             _ = try verifier.verify(try JSONWebToken(expired), now: 2000)
             Issue.record("an expired token was accepted")
@@ -62,9 +51,9 @@ import Testing
             #expect(error.code == .expiredToken)
             #expect(!error.message.contains("s3cret"))
         }
-        let future = Self.token(#"{"iat":99999999999,"d":{"uid":"ada"}}"#, secret: "s3cret")
+        let future = TestTokens.hs256(#"{"iat":99999999999,"d":{"uid":"ada"}}"#, secret: "s3cret")
         #expect(throws: TokenError.self) { try verifier.verify(try JSONWebToken(future), now: 0) }
-        let valid = Self.token(#"{"d":{"uid":"ada"}}"#, secret: "s3cret")
+        let valid = TestTokens.hs256(#"{"d":{"uid":"ada"}}"#, secret: "s3cret")
         var tampered = Array(valid)
         tampered[tampered.count - 2] = tampered[tampered.count - 2] == "A" ? "B" : "A"
         #expect(throws: TokenError.self) { try verifier.verify(try JSONWebToken(String(tampered)), now: 0) }

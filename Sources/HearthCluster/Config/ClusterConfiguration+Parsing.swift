@@ -4,7 +4,7 @@ import HearthCore
 /// field (`nodes[1].htppPort`) is refused by name instead of silently falling back to a default.
 extension ClusterConfiguration {
     private static let topLevelKeys: Set<String> = [
-        "name", "nodes", "shards", "replicationFactor", "shardDepth", "dataDirectory",
+        "name", "nodes", "shards", "replicationFactor", "shardDepth", "dataDirectory", "rules",
     ]
     private static let nodeKeys: Set<String> = ["id", "host", "httpPort", "peerPort"]
 
@@ -38,7 +38,8 @@ extension ClusterConfiguration {
             replicationFactor: try Self.integer(members["replicationFactor"], field: "replicationFactor")
                 ?? Self.defaultReplicationFactor,
             shardDepth: try Self.integer(members["shardDepth"], field: "shardDepth") ?? Self.defaultShardDepth,
-            dataDirectory: try Self.string(members["dataDirectory"], field: "dataDirectory")
+            dataDirectory: try Self.string(members["dataDirectory"], field: "dataDirectory"),
+            rules: try Self.string(members["rules"], field: "rules")
         )
     }
 

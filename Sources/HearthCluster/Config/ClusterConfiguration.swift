@@ -40,6 +40,9 @@ public struct ClusterConfiguration: Sendable, Hashable {
     public let shardDepth: Int
     /// The root folder under which each node keeps `<root>/<id>`, when the file sets one.
     public let dataDirectory: String?
+    /// The security rules file every founding member installs at start (a path, relative to the working directory
+    /// like `dataDirectory`); without one, members let only administrators in until rules are given.
+    public let rules: String?
 
     /// Checks every rule of a configuration built in code.
     ///
@@ -50,7 +53,8 @@ public struct ClusterConfiguration: Sendable, Hashable {
         shards: Int = ClusterConfiguration.defaultShards,
         replicationFactor: Int = ClusterConfiguration.defaultReplicationFactor,
         shardDepth: Int = ClusterConfiguration.defaultShardDepth,
-        dataDirectory: String? = nil
+        dataDirectory: String? = nil,
+        rules: String? = nil
     ) throws(ClusterConfigurationError) {
         self.name = name
         self.nodes = nodes
@@ -58,6 +62,7 @@ public struct ClusterConfiguration: Sendable, Hashable {
         self.replicationFactor = replicationFactor
         self.shardDepth = shardDepth
         self.dataDirectory = dataDirectory
+        self.rules = rules
         try self.validate()
     }
 

@@ -11,6 +11,8 @@ public struct RulesError: Error, Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
-    /// Firebase's style: `Error saving rules - Line 4: Unexpected ')'.`
-    public var description: String { "Error saving rules - Line \(self.line): \(self.message)" }
+    /// Firebase's style, with the column: `Error saving rules - Line 4: Unexpected ')'. (column 12)`.
+    public var description: String {
+        "Error saving rules - Line \(self.line): \(self.message) (column \(self.column))"
+    }
 }

@@ -36,7 +36,7 @@ public struct RuleContext: Sendable {
         case "auth": return self.auth
         case "root": return .snapshot(RuleSnapshot(root: self.before, path: .root))
         case "data": return .snapshot(RuleSnapshot(root: self.before, path: self.path))
-        case "newData": return .snapshot(RuleSnapshot(root: self.after, path: self.path))
+        case "newData": return .snapshot(RuleSnapshot(root: self.after, path: self.path, isNewData: true))
         case "now": return .number(self.now)
         case "query": return self.query
         default: return self.wildcards[name].map(RuleValue.string)

@@ -12,10 +12,24 @@ public struct RuleEvaluator: Sendable {
 
     /// Whether `expression` evaluates to `true`; an error or any other value is false.
     public func grants(_ expression: RuleExpression) -> Bool {
-        (try? self.evaluate(expression)) == .bool(true)
+        var reads = RuleReads()
+        return self.grants(expression, reads: &reads)
+    }
+
+    /// Whether `expression` evaluates to `true`, adding the data it looked at to `reads` (whatever the answer:
+    /// a refusal may depend on data as much as a grant).
+    public func grants(_ expression: RuleExpression, reads: inout RuleReads) -> Bool {
+        (try? self.evaluate(expression, reads: &reads)) == .bool(true)
     }
 
     public func evaluate(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
+        var reads = RuleReads()
+        return try self.evaluate(expression, reads: &reads)
+    }
+
+    public func evaluate(_ expression: RuleExpression, reads: inout RuleReads) throws(RuleEvaluationError)
+        -> RuleValue
+    {
         switch expression {
         case .null: return .null
         case .bool(let value): return .bool(value)
@@ -24,7 +38,7 @@ public struct RuleEvaluator: Sendable {
         case .regex(let pattern, let flags): return .regex(pattern: pattern, flags: flags)
         case .array(let items):
             var values: [RuleValue] = []
-            for item in items { values.append(try self.evaluate(item)) }
+            for item in items { values.append(try self.evaluate(item, reads: &reads)) }
             return .array(values)
         case .variable(let name):
             guard let value = self.context.variable(name) else {
@@ -32,33 +46,36 @@ public struct RuleEvaluator: Sendable {
             }
             return value
         case .member(let target, let name):
-            return try self.member(try self.evaluate(target), name)
+            return try self.member(try self.evaluate(target, reads: &reads), name)
         case .index(let target, let key):
-            guard case .string(let name) = try self.evaluate(key) else {
+            guard case .string(let name) = try self.evaluate(key, reads: &reads) else {
                 throw RuleEvaluationError("An index must be a string.")
             }
-            return try self.member(try self.evaluate(target), name)
+            return try self.member(try self.evaluate(target, reads: &reads), name)
         case .call(let target, let name, let arguments):
             var values: [RuleValue] = []
-            for argument in arguments { values.append(try self.evaluate(argument)) }
-            return try RuleMethods.call(name, on: try self.evaluate(target), values)
+            for argument in arguments { values.append(try self.evaluate(argument, reads: &reads)) }
+            return try RuleMethods.call(name, on: try self.evaluate(target, reads: &reads), values, reads: &reads)
         case .unary(let symbol, let operand):
-            return try self.unary(symbol, try self.evaluate(operand))
+            return try self.unary(symbol, try self.evaluate(operand, reads: &reads))
         case .binary("&&", let left, let right):
-            guard try self.boolean(left, "&&") else { return .bool(false) }
-            return .bool(try self.boolean(right, "&&"))
+            guard try self.boolean(left, "&&", reads: &reads) else { return .bool(false) }
+            return .bool(try self.boolean(right, "&&", reads: &reads))
         case .binary("||", let left, let right):
-            if try self.boolean(left, "||") { return .bool(true) }
-            return .bool(try self.boolean(right, "||"))
+            if try self.boolean(left, "||", reads: &reads) { return .bool(true) }
+            return .bool(try self.boolean(right, "||", reads: &reads))
         case .binary(let symbol, let left, let right):
-            return try RuleOperators.apply(symbol, try self.evaluate(left), try self.evaluate(right))
+            return try RuleOperators.apply(
+                symbol, try self.evaluate(left, reads: &reads), try self.evaluate(right, reads: &reads))
         case .conditional(let condition, let then, let otherwise):
-            return try self.evaluate(try self.boolean(condition, "?:") ? then : otherwise)
+            return try self.evaluate(try self.boolean(condition, "?:", reads: &reads) ? then : otherwise, reads: &reads)
         }
     }
 
-    private func boolean(_ expression: RuleExpression, _ symbol: String) throws(RuleEvaluationError) -> Bool {
-        guard case .bool(let value) = try self.evaluate(expression) else {
+    private func boolean(_ expression: RuleExpression, _ symbol: String, reads: inout RuleReads)
+        throws(RuleEvaluationError) -> Bool
+    {
+        guard case .bool(let value) = try self.evaluate(expression, reads: &reads) else {
             throw RuleEvaluationError("'\(symbol)' needs booleans.")
         }
         return value

@@ -4,32 +4,36 @@ import HearthCore
 /// `getPriority`, `isNumber`, `isString`, `isBoolean`) and a string's (`contains`, `beginsWith`, `endsWith`,
 /// `replace`, `toLowerCase`, `toUpperCase`, `matches`).
 enum RuleMethods {
-    static func call(_ name: String, on target: RuleValue, _ arguments: [RuleValue]) throws(RuleEvaluationError)
-        -> RuleValue
+    static func call(_ name: String, on target: RuleValue, _ arguments: [RuleValue], reads: inout RuleReads)
+        throws(RuleEvaluationError) -> RuleValue
     {
         switch target {
-        case .snapshot(let snapshot): return try Self.snapshot(name, snapshot, arguments)
+        case .snapshot(let snapshot): return try Self.snapshot(name, snapshot, arguments, reads: &reads)
         case .string(let text): return try Self.string(name, text, arguments)
         default: throw RuleEvaluationError("A \(target.typeName) has no method '\(name)'.")
         }
     }
 
-    private static func snapshot(_ name: String, _ snapshot: RuleSnapshot, _ arguments: [RuleValue])
-        throws(RuleEvaluationError) -> RuleValue
-    {
+    private static func snapshot(
+        _ name: String, _ snapshot: RuleSnapshot, _ arguments: [RuleValue], reads: inout RuleReads
+    ) throws(RuleEvaluationError) -> RuleValue {
         let node = snapshot.node
         switch name {
         case "val":
             try Self.expect(arguments, count: 0, name)
+            reads.record(snapshot)
             return Self.value(of: node)
         case "exists":
             try Self.expect(arguments, count: 0, name)
+            reads.record(snapshot)
             return .bool(!node.isEmpty)
         case "getPriority":
             try Self.expect(arguments, count: 0, name)
+            reads.record(snapshot)
             return node.priority.map { RuleValue(leaf: $0.leafValue) } ?? .null
         case "isNumber", "isString", "isBoolean":
             try Self.expect(arguments, count: 0, name)
+            reads.record(snapshot)
             switch (name, node.leafValue) {
             case ("isNumber", .int?), ("isNumber", .double?), ("isString", .string?), ("isBoolean", .bool?):
                 return .bool(true)
@@ -37,23 +41,27 @@ enum RuleMethods {
             }
         case "child":
             let path = try Self.path(try Self.strings(arguments, count: 1, name)[0])
-            return .snapshot(RuleSnapshot(root: snapshot.root, path: snapshot.path.appending(path)))
+            return .snapshot(snapshot.moved(to: snapshot.path.appending(path)))
         case "parent":
             try Self.expect(arguments, count: 0, name)
             guard let parent = snapshot.path.parent else { throw RuleEvaluationError("The root has no parent.") }
-            return .snapshot(RuleSnapshot(root: snapshot.root, path: parent))
+            return .snapshot(snapshot.moved(to: parent))
         case "hasChild":
             let path = try Self.path(try Self.strings(arguments, count: 1, name)[0])
+            reads.record(snapshot, below: path)
             return .bool(!node.node(at: path).isEmpty)
         case "hasChildren" where arguments.isEmpty:
+            reads.record(snapshot)
             return .bool(node.childCount > 0)
         case "hasChildren":
             guard arguments.count == 1, case .array(let keys) = arguments[0] else {
                 throw RuleEvaluationError("hasChildren takes nothing or an array of child names.")
             }
             for key in keys {
-                guard case .string(let path) = key else { throw RuleEvaluationError("hasChildren takes strings.") }
-                if node.node(at: try Self.path(path)).isEmpty { return .bool(false) }
+                guard case .string(let text) = key else { throw RuleEvaluationError("hasChildren takes strings.") }
+                let path = try Self.path(text)
+                reads.record(snapshot, below: path)
+                if node.node(at: path).isEmpty { return .bool(false) }
             }
             return .bool(true)
         default:

@@ -3,6 +3,8 @@ enum RuleOperators {
     static func apply(_ symbol: String, _ left: RuleValue, _ right: RuleValue) throws(RuleEvaluationError)
         -> RuleValue
     {
+        if case .snapshot = left { throw Self.mismatch(symbol, left, right) }
+        if case .snapshot = right { throw Self.mismatch(symbol, left, right) }
         switch symbol {
         case "==", "===": return .bool(Self.equal(left, right))
         case "!=", "!==": return .bool(!Self.equal(left, right))
@@ -28,7 +30,7 @@ enum RuleOperators {
         }
     }
 
-    /// Equality without coercion; snapshots are compared by their data, as their values would be.
+    /// Equality without coercion (snapshots never reach it: compare their `val()`).
     static func equal(_ left: RuleValue, _ right: RuleValue) -> Bool {
         left == right
     }

@@ -55,12 +55,35 @@ public enum RuleValue: Sendable, Equatable {
 public struct RuleSnapshot: Sendable, Equatable {
     public let root: Node
     public let path: Path
+    /// Whether this is the data as a write would leave it (`newData` and what its methods return).
+    public let isNewData: Bool
 
-    public init(root: Node, path: Path) {
+    public init(root: Node, path: Path, isNewData: Bool = false) {
         self.root = root
         self.path = path
+        self.isNewData = isNewData
+    }
+
+    /// The snapshot of `path` in the same tree.
+    func moved(to path: Path) -> RuleSnapshot {
+        RuleSnapshot(root: self.root, path: path, isNewData: self.isNewData)
     }
 
     /// The node at the path.
     public var node: Node { self.root.node(at: self.path) }
+}
+
+extension RuleValue {
+    /// The value as JSON (`auth` in an `auth` answer); regular expressions and snapshots, which no `auth` holds,
+    /// become `null`.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .null, .regex, .snapshot: .null
+        case .bool(let value): .bool(value)
+        case .number(let value): Int64(exactly: value).map(JSONValue.int) ?? .double(value)
+        case .string(let value): .string(value)
+        case .object(let members): .object(members.mapValues(\.jsonValue))
+        case .array(let elements): .array(elements.map(\.jsonValue))
+        }
+    }
 }

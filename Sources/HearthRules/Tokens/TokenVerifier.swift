@@ -34,19 +34,7 @@ public struct TokenVerifier: Sendable {
         guard Self.constantTimeEqual(expected, token.signature) else {
             throw TokenError(.invalidToken, "The token's signature does not match the database secret.")
         }
-        if let expiry = token.claims["exp"] {
-            guard let seconds = Self.seconds(expiry) else { throw TokenError(.invalidToken, "exp is not a number.") }
-            guard now < seconds + self.leeway else { throw TokenError(.expiredToken, "The token expired.") }
-        }
-        for claim in ["iat", "nbf"] {
-            guard let value = token.claims[claim] else { continue }
-            guard let seconds = Self.seconds(value) else {
-                throw TokenError(.invalidToken, "\(claim) is not a number.")
-            }
-            guard seconds <= now + self.leeway else {
-                throw TokenError(.invalidToken, "The token's \(claim) is in the future; check the clocks.")
-            }
-        }
+        try Self.checkTimes(token.claims, now: now, leeway: self.leeway)
         var auth: [String: RuleValue] = [:]
         if case .object(let data)? = token.claims["d"] {
             auth = data.mapValues(RuleValue.init(json:))
@@ -56,7 +44,24 @@ public struct TokenVerifier: Sendable {
         return .object(auth)
     }
 
-    private static func seconds(_ value: JSONValue) -> Double? {
+    /// Checks `exp` (not passed), `iat` and `nbf` (not in the future), each with `leeway` seconds for clock skew.
+    static func checkTimes(_ claims: [String: JSONValue], now: Double, leeway: Double) throws(TokenError) {
+        if let expiry = claims["exp"] {
+            guard let seconds = Self.seconds(expiry) else { throw TokenError(.invalidToken, "exp is not a number.") }
+            guard now < seconds + leeway else { throw TokenError(.expiredToken, "The token expired.") }
+        }
+        for claim in ["iat", "nbf"] {
+            guard let value = claims[claim] else { continue }
+            guard let seconds = Self.seconds(value) else {
+                throw TokenError(.invalidToken, "\(claim) is not a number.")
+            }
+            guard seconds <= now + leeway else {
+                throw TokenError(.invalidToken, "The token's \(claim) is in the future; check the clocks.")
+            }
+        }
+    }
+
+    static func seconds(_ value: JSONValue) -> Double? {
         switch value {
         case .int(let number): Double(number)
         case .double(let number): number

@@ -20,9 +20,11 @@ struct RoutedShardClient: ShardClient {
     /// What the leader wait is measured against and its back-off sleeps on.
     let clock: any NodeClock
 
-    func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult {
-        try await self.route(shard: shard, .write(write, condition: condition)) {
-            try await self.local.write(shard: shard, write, condition: condition)
+    func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
+        -> ShardActor.WriteResult
+    {
+        try await self.route(shard: shard, .write(write, conditions: conditions)) {
+            try await self.local.write(shard: shard, write, conditions: conditions)
         } remote: { outcome in
             switch outcome {
             case .appended(let position, let resolved): .appended(position, resolved)
@@ -52,14 +54,12 @@ struct RoutedShardClient: ShardClient {
         }
     }
 
-    func prepare(
-        shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
-        readLockTerm: UInt64?
-    ) async throws -> ShardLogPosition? {
-        let command = ShardCall.Command.prepare(
-            transaction, ShardIntent(write: write, plan: plan), readLockTerm: readLockTerm)
+    func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
+        async throws -> ShardLogPosition?
+    {
+        let command = ShardCall.Command.prepare(transaction, intent, readLockTerm: readLockTerm)
         return try await self.route(shard: shard, command) {
-            try await self.local.prepare(shard: shard, transaction, write, plan: plan, readLockTerm: readLockTerm)
+            try await self.local.prepare(shard: shard, transaction, intent, readLockTerm: readLockTerm)
         } remote: { outcome in
             switch outcome {
             case .prepared(let position): .some(position)

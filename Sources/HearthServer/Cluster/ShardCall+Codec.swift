@@ -6,10 +6,10 @@ import HearthWire
 ///
 /// ```
 /// call:  u64 id, u16 shard, u8 command, then
-///        1 write    ShardWrite, u8 has condition, [path, string hash]
+///        1 write    ShardWrite, u32 n, n × (path, string hash) conditions
 ///        2 lock     u64 transaction, string namespace, u32 n, n × path
 ///        3 unlock   u64 transaction
-///        4 prepare  u64 transaction, ShardIntent, lock term
+///        4 prepare  u64 transaction, ShardIntent, u32 n, n × guard path, lock term
 ///        5 decide   u64 transaction, u8 commit, u8 has part, [ShardIntent], u32 n, n × (path, node), lock term
 ///        6 finish   u64 transaction, u8 commit
 ///        7 forget   u32 n, n × u64 transaction
@@ -38,11 +38,11 @@ extension ShardCall {
         BinaryWriter.append(self.id, to: &bytes)
         BinaryWriter.append(UInt16(truncatingIfNeeded: self.shard), to: &bytes)
         switch self.command {
-        case .write(let write, let condition):
+        case .write(let write, let conditions):
             bytes.append(1)
             write.encode(into: &bytes)
-            bytes.append(condition == nil ? 0 : 1)
-            if let condition {
+            BinaryWriter.append(UInt32(truncatingIfNeeded: conditions.count), to: &bytes)
+            for condition in conditions {
                 BinaryWriter.appendPath(condition.path, to: &bytes)
                 BinaryWriter.appendString(condition.expectedHash, to: &bytes)
             }
@@ -59,6 +59,7 @@ extension ShardCall {
             bytes.append(4)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
             intent.encode(into: &bytes)
+            intent.encodeGuards(into: &bytes)
             Self.encode(readLockTerm, into: &bytes)
         case .decide(let transaction, let commit, let part, let spineValues, let readLockTerm):
             bytes.append(5)
@@ -104,11 +105,11 @@ extension ShardCall {
         switch try reader.readUInt8() {
         case 1:
             let write = try ShardWrite(reading: &reader)
-            var condition: WriteCondition?
-            if try reader.readUInt8() == 1 {
-                condition = WriteCondition(path: try reader.readPath(), expectedHash: try reader.readString())
+            var conditions: [WriteCondition] = []
+            for _ in 0..<Int(try reader.readUInt32()) {
+                conditions.append(WriteCondition(path: try reader.readPath(), expectedHash: try reader.readString()))
             }
-            self.command = .write(write, condition: condition)
+            self.command = .write(write, conditions: conditions)
         case 2:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
             let namespace = try reader.readString()
@@ -120,7 +121,8 @@ extension ShardCall {
             self.command = .unlock(TransactionID(rawValue: try reader.readUInt64()))
         case 4:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
-            let intent = try ShardIntent(reading: &reader)
+            var intent = try ShardIntent(reading: &reader)
+            try intent.readGuards(&reader)
             self.command = .prepare(transaction, intent, readLockTerm: try Self.readTerm(&reader))
         case 5:
             let transaction = TransactionID(rawValue: try reader.readUInt64())

@@ -7,7 +7,7 @@ import HearthWire
 struct ShardCall: Sendable {
     /// What the leader's actor is asked to do.
     enum Command: Sendable {
-        case write(ShardWrite, condition: WriteCondition?)
+        case write(ShardWrite, conditions: [WriteCondition])
         case lock(TransactionID, namespace: String, paths: [Path])
         case unlock(TransactionID)
         case prepare(TransactionID, ShardIntent, readLockTerm: UInt64?)

@@ -51,8 +51,8 @@ final class ShardCallServer: Sendable {
         let shard = call.shard
         do {
             switch call.command {
-            case .write(let write, let condition):
-                switch try await self.shards.write(shard: shard, write, condition: condition) {
+            case .write(let write, let conditions):
+                switch try await self.shards.write(shard: shard, write, conditions: conditions) {
                 case .appended(let position, let resolved): return .appended(position, resolved)
                 case .conditionFailed(let through): return .conditionFailed(through: through)
                 case .needsAllShards: return .needsAllShards
@@ -65,7 +65,7 @@ final class ShardCallServer: Sendable {
                 return .unlocked
             case .prepare(let transaction, let intent, let readLockTerm):
                 let position = try await self.shards.prepare(
-                    shard: shard, transaction, intent.write, plan: intent.plan, readLockTerm: readLockTerm)
+                    shard: shard, transaction, intent, readLockTerm: readLockTerm)
                 return position.map { .prepared($0) } ?? .needsAllShards
             case .decide(let transaction, let commit, let part, let spineValues, let readLockTerm):
                 switch try await self.shards.decide(

@@ -36,15 +36,16 @@ public final class Coordinator: Sendable {
         self.init(router: router, shards: LocalShardClient(actors: shards), log: log, view: view)
     }
 
-    /// Applies `mutations` atomically (all or nothing) if `condition` holds.
+    /// Applies `mutations` atomically (all or nothing) if every one of `conditions` holds (a stale answer carries
+    /// the current value at the first condition's path).
     /// - Returns: `.committed` once the write is durable, visible in the read view and fanned out.
     public func write(
         namespace: String,
         mutations: [Mutation],
-        condition: WriteCondition?,
+        conditions: [WriteCondition],
         now: Int64
     ) async throws -> WriteOutcome {
-        try await self.submit(namespace: namespace, mutations: mutations, condition: condition, now: now).outcome()
+        try await self.submit(namespace: namespace, mutations: mutations, conditions: conditions, now: now).outcome()
     }
 
     /// Orders a write without waiting for it to become durable, so one client can pipeline many writes.
@@ -54,7 +55,7 @@ public final class Coordinator: Sendable {
     public func submit(
         namespace: String,
         mutations: [Mutation],
-        condition: WriteCondition?,
+        conditions: [WriteCondition],
         now: Int64
     ) async throws -> PendingWrite {
         guard !mutations.isEmpty else { return PendingWrite(view: self.view, log: self.log, state: .committed([], [])) }
@@ -62,36 +63,37 @@ public final class Coordinator: Sendable {
         for mutation in mutations {
             participants.formUnion(self.router.shards(namespace: namespace, mutation: mutation.path))
         }
-        if let condition {
+        for condition in conditions {
             participants.formUnion(self.router.shards(namespace: namespace, mutation: condition.path))
         }
         if participants.count == 1, let only = participants.first {
             let write = ShardWrite(namespace: namespace, mutations: mutations, now: now)
-            switch try await self.shards.write(shard: only, write, condition: condition) {
+            switch try await self.shards.write(shard: only, write, conditions: conditions) {
             case .appended(let position, let resolved):
                 return PendingWrite(view: self.view, log: self.log, state: .committed([position], resolved))
             case .conditionFailed(let through):
                 return PendingWrite(
                     view: self.view, log: self.log,
-                    state: .stale(namespace: namespace, path: condition?.path ?? .root, through: [only: through]))
+                    state: .stale(namespace: namespace, path: conditions.first?.path ?? .root, through: [only: through])
+                )
             case .needsAllShards:
                 return try await self.transaction(
-                    namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: true)
+                    namespace: namespace, mutations: mutations, conditions: conditions, now: now, escalated: true)
             }
         }
         return try await self.transaction(
-            namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: false)
+            namespace: namespace, mutations: mutations, conditions: conditions, now: now, escalated: false)
     }
 
     /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged.
     /// - Parameter reruns: how many times the write already ran again because a refusal could not be confirmed.
     fileprivate func transaction(
-        namespace: String, mutations: [Mutation], condition: WriteCondition?, now: Int64, escalated: Bool,
+        namespace: String, mutations: [Mutation], conditions: [WriteCondition], now: Int64, escalated: Bool,
         reruns: Int = 0
     ) async throws -> PendingWrite {
         let id = self.random.withLock { TransactionID.random(using: &$0) }
         var machine = TwoPhaseCommit(
-            transaction: id, namespace: namespace, mutations: mutations, condition: condition, now: now,
+            transaction: id, namespace: namespace, mutations: mutations, conditions: conditions, now: now,
             router: self.router, escalated: escalated)
         var directives = machine.start()
         var positions: [ShardLogPosition] = []
@@ -134,22 +136,22 @@ public final class Coordinator: Sendable {
                     if let unconfirmed {
                         try await self.shards.pauseBeforeRerun(shard: unconfirmed, reruns: reruns + 1)
                         return try await self.transaction(
-                            namespace: namespace, mutations: mutations, condition: condition, now: now,
+                            namespace: namespace, mutations: mutations, conditions: conditions, now: now,
                             escalated: escalated, reruns: reruns + 1)
                     }
                     return PendingWrite(
                         view: self.view, log: self.log,
-                        state: .stale(namespace: namespace, path: condition?.path ?? .root, through: through))
+                        state: .stale(namespace: namespace, path: conditions.first?.path ?? .root, through: through))
                 case .prepare(let parts, let plan):
                     var prepared: [ShardLogPosition] = []
-                    for (shard, write) in parts {
+                    for (shard, intent) in parts {
                         guard
                             let position = try await self.shards.prepare(
-                                shard: shard, id, write, plan: plan, readLockTerm: lockTerms[shard])
+                                shard: shard, id, intent, readLockTerm: lockTerms[shard])
                         else {
                             return try await self.rerunOverEveryShard(
                                 id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
-                                condition: condition, now: now, escalated: escalated)
+                                conditions: conditions, now: now, escalated: escalated)
                         }
                         prepared.append(position)
                         preparedShards.append(shard)
@@ -174,7 +176,7 @@ public final class Coordinator: Sendable {
                     case .needsAllShards:
                         return try await self.rerunOverEveryShard(
                             id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
-                            condition: condition, now: now, escalated: escalated, preparedAll: true)
+                            conditions: conditions, now: now, escalated: escalated, preparedAll: true)
                     case .alreadyDecided(let commit, _):
                         // Only this coordinator commits; a decision already there is a resolver's abort, which
                         // found this transaction's parts prepared for too long.
@@ -245,7 +247,7 @@ extension Coordinator {
     /// as a transaction over every shard that first clears the leaf.
     fileprivate func rerunOverEveryShard(
         _ id: TransactionID, prepared: [ShardLogPosition], plan: ShardTransactionPlan, namespace: String,
-        mutations: [Mutation], condition: WriteCondition?, now: Int64, escalated: Bool, preparedAll: Bool = false
+        mutations: [Mutation], conditions: [WriteCondition], now: Int64, escalated: Bool, preparedAll: Bool = false
     ) async throws -> PendingWrite {
         precondition(!escalated, "transaction \(id) still lands below a spine leaf after clearing it")
         let others = plan.participants.filter { $0 != plan.anchor }
@@ -254,7 +256,7 @@ extension Coordinator {
         for shard in plan.participants { await self.shards.unlock(shard: shard, id) }
         if preparedAll { self.forgets.add(id, anchor: plan.anchor) }
         return try await self.transaction(
-            namespace: namespace, mutations: mutations, condition: condition, now: now, escalated: true)
+            namespace: namespace, mutations: mutations, conditions: conditions, now: now, escalated: true)
     }
 }
 
@@ -272,6 +274,12 @@ public struct PendingWrite: Sendable {
     let state: State
     /// Called once every entry of a transaction is committed (its anchor may then forget the decision).
     var finished: (@Sendable () -> Void)?
+
+    /// Whether a condition failed, so nothing will be written.
+    public var isStale: Bool {
+        if case .stale = self.state { return true }
+        return false
+    }
 
     /// The same write without the mutations it resolved to: enough to wait for it and answer it again (its outcome
     /// then carries no mutations), without holding its data. Its finish hook is dropped, having run once.

@@ -8,18 +8,17 @@ public import HearthWire
 /// in the shard's Raft log, the resolved mutations) comes back, so the coordinator waits for the commit on its own
 /// replica of the shard, exactly as for a local append.
 protocol ShardClient: Sendable {
-    /// See `ShardActor.write(_:condition:)`.
-    func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult
+    /// See `ShardActor.write(_:conditions:)`.
+    func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
+        -> ShardActor.WriteResult
     /// See `ShardActor.lock(_:namespace:paths:)`.
     func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
         -> ShardReadLock
     /// See `ShardActor.unlock(_:)`; best effort (a shard whose leader is gone held no lock to release).
     func unlock(shard: Int, _ transaction: TransactionID) async
-    /// See `ShardActor.prepare(_:_:plan:readLockTerm:)`.
-    func prepare(
-        shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
-        readLockTerm: UInt64?
-    ) async throws -> ShardLogPosition?
+    /// See `ShardActor.prepare(_:_:readLockTerm:)`.
+    func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
+        async throws -> ShardLogPosition?
     /// See `ShardActor.decide(_:commit:part:spineValues:readLockTerm:)`.
     func decide(
         shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node],
@@ -43,8 +42,10 @@ protocol ShardClient: Sendable {
 struct LocalShardClient: ShardClient {
     let actors: [ShardActor]
 
-    func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws -> ShardActor.WriteResult {
-        try await self.actors[shard].write(write, condition: condition)
+    func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
+        -> ShardActor.WriteResult
+    {
+        try await self.actors[shard].write(write, conditions: conditions)
     }
 
     func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
@@ -57,11 +58,10 @@ struct LocalShardClient: ShardClient {
         await self.actors[shard].unlock(transaction)
     }
 
-    func prepare(
-        shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
-        readLockTerm: UInt64?
-    ) async throws -> ShardLogPosition? {
-        try await self.actors[shard].prepare(transaction, write, plan: plan, readLockTerm: readLockTerm)
+    func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
+        async throws -> ShardLogPosition?
+    {
+        try await self.actors[shard].prepare(transaction, intent, readLockTerm: readLockTerm)
     }
 
     func decide(

@@ -7,7 +7,7 @@ public import HearthWire
 /// The phases follow two-phase commit with the transaction record in an anchor shard, the highest participant:
 /// 1. `start()`: when the write must read before it writes (a compare-and-set, server values on the spine, or a
 ///    write landing below a spine leaf), lock the read paths in every participant, ascending, and read them.
-/// 2. `onRead`: check the condition against the union of the participants' data; resolve spine server values;
+/// 2. `onRead`: check the conditions against the union of the participants' data; resolve spine server values;
 ///    cut each mutation into the part every participant owns. Then prepare each part but the anchor's, ascending
 ///    (prepares lock, and ascending order means two transactions never wait for each other in a cycle).
 /// 3. `onPrepared`: once every prepare is ordered before the decision, the anchor locks its own part and logs the
@@ -21,13 +21,14 @@ public struct TwoPhaseCommit: Sendable {
     public enum Directive: Sendable {
         /// Lock and read `paths` in every participant, ascending, then call `onRead`.
         case lockAndRead(participants: [Int], paths: [Path])
-        /// Prepare each part, in this (ascending) order, then call `onPrepared`.
-        case prepare([(shard: Int, write: ShardWrite)], plan: ShardTransactionPlan)
+        /// Prepare each part, in this (ascending) order, then call `onPrepared`. A part's guards are the condition
+        /// paths its shard owns: they stay locked there until the decision.
+        case prepare([(shard: Int, intent: ShardIntent)], plan: ShardTransactionPlan)
         /// The anchor logs the decision with its own part; then call `onDecided`.
         case decide(anchor: Int, part: ShardIntent)
         /// The other participants log the decision.
         case finish(participants: [Int], commit: Bool)
-        /// The condition failed: release the read locks; nothing was prepared. The data read reflects every entry
+        /// A condition failed: release the read locks; nothing was prepared. The data read reflects every entry
         /// up to `through` in each participant.
         case conditionFailed(participants: [Int], through: [Int: UInt64])
     }
@@ -36,7 +37,7 @@ public struct TwoPhaseCommit: Sendable {
     public let namespace: String
     public private(set) var phase: Phase
     private var mutations: [Mutation]
-    private let condition: WriteCondition?
+    private let conditions: [WriteCondition]
     private let now: Int64
     private let router: ShardRouter
     private let participants: [Int]
@@ -49,21 +50,23 @@ public struct TwoPhaseCommit: Sendable {
     /// - Parameters:
     ///   - escalated: the write lands below a spine leaf (a shard answered `needsAllShards`).
     public init(
-        transaction: TransactionID, namespace: String, mutations: [Mutation], condition: WriteCondition?,
+        transaction: TransactionID, namespace: String, mutations: [Mutation], conditions: [WriteCondition],
         now: Int64, router: ShardRouter, escalated: Bool = false
     ) {
         self.transaction = transaction
         self.namespace = namespace
         self.mutations = mutations
-        self.condition = condition
+        self.conditions = conditions
         self.now = now
         self.router = router
         var participants = Set<Int>()
         for mutation in mutations {
             participants.formUnion(router.shards(namespace: namespace, mutation: mutation.path))
         }
-        if let condition { participants.formUnion(router.shards(namespace: namespace, mutation: condition.path)) }
-        var readPaths: [Path] = condition.map { [$0.path] } ?? []
+        for condition in conditions {
+            participants.formUnion(router.shards(namespace: namespace, mutation: condition.path))
+        }
+        var readPaths: [Path] = conditions.map(\.path)
         for mutation in mutations where router.isSpine(mutation.path) && Self.hasServerValues(mutation) {
             readPaths.append(mutation.path)
         }
@@ -112,7 +115,7 @@ public struct TwoPhaseCommit: Sendable {
         for (index, path) in self.readPaths.enumerated() {
             current[path] = Node.union(self.participants.compactMap { nodes[$0]?[index] })
         }
-        if let condition, (current[condition.path] ?? .empty).hash != condition.expectedHash {
+        if self.conditions.contains(where: { (current[$0.path] ?? .empty).hash != $0.expectedHash }) {
             self.phase = .done
             return [.conditionFailed(participants: self.participants, through: through)]
         }
@@ -176,7 +179,13 @@ public struct TwoPhaseCommit: Sendable {
             for (owner, part) in self.cut(mutation) { cut[owner, default: []].append(part) }
         }
         self.parts = cut
-        return .prepare(self.participants.dropLast().map { (shard: $0, write: self.part($0)) }, plan: self.plan)
+        return .prepare(
+            self.participants.dropLast().map { shard in
+                let guards = self.conditions.map(\.path).filter {
+                    self.router.shards(namespace: self.namespace, mutation: $0).contains(shard)
+                }
+                return (shard: shard, intent: ShardIntent(write: self.part(shard), plan: self.plan, guards: guards))
+            }, plan: self.plan)
     }
 
     /// The mutations `shard` applies for this transaction.

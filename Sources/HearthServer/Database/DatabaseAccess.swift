@@ -35,19 +35,19 @@ extension DatabaseAccess {
     /// A new push ID from the server clock, strictly greater than every earlier one from this node.
     public func nextPushID() -> String { self.clock.nextPushID() }
 
-    /// Applies `mutations` atomically if `condition` holds; see `Coordinator.write`.
-    public func write(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
+    /// Applies `mutations` atomically if every one of `conditions` holds; see `Coordinator.write`.
+    public func write(namespace: String, mutations: [Mutation], conditions: [WriteCondition] = []) async throws
         -> WriteOutcome
     {
         try await self.coordinator.write(
-            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
+            namespace: namespace, mutations: mutations, conditions: conditions, now: self.now())
     }
 
     /// Orders a write without waiting for durability; see `Coordinator.submit`.
-    public func submit(namespace: String, mutations: [Mutation], condition: WriteCondition? = nil) async throws
+    public func submit(namespace: String, mutations: [Mutation], conditions: [WriteCondition] = []) async throws
         -> PendingWrite
     {
         try await self.coordinator.submit(
-            namespace: namespace, mutations: mutations, condition: condition, now: self.now())
+            namespace: namespace, mutations: mutations, conditions: conditions, now: self.now())
     }
 }

@@ -81,7 +81,7 @@ enum SnapshotContent {
         for cut in cuts {
             for (transaction, intent) in cut.intents.sorted(by: { $0.key < $1.key }) {
                 var bytes: [UInt8] = []
-                ShardEntry.prepare(transaction, intent.write, intent.plan).encode(into: &bytes)
+                ShardEntry.prepare(transaction, intent).encode(into: &bytes)
                 output.write(text: "T\t\(cut.shard)\t\(Base64.encode(bytes))\n")
             }
         }
@@ -170,10 +170,10 @@ enum SnapshotContent {
                     } catch let error as BinaryDecodingError {
                         throw CommitRecordError(error)
                     }
-                    guard case .prepare(let transaction, let write, let plan) = entry else {
+                    guard case .prepare(let transaction, let intent) = entry else {
                         throw CommitRecordError("snapshot intent is not a prepare entry")
                     }
-                    return (shard, transaction, ShardIntent(write: write, plan: plan))
+                    return (shard, transaction, intent)
                 }
             }
             var intents: [(Int, TransactionID, ShardIntent)] = []

@@ -1,5 +1,6 @@
 public import HearthCluster
 import HearthNet
+public import HearthRules
 public import HearthStorage
 public import HearthSystem
 
@@ -67,7 +68,35 @@ public struct NodeConfiguration: Sendable {
     /// `scripts/cluster partition`); off unless asked for.
     public var allowsFaultInjection = false
 
+    /// Security rules given at start (`--rules FILE`, or the cluster file's `rules`), installed for the default
+    /// namespace when the node starts (replacing what was stored); `nil` keeps what is stored.
+    public var rules: InstalledRules?
+    /// Database secrets (`--database-secret-file`): each is an administrator's credential and an HS256 key.
+    public var databaseSecrets: [String] = []
+    /// Whether unsigned (`alg: none`) tokens, as the Auth emulator issues them, are believed
+    /// (`--allow-unsigned-tokens`).
+    public var allowsUnsignedTokens = false
+    /// Whether the emulator's `owner` credential is an administrator; `nil` for the default: yes on a single node
+    /// without database secrets (as the emulator, so firebase-admin works unchanged), no on a cluster member.
+    public var acceptsOwnerCredential: Bool?
+
     public init() {}
+
+    /// Whether this node starts from a cluster file or joins a cluster.
+    var isClusterMember: Bool { self.cluster != nil || self.joinThrough != nil || self.joined != nil }
+
+    /// The rules of a namespace nobody gave rules to: open on a single node (as the emulator starts, with a
+    /// warning), closed on a cluster member (nothing but administrators until rules are given).
+    public var defaultRules: InstalledRules { self.isClusterMember ? .closed : .open }
+
+    /// Who credentials belong to on this node.
+    public var authenticator: Authenticator {
+        Authenticator(
+            databaseSecrets: self.databaseSecrets,
+            acceptsOwnerCredential: self.acceptsOwnerCredential
+                ?? (!self.isClusterMember && self.databaseSecrets.isEmpty),
+            allowsUnsignedTokens: self.allowsUnsignedTokens)
+    }
 
     /// The budget the node runs with: `maximumClientMemory`, or by default an eighth of the machine's memory
     /// (`HTTPServerConfiguration.defaultMaximumClientMemory`) but never less than the largest import plus 64 MiB,

@@ -38,11 +38,13 @@ public final class NodeRuntime: Sendable {
     public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
         let backend = try await self.openBackend()
         let metrics = Metrics()
+        let access = AccessControl(
+            database: backend, authenticator: self.configuration.authenticator,
+            defaultRules: self.configuration.defaultRules)
         let wire = WireSessions(
-            database: backend, configuration: self.configuration, policy: OpenAccessPolicy(), log: self.log,
-            metrics: metrics)
+            database: backend, configuration: self.configuration, access: access, log: self.log, metrics: metrics)
         let handler = RESTHandler(
-            database: backend, configuration: self.configuration, policy: OpenAccessPolicy(), metrics: metrics,
+            database: backend, configuration: self.configuration, access: access, metrics: metrics,
             log: self.log, wire: wire, cluster: backend as? any ClusterOperations
         )
         var http = HTTPServerConfiguration()
@@ -94,6 +96,7 @@ public final class NodeRuntime: Sendable {
             servicesEnd.yield(!Task.isCancelled)
             servicesEnd.finish()
         }
+        let rulesInstall = Task { await self.installRules(access) }
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
@@ -122,6 +125,7 @@ public final class NodeRuntime: Sendable {
                 if mustStop { group.cancelAll() }
             }
         }
+        rulesInstall.cancel()
         services.cancel()
         await services.value
         await backend.close(log: self.log)

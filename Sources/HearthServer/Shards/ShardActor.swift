@@ -39,11 +39,11 @@ public actor ShardActor {
 
     /// A write wholly inside this shard; waits while a prepared transaction holds an overlapping path.
     /// - Throws: `ShardNotLeaderError` when this node cannot append to the shard's log now.
-    func write(_ write: ShardWrite, condition: WriteCondition?) async throws -> WriteResult {
+    func write(_ write: ShardWrite, conditions: [WriteCondition]) async throws -> WriteResult {
         while true {
             try self.requireLeadership()
             let before = self.restorePoint
-            switch self.machine.write(write, condition: condition) {
+            switch self.machine.write(write, conditions: conditions) {
             case .appended(let entry, let applied):
                 guard case .write(let change) = applied.effect else {
                     preconditionFailure("a write entry applied as \(applied.effect)")
@@ -139,13 +139,13 @@ public actor ShardActor {
     /// - Parameter readLockTerm: the term `lock` returned, when the transaction read here first.
     /// - Returns: nil when the part lands below a spine leaf (the transaction must rerun over every shard).
     func prepare(
-        _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan, readLockTerm: UInt64? = nil
+        _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64? = nil
     ) async throws -> ShardLogPosition? {
         while true {
             try self.requireLeadership()
             try self.requireReadLock(transaction, term: readLockTerm)
             let before = self.restorePoint
-            switch self.machine.prepare(transaction, write, plan: plan) {
+            switch self.machine.prepare(transaction, intent) {
             case .appended(let entry, let applied):
                 return try self.append(entry, applied, before: before)
             case .blocked:

@@ -4,9 +4,10 @@ import HearthWire
 /// The binary form of a shard entry inside a log record (little-endian):
 ///
 /// ```
-/// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish, 5 forget
+/// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish, 5 forget, 6 guarded prepare
 /// write:    ShardWrite
 /// prepare:  u64 transaction, u16 anchor, u16 n, n × u16 participant, ShardWrite
+/// guarded prepare: a prepare, then u32 n, n × guard path (u16 length, UTF-8)
 /// decide:   u64 transaction, u8 commit (0 or 1), u8 has part (0 or 1), then if 1: the part as a prepare body
 ///           (u16 anchor, u16 n, n × u16 participant, ShardWrite)
 /// finish:   u64 transaction, u8 commit (0 or 1)
@@ -22,10 +23,11 @@ extension ShardEntry {
         case .write(let write):
             bytes.append(1)
             write.encode(into: &bytes)
-        case .prepare(let transaction, let write, let plan):
-            bytes.append(2)
+        case .prepare(let transaction, let intent):
+            bytes.append(intent.guards.isEmpty ? 2 : 6)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
-            ShardIntent(write: write, plan: plan).encode(into: &bytes)
+            intent.encode(into: &bytes)
+            if !intent.guards.isEmpty { intent.encodeGuards(into: &bytes) }
         case .decide(let transaction, let commit, let part):
             bytes.append(3)
             BinaryWriter.append(transaction.rawValue, to: &bytes)
@@ -48,10 +50,11 @@ extension ShardEntry {
         switch try reader.readUInt8() {
         case 1:
             self = .write(try ShardWrite(reading: &reader))
-        case 2:
+        case let kind where kind == 2 || kind == 6:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
-            let intent = try ShardIntent(reading: &reader)
-            self = .prepare(transaction, intent.write, intent.plan)
+            var intent = try ShardIntent(reading: &reader)
+            if kind == 6 { try intent.readGuards(&reader) }
+            self = .prepare(transaction, intent)
         case 3:
             let transaction = TransactionID(rawValue: try reader.readUInt64())
             let commit = try reader.readUInt8() == 1
@@ -75,6 +78,21 @@ extension ShardIntent {
             BinaryWriter.append(UInt16(truncatingIfNeeded: participant), to: &bytes)
         }
         self.write.encode(into: &bytes)
+    }
+
+    /// Appends the guard paths (`u32 n, n × path`); written only where the format says so.
+    func encodeGuards(into bytes: inout [UInt8]) {
+        BinaryWriter.append(UInt32(truncatingIfNeeded: self.guards.count), to: &bytes)
+        for path in self.guards { BinaryWriter.appendPath(path, to: &bytes) }
+    }
+
+    mutating func readGuards(_ reader: inout BinaryReader) throws {
+        let count = Int(try reader.readUInt32())
+        var guards: [Path] = []
+        for _ in 0..<count {
+            guards.append(LogDecoding.path(try reader.readString(count: Int(try reader.readUInt16()))))
+        }
+        self.guards = guards
     }
 
     init(reading reader: inout BinaryReader) throws {

@@ -10,8 +10,9 @@ public import HearthWire
 public enum ShardEntry: Sendable {
     /// A write wholly inside this shard.
     case write(ShardWrite)
-    /// Phase one of a multi-shard transaction: this shard's part, whose paths stay locked until the decision.
-    case prepare(TransactionID, ShardWrite, ShardTransactionPlan)
+    /// Phase one of a multi-shard transaction: this shard's part, whose paths (and guards) stay locked until the
+    /// decision.
+    case prepare(TransactionID, ShardIntent)
     /// The transaction record, kept in the anchor's log: the decision, with the anchor's own part (the anchor
     /// never prepares: it locks and decides in one step, after every other participant prepared).
     case decide(TransactionID, commit: Bool, ShardIntent?)

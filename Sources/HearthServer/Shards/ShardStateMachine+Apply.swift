@@ -51,8 +51,7 @@ extension ShardStateMachine {
         switch entry {
         case .write(let write):
             effect = .write(self.applyWrite(write))
-        case .prepare(let transaction, let write, let plan):
-            let intent = ShardIntent(write: write, plan: plan)
+        case .prepare(let transaction, let intent):
             self.addIntent(transaction, intent)
             self.clearReadLock(transaction)
             effect = .prepared(transaction, intent)

@@ -20,14 +20,14 @@ public enum ShardDecision: Sendable {
 
 /// The leader's commands: each decides, under Firebase's rules, whether and what to append.
 extension ShardStateMachine {
-    /// A write wholly inside this shard, applied only if `condition` holds.
-    public mutating func write(_ write: ShardWrite, condition: WriteCondition?) -> ShardDecision {
-        let reads = condition.map { [$0.path] } ?? []
+    /// A write wholly inside this shard, applied only if every one of `conditions` holds.
+    public mutating func write(_ write: ShardWrite, conditions: [WriteCondition]) -> ShardDecision {
+        let reads = conditions.map(\.path)
         if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: reads, except: nil) {
             return .blocked
         }
         if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
-        if let condition {
+        for condition in conditions {
             let current = self.node(namespace: write.namespace, at: condition.path)
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
@@ -48,15 +48,16 @@ extension ShardStateMachine {
         self.clearReadLock(transaction)
     }
 
-    /// Phase one: logs this shard's part of a transaction and locks its paths until the decision.
-    public mutating func prepare(_ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan)
-        -> ShardDecision
-    {
-        if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: [], except: transaction) {
+    /// Phase one: logs this shard's part of a transaction and locks its paths (and guards) until the decision.
+    public mutating func prepare(_ transaction: TransactionID, _ intent: ShardIntent) -> ShardDecision {
+        let write = intent.write
+        if self.isLocked(
+            namespace: write.namespace, mutations: write.mutations, reads: intent.guards, except: transaction)
+        {
             return .blocked
         }
         if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
-        return self.append(.prepare(transaction, write, plan))
+        return self.append(.prepare(transaction, intent))
     }
 
     /// The anchor logs the decision together with its own part (locking and deciding in one step), after every

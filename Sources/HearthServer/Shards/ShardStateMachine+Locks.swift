@@ -12,9 +12,10 @@ extension ShardStateMachine {
 
     mutating func addIntent(_ transaction: TransactionID, _ intent: ShardIntent) {
         self.intents[transaction] = intent
-        let holds = intent.write.mutations.map { mutation -> (Path, ShardLockTable.Hold) in
-            (mutation.path, mutation.incrementDelta == nil ? .write : .increment)
-        }
+        let holds =
+            intent.write.mutations.map { mutation -> (Path, ShardLockTable.Hold) in
+                (mutation.path, mutation.incrementDelta == nil ? .write : .increment)
+            } + intent.guards.map { ($0, .read) }
         self.locks.hold(.init(transaction: transaction, isRead: false), namespace: intent.write.namespace, paths: holds)
     }
 

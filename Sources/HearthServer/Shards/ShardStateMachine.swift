@@ -72,10 +72,14 @@ public struct ShardStateMachine: Sendable {
 public struct ShardIntent: Sendable {
     public var write: ShardWrite
     public var plan: ShardTransactionPlan
+    /// Paths the transaction read and checked (its conditions) that no other write may change before the
+    /// decision; held like a read lock, but logged with the prepare so that they outlive a change of leader.
+    public var guards: [Path]
 
-    public init(write: ShardWrite, plan: ShardTransactionPlan) {
+    public init(write: ShardWrite, plan: ShardTransactionPlan, guards: [Path] = []) {
         self.write = write
         self.plan = plan
+        self.guards = guards
     }
 }
 

@@ -10,8 +10,8 @@ public struct WireProtocolError: Error, Sendable, Hashable, CustomStringConverti
         private init(_ name: String) { self.name = name }
         public var description: String { self.name }
 
-        /// The code a response's status names, including ones this server never sends (`invalid_token`,
-        /// `expired_token`, `write_too_big`…), so a client can decode every refusal.
+        /// The code a response's status names, including ones this server never sends (`write_too_big`…), so a
+        /// client can decode every refusal.
         public init(status: String) { self.name = status }
 
         /// A frame sequence that breaks the count-frame rules, or a frame that is not a JSON message.
@@ -24,6 +24,10 @@ public struct WireProtocolError: Error, Sendable, Hashable, CustomStringConverti
         public static let invalidData = Code("invalid_data")
         /// The access policy refused the read or write.
         public static let permissionDenied = Code("permission_denied")
+        /// An `auth` credential that is not a token the server can verify; the client drops it and reconnects.
+        public static let invalidToken = Code("invalid_token")
+        /// An `auth` token past its expiry; the client refreshes it and reconnects.
+        public static let expiredToken = Code("expired_token")
         /// A compare-and-set put whose hash no longer matches the stored value.
         public static let dataStale = Code("datastale")
         /// Data to send is larger than the protocol can carry in one message.

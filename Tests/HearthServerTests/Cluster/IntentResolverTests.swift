@@ -58,7 +58,8 @@ import Testing
             let id = TransactionID(rawValue: 0xAB)
             let prepared = try #require(
                 try await shards.prepare(
-                    shard: participant, id, Self.write("lost", at: paths[0]), plan: plan, readLockTerm: nil))
+                    shard: participant, id, ShardIntent(write: Self.write("lost", at: paths[0]), plan: plan),
+                    readLockTerm: nil))
             try await database.log.waitUntilCommitted([prepared])
             // The coordinator is gone: the resolver aborts the transaction at the anchor and finishes the part.
             #expect(await Self.resolve(id, in: participant, members))
@@ -78,7 +79,7 @@ import Testing
             }
             _ = try await database.coordinator.write(
                 namespace: "default", mutations: [.set(paths[0], WriteValue(node: Node(.string("free"))))],
-                condition: nil, now: 0)
+                conditions: [], now: 0)
         }
     }
 
@@ -91,7 +92,8 @@ import Testing
             let id = TransactionID(rawValue: 0xCD)
             let prepared = try #require(
                 try await shards.prepare(
-                    shard: participant, id, Self.write("a", at: paths[0]), plan: plan, readLockTerm: nil))
+                    shard: participant, id, ShardIntent(write: Self.write("a", at: paths[0]), plan: plan),
+                    readLockTerm: nil))
             try await database.log.waitUntilCommitted([prepared])
             let decided = try await shards.decide(
                 shard: anchor, id, commit: true, part: ShardIntent(write: Self.write("b", at: paths[1]), plan: plan),
@@ -137,11 +139,12 @@ import Testing
             // A write to the locked path goes through once the lock expired …
             _ = try await database.coordinator.write(
                 namespace: "default", mutations: [.set(paths[0], WriteValue(node: Node(.string("other"))))],
-                condition: nil, now: 0)
+                conditions: [], now: 0)
             // … and the transaction that read under it cannot go on.
             await #expect(throws: ShardReadLockLostError.self) {
                 _ = try await shards.prepare(
-                    shard: participant, id, Self.write("stale", at: paths[0]), plan: plan, readLockTerm: read.term)
+                    shard: participant, id, ShardIntent(write: Self.write("stale", at: paths[0]), plan: plan),
+                    readLockTerm: read.term)
             }
         }
     }

@@ -1,6 +1,7 @@
 import HearthCluster
 import HearthCore
 import HearthNet
+import HearthRules
 import HearthSystem
 import HearthTestKit
 import Testing
@@ -19,8 +20,9 @@ import Testing
     /// A GET on `member`'s REST front end.
     private static func get(_ path: String, on member: Member) async throws -> HTTPResponse {
         let database = try #require(member.database)
+        let access = AccessControl(database: database, authenticator: Authenticator(), defaultRules: .open)
         let handler = RESTHandler(
-            database: database, configuration: NodeConfiguration(), policy: OpenAccessPolicy(), metrics: Metrics(),
+            database: database, configuration: NodeConfiguration(), access: access, metrics: Metrics(),
             log: Log(level: .critical))
         let reply = await handler.handle(HTTPRequest(method: "GET", target: path + ".json", path: path + ".json"))
         guard case .response(let response) = reply else {

@@ -174,7 +174,7 @@ import Testing
             for other in others { other.transport.partition(from: [leader.id]) }
             let lost = Task {
                 try await database.coordinator.write(
-                    namespace: "default", mutations: [.set(target, WriteValue(node: Node(.int(-1))))], condition: nil,
+                    namespace: "default", mutations: [.set(target, WriteValue(node: Node(.int(-1))))], conditions: [],
                     now: 0)
             }
             #expect(await eventually(seconds: 30) { others.contains { $0.acceptsAppends(shard: shard) } })

@@ -46,14 +46,14 @@ import Testing
                 // A single-shard write, a multi-shard update and a compare-and-set, each sent to this member.
                 _ = try await database.coordinator.write(
                     namespace: "default", mutations: [.set(paths[0], WriteValue(node: Node(.string(member.id.name))))],
-                    condition: nil, now: 0)
+                    conditions: [], now: 0)
                 let update = paths.map { Mutation.set($0, WriteValue(node: Node(.string(member.id.name)))) }
                 _ = try await database.coordinator.write(
-                    namespace: "default", mutations: update, condition: nil, now: 0)
+                    namespace: "default", mutations: update, conditions: [], now: 0)
                 let current = database.view.root("default").node(at: paths[1])
                 let outcome = try await database.coordinator.write(
                     namespace: "default", mutations: [.set(paths[1], WriteValue(node: Node(.int(7))))],
-                    condition: WriteCondition(path: paths[1], expectedHash: current.hash), now: 0)
+                    conditions: [WriteCondition(path: paths[1], expectedHash: current.hash)], now: 0)
                 guard case .committed = outcome else {
                     Issue.record("the compare-and-set on \(member.id.name) failed against its own read")
                     continue
@@ -129,7 +129,7 @@ import Testing
             await #expect(throws: CommitTimeoutError.self) {
                 _ = try await database.coordinator.write(
                     namespace: "default", mutations: [.set(target, WriteValue(node: Node(.int(1))))],
-                    condition: nil, now: 0)
+                    conditions: [], now: 0)
             }
             #expect(leader.database?.view.root("default").node(at: target) == Node.empty)
         }
@@ -149,7 +149,7 @@ import Testing
             let set = [Mutation.set(target, WriteValue(node: Node(.int(1))))]
             guard
                 case .conditionFailed(let current) = try await database.coordinator.write(
-                    namespace: "default", mutations: set, condition: stale, now: 0)
+                    namespace: "default", mutations: set, conditions: [stale], now: 0)
             else {
                 Issue.record("a compare-and-set against the wrong value was carried out")
                 return
@@ -157,7 +157,8 @@ import Testing
             #expect(current == Node.empty)
             for member in members where member !== leader { await member.close() }
             await #expect(throws: (any Error).self) {
-                _ = try await database.coordinator.write(namespace: "default", mutations: set, condition: stale, now: 0)
+                _ = try await database.coordinator.write(
+                    namespace: "default", mutations: set, conditions: [stale], now: 0)
             }
             #expect(leader.database?.view.root("default").node(at: target) == Node.empty)
         }

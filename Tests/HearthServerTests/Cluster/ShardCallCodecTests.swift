@@ -39,13 +39,22 @@ import Testing
     @Test func callsRoundTrip() throws {
         let plan = ShardTransactionPlan(anchor: 3, participants: [1, 2, 3])
         let write = try Self.write()
-        try self.roundTrips(.write(write, condition: nil))
+        try self.roundTrips(.write(write, conditions: []))
         try self.roundTrips(
-            .write(write, condition: WriteCondition(path: try Path(validating: "/posts/p1"), expectedHash: "abc=")))
+            .write(
+                write,
+                conditions: [
+                    WriteCondition(path: try Path(validating: "/posts/p1"), expectedHash: "abc="),
+                    WriteCondition(path: .root, expectedHash: ""),
+                ]))
         try self.roundTrips(.lock(Self.transaction, namespace: "app-1", paths: [.root, try Path(validating: "/a/b")]))
         try self.roundTrips(.unlock(Self.transaction))
         try self.roundTrips(.prepare(Self.transaction, ShardIntent(write: write, plan: plan), readLockTerm: nil))
         try self.roundTrips(.prepare(Self.transaction, ShardIntent(write: write, plan: plan), readLockTerm: 7))
+        try self.roundTrips(
+            .prepare(
+                Self.transaction, ShardIntent(write: write, plan: plan, guards: [.root, try Path(validating: "/a/b")]),
+                readLockTerm: 2))
         try self.roundTrips(
             .decide(
                 Self.transaction, commit: true, part: ShardIntent(write: write, plan: plan),

@@ -77,7 +77,7 @@ import Testing
         let condition = WriteCondition(path: Self.posts, expectedHash: shown.hash)
         let update = try Fixture.set("posts", #"{"\#(keys[1])":{"x":2}}"#)
         #expect(Self.joined(simulation, Self.posts) == shown, "the shards' copies of /posts lost its priority")
-        let outcome = simulation.write([update], condition: condition)
+        let outcome = simulation.write([update], conditions: [condition])
         guard case .committed? = outcome else {
             Issue.record(
                 "a compare-and-set with the hash of the shown value must commit, got \(String(describing: outcome))")
@@ -98,7 +98,7 @@ import Testing
                 copy.isEmpty || copy.priority == shown.priority, "shard \(machine.shard) has another priority",
                 sourceLocation: sourceLocation)
         }
-        let outcome = simulation.write([update], condition: WriteCondition(path: path, expectedHash: shown.hash))
+        let outcome = simulation.write([update], conditions: [WriteCondition(path: path, expectedHash: shown.hash)])
         guard case .committed? = outcome else {
             Issue.record(
                 "a compare-and-set with the shown value's hash must commit, got \(String(describing: outcome))",

@@ -14,9 +14,15 @@ import Testing
     private static func commit(
         _ mutations: [Mutation], condition: WriteCondition? = nil, now: Int64 = 77, escalated: Bool = false
     ) -> TwoPhaseCommit {
+        self.commit(mutations, conditions: condition.map { [$0] } ?? [], now: now, escalated: escalated)
+    }
+
+    private static func commit(
+        _ mutations: [Mutation], conditions: [WriteCondition], now: Int64 = 77, escalated: Bool = false
+    ) -> TwoPhaseCommit {
         TwoPhaseCommit(
-            transaction: Self.transaction, namespace: "default", mutations: mutations, condition: condition, now: now,
-            router: Self.router, escalated: escalated)
+            transaction: Self.transaction, namespace: "default", mutations: mutations, conditions: conditions,
+            now: now, router: Self.router, escalated: escalated)
     }
 
     /// The data every shard holds at `paths`, and its index, as a coordinator reads them.
@@ -51,7 +57,7 @@ import Testing
             return nil
         }
         #expect(anchor == plan.anchor && part.plan == plan, sourceLocation: sourceLocation)
-        return parts + [(shard: anchor, write: part.write)]
+        return parts.map { (shard: $0.shard, write: $0.intent.write) } + [(shard: anchor, write: part.write)]
     }
 
     /// The node a prepared part sets at `path` (every part of a spine set has exactly one).
@@ -176,13 +182,50 @@ import Testing
         }
         #expect(released == [0, 2] && reflected == through && machine.phase == .done)
         let records = simulation.records.count
-        guard case .conditionFailed(let current)? = simulation.write(mutations, condition: stale) else {
+        guard case .conditionFailed(let current)? = simulation.write(mutations, conditions: [stale]) else {
             Issue.record("the stale write must fail")
             return
         }
         #expect(current == (try Fixture.node(#"{"n":1}"#)))
         #expect(simulation.records.count == records, "a failed compare-and-set logs nothing")
         #expect(simulation.machines.allSatisfy { $0.readLocks.isEmpty && $0.intents.isEmpty })
+    }
+
+    @Test func everyConditionIsReadAndGuardsTheParticipantsThatOwnIt() throws {
+        let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: Self.router, shards: [2, 0]))
+        let user = try #require(Fixture.keys("u", under: Fixture.path("users"), router: Self.router, shards: [1]))
+        let simulation = Simulation(router: Self.router)
+        simulation.write([try Fixture.set("users/\(user[0])", "true")])
+        let conditions = [
+            WriteCondition(path: Fixture.path("users/\(user[0])"), expectedHash: Node(.bool(true)).hash),
+            WriteCondition(path: Fixture.path("posts/\(keys[1])"), expectedHash: ""),
+        ]
+        let mutations = [try Fixture.set("posts/\(keys[0])", "1"), try Fixture.set("posts/\(keys[1])", "2")]
+        var machine = Self.commit(mutations, conditions: conditions)
+        guard case .lockAndRead(let participants, let paths)? = machine.start().first else {
+            Issue.record("conditions are read first")
+            return
+        }
+        #expect(participants == [0, 1, 2] && Set(paths) == Set(conditions.map(\.path)))
+        let (nodes, through) = Self.read(simulation, paths)
+        guard case .prepare(let parts, _)? = machine.onRead(nodes, through: through).first else {
+            Issue.record("conditions that hold prepare")
+            return
+        }
+        #expect(parts.map(\.shard) == [0, 1])
+        #expect(parts[0].intent.guards == [conditions[1].path], "shard 0 owns the post it must find absent")
+        #expect(parts[1].intent.guards == [conditions[0].path], "shard 1 writes nothing but guards the user")
+        #expect(parts[1].intent.write.mutations.isEmpty)
+        var wrong = conditions
+        wrong[0].expectedHash = Node(.bool(false)).hash
+        guard case .conditionFailed? = simulation.write(mutations, conditions: wrong) else {
+            Issue.record("one failing condition fails the write")
+            return
+        }
+        guard case .committed? = simulation.write(mutations, conditions: conditions) else {
+            Issue.record("conditions that hold commit")
+            return
+        }
     }
 
     @Test func aCompareAndSetThatHoldsPreparesAndCommits() throws {
@@ -197,7 +240,7 @@ import Testing
         _ = machine.start()
         let parts = try #require(Self.prepared(machine.onRead(nodes, through: through), &machine))
         #expect(parts.map(\.shard) == [0, 2])
-        guard case .committed? = simulation.write(mutations, condition: current) else {
+        guard case .committed? = simulation.write(mutations, conditions: [current]) else {
             Issue.record("the write must commit")
             return
         }

@@ -13,10 +13,10 @@ import Testing
         let local: LocalShardClient
         let error: any Error & Sendable
 
-        func write(shard: Int, _ write: ShardWrite, condition: WriteCondition?) async throws
+        func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
             -> ShardActor.WriteResult
         {
-            try await self.local.write(shard: shard, write, condition: condition)
+            try await self.local.write(shard: shard, write, conditions: conditions)
         }
 
         func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
@@ -29,11 +29,10 @@ import Testing
             await self.local.unlock(shard: shard, transaction)
         }
 
-        func prepare(
-            shard: Int, _ transaction: TransactionID, _ write: ShardWrite, plan: ShardTransactionPlan,
-            readLockTerm: UInt64?
-        ) async throws -> ShardLogPosition? {
-            try await self.local.prepare(shard: shard, transaction, write, plan: plan, readLockTerm: readLockTerm)
+        func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
+            async throws -> ShardLogPosition?
+        {
+            try await self.local.prepare(shard: shard, transaction, intent, readLockTerm: readLockTerm)
         }
 
         func decide(
@@ -75,7 +74,7 @@ import Testing
         await #expect(throws: (any Error).self) {
             _ = try await coordinator.submit(
                 namespace: "default", mutations: paths.map { .set($0, WriteValue(node: Node(.int(1)))) },
-                condition: nil, now: 0)
+                conditions: [], now: 0)
         }
         var prepared = 0
         for shard in node.shards { prepared += await shard.intents.count }

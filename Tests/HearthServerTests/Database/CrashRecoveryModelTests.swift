@@ -114,7 +114,7 @@ import Testing
         let writes = Mutex<[(position: Int, path: Path, value: Node)]>([])
         @Sendable func single(_ node: SimulatedNode, _ path: Path, _ value: Node) async throws {
             let pending = try await node.coordinator.submit(
-                namespace: "default", mutations: [.set(path, WriteValue(node: value))], condition: nil, now: 1_000)
+                namespace: "default", mutations: [.set(path, WriteValue(node: value))], conditions: [], now: 1_000)
             guard case .committed(let positions, _) = pending.state, let position = positions.first else { return }
             _ = try await pending.outcome()
             writes.withLock { $0.append((Int(position.sequence) - 1, path, value)) }

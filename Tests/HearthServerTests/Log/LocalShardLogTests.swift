@@ -32,7 +32,7 @@ import Testing
             let write = ShardWrite(
                 namespace: "default", mutations: [try Fixture.set("k\(shard)/n", #"{".sv":{"increment":1}}"#)],
                 now: Int64(round))
-            guard case .appended(let entry, let applied) = machines[shard].write(write, condition: nil) else {
+            guard case .appended(let entry, let applied) = machines[shard].write(write, conditions: []) else {
                 Issue.record("round \(round): the write must append")
                 return
             }

@@ -29,10 +29,19 @@ import Testing
         return [
             .write(write),
             .write(ShardWrite(namespace: "ns-é", mutations: [], now: Int64.max)),
-            .prepare(Self.transaction, write, ShardTransactionPlan(anchor: 3, participants: [0, 3, 65_535])),
             .prepare(
-                TransactionID(rawValue: 0), ShardWrite(namespace: "d", mutations: [], now: 0),
-                ShardTransactionPlan(anchor: 0, participants: [0])),
+                Self.transaction,
+                ShardIntent(write: write, plan: ShardTransactionPlan(anchor: 3, participants: [0, 3, 65_535]))),
+            .prepare(
+                TransactionID(rawValue: 0),
+                ShardIntent(
+                    write: ShardWrite(namespace: "d", mutations: [], now: 0),
+                    plan: ShardTransactionPlan(anchor: 0, participants: [0]))),
+            .prepare(
+                Self.transaction,
+                ShardIntent(
+                    write: write, plan: ShardTransactionPlan(anchor: 1, participants: [1, 2]),
+                    guards: [try Path(validating: "/posts/p1"), .root])),
             .decide(
                 Self.transaction, commit: true,
                 ShardIntent(write: write, plan: ShardTransactionPlan(anchor: 3, participants: [0, 3]))),
@@ -46,7 +55,8 @@ import Testing
     static func same(_ a: ShardEntry, _ b: ShardEntry) -> Bool {
         switch (a, b) {
         case (.write(let x), .write(let y)): return Self.same(x, y)
-        case (.prepare(let t, let x, let p), .prepare(let u, let y, let q)): return t == u && p == q && Self.same(x, y)
+        case (.prepare(let t, let x), .prepare(let u, let y)):
+            return t == u && x.plan == y.plan && x.guards == y.guards && Self.same(x.write, y.write)
         case (.decide(let t, let c, nil), .decide(let u, let d, nil)), (.finish(let t, let c), .finish(let u, let d)):
             return t == u && c == d
         case (.decide(let t, let c, let x?), .decide(let u, let d, let y?)):
@@ -69,7 +79,7 @@ import Testing
 
     @Test func everyEntryKindRoundTrips() throws {
         for (offset, entry) in try Self.samples().enumerated() {
-            let shard = offset * 9_000
+            let shard = offset * 8_000
             let index = UInt64(offset) << 40 + 1
             let bytes = ShardLogRecord.encode(entry, shard: shard, index: index)
             let record = try ShardLogRecord(decoding: bytes)
@@ -101,7 +111,9 @@ import Testing
             let entry: ShardEntry =
                 Bool.random(using: &random)
                 ? .write(write)
-                : .prepare(Self.transaction, write, ShardTransactionPlan(anchor: 1, participants: [1, 2]))
+                : .prepare(
+                    Self.transaction,
+                    ShardIntent(write: write, plan: ShardTransactionPlan(anchor: 1, participants: [1, 2])))
             let decoded = try ShardLogRecord(decoding: ShardLogRecord.encode(entry, shard: 1, index: 1))
             guard case .entry(1, 1, let back) = decoded, Self.same(back, entry) else {
                 Issue.record("seed \(seed) round \(round): \(entry) came back as \(decoded)")

@@ -47,7 +47,7 @@ import Testing
         let transaction = TransactionID(rawValue: 7)
         _ = try await actor.lock(transaction, namespace: "default", paths: [Fixture.path("posts/p1")])
         let write = try Self.write("1", at: "posts/p1/starCount")
-        let parked = Task { try await actor.write(write, condition: nil) }
+        let parked = Task { try await actor.write(write, conditions: []) }
         await Self.waitUntilParked(actor)
 
         #expect(await actor.releaseIfDeposed() == false, "a leader keeps its locks and parked commands")
@@ -64,7 +64,7 @@ import Testing
         let actor = ShardActor(machine: ShardStateMachine(shard: 0, spineDepth: 2), log: SwitchableLog())
         let transaction = TransactionID(rawValue: 8)
         _ = try await actor.lock(transaction, namespace: "default", paths: [Fixture.path("posts/p1")])
-        let parked = Task { try await actor.write(try Self.write("1", at: "posts/p1/starCount"), condition: nil) }
+        let parked = Task { try await actor.write(try Self.write("1", at: "posts/p1/starCount"), conditions: []) }
         await Self.waitUntilParked(actor)
         await actor.unlock(transaction)
         guard case .appended = try await parked.value else {
@@ -78,17 +78,17 @@ import Testing
     @Test func aRefusedAppendLeavesTheMachineAsItWas() async throws {
         let log = SwitchableLog()
         let actor = ShardActor(machine: ShardStateMachine(shard: 0, spineDepth: 2), log: log)
-        _ = try await actor.write(try Self.write("1", at: "posts/p1/starCount"), condition: nil)
+        _ = try await actor.write(try Self.write("1", at: "posts/p1/starCount"), conditions: [])
         let before = await actor.state
         log.refusesNextAppend.store(true, ordering: .relaxed)
         await #expect(throws: ShardNotLeaderError.self) {
-            try await actor.write(try Self.write("2", at: "posts/p1/starCount"), condition: nil)
+            try await actor.write(try Self.write("2", at: "posts/p1/starCount"), conditions: [])
         }
         let after = await actor.state
         #expect(after.lastIndex == before.lastIndex)
         #expect(after.trees == before.trees)
         guard
-            case .appended(let position, _) = try await actor.write(try Self.write("3", at: "posts/p2"), condition: nil)
+            case .appended(let position, _) = try await actor.write(try Self.write("3", at: "posts/p2"), conditions: [])
         else {
             Issue.record("the next write must be appended")
             return

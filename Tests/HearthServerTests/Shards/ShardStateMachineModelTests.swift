@@ -228,7 +228,7 @@ import Testing
         let needsAllShards = Self.needsAllShards(write, run)
         let failed = condition.map { model.node(at: $0.path).hash != $0.expectedHash } ?? false
         let before = run.machine.trees
-        let decision = run.machine.write(try write.shardWrite(), condition: condition)
+        let decision = run.machine.write(try write.shardWrite(), conditions: condition.map { [$0] } ?? [])
         switch decision {
         case .blocked:
             run.counts["blocked", default: 0] += 1
@@ -331,7 +331,7 @@ import Testing
         let blocked = run.isLocked(namespace: namespace, mutations: write.mutations, reads: [], except: transaction)
         let needsAllShards = Self.needsAllShards(write, run)
         let before = run.machine.trees
-        let decision = run.machine.prepare(transaction, try write.shardWrite(), plan: plan)
+        let decision = run.machine.prepare(transaction, ShardIntent(write: try write.shardWrite(), plan: plan))
         switch decision {
         case .blocked:
             run.counts["blocked", default: 0] += 1

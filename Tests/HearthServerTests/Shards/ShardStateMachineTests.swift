@@ -30,7 +30,7 @@ import Testing
         ]
         for (mutation, needsAllShards) in cases {
             var copy = machine
-            let decision = copy.write(Self.write(mutation), condition: nil)
+            let decision = copy.write(Self.write(mutation), conditions: [])
             if case .needsAllShards = decision {
                 #expect(needsAllShards, "\(mutation.path) does not land below a spine leaf")
             } else {
@@ -38,7 +38,7 @@ import Testing
             }
         }
         machine = try Self.machine(#""a root leaf""#)
-        guard case .needsAllShards = machine.write(Self.write(try Fixture.set("q/r", "1")), condition: nil) else {
+        guard case .needsAllShards = machine.write(Self.write(try Fixture.set("q/r", "1")), conditions: []) else {
             Issue.record("a write below a leaf at the root must run over every shard")
             return
         }
@@ -64,7 +64,7 @@ import Testing
             let path = Path(keys: (0..<depth).map { _ in Key(unchecked: keys[Int.random(in: 0..<2, using: &random)]) })
             let spec = ValueSpec.random(&random, depth: 1)
             let expected = spec.hasContent && model.hasLeafAbove(path, shallowerThan: 2)
-            let decision = machine.write(Self.write(.set(path, try spec.writeValue(at: path))), condition: nil)
+            let decision = machine.write(Self.write(.set(path, try spec.writeValue(at: path))), conditions: [])
             var answered = false
             if case .needsAllShards = decision { answered = true }
             #expect(
@@ -79,7 +79,7 @@ import Testing
         var machine = try Self.machine(#"{"a":{"x":{"n":1}}}"#)
         let mutation = try Fixture.set("a/x/n", "2")
         let wrong = WriteCondition(path: Fixture.path("a/x/n"), expectedHash: Node(.int(7)).hash)
-        guard case .conditionFailed(let current) = machine.write(Self.write(mutation), condition: wrong) else {
+        guard case .conditionFailed(let current) = machine.write(Self.write(mutation), conditions: [wrong]) else {
             Issue.record("a wrong hash must fail")
             return
         }
@@ -87,13 +87,13 @@ import Testing
         #expect(machine.lastIndex == 0)
         #expect(machine.node(namespace: "default", at: Fixture.path("a/x/n")) == Node(.int(1)))
         let right = WriteCondition(path: Fixture.path("a/x/n"), expectedHash: Node(.int(1)).hash)
-        guard case .appended = machine.write(Self.write(mutation), condition: right) else {
+        guard case .appended = machine.write(Self.write(mutation), conditions: [right]) else {
             Issue.record("the right hash must write")
             return
         }
         #expect(machine.lastIndex == 1)
         let absent = WriteCondition(path: Fixture.path("a/y"), expectedHash: "")
-        guard case .appended = machine.write(Self.write(try Fixture.set("a/y", "1")), condition: absent) else {
+        guard case .appended = machine.write(Self.write(try Fixture.set("a/y", "1")), conditions: [absent]) else {
             Issue.record("an empty hash matches an absent node")
             return
         }
@@ -103,14 +103,17 @@ import Testing
         var machine = try Self.machine(#"{"a":{"x":{"n":1}}}"#)
         let transaction = TransactionID(rawValue: 9)
         let plan = ShardTransactionPlan(anchor: 2, participants: [0, 2])
-        guard case .appended = machine.prepare(transaction, Self.write(try Fixture.set("a/x", "5")), plan: plan) else {
+        guard
+            case .appended = machine.prepare(
+                transaction, ShardIntent(write: Self.write(try Fixture.set("a/x", "5")), plan: plan))
+        else {
             Issue.record("prepare on a free path must append")
             return
         }
         for (path, blocked) in [("a/x", true), ("a/x/n", true), ("a", true), ("a/y", false), ("b/x", false)] {
             var copy = machine
             var isBlocked = false
-            if case .blocked = copy.write(Self.write(try Fixture.set(path, "1")), condition: nil) { isBlocked = true }
+            if case .blocked = copy.write(Self.write(try Fixture.set(path, "1")), conditions: []) { isBlocked = true }
             #expect(isBlocked == blocked, "write at \(path)")
         }
         let other = TransactionID(rawValue: 10)
@@ -133,7 +136,7 @@ import Testing
             return
         }
         #expect(part.participants == [0, 2] && machine.intents.isEmpty)
-        guard case .appended = machine.write(Self.write(try Fixture.set("a/x/n", "1")), condition: nil) else {
+        guard case .appended = machine.write(Self.write(try Fixture.set("a/x/n", "1")), conditions: []) else {
             Issue.record("the path is free once the transaction finished")
             return
         }
@@ -146,23 +149,23 @@ import Testing
         let again = machine.lock(transaction, namespace: "default", paths: [Fixture.path("a/x")])
         #expect(first)
         #expect(again, "its own lock never blocks it")
-        guard case .blocked = machine.write(Self.write(try Fixture.set("a/x/n", "1")), condition: nil) else {
+        guard case .blocked = machine.write(Self.write(try Fixture.set("a/x/n", "1")), conditions: []) else {
             Issue.record("a read lock must block an overlapping write")
             return
         }
         var unlocked = machine
         unlocked.unlock(transaction)
-        guard case .appended = unlocked.write(Self.write(try Fixture.set("a/x/n", "1")), condition: nil) else {
+        guard case .appended = unlocked.write(Self.write(try Fixture.set("a/x/n", "1")), conditions: []) else {
             Issue.record("unlock must free the path")
             return
         }
         let plan = ShardTransactionPlan(anchor: 1, participants: [0, 1])
-        guard case .appended = machine.prepare(transaction, Self.write(), plan: plan) else {
+        guard case .appended = machine.prepare(transaction, ShardIntent(write: Self.write(), plan: plan)) else {
             Issue.record("a transaction's own read lock never blocks its prepare")
             return
         }
         #expect(machine.readLocks.isEmpty)
-        guard case .appended = machine.write(Self.write(try Fixture.set("a/x/n", "1")), condition: nil) else {
+        guard case .appended = machine.write(Self.write(try Fixture.set("a/x/n", "1")), conditions: []) else {
             Issue.record("an empty part locks nothing once prepared")
             return
         }
@@ -174,7 +177,7 @@ import Testing
         let write = Self.write(
             try Fixture.set("a/x/n", #"{".sv":{"increment":1}}"#), try Fixture.set("a/x/t", #"{".sv":"timestamp"}"#),
             .setPriority(Fixture.path("a/x"), try Fixture.value(#"{".sv":"timestamp"}"#)), now: 1_234)
-        guard case .appended(let entry, let applied) = leader.write(write, condition: nil) else {
+        guard case .appended(let entry, let applied) = leader.write(write, conditions: []) else {
             Issue.record("the write must append")
             return
         }

@@ -15,7 +15,7 @@ extension ShardEntry {
 extension ShardIntent {
     /// The intent as its prepare entry's bytes, to compare intents.
     func bytes(_ transaction: TransactionID) -> [UInt8] {
-        ShardEntry.prepare(transaction, self.write, self.plan).bytes
+        ShardEntry.prepare(transaction, ShardIntent(write: self.write, plan: self.plan)).bytes
     }
 }
 

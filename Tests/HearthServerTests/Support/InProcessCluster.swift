@@ -247,7 +247,7 @@ enum InProcessCluster {
                 guard let database = member.database else { continue }
                 do {
                     _ = try await database.coordinator.write(
-                        namespace: "default", mutations: mutations, condition: nil, now: 0)
+                        namespace: "default", mutations: mutations, conditions: [], now: 0)
                     return true
                 } catch is ShardNotCommittedError {
                     return false

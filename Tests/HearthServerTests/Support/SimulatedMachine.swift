@@ -104,7 +104,8 @@ struct SimulatedMachineClient: WorkloadTarget {
     func perform(_ mutations: [Mutation], condition: WriteCondition?, now: Int64) async throws -> WriteOutcome {
         let coordinator = self.database.coordinator
         let outcome = try await self.machine.request(executor: self.executor) {
-            try await coordinator.write(namespace: "default", mutations: mutations, condition: condition, now: now)
+            try await coordinator.write(
+                namespace: "default", mutations: mutations, conditions: condition.map { [$0] } ?? [], now: now)
         }
         guard self.machine.isCurrent(self.incarnation) else { throw LostAnswer() }
         return outcome

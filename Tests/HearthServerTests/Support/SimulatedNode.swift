@@ -33,13 +33,13 @@ struct SimulatedNode: WorkloadTarget {
 
     /// Submits a write, then waits for its outcome.
     func write(
-        _ mutations: [Mutation], namespace: String = "default", condition: WriteCondition? = nil, now: Int64 = 1_000
+        _ mutations: [Mutation], namespace: String = "default", conditions: [WriteCondition] = [], now: Int64 = 1_000
     ) async throws -> WriteOutcome {
-        try await self.coordinator.write(namespace: namespace, mutations: mutations, condition: condition, now: now)
+        try await self.coordinator.write(namespace: namespace, mutations: mutations, conditions: conditions, now: now)
     }
 
     func perform(_ mutations: [Mutation], condition: WriteCondition?, now: Int64) async throws -> WriteOutcome {
-        try await self.write(mutations, condition: condition, now: now)
+        try await self.write(mutations, conditions: condition.map { [$0] } ?? [], now: now)
     }
 
     /// Every shard's state machine as it stands.

@@ -11,11 +11,11 @@ extension Simulation {
     /// - Returns: its outcome, or nil (with an issue recorded) when it did not finish.
     @discardableResult
     func write(
-        _ mutations: [Mutation], namespace: String = "default", condition: WriteCondition? = nil, now: Int64 = 1_000,
+        _ mutations: [Mutation], namespace: String = "default", conditions: [WriteCondition] = [], now: Int64 = 1_000,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> WriteOutcome? {
         let task = self.spawn { node in
-            try await node.write(mutations, namespace: namespace, condition: condition, now: now)
+            try await node.write(mutations, namespace: namespace, conditions: conditions, now: now)
         }
         self.run()
         let result = task.result.withLock { $0 }

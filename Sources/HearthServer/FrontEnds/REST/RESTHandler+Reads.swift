@@ -1,19 +1,30 @@
 import HearthCore
 import HearthNet
+import HearthRules
 
 /// GET: plain reads, queries, shallow reads, export format, ETags and SSE streams.
 ///
 /// Every one of them first passes the database's read barrier, so it reflects every write acknowledged before it on
 /// any node of a cluster (an SSE stream's first `put` included: it registers after the barrier).
 extension RESTHandler {
-    func get(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPReply {
+    func get(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity, expires: Double?) async throws
+        -> HTTPReply
+    {
         let query = try self.query(for: request)
         try await self.database.readBarrier(namespace: request.namespace, path: request.path)
+        try self.authorizeRead(identity, request, query: query)
         if request.isEventStream {
             let stream = SSEStream(
-                namespace: request.namespace, path: request.path, query: query, exportFormat: request.exportFormat,
-                view: self.database.view)
+                namespace: request.namespace, path: request.path, identity: identity, query: query,
+                exportFormat: request.exportFormat, view: self.database.view)
             stream.register()
+            if let expires {
+                let seconds = max(0, expires - Double(self.database.now()) / 1000)
+                Task { [weak stream] in
+                    try await Task.sleep(for: .seconds(seconds))
+                    stream?.revoke(expired: true)
+                }
+            }
             let headers = HTTPHeaders([
                 ("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"),
                 ("Access-Control-Allow-Origin", "*"),

@@ -1,11 +1,12 @@
 import HearthCore
 import HearthNet
+import HearthRules
 import HearthWire
 
 /// PUT, DELETE, POST and PATCH: everything is checked against the shared `WriteRules` first, so a bad request
-/// changes nothing.
+/// changes nothing, then against the security rules (`AccessControl`) as it is written.
 extension RESTHandler {
-    func set(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPResponse {
+    func set(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws -> HTTPResponse {
         let location = WriteLocation(path: request.path, targetsPriority: request.targetsPriority)
         let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
             request.method == .delete
@@ -17,7 +18,8 @@ extension RESTHandler {
             condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
         }
         let outcome = try await self.takingTurns(request, http) {
-            try await self.database.write(namespace: request.namespace, mutations: [mutation], condition: condition)
+            try await self.access.write(
+                identity, namespace: request.namespace, mutations: [mutation], condition: condition)
         }
         switch outcome {
         case .conditionFailed(let current):
@@ -49,7 +51,7 @@ extension RESTHandler {
         }
     }
 
-    func push(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPResponse {
+    func push(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws -> HTTPResponse {
         if request.targetsPriority { throw RESTError.invalidPath("POST cannot target .priority") }
         let name = self.database.nextPushID()
         let location = WriteLocation(path: request.path.appending(Key(unchecked: name)))
@@ -57,7 +59,7 @@ extension RESTHandler {
             try WriteRules.set(body: http.body, at: location)
         }
         try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [])
-        _ = try await self.database.write(namespace: request.namespace, mutations: [mutation])
+        _ = try await self.access.write(identity, namespace: request.namespace, mutations: [mutation])
         let body =
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
                 UInt8(ascii: "}")
@@ -65,7 +67,7 @@ extension RESTHandler {
         return self.success(request, body: body)
     }
 
-    func update(_ request: RESTRequest, _ http: HTTPRequest) async throws -> HTTPResponse {
+    func update(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws -> HTTPResponse {
         if request.targetsPriority { throw RESTError.invalidPath("PATCH cannot target .priority") }
         let document: JSONValue
         do {
@@ -81,7 +83,7 @@ extension RESTHandler {
             try WriteRules.update(members, at: request.path)
         }
         try self.checkWriteSize(request, bodyBytes: http.body.count, paths: mutations.map(\.path))
-        let outcome = try await self.database.write(namespace: request.namespace, mutations: mutations)
+        let outcome = try await self.access.write(identity, namespace: request.namespace, mutations: mutations)
         guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
         var body = Array("{".utf8)
         for (index, (key, mutation)) in zip(members.keys.sorted(), resolved).enumerated() {

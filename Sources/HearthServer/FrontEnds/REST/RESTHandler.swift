@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 public import HearthNet
+import HearthRules
 public import HearthSystem
 
 /// Serves Firebase's REST API (and SSE streaming, and the operations endpoints `/.metrics`, `/.health`, `/.ready`)
@@ -8,7 +9,8 @@ public import HearthSystem
 public final class RESTHandler: HTTPRequestHandler {
     let database: any DatabaseAccess
     let configuration: NodeConfiguration
-    let policy: any AccessPolicy
+    /// Who may read and write what: every request is checked here first.
+    let access: AccessControl
     let metrics: Metrics
     let log: Log
     /// The realtime-protocol front end (`/.ws`, `/.lp`), when the node serves it.
@@ -21,7 +23,7 @@ public final class RESTHandler: HTTPRequestHandler {
     public init(
         database: any DatabaseAccess,
         configuration: NodeConfiguration,
-        policy: any AccessPolicy,
+        access: AccessControl,
         metrics: Metrics,
         log: Log,
         wire: WireSessions? = nil,
@@ -29,11 +31,15 @@ public final class RESTHandler: HTTPRequestHandler {
     ) {
         self.database = database
         self.configuration = configuration
-        self.policy = policy
+        self.access = access
         self.metrics = metrics
         self.log = log
         self.wire = wire
         self.cluster = cluster
+        access.watchRules { [weak self] namespace in
+            guard let self else { return }
+            Task { self.revokeStreams(in: namespace) }
+        }
     }
 
     public func maximumBodyBytes(
@@ -51,7 +57,9 @@ public final class RESTHandler: HTTPRequestHandler {
         if let wire = self.wire, let reply = await wire.reply(to: request) { return reply }
         let started = ContinuousClock.now
         let reply: HTTPReply
-        if request.path == "/.cluster/remove" {
+        if request.path == RESTHandler.rulesPath {
+            reply = .response(await self.rulesResponse(request))
+        } else if request.path == "/.cluster/remove" {
             reply = .response(await self.removeMemberResponse(request))
         } else if Self.operationsPaths.contains(request.path) {
             reply = .response(self.operationsResponse(request))
@@ -60,6 +68,8 @@ public final class RESTHandler: HTTPRequestHandler {
                 reply = try await self.handleREST(request)
             } catch let error as RESTError {
                 reply = .response(error.response)
+            } catch is AccessDeniedError {
+                reply = .response(RESTError.permissionDenied.response)
             } catch let error as any WriteUnavailableError {
                 reply = .response(RESTError(503, error.description).response)
             } catch {
@@ -84,19 +94,16 @@ public final class RESTHandler: HTTPRequestHandler {
 
     private func handleREST(_ http: HTTPRequest) async throws -> HTTPReply {
         let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
-        let operation: AccessRequest.Operation = request.method == .get ? .read : .write
-        let access = AccessRequest(
-            operation: operation, namespace: request.namespace, path: request.path, credential: request.credential)
-        guard self.policy.allows(access) else { throw RESTError.permissionDenied }
+        let (identity, expires) = try self.identity(of: request)
         switch request.method {
         case .get:
-            return try await self.get(request, http)
+            return try await self.get(request, http, identity: identity, expires: expires)
         case .put, .delete:
-            return .response(try await self.set(request, http))
+            return .response(try await self.set(request, http, identity: identity))
         case .post:
-            return .response(try await self.push(request, http))
+            return .response(try await self.push(request, http, identity: identity))
         case .patch:
-            return .response(try await self.update(request, http))
+            return .response(try await self.update(request, http, identity: identity))
         }
     }
 }

@@ -81,15 +81,17 @@ struct RESTRequest {
         }
         if let timeout = parameters["timeout"] { try Self.validateTimeout(timeout) }
 
-        var credential = parameters["auth"] ?? parameters["access_token"]
-        if credential == nil, let authorization = request.headers["Authorization"],
-            authorization.lowercased().hasPrefix("bearer ")
-        {
-            credential = String(authorization.dropFirst(7))
-        }
-        self.credential = credential
+        self.credential = Self.credential(request, parameters: parameters)
         self.isEventStream =
             method == .get && (request.headers["Accept"]?.lowercased().contains("text/event-stream") ?? false)
+    }
+
+    /// The credential a request presents: `auth=`, `access_token=`, or `Authorization: Bearer …`.
+    static func credential(_ request: HTTPRequest, parameters: [String: String]) -> String? {
+        if let credential = parameters["auth"] ?? parameters["access_token"] { return credential }
+        guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("bearer ")
+        else { return nil }
+        return String(authorization.dropFirst(7))
     }
 
     /// The request's namespace, by the rule all front ends and the client share (`WireNamespace`).

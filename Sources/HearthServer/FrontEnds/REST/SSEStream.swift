@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthRules
 import Synchronization
 
 /// One `Accept: text/event-stream` client: the initial `put` of the value (or query result) at its path, then a
@@ -10,7 +11,9 @@ import Synchronization
 final class SSEStream: HTTPStreamSession, ChangeListener {
     let namespace: String
     let path: Path
-    private let query: QuerySpec?
+    /// Who opened the stream: it ends with `cancel` when the rules stop letting them read it.
+    let identity: AuthIdentity
+    let query: QuerySpec?
     private let exportFormat: Bool
     private let view: DatabaseView
     private let state = Mutex(State())
@@ -23,9 +26,13 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
         var closed = false
     }
 
-    init(namespace: String, path: Path, query: QuerySpec?, exportFormat: Bool, view: DatabaseView) {
+    init(
+        namespace: String, path: Path, identity: AuthIdentity, query: QuerySpec?, exportFormat: Bool,
+        view: DatabaseView
+    ) {
         self.namespace = namespace
         self.path = path
+        self.identity = identity
         self.query = query
         self.exportFormat = exportFormat
         self.view = view
@@ -44,10 +51,10 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
 
     func start(_ writer: ConnectionWriter) {
         let alive = self.state.withLock { state -> Bool in
-            guard !state.closed else { return false }
             if let initial = state.initial { writer.write(initial) }
             for event in state.pending { writer.write(event) }
             state.pending = []
+            guard !state.closed else { return false }
             state.writer = writer
             return true
         }
@@ -70,8 +77,30 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
             state.closed = true
             return state.writer
         }
-        writer?.writeFarewell(Array("event: cancel\ndata: null\n\n".utf8))
+        writer?.writeFarewell(Self.cancel)
     }
+
+    /// The rules no longer let the stream's client read it (Firebase's `cancel`), or its credential expired
+    /// (`auth_revoked`, with the words the Python SDK looks for): the stream ends with that event. A stream whose
+    /// head is not written yet ends at `start`, with the event.
+    func revoke(expired: Bool) {
+        self.view.removeListener(self)
+        let farewell =
+            expired ? Array("event: auth_revoked\ndata: credential is no longer valid\n\n".utf8) : Self.cancel
+        let writer = self.state.withLock { state -> ConnectionWriter? in
+            guard !state.closed else { return nil }
+            state.closed = true
+            guard let writer = state.writer else {
+                state.pending.append(farewell)
+                return nil
+            }
+            return writer
+        }
+        writer?.write(farewell)
+        writer?.close()
+    }
+
+    private static let cancel = Array("event: cancel\ndata: null\n\n".utf8)
 
     /// Sends a keep-alive event (`data: null`, which clients ignore).
     func sendKeepAlive() {

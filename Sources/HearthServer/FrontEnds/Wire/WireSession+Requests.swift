@@ -1,4 +1,5 @@
 import HearthCore
+import HearthRules
 import HearthSystem
 import HearthWire
 import Synchronization
@@ -87,7 +88,6 @@ extension WireSession {
         default: return
         }
         let path = try Self.location(text, allowingPriority: false).path
-        try self.authorize(.read, path)
         try await self.context.database.readBarrier(namespace: self.namespace, path: path)
     }
 
@@ -106,6 +106,7 @@ extension WireSession {
     /// The error response for a request that failed before or while it ran.
     func failureResponse(id: Int64, action: String, error: any Error) -> WireServerMessage {
         if let error = error as? WireProtocolError { return .response(id: id, .failure(error)) }
+        if error is AccessDeniedError { return .response(id: id, .failure(.permissionDeniedError)) }
         if let error = error as? any WriteUnavailableError {
             return .response(id: id, .failure(WireProtocolError(.unavailable, error.description)))
         }
@@ -123,8 +124,8 @@ extension WireSession {
         case .get(let path, let query): return try self.get(path, query: query)
         case .onDisconnectPut, .onDisconnectMerge: return try self.registerOnDisconnect(request)
         case .onDisconnectCancel(let path): return try self.cancelOnDisconnect(path)
-        case .auth(let credential), .googleAuth(let credential): return self.changeCredential(to: credential)
-        case .unauth: return self.changeCredential(to: nil)
+        case .auth(let credential), .googleAuth(let credential): return try self.changeCredential(to: credential)
+        case .unauth: return try self.changeCredential(to: nil)
         case .appCheck, .unAppCheck: return Self.emptyObject
         case .stats: return .json(.string(""))
         case .put, .merge: preconditionFailure("A \(request.action) is submitted, never performed: \(request)")
@@ -135,7 +136,7 @@ extension WireSession {
 
     private func listen(_ text: String, query: QuerySpec?, tag: Int64?) throws -> WireData {
         let path = try Self.location(text, allowingPriority: false).path
-        try self.authorize(.read, path)
+        try self.authorizeRead(path, query: query)
         let transport = self.shared.withLock { $0.transport }
         guard let transport else { return Self.emptyObject }
         let listen = WireListen(namespace: self.namespace, path: path, query: query, tag: tag, transport: transport)
@@ -156,38 +157,77 @@ extension WireSession {
 
     private func get(_ text: String, query: QuerySpec?) throws -> WireData {
         let path = try Self.location(text, allowingPriority: false).path
-        try self.authorize(.read, path)
+        try self.authorizeRead(path, query: query)
         var value = self.context.database.root(self.namespace).node(at: path)
         if let query, !query.loadsAllData { value = query.evaluate(value) }
         return .node(value)
     }
 
-    /// Switches the session's credential, revokes (`c`) every listen it may no longer read, and answers with the
-    /// trace's `{"auth": …, "expires": …}` shape.
-    private func changeCredential(to credential: String?) -> WireData {
-        let listens = self.shared.withLock { shared in
-            shared.credential = credential
-            return shared.listens
+    /// Checks the session's new credential, switches to it, revokes (`c`) every listen it may no longer read,
+    /// and answers with the trace's `{"auth": …, "expires": …}` shape. A credential that is no valid token is
+    /// refused (`invalid_token`, `expired_token`) and the session keeps the identity it had.
+    private func changeCredential(to credential: String?) throws(WireProtocolError) -> WireData {
+        let authentication: Authentication
+        do {
+            authentication = try self.context.access.authenticate(credential)
+        } catch {
+            self.context.log.info("wire.token_refused", ["reason": error.message])
+            throw WireProtocolError(error.code == .expiredToken ? .expiredToken : .invalidToken, error.message)
         }
-        for (key, listen) in listens where !self.isAllowed(.read, listen.path) {
+        let generation = self.shared.withLock { shared in
+            shared.authentication = authentication
+            shared.authGeneration += 1
+            return shared.authGeneration
+        }
+        self.revokeDisallowedListens()
+        if let expires = authentication.expires { self.expire(generation, at: expires) }
+        guard credential != nil else { return Self.emptyObject }
+        return .json(
+            .object([
+                "auth": authentication.identity.auth.jsonValue,
+                "expires": authentication.expires.map { .int(Int64($0)) } ?? .null,
+            ]))
+    }
+
+    /// At `expires` (seconds since the Unix epoch), unless the client authenticated again since: tells it its
+    /// token expired (`ac`), drops back to unauthenticated and revokes what that may not read.
+    private func expire(_ generation: UInt64, at expires: Double) {
+        let seconds = max(0, expires - Double(self.context.database.now()) / 1000)
+        Task { [weak self] in
+            try await Task.sleep(for: .seconds(seconds))
+            guard let self else { return }
+            let isCurrent = self.shared.withLock { shared -> Bool in
+                guard shared.authGeneration == generation else { return false }
+                shared.authentication = Authentication(identity: .anonymous, expires: nil)
+                shared.authGeneration += 1
+                return true
+            }
+            guard isCurrent else { return }
+            self.send(.authRevoked(status: "expired_token", reason: "Auth token is expired."))
+            self.revokeDisallowedListens()
+        }
+    }
+
+    /// Revokes (`c`) every listen the session's identity may no longer read under the rules in force.
+    func revokeDisallowedListens() {
+        let listens = self.shared.withLock { $0.listens }
+        for (key, listen) in listens where !self.mayRead(listen.path, query: listen.query) {
             let removed = self.shared.withLock { $0.listens.removeValue(forKey: key) }
             guard let removed else { continue }
             self.remove(removed)
             self.send(.listenRevoked(path: listen.path, query: listen.tag == nil ? nil : listen.query))
         }
-        return credential == nil ? Self.emptyObject : .json(.object(["auth": .null, "expires": .null]))
     }
 
-    /// The emulator's `owner` credential is an administrator: the access policy is not consulted.
-    func isAllowed(_ operation: AccessRequest.Operation, _ path: Path) -> Bool {
-        let credential = self.shared.withLock { $0.credential }
-        if credential == "owner" { return true }
-        return self.context.policy.allows(
-            AccessRequest(operation: operation, namespace: self.namespace, path: path, credential: credential))
+    /// Who the session's client is now.
+    var authIdentity: AuthIdentity { self.shared.withLock { $0.authentication.identity } }
+
+    func mayRead(_ path: Path, query: QuerySpec?) -> Bool {
+        self.context.access.mayRead(self.authIdentity, namespace: self.namespace, path: path, query: query)
     }
 
-    func authorize(_ operation: AccessRequest.Operation, _ path: Path) throws(WireProtocolError) {
-        guard self.isAllowed(operation, path) else { throw WireProtocolError.permissionDeniedError }
+    func authorizeRead(_ path: Path, query: QuerySpec?) throws(WireProtocolError) {
+        guard self.mayRead(path, query: query) else { throw WireProtocolError.permissionDeniedError }
     }
 
     /// A request's path under the shared write rules, refused as `invalid_data` when it breaks them.

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthRules
 import HearthStorage
 import HearthSystem
 import HearthWire
@@ -13,13 +14,12 @@ extension WireSession {
     /// Validates a put or merge and orders it; its acknowledgement comes from `WireAcknowledgements`.
     func submitWrite(_ request: WireRequest) async throws -> WireAcknowledgements.Entry.Submission {
         let (path, mutations) = try Self.mutations(of: request)
-        for mutation in mutations { try self.authorize(.write, mutation.path) }
         var condition: WriteCondition?
         if case .put(_, _, let hash?) = request, let mutation = mutations.first {
             condition = WriteCondition(path: mutation.path, expectedHash: hash)
         }
-        let write = try await self.context.database.submit(
-            namespace: self.namespace, mutations: mutations, condition: condition)
+        let write = try await self.context.access.submit(
+            self.authIdentity, namespace: self.namespace, mutations: mutations, condition: condition)
         return (write, path)
     }
 
@@ -43,10 +43,15 @@ extension WireSession {
         }
     }
 
-    /// `o` and `om`: checks the write now and queues it for when the client goes away.
+    /// `o` and `om`: checks the write now, against the rules and data of this moment and with the identity the
+    /// client has now, and queues it for when the client goes away.
     func registerOnDisconnect(_ request: WireRequest) throws -> WireData {
         let (path, mutations) = try Self.mutations(of: request)
-        for mutation in mutations { try self.authorize(.write, mutation.path) }
+        let database = self.context.database
+        let verdict = self.context.access.checkWrite(
+            self.authIdentity, namespace: self.namespace, mutations: mutations, root: database.root(self.namespace),
+            now: database.now())
+        guard verdict.isAllowed else { throw WireProtocolError.permissionDeniedError }
         self.shared.withLock { $0.onDisconnect.append(WireOnDisconnect(path: path, mutations: mutations)) }
         return Self.emptyObject
     }
@@ -58,12 +63,10 @@ extension WireSession {
         return Self.emptyObject
     }
 
-    /// Runs one queued operation after the client went away: re-checked against the access policy, server values
-    /// resolved now. Failures are logged; there is nobody left to tell.
+    /// Runs one queued operation after the client went away, as it was authorized when it was registered; server
+    /// values resolve now. Failures are logged; there is nobody left to tell.
     func runOnDisconnect(_ operation: WireOnDisconnect) async {
-        guard operation.mutations.allSatisfy({ self.isAllowed(.write, $0.path) }), !operation.mutations.isEmpty else {
-            return
-        }
+        guard !operation.mutations.isEmpty else { return }
         do {
             _ = try await self.context.database.write(namespace: self.namespace, mutations: operation.mutations)
         } catch let error as StorageError where error.code == .cancelled {

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthRules
 import HearthWire
 import Synchronization
 
@@ -30,7 +31,10 @@ final class WireSession: WebSocketMessageHandler {
         var isTerminated = false
         var listens: [WireListenKey: WireListen] = [:]
         var onDisconnect: [WireOnDisconnect] = []
-        var credential: String?
+        /// Who the client authenticated as, and until when; a new `auth` or `unauth` replaces it.
+        var authentication = Authentication(identity: .anonymous, expires: nil)
+        /// Counts `auth`/`unauth` requests, so an expiry timer set for an older credential does nothing.
+        var authGeneration: UInt64 = 0
         /// The WebSocket a long-polling session is upgrading to, its framing, and data it sent before the switch.
         var secondary: (any WireTransport)?
         var secondaryAssembler: WireFrameAssembler

@@ -2,10 +2,10 @@ import HearthCore
 import HearthSystem
 import HearthWire
 
-/// What every wire session of a node shares: the database, the access policy, the log and the limits.
+/// What every wire session of a node shares: the database, access control, the log and the limits.
 struct WireSessionContext: Sendable {
     let database: any DatabaseAccess
-    let policy: any AccessPolicy
+    let access: AccessControl
     let log: Log
     /// Where answered requests are counted (`hearth_wire_requests_total`, latency by action).
     let metrics: Metrics

@@ -18,16 +18,21 @@ public final class WireSessions: Sendable {
     private let newSessionsContinuation: AsyncStream<WireSession>.Continuation
 
     public init(
-        database: any DatabaseAccess, configuration: NodeConfiguration, policy: any AccessPolicy, log: Log,
+        database: any DatabaseAccess, configuration: NodeConfiguration, access: AccessControl, log: Log,
         metrics: Metrics
     ) {
         self.context = WireSessionContext(
-            database: database, policy: policy, log: log, metrics: metrics,
+            database: database, access: access, log: log, metrics: metrics,
             maximumMessageBytes: configuration.maximumWireMessageBytes,
             maximumQueuedBytes: configuration.maximumWireQueuedBytes)
         self.defaultNamespace = configuration.defaultNamespace
         self.pingInterval = .milliseconds(Int64(configuration.wirePingSeconds * 1000))
         (self.newSessions, self.newSessionsContinuation) = AsyncStream.makeStream(of: WireSession.self)
+        access.watchRules { [weak self] namespace in
+            guard let self else { return }
+            let sessions = self.live.withLock { $0.values.filter { $0.namespace == namespace } }
+            Task { for session in sessions { session.revokeDisallowedListens() } }
+        }
     }
 
     /// Sessions currently open (connected or still running their onDisconnects).

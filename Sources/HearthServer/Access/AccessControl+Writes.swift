@@ -1,0 +1,80 @@
+import HearthCore
+public import HearthRules
+public import HearthWire
+
+/// Writes under the rules: checked against the data they were decided on, and made only while that data is
+/// unchanged.
+///
+/// Rules see `data`, `newData` and `root`, so a decision holds only as long as the data it read. The check runs
+/// against the read view; the write then goes to the coordinator with a compare-and-set on every location the
+/// rules read (their hashes as checked), which the shards verify atomically with the write, and which stay locked
+/// through a multi-shard write's decision. When one of them changed in between, the write is checked again on the
+/// newer data (what Firebase's single-threaded server gets by checking and writing in one step). Rules that read
+/// nothing but `auth`, `$wildcards`, `now` and the written value itself add no condition, so such writes pipeline
+/// and hot increments still commute.
+extension AccessControl {
+    /// Orders `mutations` if `identity` may make them (and `condition`, the client's own compare-and-set, holds).
+    /// - Throws: `AccessDeniedError` when the rules refuse the write; nothing is written.
+    public func submit(
+        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition? = nil
+    ) async throws -> PendingWrite {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let now = self.database.now()
+            let root = self.database.root(namespace)
+            let verdict = self.checkWrite(identity, namespace: namespace, mutations: mutations, root: root, now: now)
+            guard verdict.isAllowed else { throw AccessDeniedError() }
+            let guards = verdict.reads.dependencies(determined: Self.determinedPaths(mutations)).map {
+                WriteCondition(path: $0, expectedHash: root.node(at: $0).hash)
+            }
+            let conditions = (condition.map { [$0] } ?? []) + guards
+            let pending = try await self.database.coordinator.submit(
+                namespace: namespace, mutations: mutations, conditions: conditions, now: now)
+            guard !guards.isEmpty, pending.isStale else { return pending }
+            guard attempt < Self.maximumAttempts else { throw RulesContentionError(attempts: attempt) }
+            // Wait until the read view shows what the failed check saw, then decide again on it, unless it was the
+            // client's own condition that failed: that answer is the client's.
+            _ = try await pending.outcome()
+            if let condition,
+                self.database.root(namespace).node(at: condition.path).hash != condition.expectedHash
+            {
+                return pending
+            }
+        }
+    }
+
+    /// Checks and makes a write, waiting until it is durable; see `submit`.
+    public func write(
+        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition? = nil
+    ) async throws -> WriteOutcome {
+        try await self.submit(identity, namespace: namespace, mutations: mutations, condition: condition).outcome()
+    }
+
+    /// How many times a write whose rules' data keeps changing under it is checked before it is refused as
+    /// unavailable (the client retries later).
+    static let maximumAttempts = 64
+
+    /// The locations a write sets to values that do not depend on what was there: reading `newData` inside them
+    /// reads only the write.
+    static func determinedPaths(_ mutations: [Mutation]) -> [Path] {
+        mutations.compactMap { mutation in
+            guard case .set(let path, let value) = mutation, !value.hasServerValues else { return nil }
+            return path
+        }
+    }
+}
+
+/// A write whose rules read data that kept changing under it for every one of its attempts.
+struct RulesContentionError: WriteUnavailableError {
+    let attempts: Int
+
+    var description: String {
+        "The data the security rules read for this write changed \(attempts) times while it was checked; retry shortly."
+    }
+}
+
+/// The security rules refused a read or a write (Firebase's `permission_denied`).
+public struct AccessDeniedError: Error, Sendable, CustomStringConvertible {
+    public var description: String { "Permission denied" }
+}

@@ -1,0 +1,112 @@
+public import HearthCore
+public import HearthRules
+import HearthWire
+import Synchronization
+
+/// Who may read and write what on this node: who a credential belongs to (`Authenticator`), and the security rules
+/// of each namespace, which every front end (REST, SSE, the realtime protocol, onDisconnect) asks before it reads
+/// or writes.
+///
+/// Rules live in the database itself, in the `.settings` namespace that no client can address, so that every node
+/// of a cluster has the same ones, they survive restarts, and a change reaches every node in commit order. This
+/// object listens to that namespace from the moment it is made (seeded from the view atomically with registering),
+/// so it always holds the newest committed rules — never older than the data a request is checked against — and
+/// tells the front ends of each change. A namespace without stored rules has the node's default: open (as the
+/// emulator starts) or closed (a cluster member started without rules).
+public final class AccessControl: Sendable {
+    /// The namespace the rules are stored in (`/rules/<namespace>`, the rules file's text); not a valid database
+    /// name, so no client can read or write it.
+    static let settingsNamespace = ".settings"
+    static let rulesKey = Key(unchecked: "rules")
+
+    let database: any DatabaseAccess
+    let authenticator: Authenticator
+    /// The rules of a namespace nobody has given rules to.
+    let defaultRules: InstalledRules
+    let state = Mutex(RulesState())
+
+    public init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
+        self.database = database
+        self.authenticator = authenticator
+        self.defaultRules = defaultRules
+        let listener = RulesChangeListener(
+            namespace: Self.settingsNamespace, path: Path(keys: [Self.rulesKey])
+        ) { [weak self] change in
+            self?.received(change)
+        }
+        let root = database.view.addListener(listener)
+        self.state.withLock { $0.load(root.node(at: Path(keys: [Self.rulesKey]))) }
+    }
+
+    /// Who presents `credential`; see `Authenticator.authenticate(_:now:)`.
+    public func authenticate(_ credential: String?) throws(TokenError) -> Authentication {
+        try self.authenticator.authenticate(credential, now: Double(self.database.now()) / 1000)
+    }
+
+    /// The rules in force for `namespace`.
+    public func rules(_ namespace: String) -> InstalledRules {
+        self.state.withLock { $0.rules[namespace] } ?? self.defaultRules
+    }
+
+    /// Whether rules were given for `namespace` (otherwise the default applies).
+    func hasStoredRules(_ namespace: String) -> Bool {
+        self.state.withLock { $0.rules[namespace] != nil }
+    }
+
+    /// Whether `identity` may read `path` of `namespace` with `query`, against the data as the read view holds it.
+    public func mayRead(_ identity: AuthIdentity, namespace: String, path: Path, query: QuerySpec? = nil) -> Bool {
+        guard case .user(let auth) = identity else { return true }
+        return self.rules(namespace).document.allowsRead(
+            at: path, auth: auth, data: self.database.root(namespace), now: Double(self.database.now()),
+            query: RuleValue(query: query ?? .default))
+    }
+
+    /// Whether `identity` may make the write `mutations` against `root`, as of `now`, and the data the answer
+    /// depends on.
+    func checkWrite(_ identity: AuthIdentity, namespace: String, mutations: [Mutation], root: Node, now: Int64)
+        -> RuleVerdict
+    {
+        guard case .user(let auth) = identity else { return RuleVerdict(isAllowed: true, reads: RuleReads()) }
+        var after = root
+        for mutation in mutations {
+            ShardStateMachine.resolve(mutation, in: after, now: now).apply(to: &after)
+        }
+        return self.rules(namespace).document.checkWrite(
+            at: mutations.map(\.path), auth: auth, before: root, after: after, now: Double(now))
+    }
+
+    static func rulesPath(_ namespace: String) -> Path {
+        Path(keys: [Self.rulesKey, Key(unchecked: namespace)])
+    }
+}
+
+/// A rules file as given (its text, comments and all, which `GET /.settings/rules.json` answers) and as compiled.
+public struct InstalledRules: Sendable {
+    public let text: String
+    public let document: RulesDocument
+
+    public init(text: String, document: RulesDocument) {
+        self.text = text
+        self.document = document
+    }
+
+    /// Parses `text`, refusing a rules file with a mistake as a whole.
+    public init(text: String) throws(RulesError) {
+        self.init(text: text, document: try RulesDocument.parse(text))
+    }
+
+    /// Everyone may read and write everything (the emulator's start, Firebase's "test mode").
+    public static let open = Self.fixed("{\n  \"rules\": {\n    \".read\": true,\n    \".write\": true\n  }\n}\n")
+    /// Nobody but an administrator may read or write (Firebase's "locked mode").
+    public static let closed = Self.fixed("{\n  \"rules\": {\n    \".read\": false,\n    \".write\": false\n  }\n}\n")
+
+    private static func fixed(_ text: String) -> InstalledRules {
+        InstalledRules(text: text, document: (try? RulesDocument.parse(text)) ?? RulesDocument(root: RuleNode()))
+    }
+
+    /// Stored rules as compiled; rules that do not parse (only parsed ones are ever stored, so written by a
+    /// newer version) deny everything rather than fall back to something more open.
+    init(stored text: String) {
+        self.init(text: text, document: (try? RulesDocument.parse(text)) ?? RulesDocument(root: RuleNode()))
+    }
+}
