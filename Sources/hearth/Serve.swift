@@ -50,6 +50,8 @@ enum Serve {
         var remaining = arguments[...]
         var given: Set<String> = []
         var configPath: String?
+        var projectID: String?
+        var authKeysPath: String?
         func value(_ flag: String) throws -> String {
             guard let value = remaining.popFirst() else { throw UsageError("\(flag) needs a value") }
             return value
@@ -93,6 +95,8 @@ enum Serve {
             case "--rules": configuration.rules = try Self.rules(fromFile: try value(flag))
             case "--database-secret-file": configuration.databaseSecrets = try Self.secrets(fromFile: try value(flag))
             case "--allow-unsigned-tokens": configuration.allowsUnsignedTokens = true
+            case "--project-id": projectID = try value(flag)
+            case "--auth-keys": authKeysPath = try value(flag)
             case "--owner-credential":
                 switch try value(flag) {
                 case "accept": configuration.acceptsOwnerCredential = true
@@ -114,6 +118,12 @@ enum Serve {
             default:
                 throw UsageError("unknown option '\(flag)'")
             }
+        }
+        switch (projectID, authKeysPath) {
+        case (let projectID?, let path?):
+            configuration.idTokens = try Self.idTokens(projectID: projectID, keysFile: path)
+        case (nil, nil): break
+        default: throw UsageError("--project-id and --auth-keys go together: ID tokens are checked against both")
         }
         if configuration.joinThrough != nil {
             return try self.joining(configuration, given: given, configPath: configPath)
@@ -142,6 +152,22 @@ enum Serve {
             return try InstalledRules(text: text)
         } catch {
             throw UsageError("--rules \(path): \(error)")
+        }
+    }
+
+    /// The verifier of a project's Firebase Auth ID tokens, with the keys in `keysFile` (Google's certificates as
+    /// JSON, or a JWK set); a file with one bad key stops the node with what is wrong.
+    static func idTokens(projectID: String, keysFile path: String) throws -> IDTokenVerifier {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw UsageError("--auth-keys \(path) cannot be read: \(error.localizedDescription)")
+        }
+        do {
+            return IDTokenVerifier(projectID: projectID, keys: try IDTokenVerifier.keys(from: text))
+        } catch {
+            throw UsageError("--auth-keys \(path): \(error.message)")
         }
     }
 

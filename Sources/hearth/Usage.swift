@@ -47,6 +47,10 @@ enum Usage {
           --database-secret-file FILE   database secrets, one per line: administrators' credentials and the
                                   keys of HS256 tokens (the legacy token generator's)
           --allow-unsigned-tokens believe unsigned (alg: none) tokens, as the Firebase Auth emulator issues them
+          --project-id ID --auth-keys FILE  accept Firebase Auth ID tokens (RS256) for project ID, signed with a
+                                  key in FILE: Google's certificates as JSON (kid → PEM, from
+                                  googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com)
+                                  or a JWK set; refresh the file as Google rotates its keys
           --owner-credential accept|refuse  whether the emulator's "owner" credential is an administrator
                                   (default: accept on a single node without database secrets, as the emulator
                                   does for firebase-admin; refuse on a cluster member)

@@ -2,7 +2,8 @@ import HearthCore
 
 /// Turns the credential a client presents into who it is, as Firebase does: no credential is anonymous; a database
 /// secret, or a token it signed with `admin: true`, is an administrator; a token signed with a database secret
-/// (HS256, the legacy token generator's) is the user its claims name; the emulator's `owner` and its unsigned (`alg: none`)
+/// (HS256, the legacy token generator's) is the user its claims name, and so is a Firebase Auth ID token (RS256)
+/// when the node has the keys and project id to check it; the emulator's `owner` and its unsigned (`alg: none`)
 /// tokens only when this node is told to accept them. Nothing about a secret ever appears in an error.
 public struct Authenticator: Sendable {
     /// The database secrets: each one is an administrator's credential and a key for HS256 tokens.
@@ -12,13 +13,17 @@ public struct Authenticator: Sendable {
     public var acceptsOwnerCredential: Bool
     /// Whether unsigned (`alg: none`) tokens, as the Firebase Auth emulator issues them, are believed.
     public var allowsUnsignedTokens: Bool
+    /// Checks Firebase Auth ID tokens, when the node was given the project's id and the signing keys.
+    public var idTokens: IDTokenVerifier?
 
     public init(
-        databaseSecrets: [String] = [], acceptsOwnerCredential: Bool = false, allowsUnsignedTokens: Bool = false
+        databaseSecrets: [String] = [], acceptsOwnerCredential: Bool = false, allowsUnsignedTokens: Bool = false,
+        idTokens: IDTokenVerifier? = nil
     ) {
         self.databaseSecrets = databaseSecrets
         self.acceptsOwnerCredential = acceptsOwnerCredential
         self.allowsUnsignedTokens = allowsUnsignedTokens
+        self.idTokens = idTokens
     }
 
     /// Who presents `credential`, and until when (seconds since the Unix epoch) that holds.
@@ -54,6 +59,13 @@ public struct Authenticator: Sendable {
                 }
             }
             throw failure
+        case "RS256":
+            guard let idTokens = self.idTokens else {
+                throw TokenError(
+                    .invalidToken,
+                    "Firebase Auth ID tokens are not accepted: start the node with --project-id and --auth-keys.")
+            }
+            return Authentication(identity: .user(try idTokens.verify(token, now: now)), expires: expires)
         case "none":
             guard self.allowsUnsignedTokens else {
                 throw TokenError(

@@ -79,6 +79,8 @@ public struct NodeConfiguration: Sendable {
     /// Whether the emulator's `owner` credential is an administrator; `nil` for the default: yes on a single node
     /// without database secrets (as the emulator, so firebase-admin works unchanged), no on a cluster member.
     public var acceptsOwnerCredential: Bool?
+    /// Checks Firebase Auth ID tokens (`--project-id` and `--auth-keys`); `nil` refuses them.
+    public var idTokens: IDTokenVerifier?
 
     public init() {}
 
@@ -95,7 +97,7 @@ public struct NodeConfiguration: Sendable {
             databaseSecrets: self.databaseSecrets,
             acceptsOwnerCredential: self.acceptsOwnerCredential
                 ?? (!self.isClusterMember && self.databaseSecrets.isEmpty),
-            allowsUnsignedTokens: self.allowsUnsignedTokens)
+            allowsUnsignedTokens: self.allowsUnsignedTokens, idTokens: self.idTokens)
     }
 
     /// The budget the node runs with: `maximumClientMemory`, or by default an eighth of the machine's memory
