@@ -43,6 +43,8 @@ if (!TARGETS.includes(target) || !['multi', 'single', 'noop'].includes(shape) ||
 }
 // REST and wire traffic go to one namespace, so the check reads what was written.
 const NAMESPACE = 'bench';
+// A credential every REST star presents (scripts/bench-rules.sh: a token under security rules), if any.
+const AUTH = process.env.HEARTH_BENCH_AUTH ? `&auth=${process.env.HEARTH_BENCH_AUTH}` : '';
 // The copies of the post a star updates.
 const copies = shape === 'multi' ? ['posts/p1', 'user-posts/author/p1'] : ['posts/p1', 'user-posts/author4/p1'];
 const redisKeys = copies.flatMap((copy) => [`${copy}/stars`, `${copy}/starCount`]);
@@ -94,7 +96,7 @@ async function runRedisBenchmark() {
 // Runs wrk with scripts/lib/star-rest.lua, then checks the stored counts.
 async function runWrk() {
   const request = noop ? [`/noop.json?ns=${NAMESPACE}`]
-    : [`/.json?ns=${NAMESPACE}`, JSON.stringify(starBody('UID'))];
+    : [`/.json?ns=${NAMESPACE}${AUTH}`, JSON.stringify(starBody('UID'))];
   const output = execFileSync('wrk', ['-t2', `-c${clients}`, `-d${seconds}s`, '--latency',
     '-s', path.join(__dirname, 'lib', 'star-rest.lua'), `http://127.0.0.1:${port}`, '--', ...request],
   { encoding: 'utf8' });

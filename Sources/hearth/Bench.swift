@@ -60,6 +60,7 @@ enum Bench {
         let cases: [(String, [String: String])] = [
             ("orderBy=$key limitToFirst=100", ["orderBy": "\"$key\"", "limitToFirst": "100"]),
             ("orderBy=$key limitToLast=100", ["orderBy": "\"$key\"", "limitToLast": "100"]),
+            ("orderBy=score limitToLast=10", ["orderBy": "\"score\"", "limitToLast": "10"]),
             ("orderBy=score limitToLast=100", ["orderBy": "\"score\"", "limitToLast": "100"]),
             (
                 "orderBy=score startAt=500000 limitToFirst=10",
@@ -67,25 +68,47 @@ enum Bench {
             ),
             ("orderBy=score startAt=1000 endAt=2000", ["orderBy": "\"score\"", "startAt": "1000", "endAt": "2000"]),
         ]
+        let beforeIndex = self.residentBytes()
+        started = ContinuousClock.now
+        let score = IndexTree(list, index: .child(Path(keys: [Key(unchecked: "score")])))
+        let indexBytes = self.residentBytes() - beforeIndex
+        print(
+            "built the .indexOn score index in \(String(format: "%.0f", self.milliseconds(since: started))) ms, "
+                + "resident memory +\(indexBytes / 1_048_576) MiB (\(indexBytes / count) bytes per child)")
         for (name, parameters) in cases {
             guard let spec = try QuerySpec.rest(parameters: parameters, parseJSON: { try JSONReader.parseValue($0) })
             else { continue }
-            var runs: [Double] = []
-            var kept = 0
-            for _ in 0..<5 {
-                started = ContinuousClock.now
-                kept = spec.evaluate(list).childCount
-                runs.append(self.milliseconds(since: started))
+            self.report(name) { spec.evaluate(list).childCount }
+            if spec.isAnswered(by: score) {
+                self.report(name + " (indexed)") { spec.evaluate(list, index: score).childCount }
             }
-            runs.sort()
-            print(
-                "\(name): median \(String(format: "%.2f", runs[2])) ms, best \(String(format: "%.2f", runs[0])) ms, \(kept) children"
-            )
         }
         started = ContinuousClock.now
-        let updated = list.updatingChild(Key(unchecked: "zzzz"), to: Node(.int(1)))
+        let key = Key(unchecked: "zzzz")
+        let child = Node(children: ChildMap(sortedUniqueElements: [(Key(unchecked: "score"), Node(.int(7)))]))
+        let updated = list.updatingChild(key, to: child)
         print(
             "insert one child into the 1M list: \(String(format: "%.3f", self.milliseconds(since: started))) ms (\(updated.childCount) children)"
+        )
+        started = ContinuousClock.now
+        let reindexed = score.updating([key], old: list, new: updated)
+        print(
+            "keep the score index up with that insert: \(String(format: "%.3f", self.milliseconds(since: started))) ms (\(reindexed.count) children)"
+        )
+    }
+
+    /// Runs `query` five times and prints its median and best times and how many children it kept.
+    private static func report(_ name: String, _ query: () -> Int) {
+        var runs: [Double] = []
+        var kept = 0
+        for _ in 0..<5 {
+            let started = ContinuousClock.now
+            kept = query()
+            runs.append(self.milliseconds(since: started))
+        }
+        runs.sort()
+        print(
+            "\(name): median \(String(format: "%.3f", runs[2])) ms, best \(String(format: "%.3f", runs[0])) ms, \(kept) children"
         )
     }
 

@@ -52,6 +52,20 @@ import Testing
                 == [try Self.path("/profiles/count")])
     }
 
+    @Test func anIncrementsKindIsKnownButItsValueIsNot() throws {
+        let path = try Self.path("/posts/p1/starCount")
+        let kind = try Self.verdict(
+            #"{"rules": {"posts": {"$p": {"starCount": {".write": true, ".validate": "newData.isNumber()"}}}}}"#,
+            at: ["/posts/p1/starCount"], before: "{}", after: #"{"posts":{"p1":{"starCount":1}}}"#)
+        #expect(kind.isAllowed)
+        #expect(kind.reads.dependencies(determined: [], kindDetermined: [path]).isEmpty)
+        #expect(kind.reads.dependencies(determined: []) == [path], "without the increment the kind is the data's")
+        let value = try Self.verdict(
+            #"{"rules": {"posts": {"$p": {"starCount": {".write": true, ".validate": "newData.val() >= 0"}}}}}"#,
+            at: ["/posts/p1/starCount"], before: "{}", after: #"{"posts":{"p1":{"starCount":1}}}"#)
+        #expect(value.reads.dependencies(determined: [], kindDetermined: [path]) == [path])
+    }
+
     @Test func aReadInsideAnotherReadIsCoveredByIt() {
         var reads = RuleReads()
         for text in ["/a/b/c", "/a", "/x/y", "/a/q"] {

@@ -37,6 +37,20 @@ import Testing
         .object(["uid": .string(uid), "token": .object(["admin": .bool(admin)])])
     }
 
+    @Test func declaredIndexesFollowNamedChildrenThenWildcards() throws {
+        let document = try RulesDocument.parse(
+            #"{"rules": {"scores": {".indexOn": ["score", ".value", "a/b"]}, "$any": {".indexOn": "at"}}}"#)
+        let scores = try Self.path("/scores")
+        #expect(document.declares(.child(try Self.path("score")), at: scores))
+        #expect(document.declares(.child(try Self.path("a/b")), at: scores))
+        #expect(document.declares(.value, at: scores))
+        #expect(!document.declares(.child(try Self.path("at")), at: scores), "a named child shadows the wildcard")
+        #expect(document.declares(.child(try Self.path("at")), at: try Self.path("/rooms")))
+        #expect(!document.declares(.child(try Self.path("at")), at: try Self.path("/rooms/r1")))
+        let deep = try Self.path("/x/y")
+        #expect(document.declares(.key, at: .root) && document.declares(.priority, at: deep))
+    }
+
     @Test func readsTheBlogsRules() throws {
         let rules = try RulesDocument.parse(Self.blog)
         #expect(rules.root.children["posts"]?.read == .bool(true))

@@ -94,13 +94,23 @@ struct QueryRange {
     /// True when the child is at or after the start post (strictly after for an exclusive start).
     func isAfterStart(_ key: Key, _ value: IndexValue) -> Bool {
         guard let start = self.start else { return true }
-        let order = start.compare(key, value)
-        return order > 0 || (order == 0 && start.inclusive)
+        return Self.isAfter(start, key, value)
     }
 
     /// True when the child is at or before the end post (strictly before for an exclusive end).
     func isBeforeEnd(_ key: Key, _ value: IndexValue) -> Bool {
         guard let end = self.end else { return true }
+        return Self.isBefore(end, key, value)
+    }
+
+    /// True when the child is at or after `start` (strictly after when it is exclusive).
+    static func isAfter(_ start: Post, _ key: Key, _ value: IndexValue) -> Bool {
+        let order = start.compare(key, value)
+        return order > 0 || (order == 0 && start.inclusive)
+    }
+
+    /// True when the child is at or before `end` (strictly before when it is exclusive).
+    static func isBefore(_ end: Post, _ key: Key, _ value: IndexValue) -> Bool {
         let order = end.compare(key, value)
         return order < 0 || (order == 0 && end.inclusive)
     }

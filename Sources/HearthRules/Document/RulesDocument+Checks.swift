@@ -82,7 +82,7 @@ extension RulesDocument {
     /// The node's `.validate` passes, or it has none, or the new data there is null.
     private func passes(_ node: RuleNode, _ context: RuleContext, reads: inout RuleReads) -> Bool {
         guard let validate = node.validate else { return true }
-        reads.record(RuleSnapshot(root: context.after, path: context.path, isNewData: true))
+        reads.record(RuleSnapshot(root: context.after, path: context.path, isNewData: true), kindOnly: true)
         guard !context.after.node(at: context.path).isEmpty else { return true }
         return RuleEvaluator(context: context).grants(validate, reads: &reads)
     }

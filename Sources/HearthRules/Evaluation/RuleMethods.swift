@@ -25,7 +25,7 @@ enum RuleMethods {
             return Self.value(of: node)
         case "exists":
             try Self.expect(arguments, count: 0, name)
-            reads.record(snapshot)
+            reads.record(snapshot, kindOnly: true)
             return .bool(!node.isEmpty)
         case "getPriority":
             try Self.expect(arguments, count: 0, name)
@@ -33,7 +33,7 @@ enum RuleMethods {
             return node.priority.map { RuleValue(leaf: $0.leafValue) } ?? .null
         case "isNumber", "isString", "isBoolean":
             try Self.expect(arguments, count: 0, name)
-            reads.record(snapshot)
+            reads.record(snapshot, kindOnly: true)
             switch (name, node.leafValue) {
             case ("isNumber", .int?), ("isNumber", .double?), ("isString", .string?), ("isBoolean", .bool?):
                 return .bool(true)
@@ -51,7 +51,7 @@ enum RuleMethods {
             reads.record(snapshot, below: path)
             return .bool(!node.node(at: path).isEmpty)
         case "hasChildren" where arguments.isEmpty:
-            reads.record(snapshot)
+            reads.record(snapshot, kindOnly: true)
             return .bool(node.childCount > 0)
         case "hasChildren":
             guard arguments.count == 1, case .array(let keys) = arguments[0] else {

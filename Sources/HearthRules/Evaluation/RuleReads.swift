@@ -10,15 +10,21 @@ public struct RuleReads: Sendable, Equatable {
     public private(set) var current: Set<Path> = []
     /// A location read in the data as the write would leave it (`newData`).
     public private(set) var new: Set<Path> = []
+    /// A location of `newData` whose kind alone was read (`exists()`, `isNumber()`, `isString()`, `isBoolean()`,
+    /// `hasChildren()`): an increment's result is a number whatever it started from, so such a read of it depends
+    /// on nothing.
+    public private(set) var newKinds: Set<Path> = []
 
     public init() {}
 
-    mutating func record(_ snapshot: RuleSnapshot, below relative: Path = .root) {
+    mutating func record(_ snapshot: RuleSnapshot, below relative: Path = .root, kindOnly: Bool = false) {
         let path = snapshot.path.appending(relative)
-        if snapshot.isNewData {
-            self.new.insert(path)
-        } else {
+        if !snapshot.isNewData {
             self.current.insert(path)
+        } else if kindOnly {
+            self.newKinds.insert(path)
+        } else {
+            self.new.insert(path)
         }
     }
 
@@ -26,16 +32,22 @@ public struct RuleReads: Sendable, Equatable {
     public mutating func formUnion(_ other: RuleReads) {
         self.current.formUnion(other.current)
         self.new.formUnion(other.new)
+        self.newKinds.formUnion(other.newKinds)
     }
 }
 
 extension RuleReads {
     /// The locations of current data the reads depend on, fewest first: every `current` read, and every `new` read
     /// not wholly given by the write (`determined`: the paths it sets to values that do not depend on what was
-    /// there, so reading inside them reads only the write), without those inside another one.
-    public func dependencies(determined: [Path]) -> [Path] {
+    /// there, so reading inside them reads only the write; `kindDetermined`: the paths whose kind the write fixes,
+    /// as an increment makes a number), without those inside another one.
+    public func dependencies(determined: [Path], kindDetermined: [Path] = []) -> [Path] {
         var paths = self.current
         for path in self.new where !determined.contains(where: { $0.contains(path) }) {
+            paths.insert(path)
+        }
+        for path in self.newKinds
+        where !determined.contains(where: { $0.contains(path) }) && !kindDetermined.contains(path) {
             paths.insert(path)
         }
         let sorted = paths.sorted { $0.count < $1.count }

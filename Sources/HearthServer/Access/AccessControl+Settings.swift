@@ -42,6 +42,7 @@ extension AccessControl {
             return (changed, state.handlers)
         }
         for namespace in changed {
+            self.database.view.indexes.drop(namespace: namespace)
             for handler in handlers { handler(namespace) }
         }
     }

@@ -25,7 +25,10 @@ extension AccessControl {
             let root = self.database.root(namespace)
             let verdict = self.checkWrite(identity, namespace: namespace, mutations: mutations, root: root, now: now)
             guard verdict.isAllowed else { throw AccessDeniedError() }
-            let guards = verdict.reads.dependencies(determined: Self.determinedPaths(mutations)).map {
+            let dependencies = verdict.reads.dependencies(
+                determined: Self.determinedPaths(mutations),
+                kindDetermined: mutations.compactMap { $0.incrementDelta == nil ? nil : $0.path })
+            let guards = dependencies.map {
                 WriteCondition(path: $0, expectedHash: root.node(at: $0).hash)
             }
             let conditions = (condition.map { [$0] } ?? []) + guards

@@ -75,6 +75,20 @@ public final class AccessControl: Sendable {
             at: mutations.map(\.path), auth: auth, before: root, after: after, now: Double(now))
     }
 
+    /// Whether the rules of `namespace` declare the index `query` orders by at `path` (`.indexOn`); the key and
+    /// priority orders need no declaration.
+    public func declaresIndex(of query: QuerySpec, namespace: String, path: Path) -> Bool {
+        self.rules(namespace).document.declares(query.index, at: path)
+    }
+
+    /// The result of `query` over `node`, the data at `path`: from a maintained order when the rules declare its
+    /// index, otherwise by a scan.
+    public func evaluate(_ query: QuerySpec, namespace: String, path: Path, node: Node) -> Node {
+        self.database.view.indexes.evaluate(
+            query, namespace: namespace, path: path, node: node,
+            isDeclared: self.declaresIndex(of: query, namespace: namespace, path: path))
+    }
+
     static func rulesPath(_ namespace: String) -> Path {
         Path(keys: [Self.rulesKey, Key(unchecked: namespace)])
     }

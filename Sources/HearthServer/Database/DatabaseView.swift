@@ -30,6 +30,8 @@ public final class DatabaseView: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The maintained orders of indexed locations, kept up with every change before its listeners hear of it.
+    let indexes = QueryIndexes()
     private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
 
     /// - Parameter onApplied: called after each batch with its record count and, when the view is a consistent cut,
@@ -38,7 +40,7 @@ public final class DatabaseView: Sendable {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
         self.state = Mutex(
             State(
-                data: ViewState(roots: [:], feed: feed), notifiedIndex: feed.appliedIndex,
+                data: ViewState(roots: [:], feed: feed, indexes: self.indexes), notifiedIndex: feed.appliedIndex,
                 positions: Array(repeating: 0, count: shardCount)))
         self.onApplied = onApplied
     }
@@ -50,8 +52,10 @@ public final class DatabaseView: Sendable {
 
     /// Installs recovered state (startup only).
     func load(_ data: ViewState) {
+        self.indexes.dropAll()
         self.state.withLock {
             $0.data = data
+            $0.data.indexes = self.indexes
             $0.notifiedIndex = data.feed.appliedIndex
         }
     }

@@ -9,6 +9,8 @@ struct ViewState {
     var sequence: UInt64 = 0
     /// Every log record up to this sequence number has been received.
     var logSequence: UInt64 = 0
+    /// The live view's maintained query indexes, advanced with every change (none while recovering).
+    var indexes: QueryIndexes?
 
     /// Takes committed entries in commit order and applies every change that became ready.
     /// - Parameter registry: the listeners; a change that touches none of them is applied in place and not returned,
@@ -64,6 +66,7 @@ struct ViewState {
                 in: old, with: restored.parts.mapValues { $0[namespace] ?? .empty }, namespace: namespace,
                 changes: &changes)
             guard !changes.isEmpty else { continue }
+            self.indexes?.drop(namespace: namespace)
             self.roots[namespace] = new.isEmpty ? nil : new
             self.sequence += 1
             let listeners = registry.listeners(namespace: namespace, touching: changes.map(\.path))
@@ -80,6 +83,7 @@ struct ViewState {
     private mutating func apply(_ update: CommitFeed.Update, keepingOldRoot: Bool) -> CommittedChange? {
         var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
         let old = keepingOldRoot ? root : .empty
+        let indexed = self.indexes?.touched(update.namespace, paths: update.mutations.map(\.path), root: root) ?? []
         var mutations = update.mutations
         if !update.increments.isEmpty {
             mutations = mutations.map { mutation in
@@ -89,6 +93,7 @@ struct ViewState {
             }
         }
         for mutation in mutations { mutation.apply(to: &root) }
+        self.indexes?.advance(indexed, root: root, mutations: mutations)
         self.roots[update.namespace] = root.isEmpty ? nil : root
         self.sequence += 1
         guard keepingOldRoot else { return nil }

@@ -21,6 +21,13 @@ extension Metrics {
             "hearth_open_streams", help: "Active listeners (SSE streams and wire-protocol listens)."
         ) { Double(backend.view.listenerCount) }
         registry.sampledGauge(
+            "hearth_query_indexes", help: "Locations whose children are kept in a declared index's order (.indexOn)."
+        ) { Double(backend.view.indexes.count) }
+        registry.sampledCounter(
+            "hearth_query_index_builds_total",
+            help: "Indexes built from scratch: a location's first indexed query, or one after its index was dropped."
+        ) { Double(backend.view.indexes.builds) }
+        registry.sampledGauge(
             "hearth_wire_sessions", help: "Open realtime-protocol sessions (WebSocket and long polling)."
         ) { Double(wire.openSessionCount) }
         registry.sampledGauge("hearth_connections_open", help: "Open client connections.") {

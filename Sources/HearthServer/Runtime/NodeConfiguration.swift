@@ -87,9 +87,10 @@ public struct NodeConfiguration: Sendable {
     /// Whether this node starts from a cluster file or joins a cluster.
     var isClusterMember: Bool { self.cluster != nil || self.joinThrough != nil || self.joined != nil }
 
-    /// The rules of a namespace nobody gave rules to: open on a single node (as the emulator starts, with a
-    /// warning), closed on a cluster member (nothing but administrators until rules are given).
-    public var defaultRules: InstalledRules { self.isClusterMember ? .closed : .open }
+    /// The rules of a namespace with no stored rules: the ones the node was started with (in force from its first
+    /// request, before installing them is committed), else open on a single node (as the emulator starts, with a
+    /// warning) and closed on a cluster member (nothing but administrators until rules are given).
+    public var defaultRules: InstalledRules { self.rules ?? (self.isClusterMember ? .closed : .open) }
 
     /// Who credentials belong to on this node.
     public var authenticator: Authenticator {

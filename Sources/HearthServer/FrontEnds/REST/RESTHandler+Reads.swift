@@ -16,7 +16,9 @@ extension RESTHandler {
         if request.isEventStream {
             let stream = SSEStream(
                 namespace: request.namespace, path: request.path, identity: identity, query: query,
-                exportFormat: request.exportFormat, view: self.database.view)
+                evaluate: { [access = self.access, namespace = request.namespace, path = request.path] in
+                    access.evaluate($0, namespace: namespace, path: path, node: $1)
+                }, exportFormat: request.exportFormat, view: self.database.view)
             stream.register()
             if let expires {
                 let seconds = max(0, expires - Double(self.database.now()) / 1000)
@@ -47,13 +49,17 @@ extension RESTHandler {
         if request.targetsPriority {
             body = Node.priorityJSON(node.priority)
         } else if request.shallow {
-            body = (query.map { $0.evaluate(node) } ?? node).shallowJSONBytes()
+            body = (query.map { self.evaluate($0, request, node) } ?? node).shallowJSONBytes()
         } else {
-            let result = query.map { $0.evaluate(node) } ?? node
+            let result = query.map { self.evaluate($0, request, node) } ?? node
             body = result.jsonBytes(
                 format: request.exportFormat ? .export : .plain, pretty: request.printMode == .pretty)
         }
         return .response(self.success(request, body: body, headers: headers))
+    }
+
+    private func evaluate(_ query: QuerySpec, _ request: RESTRequest, _ node: Node) -> Node {
+        self.access.evaluate(query, namespace: request.namespace, path: request.path, node: node)
     }
 
     /// The query a GET asks for. `shallow=true` with `limitToFirst`/`startAfter` and no `orderBy` is the key-ordered

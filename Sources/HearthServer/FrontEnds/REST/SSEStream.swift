@@ -14,6 +14,8 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
     /// Who opened the stream: it ends with `cancel` when the rules stop letting them read it.
     let identity: AuthIdentity
     let query: QuerySpec?
+    /// Runs the query over the value at the path (from a maintained index when the rules declare one).
+    private let evaluate: @Sendable (QuerySpec, Node) -> Node
     private let exportFormat: Bool
     private let view: DatabaseView
     private let state = Mutex(State())
@@ -27,12 +29,13 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
     }
 
     init(
-        namespace: String, path: Path, identity: AuthIdentity, query: QuerySpec?, exportFormat: Bool,
-        view: DatabaseView
+        namespace: String, path: Path, identity: AuthIdentity, query: QuerySpec?,
+        evaluate: @escaping @Sendable (QuerySpec, Node) -> Node, exportFormat: Bool, view: DatabaseView
     ) {
         self.namespace = namespace
         self.path = path
         self.identity = identity
+        self.evaluate = evaluate
         self.query = query
         self.exportFormat = exportFormat
         self.view = view
@@ -155,7 +158,7 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
 
     private func currentValue(in root: Node) -> Node {
         let value = root.node(at: self.path)
-        return self.query.map { $0.evaluate(value) } ?? value
+        return self.query.map { self.evaluate($0, value) } ?? value
     }
 
     private func relative(_ path: Path) -> Path {

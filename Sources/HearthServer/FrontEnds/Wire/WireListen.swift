@@ -15,6 +15,8 @@ final class WireListen: ChangeListener {
     /// The query of a tagged listen; `nil` for a default listen.
     let query: QuerySpec?
     let tag: Int64?
+    /// Runs the query over the value at the path (from a maintained index when the rules declare one).
+    private let evaluate: @Sendable (QuerySpec, Node) -> Node
     private let transport: any WireTransport
     private let state = Mutex(State())
 
@@ -26,11 +28,15 @@ final class WireListen: ChangeListener {
         var window: Node = .empty
     }
 
-    init(namespace: String, path: Path, query: QuerySpec?, tag: Int64?, transport: any WireTransport) {
+    init(
+        namespace: String, path: Path, query: QuerySpec?, tag: Int64?, transport: any WireTransport,
+        evaluate: @escaping @Sendable (QuerySpec, Node) -> Node
+    ) {
         self.namespace = namespace
         self.path = path
         self.query = query
         self.tag = tag
+        self.evaluate = evaluate
         self.transport = transport
     }
 
@@ -38,7 +44,7 @@ final class WireListen: ChangeListener {
     func value(in root: Node) -> Node {
         let value = root.node(at: self.path)
         guard let query = self.query, !query.loadsAllData else { return value }
-        return query.evaluate(value)
+        return self.evaluate(query, value)
     }
 
     /// Sends the initial `d` push for the registration-time `root`, then every change held since.

@@ -139,12 +139,23 @@ extension WireSession {
         try self.authorizeRead(path, query: query)
         let transport = self.shared.withLock { $0.transport }
         guard let transport else { return Self.emptyObject }
-        let listen = WireListen(namespace: self.namespace, path: path, query: query, tag: tag, transport: transport)
+        let access = self.context.access
+        let listen = WireListen(
+            namespace: self.namespace, path: path, query: query, tag: tag, transport: transport,
+            evaluate: { [namespace = self.namespace] in access.evaluate($0, namespace: namespace, path: path, node: $1)
+            })
         let key = WireListenKey(path: path, tag: tag)
         let replaced = self.shared.withLock { $0.listens.updateValue(listen, forKey: key) }
         if let replaced { self.remove(replaced) }
         let root = self.context.database.view.addListener(listen)
         _ = listen.start(root: root)
+        // Firebase's warning for a query ordered by a child (or by value) that the rules declare no index for: it
+        // still works, by scanning, and the SDK logs "Using an unspecified index".
+        if let query, QueryIndexes.isIndexable(query),
+            !access.declaresIndex(of: query, namespace: self.namespace, path: path)
+        {
+            return .json(.object(["w": .array([.string("no_index")])]))
+        }
         return Self.emptyObject
     }
 
@@ -159,7 +170,9 @@ extension WireSession {
         let path = try Self.location(text, allowingPriority: false).path
         try self.authorizeRead(path, query: query)
         var value = self.context.database.root(self.namespace).node(at: path)
-        if let query, !query.loadsAllData { value = query.evaluate(value) }
+        if let query, !query.loadsAllData {
+            value = self.context.access.evaluate(query, namespace: self.namespace, path: path, node: value)
+        }
         return .node(value)
     }
 
