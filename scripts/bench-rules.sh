@@ -4,14 +4,14 @@
 # fan-out star on one hot post (scripts/stars-bench.js `rest multi`: one PATCH of 4 paths over 2 shards, wrk with
 # `clients` (64) connections) runs against a fresh node without rules (open), then against one started with
 # scripts/lib/star.rules.json and a database secret, every star presenting an HS256 token signed with it; the two
-# alternate for `rounds` (2) rounds of `seconds` (10) each, so drift on a shared machine hits both alike. Prints each
+# alternate for `rounds` (3) rounds of `seconds` (10) each, so drift on a shared machine hits both alike. Prints each
 # run and the ratio of the medians (with rules / without); exits 1 if a star count check fails.
 # Needs node 20+; installs wrk from Debian when missing (a test tool only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 clients="${2:-64}"
-rounds="${3:-2}"
+rounds="${3:-3}"
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 swift build -c release --product hearth >/dev/null
@@ -33,7 +33,7 @@ process.stdout.write(input + "." + crypto.createHmac("sha256", process.env.SECRE
 run() {
     local label="$1"
     shift
-    start_node "$work/node-$label" --fsync batch --log-level warning --namespace bench "$@"
+    start_node "$work/node-$label-$round" --fsync batch --log-level warning --namespace bench "$@"
     local line
     line="$(node --experimental-websocket --no-warnings scripts/stars-bench.js rest "$NODE_PORT" multi "$clients" "$seconds")"
     stop_node "$NODE_PID"

@@ -36,13 +36,15 @@ extension RulesDocument {
         reads: inout RuleReads
     ) -> Bool {
         var node = self.root
+        context.path = .root
+        context.nodes = (context.before, context.after)
         for depth in 0...path.count {
-            context.path = Path(keys: Array(path.keys.prefix(depth)))
             if let expression = node[keyPath: rule], RuleEvaluator(context: context).grants(expression, reads: &reads) {
                 return true
             }
             guard depth < path.count, let next = node.child(path.keys[depth].string) else { return false }
             if let binding = next.binding { context.wildcards[binding.name] = binding.key }
+            context.descend(to: path.keys[depth])
             node = next.node
         }
         return false
@@ -52,14 +54,15 @@ extension RulesDocument {
     private func validates(along path: Path, context: RuleContext, reads: inout RuleReads) -> Bool {
         var context = context
         var node = self.root
+        context.path = .root
+        context.nodes = (context.before, context.after)
         for depth in 0..<path.count {
-            context.path = Path(keys: Array(path.keys.prefix(depth)))
             guard self.passes(node, context, reads: &reads) else { return false }
             guard let next = node.child(path.keys[depth].string) else { return true }
             if let binding = next.binding { context.wildcards[binding.name] = binding.key }
+            context.descend(to: path.keys[depth])
             node = next.node
         }
-        context.path = path
         return self.validatesBelow(node, context: context, reads: &reads)
     }
 
@@ -67,12 +70,12 @@ extension RulesDocument {
     private func validatesBelow(_ node: RuleNode, context: RuleContext, reads: inout RuleReads) -> Bool {
         guard self.passes(node, context, reads: &reads) else { return false }
         guard !node.children.isEmpty else { return true }
-        reads.record(RuleSnapshot(root: context.after, path: context.path, isNewData: true))
-        let data = context.after.node(at: context.path)
-        for (key, _) in data.children {
+        let newData = context.newData
+        reads.record(newData)
+        for (key, _) in newData.node.children {
             guard let next = node.child(key.string) else { continue }
             var child = context
-            child.path = context.path.appending(key)
+            child.descend(to: key)
             if let binding = next.binding { child.wildcards[binding.name] = binding.key }
             guard self.validatesBelow(next.node, context: child, reads: &reads) else { return false }
         }
@@ -82,8 +85,9 @@ extension RulesDocument {
     /// The node's `.validate` passes, or it has none, or the new data there is null.
     private func passes(_ node: RuleNode, _ context: RuleContext, reads: inout RuleReads) -> Bool {
         guard let validate = node.validate else { return true }
-        reads.record(RuleSnapshot(root: context.after, path: context.path, isNewData: true), kindOnly: true)
-        guard !context.after.node(at: context.path).isEmpty else { return true }
+        let newData = context.newData
+        reads.record(newData, kindOnly: true)
+        guard !newData.node.isEmpty else { return true }
         return RuleEvaluator(context: context).grants(validate, reads: &reads)
     }
 }

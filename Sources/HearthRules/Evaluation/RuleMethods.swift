@@ -41,7 +41,7 @@ enum RuleMethods {
             }
         case "child":
             let path = try Self.path(try Self.strings(arguments, count: 1, name)[0])
-            return .snapshot(snapshot.moved(to: snapshot.path.appending(path)))
+            return .snapshot(snapshot.child(path))
         case "parent":
             try Self.expect(arguments, count: 0, name)
             guard let parent = snapshot.path.parent else { throw RuleEvaluationError("The root has no parent.") }

@@ -58,10 +58,19 @@ public struct RuleSnapshot: Sendable, Equatable {
     /// Whether this is the data as a write would leave it (`newData` and what its methods return).
     public let isNewData: Bool
 
+    /// The node at the path, found once.
+    public let node: Node
+
     public init(root: Node, path: Path, isNewData: Bool = false) {
+        self.init(root: root, path: path, isNewData: isNewData, node: root.node(at: path))
+    }
+
+    /// A snapshot whose node the caller already found (`node` must be `root.node(at: path)`).
+    init(root: Node, path: Path, isNewData: Bool, node: Node) {
         self.root = root
         self.path = path
         self.isNewData = isNewData
+        self.node = node
     }
 
     /// The snapshot of `path` in the same tree.
@@ -69,8 +78,13 @@ public struct RuleSnapshot: Sendable, Equatable {
         RuleSnapshot(root: self.root, path: path, isNewData: self.isNewData)
     }
 
-    /// The node at the path.
-    public var node: Node { self.root.node(at: self.path) }
+    /// The snapshot of the location `relative` below this one, found from this one's node.
+    func child(_ relative: Path) -> RuleSnapshot {
+        RuleSnapshot(
+            root: self.root, path: self.path.appending(relative), isNewData: self.isNewData,
+            node: self.node.node(at: relative))
+    }
+
 }
 
 extension RuleValue {

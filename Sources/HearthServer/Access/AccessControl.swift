@@ -24,6 +24,7 @@ public final class AccessControl: Sendable {
     /// The rules of a namespace nobody has given rules to.
     let defaultRules: InstalledRules
     let state = Mutex(RulesState())
+    private let credentials = CredentialCache()
 
     public init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
         self.database = database
@@ -40,7 +41,13 @@ public final class AccessControl: Sendable {
 
     /// Who presents `credential`; see `Authenticator.authenticate(_:now:)`.
     public func authenticate(_ credential: String?) throws(TokenError) -> Authentication {
-        try self.authenticator.authenticate(credential, now: Double(self.database.now()) / 1000)
+        let now = Double(self.database.now()) / 1000
+        guard let credential, !credential.isEmpty else {
+            return try self.authenticator.authenticate(credential, now: now)
+        }
+        return try self.credentials.authentication(of: credential, now: now) { () throws(TokenError) in
+            try self.authenticator.authenticate(credential, now: now)
+        }
     }
 
     /// The rules in force for `namespace`.

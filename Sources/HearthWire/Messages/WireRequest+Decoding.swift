@@ -33,9 +33,9 @@ extension WireRequest {
         case "oc":
             self = .onDisconnectCancel(path: try Self.path(body))
         case "auth":
-            self = .auth(credential: try Self.credential(body))
+            self = .auth(credential: try Self.credential(body), acting: try Self.acting(body))
         case "gauth":
-            self = .googleAuth(credential: try Self.credential(body))
+            self = .googleAuth(credential: try Self.credential(body), acting: try Self.acting(body))
         case "unauth":
             self = .unauth
         case "appcheck":
@@ -106,6 +106,17 @@ extension WireRequest {
             throw WireProtocolError(.invalidRequest, "A put's hash (h) must be a string.")
         }
         return expected
+    }
+
+    /// `authvar` (an object, or null) or `noauth: true`: who an administrator acts as.
+    private static func acting(_ body: JSONValue) throws(WireProtocolError) -> WireAuthOverride? {
+        if body["noauth"] == .bool(true) { return .unauthenticated }
+        switch body["authvar"] {
+        case nil: return nil
+        case .null?: return .unauthenticated
+        case .object(let members)?: return .auth(.object(members))
+        default: throw WireProtocolError(.invalidRequest, "authvar must be an object or null.")
+        }
     }
 
     private static func credential(_ body: JSONValue) throws(WireProtocolError) -> String {

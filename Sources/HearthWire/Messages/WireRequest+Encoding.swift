@@ -45,8 +45,13 @@ extension WireRequest {
             members = ["p": .string(path), "d": data]
         case .onDisconnectCancel(let path):
             members = ["p": .string(path), "d": .null]
-        case .auth(let credential), .googleAuth(let credential):
+        case .auth(let credential, let acting), .googleAuth(let credential, let acting):
             members["cred"] = .string(credential)
+            switch acting {
+            case .auth(let authvar)?: members["authvar"] = authvar
+            case .unauthenticated?: members["noauth"] = .bool(true)
+            case nil: break
+            }
         case .appCheck(let token):
             if let token { members["token"] = .string(token) }
         case .stats(let counters):

@@ -25,10 +25,11 @@ public enum WireRequest: Sendable, Hashable {
     case onDisconnectMerge(path: String, data: [String: JSONValue])
     /// `oc`: cancel the queued disconnect operations at `path` and below.
     case onDisconnectCancel(path: String)
-    /// `auth`: authenticate with a JWT (ID token, custom token, emulator token).
-    case auth(credential: String)
+    /// `auth`: authenticate with a JWT (ID token, custom token, emulator token); an administrator's credential may
+    /// name who to act as (`authvar`, `noauth`).
+    case auth(credential: String, acting: WireAuthOverride? = nil)
     /// `gauth`: authenticate with a Google access token, a database secret or the emulator's `owner`.
-    case googleAuth(credential: String)
+    case googleAuth(credential: String, acting: WireAuthOverride? = nil)
     /// `unauth`: drop the credential.
     case unauth
     /// `appcheck`: an App Check token.
@@ -37,4 +38,11 @@ public enum WireRequest: Sendable, Hashable {
     case unAppCheck
     /// `s`: usage counters such as `{"sdk.js.11-0-0": 1}`.
     case stats(counters: JSONValue)
+}
+
+/// Who an administrator's session acts as, as firebase-admin's `databaseAuthVariableOverride` asks: the rules see
+/// `auth` as the given object (`authvar`), or as unauthenticated (`noauth: true`).
+public enum WireAuthOverride: Sendable, Hashable {
+    case auth(JSONValue)
+    case unauthenticated
 }

@@ -26,6 +26,8 @@ import Testing
             .onDisconnectCancel(path: "/presence"),
             .auth(credential: "eyJhbGciOiJub25lIn0.eyJpYXQiOjF9."),
             .googleAuth(credential: "owner"),
+            .auth(credential: "owner", acting: .auth(.object(["uid": .string("alice")]))),
+            .googleAuth(credential: "owner", acting: .unauthenticated),
             .unauth,
             .appCheck(token: "token"),
             .appCheck(token: nil),
@@ -62,7 +64,14 @@ import Testing
             ("unappeck", .object([:]), .unAppCheck),
             ("s", .object([:]), .stats(counters: .object([:]))),
             ("oc", try JSONReader.parseValue(#"{"p":"/a","d":null}"#), .onDisconnectCancel(path: "/a")),
-            ("auth", try JSONReader.parseValue(#"{"cred":"t","authvar":{"uid":"x"}}"#), .auth(credential: "t")),
+            (
+                "auth", try JSONReader.parseValue(#"{"cred":"t","authvar":{"uid":"x"}}"#),
+                .auth(credential: "t", acting: .auth(.object(["uid": .string("x")])))
+            ),
+            (
+                "gauth", try JSONReader.parseValue(#"{"cred":"owner","noauth":true}"#),
+                .googleAuth(credential: "owner", acting: .unauthenticated)
+            ),
             (
                 "q", try JSONReader.parseValue(#"{"p":"/a","q":{"l":2,"vf":"l"},"t":7,"h":""}"#),
                 .listen(

@@ -124,8 +124,9 @@ extension WireSession {
         case .get(let path, let query): return try self.get(path, query: query)
         case .onDisconnectPut, .onDisconnectMerge: return try self.registerOnDisconnect(request)
         case .onDisconnectCancel(let path): return try self.cancelOnDisconnect(path)
-        case .auth(let credential), .googleAuth(let credential): return try self.changeCredential(to: credential)
-        case .unauth: return try self.changeCredential(to: nil)
+        case .auth(let credential, let acting), .googleAuth(let credential, let acting):
+            return try self.changeCredential(to: credential, acting: acting)
+        case .unauth: return try self.changeCredential(to: nil, acting: nil)
         case .appCheck, .unAppCheck: return Self.emptyObject
         case .stats: return .json(.string(""))
         case .put, .merge: preconditionFailure("A \(request.action) is submitted, never performed: \(request)")
@@ -179,13 +180,25 @@ extension WireSession {
     /// Checks the session's new credential, switches to it, revokes (`c`) every listen it may no longer read,
     /// and answers with the trace's `{"auth": …, "expires": …}` shape. A credential that is no valid token is
     /// refused (`invalid_token`, `expired_token`) and the session keeps the identity it had.
-    private func changeCredential(to credential: String?) throws(WireProtocolError) -> WireData {
-        let authentication: Authentication
+    private func changeCredential(to credential: String?, acting: WireAuthOverride?) throws(WireProtocolError)
+        -> WireData
+    {
+        var authentication: Authentication
         do {
             authentication = try self.context.access.authenticate(credential)
         } catch {
             self.context.log.info("wire.token_refused", ["reason": error.message])
             throw WireProtocolError(error.code == .expiredToken ? .expiredToken : .invalidToken, error.message)
+        }
+        if let acting {
+            guard authentication.identity == .admin else {
+                throw WireProtocolError(
+                    .permissionDenied, "Only an administrator's credential may act as another user (authvar, noauth).")
+            }
+            switch acting {
+            case .auth(let authvar): authentication.identity = .user(RuleValue(json: authvar))
+            case .unauthenticated: authentication.identity = .anonymous
+            }
         }
         let generation = self.shared.withLock { shared in
             shared.authentication = authentication

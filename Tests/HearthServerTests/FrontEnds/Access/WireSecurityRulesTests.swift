@@ -47,6 +47,20 @@ import Testing
         }
     }
 
+    @Test func anAdministratorActsAsTheUserItNames() async throws {
+        try await Self.withRules { port in
+            let client = try WireTestClient(port: port)
+            let asAda = try client.call("gauth", #"{"cred":"\#(Rules.secret)","authvar":{"uid":"ada"}}"#)
+            #expect(Self.status(asAda) == "ok" && asAda["d"]?["auth"]?["uid"] == .string("ada"))
+            #expect(Self.status(try client.call("g", #"{"p":"/users/ada","q":{}}"#)) == "ok")
+            #expect(Self.status(try client.call("g", #"{"p":"/users/bob","q":{}}"#)) == "permission_denied")
+            #expect(Self.status(try client.call("gauth", #"{"cred":"\#(Rules.secret)","noauth":true}"#)) == "ok")
+            #expect(Self.status(try client.call("g", #"{"p":"/users/ada","q":{}}"#)) == "permission_denied")
+            let impersonation = try client.call("auth", #"{"cred":"\#(Rules.token("eve"))","authvar":{"uid":"ada"}}"#)
+            #expect(Self.status(impersonation) == "permission_denied")
+        }
+    }
+
     @Test func listensAreRevokedWhenTheCredentialOrTheRulesChange() async throws {
         try await Self.withRules { port in
             let client = try WireTestClient(port: port)
