@@ -140,14 +140,18 @@ enum Serve {
         return try self.member(of: ClusterConfiguration(contentsOfFile: configPath), configuration, given: given)
     }
 
+    /// The text of the file a flag names, or a usage error that says which flag's file cannot be read.
+    static func text(of path: String, for flag: String) throws -> String {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw UsageError("\(flag) \(path) cannot be read: \(error.localizedDescription)")
+        }
+    }
+
     /// A rules file, refused (with the line of its mistake) before the node starts.
     static func rules(fromFile path: String) throws -> InstalledRules {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw UsageError("--rules \(path) cannot be read: \(error.localizedDescription)")
-        }
+        let text = try Self.text(of: path, for: "--rules")
         do {
             return try InstalledRules(text: text)
         } catch {
@@ -158,12 +162,7 @@ enum Serve {
     /// The verifier of a project's Firebase Auth ID tokens, with the keys in `keysFile` (Google's certificates as
     /// JSON, or a JWK set); a file with one bad key stops the node with what is wrong.
     static func idTokens(projectID: String, keysFile path: String) throws -> IDTokenVerifier {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw UsageError("--auth-keys \(path) cannot be read: \(error.localizedDescription)")
-        }
+        let text = try Self.text(of: path, for: "--auth-keys")
         do {
             return IDTokenVerifier(projectID: projectID, keys: try IDTokenVerifier.keys(from: text))
         } catch {
@@ -174,14 +173,10 @@ enum Serve {
     /// Database secrets, one per line (blank lines and surrounding spaces ignored); kept out of the command line,
     /// where every user of the machine could read them.
     static func secrets(fromFile path: String) throws -> [String] {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw UsageError("--database-secret-file \(path) cannot be read: \(error.localizedDescription)")
+        let secrets = try Self.text(of: path, for: "--database-secret-file").split(whereSeparator: \.isNewline).map {
+            $0.trimmingCharacters(in: .whitespaces)
         }
-        let secrets = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        .filter { !$0.isEmpty }
         guard !secrets.isEmpty else { throw UsageError("--database-secret-file \(path) holds no secret") }
         return secrets
     }
