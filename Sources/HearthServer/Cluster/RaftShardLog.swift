@@ -153,17 +153,23 @@ final class RaftShardLog: ShardLog {
 
     func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition {
         let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
-        let proposal = self.service.host(RaftGroupID(UInt32(applied.shard)))?.propose(bytes)
-        guard case .accepted(let raftIndex, let term)? = proposal else {
+        let host = self.service.host(RaftGroupID(UInt32(applied.shard)))
+        // Proposed and recorded under one lock: the group may step down the moment it accepts the proposal, and its
+        // run loop must then find the proposal pending (so the machine that applied it ahead is rebuilt before
+        // another leader's entries reach it), never a proposal accepted but not yet recorded.
+        let position = self.shards.withLock { shards -> ShardLogPosition? in
+            guard case .accepted(let raftIndex, let term)? = host?.propose(bytes) else { return nil }
+            let position = ShardLogPosition(
+                shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
+            shards[applied.shard]?.pending[raftIndex] = (term, applied)
+            shards[applied.shard]?.lastProposed = position
+            return position
+        }
+        guard let position else {
             // Leadership moved, or a transfer began, between the actor's check and the proposal: the actor takes the
             // entry back out of its machine. (Rebuilding the machine from the committed entries instead would also
             // drop this leader's proposals still in flight, and its next entries would reuse their indexes.)
             throw ShardNotLeaderError(shard: applied.shard)
-        }
-        let position = ShardLogPosition(shard: applied.shard, index: applied.index, sequence: raftIndex, term: term)
-        self.shards.withLock { shards in
-            shards[applied.shard]?.pending[raftIndex] = (term, applied)
-            shards[applied.shard]?.lastProposed = position
         }
         return position
     }
