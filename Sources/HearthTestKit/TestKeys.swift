@@ -41,6 +41,11 @@ public enum TestKeys {
         Iimzt2aAa3N5SjXwokgvWAc=
         -----END CERTIFICATE-----
         """
+    /// The certificate under key id `k1` in the JSON Google serves Firebase's keys in (`{"kid": "PEM", …}`).
+    public static var certificatesJSON: String {
+        #"{"k1": "\#(Self.certificatePEM.split(separator: "\n").joined(separator: "\\n"))"}"#
+    }
+
     /// An ID token for project `hearth-test`, user `ada` (iat 1700000000, exp 1700003600), signed by OpenSSL with
     /// this key under key id `k1`.
     public static let opensslIDToken =

@@ -122,6 +122,7 @@ enum Serve {
         switch (projectID, authKeysPath) {
         case (let projectID?, let path?):
             configuration.idTokens = try Self.idTokens(projectID: projectID, keysFile: path)
+            configuration.authKeysFile = path
         case (nil, nil): break
         default: throw UsageError("--project-id and --auth-keys go together: ID tokens are checked against both")
         }
@@ -162,11 +163,11 @@ enum Serve {
     /// The verifier of a project's Firebase Auth ID tokens, with the keys in `keysFile` (Google's certificates as
     /// JSON, or a JWK set); a file with one bad key stops the node with what is wrong.
     static func idTokens(projectID: String, keysFile path: String) throws -> IDTokenVerifier {
-        let text = try Self.text(of: path, for: "--auth-keys")
+        var file = TokenKeysFile(path: path)
         do {
-            return IDTokenVerifier(projectID: projectID, keys: try IDTokenVerifier.keys(from: text))
+            return IDTokenVerifier(projectID: projectID, keys: try file.changedKeys() ?? [:])
         } catch {
-            throw UsageError("--auth-keys \(path): \(error.message)")
+            throw UsageError("--auth-keys: \(error)")
         }
     }
 

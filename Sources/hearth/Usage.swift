@@ -50,7 +50,7 @@ enum Usage {
           --project-id ID --auth-keys FILE  accept Firebase Auth ID tokens (RS256) for project ID, signed with a
                                   key in FILE: Google's certificates as JSON (kid → PEM, from
                                   googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com)
-                                  or a JWK set; refresh the file as Google rotates its keys
+                                  or a JWK set; read again every minute (scripts/fetch-auth-keys keeps it fresh)
           --owner-credential accept|refuse  whether the emulator's "owner" credential is an administrator
                                   (default: accept on a single node without database secrets, as the emulator
                                   does for firebase-admin; refuse on a cluster member)

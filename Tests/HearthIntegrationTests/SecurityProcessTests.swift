@@ -13,8 +13,7 @@ import Testing
         defer { directory.remove() }
         try Self.rules.write(toFile: directory.child("database.rules.json"), atomically: true, encoding: .utf8)
         try "\(Self.secret)\n".write(toFile: directory.child("secrets"), atomically: true, encoding: .utf8)
-        let pem = TestKeys.certificatePEM.split(separator: "\n").joined(separator: "\\n")
-        try #"{"k1": "\#(pem)"}"#.write(toFile: directory.child("keys.json"), atomically: true, encoding: .utf8)
+        try TestKeys.certificatesJSON.write(toFile: directory.child("keys.json"), atomically: true, encoding: .utf8)
         let server = try ServerProcess(arguments: [
             "--rules", directory.child("database.rules.json"), "--database-secret-file", directory.child("secrets"),
             "--project-id", "hearth-test", "--auth-keys", directory.child("keys.json"),

@@ -10,8 +10,7 @@ import Testing
     private static let now = 1_700_000_100.0
 
     private static func verifier() throws -> IDTokenVerifier {
-        let certificates = #"{"k1": "\#(TestKeys.certificatePEM.replacingNewlines)"}"#
-        return IDTokenVerifier(projectID: "hearth-test", keys: try IDTokenVerifier.keys(from: certificates))
+        IDTokenVerifier(projectID: "hearth-test", keys: try IDTokenVerifier.keys(from: TestKeys.certificatesJSON))
     }
 
     @Test func opensslsTokenNamesItsUser() throws {
@@ -77,9 +76,4 @@ import Testing
         #expect(authentication.expires == 1_700_003_600)
         #expect(throws: TokenError.self) { try Authenticator().authenticate(TestKeys.opensslIDToken, now: Self.now) }
     }
-}
-
-extension String {
-    /// The text with its newlines escaped for a JSON string.
-    fileprivate var replacingNewlines: String { self.split(separator: "\n").joined(separator: "\\n") }
 }

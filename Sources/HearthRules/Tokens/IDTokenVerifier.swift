@@ -5,8 +5,8 @@ public import HearthCore
 /// `auth_time` not in the future, and a non-empty `sub` (the user's id). Times have a minute of leeway for clocks.
 public struct IDTokenVerifier: Sendable {
     public let projectID: String
-    /// The signing keys by key id.
-    public let keys: [String: RSAPublicKey]
+    /// The signing keys by key id (replaced when the node's key file changes: Google rotates them).
+    public var keys: [String: RSAPublicKey]
     public var leeway: Double = 60
 
     public init(projectID: String, keys: [String: RSAPublicKey]) {

@@ -20,7 +20,8 @@ public final class AccessControl: Sendable {
     static let rulesKey = Key(unchecked: "rules")
 
     let database: any DatabaseAccess
-    let authenticator: Authenticator
+    /// Who credentials belong to; its ID token keys are replaced when the key file changes.
+    let authenticator: Mutex<Authenticator>
     /// The rules of a namespace nobody has given rules to.
     let defaultRules: InstalledRules
     let state = Mutex(RulesState())
@@ -28,7 +29,7 @@ public final class AccessControl: Sendable {
 
     public init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
         self.database = database
-        self.authenticator = authenticator
+        self.authenticator = Mutex(authenticator)
         self.defaultRules = defaultRules
         let listener = RulesChangeListener(
             namespace: Self.settingsNamespace, path: Path(keys: [Self.rulesKey])
@@ -42,11 +43,25 @@ public final class AccessControl: Sendable {
     /// Who presents `credential`; see `Authenticator.authenticate(_:now:)`.
     public func authenticate(_ credential: String?) throws(TokenError) -> Authentication {
         let now = Double(self.database.now()) / 1000
+        let authenticator = self.authenticator.withLock { $0 }
         guard let credential, !credential.isEmpty else {
-            return try self.authenticator.authenticate(credential, now: now)
+            return try authenticator.authenticate(credential, now: now)
         }
         return try self.credentials.authentication(of: credential, now: now) { () throws(TokenError) in
-            try self.authenticator.authenticate(credential, now: now)
+            try authenticator.authenticate(credential, now: now)
+        }
+    }
+
+    /// Checks Firebase Auth ID tokens against `keys` from now on (the key file changed). Tokens already verified
+    /// stay valid until they expire, as they would with Firebase: a key leaves Google's list only after every token
+    /// it signed has expired.
+    /// - Returns: false when this node does not take ID tokens (there are no keys to replace).
+    @discardableResult
+    public func replaceIDTokenKeys(_ keys: [String: RSAPublicKey]) -> Bool {
+        self.authenticator.withLock { authenticator in
+            guard authenticator.idTokens != nil else { return false }
+            authenticator.idTokens?.keys = keys
+            return true
         }
     }
 

@@ -81,6 +81,10 @@ public struct NodeConfiguration: Sendable {
     public var acceptsOwnerCredential: Bool?
     /// Checks Firebase Auth ID tokens (`--project-id` and `--auth-keys`); `nil` refuses them.
     public var idTokens: IDTokenVerifier?
+    /// The file `idTokens`' keys came from (`--auth-keys`), read again every `authKeysRecheckSeconds`: a changed
+    /// file replaces the keys (a bad one is logged and the keys in force stay).
+    public var authKeysFile: String?
+    public var authKeysRecheckSeconds: Double = 60
 
     public init() {}
 

@@ -121,6 +121,12 @@ public final class NodeRuntime: Sendable {
                 }
                 return false
             }
+            if let path = self.configuration.authKeysFile {
+                group.addTask {
+                    await self.watchAuthKeys(path, access: access)
+                    return false
+                }
+            }
             while let mustStop = await group.next() {
                 if mustStop { group.cancelAll() }
             }
