@@ -71,7 +71,8 @@ public final class ConnectionWriter: Sendable {
     }
 
     /// Queues `bytes`; returns `false` when the connection is closed or this write overflowed the bound (which
-    /// closes it). Empty writes are accepted and send nothing.
+    /// closes it). Empty writes are accepted and send nothing. Inside a `FlushBatch`, the send waits for the batch's
+    /// end.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         let limit = self.limit
@@ -94,7 +95,13 @@ public final class ConnectionWriter: Sendable {
         }
         self.charge(delta)
         if isTooLong { self.inbox.send(.evict(connectionID: self.id, .outputSoftLimit)) }
-        if needsFlush { self.inbox.send(.flush(connectionID: self.id)) }
+        if needsFlush {
+            if let batch = FlushBatch.current {
+                batch.add(self.inbox, connectionID: self.id)
+            } else {
+                self.inbox.send(.flush(connectionID: self.id))
+            }
+        }
         return isAccepted
     }
 

@@ -1,4 +1,5 @@
 public import HearthCore
+import HearthNet
 import Synchronization
 
 /// The node's read view: the whole tree of every namespace, as of the newest committed entries of every shard.
@@ -123,14 +124,24 @@ public final class DatabaseView: Sendable {
 
     /// Tells the listeners about what was applied, then resumes the waiters whose entries are shown.
     private func publish(_ notifications: [(change: CommittedChange, listeners: [any ChangeListener])]) {
-        for (change, listeners) in notifications {
-            for listener in listeners { listener.changed(change) }
+        // Several changes at once: each connection's share of all of them goes out in one send at the end. One
+        // change: the reactor starts sending while the rest of the listeners hear it.
+        if notifications.count > 1 {
+            FlushBatch.collecting { Self.tell(notifications) }
+        } else {
+            Self.tell(notifications)
         }
         let resumed = self.state.withLock { state in
             state.notifiedIndex = state.data.feed.appliedIndex
             return state.waiters.shown(state.notifiedIndex)
         }
         for continuation in resumed { continuation.resume(returning: .shown) }
+    }
+
+    private static func tell(_ notifications: [(change: CommittedChange, listeners: [any ChangeListener])]) {
+        for (change, listeners) in notifications {
+            for listener in listeners { listener.changed(change) }
+        }
     }
 
     /// Returns once every entry of `shard` up to `index` is shown: its changes applied and handed to every listener.

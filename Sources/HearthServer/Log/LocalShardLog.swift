@@ -1,15 +1,20 @@
 import HearthCore
 import HearthStorage
+import HearthSystem
 import Synchronization
 
 /// Every shard's log on one node, multiplexed onto the node's single write-ahead log.
 ///
 /// Entries of all shards share one record sequence and one group-commit fsync, as multi-Raft stores keep many
 /// groups in one engine. An entry's decoded `ShardApplied` stays in memory until its record is durable (so the read
-/// view never parses what a shard just built); then, on the log's writer thread and in record order, the batch goes
-/// to `onCommitted`, and only after that do waiters resume.
+/// view never parses what a shard just built); then the batch goes to `onCommitted` in record order, on a thread of
+/// its own (`OrderedWorker`): the read view's update and the fan-out to listeners run beside the next write and
+/// fsync rather than between them. Waiting for a commit is waiting for durability; a write is shown once the view
+/// says so (`DatabaseView.waitUntilApplied`).
 final class LocalShardLog: ShardLog {
     private let wal: WriteAheadLog
+    /// Hands committed batches to `onCommitted` off the log's writer thread.
+    private let delivery: OrderedWorker<([ShardApplied], UInt64)>
     private let directory: String
     private let pending: PendingEntries
     private let failures: AsyncStream<StorageError>.Continuation
@@ -17,8 +22,12 @@ final class LocalShardLog: ShardLog {
     /// Yields once when the log fails: the node must stop, since nothing more can be made durable.
     let failure: AsyncStream<StorageError>
 
-    private init(wal: WriteAheadLog, directory: String, pending: PendingEntries) {
+    private init(
+        wal: WriteAheadLog, delivery: OrderedWorker<([ShardApplied], UInt64)>, directory: String,
+        pending: PendingEntries
+    ) {
         self.wal = wal
+        self.delivery = delivery
         self.directory = directory
         self.pending = pending
         (self.failure, self.failures) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(1))
@@ -31,13 +40,23 @@ final class LocalShardLog: ShardLog {
         onCommitted: @escaping @Sendable ([ShardApplied], UInt64) -> Void
     ) throws -> LocalShardLog {
         let pending = PendingEntries()
-        let wal = try WriteAheadLog(directory: directory, configuration: configuration) { records in
-            guard let last = records.last?.lsn else { return }
-            let batch = pending.entries.withLock { pending in records.compactMap { pending.removeValue(forKey: $0.lsn) }
-            }
+        let delivery = try OrderedWorker<([ShardApplied], UInt64)>(name: "hearth-commits") { batch, last in
             onCommitted(batch, last)
         }
-        return LocalShardLog(wal: wal, directory: directory, pending: pending)
+        let wal: WriteAheadLog
+        do {
+            wal = try WriteAheadLog(directory: directory, configuration: configuration) { records in
+                guard let last = records.last?.lsn else { return }
+                let batch = pending.entries.withLock { pending in
+                    records.compactMap { pending.removeValue(forKey: $0.lsn) }
+                }
+                delivery.send((batch, last))
+            }
+        } catch {
+            delivery.stop()
+            throw error
+        }
+        return LocalShardLog(wal: wal, delivery: delivery, directory: directory, pending: pending)
     }
 
     /// The newest record found on disk when the log was opened.
@@ -99,7 +118,11 @@ final class LocalShardLog: ShardLog {
 
     func truncate(through sequence: UInt64) { self.wal.truncate(through: sequence) }
 
-    func close() async { await self.wal.close() }
+    /// Closes the log, then returns once every committed batch has gone to `onCommitted`.
+    func close() async {
+        await self.wal.close()
+        await self.delivery.finish()
+    }
 
     var statistics: WALStatistics { self.wal.statistics }
 }

@@ -9,7 +9,7 @@ import Testing
 @testable import HearthServer
 
 /// Every shard's log multiplexed onto the node's one write-ahead log: committed entries reach the view in record
-/// order before their waiters resume, and a reopened log replays exactly what was appended.
+/// order once durable, and a reopened log replays exactly what was appended.
 @Suite struct LocalShardLogTests {
     private static func configuration() -> WALConfiguration {
         var configuration = WALConfiguration()
@@ -40,7 +40,10 @@ import Testing
         }
         for (position, _) in appended {
             try await log.waitUntilCommitted([position])
-            #expect(received.entries.withLock { $0.contains { $0.0 == position.shard && $0.1 >= position.index } })
+            #expect(
+                await eventually {
+                    received.entries.withLock { $0.contains { $0.0 == position.shard && $0.1 >= position.index } }
+                }, "a durable entry is delivered")
         }
         let order = received.entries.withLock { $0 }
         #expect(order.map { $0.0 } == appended.map { $0.position.shard })

@@ -1,0 +1,35 @@
+import Synchronization
+
+/// Writes made inside `FlushBatch.collecting` queue their bytes as usual but ask their reactor to send only when the
+/// batch ends: one send per connection for everything the batch queued for it. The read view publishes each batch
+/// of commits inside one, so a connection listening to a busy location gets the batch's events in one `send`
+/// instead of waking the reactor for each (as Redis writes a client's output buffer once per event-loop turn).
+package enum FlushBatch {
+    @TaskLocal static var current: Collector?
+
+    /// Runs `body`; the flushes its writes ask for are sent when it returns. Inside another batch, it joins that one.
+    package static func collecting<T>(_ body: () throws -> T) rethrows -> T {
+        guard Self.current == nil else { return try body() }
+        let collector = Collector()
+        defer { collector.flush() }
+        return try Self.$current.withValue(collector) { try body() }
+    }
+
+    /// The connections whose writer asked for a flush during the batch, each once (a writer asks again only after
+    /// its reactor has begun flushing).
+    final class Collector: Sendable {
+        private let pending = Mutex<[(inbox: ReactorInbox, connectionID: UInt64)]>([])
+
+        func add(_ inbox: ReactorInbox, connectionID: UInt64) {
+            self.pending.withLock { $0.append((inbox, connectionID)) }
+        }
+
+        func flush() {
+            let pending = self.pending.withLock { pending in
+                defer { pending = [] }
+                return pending
+            }
+            for (inbox, connectionID) in pending { inbox.send(.flush(connectionID: connectionID)) }
+        }
+    }
+}
