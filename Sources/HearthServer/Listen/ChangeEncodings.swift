@@ -17,17 +17,36 @@ public final class ChangeEncodings: Sendable {
         var path: Path
     }
 
-    private let rendered = Mutex<[Key: any Sendable]>([:])
+    /// A rendering, boxed so that finding it again is a class check rather than a cast of an existential value.
+    private final class Rendered<Value: Sendable>: Sendable {
+        let value: Value
+
+        init(_ value: Value) {
+            self.value = value
+        }
+    }
+
+    private struct State {
+        var rendered: [Key: any AnyObject & Sendable] = [:]
+        /// The last rendering asked for: every listener of one kind at one path asks for the same one in a row, so
+        /// most lookups compare keys instead of hashing them.
+        var last: (key: Key, rendered: any AnyObject & Sendable)?
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// The value rendered for `key`, made by `make` the first time it is asked for.
     func value<Value: Sendable>(for key: Key, _ make: () -> Value) -> Value {
-        self.rendered.withLock { rendered in
-            if let value = rendered[key] as? Value { return value }
-            let value = make()
-            rendered[key] = value
-            return value
+        self.state.withLock { state in
+            if let last = state.last, last.key == key, let rendered = last.rendered as? Rendered<Value> {
+                return rendered.value
+            }
+            let rendered = (state.rendered[key] as? Rendered<Value>) ?? Rendered(make())
+            state.rendered[key] = rendered
+            state.last = (key, rendered)
+            return rendered.value
         }
     }
 }
