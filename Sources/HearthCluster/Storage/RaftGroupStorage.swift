@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 /// What a Raft group's `Ready` asks the node's write-ahead log to hold, and what a restarted replica starts from.
 ///

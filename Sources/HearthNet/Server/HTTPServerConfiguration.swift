@@ -1,5 +1,5 @@
 import Glibc
-public import HearthSystem
+import HearthSystem
 
 /// The knobs of one `HTTPServer`: where it listens and the limits that keep a hostile or slow client from
 /// exhausting the node.

@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 public import HearthWire
 import Synchronization
 

@@ -1,5 +1,5 @@
-public import HearthCore
-public import HearthWire
+import HearthCore
+import HearthWire
 
 /// How the coordinator reaches a shard's leader: the shard commands of `ShardActor`, addressed by shard number.
 ///

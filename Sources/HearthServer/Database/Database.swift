@@ -2,7 +2,7 @@ import Foundation
 public import HearthCore
 import HearthStorage
 public import HearthSystem
-public import HearthWire
+import HearthWire
 import Synchronization
 
 /// One node's database: shards, coordinator, log and read view wired together.

@@ -1,5 +1,5 @@
 import Foundation
-public import HearthCore
+import HearthCore
 import Synchronization
 
 /// A node's wall clock for what clients see of time: `ServerValue.timestamp` and the time part of push IDs, which

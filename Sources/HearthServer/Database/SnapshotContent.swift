@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 import HearthStorage
 
 /// How the read view is laid out inside a snapshot file, chosen so recovery can parse on every core.

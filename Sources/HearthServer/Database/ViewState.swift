@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 /// The read view's data as a value: every namespace's root, fed by the shards' committed entries through a
 /// `CommitFeed`. The live view keeps one under its lock; recovery builds one by replaying the log.

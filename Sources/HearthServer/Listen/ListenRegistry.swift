@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 /// Every active listener of one node, indexed by namespace and path for fast fan-out.
 ///

@@ -1,6 +1,6 @@
-public import HearthCore
+import HearthCore
 import HearthSystem
-public import HearthWire
+import HearthWire
 
 /// The shell around one shard's state machine: it serialises the shard's commands, appends what the state machine
 /// decides to the shard's log in the same turn (so log order is apply order), and parks commands that a prepared

@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 /// What the anchor did with a transaction's decision.
 enum ShardDecideOutcome: Sendable {

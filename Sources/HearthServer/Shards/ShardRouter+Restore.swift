@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 extension ShardRouter {
     /// `root` (a whole namespace, the union of every shard's part) with the parts of the shards in `parts` replaced

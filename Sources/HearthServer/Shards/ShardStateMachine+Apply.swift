@@ -1,5 +1,5 @@
 public import HearthCore
-public import HearthWire
+import HearthWire
 
 /// What applying one entry did: the change readers will see, and the transaction bookkeeping a snapshot keeps.
 public struct ShardApplied: Sendable {

@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 import HearthWire
 
 /// A spine node's priority is global, like its existence: the node exists while any shard holds part of it, and

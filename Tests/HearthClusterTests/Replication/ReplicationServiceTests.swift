@@ -150,7 +150,7 @@ import Testing
             await member.stop()
             await member.transport.shutdown()
         }
-        try directory.remove()
+        directory.remove()
     }
 
     @Test(.timeLimit(.minutes(1))) func compactedGroupsDropOldSegmentsAndCatchANodeUpBySnapshot() async throws {
@@ -196,6 +196,6 @@ import Testing
             await member.stop()
             await member.transport.shutdown()
         }
-        try directory.remove()
+        directory.remove()
     }
 }

@@ -20,7 +20,7 @@ import Testing
                 for writer in writers { writer.write([UInt8(round)]) }
             }
             #expect(Self.flushes(inbox).isEmpty, "nothing is flushed while the batch runs")
-            FlushBatch.collecting { writers[0].write([9]) }
+            _ = FlushBatch.collecting { writers[0].write([9]) }
             #expect(Self.flushes(inbox).isEmpty, "a nested batch joins the outer one")
         }
         #expect(Self.flushes(inbox) == [1, 2, 3])
