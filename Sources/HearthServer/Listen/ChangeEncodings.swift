@@ -43,8 +43,13 @@ public final class ChangeEncodings: Sendable {
             if let last = state.last, last.key == key, let rendered = last.rendered as? Rendered<Value> {
                 return rendered.value
             }
-            let rendered = (state.rendered[key] as? Rendered<Value>) ?? Rendered(make())
-            state.rendered[key] = rendered
+            let rendered: Rendered<Value>
+            if let known = state.rendered[key] as? Rendered<Value> {
+                rendered = known
+            } else {
+                rendered = Rendered(make())
+                state.rendered[key] = rendered
+            }
             state.last = (key, rendered)
             return rendered.value
         }

@@ -1,4 +1,3 @@
-import HearthCore
 import HearthTestKit
 import Testing
 
