@@ -75,23 +75,52 @@ public final class ConnectionWriter: Sendable {
     /// end.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
+        self.enqueue(CollectionOfOne(bytes), isLast: false)
+    }
+
+    /// Queues several messages with nothing of another write between them, in one step: the same as writing each in
+    /// turn (and with the same result), but no other thread's write can land between two of them.
+    @discardableResult
+    public func write(contentsOf messages: [[UInt8]]) -> Bool {
+        self.enqueue(messages, isLast: false)
+    }
+
+    /// Queues `bytes` as the last message: later writes are refused as if the connection were closed, while
+    /// `close()` still flushes and closes it (a WebSocket's close frame, after which nothing may be sent).
+    @discardableResult
+    public func writeLast(_ bytes: [UInt8]) -> Bool {
+        self.enqueue(CollectionOfOne(bytes), isLast: true)
+    }
+
+    private func enqueue(_ messages: some Collection<[UInt8]>, isLast: Bool) -> Bool {
         let limit = self.limit
         let (isAccepted, needsFlush, delta, isTooLong): (Bool, Bool, Int, Bool) = self.queue.withLock { queue in
-            guard !queue.isClosed else { return (false, false, 0, false) }
-            guard !bytes.isEmpty else { return (true, false, 0, false) }
+            guard !queue.isClosed, !queue.isSealed else { return (false, false, 0, false) }
+            if isLast { queue.isSealed = true }
             let before = queue.queuedBytes
-            let framed = queue.framing?.frame(bytes) ?? [bytes]
-            if queue.queuedBytes + framed.reduce(0, { $0 + $1.count }) > limit {
+            // Framed writes (HTTP chunks) are cut up first; plain ones are queued as they are, with no copy.
+            let framed = queue.framing.map { framing in
+                messages.filter { !$0.isEmpty }.flatMap { message in
+                    framing.frame(message).enumerated().map { (part: $1, startsMessage: $0 == 0) }
+                }
+            }
+            let added = framed?.reduce(0) { $0 + $1.part.count } ?? messages.reduce(0) { $0 + $1.count }
+            guard added > 0 else { return (true, false, 0, false) }
+            if before + added > limit {
                 queue.hasOverflowed = true
                 queue.isClosed = true
                 queue.discardAll()
                 return (false, Self.scheduleFlush(&queue), -before, false)
             }
-            for (index, part) in framed.enumerated() { queue.append(part, startsMessage: index == 0) }
+            if let framed {
+                for (part, startsMessage) in framed { queue.append(part, startsMessage: startsMessage) }
+            } else {
+                for bytes in messages { queue.append(bytes) }
+            }
             let isTooLong = queue.isOverSoftLimitTooLong(now: MonotonicClock.now)
             let isNewlyTooLong = isTooLong && !queue.isEvictionRequested
             if isNewlyTooLong { queue.isEvictionRequested = true }
-            return (true, Self.scheduleFlush(&queue), queue.queuedBytes - before, isNewlyTooLong)
+            return (true, Self.scheduleFlush(&queue), added, isNewlyTooLong)
         }
         self.charge(delta)
         if isTooLong { self.inbox.send(.evict(connectionID: self.id, .outputSoftLimit)) }

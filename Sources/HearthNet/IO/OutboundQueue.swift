@@ -14,6 +14,8 @@ struct OutboundQueue {
 
     /// No more writes are accepted (closed, or a close was requested).
     var isClosed = false
+    /// The last message is queued (a WebSocket's close frame): writes are refused, but a close still flushes.
+    var isSealed = false
     /// The writer asked to flush and close; the reactor closes once `isEmpty`.
     var isCloseRequested = false
     /// The limit was exceeded: the reactor must close without flushing.

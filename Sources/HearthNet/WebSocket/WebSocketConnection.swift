@@ -9,8 +9,9 @@ import Synchronization
 /// connection's `ConnectionWriter`, which is thread-safe and bounded: when a write overflows it the client is cut
 /// off and every later send returns `false`.
 ///
-/// Thread safety: a small lock guards the parser, the close state machine and the writer. Frames are written while
-/// it is held, so a close frame is always the last thing sent, whichever thread sends. Handler callbacks run after
+/// Thread safety: a small lock guards the parser and the close state machine. Data frames go straight to the
+/// writer, without the lock (many threads may send at once, and the reactor parses under the lock); the close frame
+/// is the writer's last message (`ConnectionWriter.writeLast`), so nothing follows it, whichever thread sends. Handler callbacks run after
 /// the lock is released, only ever on the reactor thread (`start`, `received`, `connectionClosed`), so the handler
 /// may call `send` or `close` from inside them. The handler is released once `closed` has been delivered, so it may
 /// keep a strong reference to its socket without leaking either.
@@ -20,6 +21,8 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
 
     private let closeTimeout: Duration
     private let shared: Mutex<Shared>
+    /// The connection's writer, set once when the server starts the connection.
+    private let writerReference = AtomicLazyReference<ConnectionWriter>()
 
     /// The state behind the lock.
     private struct Shared {
@@ -27,7 +30,6 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         var handler: (any WebSocketMessageHandler)?
         var parser: WebSocketFrameParser
         var closeMachine = WebSocketCloseStateMachine()
-        var writer: ConnectionWriter?
     }
 
     /// What to tell the handler once the lock is released.
@@ -53,15 +55,13 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
 
     /// The underlying connection's identifier, once the server has started it.
     public var connectionID: UInt64? {
-        self.shared.withLock { $0.writer?.id }
+        self.writer?.id
     }
 
     /// Whether messages can still be sent: started, no close frame sent or received, and not cut off.
     public var isOpen: Bool {
-        self.shared.withLock { shared in
-            guard let writer = shared.writer else { return false }
-            return shared.closeMachine.canSendData && !writer.isClosed
-        }
+        guard let writer = self.writer else { return false }
+        return self.shared.withLock { $0.closeMachine.canSendData } && !writer.isClosed
     }
 
     /// Sends one text message as a single frame. O(n) in its UTF-8 length.
@@ -73,11 +73,12 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         self.sendData(WebSocketFrameEncoder.encodeText(text))
     }
 
-    /// Sends a frame already encoded by `WebSocketFrameEncoder` (unmasked, as a server sends), as it is: many
-    /// connections can then queue one shared buffer. Same result as `send(text:)`.
+    /// Sends frames already encoded by `WebSocketFrameEncoder` (unmasked, as a server sends), as they are and
+    /// together, with no other sender's frame between them: many connections can then queue one shared buffer, and
+    /// the frames of one application message stay in one piece. Same result as `send(text:)`.
     @discardableResult
-    public func send(encodedFrame frame: [UInt8]) -> Bool {
-        self.sendData(frame)
+    public func send(encodedFrames frames: [[UInt8]]) -> Bool {
+        self.writer?.write(contentsOf: frames) ?? false
     }
 
     /// Sends one binary message as a single frame; same result as `send(text:)`.
@@ -122,7 +123,7 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     /// Charges (or, negative, releases) received bytes the application holds for this client to the node's client
     /// memory budget (`ConnectionWriter.holdInbound`).
     public func holdInbound(_ delta: Int) {
-        self.shared.withLock { $0.writer }?.holdInbound(delta)
+        self.writer?.holdInbound(delta)
     }
 
     public var heldInboundBytes: Int {
@@ -139,10 +140,8 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     }
 
     public func start(_ writer: ConnectionWriter) {
-        let handler = self.shared.withLock { shared in
-            shared.writer = writer
-            return shared.handler
-        }
+        _ = self.writerReference.storeIfNil(writer)
+        let handler = self.shared.withLock { $0.handler }
         handler?.opened(self)
     }
 
@@ -199,7 +198,7 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
             case .binary(let bytes):
                 if isOpen { deliveries.append(.binary(bytes)) }
             case .ping(let payload):
-                if isOpen { shared.writer?.write(WebSocketFrameEncoder.encodePong(payload)) }
+                if isOpen { self.writer?.write(WebSocketFrameEncoder.encodePong(payload)) }
             case .pong:
                 break
             case .close(let code, let reason):
@@ -208,13 +207,12 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         }
     }
 
-    /// Writes a data or ping frame if the close handshake has not begun.
+    /// Writes a data or ping frame unless the close frame has been sent (the writer then refuses it).
     private func sendData(_ frame: [UInt8]) -> Bool {
-        self.shared.withLock { shared in
-            guard shared.closeMachine.canSendData, let writer = shared.writer else { return false }
-            return writer.write(frame)
-        }
+        self.writer?.write(frame) ?? false
     }
+
+    private var writer: ConnectionWriter? { self.writerReference.load() }
 
     /// Carries out close state machine actions; returns what the handler must hear. Called with the lock held.
     /// - Parameter asFarewell: the close frame is an eviction's goodbye, written past the refusal of other writes.
@@ -226,11 +224,11 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
             switch action {
             case .sendClose(let code, let reason):
                 let frame = WebSocketFrameEncoder.encodeClose(code: code, reason: reason)
-                if asFarewell { shared.writer?.writeFarewell(frame) } else { shared.writer?.write(frame) }
+                if asFarewell { self.writer?.writeFarewell(frame) } else { self.writer?.writeLast(frame) }
             case .startCloseTimer:
                 self.startCloseTimer()
             case .closeConnection:
-                shared.writer?.close()
+                self.writer?.close()
             case .notifyClosed(let code, let reason):
                 deliveries.append(.closed(code: code, reason: reason))
             }

@@ -216,7 +216,7 @@ public final class DatabaseView: Sendable {
     /// Registers a listener and returns the namespace root it starts from, atomically.
     func addListener(_ listener: any ChangeListener) -> Node {
         self.state.withLock { state in
-            state.registry.add(listener)
+            state.registry.add(listener, after: state.data.sequence)
             return state.data.roots[listener.namespace] ?? .empty
         }
     }

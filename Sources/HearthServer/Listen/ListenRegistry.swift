@@ -4,18 +4,22 @@ import HearthCore
 ///
 /// A trie keyed by path: a change at `P` reaches the listeners on the way down to `P` (ancestors, which see a
 /// change inside them) and every listener in the subtree under `P` (descendants, whose value may be replaced).
-/// Value type: it lives inside the read view's lock and is mutated only there.
+/// Listeners that hear changes alike (`GroupedChangeListener`) are kept in one `ListenerGroup` per path and kind, which
+/// stands for all of them in what a change reaches. Value type: it lives inside the read view's lock and is mutated
+/// only there.
 struct ListenRegistry {
     private final class TrieNode {
         var listeners: [ObjectIdentifier: any ChangeListener] = [:]
+        var groups: [String: any ListenerGroup] = [:]
         var children: [Key: TrieNode] = [:]
-        var isEmpty: Bool { self.listeners.isEmpty && self.children.isEmpty }
+        var isEmpty: Bool { self.listeners.isEmpty && self.groups.isEmpty && self.children.isEmpty }
     }
 
     private var roots: [String: TrieNode] = [:]
     private(set) var count = 0
 
-    mutating func add(_ listener: any ChangeListener) {
+    /// Adds a listener whose starting root includes every change up to `sequence`.
+    mutating func add(_ listener: any ChangeListener, after sequence: UInt64) {
         var node = self.roots[listener.namespace] ?? TrieNode()
         self.roots[listener.namespace] = node
         for key in listener.path.keys {
@@ -23,7 +27,12 @@ struct ListenRegistry {
             node.children[key] = next
             node = next
         }
-        if node.listeners.updateValue(listener, forKey: ObjectIdentifier(listener)) == nil {
+        if let grouped = listener as? any GroupedChangeListener, let kind = grouped.groupKind {
+            let group = node.groups[kind] ?? grouped.makeGroup()
+            node.groups[kind] = group
+            group.add(grouped, after: sequence)
+            self.count += 1
+        } else if node.listeners.updateValue(listener, forKey: ObjectIdentifier(listener)) == nil {
             self.count += 1
         }
     }
@@ -37,7 +46,11 @@ struct ListenRegistry {
             trail.append((node, key))
             node = next
         }
-        if node.listeners.removeValue(forKey: ObjectIdentifier(listener)) != nil {
+        if let grouped = listener as? any GroupedChangeListener, let kind = grouped.groupKind {
+            guard let group = node.groups[kind], group.remove(grouped) else { return }
+            if group.isEmpty { node.groups[kind] = nil }
+            self.count -= 1
+        } else if node.listeners.removeValue(forKey: ObjectIdentifier(listener)) != nil {
             self.count -= 1
         }
         for (parent, key) in trail.reversed() {
@@ -53,7 +66,7 @@ struct ListenRegistry {
         var found: [ObjectIdentifier: any ChangeListener] = [:]
         for path in paths {
             var node = root
-            found.merge(node.listeners) { first, _ in first }
+            Self.collect(node, into: &found)
             var reached = true
             for key in path.keys {
                 guard let next = node.children[key] else {
@@ -61,7 +74,7 @@ struct ListenRegistry {
                     break
                 }
                 node = next
-                found.merge(node.listeners) { first, _ in first }
+                Self.collect(node, into: &found)
             }
             if reached { Self.collectDescendants(of: node, into: &found) }
         }
@@ -71,14 +84,21 @@ struct ListenRegistry {
     private static func collectDescendants(of node: TrieNode, into found: inout [ObjectIdentifier: any ChangeListener])
     {
         for child in node.children.values {
-            found.merge(child.listeners) { first, _ in first }
+            Self.collect(child, into: &found)
             Self.collectDescendants(of: child, into: &found)
         }
+    }
+
+    /// Adds the listeners and groups kept at `node` itself.
+    private static func collect(_ node: TrieNode, into found: inout [ObjectIdentifier: any ChangeListener]) {
+        found.merge(node.listeners) { first, _ in first }
+        for group in node.groups.values { found[ObjectIdentifier(group)] = group }
     }
 
     func forEach(_ body: (any ChangeListener) -> Void) {
         func visit(_ node: TrieNode) {
             for listener in node.listeners.values { body(listener) }
+            for group in node.groups.values { group.forEachMember(body) }
             for child in node.children.values { visit(child) }
         }
         for root in self.roots.values { visit(root) }

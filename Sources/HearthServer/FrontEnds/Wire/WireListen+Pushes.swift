@@ -3,14 +3,14 @@ import HearthWire
 
 /// What a committed change becomes on the wire for one listen (reference §1.8, §1.9.2).
 extension WireListen {
-    /// Pushes for a default listen: `d` at the listen path when a write above it changed its value; otherwise `d`
+    /// Pushes for a default listen at `path` (the same for every one there): `d` at the listen path when a write above it changed its value; otherwise `d`
     /// at the one changed path inside it, or one `m` at the deepest common ancestor of several.
     /// - Complexity: O(m · d) for m mutations at depth d, plus rendering the pushed values.
-    func defaultPushes(for change: CommittedChange) -> [[UInt8]] {
+    static func defaultPushes(for change: CommittedChange, at path: Path) -> [[UInt8]] {
         let inside: [Path]
-        switch change.effect(at: self.path) {
+        switch change.effect(at: path) {
         case .replaced(let old, let new):
-            return old == new ? [] : [Self.dataPush(self.path, new, tag: nil)]
+            return old == new ? [] : [Self.dataPush(path, new, tag: nil)]
         case .inside(let mutations):
             inside = mutations.map(\.path)
         }

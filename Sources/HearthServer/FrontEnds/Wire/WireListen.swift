@@ -5,11 +5,12 @@ import Synchronization
 /// One active listen of a wire session: a default listen on a path, or a tagged query listen with its window.
 ///
 /// Registered with the read view, it hears every committed change touching its path on the commit thread, in log
-/// order, and turns it into pushes on the session's transport (see `WireListen+Pushes.swift`). Changes that arrive
-/// between registration and `start` are held, then replayed after the initial data push, so the client sees the
-/// initial value first and every later change exactly once, in order, always before the `ok` of a write that
+/// order, and turns it into pushes on the session's transport (see `WireListen+Pushes.swift`). Default listens at
+/// one path hear changes through their `WireListenGroup`, which makes the pushes once for all of them. Changes that
+/// arrive between registration and `start` are held, then replayed after the initial data push, so the client sees
+/// the initial value first and every later change exactly once, in order, always before the `ok` of a write that
 /// caused it.
-final class WireListen: ChangeListener {
+final class WireListen: GroupedChangeListener {
     let namespace: String
     let path: Path
     /// The query of a tagged listen; `nil` for a default listen.
@@ -23,7 +24,10 @@ final class WireListen: ChangeListener {
     private struct State {
         var isStarted = false
         var isStopped = false
+        /// A tagged listen's changes heard before `start`.
         var pending: [CommittedChange] = []
+        /// A default listen's pushes handed over before `start`.
+        var pendingPushes: [WireOutbound] = []
         /// A tagged listen's current window: what the client holds at the query path.
         var window: Node = .empty
     }
@@ -38,6 +42,13 @@ final class WireListen: ChangeListener {
         self.tag = tag
         self.evaluate = evaluate
         self.transport = transport
+    }
+
+    /// Default listens share their pushes; a tagged listen's depend on its own window.
+    var groupKind: String? { self.tag == nil ? WireListenGroup.kind : nil }
+
+    func makeGroup() -> any ListenerGroup {
+        WireListenGroup(namespace: self.namespace, path: self.path)
     }
 
     /// The value the client should see at the listen's path in a namespace root.
@@ -57,8 +68,10 @@ final class WireListen: ChangeListener {
             guard self.transport.send(push.encoded()) else {
                 return false
             }
-            for change in state.pending { self.push(change, window: &state.window) }
+            for change in state.pending { self.pushTagged(change, window: &state.window) }
+            for push in state.pendingPushes { self.transport.send(push) }
             state.pending = []
+            state.pendingPushes = []
             state.isStarted = true
             return true
         }
@@ -69,29 +82,39 @@ final class WireListen: ChangeListener {
         self.state.withLock {
             $0.isStopped = true
             $0.pending = []
+            $0.pendingPushes = []
         }
     }
 
+    /// Hears a change on its own: a tagged listen (a default one hears through its group, but works alone too).
     func changed(_ change: CommittedChange) {
+        guard self.tag != nil else {
+            self.deliver(Self.defaultPushes(for: change, at: self.path).map(WireOutbound.init))
+            return
+        }
         self.state.withLock { state in
             guard !state.isStopped else { return }
             guard state.isStarted else {
                 state.pending.append(change)
                 return
             }
-            self.push(change, window: &state.window)
+            self.pushTagged(change, window: &state.window)
         }
     }
 
-    /// A default listen's pushes are the same for every session listening at its path: made once per change and
-    /// shared. A tagged listen's depend on its own window.
-    private func push(_ change: CommittedChange, window: inout Node) {
-        guard self.tag != nil else {
-            let key = ChangeEncodings.Key(kind: "wire", path: self.path)
-            let shared = change.encodings.value(for: key) { self.defaultPushes(for: change).map(WireOutbound.init) }
-            for message in shared { self.transport.send(message) }
-            return
+    /// Sends a default listen's pushes for one change, made by its group (held until `start`).
+    func deliver(_ pushes: [WireOutbound]) {
+        self.state.withLock { state in
+            guard !state.isStopped else { return }
+            guard state.isStarted else {
+                state.pendingPushes += pushes
+                return
+            }
+            for push in pushes { self.transport.send(push) }
         }
+    }
+
+    private func pushTagged(_ change: CommittedChange, window: inout Node) {
         for message in self.taggedPushes(for: change, window: &window) { self.transport.send(message) }
     }
 }

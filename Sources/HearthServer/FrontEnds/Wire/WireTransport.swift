@@ -1,6 +1,5 @@
 import HearthNet
 import HearthWire
-import Synchronization
 
 /// Where a wire session's outbound messages go: a WebSocket, or a long-polling channel (reference §1.12).
 ///
@@ -32,11 +31,10 @@ extension WireTransport {
     }
 }
 
-/// A wire transport over one WebSocket: each message is split into count-prefixed frames (§1.2) and the frames of
-/// one message are written under a lock, so concurrent senders never interleave frames.
+/// A wire transport over one WebSocket: each message is split into count-prefixed frames (§1.2), queued in one
+/// step, so concurrent senders never interleave frames.
 final class WebSocketWireTransport: WireTransport {
     private let socket: WebSocketConnection
-    private let sendLock = Mutex(())
 
     init(socket: WebSocketConnection) {
         self.socket = socket
@@ -47,10 +45,7 @@ final class WebSocketWireTransport: WireTransport {
             self.close(reason: "A message was too large to send; request a location with less data.")
             return false
         }
-        return self.sendLock.withLock { _ in
-            for frame in frames where !self.socket.send(encodedFrame: frame) { return false }
-            return true
-        }
+        return self.socket.send(encodedFrames: frames)
     }
 
     func close(reason: String) {

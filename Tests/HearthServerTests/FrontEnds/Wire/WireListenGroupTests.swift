@@ -1,0 +1,123 @@
+import HearthCore
+import HearthWire
+import Synchronization
+import Testing
+
+@testable import HearthServer
+
+/// The default listens at one path hear each change through their group: every member once, in commit order, from
+/// one set of buffers, and none a change its starting value already holds.
+@Suite struct WireListenGroupTests {
+    /// A transport that keeps what it was asked to send.
+    private final class RecordingTransport: WireTransport {
+        let sent = Mutex<[WireOutbound]>([])
+
+        func send(_ message: WireOutbound) -> Bool {
+            self.sent.withLock { $0.append(message) }
+            return true
+        }
+
+        func close(reason: String) {}
+        func closeForShutdown() {}
+        func ping() {}
+
+        var messages: [[UInt8]] { self.sent.withLock { $0.map(\.message) } }
+    }
+
+    private let room = Fixture.path("room")
+
+    private func listen(_ transport: RecordingTransport, tag: Int64? = nil) -> WireListen {
+        WireListen(
+            namespace: "default", path: self.room, query: nil, tag: tag, transport: transport, evaluate: { $1 })
+    }
+
+    /// A change setting `room/<key>` to `value`, the `sequence`th the view applied.
+    private static func change(_ key: String, _ value: Int64, sequence: UInt64, in root: inout Node) -> CommittedChange {
+        let old = root
+        let mutation = ResolvedMutation.set(Fixture.path("room/\(key)"), Node(.int(value)))
+        mutation.apply(to: &root)
+        return CommittedChange(
+            namespace: "default", mutations: [mutation], sequence: sequence, oldRoot: old, newRoot: root)
+    }
+
+    private static func push(_ path: String, _ value: Int64) -> [UInt8] {
+        WireServerMessage.dataPush(path: Fixture.path(path), data: .node(Node(.int(value))), tag: nil).encoded()
+    }
+
+    private static func initial(_ node: Node) -> [UInt8] {
+        WireServerMessage.dataPush(path: Fixture.path("room"), data: .node(node), tag: nil).encoded()
+    }
+
+    @Test func everyMemberHearsEachChangeOnceInOrderFromOneBuffer() {
+        let group = WireListenGroup(namespace: "default", path: self.room)
+        let transports = (0..<3).map { _ in RecordingTransport() }
+        for transport in transports {
+            let listen = self.listen(transport)
+            group.add(listen, after: 0)
+            #expect(listen.start(root: .empty))
+        }
+        var root = Node.empty
+        for sequence in 1...4 {
+            group.changed(Self.change("m\(sequence)", Int64(sequence), sequence: UInt64(sequence), in: &root))
+        }
+        let expected = [Self.initial(.empty)] + (1...4).map { Self.push("room/m\($0)", Int64($0)) }
+        for transport in transports { #expect(transport.messages == expected) }
+        let first = transports[0].sent.withLock { $0[1] }
+        #expect(transports.allSatisfy { $0.sent.withLock { $0[1] } === first }, "one message object for all")
+    }
+
+    @Test func aMemberHearsOnlyChangesAfterItsStartingRoot() {
+        let group = WireListenGroup(namespace: "default", path: self.room)
+        var root = Node.empty
+        let early = Self.change("a", 1, sequence: 1, in: &root)
+        let late = RecordingTransport()
+        let listen = self.listen(late)
+        group.add(listen, after: 1)
+        #expect(listen.start(root: root))
+        group.changed(early)
+        group.changed(Self.change("b", 2, sequence: 2, in: &root))
+        let startingValue = Node.empty.setting(Node(.int(1)), at: Fixture.path("a"))
+        #expect(
+            late.messages == [Self.initial(startingValue), Self.push("room/b", 2)],
+            "the change its starting value held is not heard again")
+    }
+
+    @Test func pushesHeardBeforeStartFollowTheInitialValue() {
+        let group = WireListenGroup(namespace: "default", path: self.room)
+        let transport = RecordingTransport()
+        let listen = self.listen(transport)
+        group.add(listen, after: 0)
+        var root = Node.empty
+        group.changed(Self.change("a", 1, sequence: 1, in: &root))
+        #expect(transport.messages.isEmpty, "nothing before the initial value")
+        #expect(listen.start(root: .empty))
+        #expect(transport.messages == [Self.initial(.empty), Self.push("room/a", 1)])
+    }
+
+    @Test func stoppedAndRemovedMembersHearNothingAndTheRestStillDo() {
+        let group = WireListenGroup(namespace: "default", path: self.room)
+        let transports = (0..<3).map { _ in RecordingTransport() }
+        let listens = transports.map { self.listen($0) }
+        for listen in listens {
+            group.add(listen, after: 0)
+            #expect(listen.start(root: .empty))
+        }
+        listens[0].stop()
+        #expect(group.remove(listens[0]))
+        #expect(!group.remove(listens[0]), "a second removal finds nothing")
+        listens[1].stop()
+        var root = Node.empty
+        group.changed(Self.change("a", 1, sequence: 1, in: &root))
+        #expect(transports[0].messages.count == 1)
+        #expect(transports[1].messages.count == 1)
+        #expect(transports[2].messages == [Self.initial(.empty), Self.push("room/a", 1)])
+        #expect(group.remove(listens[1]) && group.remove(listens[2]))
+        #expect(group.isEmpty)
+    }
+
+    @Test func aTaggedListenHearsOnItsOwn() {
+        let transport = RecordingTransport()
+        #expect(self.listen(transport, tag: 4).groupKind == nil)
+        #expect(self.listen(transport).groupKind == WireListenGroup.kind)
+    }
+}
