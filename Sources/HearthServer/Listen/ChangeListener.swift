@@ -21,8 +21,6 @@ public struct CommittedChange: Sendable {
     public let sequence: UInt64
     public let oldRoot: Node
     public let newRoot: Node
-    /// The events this change becomes, rendered once for all listeners of a kind at a path.
-    public let encodings = ChangeEncodings()
 
     /// How this change reaches the value at a listener's path.
     public enum Effect {

@@ -4,14 +4,19 @@ import HearthCore
 ///
 /// Many clients usually listen to one location the same way (a chat room, a leaderboard), and then their events
 /// for a change are equal. The registry keeps such listeners in one `ListenerGroup` per path and kind, which it
-/// matches against each change once; the group works out the events once and hands them to each member, so the
-/// cost per further listener is the hand-off alone.
+/// matches against each change once; the group makes the events once and hands the same buffers to each member
+/// (`SharedListenGroup`), so the cost per further listener is the hand-off alone.
 protocol GroupedChangeListener: ChangeListener {
+    /// What the group hands its members: one change's events, made once.
+    associatedtype Message: Sendable
+
     /// Listeners at one path with equal kinds hear equal events; `nil` for one that hears changes on its own (its
     /// events depend on state of its own, such as a query's window).
     var groupKind: String? { get }
     /// A new, empty group for listeners like this one, at its path.
     func makeGroup() -> any ListenerGroup
+    /// Takes one change's events from its group (commit thread, in commit order).
+    func deliver(_ messages: [Message])
 }
 
 /// Listeners at one path that hear every change the same way (see `GroupedChangeListener`). The registry calls

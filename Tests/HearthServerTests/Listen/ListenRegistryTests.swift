@@ -33,6 +33,7 @@ import Testing
 
         func makeGroup() -> any ListenerGroup { Group(path: self.path) }
         func changed(_ change: CommittedChange) {}
+        func deliver(_ messages: [String]) {}
     }
 
     private final class Group: ListenerGroup {

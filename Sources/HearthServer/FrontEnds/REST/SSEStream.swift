@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Changes arrive on the commit thread, possibly before the HTTP head has been written; until `start` they are held
 /// in order and flushed right after the initial event, so a client never misses or reorders a change.
-final class SSEStream: HTTPStreamSession, ChangeListener {
+final class SSEStream: HTTPStreamSession, GroupedChangeListener {
     let namespace: String
     let path: Path
     /// Who opened the stream: it ends with `cancel` when the rules stop letting them read it.
@@ -16,7 +16,8 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
     let query: QuerySpec?
     /// Runs the query over the value at the path (from a maintained index when the rules declare one).
     private let evaluate: @Sendable (QuerySpec, Node) -> Node
-    private let exportFormat: Bool
+    /// How the stream's events are written.
+    let events: SSEEvents
     private let view: DatabaseView
     private let state = Mutex(State())
 
@@ -37,15 +38,27 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
         self.identity = identity
         self.evaluate = evaluate
         self.query = query
-        self.exportFormat = exportFormat
+        self.events = SSEEvents(path: path, exportFormat: exportFormat)
         self.view = view
+    }
+
+    /// Default streams at one path in one format share their events; a query's depend on its own result.
+    var groupKind: String? {
+        guard self.query == nil else { return nil }
+        return self.events.exportFormat ? "sse-export" : "sse"
+    }
+
+    func makeGroup() -> any ListenerGroup {
+        SharedListenGroup<SSEStream>(namespace: self.namespace, path: self.path) { [events = self.events] change in
+            events.events(for: change)
+        }
     }
 
     /// Registers with the view and prepares the initial `put` from the value at registration time.
     func register() {
         let root = self.view.addListener(self)
         let value = self.currentValue(in: root)
-        let event = self.event("put", path: .root, data: self.render(value))
+        let event = self.events.put(value)
         self.state.withLock {
             $0.initial = event
             if self.query != nil, $0.lastQueryResult == nil { $0.lastQueryResult = value }
@@ -118,64 +131,20 @@ final class SSEStream: HTTPStreamSession, ChangeListener {
                 state.lastQueryResult = result
                 return true
             }
-            if isNew { self.send(self.event("put", path: .root, data: self.render(result))) }
+            if isNew { self.send(self.events.put(result)) }
             return
         }
-        let key = ChangeEncodings.Key(kind: self.exportFormat ? "sse-export" : "sse", path: self.path)
-        for event in change.encodings.value(for: key, { self.events(for: change) }) { self.send(event) }
+        self.deliver(self.events.events(for: change))
     }
 
-    /// The `put`/`patch` events a default (unfiltered) stream at `path` gets for a change.
-    private func events(for change: CommittedChange) -> [[UInt8]] {
-        let inside: [ResolvedMutation]
-        switch change.effect(at: self.path) {
-        case .replaced(let old, let new):
-            return old == new ? [] : [self.event("put", path: .root, data: self.render(new))]
-        case .inside(let mutations):
-            inside = mutations.filter { mutation in
-                guard case .set = mutation else { return self.exportFormat }
-                return true
-            }
-        }
-        if inside.count > 1, let parent = inside[0].path.parent, self.path.contains(parent),
-            inside.allSatisfy({ $0.path.parent == parent })
-        {
-            var data = Array("{".utf8)
-            for (index, mutation) in inside.enumerated() {
-                if index > 0 { data.append(UInt8(ascii: ",")) }
-                data += Node(.string(mutation.path.last?.string ?? "")).jsonBytes(format: .plain, pretty: false)
-                data.append(UInt8(ascii: ":"))
-                data += self.render(change.newRoot.node(at: mutation.path))
-            }
-            data.append(UInt8(ascii: "}"))
-            return [self.event("patch", path: self.relative(parent), data: data)]
-        }
-        return inside.map { mutation in
-            self.event(
-                "put", path: self.relative(mutation.path), data: self.render(change.newRoot.node(at: mutation.path)))
-        }
+    /// Sends a default stream's events for one change, made by its group (held until `start`).
+    func deliver(_ events: [[UInt8]]) {
+        for event in events { self.send(event) }
     }
 
     private func currentValue(in root: Node) -> Node {
         let value = root.node(at: self.path)
         return self.query.map { self.evaluate($0, value) } ?? value
-    }
-
-    private func relative(_ path: Path) -> Path {
-        self.path.relativePath(to: path) ?? .root
-    }
-
-    private func render(_ node: Node) -> [UInt8] {
-        node.jsonBytes(format: self.exportFormat ? .export : .plain, pretty: false)
-    }
-
-    private func event(_ name: String, path: Path, data: [UInt8]) -> [UInt8] {
-        var bytes = Array("event: \(name)\ndata: {\"path\":".utf8)
-        bytes += Node(.string(path.description)).jsonBytes(format: .plain, pretty: false)
-        bytes += Array(",\"data\":".utf8)
-        bytes += data
-        bytes += Array("}\n\n".utf8)
-        return bytes
     }
 
     private func send(_ event: [UInt8]) {

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Registered with the read view, it hears every committed change touching its path on the commit thread, in log
 /// order, and turns it into pushes on the session's transport (see `WireListen+Pushes.swift`). Default listens at
-/// one path hear changes through their `WireListenGroup`, which makes the pushes once for all of them. Changes that
+/// one path hear changes through their group (`SharedListenGroup`), which makes the pushes once for all of them. Changes that
 /// arrive between registration and `start` are held, then replayed after the initial data push, so the client sees
 /// the initial value first and every later change exactly once, in order, always before the `ok` of a write that
 /// caused it.
@@ -45,10 +45,12 @@ final class WireListen: GroupedChangeListener {
     }
 
     /// Default listens share their pushes; a tagged listen's depend on its own window.
-    var groupKind: String? { self.tag == nil ? WireListenGroup.kind : nil }
+    var groupKind: String? { self.tag == nil ? "wire" : nil }
 
     func makeGroup() -> any ListenerGroup {
-        WireListenGroup(namespace: self.namespace, path: self.path)
+        SharedListenGroup<WireListen>(namespace: self.namespace, path: self.path) { [path = self.path] change in
+            Self.defaultPushes(for: change, at: path).map(WireOutbound.init)
+        }
     }
 
     /// The value the client should see at the listen's path in a namespace root.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import HearthServer
 
-/// The default listens at one path hear each change through their group: every member once, in commit order, from
+/// The default listens at one path hear each change through their group (`SharedListenGroup`): every member once, in commit order, from
 /// one set of buffers, and none a change its starting value already holds.
 @Suite struct WireListenGroupTests {
     /// A transport that keeps what it was asked to send.
@@ -25,6 +25,10 @@ import Testing
     }
 
     private let room = Fixture.path("room")
+
+    private func group() -> any ListenerGroup {
+        self.listen(RecordingTransport()).makeGroup()
+    }
 
     private func listen(_ transport: RecordingTransport, tag: Int64? = nil) -> WireListen {
         WireListen(
@@ -49,7 +53,7 @@ import Testing
     }
 
     @Test func everyMemberHearsEachChangeOnceInOrderFromOneBuffer() {
-        let group = WireListenGroup(namespace: "default", path: self.room)
+        let group = self.group()
         let transports = (0..<3).map { _ in RecordingTransport() }
         for transport in transports {
             let listen = self.listen(transport)
@@ -67,7 +71,7 @@ import Testing
     }
 
     @Test func aMemberHearsOnlyChangesAfterItsStartingRoot() {
-        let group = WireListenGroup(namespace: "default", path: self.room)
+        let group = self.group()
         var root = Node.empty
         let early = Self.change("a", 1, sequence: 1, in: &root)
         let late = RecordingTransport()
@@ -83,7 +87,7 @@ import Testing
     }
 
     @Test func pushesHeardBeforeStartFollowTheInitialValue() {
-        let group = WireListenGroup(namespace: "default", path: self.room)
+        let group = self.group()
         let transport = RecordingTransport()
         let listen = self.listen(transport)
         group.add(listen, after: 0)
@@ -95,7 +99,7 @@ import Testing
     }
 
     @Test func stoppedAndRemovedMembersHearNothingAndTheRestStillDo() {
-        let group = WireListenGroup(namespace: "default", path: self.room)
+        let group = self.group()
         let transports = (0..<3).map { _ in RecordingTransport() }
         let listens = transports.map { self.listen($0) }
         for listen in listens {
@@ -118,6 +122,6 @@ import Testing
     @Test func aTaggedListenHearsOnItsOwn() {
         let transport = RecordingTransport()
         #expect(self.listen(transport, tag: 4).groupKind == nil)
-        #expect(self.listen(transport).groupKind == WireListenGroup.kind)
+        #expect(self.listen(transport).groupKind == "wire")
     }
 }
