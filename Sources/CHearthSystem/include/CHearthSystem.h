@@ -12,4 +12,8 @@ int chearth_set_current_thread_name(const char *name);
 
 /* Sets the calling thread's nice value (-20 highest to 19 lowest priority); returns 0, or -1 with errno set. */
 int chearth_set_current_thread_nice(int nice);
+
+/* Fixes glibc's mmap threshold at `bytes` (mallopt M_MMAP_THRESHOLD), which also stops glibc from raising it as
+   big mapped buffers are freed; returns 1 on success, 0 on failure. */
+int chearth_set_mmap_threshold(int bytes);
 #endif

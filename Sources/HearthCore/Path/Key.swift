@@ -2,12 +2,14 @@
 ///
 /// Firebase sorts "integer keys" (an optional `-` and up to 10 digits that fit in a signed 32-bit integer) first,
 /// numerically, with ties broken by the shorter string; every other key follows, compared by UTF-16 code units.
-/// `Key` precomputes the integer value so comparisons on hot paths stay cheap.
+/// A key is its string alone (16 bytes: every child of every map holds one, so a key's size is paid per child);
+/// the integer value is read from the string when compared, which for most keys ends at the first byte.
 public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The key as written.
     public let string: String
+
     /// The key's value when it is a Firebase integer key, else `nil`.
-    public let integerValue: Int32?
+    public var integerValue: Int32? { Key.parseIntegerKey(self.string) }
 
     /// Creates a key after checking Firebase's key rules.
     /// - Throws: `PathError` when the key is empty, longer than 768 UTF-8 bytes, or contains `. $ # [ ] /` or an
@@ -20,7 +22,6 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Creates a key the caller has already validated (or a sentinel such as `[MIN_NAME]`).
     public init(unchecked string: String) {
         self.string = string
-        self.integerValue = Key.parseIntegerKey(string)
     }
 
     public var description: String { self.string }
@@ -78,33 +79,31 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Firebase's integer-key rule: optional `-`, 1 to 10 digits (leading zeros allowed), within Int32's range.
     static func parseIntegerKey(_ string: String) -> Int32? {
-        var utf8 = string.utf8.makeIterator()
-        guard let first = utf8.next() else { return nil }
-        var negative = false
+        string.utf8.withContiguousStorageIfAvailable(Self.integerValue(of:))
+            ?? Array(string.utf8).withUnsafeBufferPointer(Self.integerValue(of:))
+    }
+
+    /// The integer-key rule over a key's UTF-8 bytes; most keys are refused at their first byte.
+    @inline(__always) static func integerValue(of bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard let first = bytes.first else { return nil }
+        var index = first == UInt8(ascii: "-") ? 1 : 0
+        guard (1...10).contains(bytes.count - index) else { return nil }
         var value: Int64 = 0
-        var digits = 0
-        if first == UInt8(ascii: "-") {
-            negative = true
-        } else if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
-            value = Int64(first - UInt8(ascii: "0"))
-            digits = 1
-        } else {
-            return nil
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
+            index += 1
         }
-        while let byte = utf8.next() {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-            digits += 1
-            if digits > 10 { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-        }
-        guard digits > 0 else { return nil }
-        if negative { value = -value }
-        guard value >= Int64(Int32.min) && value <= Int64(Int32.max) else { return nil }
-        return Int32(value)
+        return Int32(exactly: first == UInt8(ascii: "-") ? -value : value)
     }
 
     /// Firebase child order: integer keys first (numerically, shorter string on ties), then UTF-16 order.
     public static func < (lhs: Key, rhs: Key) -> Bool {
+        let contiguous = lhs.string.utf8.withContiguousStorageIfAvailable { left in
+            rhs.string.utf8.withContiguousStorageIfAvailable { right in Key.precedes(left, right) }
+        }
+        if let precedes = (contiguous ?? nil) ?? nil { return precedes }
         switch (lhs.integerValue, rhs.integerValue) {
         case let (left?, right?):
             if left != right { return left < right }
@@ -115,6 +114,26 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
             return false
         case (.none, .none):
             return Key.utf16Precedes(lhs.string, rhs.string)
+        }
+    }
+
+    /// Key order over two keys' UTF-8 bytes, or `nil` when they first differ outside ASCII (where UTF-8 and UTF-16
+    /// orders can disagree).
+    @inline(__always) private static func precedes(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    ) -> Bool? {
+        switch (Key.integerValue(of: left), Key.integerValue(of: right)) {
+        case let (leftValue?, rightValue?):
+            return leftValue != rightValue ? leftValue < rightValue : left.count < right.count
+        case (.some, .none):
+            return true
+        case (.none, .some):
+            return false
+        case (.none, .none):
+            for (l, r) in zip(left, right) where l != r {
+                return l < 0x80 && r < 0x80 ? l < r : nil
+            }
+            return left.count < right.count
         }
     }
 

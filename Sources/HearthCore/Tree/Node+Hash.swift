@@ -14,9 +14,13 @@ extension Node {
     /// kept), so re-hashing a tree after an update costs O(depth × fan-out) plus the hashes of the new nodes.
     /// - Complexity: O(n + p log p) for a node with n children of which p have a priority, on first call; O(1) after.
     public var hash: String {
-        guard let storage = self.storage else { return "" }
+        guard let storage = self.storage else {
+            // A leaf held inline has no cache: its hash is one SHA-1 of a few bytes.
+            return self.leafValue.map { Self.computeHash(priority: nil, content: .leaf($0)) } ?? ""
+        }
         if let cached = storage.cachedHash.load() { return cached.value }
-        return storage.cachedHash.storeIfNil(HashText(Self.computeHash(of: storage))).value
+        let hash = Self.computeHash(priority: storage.priority, content: storage.content)
+        return storage.cachedHash.storeIfNil(HashText(hash)).value
     }
 
     /// Whether `storage` has cached its hash: such storage must not change in place, since the cache stays.
@@ -24,19 +28,19 @@ extension Node {
         storage.cachedHash.load() != nil
     }
 
-    /// Hashes one storage, reading (and filling) its children's caches.
-    private static func computeHash(of storage: Storage) -> String {
+    /// Hashes one node's priority and content, reading (and filling) its children's caches.
+    private static func computeHash(priority: Priority?, content: Content) -> String {
         var hasher = SHA1()
-        if let priority = storage.priority {
+        if let priority {
             hasher.update("priority:".utf8)
             Self.feedPriority(priority, into: &hasher)
             hasher.update(":".utf8)
         }
-        switch storage.content {
+        switch content {
         case .leaf(let value):
             Self.feedLeaf(value, into: &hasher)
         case .children(let children):
-            var hasContent = storage.priority != nil
+            var hasContent = priority != nil
             var prioritised: [ChildMap.Element] = []
             for child in children {
                 if child.node.priority == nil {

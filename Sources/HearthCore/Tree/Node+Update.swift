@@ -60,9 +60,14 @@ extension Node {
             self = value
             return
         }
-        guard isKnownUniquelyReferenced(&self.storage), let storage = self.storage,
-            case .children(var map) = storage.content
-        else {
+        guard case .stored(var storage) = self.representation else {
+            self = self.setting(value, at: keys)
+            return
+        }
+        // Let go of this node's own reference, so that `storage` is the only one unless another version holds it.
+        self.representation = .empty
+        guard isKnownUniquelyReferenced(&storage), case .children(var map) = storage.content else {
+            self.representation = .stored(storage)
             self = self.setting(value, at: keys)
             return
         }
@@ -73,6 +78,7 @@ extension Node {
             self = .empty
         } else if !Self.hasCachedHash(storage) {
             storage.content = .children(map)
+            self.representation = .stored(storage)
         } else {
             // A computed hash cannot be cleared, so the edited map moves into fresh storage.
             self = Node(storage: Storage(content: .children(map), priority: storage.priority))

@@ -5,7 +5,13 @@ import Synchronization
 /// A node is empty (Firebase's `null`), a leaf holding a `LeafValue`, or an ordered map of non-empty children.
 /// Either kind may carry a `Priority`; an empty node never does. Updates return a new node that shares every
 /// untouched subtree with the old one, so taking a snapshot is O(1), readers never block writers, and two versions
-/// can be diffed by identity. Each non-empty node caches its Firebase hash the first time it is asked for.
+/// can be diffed by identity. Each stored node caches its Firebase hash the first time it is asked for.
+///
+/// A leaf holding a boolean or an integer within Int32's range, without a priority, is held in the node itself
+/// (`Representation.integer`, `.boolean`): most leaves of real data are such, and a map of them (a JSON array of
+/// small numbers, a set of `true` flags) then costs its elements and nothing per leaf. The two forms are the same
+/// value to every observer: equality, hashes, order and JSON never tell them apart, and every leaf is built through
+/// `init(_:priority:)`, which picks the inline form wherever it applies.
 public struct Node: Sendable {
     /// The storage of a non-empty node, shared and immutable once a second reference to it exists.
     ///
@@ -45,10 +51,24 @@ public struct Node: Sendable {
         case children(ChildMap)
     }
 
-    var storage: Storage?
+    /// How a node is held: one word, either a small priority-less leaf itself or a reference to its storage.
+    enum Representation: Sendable {
+        case empty
+        case integer(Int32)
+        case boolean(Bool)
+        case stored(Storage)
+    }
+
+    var representation: Representation
 
     init(storage: Storage?) {
-        self.storage = storage
+        self.representation = storage.map(Representation.stored) ?? .empty
+    }
+
+    /// The node's storage; `nil` for the empty node and for leaves held inline.
+    var storage: Storage? {
+        if case .stored(let storage) = self.representation { return storage }
+        return nil
     }
 
     /// Firebase's `null`: no value and no children.
@@ -56,25 +76,38 @@ public struct Node: Sendable {
 
     /// A leaf node.
     public init(_ value: LeafValue, priority: Priority? = nil) {
-        self.storage = Storage(content: .leaf(value), priority: priority)
+        switch (value, priority) {
+        case (.int(let number), nil) where Int32(exactly: number) != nil:
+            self.representation = .integer(Int32(truncatingIfNeeded: number))
+        case (.bool(let flag), nil):
+            self.representation = .boolean(flag)
+        default:
+            self.representation = .stored(Storage(content: .leaf(value), priority: priority))
+        }
     }
 
     /// A node with the given children; empty children are dropped and no children at all gives `.empty`.
     public init(children: ChildMap, priority: Priority? = nil) {
-        self.storage = children.isEmpty ? nil : Storage(content: .children(children), priority: priority)
+        self.init(storage: children.isEmpty ? nil : Storage(content: .children(children), priority: priority))
     }
 
-    public var isEmpty: Bool { self.storage == nil }
-
-    public var isLeaf: Bool {
-        if case .leaf = self.storage?.content { return true }
+    public var isEmpty: Bool {
+        if case .empty = self.representation { return true }
         return false
     }
 
+    public var isLeaf: Bool { self.leafValue != nil }
+
     /// The leaf's value, or `nil` for empty and children nodes.
     public var leafValue: LeafValue? {
-        if case .leaf(let value) = self.storage?.content { return value }
-        return nil
+        switch self.representation {
+        case .empty: return nil
+        case .integer(let number): return .int(Int64(number))
+        case .boolean(let flag): return .bool(flag)
+        case .stored(let storage):
+            if case .leaf(let value) = storage.content { return value }
+            return nil
+        }
     }
 
     /// The children in Firebase key order; empty for leaves and empty nodes.
@@ -87,9 +120,16 @@ public struct Node: Sendable {
 
     public var priority: Priority? { self.storage?.priority }
 
-    /// True when both nodes share storage: a cheap "certainly unchanged" test for diffing.
+    /// True when both nodes share storage (or are equal leaves held inline): a cheap "certainly unchanged" test for
+    /// diffing.
     public func isIdentical(to other: Node) -> Bool {
-        self.storage === other.storage
+        switch (self.representation, other.representation) {
+        case (.empty, .empty): true
+        case let (.integer(left), .integer(right)): left == right
+        case let (.boolean(left), .boolean(right)): left == right
+        case let (.stored(left), .stored(right)): left === right
+        default: false
+        }
     }
 
     /// The child named `key`; `.empty` when absent or when this node is a leaf.
@@ -109,21 +149,23 @@ public struct Node: Sendable {
 
     /// The same value with a different priority. Empty nodes stay empty (Firebase drops their priority).
     public func withPriority(_ priority: Priority?) -> Node {
+        if let value = self.leafValue { return Node(value, priority: priority) }
         guard let storage = self.storage else { return .empty }
-        let copy = Node(storage: Storage(content: storage.content, priority: priority))
-        return copy
+        return Node(storage: Storage(content: storage.content, priority: priority))
     }
 }
 
 extension Node: Equatable {
     /// Deep equality of value and priority, short-cut by shared storage.
     public static func == (lhs: Node, rhs: Node) -> Bool {
-        switch (lhs.storage, rhs.storage) {
-        case (nil, nil):
+        switch (lhs.representation, rhs.representation) {
+        case (.empty, .empty):
             return true
-        case (nil, _), (_, nil):
+        case (.empty, _), (_, .empty):
             return false
-        case let (left?, right?):
+        case (.integer, _), (.boolean, _), (_, .integer), (_, .boolean):
+            return lhs.priority == rhs.priority && lhs.leafValue != nil && lhs.leafValue == rhs.leafValue
+        case let (.stored(left), .stored(right)):
             if left === right { return true }
             guard left.priority == right.priority else { return false }
             switch (left.content, right.content) {

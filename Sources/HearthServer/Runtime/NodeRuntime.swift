@@ -36,6 +36,11 @@ public final class NodeRuntime: Sendable {
 
     /// Runs the node until cancelled. `onListening` receives the bound port once the node accepts requests.
     public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
+        if !LargeAllocations.returnToTheSystemWhenFreed() {
+            self.log.warning(
+                "memory.mmap_threshold_refused",
+                ["action": "none needed; memory of big requests may stay with the process after they finish"])
+        }
         let backend = try await self.openBackend()
         let metrics = Metrics()
         let access = AccessControl(

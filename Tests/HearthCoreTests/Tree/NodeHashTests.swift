@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func hashIsCachedInTheStorage() throws {
-        let node = B.object([("a", B.leaf(.int(1)))])
+        let node = B.object([("a", B.leaf(.double(1)))])
         let storage = try #require(node.storage)
         #expect(storage.cachedHash.load() == nil)
         let first = node.hash
@@ -79,6 +79,8 @@ import Testing
         #expect(node.hash == first)
         let child = try #require(node.child(B.key("a")).storage)
         #expect(child.cachedHash.load()?.value == Self.one)
+        #expect(B.leaf(.int(1)).storage == nil, "a small integer is held inline, with no cache")
+        #expect(B.leaf(.int(1)).hash == Self.one)
     }
 
     /// A wide node with mixed priorities hashes like a straightforward pre-image string built after a full sort.

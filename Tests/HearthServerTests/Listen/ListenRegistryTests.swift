@@ -81,7 +81,8 @@ import Testing
         let elsewhere = Alone("room", namespace: "other")
         for listener in [root, room, message, deep, other, elsewhere] { registry.add(listener, after: 0) }
         #expect(registry.count == 6)
-        let reached = registry.listeners(namespace: "default", touching: [Fixture.path("room/m1"), Fixture.path("room")])
+        let reached = registry.listeners(
+            namespace: "default", touching: [Fixture.path("room/m1"), Fixture.path("room")])
         #expect(reached.count == 4, "each listener once, though two paths reach it")
         #expect(Self.ids(reached) == Self.ids([root, room, message, deep]))
         #expect(registry.listeners(namespace: "missing", touching: [.root]).isEmpty)

@@ -36,7 +36,8 @@ import Testing
     }
 
     /// A change setting `room/<key>` to `value`, the `sequence`th the view applied.
-    private static func change(_ key: String, _ value: Int64, sequence: UInt64, in root: inout Node) -> CommittedChange {
+    private static func change(_ key: String, _ value: Int64, sequence: UInt64, in root: inout Node) -> CommittedChange
+    {
         let old = root
         let mutation = ResolvedMutation.set(Fixture.path("room/\(key)"), Node(.int(value)))
         mutation.apply(to: &root)

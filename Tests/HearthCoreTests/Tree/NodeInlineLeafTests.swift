@@ -1,0 +1,89 @@
+import HearthTestKit
+import Testing
+
+@testable import HearthCore
+
+/// Small leaves held inline (integers within Int32's range and booleans, without a priority) and the same leaves
+/// in storage are one value to every observer: equality both ways, hashes, JSON, orders, and every update.
+@Suite struct NodeInlineLeafTests {
+    typealias B = Tree
+
+    /// The same tree with every leaf in storage: the form every leaf had before inline leaves.
+    static func stored(_ node: Node) -> Node {
+        if let value = node.leafValue {
+            return Node(storage: Node.Storage(content: .leaf(value), priority: node.priority))
+        }
+        guard !node.isEmpty else { return .empty }
+        let children = node.children.map { (key: $0.key, node: Self.stored($0.node)) }
+        return Node(children: ChildMap(sortedUniqueElements: children), priority: node.priority)
+    }
+
+    static func randomLeaf(_ random: inout SeededRandom) -> Node {
+        let value: LeafValue =
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: .int(Int64.random(in: -3...3, using: &random))
+            case 1:
+                .int(
+                    [Int64(Int32.min), Int64(Int32.max), Int64(Int32.max) + 1, Int64.min][
+                        Int.random(in: 0..<4, using: &random)])
+            case 2: .bool(Bool.random(using: &random))
+            case 3: .double(Double(Int.random(in: -8...8, using: &random)) / 4)
+            default: .string(["", "1", "a"][Int.random(in: 0..<3, using: &random)])
+            }
+        let priority: Priority? =
+            Int.random(in: 0..<4, using: &random) == 0 ? .int(Int64.random(in: 0...2, using: &random)) : nil
+        return Node(value, priority: priority)
+    }
+
+    static func randomTree(levels: Int, _ random: inout SeededRandom) -> Node {
+        guard levels > 0, Int.random(in: 0..<4, using: &random) != 0 else { return Self.randomLeaf(&random) }
+        var members: [(String, Node)] = []
+        for _ in 0..<Int.random(in: 1...12, using: &random) {
+            let name = ["a", "b", "1", "2", "10", "-3", "x"][Int.random(in: 0..<7, using: &random)]
+            members.append((name, Self.randomTree(levels: levels - 1, &random)))
+        }
+        return B.object(members, priority: Int.random(in: 0..<5, using: &random) == 0 ? .string("p") : nil)
+    }
+
+    @Test func aSmallLeafIsOneWordAndAKeyIsItsString() {
+        #expect(MemoryLayout<Node>.size == 8)
+        #expect(MemoryLayout<Key>.size == 16)
+        #expect(Node(.int(Int64(Int32.max))).storage == nil)
+        #expect(Node(.int(Int64(Int32.min))).storage == nil)
+        #expect(Node(.bool(false)).storage == nil)
+        #expect(Node(.int(Int64(Int32.max) + 1)).storage != nil, "beyond Int32 a number is stored")
+        #expect(Node(.int(1), priority: .int(1)).storage != nil, "a priority needs storage")
+        #expect(Node(.int(1), priority: .int(1)).withPriority(nil).storage == nil, "dropping it goes back inline")
+        #expect(Node(.double(1)).storage != nil && Node(.double(1)) != Node(.int(1)), "a double stays a double")
+    }
+
+    @Test func theTwoFormsAreOneValueToEveryObserver() {
+        var random = SeededRandom(seed: 0x1A1F)
+        let indexes: [QueryIndex] = [.key, .priority, .value, .child(Path(keys: [B.key("a")]))]
+        for _ in 0..<400 {
+            let tree = Self.randomTree(levels: 3, &random)
+            let other = Self.stored(tree)
+            #expect(tree == other && other == tree)
+            #expect(tree.hash == other.hash)
+            #expect(tree.jsonBytes(format: .export) == other.jsonBytes(format: .export))
+            #expect(tree.jsonBytes() == other.jsonBytes())
+            #expect(tree.isLeaf == other.isLeaf && tree.leafValue == other.leafValue && tree.priority == other.priority)
+            let children = Array(tree.children)
+            let storedChildren = Array(other.children)
+            for index in indexes {
+                let sorted = children.sorted(by: index.precedes).map(\.key)
+                #expect(sorted == storedChildren.sorted(by: index.precedes).map(\.key), "order under \(index)")
+            }
+            let path = Path(keys: [B.key(["a", "1", "x"][Int.random(in: 0..<3, using: &random)])])
+            let value = Self.randomLeaf(&random)
+            #expect(tree.setting(value, at: path) == other.setting(Self.stored(value), at: path))
+            var inPlace = tree
+            inPlace.set(value, at: path)
+            #expect(inPlace == tree.setting(value, at: path))
+            #expect(tree.withPriority(.int(9)) == other.withPriority(.int(9)))
+            if let leaf = tree.leafValue {
+                #expect(tree.isIdentical(to: Node(leaf, priority: tree.priority)) == (tree.storage == nil))
+            }
+        }
+    }
+}
