@@ -40,8 +40,10 @@ final class LocalShardLog: ShardLog {
         onCommitted: @escaping @Sendable ([ShardApplied], UInt64) -> Void
     ) throws -> LocalShardLog {
         let pending = PendingEntries()
-        let delivery = try OrderedWorker<([ShardApplied], UInt64)>(name: "hearth-commits") { batch, last in
-            onCommitted(batch, last)
+        // Batches that queued while the thread was busy go on as one: their changes are published together.
+        let delivery = try OrderedWorker<([ShardApplied], UInt64)>(name: "hearth-commits") { batches in
+            guard let last = batches.last?.1 else { return }
+            onCommitted(batches.count == 1 ? batches[0].0 : batches.flatMap(\.0), last)
         }
         let wal: WriteAheadLog
         do {

@@ -1,8 +1,12 @@
 import Synchronization
 
-/// A dedicated thread that handles items one at a time, in the order they were sent: for a thread that must hand
-/// work on without waiting for it. The write-ahead log's writer gives it committed batches, so the read view's
-/// update and the fan-out to listeners run beside the next write and fsync instead of between them.
+/// A dedicated thread that handles items in the order they were sent: for a thread that must hand work on without
+/// waiting for it. The write-ahead log's writer gives it committed batches, so the read view's update and the
+/// fan-out to listeners run beside the next write and fsync instead of between them.
+///
+/// The handler gets every item sent since it last ran, together and in order: one that can do one step for many
+/// (the read view publishes several batches in one fan-out, each connection's share in one send) takes bigger steps
+/// the further it falls behind, as an event loop writes each client's whole buffer once per turn.
 ///
 /// `send` never blocks on the handler. `finish()` returns once every item sent before it has been handled and the
 /// thread has ended; items sent after that are dropped.
@@ -17,10 +21,10 @@ public final class OrderedWorker<Item: Sendable>: Sendable {
     private let state = Mutex(State())
     private let wake = WakeSignal()
 
-    /// Starts the thread, called `name`, which hands each item to `handle`. The thread keeps the worker until
-    /// `finish()`.
+    /// Starts the thread, called `name`, which hands the items to `handle`: never an empty array, and every item once,
+    /// in the order sent. The thread keeps the worker until `finish()`.
     /// - Throws: `SystemError` when the system refuses another thread.
-    public init(name: String, handle: @escaping @Sendable (Item) -> Void) throws(SystemError) {
+    public init(name: String, handle: @escaping @Sendable ([Item]) -> Void) throws(SystemError) {
         let thread = try DedicatedThread.start(name: name) { self.run(handle: handle) }
         thread.detach()
     }
@@ -56,15 +60,17 @@ public final class OrderedWorker<Item: Sendable>: Sendable {
         }
     }
 
-    private func run(handle: (Item) -> Void) {
+    private func run(handle: ([Item]) -> Void) {
         while true {
             let (items, isFinishing) = self.state.withLock { state in
                 let items = state.items
                 state.items = []
                 return (items, state.isFinishing)
             }
-            for item in items { handle(item) }
-            guard items.isEmpty else { continue }
+            guard items.isEmpty else {
+                handle(items)
+                continue
+            }
             if isFinishing { break }
             self.wake.wait()
         }

@@ -3,17 +3,17 @@ import HearthSystem
 import Synchronization
 import Testing
 
-/// The ordered hand-off thread: items handled one at a time in the order sent, from many senders; `finish` drains
-/// the queue before it returns; nothing is handled after it.
+/// The ordered hand-off thread: items handled in the order sent, from many senders, those that queued while the
+/// handler ran together in one call; `finish` drains the queue before it returns; nothing is handled after it.
 @Suite struct OrderedWorkerTests {
     @Test func handlesEveryItemInTheOrderSentAndDrainsOnFinish() async throws {
         let handled = Mutex<[Int]>([])
         let caller = pthread_self()
         let onOtherThread = Atomic(true)
-        let worker = try OrderedWorker<Int>(name: "test-ordered") { item in
+        let worker = try OrderedWorker<Int>(name: "test-ordered") { items in
             if pthread_equal(pthread_self(), caller) != 0 { onOtherThread.store(false, ordering: .relaxed) }
-            if item % 100 == 0 { usleep(1_000) }
-            handled.withLock { $0.append(item) }
+            if items.contains(where: { $0 % 100 == 0 }) { usleep(1_000) }
+            handled.withLock { $0 += items }
         }
         for item in 0..<2_000 { worker.send(item) }
         await worker.finish()
@@ -27,8 +27,8 @@ import Testing
 
     @Test func concurrentSendersKeepEachSendersOrder() async throws {
         let handled = Mutex<[(sender: Int, item: Int)]>([])
-        let worker = try OrderedWorker<(Int, Int)>(name: "test-senders") { sender, item in
-            handled.withLock { $0.append((sender, item)) }
+        let worker = try OrderedWorker<(Int, Int)>(name: "test-senders") { items in
+            handled.withLock { $0 += items.map { (sender: $0.0, item: $0.1) } }
         }
         await withTaskGroup(of: Void.self) { group in
             for sender in 0..<4 {
@@ -43,11 +43,28 @@ import Testing
         }
     }
 
+    @Test func itemsSentWhileTheHandlerRunsArriveTogether() async throws {
+        let calls = Mutex<[[Int]]>([])
+        let entered = Atomic(false)
+        let release = Atomic(false)
+        let worker = try OrderedWorker<Int>(name: "test-together") { items in
+            entered.store(true, ordering: .releasing)
+            while !release.load(ordering: .acquiring) { usleep(100) }
+            calls.withLock { $0.append(items) }
+        }
+        worker.send(0)
+        while !entered.load(ordering: .acquiring) { usleep(100) }
+        for item in 1...5 { worker.send(item) }
+        release.store(true, ordering: .releasing)
+        await worker.finish()
+        #expect(calls.withLock { $0 } == [[0], [1, 2, 3, 4, 5]], "what queued behind the first call came in one")
+    }
+
     @Test func stopEndsTheThreadWithoutWaiting() async throws {
         let handled = Atomic(0)
-        let worker = try OrderedWorker<Int>(name: "test-stop") { _ in
+        let worker = try OrderedWorker<Int>(name: "test-stop") { items in
             usleep(10_000)
-            handled.add(1, ordering: .relaxed)
+            handled.add(items.count, ordering: .relaxed)
         }
         for item in 0..<5 { worker.send(item) }
         worker.stop()
