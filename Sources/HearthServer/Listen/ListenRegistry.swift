@@ -30,8 +30,7 @@ struct ListenRegistry {
         if let grouped = listener as? any GroupedChangeListener, let kind = grouped.groupKind {
             let group = node.groups[kind] ?? grouped.makeGroup()
             node.groups[kind] = group
-            group.add(grouped, after: sequence)
-            self.count += 1
+            if group.add(grouped, after: sequence) { self.count += 1 }
         } else if node.listeners.updateValue(listener, forKey: ObjectIdentifier(listener)) == nil {
             self.count += 1
         }

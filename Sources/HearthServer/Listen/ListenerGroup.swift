@@ -23,8 +23,8 @@ protocol GroupedChangeListener: ChangeListener {
 /// `add` and `remove` under the read view's lock; `changed` runs on the commit thread.
 protocol ListenerGroup: ChangeListener {
     /// Adds a member whose starting root includes every change up to `sequence` (`CommittedChange.sequence`): it
-    /// hears only later ones, even of a change the group was already handed.
-    func add(_ member: any GroupedChangeListener, after sequence: UInt64)
+    /// hears only later ones, even of a change the group was already handed. Returns false when it was a member.
+    func add(_ member: any GroupedChangeListener, after sequence: UInt64) -> Bool
     /// Removes a member; returns whether it was one.
     func remove(_ member: any GroupedChangeListener) -> Bool
     /// Whether no member is left.

@@ -32,15 +32,16 @@ final class SharedListenGroup<Member: GroupedChangeListener>: ListenerGroup {
         self.render = render
     }
 
-    func add(_ member: any GroupedChangeListener, after sequence: UInt64) {
+    func add(_ member: any GroupedChangeListener, after sequence: UInt64) -> Bool {
         guard let member = member as? Member else {
             preconditionFailure("A \(type(of: member)) was put in a group of \(Member.self) at \(self.path).")
         }
-        self.members.withLock { members in
+        return self.members.withLock { members in
             let id = ObjectIdentifier(member)
-            guard members.positions[id] == nil else { return }
+            guard members.positions[id] == nil else { return false }
             members.positions[id] = members.list.count
             members.list.append(Entry(member: member, after: sequence))
+            return true
         }
     }
 

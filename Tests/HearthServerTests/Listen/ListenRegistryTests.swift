@@ -45,9 +45,13 @@ import Testing
             self.path = path
         }
 
-        func add(_ member: any GroupedChangeListener, after sequence: UInt64) {
-            guard let member = member as? Member else { return }
-            self.members.withLock { $0.append((member, sequence)) }
+        func add(_ member: any GroupedChangeListener, after sequence: UInt64) -> Bool {
+            guard let member = member as? Member else { return false }
+            return self.members.withLock { members in
+                guard !members.contains(where: { $0.listener === member }) else { return false }
+                members.append((member, sequence))
+                return true
+            }
         }
 
         func remove(_ member: any GroupedChangeListener) -> Bool {
@@ -98,7 +102,8 @@ import Testing
         registry.add(second, after: 7)
         registry.add(otherKind, after: 7)
         registry.add(alone, after: 7)
-        #expect(registry.count == 4)
+        registry.add(second, after: 9)
+        #expect(registry.count == 4, "adding a member again counts it once")
 
         let reached = registry.listeners(namespace: "default", touching: [Fixture.path("room/m1")])
         #expect(reached.count == 3, "one group per kind, and the listener without a kind on its own")
