@@ -2,7 +2,7 @@ import HearthNet
 import HearthWire
 
 /// One outbound wire message with its WebSocket frames, made once: a push that many sessions send (a change at a
-/// location they all listen to, see `WireListenGroup`) is split and framed once, and every WebSocket queues the
+/// location they all listen to, see `SharedListenGroup`) is split and framed once, and every WebSocket queues the
 /// same frames, sharing their storage.
 final class WireOutbound: Sendable {
     let message: [UInt8]
