@@ -96,7 +96,15 @@ public struct Node: Sendable {
         return false
     }
 
-    public var isLeaf: Bool { self.leafValue != nil }
+    public var isLeaf: Bool {
+        switch self.representation {
+        case .empty: return false
+        case .integer, .boolean: return true
+        case .stored(let storage):
+            if case .leaf = storage.content { return true }
+            return false
+        }
+    }
 
     /// The leaf's value, or `nil` for empty and children nodes.
     public var leafValue: LeafValue? {

@@ -11,10 +11,10 @@ import Synchronization
 ///
 /// Thread safety: a small lock guards the parser and the close state machine. Data frames go straight to the
 /// writer, without the lock (many threads may send at once, and the reactor parses under the lock); the close frame
-/// is the writer's last message (`ConnectionWriter.writeLast`), so nothing follows it, whichever thread sends. Handler callbacks run after
-/// the lock is released, only ever on the reactor thread (`start`, `received`, `connectionClosed`), so the handler
-/// may call `send` or `close` from inside them. The handler is released once `closed` has been delivered, so it may
-/// keep a strong reference to its socket without leaking either.
+/// is the writer's last message (`ConnectionWriter.writeLast`), so nothing follows it, whichever thread sends.
+/// Handler callbacks run after the lock is released, only ever on the reactor thread (`start`, `received`,
+/// `connectionClosed`), so the handler may call `send` or `close` from inside them. The handler is released once
+/// `closed` has been delivered, so it may keep a strong reference to its socket without leaking either.
 public final class WebSocketConnection: UpgradedConnectionHandler {
     /// How long a server-initiated close waits for the peer's close frame before dropping the socket.
     public static let defaultCloseTimeout: Duration = .seconds(5)

@@ -3,8 +3,9 @@ import HearthWire
 
 /// What a committed change becomes on the wire for one listen (reference §1.8, §1.9.2).
 extension WireListen {
-    /// Pushes for a default listen at `path` (the same for every one there): `d` at the listen path when a write above it changed its value; otherwise `d`
-    /// at the one changed path inside it, or one `m` at the deepest common ancestor of several.
+    /// Pushes for a default listen at `path` (the same for every one there): `d` at the listen path when a write
+    /// above it changed its value; otherwise `d` at the one changed path inside it, or one `m` at the deepest common
+    /// ancestor of several.
     /// - Complexity: O(m · d) for m mutations at depth d, plus rendering the pushed values.
     static func defaultPushes(for change: CommittedChange, at path: Path) -> [[UInt8]] {
         let inside: [Path]

@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// Registered with the read view, it hears every committed change touching its path on the commit thread, in log
 /// order, and turns it into pushes on the session's transport (see `WireListen+Pushes.swift`). Default listens at
-/// one path hear changes through their group (`SharedListenGroup`), which makes the pushes once for all of them. Changes that
-/// arrive between registration and `start` are held, then replayed after the initial data push, so the client sees
-/// the initial value first and every later change exactly once, in order, always before the `ok` of a write that
-/// caused it.
+/// one path hear changes through their group (`SharedListenGroup`), which makes the pushes once for all of them.
+/// Changes that arrive between registration and `start` are held, then replayed after the initial data push, so the
+/// client sees the initial value first and every later change exactly once, in order, always before the `ok` of a
+/// write that caused it.
 final class WireListen: GroupedChangeListener {
     let namespace: String
     let path: Path

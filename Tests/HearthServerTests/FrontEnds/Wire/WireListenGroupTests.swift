@@ -5,8 +5,8 @@ import Testing
 
 @testable import HearthServer
 
-/// The default listens at one path hear each change through their group (`SharedListenGroup`): every member once, in commit order, from
-/// one set of buffers, and none a change its starting value already holds.
+/// The default listens at one path hear each change through their group (`SharedListenGroup`): every member once,
+/// in commit order, from one set of buffers, and none a change its starting value already holds.
 @Suite struct WireListenGroupTests {
     /// A transport that keeps what it was asked to send.
     private final class RecordingTransport: WireTransport {
