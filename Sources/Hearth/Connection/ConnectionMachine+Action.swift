@@ -44,10 +44,6 @@ extension ConnectionMachine {
         var request: WireRequest
         /// Sent on the current connection.
         var isSent = false
-        /// The request id of its first send, kept for every later one: a node that already applied the write
-        /// recognises it when it comes again after a reconnect (`ls=` names the earlier session) and does not
-        /// apply it twice.
-        var requestID: Int64?
     }
 
     /// A listen the engine holds: the hash it gave and the id of its request on the current connection.

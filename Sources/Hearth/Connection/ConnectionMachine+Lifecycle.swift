@@ -43,7 +43,7 @@ extension ConnectionMachine {
             switch self.inFlight[id] {
             case .write(let writeID):
                 guard let index = self.writes.firstIndex(where: { $0.id == writeID }),
-                    case .put(_, _, .some) = self.writes[index].request
+                    Self.failsWhenLost(self.writes[index].request)
                 else { continue }
                 self.writes.remove(at: index)
                 actions.append(.event(.writeAnswered(writeID, .failure(.connectionLost))))
@@ -58,6 +58,15 @@ extension ConnectionMachine {
         for key in self.listenOrder { self.listens[key]?.requestID = nil }
         self.pingSentAt = nil
         self.phase = .waiting(until: now.monotonic)
+    }
+
+    /// Whether a write whose answer was lost with the connection fails as `disconnected` instead of being sent
+    /// again: a compare-and-set put (a transaction's) that names no origin, as in Firebase, since sending it again
+    /// could apply the transaction twice. One that names its origin is sent again: a server that applied it
+    /// answers without applying it twice.
+    static func failsWhenLost(_ request: WireRequest) -> Bool {
+        guard case .put(_, _, .some, nil) = request else { return false }
+        return true
     }
 
     /// Moves to the next endpoint; dials it at once while the round lasts, after a back-off delay once every

@@ -13,13 +13,10 @@ extension ConnectionMachine {
         return true
     }
 
-    /// Sends `request` under `id` (by default the next one), remembering what its answer is for; `false` when it
-    /// is too large.
-    mutating func sendRequest(
-        _ request: WireRequest, for purpose: InFlight, id given: Int64? = nil, into actions: inout [Action]
-    ) -> Bool {
-        let id = given ?? self.nextRequestID
-        if given == nil { self.nextRequestID += 1 }
+    /// Sends `request` under the next request id, remembering what its answer is for; `false` when it is too large.
+    mutating func sendRequest(_ request: WireRequest, for purpose: InFlight, into actions: inout [Action]) -> Bool {
+        let id = self.nextRequestID
+        self.nextRequestID += 1
         guard self.send(.request(id: id, request), into: &actions) else { return false }
         self.inFlight[id] = purpose
         return true
@@ -38,15 +35,22 @@ extension ConnectionMachine {
         }
     }
 
-    /// Sends the pending write `id` (under the request id of its first send, if it had one), or fails it when it
-    /// is too large.
+    /// Sends the pending write `id`, or fails it when it is too large. A write that names its origin says, as it
+    /// goes, which of its client's writes are all answered: those numbered below the oldest one still pending
+    /// (writes are queued in the order they were numbered), which the server may then forget.
     mutating func sendWrite(_ id: WriteID, into actions: inout [Action]) {
         guard let index = self.writes.firstIndex(where: { $0.id == id }) else { return }
-        let requestID = self.writes[index].requestID ?? self.nextRequestID
-        let given = self.writes[index].requestID
-        if self.sendRequest(self.writes[index].request, for: .write(id), id: given, into: &actions) {
+        var request = self.writes[index].request
+        if let origin = request.origin,
+            let oldest = self.writes.first(where: { $0.request.origin?.client == origin.client })?.request.origin,
+            let settled = try? WriteOrigin(
+                client: origin.client, sequence: origin.sequence,
+                settledBelow: min(oldest.sequence, origin.sequence))
+        {
+            request = request.with(origin: settled)
+        }
+        if self.sendRequest(request, for: .write(id), into: &actions) {
             self.writes[index].isSent = true
-            self.writes[index].requestID = requestID
         } else {
             self.writes.remove(at: index)
             actions.append(.event(.writeAnswered(id, .failure(Self.tooBig))))

@@ -20,11 +20,11 @@ import HearthWire
 ///   hash, so a stale one costs nothing there).
 /// - **Restoring.** After every handshake the connection sends each live listen again, then every unanswered write
 ///   in the order it was made, then the onDisconnect requests and gets that waited for it (Firebase's order).
-///   A write keeps the request id of its first send, and the new connection names the last session (`ls=`), so a
-///   Hearth node that already applied a write whose answer was lost answers it again instead of applying it twice
-///   (an unanswered `ServerValue.increment` counts once). A node that restarted, or another node, does not know
-///   it and applies it again, as Firebase does. A transaction's compare-and-set put is not resent: it fails with
-///   `disconnected` (as in Firebase) and the engine runs the transaction again.
+///   A write the engine named (`WriteOrigin`: the engine's client id and the write's number) is recognised by
+///   every shard that applied it, on any node and across restarts, so sending it again after its answer was lost
+///   applies it once (an unanswered `ServerValue.increment` counts once); each send says which of the client's
+///   writes are all answered, so the server can forget them. A transaction's compare-and-set put that names no
+///   origin is not resent: it fails with `disconnected` (as in Firebase) and the engine runs the transaction again.
 /// - **Offline.** Listens, writes and onDisconnect requests made while offline wait for the connection. A `get`
 ///   fails at once with `disconnected` when offline by choice (`goOffline`) or shut down, and otherwise waits up to
 ///   `getTimeout` for a connection. Requests other than writes that were in flight when the connection dropped fail

@@ -7,7 +7,9 @@ extension Repo {
     func set(_ value: WriteValue, at path: Path, completion: @escaping @Sendable (WireProtocolError?) -> Void) {
         self.run { state in
             let (id, output) = state.engine.set(value, at: path, now: Repo.now())
-            self.persistence?.log(id, PersistedWrite(kind: .set, path: path, data: value.jsonValue()), in: &state)
+            let write = PersistedWrite(
+                kind: .set, path: path, data: value.jsonValue(), origin: state.engine.origin(of: id))
+            self.persistence?.log(id, write, in: &state)
             state.writes[id] = completion
             return output
         }
@@ -22,7 +24,8 @@ extension Repo {
             let (id, output) = state.engine.update(values, at: path, now: Repo.now())
             let data = JSONValue.object(
                 Dictionary(values.map { ($0.relative.slashless, $0.value.jsonValue()) }, uniquingKeysWith: { $1 }))
-            self.persistence?.log(id, PersistedWrite(kind: .update, path: path, data: data), in: &state)
+            let write = PersistedWrite(kind: .update, path: path, data: data, origin: state.engine.origin(of: id))
+            self.persistence?.log(id, write, in: &state)
             state.writes[id] = completion
             return output
         }
@@ -34,7 +37,8 @@ extension Repo {
         self.run { state in
             let (id, output) = state.engine.setPriority(priority, at: path)
             let data = priority?.jsonValue ?? .null
-            self.persistence?.log(id, PersistedWrite(kind: .priority, path: path, data: data), in: &state)
+            let write = PersistedWrite(kind: .priority, path: path, data: data, origin: state.engine.origin(of: id))
+            self.persistence?.log(id, write, in: &state)
             state.writes[id] = completion
             return output
         }

@@ -69,7 +69,7 @@ final class RepoPersistence: Sendable {
         switch write.kind {
         case .set:
             guard let value = try? WriteValue.checked(write.data, at: write.path) else { return nil }
-            return engine.set(value, at: write.path, now: Repo.now())
+            return engine.set(value, at: write.path, now: Repo.now(), logged: write.origin)
         case .update:
             guard case .object(let members) = write.data, !members.isEmpty else { return nil }
             var entries: [(relative: Path, value: WriteValue)] = []
@@ -79,7 +79,7 @@ final class RepoPersistence: Sendable {
                 else { return nil }
                 entries.append((relative, value))
             }
-            return engine.update(entries, at: write.path, now: Repo.now())
+            return engine.update(entries, at: write.path, now: Repo.now(), logged: write.origin)
         case .priority:
             let priority: Priority?
             do {
@@ -87,7 +87,7 @@ final class RepoPersistence: Sendable {
             } catch {
                 return nil
             }
-            return engine.setPriority(priority, at: write.path)
+            return engine.setPriority(priority, at: write.path, logged: write.origin)
         }
     }
 }

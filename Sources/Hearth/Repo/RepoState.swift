@@ -3,8 +3,14 @@ import HearthWire
 
 /// What the repo's queue owns: the engine and the app's callbacks waiting for what the engine produces.
 struct RepoState: Sendable {
-    /// Seeded at random, so that clients in one process draw different back-offs.
-    var engine = SyncEngine(seed: UInt64.random(in: .min ... .max))
+    /// Seeded at random, so that clients in one process draw different back-offs, and naming its writes with a
+    /// client id of its own, so that a server applies each once (`WriteOrigin`).
+    var engine: SyncEngine = {
+        var generator = SystemRandomNumberGenerator()
+        var engine = SyncEngine(seed: generator.next())
+        engine.writeClient = WriteOrigin.randomClient(using: &generator)
+        return engine
+    }()
     /// With persistence: the writes in the log not yet finished.
     var loggedWrites: Set<WriteID> = []
     /// With persistence: a cache save is scheduled and will take every change made until it runs.

@@ -91,7 +91,9 @@ extension SyncEngine {
             }
             let sendID = self.makeWriteID()
             self.transactionSends[sendID] = queue.map { self.transactions[$0].id }
-            self.send(.write(sendID, .put(path: root.description, data: combined.jsonValue(), hash: latest.hash)))
+            let put = WireRequest.put(
+                path: root.description, data: combined.jsonValue(), hash: latest.hash, origin: self.origin(of: sendID))
+            self.send(.write(sendID, put))
         }
     }
 

@@ -1,12 +1,16 @@
 package import HearthCore
-import HearthWire
+package import HearthWire
 
 /// The user's writes: shown at once, sent in order, confirmed or reverted by the server.
 extension SyncEngine {
     /// `setValue` (an empty value removes): shown at once with server values estimated, sent as a `put`. Aborts
     /// transactions at, above and below `path` with Firebase's `set` reason.
-    /// - Parameter now: the local clock in milliseconds since the Unix epoch, for server-value estimates.
-    package mutating func set(_ value: WriteValue, at path: Path, now: Int64) -> (WriteID, SyncOutput) {
+    /// - Parameters:
+    ///   - now: the local clock in milliseconds since the Unix epoch, for server-value estimates.
+    ///   - logged: the origin the write was first sent with, when it is made again from the write log.
+    package mutating func set(_ value: WriteValue, at path: Path, now: Int64, logged: WriteOrigin? = nil)
+        -> (WriteID, SyncOutput)
+    {
         var id = WriteID(0)
         let output = self.producing { engine in
             engine.lastNow = now
@@ -16,7 +20,8 @@ extension SyncEngine {
             )
             id = engine.makeWriteID()
             engine.writes.append(PendingWrite(id: id, path: path, change: .overwrite(resolved), isVisible: true))
-            engine.send(.write(id, .put(path: path.description, data: value.jsonValue(), hash: nil)))
+            let origin = engine.origin(of: id, logged: logged)
+            engine.send(.write(id, .put(path: path.description, data: value.jsonValue(), hash: nil, origin: origin)))
             engine.refreshViews(near: path)
             engine.abortTransactions(near: path)
         }
@@ -25,9 +30,9 @@ extension SyncEngine {
 
     /// `updateChildValues`: every relative path gets its value in one atomic write, sent as a `merge`.
     /// - Precondition: `values` is not empty and no path in it contains another (the API layer checks both).
-    package mutating func update(_ values: [(relative: Path, value: WriteValue)], at path: Path, now: Int64)
-        -> (WriteID, SyncOutput)
-    {
+    package mutating func update(
+        _ values: [(relative: Path, value: WriteValue)], at path: Path, now: Int64, logged: WriteOrigin? = nil
+    ) -> (WriteID, SyncOutput) {
         var id = WriteID(0)
         let output = self.producing { engine in
             engine.lastNow = now
@@ -42,7 +47,8 @@ extension SyncEngine {
             }
             id = engine.makeWriteID()
             engine.writes.append(PendingWrite(id: id, path: path, change: .merge(entries), isVisible: true))
-            engine.send(.write(id, .merge(path: path.description, data: data)))
+            engine.send(
+                .write(id, .merge(path: path.description, data: data, origin: engine.origin(of: id, logged: logged))))
             engine.refreshViews(near: path)
             for (relative, _) in values {
                 engine.abortTransactions(near: path.appending(relative))
@@ -52,13 +58,17 @@ extension SyncEngine {
     }
 
     /// `setPriority`: sent as a `put` to `path/.priority`; shown where the location holds data.
-    package mutating func setPriority(_ priority: Priority?, at path: Path) -> (WriteID, SyncOutput) {
+    package mutating func setPriority(_ priority: Priority?, at path: Path, logged: WriteOrigin? = nil)
+        -> (WriteID, SyncOutput)
+    {
         var id = WriteID(0)
         let output = self.producing { engine in
             id = engine.makeWriteID()
             engine.writes.append(PendingWrite(id: id, path: path, change: .priority(priority), isVisible: true))
             let target = path.isRoot ? "/.priority" : path.description + "/.priority"
-            engine.send(.write(id, .put(path: target, data: priority?.jsonValue ?? .null, hash: nil)))
+            let data = priority?.jsonValue ?? .null
+            engine.send(
+                .write(id, .put(path: target, data: data, hash: nil, origin: engine.origin(of: id, logged: logged))))
             engine.refreshViews(near: path)
         }
         return (id, output)

@@ -43,6 +43,9 @@ package struct SyncEngine: Sendable {
     /// The `get` requests waiting for the server, with what they read.
     var gets: [RequestToken: ViewKey] = [:]
     var nextWriteID: Int64 = 1
+    /// The client id this engine names its writes with (`WriteOrigin`, with the write's number), so that a server
+    /// applies each once however often it is sent; nil sends them unnamed, as Firebase's SDKs do.
+    package var writeClient: String?
     var nextTag: Int64 = 1
     var nextTransactionOrder: Int64 = 1
     /// The local clock at the latest call that gave it, for server-value estimates in reruns.
@@ -88,6 +91,14 @@ package struct SyncEngine: Sendable {
     mutating func makeWriteID() -> WriteID {
         defer { self.nextWriteID += 1 }
         return WriteID(self.nextWriteID)
+    }
+
+    /// The origin write `id` is sent with: `logged`, for a write made again from the write log after a restart;
+    /// else this engine's client id and the write's number; nil without a client id.
+    package func origin(of id: WriteID, logged: WriteOrigin? = nil) -> WriteOrigin? {
+        if let logged { return logged }
+        guard let client = self.writeClient, id.rawValue > 0 else { return nil }
+        return try? WriteOrigin(client: client, sequence: UInt64(id.rawValue), settledBelow: 0)
     }
 
     mutating func send(_ command: ServerCommand) {

@@ -14,9 +14,11 @@ public import HearthWire
 /// and hot increments still commute.
 extension AccessControl {
     /// Orders `mutations` if `identity` may make them (and `condition`, the client's own compare-and-set, holds).
+    /// `origin` names the write so that it applies once (`Coordinator.submit`).
     /// - Throws: `AccessDeniedError` when the rules refuse the write; nothing is written.
     public func submit(
-        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition? = nil
+        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition? = nil,
+        origin: WriteOrigin? = nil
     ) async throws -> PendingWrite {
         var attempt = 0
         while true {
@@ -33,7 +35,7 @@ extension AccessControl {
             }
             let conditions = (condition.map { [$0] } ?? []) + guards
             let pending = try await self.database.coordinator.submit(
-                namespace: namespace, mutations: mutations, conditions: conditions, now: now)
+                namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin)
             guard !guards.isEmpty, pending.isStale else { return pending }
             guard attempt < Self.maximumAttempts else { throw RulesContentionError(attempts: attempt) }
             // Wait until the read view shows what the failed check saw, then decide again on it, unless it was the

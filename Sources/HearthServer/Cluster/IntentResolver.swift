@@ -88,7 +88,8 @@ final class IntentResolver: Sendable {
         case .alreadyDecided(let decided, let position):
             if let position { try await self.log.waitUntilCommitted([position]) }
             commit = decided
-        case .needsAllShards:
+        case .needsAllShards, .duplicate:
+            // Neither answers an abort, which carries no part; nothing to finish.
             return
         }
         var positions: [ShardLogPosition] = []

@@ -30,6 +30,7 @@ struct RoutedShardClient: ShardClient {
             case .appended(let position, let resolved): .appended(position, resolved)
             case .conditionFailed(let through): .conditionFailed(through: through)
             case .needsAllShards: .needsAllShards
+            case .duplicate(let through): .duplicate(through: through)
             default: nil
             }
         }
@@ -55,15 +56,16 @@ struct RoutedShardClient: ShardClient {
     }
 
     func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
-        async throws -> ShardLogPosition?
+        async throws -> ShardPrepareOutcome
     {
         let command = ShardCall.Command.prepare(transaction, intent, readLockTerm: readLockTerm)
         return try await self.route(shard: shard, command) {
             try await self.local.prepare(shard: shard, transaction, intent, readLockTerm: readLockTerm)
         } remote: { outcome in
             switch outcome {
-            case .prepared(let position): .some(position)
-            case .needsAllShards: .some(nil)
+            case .prepared(let position): .prepared(position)
+            case .needsAllShards: .needsAllShards
+            case .duplicate(let through): .duplicate(through: through)
             default: nil
             }
         }
@@ -84,6 +86,7 @@ struct RoutedShardClient: ShardClient {
             case .appended(let position, let resolved): .logged(position, resolved)
             case .needsAllShards: .needsAllShards
             case .alreadyDecided(let decided, let position): .alreadyDecided(commit: decided, at: position)
+            case .duplicate(let through): .duplicate(through: through)
             default: nil
             }
         }

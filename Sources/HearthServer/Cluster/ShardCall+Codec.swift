@@ -27,6 +27,7 @@ import HearthWire
 ///       10 nothing to do
 ///       11 read lock lost
 ///       12 confirmed         u8 confirmed
+///       13 duplicate         u64 through
 /// lock term: u8 has term, [u64 term] (the term of the transaction's read lock in the shard, when it read there)
 /// position: u16 shard, u64 shard index, u64 raft index, u64 raft term
 /// node: bytes of its export JSON (priorities kept); resolved mutation: u8 1 set, path, node | u8 2 set priority,
@@ -195,6 +196,9 @@ extension ShardReply {
         case .confirmed(let isConfirmed):
             bytes.append(12)
             bytes.append(isConfirmed ? 1 : 0)
+        case .duplicate(let through):
+            bytes.append(13)
+            BinaryWriter.append(through, to: &bytes)
         }
         return bytes
     }
@@ -240,6 +244,8 @@ extension ShardReply {
             self.outcome = .readLockLost
         case 12:
             self.outcome = .confirmed(try reader.readUInt8() == 1)
+        case 13:
+            self.outcome = .duplicate(through: try reader.readUInt64())
         case let kind:
             throw CommitRecordError("unknown shard reply outcome \(kind)")
         }

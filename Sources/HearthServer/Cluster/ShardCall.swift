@@ -51,6 +51,9 @@ struct ShardReply: Sendable {
         case notLeader(leader: NodeID?)
         /// Whether the refusal was confirmed.
         case confirmed(Bool)
+        /// The write (or part) names an origin the shard applied already, committed through `through`; nothing was
+        /// appended.
+        case duplicate(through: UInt64)
         /// The command failed on the leader for another reason, described for the client.
         case failed(String)
     }

@@ -56,6 +56,7 @@ final class ShardCallServer: Sendable {
                 case .appended(let position, let resolved): return .appended(position, resolved)
                 case .conditionFailed(let through): return .conditionFailed(through: through)
                 case .needsAllShards: return .needsAllShards
+                case .duplicate(let through): return .duplicate(through: through)
                 }
             case .lock(let transaction, let namespace, let paths):
                 return .locked(
@@ -64,9 +65,11 @@ final class ShardCallServer: Sendable {
                 await self.shards.unlock(shard: shard, transaction)
                 return .unlocked
             case .prepare(let transaction, let intent, let readLockTerm):
-                let position = try await self.shards.prepare(
-                    shard: shard, transaction, intent, readLockTerm: readLockTerm)
-                return position.map { .prepared($0) } ?? .needsAllShards
+                switch try await self.shards.prepare(shard: shard, transaction, intent, readLockTerm: readLockTerm) {
+                case .prepared(let position): return .prepared(position)
+                case .needsAllShards: return .needsAllShards
+                case .duplicate(let through): return .duplicate(through: through)
+                }
             case .decide(let transaction, let commit, let part, let spineValues, let readLockTerm):
                 switch try await self.shards.decide(
                     shard: shard, transaction, commit: commit, part: part, spineValues: spineValues,
@@ -75,6 +78,7 @@ final class ShardCallServer: Sendable {
                 case .logged(let position, let resolved): return .appended(position, resolved)
                 case .needsAllShards: return .needsAllShards
                 case .alreadyDecided(let decided, let position): return .alreadyDecided(commit: decided, at: position)
+                case .duplicate(let through): return .duplicate(through: through)
                 }
             case .finish(let transaction, let commit):
                 guard let (position, resolved) = try await self.shards.finish(shard: shard, transaction, commit: commit)

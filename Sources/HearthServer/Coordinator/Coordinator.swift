@@ -37,15 +37,19 @@ public final class Coordinator: Sendable {
     }
 
     /// Applies `mutations` atomically (all or nothing) if every one of `conditions` holds (a stale answer carries
-    /// the current value at the first condition's path).
+    /// the current value at the first condition's path). A write whose `origin` a shard already applied is the same
+    /// write sent again: it is answered as committed (with no mutations) once the first is, and not applied again.
     /// - Returns: `.committed` once the write is durable, visible in the read view and fanned out.
     public func write(
         namespace: String,
         mutations: [Mutation],
         conditions: [WriteCondition],
-        now: Int64
+        now: Int64,
+        origin: WriteOrigin? = nil
     ) async throws -> WriteOutcome {
-        try await self.submit(namespace: namespace, mutations: mutations, conditions: conditions, now: now).outcome()
+        try await self.submit(
+            namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin
+        ).outcome()
     }
 
     /// Orders a write without waiting for it to become durable, so one client can pipeline many writes.
@@ -56,7 +60,8 @@ public final class Coordinator: Sendable {
         namespace: String,
         mutations: [Mutation],
         conditions: [WriteCondition],
-        now: Int64
+        now: Int64,
+        origin: WriteOrigin? = nil
     ) async throws -> PendingWrite {
         guard !mutations.isEmpty else { return PendingWrite(view: self.view, log: self.log, state: .committed([], [])) }
         var participants = Set<Int>()
@@ -67,7 +72,7 @@ public final class Coordinator: Sendable {
             participants.formUnion(self.router.shards(namespace: namespace, mutation: condition.path))
         }
         if participants.count == 1, let only = participants.first {
-            let write = ShardWrite(namespace: namespace, mutations: mutations, now: now)
+            let write = ShardWrite(namespace: namespace, mutations: mutations, now: now, origin: origin)
             switch try await self.shards.write(shard: only, write, conditions: conditions) {
             case .appended(let position, let resolved):
                 return PendingWrite(view: self.view, log: self.log, state: .committed([position], resolved))
@@ -76,25 +81,29 @@ public final class Coordinator: Sendable {
                     view: self.view, log: self.log,
                     state: .stale(namespace: namespace, path: conditions.first?.path ?? .root, through: [only: through])
                 )
+            case .duplicate(let through):
+                return PendingWrite(view: self.view, log: self.log, state: .duplicate(through: [only: through]))
             case .needsAllShards:
                 return try await self.transaction(
-                    namespace: namespace, mutations: mutations, conditions: conditions, now: now, escalated: true)
+                    namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin,
+                    escalated: true)
             }
         }
         return try await self.transaction(
-            namespace: namespace, mutations: mutations, conditions: conditions, now: now, escalated: false)
+            namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin,
+            escalated: false)
     }
 
     /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged.
     /// - Parameter reruns: how many times the write already ran again because a refusal could not be confirmed.
     fileprivate func transaction(
-        namespace: String, mutations: [Mutation], conditions: [WriteCondition], now: Int64, escalated: Bool,
-        reruns: Int = 0
+        namespace: String, mutations: [Mutation], conditions: [WriteCondition], now: Int64, origin: WriteOrigin?,
+        escalated: Bool, reruns: Int = 0
     ) async throws -> PendingWrite {
         let id = self.random.withLock { TransactionID.random(using: &$0) }
         var machine = TwoPhaseCommit(
             transaction: id, namespace: namespace, mutations: mutations, conditions: conditions, now: now,
-            router: self.router, escalated: escalated)
+            origin: origin, router: self.router, escalated: escalated)
         var directives = machine.start()
         var positions: [ShardLogPosition] = []
         var resolved: [[ResolvedMutation]] = []
@@ -137,7 +146,7 @@ public final class Coordinator: Sendable {
                         try await self.shards.pauseBeforeRerun(shard: unconfirmed, reruns: reruns + 1)
                         return try await self.transaction(
                             namespace: namespace, mutations: mutations, conditions: conditions, now: now,
-                            escalated: escalated, reruns: reruns + 1)
+                            origin: origin, escalated: escalated, reruns: reruns + 1)
                     }
                     return PendingWrite(
                         view: self.view, log: self.log,
@@ -145,16 +154,19 @@ public final class Coordinator: Sendable {
                 case .prepare(let parts, let plan):
                     var prepared: [ShardLogPosition] = []
                     for (shard, intent) in parts {
-                        guard
-                            let position = try await self.shards.prepare(
-                                shard: shard, id, intent, readLockTerm: lockTerms[shard])
-                        else {
+                        switch try await self.shards.prepare(shard: shard, id, intent, readLockTerm: lockTerms[shard]) {
+                        case .prepared(let position):
+                            prepared.append(position)
+                            preparedShards.append(shard)
+                        case .needsAllShards:
                             return try await self.rerunOverEveryShard(
                                 id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
-                                conditions: conditions, now: now, escalated: escalated)
+                                conditions: conditions, now: now, origin: origin, escalated: escalated)
+                        case .duplicate(let through):
+                            await self.release(id, locked: locked, prepared: preparedShards)
+                            return PendingWrite(
+                                view: self.view, log: self.log, state: .duplicate(through: [shard: through]))
                         }
-                        prepared.append(position)
-                        preparedShards.append(shard)
                     }
                     for position in prepared { try await self.log.waitUntilOrdered(position) }
                     directives += machine.onPrepared()
@@ -176,7 +188,11 @@ public final class Coordinator: Sendable {
                     case .needsAllShards:
                         return try await self.rerunOverEveryShard(
                             id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
-                            conditions: conditions, now: now, escalated: escalated, preparedAll: true)
+                            conditions: conditions, now: now, origin: origin, escalated: escalated, preparedAll: true)
+                    case .duplicate(let through):
+                        await self.release(id, locked: locked, prepared: preparedShards)
+                        return PendingWrite(
+                            view: self.view, log: self.log, state: .duplicate(through: [anchor: through]))
                     case .alreadyDecided(let commit, _):
                         // Only this coordinator commits; a decision already there is a resolver's abort, which
                         // found this transaction's parts prepared for too long.
@@ -247,7 +263,8 @@ extension Coordinator {
     /// as a transaction over every shard that first clears the leaf.
     fileprivate func rerunOverEveryShard(
         _ id: TransactionID, prepared: [ShardLogPosition], plan: ShardTransactionPlan, namespace: String,
-        mutations: [Mutation], conditions: [WriteCondition], now: Int64, escalated: Bool, preparedAll: Bool = false
+        mutations: [Mutation], conditions: [WriteCondition], now: Int64, origin: WriteOrigin?, escalated: Bool,
+        preparedAll: Bool = false
     ) async throws -> PendingWrite {
         precondition(!escalated, "transaction \(id) still lands below a spine leaf after clearing it")
         let others = plan.participants.filter { $0 != plan.anchor }
@@ -256,7 +273,8 @@ extension Coordinator {
         for shard in plan.participants { await self.shards.unlock(shard: shard, id) }
         if preparedAll { self.forgets.add(id, anchor: plan.anchor) }
         return try await self.transaction(
-            namespace: namespace, mutations: mutations, conditions: conditions, now: now, escalated: true)
+            namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin,
+            escalated: true)
     }
 }
 
@@ -267,6 +285,9 @@ public struct PendingWrite: Sendable {
         case committed([ShardLogPosition], [ResolvedMutation])
         /// The condition failed against the data as of these shard indexes.
         case stale(namespace: String, path: Path, through: [Int: UInt64])
+        /// The same write was applied before (it names an origin a shard remembers), committed through these
+        /// shard indexes.
+        case duplicate(through: [Int: UInt64])
     }
 
     let view: DatabaseView
@@ -279,14 +300,6 @@ public struct PendingWrite: Sendable {
     public var isStale: Bool {
         if case .stale = self.state { return true }
         return false
-    }
-
-    /// The same write without the mutations it resolved to: enough to wait for it and answer it again (its outcome
-    /// then carries no mutations), without holding its data. Its finish hook is dropped, having run once.
-    var withoutData: PendingWrite {
-        var state = self.state
-        if case .committed(let positions, _) = state { state = .committed(positions, []) }
-        return PendingWrite(view: self.view, log: self.log, state: state, finished: nil)
     }
 
     /// Waits until the write is committed, applied to the read view and fanned out, and returns what became of it.
@@ -305,6 +318,9 @@ public struct PendingWrite: Sendable {
         case .stale(let namespace, let path, let through):
             for (shard, index) in through { try await self.view.waitUntilApplied(shard: shard, through: index) }
             return .conditionFailed(current: self.view.root(namespace).node(at: path))
+        case .duplicate(let through):
+            for (shard, index) in through { try await self.view.waitUntilApplied(shard: shard, through: index) }
+            return .committed([])
         }
     }
 }

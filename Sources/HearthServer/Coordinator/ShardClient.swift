@@ -18,7 +18,7 @@ protocol ShardClient: Sendable {
     func unlock(shard: Int, _ transaction: TransactionID) async
     /// See `ShardActor.prepare(_:_:readLockTerm:)`.
     func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
-        async throws -> ShardLogPosition?
+        async throws -> ShardPrepareOutcome
     /// See `ShardActor.decide(_:commit:part:spineValues:readLockTerm:)`.
     func decide(
         shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node],
@@ -59,7 +59,7 @@ struct LocalShardClient: ShardClient {
     }
 
     func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
-        async throws -> ShardLogPosition?
+        async throws -> ShardPrepareOutcome
     {
         try await self.actors[shard].prepare(transaction, intent, readLockTerm: readLockTerm)
     }

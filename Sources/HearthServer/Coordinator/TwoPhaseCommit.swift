@@ -39,6 +39,8 @@ public struct TwoPhaseCommit: Sendable {
     private var mutations: [Mutation]
     private let conditions: [WriteCondition]
     private let now: Int64
+    /// The write's origin, carried by every part so that each participant remembers it once committed.
+    private let origin: WriteOrigin?
     private let router: ShardRouter
     private let participants: [Int]
     private let readPaths: [Path]
@@ -48,16 +50,18 @@ public struct TwoPhaseCommit: Sendable {
     private var parts: [Int: [Mutation]] = [:]
 
     /// - Parameters:
+    ///   - origin: who sent the write (`WriteOrigin`), when the client named it.
     ///   - escalated: the write lands below a spine leaf (a shard answered `needsAllShards`).
     public init(
         transaction: TransactionID, namespace: String, mutations: [Mutation], conditions: [WriteCondition],
-        now: Int64, router: ShardRouter, escalated: Bool = false
+        now: Int64, origin: WriteOrigin? = nil, router: ShardRouter, escalated: Bool = false
     ) {
         self.transaction = transaction
         self.namespace = namespace
         self.mutations = mutations
         self.conditions = conditions
         self.now = now
+        self.origin = origin
         self.router = router
         var participants = Set<Int>()
         for mutation in mutations {
@@ -190,7 +194,7 @@ public struct TwoPhaseCommit: Sendable {
 
     /// The mutations `shard` applies for this transaction.
     private func part(_ shard: Int) -> ShardWrite {
-        ShardWrite(namespace: self.namespace, mutations: self.parts[shard] ?? [], now: self.now)
+        ShardWrite(namespace: self.namespace, mutations: self.parts[shard] ?? [], now: self.now, origin: self.origin)
     }
 
     /// The part of `mutation` each shard owns: a deep path belongs to one shard; a spine value is cut along shard

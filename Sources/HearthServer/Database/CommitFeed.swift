@@ -50,6 +50,9 @@ struct CommitFeed {
     /// arrives, dropped when the anchor forgets it), so a shard snapshot cut from the view carries them; a single
     /// node prunes them to the ones a prepared part still needs when it snapshots (`pruneDecisions`).
     var decisions: [[TransactionID: Bool]]
+    /// Per shard: the named writes it applied through `received`, exactly as its state machine holds them (recorded
+    /// on arrival, replaced by a snapshot), so that a snapshot cut from the view carries them.
+    var sessions: [WriteSessions]
     /// Per shard: indices of queued entries that could be shown but for an earlier overlapping entry of their shard
     /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
     /// entry of their shard is shown; any other entry becomes ready only when it, or its transaction's last part,
@@ -68,13 +71,14 @@ struct CommitFeed {
 
     init(
         appliedIndex: [UInt64], intents: [[TransactionID: ShardIntent]]? = nil,
-        decisions: [[TransactionID: Bool]]? = nil
+        decisions: [[TransactionID: Bool]]? = nil, sessions: [WriteSessions]? = nil
     ) {
         let count = appliedIndex.count
         self.queues = Array(repeating: [], count: count)
         self.received = appliedIndex
         self.intents = intents ?? Array(repeating: [:], count: count)
         self.decisions = decisions ?? Array(repeating: [:], count: count)
+        self.sessions = sessions ?? Array(repeating: WriteSessions(), count: count)
         self.blocked = Array(repeating: SortedIndexes(), count: count)
     }
 
@@ -98,6 +102,7 @@ struct CommitFeed {
             "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
         self.received[applied.shard] = applied.index
         self.queues[applied.shard].append(applied)
+        if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
         if case .finished(let transaction, let decision, let part) = applied.effect {
             if let part {
                 self.parts[transaction, default: [:]][applied.shard] = Part(part: part, index: applied.index)

@@ -12,6 +12,7 @@ struct Recovery {
     private var appliedIndex: [UInt64]
     private var intents: [[TransactionID: ShardIntent]]
     private var decisions: [[TransactionID: Bool]]
+    private var sessions: [WriteSessions]
     private(set) var machines: [ShardStateMachine]?
     private var view: ViewState?
     private(set) var replayed = 0
@@ -23,6 +24,7 @@ struct Recovery {
         self.appliedIndex = shards.map { snapshot?.appliedIndex[$0] ?? 0 }
         self.intents = shards.map { snapshot?.intents[$0] ?? [:] }
         self.decisions = shards.map { snapshot?.decisions[$0] ?? [:] }
+        self.sessions = shards.map { snapshot?.sessions[$0] ?? WriteSessions() }
     }
 
     /// Applies one record read from the log after the snapshot.
@@ -77,9 +79,11 @@ struct Recovery {
         self.machines = (0..<self.router.shardCount).map { shard in
             ShardStateMachine(
                 shard: shard, spineDepth: self.router.shardDepth, trees: trees[shard],
-                index: self.appliedIndex[shard], intents: self.intents[shard], roots: self.roots)
+                index: self.appliedIndex[shard], intents: self.intents[shard], roots: self.roots,
+                sessions: self.sessions[shard])
         }
-        let feed = CommitFeed(appliedIndex: self.appliedIndex, intents: self.intents, decisions: self.decisions)
+        let feed = CommitFeed(
+            appliedIndex: self.appliedIndex, intents: self.intents, decisions: self.decisions, sessions: self.sessions)
         self.view = ViewState(roots: self.roots, feed: feed)
     }
 }

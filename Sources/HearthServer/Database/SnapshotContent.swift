@@ -15,6 +15,8 @@ import HearthStorage
 ///                                             a node snapshot derives these from the whole trees)
 /// C<tab><shard><tab><index>                   how far another shard's entries had been received where a shard
 ///                                             snapshot was cut (shard snapshots only, `ShardSnapshot.cut`)
+/// W<tab><shard><tab><client><tab><last used><tab><settled below><tab><applied, comma-separated>
+///                                             a client whose named writes the shard applied (`WriteSessions`)
 /// N<tab><namespace>
 /// P<tab><spine path><tab><priority JSON>      a priority on a node above the shard depth
 /// S<tab><path><tab><export JSON>              the whole node at <path>: a subtree at the shard depth, or a leaf
@@ -22,7 +24,8 @@ import HearthStorage
 /// ```
 /// Recovery parses the `T` lines, then the `S` lines, in parallel (they are independent), then rebuilds each
 /// namespace in one ordered pass with bulk child-map builds, so no path is ever inserted twice. Version 2 files
-/// (written before shards had logs of their own) have no `I`, `T` or `D` lines and still load.
+/// (written before shards had logs of their own) have no `I`, `T` or `D` lines and still load; files written before
+/// writes were named have no `W` lines (no shard remembers a write).
 enum SnapshotContent {
     static let header = "hearth-snapshot 3"
     static let legacyHeader = "hearth-snapshot 2"
@@ -38,6 +41,8 @@ enum SnapshotContent {
         var spinePriorities: [Int: [String: Set<Path>]] = [:]
         /// Per other shard, how far it had been received where a shard snapshot was cut.
         var received: [Int: UInt64] = [:]
+        /// Per shard: the named writes it applied.
+        var sessions: [Int: WriteSessions] = [:]
     }
 
     /// Where one shard's log stands in a snapshot, and the transactions still open there.
@@ -51,6 +56,8 @@ enum SnapshotContent {
         /// Spine nodes that may carry a priority, per namespace (see `ShardStateMachine.spinePriorities`); written
         /// for a shard snapshot, where the shard's own trees cannot tell them.
         var spinePriorities: [String: Set<Path>] = [:]
+        /// The named writes the shard applied.
+        var sessions = WriteSessions()
     }
 
     /// Writes the captured view: shard positions, prepared transactions, then every namespace's tree cut at
@@ -59,7 +66,7 @@ enum SnapshotContent {
         let cuts = snapshot.appliedIndex.indices.map { shard in
             ShardCut(
                 shard: shard, index: snapshot.appliedIndex[shard], intents: snapshot.intents[shard],
-                decisions: snapshot.decisions[shard])
+                decisions: snapshot.decisions[shard], sessions: snapshot.sessions[shard])
         }
         try Self.encode(roots: snapshot.roots, cuts: cuts, depth: depth, into: &writer)
     }
@@ -93,6 +100,11 @@ enum SnapshotContent {
                 for path in paths.map(\.slashless).sorted() {
                     output.write(text: "M\t\(cut.shard)\t\(namespace)\t\(path)\n")
                 }
+            }
+            for (client, session) in cut.sessions.sessions.sorted(by: { $0.key < $1.key }) {
+                let applied = session.applied.sorted().map(String.init).joined(separator: ",")
+                output.write(
+                    text: "W\t\(cut.shard)\t\(client)\t\(session.lastUsed)\t\(session.settledBelow)\t\(applied)\n")
             }
         }
         for (namespace, root) in roots.sorted(by: { $0.key < $1.key }) {
@@ -134,17 +146,25 @@ enum SnapshotContent {
         var decoded = Decoded(roots: [:])
         var records = lines.dropFirst()
         var intentLines: [ArraySlice<UInt8>] = []
+        var sessions: [Int: [String: WriteSessions.Session]] = [:]
         while let line = records.first, let kind = line.first,
-            [UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D"), UInt8(ascii: "M"), UInt8(ascii: "C")]
-                .contains(kind)
+            [
+                UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D"), UInt8(ascii: "M"), UInt8(ascii: "C"),
+                UInt8(ascii: "W"),
+            ]
+            .contains(kind)
         {
             if kind == UInt8(ascii: "T") {
                 intentLines.append(line)
+            } else if kind == UInt8(ascii: "W") {
+                let (shard, client, session) = try Self.decodeSessionLine(line)
+                sessions[shard, default: [:]][client] = session
             } else {
                 try Self.decodeShardLine(line, into: &decoded)
             }
             records = records.dropFirst()
         }
+        decoded.sessions = sessions.mapValues { WriteSessions(sessions: $0) }
         for (shard, transaction, intent) in try await Self.decodeIntents(intentLines) {
             decoded.intents[shard, default: [:]][transaction] = intent
         }
@@ -180,6 +200,26 @@ enum SnapshotContent {
             for try await intent in group { intents.append(intent) }
             return intents
         }
+    }
+
+    /// A `W` line: one client's named writes applied in one shard.
+    private static func decodeSessionLine(_ line: ArraySlice<UInt8>) throws
+        -> (shard: Int, client: String, session: WriteSessions.Session)
+    {
+        let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        guard fields.count == 6, let shard = Int(fields[1]), !fields[2].isEmpty, let lastUsed = Int64(fields[3]),
+            let settledBelow = UInt64(fields[4])
+        else { throw CommitRecordError("snapshot write session is malformed") }
+        var applied = Set<UInt64>()
+        for text in fields[5].split(separator: ",") {
+            guard let sequence = UInt64(text) else { throw CommitRecordError("snapshot write session is malformed") }
+            applied.insert(sequence)
+        }
+        return (
+            shard, fields[2], WriteSessions.Session(settledBelow: settledBelow, applied: applied, lastUsed: lastUsed)
+        )
     }
 
     private static func decodeShardLine(_ line: ArraySlice<UInt8>, into decoded: inout Decoded) throws {

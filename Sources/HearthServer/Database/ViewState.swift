@@ -110,7 +110,7 @@ struct ViewState {
         for (other, index) in received.enumerated() where other != shard { cut[other] = index }
         return ShardCapture(
             shard: shard, index: received[shard], roots: self.roots, cut: cut, intents: self.feed.intents[shard],
-            decisions: self.feed.decisions[shard])
+            decisions: self.feed.decisions[shard], sessions: self.feed.sessions[shard])
     }
 
     /// What a snapshot stores, when the view is a consistent cut (no transaction half shown); nil otherwise.
@@ -118,8 +118,7 @@ struct ViewState {
         guard self.feed.isQuiescent else { return nil }
         return ViewSnapshot(
             sequence: self.logSequence, roots: self.roots, appliedIndex: self.feed.appliedIndex,
-            intents: self.feed.intents,
-            decisions: self.feed.decisions)
+            intents: self.feed.intents, decisions: self.feed.decisions, sessions: self.feed.sessions)
     }
 }
 
@@ -134,6 +133,7 @@ struct ShardCapture: Sendable {
     var cut: [Int: UInt64]
     var intents: [TransactionID: ShardIntent]
     var decisions: [TransactionID: Bool]
+    var sessions: WriteSessions
 
     /// The shard's snapshot: its part of every root, with the spine marks the whole roots give.
     /// - Complexity: one pass over the spine levels of every root.
@@ -145,7 +145,7 @@ struct ShardCapture: Sendable {
         }
         let machine = ShardStateMachine(
             shard: self.shard, spineDepth: router.shardDepth, trees: trees, index: self.index,
-            intents: self.intents, roots: self.roots, decisions: self.decisions)
+            intents: self.intents, roots: self.roots, decisions: self.decisions, sessions: self.sessions)
         return ShardSnapshot(machine: machine, decisions: self.decisions, cut: self.cut)
     }
 }
@@ -159,4 +159,6 @@ struct ViewSnapshot: Sendable {
     var appliedIndex: [UInt64]
     var intents: [[TransactionID: ShardIntent]]
     var decisions: [[TransactionID: Bool]]
+    /// Per shard: the named writes it applied (`WriteSessions`).
+    var sessions: [WriteSessions]
 }

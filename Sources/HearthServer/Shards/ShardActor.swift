@@ -35,6 +35,9 @@ public actor ShardActor {
         /// The compare-and-set failed against every entry up to `through`.
         case conditionFailed(through: UInt64)
         case needsAllShards
+        /// The write names an origin this shard applied already: it was committed through `through` (this leader's
+        /// state through there is committed), and nothing was appended.
+        case duplicate(through: UInt64)
     }
 
     /// A write wholly inside this shard; waits while a prepared transaction holds an overlapping path.
@@ -61,6 +64,8 @@ public actor ShardActor {
                 return .conditionFailed(through: through)
             case .needsAllShards:
                 return .needsAllShards
+            case .duplicate:
+                return .duplicate(through: try await self.confirmDuplicate())
             case .alreadyDecided, .nothingToDo:
                 preconditionFailure("a write in shard \(self.id) answered as a transaction")
             }
@@ -137,21 +142,22 @@ public actor ShardActor {
 
     /// Phase one: logs this shard's part; waits while another transaction holds an overlapping path.
     /// - Parameter readLockTerm: the term `lock` returned, when the transaction read here first.
-    /// - Returns: nil when the part lands below a spine leaf (the transaction must rerun over every shard).
     func prepare(
         _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64? = nil
-    ) async throws -> ShardLogPosition? {
+    ) async throws -> ShardPrepareOutcome {
         while true {
             try self.requireLeadership()
             try self.requireReadLock(transaction, term: readLockTerm)
             let before = self.restorePoint
             switch self.machine.prepare(transaction, intent) {
             case .appended(let entry, let applied):
-                return try self.append(entry, applied, before: before)
+                return .prepared(try self.append(entry, applied, before: before))
             case .blocked:
                 await self.waitForFinish()
             case .needsAllShards:
-                return nil
+                return .needsAllShards
+            case .duplicate:
+                return .duplicate(through: try await self.confirmDuplicate())
             case .conditionFailed, .alreadyDecided, .nothingToDo:
                 preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot answer that")
             }
@@ -190,6 +196,10 @@ public actor ShardActor {
                 self.machine.unlock(transaction)
                 self.resumeBlocked()
                 return .alreadyDecided(commit: decided, at: self.decisionPositions[transaction])
+            case .duplicate:
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                return .duplicate(through: try await self.confirmDuplicate())
             case .conditionFailed, .nothingToDo:
                 preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot answer that")
             }
@@ -282,6 +292,19 @@ public actor ShardActor {
             self.resumeBlocked()
             throw error
         }
+    }
+
+    /// A write the machine knows as applied was applied by an entry at or below its `lastIndex`, which may not be
+    /// committed yet on a leader (or a deposed one): answered only once the log confirms the machine's state through
+    /// there is committed, exactly as a refusal is.
+    /// - Returns: the index through which the first write is committed.
+    /// - Throws: `ShardNotLeaderError` when that cannot be confirmed (the command is routed again).
+    private func confirmDuplicate() async throws(ShardNotLeaderError) -> UInt64 {
+        let through = self.machine.lastIndex
+        guard await self.log.confirmRefusal(shard: self.id, term: self.log.leaderTerm(shard: self.id)) else {
+            throw ShardNotLeaderError(shard: self.id)
+        }
+        return through
     }
 
     private func requireLeadership() throws(ShardNotLeaderError) {

@@ -10,6 +10,20 @@ enum ShardDecideOutcome: Sendable {
     /// decided); nothing was logged. `at` is where this leader logged that decision when it may not be committed
     /// yet (wait for it before acting on the decision); nil when it is committed.
     case alreadyDecided(commit: Bool, at: ShardLogPosition?)
+    /// The anchor already applied the transaction's write (it names an origin the shard remembers): this
+    /// transaction is the same write sent again and must abort; the first is committed through `through`.
+    case duplicate(through: UInt64)
+}
+
+/// What a participant did with a transaction's part.
+enum ShardPrepareOutcome: Sendable {
+    /// Logged at the position.
+    case prepared(ShardLogPosition)
+    /// The part lands below a spine leaf: the transaction must rerun over every shard.
+    case needsAllShards
+    /// The shard already applied the transaction's write (it names an origin the shard remembers): this
+    /// transaction is the same write sent again and must abort; the first is committed through `through`.
+    case duplicate(through: UInt64)
 }
 
 /// What a transaction's locked read of one shard returned.

@@ -12,10 +12,14 @@ import HearthWire
 ///           (u16 anchor, u16 n, n × u16 participant, ShardWrite)
 /// finish:   u64 transaction, u8 commit (0 or 1)
 /// forget:   u32 n, n × u64 transaction
-/// ShardWrite: u16 namespace length, namespace UTF-8, i64 now, u32 count, then per mutation
+/// ShardWrite: u16 namespace length (bit 15 set when an origin follows the mutations), namespace UTF-8, i64 now,
+///             u32 count, then per mutation
 ///             u8 kind (1 set, 2 set priority), u16 path length, path UTF-8, u64 value length, value JSON
-///             (server values as the client's {".sv": …}, see `WriteValue.jsonValue()`)
+///             (server values as the client's {".sv": …}, see `WriteValue.jsonValue()`);
+///             then, with bit 15: u8 client length, client UTF-8, u64 sequence, u64 settled below (`WriteOrigin`)
 /// ```
+/// Namespace names are at most 128 bytes, so bit 15 was never set before writes carried origins: older logs read
+/// unchanged.
 extension ShardEntry {
     /// Appends the entry's bytes to `bytes`.
     public func encode(into bytes: inout [UInt8]) {
@@ -107,8 +111,12 @@ extension ShardIntent {
 }
 
 extension ShardWrite {
+    private static let originFlag: UInt16 = 0x8000
+
     func encode(into bytes: inout [UInt8]) {
-        BinaryWriter.appendString(self.namespace, to: &bytes)
+        let length = UInt16(truncatingIfNeeded: self.namespace.utf8.count)
+        BinaryWriter.append(self.origin == nil ? length : length | Self.originFlag, to: &bytes)
+        bytes.append(contentsOf: self.namespace.utf8)
         BinaryWriter.append(UInt64(bitPattern: self.now), to: &bytes)
         BinaryWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
         for mutation in self.mutations {
@@ -126,10 +134,17 @@ extension ShardWrite {
             BinaryWriter.append(UInt64(json.count), to: &bytes)
             bytes.append(contentsOf: json)
         }
+        if let origin = self.origin {
+            bytes.append(UInt8(truncatingIfNeeded: origin.client.utf8.count))
+            bytes.append(contentsOf: origin.client.utf8)
+            BinaryWriter.append(origin.sequence, to: &bytes)
+            BinaryWriter.append(origin.settledBelow, to: &bytes)
+        }
     }
 
     init(reading reader: inout BinaryReader) throws {
-        self.namespace = try reader.readString(count: Int(try reader.readUInt16()))
+        let length = try reader.readUInt16()
+        self.namespace = try reader.readString(count: Int(length & ~Self.originFlag))
         self.now = Int64(bitPattern: try reader.readUInt64())
         let count = Int(try reader.readUInt32())
         var mutations: [Mutation] = []
@@ -145,5 +160,15 @@ extension ShardWrite {
             }
         }
         self.mutations = mutations
+        if length & Self.originFlag != 0 {
+            let client = try reader.readString(count: Int(try reader.readUInt8()))
+            let sequence = try reader.readUInt64()
+            let settledBelow = try reader.readUInt64()
+            do {
+                self.origin = try WriteOrigin(client: client, sequence: sequence, settledBelow: settledBelow)
+            } catch {
+                throw CommitRecordError("a write's origin is damaged: \(error.message)")
+            }
+        }
     }
 }

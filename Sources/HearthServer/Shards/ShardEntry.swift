@@ -29,11 +29,15 @@ public struct ShardWrite: Sendable {
     public var mutations: [Mutation]
     /// Milliseconds since the Unix epoch, read once by the leader that accepted the write.
     public var now: Int64
+    /// Who sent the write, when the client named it (`WriteOrigin`): the shard remembers it once applied, and the
+    /// same write sent again is answered without being applied twice (`WriteSessions`).
+    public var origin: WriteOrigin?
 
-    public init(namespace: String, mutations: [Mutation], now: Int64) {
+    public init(namespace: String, mutations: [Mutation], now: Int64, origin: WriteOrigin? = nil) {
         self.namespace = namespace
         self.mutations = mutations
         self.now = now
+        self.origin = origin
     }
 
     /// Every path the write touches (locks and conflicts compare these).

@@ -32,7 +32,7 @@ struct ShardSnapshot: Sendable {
     func encode(into bytes: inout [UInt8]) {
         let own = SnapshotContent.ShardCut(
             shard: self.machine.shard, index: self.machine.lastIndex, intents: self.machine.intents,
-            decisions: self.decisions, spinePriorities: self.machine.spinePriorities)
+            decisions: self.decisions, spinePriorities: self.machine.spinePriorities, sessions: self.machine.sessions)
         do {
             try SnapshotContent.encode(
                 roots: self.machine.trees, cuts: [own], received: self.cut.filter { $0.key != self.machine.shard },
@@ -50,7 +50,7 @@ struct ShardSnapshot: Sendable {
         let decoded = try await SnapshotContent.decode(bytes, parallelism: parallelism)
         guard decoded.appliedIndex.count == 1, let index = decoded.appliedIndex[shard],
             decoded.intents.keys.allSatisfy({ $0 == shard }), decoded.decisions.keys.allSatisfy({ $0 == shard }),
-            decoded.spinePriorities.keys.allSatisfy({ $0 == shard })
+            decoded.spinePriorities.keys.allSatisfy({ $0 == shard }), decoded.sessions.keys.allSatisfy({ $0 == shard })
         else {
             let held = decoded.appliedIndex.keys.sorted().map(String.init).joined(separator: ", ")
             throw CommitRecordError("a snapshot of shard \(shard) holds shard(s) [\(held)] instead")
@@ -58,7 +58,7 @@ struct ShardSnapshot: Sendable {
         let machine = ShardStateMachine(
             shard: shard, spineDepth: spineDepth, trees: decoded.roots, index: index,
             intents: decoded.intents[shard] ?? [:], spinePriorities: decoded.spinePriorities[shard] ?? [:],
-            decisions: decoded.decisions[shard] ?? [:])
+            decisions: decoded.decisions[shard] ?? [:], sessions: decoded.sessions[shard] ?? WriteSessions())
         return ShardSnapshot(machine: machine, decisions: decoded.decisions[shard] ?? [:], cut: decoded.received)
     }
 }

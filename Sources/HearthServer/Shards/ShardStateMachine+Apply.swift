@@ -6,6 +6,9 @@ public struct ShardApplied: Sendable {
     public var shard: Int
     public var index: UInt64
     public var effect: Effect
+    /// The named write the entry applied (a single-shard write, or a committed part), which the read view
+    /// remembers too, so that its snapshots carry the shard's `WriteSessions`.
+    public var recorded: WriteSessions.Record?
 
     public enum Effect: Sendable {
         /// A single-shard write, resolved.
@@ -48,9 +51,11 @@ extension ShardStateMachine {
         precondition(index == self.lastIndex + 1, "shard \(self.shard) applies entry \(index) after \(self.lastIndex)")
         self.lastIndex = index
         let effect: ShardApplied.Effect
+        var applied: ShardWrite?
         switch entry {
         case .write(let write):
             effect = .write(self.applyWrite(write))
+            applied = write
         case .prepare(let transaction, let intent):
             self.addIntent(transaction, intent)
             self.clearReadLock(transaction)
@@ -68,20 +73,29 @@ extension ShardStateMachine {
                     ShardTransactionPart(participants: $0.plan.participants, change: self.applyWrite($0.write))
                 }
                 : nil
+            if commit { applied = part?.write }
             effect = .finished(transaction, decision: commit, committed: committed)
         case .finish(let transaction, let commit):
-            effect = .finished(transaction, decision: nil, committed: self.finishIntent(transaction, commit: commit))
+            let finished = self.finishIntent(transaction, commit: commit)
+            applied = finished?.write
+            effect = .finished(transaction, decision: nil, committed: finished?.part)
         case .forget(let transactions):
             for transaction in transactions { self.decisions.removeValue(forKey: transaction) }
             effect = .bookkeeping(forgotten: transactions)
         }
-        return ShardApplied(shard: self.shard, index: index, effect: effect)
+        let recorded = applied.flatMap { write in write.origin.map { WriteSessions.Record(origin: $0, now: write.now) }
+        }
+        if let recorded { self.sessions.record(recorded) }
+        return ShardApplied(shard: self.shard, index: index, effect: effect, recorded: recorded)
     }
 
-    private mutating func finishIntent(_ transaction: TransactionID, commit: Bool) -> ShardTransactionPart? {
+    private mutating func finishIntent(_ transaction: TransactionID, commit: Bool)
+        -> (part: ShardTransactionPart, write: ShardWrite)?
+    {
         self.clearReadLock(transaction)
         guard let intent = self.removeIntent(transaction), commit else { return nil }
-        return ShardTransactionPart(participants: intent.plan.participants, change: self.applyWrite(intent.write))
+        let part = ShardTransactionPart(participants: intent.plan.participants, change: self.applyWrite(intent.write))
+        return (part, intent.write)
     }
 
     /// Resolves every mutation against the tree as it is before the write, then applies them in order.

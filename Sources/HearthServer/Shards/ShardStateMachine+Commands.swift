@@ -16,12 +16,16 @@ public enum ShardDecision: Sendable {
     case alreadyDecided(commit: Bool)
     /// The transaction holds no prepared part here (it finished already), or there is nothing to forget.
     case nothingToDo
+    /// The write (or the transaction's part) names an origin this shard already applied: it is the same write sent
+    /// again, answered without being applied (`WriteSessions`); nothing was appended.
+    case duplicate
 }
 
 /// The leader's commands: each decides, under Firebase's rules, whether and what to append.
 extension ShardStateMachine {
     /// A write wholly inside this shard, applied only if every one of `conditions` holds.
     public mutating func write(_ write: ShardWrite, conditions: [WriteCondition]) -> ShardDecision {
+        if self.hasApplied(write) { return .duplicate }
         let reads = conditions.map(\.path)
         if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: reads, except: nil) {
             return .blocked
@@ -51,6 +55,7 @@ extension ShardStateMachine {
     /// Phase one: logs this shard's part of a transaction and locks its paths (and guards) until the decision.
     public mutating func prepare(_ transaction: TransactionID, _ intent: ShardIntent) -> ShardDecision {
         let write = intent.write
+        if self.hasApplied(write) { return .duplicate }
         if self.isLocked(
             namespace: write.namespace, mutations: write.mutations, reads: intent.guards, except: transaction)
         {
@@ -66,6 +71,7 @@ extension ShardStateMachine {
     /// and a slow coordinator's commit are kept from both winning.
     public mutating func decide(_ transaction: TransactionID, commit: Bool, part: ShardIntent?) -> ShardDecision {
         if let decided = self.decisions[transaction] { return .alreadyDecided(commit: decided) }
+        if commit, let part, self.hasApplied(part.write) { return .duplicate }
         if commit, let part,
             self.isLocked(
                 namespace: part.write.namespace, mutations: part.write.mutations, reads: [], except: transaction)
@@ -93,6 +99,11 @@ extension ShardStateMachine {
         let held = transactions.filter { self.decisions[$0] != nil }
         guard !held.isEmpty else { return .nothingToDo }
         return self.append(.forget(held))
+    }
+
+    /// Whether the write names an origin this shard applied already (a write without one never has).
+    func hasApplied(_ write: ShardWrite) -> Bool {
+        write.origin.map(self.sessions.contains) ?? false
     }
 
     private mutating func append(_ entry: ShardEntry) -> ShardDecision {

@@ -32,6 +32,8 @@ public struct ShardStateMachine: Sendable {
     var locks = ShardLockTable()
     /// Per namespace: spine nodes that may carry a priority (a superset; see `lacksSpinePriority`).
     public internal(set) var spinePriorities: [String: Set<Path>] = [:]
+    /// The named writes applied here, so that one sent again is not applied twice.
+    public internal(set) var sessions = WriteSessions()
 
     public init(shard: Int, spineDepth: Int) {
         self.shard = shard
@@ -44,13 +46,15 @@ public struct ShardStateMachine: Sendable {
     ///     priorities they hold are the ones this shard must know about (see `spinePriorities`).
     ///   - spinePriorities: marks a shard snapshot kept, added to those `roots` give.
     ///   - decisions: the decisions the shard anchors that are not yet forgotten.
+    ///   - sessions: the named writes applied through `index`.
     public init(
         shard: Int, spineDepth: Int, trees: [String: Node], index: UInt64, intents: [TransactionID: ShardIntent],
         roots: [String: Node] = [:], spinePriorities: [String: Set<Path>] = [:],
-        decisions: [TransactionID: Bool] = [:]
+        decisions: [TransactionID: Bool] = [:], sessions: WriteSessions = WriteSessions()
     ) {
         self.shard = shard
         self.decisions = decisions
+        self.sessions = sessions
         self.spineDepth = spineDepth
         self.trees = trees.filter { !$0.value.isEmpty }
         self.lastIndex = index

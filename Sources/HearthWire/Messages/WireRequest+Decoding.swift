@@ -21,9 +21,10 @@ extension WireRequest {
             self = .unlisten(path: try Self.path(body), query: query, tag: tag)
         case "p":
             let path = try Self.path(body)
-            self = .put(path: path, data: try Self.value(body), hash: try Self.hash(body))
+            self = .put(
+                path: path, data: try Self.value(body), hash: try Self.hash(body), origin: try Self.origin(body))
         case "m":
-            self = .merge(path: try Self.path(body), data: try Self.members(body))
+            self = .merge(path: try Self.path(body), data: try Self.members(body), origin: try Self.origin(body))
         case "g":
             self = .get(path: try Self.path(body), query: try Self.getQuery(body))
         case "o":
@@ -106,6 +107,12 @@ extension WireRequest {
             throw WireProtocolError(.invalidRequest, "A put's hash (h) must be a string.")
         }
         return expected
+    }
+
+    /// Hearth's `o`, when present (see `WriteOrigin`).
+    private static func origin(_ body: JSONValue) throws(WireProtocolError) -> WriteOrigin? {
+        guard let origin = body["o"], origin != .null else { return nil }
+        return try WriteOrigin(wire: origin)
     }
 
     /// `authvar` (an object, or null) or `noauth: true`: who an administrator acts as.

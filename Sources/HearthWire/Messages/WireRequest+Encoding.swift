@@ -33,10 +33,14 @@ extension WireRequest {
         case .unlisten(let path, let query, let tag):
             members["p"] = .string(path)
             members.merge(Self.tagged(query: query, tag: tag)) { $1 }
-        case .put(let path, let data, let hash):
+        case .put(let path, let data, let hash, let origin):
             members = ["p": .string(path), "d": data]
             if let hash { members["h"] = .string(hash) }
-        case .merge(let path, let data), .onDisconnectMerge(let path, let data):
+            if let origin { members["o"] = origin.wireValue }
+        case .merge(let path, let data, let origin):
+            members = ["p": .string(path), "d": .object(data)]
+            if let origin { members["o"] = origin.wireValue }
+        case .onDisconnectMerge(let path, let data):
             members = ["p": .string(path), "d": .object(data)]
         case .get(let path, let query):
             members["p"] = .string(path)

@@ -13,10 +13,11 @@ public enum WireRequest: Sendable, Hashable {
     /// `n` (legacy `u`): stop the listen at `path` with `tag` (and its query).
     case unlisten(path: String, query: QuerySpec?, tag: Int64?)
     /// `p`: set `data` at `path` (which may end in `.priority`); with `hash`, only if the current value still has
-    /// that hash (compare-and-set, used by transactions).
-    case put(path: String, data: JSONValue, hash: String?)
+    /// that hash (compare-and-set, used by transactions). `origin` (Hearth's `o`) names the write so that it
+    /// applies once.
+    case put(path: String, data: JSONValue, hash: String?, origin: WriteOrigin? = nil)
     /// `m`: a multi-path update: each key of `data` is a path relative to `path`.
-    case merge(path: String, data: [String: JSONValue])
+    case merge(path: String, data: [String: JSONValue], origin: WriteOrigin? = nil)
     /// `g`: read `path` once, filtered by `query`.
     case get(path: String, query: QuerySpec?)
     /// `o`: set `data` at `path` when this client disconnects.

@@ -56,10 +56,11 @@ import Testing
             let shards = database.coordinator.shards
             let (participant, anchor, paths, plan) = try Self.transaction(members)
             let id = TransactionID(rawValue: 0xAB)
-            let prepared = try #require(
-                try await shards.prepare(
+            guard
+                case .prepared(let prepared) = try await shards.prepare(
                     shard: participant, id, ShardIntent(write: Self.write("lost", at: paths[0]), plan: plan),
-                    readLockTerm: nil))
+                    readLockTerm: nil)
+            else { throw TestClientError(description: "the part was not prepared") }
             try await database.log.waitUntilCommitted([prepared])
             // The coordinator is gone: the resolver aborts the transaction at the anchor and finishes the part.
             #expect(await Self.resolve(id, in: participant, members))
@@ -90,10 +91,11 @@ import Testing
             let shards = database.coordinator.shards
             let (participant, anchor, paths, plan) = try Self.transaction(members)
             let id = TransactionID(rawValue: 0xCD)
-            let prepared = try #require(
-                try await shards.prepare(
+            guard
+                case .prepared(let prepared) = try await shards.prepare(
                     shard: participant, id, ShardIntent(write: Self.write("a", at: paths[0]), plan: plan),
-                    readLockTerm: nil))
+                    readLockTerm: nil)
+            else { throw TestClientError(description: "the part was not prepared") }
             try await database.log.waitUntilCommitted([prepared])
             let decided = try await shards.decide(
                 shard: anchor, id, commit: true, part: ShardIntent(write: Self.write("b", at: paths[1]), plan: plan),

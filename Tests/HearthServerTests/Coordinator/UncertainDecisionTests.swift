@@ -30,7 +30,7 @@ import Testing
         }
 
         func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
-            async throws -> ShardLogPosition?
+            async throws -> ShardPrepareOutcome
         {
             try await self.local.prepare(shard: shard, transaction, intent, readLockTerm: readLockTerm)
         }

@@ -41,7 +41,8 @@ import Testing
     {
         let store = try SnapshotStore(directory: try TemporaryDirectory().path)
         let capture = ViewSnapshot(
-            sequence: 1, roots: roots, appliedIndex: [3, 0], intents: [[:], [:]], decisions: [[:], [:]])
+            sequence: 1, roots: roots, appliedIndex: [3, 0], intents: [[:], [:]], decisions: [[:], [:]],
+            sessions: [WriteSessions(), WriteSessions()])
         try store.write(lsn: 1) { writer in try SnapshotContent.encode(capture, depth: depth, into: &writer) }
         let latest = try #require(try store.latest())
         let decoded = try await SnapshotContent.decode(try store.read(latest), parallelism: parallelism)

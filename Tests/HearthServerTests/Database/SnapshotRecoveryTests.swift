@@ -23,9 +23,11 @@ import Testing
         return try await SnapshotContent.decode(try store.read(latest), parallelism: 2)
     }
 
-    private static func intent(_ mutations: [Mutation], anchor: Int, participants: [Int], now: Int64) -> ShardIntent {
+    private static func intent(
+        _ mutations: [Mutation], anchor: Int, participants: [Int], now: Int64, origin: WriteOrigin? = nil
+    ) -> ShardIntent {
         ShardIntent(
-            write: ShardWrite(namespace: "default", mutations: mutations, now: now),
+            write: ShardWrite(namespace: "default", mutations: mutations, now: now, origin: origin),
             plan: ShardTransactionPlan(anchor: anchor, participants: participants))
     }
 
@@ -41,7 +43,9 @@ import Testing
                         try Fixture.set("posts/p1/n", #"{".sv":{"increment":1}}"#),
                         .setPriority(Fixture.path("posts/p1"), try Fixture.value(#"{".sv":"timestamp"}"#)),
                     ], anchor: 2, participants: [0, 1, 2], now: 1_700_000_000_000),
-                second: Self.intent([], anchor: 2, participants: [0, 2], now: 5),
+                second: Self.intent(
+                    [], anchor: 2, participants: [0, 2], now: 5,
+                    origin: try WriteOrigin(client: "app-1", sequence: 9, settledBelow: 4)),
             ],
             [
                 first: Self.intent(
@@ -52,8 +56,14 @@ import Testing
         ]
         let decisions: [[TransactionID: Bool]] = [[:], [TransactionID(rawValue: 9): true], [second: false]]
         let roots = ["default": try Fixture.node(#"{"posts":{"p1":{"n":1}},"meta":"x"}"#), "other": Node(.int(3))]
+        var sessions = [WriteSessions](repeating: WriteSessions(), count: 3)
+        sessions[0].record(.init(origin: try WriteOrigin(client: "a", sequence: 3, settledBelow: 2), now: 10))
+        sessions[0].record(.init(origin: try WriteOrigin(client: "a", sequence: 5, settledBelow: 2), now: 20))
+        sessions[0].record(.init(origin: try WriteOrigin(client: "b_2", sequence: 1, settledBelow: 0), now: 15))
+        sessions[2].record(.init(origin: try WriteOrigin(client: "c", sequence: 7, settledBelow: 7), now: 30))
         let capture = ViewSnapshot(
-            sequence: 12, roots: roots, appliedIndex: [4, 0, 7], intents: intents, decisions: decisions)
+            sequence: 12, roots: roots, appliedIndex: [4, 0, 7], intents: intents, decisions: decisions,
+            sessions: sessions)
         let decoded = try await Self.roundTrip(capture, directory: directory)
         #expect(decoded.roots == roots)
         #expect(decoded.appliedIndex == [0: 4, 1: 0, 2: 7])
@@ -65,6 +75,8 @@ import Testing
             }
         }
         #expect(decoded.decisions == [1: [TransactionID(rawValue: 9): true], 2: [second: false]])
+        #expect(decoded.sessions == [0: sessions[0], 2: sessions[2]])
+        #expect(decoded.intents[0]?[second]?.write.origin == intents[0][second]?.write.origin)
     }
 
     @Test(arguments: [41, 42, 43] as [UInt64])

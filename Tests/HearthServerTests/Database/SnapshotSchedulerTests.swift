@@ -12,7 +12,8 @@ import Testing
             plan: ShardTransactionPlan(anchor: 1, participants: [0, 1]))
         return ViewSnapshot(
             sequence: sequence, roots: [:], appliedIndex: [sequence, 0],
-            intents: [prepared ? [TransactionID(rawValue: 7): intent] : [:], [:]], decisions: [[:], [:]])
+            intents: [prepared ? [TransactionID(rawValue: 7): intent] : [:], [:]], decisions: [[:], [:]],
+            sessions: [WriteSessions(), WriteSessions()])
     }
 
     /// Stops the scheduler and returns the sequence numbers of the snapshots it asked for.

@@ -48,19 +48,36 @@ import Testing
         #expect(MachineDriver.requests(restored).map(\.request) == [Self.put("plain")])
     }
 
-    /// A write sent again after a reconnect keeps the request id of its first send (the server recognises it by
-    /// that id and the `ls=` of the new connection); every other request gets a new id.
-    @Test func aResentWriteKeepsItsRequestID() {
+    /// A write sent again after a reconnect gets a new request id and keeps its origin; each send says which of
+    /// its client's writes are all answered (those below the oldest still pending).
+    @Test func aResentWriteKeepsItsOriginAndSaysWhatIsSettled() throws {
         var driver = MachineDriver()
         _ = driver.connect()
-        let first = MachineDriver.requests(driver.command(.write(WriteID(1), Self.put("w1"))))[0].id
+        let named = { (sequence: UInt64) in
+            Self.put("w\(sequence)").with(origin: try? WriteOrigin(client: "c", sequence: sequence, settledBelow: 0))
+        }
+        let sent = MachineDriver.requests(
+            driver.command(.write(WriteID(1), named(1))) + driver.command(.write(WriteID(2), named(2))))
+        #expect(sent.map(\.request.origin?.settledBelow) == [1, 1])
+        _ = driver.receive(MachineDriver.answer(sent[0].id))
         _ = driver.dropTransport()
-        _ = driver.command(.write(WriteID(2), Self.put("w2")))
+        _ = driver.command(.write(WriteID(3), named(3)))
         let restored = MachineDriver.requests(driver.advanceToWake() + driver.handshake(session: "s2"))
-        #expect(restored.map(\.request) == [Self.put("w1"), Self.put("w2")])
-        #expect(restored[0].id == first)
-        #expect(restored[1].id > first)
-        #expect(Set(restored.map(\.id)).count == 2)
+        #expect(restored.map(\.request.origin?.sequence) == [2, 3])
+        #expect(restored.map(\.request.origin?.settledBelow) == [2, 2])
+        #expect(restored.allSatisfy { $0.id > sent[1].id })
+    }
+
+    /// A transaction's compare-and-set put that names its origin is sent again after a reconnect rather than
+    /// failed: a server that applied it answers without applying it twice.
+    @Test func aNamedTransactionPutIsSentAgain() throws {
+        var driver = MachineDriver()
+        _ = driver.connect()
+        let cas = WireRequest.put(
+            path: "/n", data: .int(2), hash: "abc", origin: try WriteOrigin(client: "c", sequence: 1, settledBelow: 1))
+        _ = driver.command(.write(WriteID(1), cas))
+        #expect(MachineDriver.events(driver.dropTransport()) == [.disconnected])
+        #expect(MachineDriver.requests(driver.advanceToWake() + driver.handshake()).map(\.request) == [cas])
     }
 
     /// Purged writes are never sent again, whether they were sent or waiting; an answer to one already sent is

@@ -82,7 +82,7 @@ struct ModelServer {
 
     private mutating func apply(_ request: WireRequest, id: WriteID) -> [ServerEvent] {
         switch request {
-        case .put(let text, let data, nil) where text.hasSuffix("/.priority"):
+        case .put(let text, let data, nil, _) where text.hasSuffix("/.priority"):
             guard let path = try? Path(validating: String(text.dropLast(10))) else {
                 return [.writeAnswered(id, .failure(WireProtocolError(.invalidData, "bad priority \(text)")))]
             }
@@ -94,7 +94,7 @@ struct ModelServer {
                 }
             self.truth.setPriority(priority, at: path)
             return self.pushes(near: path) + [.writeAnswered(id, .okEmpty)]
-        case .put(let text, let data, let hash):
+        case .put(let text, let data, let hash, _):
             guard let path = try? Path(validating: text), let value = try? WriteValue(json: data, depth: path.count)
             else {
                 return [.writeAnswered(id, .failure(WireProtocolError(.invalidData, "bad put \(text)")))]
@@ -104,7 +104,7 @@ struct ModelServer {
             }
             self.truth.set(value.resolved(existing: self.truth.node(at: path), now: 0), at: path)
             return self.pushes(near: path) + [.writeAnswered(id, .okEmpty)]
-        case .merge(let text, let members):
+        case .merge(let text, let members, _):
             guard let path = try? Path(validating: text) else {
                 return [.writeAnswered(id, .failure(WireProtocolError(.invalidData, "bad merge \(text)")))]
             }

@@ -13,7 +13,7 @@ import Testing
 
     private static func puts(_ output: SyncOutput) -> [(WriteID, JSONValue, String?)] {
         output.commands.compactMap { command in
-            if case .write(let id, .put(_, let data, let hash)) = command { return (id, data, hash) }
+            if case .write(let id, .put(_, let data, let hash, _)) = command { return (id, data, hash) }
             return nil
         }
     }

@@ -25,7 +25,7 @@ import Testing
     /// The put the latest call sent, as (send id, data, hash).
     private func sentPut(_ probe: EngineProbe) throws -> (WriteID, JSONValue, String?) {
         for command in probe.last.commands {
-            if case .write(let id, .put(_, let data, let hash)) = command { return (id, data, hash) }
+            if case .write(let id, .put(_, let data, let hash, _)) = command { return (id, data, hash) }
         }
         Issue.record("expected a put among \(probe.last.commands)")
         throw SyncTestFailure.missing

@@ -71,7 +71,7 @@ import Testing
         probe.server(.connected(serverTimeOffsetMilliseconds: 1_000))
         let id = try probe.set("list/at", #"{".sv": "timestamp"}"#, now: 5_000)
         #expect(probe.lastEvents(1) == [#"value {"at":6000}"#])
-        guard case .write(_, .put(_, let data, _)) = probe.last.commands.first else {
+        guard case .write(_, .put(_, let data, _, _)) = probe.last.commands.first else {
             Issue.record("expected a put, got \(probe.last.commands)")
             return
         }

@@ -38,16 +38,8 @@ extension WireSession {
     /// Orders a put or merge now; its acknowledgement follows, in request order, once it is durable.
     private func submit(id: Int64, _ request: WireRequest) async {
         let started = ContinuousClock.now
-        let key = WireWriteLedger<PendingWrite>.Key(identity: self.identity, requestID: id)
-        if let earlier = self.context.ledger.earlier(key, request), let path = try? Self.mutations(of: request).0 {
-            // Sent again after a reconnect: answered as the first time, not applied twice.
-            self.acknowledgements.append(
-                .init(id: id, action: request.action, started: started, write: earlier, path: path))
-            return
-        }
         do {
             let submission = try await self.submitWrite(request)
-            self.context.ledger.record(key, request, submission.write.withoutData)
             self.acknowledgements.append(
                 .init(
                     id: id, action: request.action, started: started, write: submission.write, path: submission.path))

@@ -11,15 +11,26 @@ import Synchronization
 /// `Database`, so it is atomic, durable and fanned out to every listener — including this session's own, ahead of
 /// the `ok`.
 extension WireSession {
-    /// Validates a put or merge and orders it; its acknowledgement comes from `WireAcknowledgements`.
+    /// Validates a put or merge and orders it; its acknowledgement comes from `WireAcknowledgements`. A write
+    /// that names its origin (`WriteOrigin`) and was applied before — sent again after a lost answer, to this node
+    /// or another, before or after a restart — is answered as the first time and not applied twice.
     func submitWrite(_ request: WireRequest) async throws -> WireAcknowledgements.Entry.Submission {
         let (path, mutations) = try Self.mutations(of: request)
         var condition: WriteCondition?
-        if case .put(_, _, let hash?) = request, let mutation = mutations.first {
-            condition = WriteCondition(path: mutation.path, expectedHash: hash)
+        var origin: WriteOrigin?
+        switch request {
+        case .put(_, _, let hash, let named):
+            origin = named
+            if let hash, let mutation = mutations.first {
+                condition = WriteCondition(path: mutation.path, expectedHash: hash)
+            }
+        case .merge(_, _, let named):
+            origin = named
+        default:
+            break
         }
         let write = try await self.context.access.submit(
-            self.authIdentity, namespace: self.namespace, mutations: mutations, condition: condition)
+            self.authIdentity, namespace: self.namespace, mutations: mutations, condition: condition, origin: origin)
         return (write, path)
     }
 
@@ -83,10 +94,10 @@ extension WireSession {
     static func mutations(of request: WireRequest) throws(WireProtocolError) -> (path: Path, mutations: [Mutation]) {
         try Self.applyingRules { () throws(WriteRuleError) -> (path: Path, mutations: [Mutation]) in
             switch request {
-            case .put(let text, let data, _), .onDisconnectPut(let text, let data):
+            case .put(let text, let data, _, _), .onDisconnectPut(let text, let data):
                 let location = try WriteRules.location(text, allowingPriority: true)
                 return (location.path, [try WriteRules.set(data, at: location)])
-            case .merge(let text, let members), .onDisconnectMerge(let text, let members):
+            case .merge(let text, let members, _), .onDisconnectMerge(let text, let members):
                 let base = try WriteRules.location(text, allowingPriority: false).path
                 return (base, try WriteRules.update(members, at: base))
             default:

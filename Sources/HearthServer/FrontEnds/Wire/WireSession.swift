@@ -12,8 +12,6 @@ import Synchronization
 /// the onDisconnect writes in registration order and then reports the session finished.
 final class WireSession: WebSocketMessageHandler {
     let id: String
-    /// The client across its connections (`WireWriteLedger`): the first session's id in its `ls=` chain.
-    let identity: String
     let namespace: String
     let host: String
     let context: WireSessionContext
@@ -49,11 +47,9 @@ final class WireSession: WebSocketMessageHandler {
     }
 
     init(
-        id: String, identity: String, namespace: String, host: String, context: WireSessionContext,
-        replaces: WireSession?
+        id: String, namespace: String, host: String, context: WireSessionContext, replaces: WireSession?
     ) {
         self.id = id
-        self.identity = identity
         self.namespace = namespace
         self.host = host
         self.context = context

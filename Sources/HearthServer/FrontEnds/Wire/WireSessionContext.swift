@@ -13,8 +13,6 @@ struct WireSessionContext: Sendable {
     let maximumMessageBytes: Int
     /// Largest backlog of received, unprocessed bytes (`NodeConfiguration.maximumWireQueuedBytes`).
     let maximumQueuedBytes: Int
-    /// The writes each client sent, so a write sent again after a reconnect is not applied twice.
-    let ledger = WireWriteLedger<PendingWrite>()
 }
 
 /// A queued onDisconnect operation (`o` or `om`): the path it was registered at and the writes it will make.

@@ -103,11 +103,8 @@ public final class WireSessions: Sendable {
         if let last = parameter("ls"), !last.isEmpty {
             replaced = self.live.withLock { $0[last] }
         }
-        let id = WireSession.makeID()
-        let identity = self.context.ledger.identity(
-            ofSession: id, replacing: parameter("ls").flatMap { $0.isEmpty ? nil : $0 })
         let session = WireSession(
-            id: id, identity: identity, namespace: namespace, host: host, context: self.context, replaces: replaced)
+            id: WireSession.makeID(), namespace: namespace, host: host, context: self.context, replaces: replaced)
         replaced?.terminate(reason: "Replaced by a new connection of the same client.")
         return session
     }
