@@ -240,14 +240,17 @@ enum InProcessCluster {
 
     /// Applies `mutations` through the first member that is open, retrying while leadership settles (a write
     /// whose entry another leader replaced, or that found no leader yet, is retried). With `retryingUnconfirmed`, a
-    /// write not confirmed in time (its outcome unknown) is retried too: only for writes that may safely apply twice.
-    static func write(_ mutations: [Mutation], members: [Member], retryingUnconfirmed: Bool = false) async -> Bool {
+    /// write not confirmed in time (its outcome unknown) is retried too: only for writes that may safely apply twice,
+    /// or that name their `origin`, which every shard applies once.
+    static func write(
+        _ mutations: [Mutation], members: [Member], retryingUnconfirmed: Bool = false, origin: WriteOrigin? = nil
+    ) async -> Bool {
         await eventually(seconds: 30) {
             for member in members {
                 guard let database = member.database else { continue }
                 do {
                     _ = try await database.coordinator.write(
-                        namespace: "default", mutations: mutations, conditions: [], now: 0)
+                        namespace: "default", mutations: mutations, conditions: [], now: 0, origin: origin)
                     return true
                 } catch is ShardNotCommittedError {
                     return false
