@@ -30,6 +30,48 @@ import Testing
         again.close()
     }
 
+    /// Increments sent but not answered when the app died (the link deafened: requests arrive, answers do not) are
+    /// sent again by the restarted app under the origins it logged, and the node, which applied them, does not apply
+    /// them again: the count is exact.
+    @Test func unansweredWritesAreAppliedOnceAfterARestart() async throws {
+        let harness = try APIHarness()
+        defer { harness.stop() }
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let proxy = try FaultyTCPProxy(targetPort: harness.server.port)
+        defer { proxy.close() }
+        let reader = try harness.client().reference(withPath: "likes")
+        let before = try harness.client(port: proxy.port, persistenceDirectory: folder.path)
+        try await before.reference(withPath: "likes").setValue(0)
+        proxy.setMode(.deafen)
+        for _ in 0..<5 {
+            before.reference(withPath: "likes").setValue(ServerValue.increment(1), withCompletionBlock: { _, _ in })
+        }
+        before.reference().updateChildValues(
+            ["likes": ServerValue.increment(10), "tally/likes": ServerValue.increment(10)],
+            withCompletionBlock: { _, _ in })
+        #expect(await eventually(seconds: 10) { (try? await reader.getData().value as? Int) == 15 })
+        before.close()
+        proxy.heal()
+
+        let after = try harness.client(port: proxy.port, persistenceDirectory: folder.path)
+        let seen = Received<SnapshotText>()
+        after.reference(withPath: "likes").observe(.value) { seen.append(SnapshotText($0)) }
+        #expect(await eventually(seconds: 10) { seen.last?.json == "15" })
+        // Every logged write is answered once the write log is empty again.
+        let databaseFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
+        let log = folder.child(databaseFolder + "/writes.log")
+        #expect(
+            await eventually(seconds: 20) {
+                ((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0) == 0
+            })
+        let likes = try await reader.getData().value as? Int
+        let tally = try await reader.root.child("tally/likes").getData().value as? Int
+        #expect(likes == 15)
+        #expect(tally == 10)
+        after.close()
+    }
+
     /// Fire-and-forget writes, as an app makes them outside `async` code (inside it, the `async` forms are chosen).
     private static func writeOffline(_ database: Database) {
         database.goOffline()
