@@ -55,6 +55,12 @@ let package = Package(
             dependencies: ["HearthServer", "HearthSystem"],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "hearth-client-probe",
+            dependencies: ["Hearth"],
+            path: "Tests/ClientProbe",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "HearthTestKit",
             dependencies: ["HearthCore", "HearthStorage", "HearthSystem"],
