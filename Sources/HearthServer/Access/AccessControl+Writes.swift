@@ -26,7 +26,15 @@ extension AccessControl {
             let now = self.database.now()
             let root = self.database.root(namespace)
             let verdict = self.checkWrite(identity, namespace: namespace, mutations: mutations, root: root, now: now)
-            guard verdict.isAllowed else { throw AccessDeniedError() }
+            guard verdict.isAllowed else {
+                // The same write sent again, when the rules read what the first one wrote (a create-only rule, say),
+                // is refused by them now: it is answered as the first one was.
+                if let origin, self.database.view.hasApplied(origin) {
+                    return PendingWrite(
+                        view: self.database.view, log: self.database.coordinator.log, state: .committed([], []))
+                }
+                throw AccessDeniedError()
+            }
             let dependencies = verdict.reads.dependencies(
                 determined: Self.determinedPaths(mutations),
                 kindDetermined: mutations.compactMap { $0.incrementDelta == nil ? nil : $0.path })

@@ -1,5 +1,6 @@
 public import HearthCore
 import HearthNet
+import HearthWire
 import Synchronization
 
 /// The node's read view: the whole tree of every namespace, as of the newest committed entries of every shard.
@@ -67,6 +68,11 @@ public final class DatabaseView: Sendable {
     }
 
     /// Drops decisions that no prepared transaction needs any more (after a snapshot kept the ones that do).
+    /// Whether a shard's committed entries, as far as this view received them, applied the write `origin` names.
+    func hasApplied(_ origin: WriteOrigin) -> Bool {
+        self.state.withLock { state in state.data.feed.sessions.contains { $0.contains(origin) } }
+    }
+
     func pruneDecisions() {
         self.state.withLock { $0.data.feed.pruneDecisions() }
     }

@@ -46,6 +46,29 @@ import Testing
         }
     }
 
+    /// A named write sent again after it was applied is answered `ok` even when the rules, reading what it wrote,
+    /// now refuse it (a create-only rule); another write there is refused.
+    @Test func aWriteSentAgainIsNotRefusedByRulesItsFirstSendSatisfied() async throws {
+        try await TestNode.with { node in
+            let rules = #"{"rules": {".read": true, "messages": {"$id": {".write": "!data.exists()"}}}}"#
+            let stored = try await node.request(
+                "PUT", "/.settings/rules.json?ns=wiretest", body: rules, headers: [("Authorization", "Bearer owner")])
+            #expect(stored.status == 200)
+            let port = node.port
+            let answers = try await onDedicatedThread {
+                let first = #"{"p":"/messages/m1","d":"hi","o":{"c":"app","s":1,"a":1}}"#
+                let other = #"{"p":"/messages/m1","d":"again","o":{"c":"app","s":2,"a":1}}"#
+                let unnamed = #"{"p":"/messages/m1","d":"again"}"#
+                return try [first, first, other, unnamed].map {
+                    try WireTestClient(port: port).call("p", $0)["s"]?.stringValue
+                }
+            }
+            #expect(answers == ["ok", "ok", "permission_denied", "permission_denied"])
+            let body = try await node.request("GET", "/messages/m1.json?ns=wiretest").body
+            #expect(String(decoding: body, as: UTF8.self) == #""hi""#)
+        }
+    }
+
     /// A merge that names a malformed origin is refused and changes nothing.
     @Test func aMalformedOriginIsRefused() async throws {
         try await TestNode.with { node in
