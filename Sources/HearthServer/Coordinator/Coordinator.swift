@@ -79,7 +79,9 @@ public final class Coordinator: Sendable {
             case .conditionFailed(let through):
                 return PendingWrite(
                     view: self.view, log: self.log,
-                    state: .stale(namespace: namespace, path: conditions.first?.path ?? .root, through: [only: through])
+                    state: .stale(
+                        namespace: namespace, path: conditions.first?.path ?? .root, through: [only: through],
+                        origin: origin)
                 )
             case .duplicate(let through):
                 return PendingWrite(view: self.view, log: self.log, state: .duplicate(through: [only: through]))
@@ -150,7 +152,9 @@ public final class Coordinator: Sendable {
                     }
                     return PendingWrite(
                         view: self.view, log: self.log,
-                        state: .stale(namespace: namespace, path: conditions.first?.path ?? .root, through: through))
+                        state: .stale(
+                            namespace: namespace, path: conditions.first?.path ?? .root, through: through,
+                            origin: origin))
                 case .prepare(let parts, let plan):
                     var prepared: [ShardLogPosition] = []
                     for (shard, intent) in parts {
@@ -283,8 +287,9 @@ public struct PendingWrite: Sendable {
     enum State: Sendable {
         /// Logged at these positions; resolved to these mutations.
         case committed([ShardLogPosition], [ResolvedMutation])
-        /// The condition failed against the data as of these shard indexes.
-        case stale(namespace: String, path: Path, through: [Int: UInt64])
+        /// The condition failed against the data as of these shard indexes; `origin` is the write's, which may be
+        /// why it failed (the same write, sent again, already applied).
+        case stale(namespace: String, path: Path, through: [Int: UInt64], origin: WriteOrigin?)
         /// The same write was applied before (it names an origin a shard remembers), committed through these
         /// shard indexes.
         case duplicate(through: [Int: UInt64])
@@ -305,7 +310,9 @@ public struct PendingWrite: Sendable {
     /// Waits until the write is committed, applied to the read view and fanned out, and returns what became of it.
     ///
     /// A failed condition is answered only once the read view shows everything the condition was checked against,
-    /// so the value that beat the write reaches this client's listeners before the "stale" answer does.
+    /// so the value that beat the write reaches this client's listeners before the "stale" answer does. A named
+    /// write whose condition failed because its first send applied (a transaction read under locks sees the value
+    /// it wrote) is then answered as committed: the view holds every origin applied up to what the check saw.
     public func outcome() async throws -> WriteOutcome {
         switch self.state {
         case .committed(let positions, let resolved):
@@ -315,8 +322,9 @@ public struct PendingWrite: Sendable {
                 try await self.view.waitUntilApplied(shard: position.shard, through: position.index)
             }
             return .committed(resolved)
-        case .stale(let namespace, let path, let through):
+        case .stale(let namespace, let path, let through, let origin):
             for (shard, index) in through { try await self.view.waitUntilApplied(shard: shard, through: index) }
+            if let origin, self.view.hasApplied(origin) { return .committed([]) }
             return .conditionFailed(current: self.view.root(namespace).node(at: path))
         case .duplicate(let through):
             for (shard, index) in through { try await self.view.waitUntilApplied(shard: shard, through: index) }

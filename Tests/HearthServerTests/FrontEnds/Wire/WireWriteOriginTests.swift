@@ -69,6 +69,26 @@ import Testing
         }
     }
 
+    /// A named compare-and-set on a spine path (read under locks in every shard before it prepares) sent again after
+    /// it applied meets its own value: it is answered `ok`, not `datastale`; another with the same old hash is stale.
+    @Test func aSpineCompareAndSetSentAgainIsAnsweredOk() async throws {
+        try await TestNode.with { node in
+            let port = node.port
+            let hash = Node(.int(1)).hash
+            let answers = try await onDedicatedThread {
+                let client = try WireTestClient(port: port)
+                let named = #"{"p":"/counter","d":2,"h":"\#(hash)","o":{"c":"app","s":1,"a":1}}"#
+                let other = #"{"p":"/counter","d":3,"h":"\#(hash)","o":{"c":"app","s":2,"a":1}}"#
+                return try [#"{"p":"/counter","d":1}"#, named, named, other].map {
+                    try client.call("p", $0)["s"]?.stringValue
+                }
+            }
+            #expect(answers == ["ok", "ok", "ok", "datastale"])
+            let body = try await node.request("GET", "/counter.json?ns=wiretest").body
+            #expect(String(decoding: body, as: UTF8.self) == "2")
+        }
+    }
+
     /// A merge that names a malformed origin is refused and changes nothing.
     @Test func aMalformedOriginIsRefused() async throws {
         try await TestNode.with { node in
