@@ -63,6 +63,34 @@ import Testing
         #expect(proxy.acceptedConnections >= 4)
     }
 
+    /// A transaction whose answer is lost (the link deafened) is sent again after the reconnect rather than failed
+    /// as `disconnected`; the node, which applied it, answers `ok` without applying it twice.
+    @Test func aTransactionWhoseAnswerIsLostCommitsOnce() async throws {
+        let harness = try APIHarness()
+        defer { harness.stop() }
+        let proxy = try FaultyTCPProxy(targetPort: harness.server.port)
+        defer { proxy.close() }
+        let counter = try harness.client(port: proxy.port).reference(withPath: "tally")
+        let reader = try harness.client().reference(withPath: "tally")
+        try await counter.setValue(41)
+        let heard = Received<SnapshotText>()
+        counter.observe(.value) { heard.append(SnapshotText($0)) }
+        #expect(await eventually(seconds: 10) { heard.last?.json == "41" })
+        proxy.setMode(.deafen)
+        let outcome = Received<Bool>()
+        counter.runTransactionBlock { data in
+            data.value = (data.value as? Int ?? 0) + 1
+            return TransactionResult.success(withValue: data)
+        } andCompletionBlock: { error, committed, _ in
+            outcome.append(error == nil && committed)
+        }
+        #expect(await eventually(seconds: 10) { (try? await reader.getData().value as? Int) == 42 })
+        proxy.heal()
+        #expect(await eventually(seconds: 30) { !outcome.all.isEmpty })
+        #expect(outcome.all == [true])
+        #expect(try await reader.getData().value as? Int == 42)
+    }
+
     /// Priorities are written, read, exported and ordered by; a child whose ordering value changes is moved.
     @Test func prioritiesAndChildMoves() async throws {
         let harness = try APIHarness()
