@@ -9,7 +9,15 @@ import Synchronization
 /// multi-shard transaction appears all at once, and each change reaches its listeners before anyone waiting for it
 /// resumes (echo before acknowledgement). A read is an O(1) capture of a persistent root. Listener registration
 /// happens under the same lock as applying, so a new listener sees every later change and none before.
+///
+/// Listeners are told outside the lock, in the order the changes were applied, although a cluster node's shards hand
+/// over their entries from several threads at once: each change is queued under the lock as it is applied, and the
+/// thread that finds nobody telling drains the queue, oldest first, while the others return at once.
 public final class DatabaseView: Sendable {
+    private typealias Notification = (change: CommittedChange, listeners: [any ChangeListener])
+    /// What one apply produced, with the feed's applied index right after it.
+    private typealias Applied = (notifications: [Notification], appliedIndex: [UInt64])
+
     private struct State {
         var data: ViewState
         var registry = ListenRegistry()
@@ -22,6 +30,22 @@ public final class DatabaseView: Sendable {
         /// entries were received.
         var positions: [UInt64]
         var isClosed = false
+        /// Changes applied and not yet handed to their listeners while another thread was telling, oldest first.
+        var unpublished: [Applied] = []
+        /// A thread is telling listeners (and drains `unpublished` before it stops).
+        var isPublishing = false
+
+        /// What one apply produced: handed back to tell at once when nobody is telling (the caller then drains the
+        /// queue too), else queued for the thread that is.
+        mutating func enqueue(_ notifications: [Notification]) -> [Applied]? {
+            let applied = (notifications, self.data.feed.appliedIndex)
+            guard !self.isPublishing else {
+                self.unpublished.append(applied)
+                return nil
+            }
+            self.isPublishing = true
+            return [applied]
+        }
     }
 
     /// How a wait for the view ended.
@@ -67,12 +91,12 @@ public final class DatabaseView: Sendable {
         self.state.withLock { $0.data.capture() }
     }
 
-    /// Drops decisions that no prepared transaction needs any more (after a snapshot kept the ones that do).
     /// Whether a shard's committed entries, as far as this view received them, applied the write `origin` names.
     func hasApplied(_ origin: WriteOrigin) -> Bool {
         self.state.withLock { state in state.data.feed.sessions.contains { $0.contains(origin) } }
     }
 
+    /// Drops decisions that no prepared transaction needs any more (after a snapshot kept the ones that do).
     func pruneDecisions() {
         self.state.withLock { $0.data.feed.pruneDecisions() }
     }
@@ -80,41 +104,41 @@ public final class DatabaseView: Sendable {
     /// Takes a batch of committed entries (log records up to `sequence`), applies what became ready, tells the
     /// listeners, then resumes the waiters whose entries are shown.
     func receive(_ batch: [ShardApplied], through sequence: UInt64) {
-        let (notifications, snapshot) = self.state.withLock { state in
+        let (applied, snapshot) = self.state.withLock { state in
             let notifications = state.data.receive(batch, registry: state.registry)
             state.data.logSequence = sequence
-            return (notifications, state.data.capture())
+            return (state.enqueue(notifications), state.data.capture())
         }
-        self.publish(notifications)
+        if let applied { self.publish(applied) }
         self.onApplied(batch.count, snapshot)
     }
 
     /// Takes a batch of one shard's committed entries, received through `position` of the shard's replicated log
     /// (which `capture(shard:)` reports with a snapshot), and shows what became ready.
     func receive(_ batch: [ShardApplied], shard: Int, position: UInt64) {
-        let notifications = self.state.withLock { state in
+        let applied = self.state.withLock { state in
             let notifications = state.data.receive(batch, registry: state.registry)
             state.positions[shard] = max(state.positions[shard], position)
             state.waiters.received(
                 shard: shard, position: state.positions[shard], index: state.data.feed.received[shard])
-            return notifications
+            return state.enqueue(notifications)
         }
-        self.publish(notifications)
+        if let applied { self.publish(applied) }
     }
 
     /// Takes a shard's snapshot, through `position` of the shard's replicated log, in place of the entries it
     /// covers; its state is shown once every other shard has caught up with it (`CommitFeed+Restore.swift`), and
     /// listeners hear what it changed.
     func restore(_ snapshot: ShardSnapshot, position: UInt64) {
-        let notifications = self.state.withLock { state in
+        let applied = self.state.withLock { state in
             let notifications = state.data.restore(snapshot, registry: state.registry)
             state.positions[snapshot.machine.shard] = position
             state.waiters.received(
                 shard: snapshot.machine.shard, position: position,
                 index: state.data.feed.received[snapshot.machine.shard])
-            return notifications
+            return state.enqueue(notifications)
         }
-        self.publish(notifications)
+        if let applied { self.publish(applied) }
     }
 
     /// A snapshot of `shard` cut from the view now, with the position of the shard's replicated log it reflects;
@@ -128,23 +152,31 @@ public final class DatabaseView: Sendable {
         self.state.withLock { $0.data.feed.restores.keys.sorted() }
     }
 
-    /// Tells the listeners about what was applied, then resumes the waiters whose entries are shown.
-    private func publish(_ notifications: [(change: CommittedChange, listeners: [any ChangeListener])]) {
-        // Several changes at once: each connection's share of all of them goes out in one send at the end. One
-        // change: the reactor starts sending while the rest of the listeners hear it.
-        if notifications.count > 1 {
-            FlushBatch.collecting { Self.tell(notifications) }
-        } else {
-            Self.tell(notifications)
+    /// Tells the listeners of `first`, then of whatever other threads queued meanwhile, oldest first, resuming after
+    /// each round the waiters whose entries are now shown; returns once nothing is left to tell.
+    private func publish(_ first: [Applied]) {
+        var pending = first
+        while let shown = pending.last?.appliedIndex {
+            let notifications = pending.flatMap(\.notifications)
+            // Several changes at once: each connection's share of all of them goes out in one send at the end. One
+            // change: the reactor starts sending while the rest of the listeners hear it.
+            if notifications.count > 1 {
+                FlushBatch.collecting { Self.tell(notifications) }
+            } else {
+                Self.tell(notifications)
+            }
+            let resumed: [CheckedContinuation<WaitEnd, Never>]
+            (resumed, pending) = self.state.withLock { state in
+                state.notifiedIndex = shown
+                defer { state.unpublished = [] }
+                if state.unpublished.isEmpty { state.isPublishing = false }
+                return (state.waiters.shown(shown), state.unpublished)
+            }
+            for continuation in resumed { continuation.resume(returning: .shown) }
         }
-        let resumed = self.state.withLock { state in
-            state.notifiedIndex = state.data.feed.appliedIndex
-            return state.waiters.shown(state.notifiedIndex)
-        }
-        for continuation in resumed { continuation.resume(returning: .shown) }
     }
 
-    private static func tell(_ notifications: [(change: CommittedChange, listeners: [any ChangeListener])]) {
+    private static func tell(_ notifications: [Notification]) {
         for (change, listeners) in notifications {
             for listener in listeners { listener.changed(change) }
         }

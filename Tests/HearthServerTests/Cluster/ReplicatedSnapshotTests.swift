@@ -168,7 +168,10 @@ import Testing
             let leader = try await InProcessCluster.leader(of: shard, among: members)
             let others = members.filter { $0 !== leader }
             let database = try #require(leader.database)
-            #expect(database.log.snapshotIndex(shard: shard) > 0, "the leader compacted the shard before stepping down")
+            // Snapshots are taken off the commit path, a moment after the writes that make one due.
+            #expect(
+                await eventually(seconds: 30) { database.log.snapshotIndex(shard: shard) > 0 },
+                "the leader compacted the shard before stepping down")
             // Cut off, the leader applies a write it can never commit.
             leader.transport.partition(from: Set(others.map(\.id)))
             for other in others { other.transport.partition(from: [leader.id]) }
