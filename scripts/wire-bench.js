@@ -1,5 +1,7 @@
 // Realtime-protocol benchmarks against a running Hearth node (raw protocol, node --experimental-websocket).
 // usage: node --experimental-websocket wire-bench.js <port> puts <connections> <putsPerConnection>
+//        node --experimental-websocket wire-bench.js <port> named-puts <connections> <putsPerConnection>
+//          (the same puts, each naming its origin as Hearth's client does: "o" = client, sequence, settled mark)
 //        node --experimental-websocket wire-bench.js <port> fanout <listeners> <writes>
 //        node --experimental-websocket wire-bench.js <port> idle <connections> <serverPid>
 'use strict';
@@ -9,15 +11,22 @@ const { percentile } = require('./lib/closed-loop');
 const [port, mode, a, b] = [+process.argv[2], process.argv[3], +process.argv[4], +process.argv[5]];
 const open = () => openWire(port);
 (async () => {
-  if (mode === 'puts') {
+  if (mode === 'puts' || mode === 'named-puts') {
     const conns = []; for (let i = 0; i < a; i++) conns.push(await open());
+    const run = Date.now().toString(36);
     const start = process.hrtime.bigint();
     await Promise.all(conns.map((c, i) => {
-      const ps = []; for (let j = 0; j < b; j++) ps.push(c.request('p', { p: `/puts/c${i}/k${j % 100}`, d: { n: j, s: 'payload' } }));
+      const ps = [];
+      for (let j = 0; j < b; j++) {
+        const body = { p: `/puts/c${i}/k${j % 100}`, d: { n: j, s: 'payload' } };
+        // Sent all at once, nothing is answered yet: the settled mark stays at the first write.
+        if (mode === 'named-puts') body.o = { c: `bench-${run}-${i}`, s: j + 1, a: 1 };
+        ps.push(c.request('p', body));
+      }
       return Promise.all(ps);
     }));
     const s = Number(process.hrtime.bigint() - start) / 1e9;
-    console.log(`puts: ${a} connections x ${b} pipelined = ${a * b} acked in ${s.toFixed(2)} s -> ${(a * b / s).toFixed(0)} msgs/s`);
+    console.log(`${mode}: ${a} connections x ${b} pipelined = ${a * b} acked in ${s.toFixed(2)} s -> ${(a * b / s).toFixed(0)} msgs/s`);
   } else if (mode === 'fanout') {
     const listeners = [];
     for (let i = 0; i < a; i++) { const c = await open(); await c.request('q', { p: '/hot', h: '' }); listeners.push(c); }

@@ -66,16 +66,20 @@ import Testing
         #expect(sessions.sessions["c\(WriteSessions.capacity - 1)"] != nil)
     }
 
-    /// A client that never settles keeps its newest writes up to the per-client capacity, never a write it did not
-    /// send.
+    /// A client that never settles keeps its newest writes, up to the per-client capacity (past it, the oldest
+    /// eighth goes at once), never a write it did not send.
     @Test func aClientThatNeverSettlesKeepsItsNewest() throws {
         var sessions = WriteSessions()
-        let count = UInt64(WriteSessions.appliedCapacity + 10)
-        for sequence in 1...count { sessions.record(try Self.record("a", sequence)) }
+        let capacity = UInt64(WriteSessions.appliedCapacity)
+        for sequence in 1...capacity { sessions.record(try Self.record("a", sequence)) }
         #expect(sessions.sessions["a"]?.applied.count == WriteSessions.appliedCapacity)
-        #expect(sessions.sessions["a"]?.applied.min() == 11)
-        #expect(!sessions.contains(try Self.record("a", 10).origin))
-        #expect(sessions.contains(try Self.record("a", count).origin))
+        sessions.record(try Self.record("a", capacity + 1))
+        let kept = UInt64(WriteSessions.appliedCapacity * 7 / 8)
+        #expect(sessions.sessions["a"]?.applied.count == Int(kept))
+        #expect(sessions.sessions["a"]?.applied.min() == capacity + 2 - kept)
+        #expect(!sessions.contains(try Self.record("a", capacity + 1 - kept).origin))
+        #expect(sessions.contains(try Self.record("a", capacity + 1).origin))
+        #expect(!sessions.contains(try Self.record("a", capacity + 2).origin))
     }
 
     /// Sessions as a snapshot restores them evolve exactly as the ones they were taken from.
