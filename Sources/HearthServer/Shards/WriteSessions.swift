@@ -35,6 +35,20 @@ public struct WriteSessions: Sendable, Equatable {
             self.applied = applied
             self.lastUsed = lastUsed
         }
+
+        /// Remembers one applied write of the client, at `clock`.
+        mutating func record(_ origin: WriteOrigin, clock: Int64) {
+            if origin.settledBelow > self.settledBelow {
+                self.settledBelow = origin.settledBelow
+                self.applied = self.applied.filter { $0 >= origin.settledBelow }
+            }
+            if origin.sequence >= self.settledBelow { self.applied.insert(origin.sequence) }
+            if self.applied.count > WriteSessions.appliedCapacity {
+                let oldest = self.applied.sorted().prefix(self.applied.count - WriteSessions.appliedCapacity * 7 / 8)
+                self.applied.subtract(oldest)
+            }
+            self.lastUsed = clock
+        }
     }
 
     /// A write applied with its origin, as an applied entry reports it (`ShardApplied.recorded`).
@@ -43,48 +57,64 @@ public struct WriteSessions: Sendable, Equatable {
         public var now: Int64
     }
 
-    public private(set) var sessions: [String: Session]
+    /// The sessions, spread over `bucketCount` dictionaries by a stable hash of the client id: a replicated shard's
+    /// leader keeps a copy of its machine while it applies (to put it back should the log refuse the entry), and
+    /// recording then copies only the bucket it edits, not every client's session.
+    private var buckets: [[String: Session]]
+    private static let bucketCount = 64
     /// The newest `now` recorded: the clock the sessions expire by.
     public private(set) var clock: Int64
 
     /// Sessions as a snapshot kept them; the clock is the newest of their `lastUsed`.
     public init(sessions: [String: Session] = [:]) {
-        self.sessions = sessions
+        self.buckets = Array(repeating: [:], count: Self.bucketCount)
+        for (client, session) in sessions { self.buckets[Self.bucket(of: client)][client] = session }
         self.clock = sessions.values.map(\.lastUsed).max() ?? 0
     }
 
+    /// Every client's session (for snapshots and tests: O(clients)).
+    public var sessions: [String: Session] {
+        self.buckets.reduce(into: [:]) { all, bucket in all.merge(bucket) { first, _ in first } }
+    }
+
+    /// How many clients are remembered.
+    public var count: Int { self.buckets.reduce(0) { $0 + $1.count } }
+
     /// Whether the write was applied here already, or is one its client settled (answered) before.
     public func contains(_ origin: WriteOrigin) -> Bool {
-        guard let session = self.sessions[origin.client] else { return false }
+        guard let session = self.buckets[Self.bucket(of: origin.client)][origin.client] else { return false }
         return origin.sequence < session.settledBelow || session.applied.contains(origin.sequence)
     }
 
     /// Remembers a write the shard applied; forgets what its settled mark, the retention and the capacity allow.
     public mutating func record(_ record: Record) {
-        let origin = record.origin
         let before = self.clock
-        self.clock = max(self.clock, record.now)
-        var session =
-            self.sessions[origin.client] ?? Session(settledBelow: 0, applied: [], lastUsed: self.clock)
-        if origin.settledBelow > session.settledBelow {
-            session.settledBelow = origin.settledBelow
-            session.applied = session.applied.filter { $0 >= origin.settledBelow }
+        let clock = max(self.clock, record.now)
+        self.clock = clock
+        // Edited in place: a copy of the session would copy its set of applied writes on every record.
+        let client = record.origin.client
+        self.buckets[Self.bucket(of: client)][client, default: Session(settledBelow: 0, applied: [], lastUsed: clock)]
+            .record(record.origin, clock: clock)
+        if clock / Self.sweepInterval != before / Self.sweepInterval {
+            let horizon = clock - Self.retention
+            for index in self.buckets.indices
+            where self.buckets[index].values.contains(where: { $0.lastUsed < horizon }) {
+                self.buckets[index] = self.buckets[index].filter { $0.value.lastUsed >= horizon }
+            }
         }
-        if origin.sequence >= session.settledBelow { session.applied.insert(origin.sequence) }
-        if session.applied.count > Self.appliedCapacity {
-            let oldest = session.applied.sorted().prefix(session.applied.count - Self.appliedCapacity * 7 / 8)
-            session.applied.subtract(oldest)
-        }
-        session.lastUsed = self.clock
-        self.sessions[origin.client] = session
-        if self.clock / Self.sweepInterval != before / Self.sweepInterval {
-            let horizon = self.clock - Self.retention
-            self.sessions = self.sessions.filter { $0.value.lastUsed >= horizon }
-        }
-        if self.sessions.count > Self.capacity {
-            let surplus = self.sessions.count - Self.capacity * 7 / 8
+        let count = self.count
+        if count > Self.capacity {
             let oldest = self.sessions.sorted { ($0.value.lastUsed, $0.key) < ($1.value.lastUsed, $1.key) }
-            for (client, _) in oldest.prefix(surplus) { self.sessions[client] = nil }
+            for (client, _) in oldest.prefix(count - Self.capacity * 7 / 8) {
+                self.buckets[Self.bucket(of: client)][client] = nil
+            }
         }
+    }
+
+    /// The bucket of `client`: FNV-1a of its UTF-8, the same in every process (Swift's own hash is seeded per run).
+    private static func bucket(of client: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in client.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(hash % UInt64(Self.bucketCount))
     }
 }
