@@ -8,15 +8,7 @@ public final class ClientProbeProcess {
 
     /// Starts `hearth-client-probe <mode> <url> <argument>`.
     public init(_ mode: String, url: String, _ argument: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
-        process.arguments = [mode, url, argument]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        self.process = process
-        self.output = output
+        (self.process, self.output) = try PipedProcess.launch(try Self.binaryPath(), [mode, url, argument])
     }
 
     deinit {
@@ -28,14 +20,10 @@ public final class ClientProbeProcess {
     public func nextLine() async throws -> String {
         let handle = self.output.fileHandleForReading
         return try await onDedicatedThread {
-            var line = [UInt8]()
-            while true {
-                guard let byte = handle.readData(ofLength: 1).first else {
-                    throw TestClientError(description: "hearth-client-probe exited before printing a line")
-                }
-                if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-                line.append(byte)
+            guard let line = PipedProcess.readLine(handle) else {
+                throw TestClientError(description: "hearth-client-probe exited before printing a line")
             }
+            return line
         }
     }
 

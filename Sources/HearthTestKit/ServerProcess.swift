@@ -15,27 +15,14 @@ public final class ServerProcess {
     public init(dataDirectory: String? = nil, arguments: [String] = [], choosesPort: Bool = true) throws {
         let directory = try dataDirectory ?? TemporaryDirectory("hearth-process").path
         self.dataDirectory = directory
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
         let isGiven = !choosesPort || arguments.contains("--config") || arguments.contains("--port")
         let port = isGiven ? [] : ["--port", "0"]
-        process.arguments = ["serve"] + port + ["--data", directory, "--log-level", "warning"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        self.process = process
-        self.output = output
-        var line = [UInt8]()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard let first = byte.first else {
-                throw TestClientError(description: "hearth exited before listening")
-            }
-            if first == UInt8(ascii: "\n") { break }
-            line.append(first)
+        (self.process, self.output) = try PipedProcess.launch(
+            try ServerProcess.binaryPath(),
+            ["serve"] + port + ["--data", directory, "--log-level", "warning"] + arguments)
+        guard let text = PipedProcess.readLine(self.output.fileHandleForReading) else {
+            throw TestClientError(description: "hearth exited before listening")
         }
-        let text = String(decoding: line, as: UTF8.self)
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else {
             throw TestClientError(description: "unexpected first line from hearth: \(text)")
         }

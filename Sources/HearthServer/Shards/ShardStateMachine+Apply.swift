@@ -83,9 +83,12 @@ extension ShardStateMachine {
             for transaction in transactions { self.decisions.removeValue(forKey: transaction) }
             effect = .bookkeeping(forgotten: transactions)
         }
-        let recorded = applied.flatMap { write in write.origin.map { WriteSessions.Record(origin: $0, now: write.now) }
+        var recorded: WriteSessions.Record?
+        if let applied, let origin = applied.origin {
+            let record = WriteSessions.Record(origin: origin, now: applied.now)
+            self.sessions.record(record)
+            recorded = record
         }
-        if let recorded { self.sessions.record(recorded) }
         return ShardApplied(shard: self.shard, index: index, effect: effect, recorded: recorded)
     }
 
