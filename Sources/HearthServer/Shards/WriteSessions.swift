@@ -93,7 +93,9 @@ public struct WriteSessions: Sendable, Equatable {
         self.clock = clock
         // Edited in place: a copy of the session would copy its set of applied writes on every record.
         let client = record.origin.client
-        self.buckets[Self.bucket(of: client)][client, default: Session(settledBelow: 0, applied: [], lastUsed: clock)]
+        let bucket = Self.bucket(of: client)
+        let isNew = self.buckets[bucket][client] == nil
+        self.buckets[bucket][client, default: Session(settledBelow: 0, applied: [], lastUsed: clock)]
             .record(record.origin, clock: clock)
         if clock / Self.sweepInterval != before / Self.sweepInterval {
             let horizon = clock - Self.retention
@@ -102,6 +104,8 @@ public struct WriteSessions: Sendable, Equatable {
                 self.buckets[index] = self.buckets[index].filter { $0.value.lastUsed >= horizon }
             }
         }
+        // Only a new client can take the count past the capacity; a known one's write costs no count.
+        guard isNew else { return }
         let count = self.count
         if count > Self.capacity {
             let oldest = self.sessions.sorted { ($0.value.lastUsed, $0.key) < ($1.value.lastUsed, $1.key) }
