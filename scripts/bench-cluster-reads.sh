@@ -26,7 +26,8 @@ s=[socket.socket() for _ in range(6)]
 [x.bind(("127.0.0.1",0)) for x in s]
 print(" ".join(str(x.getsockname()[1]) for x in s))')"
 cat >"$work/cluster.json" <<JSON
-{"name": "reads", "shards": 16, "replicationFactor": 3, "shardDepth": 2, "nodes": [
+{"name": "reads", "shards": 16, "replicationFactor": 3, "shardDepth": 2,
+  "rules": "$PWD/cluster-config/development.rules.json", "nodes": [
   {"id": "n1", "host": "127.0.0.1", "httpPort": ${ports[0]}, "peerPort": ${ports[3]}},
   {"id": "n2", "host": "127.0.0.1", "httpPort": ${ports[1]}, "peerPort": ${ports[4]}},
   {"id": "n3", "host": "127.0.0.1", "httpPort": ${ports[2]}, "peerPort": ${ports[5]}}]}

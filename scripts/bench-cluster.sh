@@ -92,7 +92,8 @@ pkill -f "initial-cluster-token bench" 2>/dev/null || true
 echo "== Hearth: 3 nodes"
 read -r -a hp <<<"$(free_ports 6)"
 cat >"$work/cluster.json" <<EOF
-{"name": "bench", "shards": 16, "replicationFactor": 3, "nodes": [
+{"name": "bench", "shards": 16, "replicationFactor": 3,
+  "rules": "$PWD/cluster-config/development.rules.json", "nodes": [
   {"id": "n1", "host": "127.0.0.1", "httpPort": ${hp[0]}, "peerPort": ${hp[3]}},
   {"id": "n2", "host": "127.0.0.1", "httpPort": ${hp[1]}, "peerPort": ${hp[4]}},
   {"id": "n3", "host": "127.0.0.1", "httpPort": ${hp[2]}, "peerPort": ${hp[5]}}]}

@@ -25,6 +25,8 @@ import time
 
 NAMESPACE = "failover"
 SHARDS = 16
+# Open rules (anyone reads and writes), as the local clusters have: the writers are not administrators.
+RULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cluster-config", "development.rules.json")
 SHARD_DEPTH = 2
 
 
@@ -76,7 +78,7 @@ class Cluster:
             {"id": f"n{i + 1}", "host": "127.0.0.1", "httpPort": ports[i], "peerPort": ports[i + 3]} for i in range(3)
         ]
         with open(self.config, "w") as file:
-            json.dump({"name": "failover", "shards": SHARDS, "replicationFactor": 3, "nodes": nodes}, file)
+            json.dump({"name": "failover", "shards": SHARDS, "replicationFactor": 3, "rules": RULES, "nodes": nodes}, file)
         self.processes = [None, None, None]
 
     def start(self, index):

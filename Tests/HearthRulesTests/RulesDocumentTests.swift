@@ -94,6 +94,18 @@ import Testing
         #expect(try !write("users/ada/name", #""Eve""#, as: "bob"))
     }
 
+    @Test func writeChecksReadNewDataOnlyWhenARuleCanSeeIt() throws {
+        func readsNewData(_ rules: String) throws -> Bool {
+            try RulesDocument.parse(#"{"rules": "# + rules + "}").writesReadNewData
+        }
+        #expect(try !readsNewData(#"{".read": true, ".write": true}"#))
+        #expect(try !readsNewData(#"{"users": {"$uid": {".write": "auth != null && auth.uid == $uid"}}}"#))
+        #expect(try readsNewData(#"{"a": {"b": {".validate": true}}}"#))
+        #expect(try readsNewData(#"{"$any": {".write": "data.exists() || newData.child('x').val() == 1"}}"#))
+        #expect(try readsNewData(#"{".write": "auth != null ? [newData][0].exists() : false"}"#))
+        #expect(try RulesDocument.parse(Self.blog).writesReadNewData)
+    }
+
     @Test func aMistakeIsRefusedWithItsLine() {
         let cases: [(String, String, Int)] = [
             ("{\"rules\": {\n  \"a\": {\n    \".read\": \"auth.uid ==\"\n  }\n}}", "Unexpected end of expression.", 3),

@@ -5,9 +5,13 @@ import HearthCore
 /// one `$wildcard`. Comments are allowed as Firebase allows them.
 public struct RulesDocument: Sendable, Equatable {
     public let root: RuleNode
+    /// Whether a write check can read `newData` (see `RuleNode.writesReadNewData`): when it cannot, the caller
+    /// need not build the data as the write would leave it, and may pass the data before it as `after`.
+    public let writesReadNewData: Bool
 
     public init(root: RuleNode) {
         self.root = root
+        self.writesReadNewData = root.writesReadNewData
     }
 
     /// Reads a rules file.

@@ -89,11 +89,14 @@ public final class AccessControl: Sendable {
         -> RuleVerdict
     {
         guard case .user(let auth) = identity else { return RuleVerdict(isAllowed: true, reads: RuleReads()) }
+        let document = self.rules(namespace).document
         var after = root
-        for mutation in mutations {
-            ShardStateMachine.resolve(mutation, in: after, now: now).apply(to: &after)
+        // Rules that never read `newData` (open rules, say) are not shown it: building it costs a copy of every
+        // path the write touches.
+        if document.writesReadNewData {
+            for mutation in mutations { ShardStateMachine.resolve(mutation, in: after, now: now).apply(to: &after) }
         }
-        return self.rules(namespace).document.checkWrite(
+        return document.checkWrite(
             at: mutations.map(\.path), auth: auth, before: root, after: after, now: Double(now))
     }
 

@@ -70,6 +70,20 @@ enum LogDecoding {
 
     /// A path as logs store it: keys joined by `/`, no leading slash (already validated when it was written).
     static func path(_ text: String) -> Path {
-        Path(keys: text.split(separator: "/").map { Key(unchecked: String($0)) })
+        var text = text
+        return text.withUTF8 { bytes in
+            var keys: [Key] = []
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+                if end > start {
+                    keys.append(
+                        Key(
+                            unchecked: String(
+                                decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
+                }
+                start = end + 1
+            }
+            return Path(keys: keys)
+        }
     }
 }

@@ -132,6 +132,12 @@ import Testing
         }
     }
 
+    @Test func pathsAreReadBackFromTheirSlashlessText() {
+        for path in [Path.root, Fixture.path("a"), Fixture.path("posts/p1/stars/é-ü/42"), Fixture.path("🔥/x")] {
+            #expect(LogDecoding.path(path.slashless) == path, "\(path)")
+        }
+    }
+
     @Test func everyTruncationThrowsACommitRecordError() throws {
         for entry in try Self.samples() {
             let bytes = ShardLogRecord.encode(entry, shard: 2, index: 7)

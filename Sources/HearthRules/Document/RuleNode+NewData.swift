@@ -1,0 +1,25 @@
+extension RuleExpression {
+    /// Whether the expression reads the variable `name` anywhere (`newData`, `auth`, …).
+    func mentions(_ name: String) -> Bool {
+        switch self {
+        case .null, .bool, .number, .string, .regex: false
+        case .variable(let variable): variable == name
+        case .array(let elements): elements.contains { $0.mentions(name) }
+        case .member(let target, _), .unary(_, let target): target.mentions(name)
+        case .index(let target, let key): target.mentions(name) || key.mentions(name)
+        case .call(let target, _, let arguments): target.mentions(name) || arguments.contains { $0.mentions(name) }
+        case .binary(_, let left, let right): left.mentions(name) || right.mentions(name)
+        case .conditional(let condition, let then, let otherwise):
+            condition.mentions(name) || then.mentions(name) || otherwise.mentions(name)
+        }
+    }
+}
+
+extension RuleNode {
+    /// Whether checking a write against these rules can read the data as the write would leave it: some
+    /// `.validate` exists (it checks `newData`), or a `.write` mentions `newData`, here or below.
+    var writesReadNewData: Bool {
+        if self.validate != nil || (self.write?.mentions("newData") ?? false) { return true }
+        return self.children.values.contains { $0.writesReadNewData }
+    }
+}
