@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
+        .executable(name: "hearth-bench", targets: ["hearth-bench"]),
         .library(name: "Hearth", targets: ["Hearth"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthWire", targets: ["HearthWire"]),
@@ -53,6 +54,16 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: ["HearthServer", "HearthSystem"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "HearthBench",
+            dependencies: ["Hearth", "HearthCore", "HearthWire"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "hearth-bench",
+            dependencies: ["HearthBench"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -104,6 +115,11 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: ["HearthRules", "HearthServer", "HearthSystem", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthBenchTests",
+            dependencies: ["HearthBench", "HearthCore", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -11,6 +11,10 @@ enum Bench {
                hearth bench restart --data DIR        time recovering a data directory (snapshot + log tail)
                hearth bench star [--shape multi|single] [--clients N] [--seconds S]
                                                       the docs' star through the core alone (no network)
+               hearth bench stars [--nodes HOST:PORT,…] [--clients N] [--posts N] [--users N] [--duration 30s]
+                                  [--mode increment|transaction] [--hot] [--namespace NAME] [--json FILE]
+                                                      load-test running nodes with the docs' star, then check
+                                                      that nothing was lost (exits 1 if something was)
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -29,8 +33,12 @@ enum Bench {
                 clients: try options.positiveInt("--clients") ?? 64,
                 seconds: try options.positiveDouble("--seconds") ?? 5,
                 shape: options.values["--shape"] ?? "multi")
-        default:
+        case "stars":
+            try self.stars(Array(arguments.dropFirst()))
+        case nil, "help", "--help", "-h":
             print(self.usage)
+        case let name?:
+            throw UsageError("unknown benchmark '\(name)': one of query, restart, star, stars (`hearth bench --help`)")
         }
     }
 

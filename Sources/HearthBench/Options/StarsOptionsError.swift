@@ -1,0 +1,12 @@
+/// A command line `hearth bench stars` cannot run, naming the option at fault.
+public struct StarsOptionsError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let option: String
+    public let problem: String
+
+    init(_ option: String, _ problem: String) {
+        self.option = option
+        self.problem = problem
+    }
+
+    public var description: String { "\(self.option) \(self.problem)" }
+}

@@ -1,0 +1,67 @@
+public import HearthCore
+
+extension StarReport {
+    /// The report as JSON: `opsPerSecond`, `invariantsOk`, `gaveUp`, `latencyMs` (p50, p90, p99, p999, max) and the
+    /// rest, for scripts.
+    public var json: JSONValue {
+        var latency: [String: JSONValue] = ["max": .double(self.tally.latency.maximumMilliseconds)]
+        for (name, fraction) in Self.percentiles {
+            latency[name] = .double(self.tally.latency.milliseconds(at: fraction))
+        }
+        let attempts = self.tally.attempts.map { (String($0.key), JSONValue.int(Int64($0.value))) }
+        return .object([
+            "mode": .string(self.options.mode.rawValue), "hot": .bool(self.options.hot),
+            "nodes": .array(self.options.nodes.map { .string($0.description) }),
+            "clients": .int(Int64(self.options.clients)), "posts": .int(Int64(self.options.posts)),
+            "users": .int(Int64(self.options.users)), "run": .string(self.run), "seconds": .double(self.seconds),
+            "operations": .int(Int64(self.tally.operations)), "opsPerSecond": .double(self.opsPerSecond),
+            "latencyMs": .object(latency), "attempts": .object(Dictionary(uniqueKeysWithValues: attempts)),
+            "retries": .int(Int64(self.tally.retries)), "gaveUp": .int(Int64(self.tally.gaveUp)),
+            "errors": .object(self.tally.errors.mapValues { .int(Int64($0)) }),
+            "invariantsOk": .bool(self.invariantsOk), "violations": .array(self.violations.map { .string($0) }),
+            "series": .array(
+                self.series.map {
+                    .object([
+                        "second": .int(Int64($0.second)), "operations": .int(Int64($0.operations)),
+                        "p50Ms": .double($0.p50Milliseconds), "p99Ms": .double($0.p99Milliseconds),
+                    ])
+                }),
+        ])
+    }
+
+    /// The report for people: throughput, latency percentiles, attempts, errors and the checks.
+    public var text: String {
+        var lines = [
+            "hearth bench stars: \(self.options.mode.rawValue)\(self.options.hot ? " --hot" : ""), "
+                + "\(self.options.clients) clients over \(self.options.nodes.count) node(s), run \(self.run)",
+            "operations   \(self.tally.operations) in \(Self.format(self.seconds)) s: \(Self.format(self.opsPerSecond)) /s",
+            "latency ms   "
+                + (Self.percentiles.map {
+                    "\($0.name) \(Self.format(self.tally.latency.milliseconds(at: $0.fraction)))"
+                }
+                + ["max \(Self.format(self.tally.latency.maximumMilliseconds))"]).joined(separator: "  "),
+        ]
+        if self.options.mode == .transaction {
+            let attempts = self.tally.attempts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            lines.append("attempts     " + (attempts.isEmpty ? "none committed" : attempts.joined(separator: ", ")))
+            lines.append("retries      \(self.tally.retries), gave up \(self.tally.gaveUp)")
+        }
+        let errors = self.tally.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        lines.append("errors       " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
+        if self.invariantsOk {
+            lines.append(
+                "checks       ok: every starCount equals its stars, every acknowledged star is stored, the total is exact"
+            )
+        } else {
+            lines.append("checks       FAILED, \(self.violations.count) violation(s):")
+            lines += self.violations.prefix(50).map { "  \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A number with at most one decimal, as the text shows it.
+    static func format(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int64(tenths / 10)) : String(tenths / 10)
+    }
+}

@@ -1,0 +1,161 @@
+import Dispatch
+import Hearth
+import HearthCore
+import HearthWire
+import Synchronization
+
+/// One app's connection in a run: a realtime-protocol connection (the client library's, so it fails over to the
+/// other nodes and sends unanswered writes again under their names) running one star operation at a time, from
+/// the answer of one straight to the next, until stopped.
+///
+/// Events arrive on the connection's queue; the state is behind a lock only because the run reads its tally from
+/// another thread.
+final class StarClient: Sendable {
+    /// Firebase's SDKs give a transaction 25 attempts.
+    static let attemptLimit = 25
+
+    let index: Int
+    let workload: StarWorkload
+    let mode: StarsOptions.Mode
+    private let sink = EventSink()
+    private let connection: PersistentConnection
+    let state: Mutex<State>
+
+    init(index: Int, workload: StarWorkload, mode: StarsOptions.Mode, nodes: [StarsOptions.Node], namespace: String) {
+        self.index = index
+        self.workload = workload
+        self.mode = mode
+        let endpoints = nodes.indices.map { offset in
+            let node = nodes[(index + offset) % nodes.count]
+            return RealtimeEndpoint(host: node.host, port: node.port)
+        }
+        var random = SystemRandomNumberGenerator()
+        self.state = Mutex(
+            State(client: WriteOrigin.randomClient(using: &random), users: workload.users(ofClient: index)))
+        let sink = self.sink
+        self.connection = PersistentConnection(
+            configuration: ConnectionMachine.Configuration(endpoints: endpoints, namespace: namespace),
+            onEvent: { event in sink.client?.handle(event) })
+        self.sink.client = self
+    }
+
+    /// Connects; returns once connected, or false after `timeout`.
+    func connect(timeout: Duration) async -> Bool {
+        self.connection.goOnline()
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if self.state.withLock({ $0.isConnected }) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// Starts the loop of operations.
+    func start() {
+        let commands = self.state.withLock { state -> [ServerCommand] in
+            state.isRunning = true
+            return state.isConnected && state.current == nil ? self.next(&state) : []
+        }
+        self.send(commands)
+    }
+
+    /// Starts no more operations; the one in flight still finishes.
+    func stop() {
+        self.state.withLock { $0.isRunning = false }
+    }
+
+    /// Whether an operation is still waiting for its answer.
+    var isBusy: Bool { self.state.withLock { $0.current != nil } }
+
+    /// Ends the run for this client: an operation still unanswered counts as uncertain.
+    func finish() -> (ledger: StarLedger, tally: StarTally) {
+        self.state.withLock { state in
+            if let operation = state.current {
+                state.ledger.record(
+                    operation.pair, starring: operation.starring, operation.phase.wrote ? .uncertain : .unchanged)
+                state.current = nil
+            }
+            return (state.ledger, state.tally)
+        }
+    }
+
+    /// The latencies since the last call, and the totals so far.
+    func takeWindow() -> StarTally {
+        self.state.withLock { state in
+            let tally = state.tally
+            state.tally.window = LatencyHistogram()
+            return tally
+        }
+    }
+
+    /// Reads `path` once through this client's connection.
+    func read(_ path: Path) async -> WireResponse {
+        await withCheckedContinuation { continuation in
+            let token = self.state.withLock { state in
+                state.sequence += 1
+                state.reads[RequestToken(state.sequence)] = continuation
+                return RequestToken(state.sequence)
+            }
+            self.connection.send(.get(token, path: path, query: nil))
+        }
+    }
+
+    /// Writes `update` at the root once (the run's set-up), waiting for the answer.
+    func update(_ update: [String: JSONValue]) async -> WireResponse {
+        await withCheckedContinuation { continuation in
+            let id = self.state.withLock { state in
+                state.sequence += 1
+                state.writes[WriteID(state.sequence)] = continuation
+                return WriteID(state.sequence)
+            }
+            self.connection.send(.write(id, .merge(path: "/", data: update)))
+        }
+    }
+
+    func close() {
+        self.connection.close()
+        self.sink.client = nil
+    }
+
+    private func send(_ commands: [ServerCommand]) {
+        for command in commands { self.connection.send(command) }
+    }
+
+    private func handle(_ event: ServerEvent) {
+        let commands = self.state.withLock { state -> [ServerCommand] in
+            switch event {
+            case .connected:
+                state.isConnected = true
+                return state.isRunning && state.current == nil ? self.next(&state) : []
+            case .disconnected:
+                state.isConnected = false
+                return []
+            case .writeAnswered(let id, let response):
+                if let waiter = state.writes.removeValue(forKey: id) {
+                    waiter.resume(returning: response)
+                    return []
+                }
+                return self.written(id, response, &state)
+            case .requestAnswered(let token, let response):
+                if let waiter = state.reads.removeValue(forKey: token) {
+                    waiter.resume(returning: response)
+                    return []
+                }
+                return self.read(token, response, &state)
+            case .data, .merge, .listenAnswered, .listenRevoked, .shutdown:
+                return []
+            }
+        }
+        self.send(commands)
+    }
+}
+
+/// Hands the connection's events to its client, which is made after the connection.
+private final class EventSink: Sendable {
+    private let slot = Mutex<StarClient?>(nil)
+
+    var client: StarClient? {
+        get { self.slot.withLock { $0 } }
+        set { self.slot.withLock { $0 = newValue } }
+    }
+}

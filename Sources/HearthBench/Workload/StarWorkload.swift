@@ -1,0 +1,72 @@
+public import HearthCore
+
+/// The docs' star workload for one run: which posts and users there are, who wrote each post, which users each
+/// client stars as, and what a star or un-star writes.
+///
+/// Every name carries the run's id, so a run starts from posts nobody has starred and never touches data a
+/// previous run (or an app) left. A user belongs to one client (`user % clients == client`), so no two clients
+/// toggle the same star and each knows, from its own answers, whether its stars are set.
+public struct StarWorkload: Sendable, Equatable {
+    /// How many authors the posts are spread over (each has several posts under `user-posts/$author`).
+    public static let authors = 8
+
+    public let run: String
+    public let posts: Int
+    public let users: Int
+    public let clients: Int
+    /// Every client stars post 0.
+    public let hot: Bool
+
+    public init(run: String, posts: Int, users: Int, clients: Int, hot: Bool) {
+        self.run = run
+        self.posts = posts
+        self.users = users
+        self.clients = clients
+        self.hot = hot
+    }
+
+    /// A run id: `r` and eight random base-36 digits.
+    public static func runID(using generator: inout some RandomNumberGenerator) -> String {
+        let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        return "r" + String((0..<8).map { _ in digits[Int.random(in: 0..<digits.count, using: &generator)] })
+    }
+
+    public func postID(_ post: Int) -> String { "\(self.run)-p\(post)" }
+
+    public func author(ofPost post: Int) -> String { "\(self.run)-a\(post % Self.authors)" }
+
+    public func userID(_ user: Int) -> String { "u\(user)" }
+
+    /// `posts/$p`.
+    public func postPath(_ post: Int) -> String { "posts/\(self.postID(post))" }
+
+    /// `user-posts/$author/$p`, the author's copy.
+    public func copyPath(_ post: Int) -> String { "user-posts/\(self.author(ofPost: post))/\(self.postID(post))" }
+
+    /// The posts the clients star: all of them, or post 0 alone when hot.
+    public var starredPosts: Range<Int> { self.hot ? 0..<1 : 0..<self.posts }
+
+    /// The users `client` stars as.
+    public func users(ofClient client: Int) -> [Int] { Array(stride(from: client, to: self.users, by: self.clients)) }
+
+    /// One post as it starts, in both places: its author, a title and no stars.
+    public func setup(_ post: Int) -> [String: JSONValue] {
+        let value = JSONValue.object([
+            "author": .string(self.author(ofPost: post)), "title": .string("Post \(post) of run \(self.run)"),
+            "starCount": .int(0),
+        ])
+        return [self.postPath(post): value, self.copyPath(post): value]
+    }
+
+    /// The docs' fan-out star (or un-star) of `post` by `user`: one update at the root that sets (or removes) the
+    /// star and moves `starCount` by one with `ServerValue.increment`, in the post and in its author's copy.
+    public func starUpdate(post: Int, user: Int, starring: Bool) -> [String: JSONValue] {
+        let increment = JSONValue.object([".sv": .object(["increment": .int(starring ? 1 : -1)])])
+        var update: [String: JSONValue] = [:]
+        for base in [self.postPath(post), self.copyPath(post)] {
+            update["\(base)/stars/\(self.userID(user))"] = starring ? .bool(true) : .null
+            update["\(base)/starCount"] = increment
+        }
+        return update
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+
+@testable import HearthBench
+
+/// The command line of `hearth bench stars`: defaults, every option, and refusals that name the option.
+@Suite struct StarsOptionsTests {
+    @Test func defaultsAreTheIssuesShape() throws {
+        let options = try StarsOptions(arguments: [])
+        #expect(options.nodes == [StarsOptions.Node(host: "127.0.0.1", port: 9000)])
+        #expect(options.clients == 64 && options.posts == 20 && options.users == 1000)
+        #expect(options.duration == .seconds(30) && options.mode == .increment && !options.hot)
+    }
+
+    @Test func readsEveryOption() throws {
+        let options = try StarsOptions(arguments: [
+            "--nodes", "127.0.0.1:9001,127.0.0.1:9002,::1:9003", "--clients", "8", "--posts", "3", "--users", "80",
+            "--duration", "1.5m", "--mode", "transaction", "--hot", "--namespace", "stars", "--json", "out.json",
+        ])
+        #expect(options.nodes.map(\.description) == ["127.0.0.1:9001", "127.0.0.1:9002", "::1:9003"])
+        #expect(options.clients == 8 && options.posts == 3 && options.users == 80)
+        #expect(options.duration == .seconds(90) && options.mode == .transaction && options.hot)
+        #expect(options.namespace == "stars" && options.jsonFile == "out.json")
+    }
+
+    @Test func durationsTakeTheirUnits() throws {
+        #expect(try StarsOptions.duration("30s") == .seconds(30))
+        #expect(try StarsOptions.duration("500ms") == .milliseconds(500))
+        #expect(try StarsOptions.duration("2m") == .seconds(120))
+        #expect(try StarsOptions.duration("7") == .seconds(7))
+        for bad in ["", "s", "-1s", "0", "10sm", "abc"] {
+            #expect(throws: StarsOptionsError.self, "\(bad)") { try StarsOptions.duration(bad) }
+        }
+    }
+
+    @Test func mistakesNameTheirOption() {
+        let cases: [([String], String)] = [
+            (["--clients", "0"], "--clients"), (["--posts"], "--posts"), (["--nodes", "localhost"], "--nodes"),
+            (["--nodes", "127.0.0.1:70000"], "--nodes"), (["--mode", "fast"], "--mode"),
+            (["--duration", "soon"], "--duration"), (["--speed", "1"], "--speed"),
+            (["--clients", "100", "--users", "50"], "--users"),
+        ]
+        for (arguments, option) in cases {
+            do {
+                _ = try StarsOptions(arguments: arguments)
+                Issue.record("\(arguments) was accepted")
+            } catch {
+                #expect(error.option == option, "\(arguments): \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HearthCore
+import HearthTestKit
+import Testing
+
+/// `hearth bench` as a user runs it: `stars` hands over to `hearth-bench` and writes its JSON report, and a name
+/// that is no benchmark exits non-zero.
+@Suite struct BenchCommandProcessTests {
+    /// Runs `hearth` with `arguments`; returns its exit status.
+    private static func hearth(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func starsWritesAReportScriptsCanRead() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory("bench-stars")
+        let report = directory.path + "/report.json"
+        let status = try Self.hearth([
+            "bench", "stars", "--nodes", "127.0.0.1:\(server.port)", "--clients", "4", "--posts", "2", "--users", "8",
+            "--duration", "1s", "--json", report,
+        ])
+        #expect(status == 0)
+        let json = try JSONReader.parseValue(Array(try Data(contentsOf: URL(fileURLWithPath: report))))
+        #expect(json["invariantsOk"] == .bool(true) && json["gaveUp"] == .int(0))
+        #expect(json["opsPerSecond"] != nil && json["latencyMs"]?["p99"] != nil)
+    }
+
+    @Test func anUnknownBenchmarkExitsNonZero() throws {
+        #expect(try Self.hearth(["bench", "stares"]) == 2)
+        #expect(try Self.hearth(["bench", "stars", "--clients", "none"]) == 2)
+        #expect(try Self.hearth(["bench"]) == 0)
+    }
+}
