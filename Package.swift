@@ -58,7 +58,7 @@ let package = Package(
         ),
         .target(
             name: "HearthBench",
-            dependencies: ["Hearth", "HearthCore", "HearthWire"],
+            dependencies: ["Hearth", "HearthCore", "HearthNet", "HearthSystem", "HearthWire"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

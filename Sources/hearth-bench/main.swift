@@ -24,6 +24,9 @@ do {
     if let file = options.jsonFile {
         try Data(report.json.jsonBytes(pretty: true)).write(to: URL(fileURLWithPath: file))
     }
+    if let file = options.htmlFile {
+        try Data(report.html.utf8).write(to: URL(fileURLWithPath: file))
+    }
     exit(report.invariantsOk ? 0 : 1)
 } catch let error as StarsOptionsError {
     FileHandle.standardError.write(Data("hearth bench stars: \(error)\n\(StarsOptions.usage)\n".utf8))

@@ -12,7 +12,8 @@ enum Bench {
                hearth bench star [--shape multi|single] [--clients N] [--seconds S]
                                                       the docs' star through the core alone (no network)
                hearth bench stars [--nodes HOST:PORT,…] [--clients N] [--posts N] [--users N] [--duration 30s]
-                                  [--mode increment|transaction] [--hot] [--namespace NAME] [--json FILE]
+                                  [--mode increment|transaction|rest] [--hot] [--namespace NAME]
+                                  [--json FILE] [--html FILE]
                                                       load-test running nodes with the docs' star, then check
                                                       that nothing was lost (exits 1 if something was)
         """

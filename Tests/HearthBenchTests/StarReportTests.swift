@@ -1,3 +1,4 @@
+import Foundation
 import HearthCore
 import Testing
 
@@ -43,6 +44,25 @@ import Testing
         }
         #expect(abs(p99 - 4) < 0.05)
         #expect(report.text.contains("FAILED, 1 violation(s)") && report.text.contains("x: y"))
+    }
+
+    @Test func theHTMLPageStandsAlone() {
+        var tally = StarTally()
+        tally.operations = 30
+        tally.attempts = [1: 20, 2: 10]
+        for _ in 0..<30 { tally.latency.record(.milliseconds(3)) }
+        var options = StarsOptions()
+        options.mode = .transaction
+        var report = StarReport(options: options, run: "rh", seconds: 2, tally: tally, violations: ["posts/<b>: lost"])
+        report.series = [
+            StarReport.Second(second: 1, operations: 10, p50Milliseconds: 2, p99Milliseconds: 4),
+            StarReport.Second(second: 2, operations: 20, p50Milliseconds: 3, p99Milliseconds: 5),
+        ]
+        let page = report.html
+        #expect(page.hasPrefix("<!doctype html>") && page.hasSuffix("</html>"))
+        #expect(page.components(separatedBy: "<svg").count == 5, "throughput, latency, percentiles, attempts")
+        #expect(!page.contains("<script") && !page.contains("src=") && !page.contains("href="))
+        #expect(page.contains("posts/&lt;b&gt;: lost") && !page.contains("posts/<b>"))
     }
 
     @Test func progressIsAPlainLineOffATerminal() {

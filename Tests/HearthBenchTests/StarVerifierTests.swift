@@ -67,6 +67,19 @@ import Testing
         #expect(ledger.totalBounds == 1...2)
     }
 
+    @Test func withoutTheFanOutEachCopyStillCountsItsOwnStars() throws {
+        let posts = [0: try Self.post([1]), 1: try Self.post([])]
+        let verifier = StarVerifier(workload: Self.workload, checksCopies: false)
+        let ledger = Self.ledger(starred: [(0, 1)])
+        #expect(
+            verifier.violations(posts: posts, copies: [0: try Self.post([]), 1: try Self.post([])], ledger: ledger)
+                .isEmpty)
+        #expect(
+            verifier.violations(
+                posts: posts, copies: [0: try Self.post([2], count: 0), 1: try Self.post([])], ledger: ledger)
+                == ["user-posts/rv-a0/rv-p0/starCount: 0 but 1 stars"])
+    }
+
     @Test func aMissingPostIsNamed() throws {
         #expect(Self.check([0: try Self.post([])], Self.ledger(starred: [])) == ["posts/rv-p1: the post is gone"])
     }

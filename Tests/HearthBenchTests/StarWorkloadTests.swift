@@ -48,6 +48,25 @@ import Testing
         #expect(hot.starredPosts == 0..<1 && Self.workload.starredPosts == 0..<5)
     }
 
+    @Test func aClientPicksOnlyItsOwnKnownStars() {
+        var ledger = StarLedger()
+        let users = Self.workload.users(ofClient: 1)
+        for user in users.dropFirst() {
+            ledger.record(.init(post: 0, user: user), starring: true, .uncertain)
+        }
+        ledger.record(.init(post: 2, user: users[0]), starring: true, .applied)
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<200 {
+            guard let (pair, starring) = Self.workload.pick(users: users, ledger: ledger, using: &random) else {
+                Issue.record("nothing picked")
+                return
+            }
+            #expect(users.contains(pair.user) && Self.workload.starredPosts.contains(pair.post))
+            #expect(ledger.isStarred(pair) == !starring)
+        }
+        #expect(Self.workload.pick(users: [], ledger: ledger, using: &random) == nil)
+    }
+
     @Test func theToggleAddsOrRemovesTheStarAndMovesTheCount() throws {
         let post = JSONValue.object([
             "author": .string("a"), "starCount": .int(1), "stars": .object(["u1": .bool(true)]),

@@ -15,11 +15,21 @@ import Testing
         let options = try StarsOptions(arguments: [
             "--nodes", "127.0.0.1:9001,127.0.0.1:9002,::1:9003", "--clients", "8", "--posts", "3", "--users", "80",
             "--duration", "1.5m", "--mode", "transaction", "--hot", "--namespace", "stars", "--json", "out.json",
+            "--html", "out.html",
         ])
         #expect(options.nodes.map(\.description) == ["127.0.0.1:9001", "127.0.0.1:9002", "::1:9003"])
         #expect(options.clients == 8 && options.posts == 3 && options.users == 80)
         #expect(options.duration == .seconds(90) && options.mode == .transaction && options.hot)
-        #expect(options.namespace == "stars" && options.jsonFile == "out.json")
+        #expect(options.namespace == "stars" && options.jsonFile == "out.json" && options.htmlFile == "out.html")
+        #expect(try StarsOptions(arguments: ["--mode", "rest"]).mode == .rest)
+        #expect(try StarsOptions(arguments: ["--mode", "mixed"]).readerCount == 4 && options.readerCount == 0)
+        #expect(try StarsOptions(arguments: ["--readers", "2"]).readerCount == 2)
+    }
+
+    @Test func aMixedRunSharesItsClientsTwoOneOne() {
+        let modes = (0..<8).map { StarsBenchmark.mode(of: $0, in: .mixed) }
+        #expect(modes == [.increment, .increment, .transaction, .rest, .increment, .increment, .transaction, .rest])
+        #expect(StarsBenchmark.mode(of: 3, in: .rest) == .rest)
     }
 
     @Test func durationsTakeTheirUnits() throws {
@@ -37,7 +47,7 @@ import Testing
             (["--clients", "0"], "--clients"), (["--posts"], "--posts"), (["--nodes", "localhost"], "--nodes"),
             (["--nodes", "127.0.0.1:70000"], "--nodes"), (["--mode", "fast"], "--mode"),
             (["--duration", "soon"], "--duration"), (["--speed", "1"], "--speed"),
-            (["--clients", "100", "--users", "50"], "--users"),
+            (["--clients", "100", "--users", "50"], "--users"), (["--readers", "-1"], "--readers"),
         ]
         for (arguments, option) in cases {
             do {

@@ -6,7 +6,8 @@ public import HearthCore
 /// counting those whose answer was lost either way (Jepsen's counter check).
 public struct StarVerifier: Sendable {
     public let workload: StarWorkload
-    /// Whether each write also updates the author's copy (the fan-out modes).
+    /// Whether every write also updates the author's copy (the fan-out alone), so that the two must be equal;
+    /// otherwise each copy's `starCount` must still equal its own stars.
     public let checksCopies: Bool
 
     public init(workload: StarWorkload, checksCopies: Bool) {
@@ -34,8 +35,13 @@ public struct StarVerifier: Sendable {
             if count != Int64(stars) {
                 violations.append("\(path)/starCount: \(count.map(String.init) ?? "not a number") but \(stars) stars")
             }
-            if self.checksCopies, (copies[post] ?? .empty) != data {
+            let copy = copies[post] ?? .empty
+            let copyStars = copy.child(Key(unchecked: "stars")).childCount
+            if self.checksCopies, copy != data {
                 violations.append("\(self.workload.copyPath(post)): differs from \(path)")
+            } else if !self.checksCopies, Self.starCount(copy) != Int64(copyStars) {
+                let count = Self.starCount(copy).map(String.init) ?? "not a number"
+                violations.append("\(self.workload.copyPath(post))/starCount: \(count) but \(copyStars) stars")
             }
         }
         violations += self.setViolations(posts: posts, ledger: ledger)

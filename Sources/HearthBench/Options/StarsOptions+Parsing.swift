@@ -2,8 +2,8 @@ extension StarsOptions {
     /// The usage line of `hearth bench stars`.
     public static let usage = """
         usage: hearth bench stars [--nodes HOST:PORT[,HOST:PORT…]] [--clients N] [--posts N] [--users N]
-                                  [--duration 30s] [--mode increment|transaction] [--hot] [--namespace NAME]
-                                  [--json FILE]
+                                  [--duration 30s] [--mode increment|transaction|rest|mixed] [--hot] [--readers N]
+                                  [--namespace NAME] [--json FILE] [--html FILE]
         """
 
     /// Reads the command line after `stars`.
@@ -28,7 +28,13 @@ extension StarsOptions {
             case "--users": self.users = try Self.positive(name, value)
             case "--duration": self.duration = try Self.duration(value)
             case "--namespace": self.namespace = value
+            case "--readers":
+                guard let count = Int(value), count >= 0 else {
+                    throw StarsOptionsError(name, "needs a whole number, 0 or more")
+                }
+                self.readers = count
             case "--json": self.jsonFile = value
+            case "--html": self.htmlFile = value
             case "--mode":
                 guard let mode = Mode(rawValue: value) else {
                     let modes = Mode.allCases.map(\.rawValue).joined(separator: ", ")

@@ -5,9 +5,16 @@ public struct StarsOptions: Sendable, Equatable {
         /// The docs' fan-out: one multi-path update sets `stars/$uid` and bumps `starCount` with
         /// `ServerValue.increment` in `posts/$p` and in its copy under `user-posts/$author/$p`.
         case increment
-        /// The docs' `toggleStar` as an optimistic transaction on `posts/$p`: read, change, compare-and-set,
-        /// again on stale data.
+        /// The docs' `toggleStar` as an optimistic transaction on `posts/$p`, as the SDKs run one: listen to the
+        /// post, put the toggled value with the hash of the one it started from, and on `datastale` try again on the
+        /// value the server pushed.
         case transaction
+        /// The same toggle through REST: read with `X-Firebase-ETag`, put with `if-match`, and on `412` try again
+        /// with the value and ETag it carried.
+        case rest
+        /// A mix: of every four clients two run `increment`, one `transaction` and one `rest`; and readers
+        /// listen to the top posts.
+        case mixed
     }
 
     /// One node to connect to, as `host:port` names its HTTP port.
@@ -34,8 +41,16 @@ public struct StarsOptions: Sendable, Equatable {
     /// Every client stars the same post (the worst case).
     public var hot = false
     public var namespace = "default"
+    /// Connections listening to the top posts (`orderByChild("starCount").limitToLast(10)`) while the run goes;
+    /// nil: 4 in the `mixed` mode, none otherwise.
+    public var readers: Int?
     /// Where to write the final report as JSON.
     public var jsonFile: String?
+    /// Where to write the final report as a self-contained HTML page with charts.
+    public var htmlFile: String?
 
     public init() {}
+
+    /// How many readers listen: `readers`, or the mode's default.
+    public var readerCount: Int { self.readers ?? (self.mode == .mixed ? 4 : 0) }
 }

@@ -18,6 +18,7 @@ extension StarReport {
             "latencyMs": .object(latency), "attempts": .object(Dictionary(uniqueKeysWithValues: attempts)),
             "retries": .int(Int64(self.tally.retries)), "gaveUp": .int(Int64(self.tally.gaveUp)),
             "errors": .object(self.tally.errors.mapValues { .int(Int64($0)) }),
+            "readers": .int(Int64(self.readers)), "readerUpdates": .int(Int64(self.readerUpdates)),
             "invariantsOk": .bool(self.invariantsOk), "violations": .array(self.violations.map { .string($0) }),
             "series": .array(
                 self.series.map {
@@ -41,17 +42,20 @@ extension StarReport {
                 }
                 + ["max \(Self.format(self.tally.latency.maximumMilliseconds))"]).joined(separator: "  "),
         ]
-        if self.options.mode == .transaction {
+        if self.options.mode != .increment {
             let attempts = self.tally.attempts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             lines.append("attempts     " + (attempts.isEmpty ? "none committed" : attempts.joined(separator: ", ")))
             lines.append("retries      \(self.tally.retries), gave up \(self.tally.gaveUp)")
+        }
+        if self.readers > 0 {
+            lines.append("readers      \(self.readers), \(self.readerUpdates) pushes of the top posts")
         }
         let errors = self.tally.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("errors       " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
         if self.invariantsOk {
             lines.append(
-                "checks       ok: every starCount equals its stars, every acknowledged star is stored, the total is exact"
-            )
+                "checks       ok: every starCount equals its stars, every acknowledged star is stored, the total is "
+                    + "exact" + (self.readers > 0 ? ", every reader ended on the database's top posts" : ""))
         } else {
             lines.append("checks       FAILED, \(self.violations.count) violation(s):")
             lines += self.violations.prefix(50).map { "  \($0)" }

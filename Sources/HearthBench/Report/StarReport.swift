@@ -23,6 +23,9 @@ public struct StarReport: Sendable {
     public var tally: StarTally
     public var violations: [String]
     public var series: [Second] = []
+    /// Connections that listened to the top posts, and the pushes they received.
+    public var readers = 0
+    public var readerUpdates = 0
 
     public init(options: StarsOptions, run: String, seconds: Double, tally: StarTally, violations: [String]) {
         self.options = options

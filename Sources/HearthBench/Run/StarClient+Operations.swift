@@ -8,8 +8,8 @@ extension StarClient {
         enum Phase {
             /// The fan-out update, or a transaction's compare-and-set, waiting for its answer.
             case writing(WriteID)
-            /// A transaction reading the post before its next attempt.
-            case reading(RequestToken)
+            /// A transaction waiting for its listen on the post to be answered (its data comes first).
+            case listening
 
             /// Whether a write of this operation may be on its way (so an unanswered end is uncertain).
             var wrote: Bool {
@@ -34,6 +34,8 @@ extension StarClient {
         var isRunning = false
         var sequence: Int64 = 0
         var current: Operation?
+        /// Each post a transaction listens to, as the server last pushed it.
+        var cache: [Int: Node] = [:]
         var ledger = StarLedger()
         var tally = StarTally()
         var writes: [WriteID: CheckedContinuation<WireResponse, Never>] = [:]
@@ -50,55 +52,72 @@ extension StarClient {
         }
     }
 
-    /// Starts the next operation: a random post (post 0 when hot) and one of this client's users whose star it
-    /// knows; stops when every star it could toggle went uncertain.
+    /// Starts the next operation, unless stopped or every star this client could toggle went uncertain.
     func next(_ state: inout State) -> [ServerCommand] {
-        guard state.isRunning, !state.users.isEmpty else { return [] }
-        let posts = self.workload.starredPosts
-        for _ in 0..<64 {
-            let pair = StarLedger.Pair(
-                post: Int.random(in: posts, using: &state.random),
-                user: state.users[Int.random(in: 0..<state.users.count, using: &state.random)])
-            guard let starred = state.ledger.isStarred(pair) else { continue }
-            return self.begin(pair, starring: !starred, &state)
-        }
-        return []
+        guard state.isRunning,
+            let (pair, starring) = self.workload.pick(users: state.users, ledger: state.ledger, using: &state.random)
+        else { return [] }
+        return self.begin(pair, starring: starring, &state)
     }
 
     private func begin(_ pair: StarLedger.Pair, starring: Bool, _ state: inout State) -> [ServerCommand] {
-        switch self.mode {
-        case .increment:
+        if !self.usesTransactions {
             let id = state.nextID()
             state.current = Operation(
                 pair: pair, starring: starring, started: .now, phase: .writing(WriteID(id)))
             let update = self.workload.starUpdate(post: pair.post, user: pair.user, starring: starring)
             return [.write(WriteID(id), .merge(path: "/", data: update, origin: self.origin(id, state)))]
-        case .transaction:
-            let id = state.nextID()
-            state.current = Operation(
-                pair: pair, starring: starring, started: .now, phase: .reading(RequestToken(id)))
-            return [.get(RequestToken(id), path: self.postPath(pair.post), query: nil)]
+        }
+        state.current = Operation(pair: pair, starring: starring, started: .now, phase: .listening)
+        state.cache[pair.post] = Node.empty
+        return [.listen(self.listenKey(pair.post), hash: "")]
+    }
+
+    /// The post's listen was answered: its data came before the answer, so the first attempt can go.
+    func listened(_ key: ListenKey, _ response: WireResponse, _ state: inout State) -> [ServerCommand] {
+        guard let operation = state.current, case .listening = operation.phase,
+            key == self.listenKey(operation.pair.post)
+        else { return [] }
+        guard case .ok = response else {
+            state.tally.errors[Self.status(response, otherwise: "listen_failed"), default: 0] += 1
+            return self.end(operation, .unchanged, &state)
+        }
+        return self.attempt(operation, &state)
+    }
+
+    /// The server's data for a post being listened to changed: keep it, for the next attempt.
+    func pushed(_ path: Path, _ changes: [(relative: Path, data: WireData)], _ state: inout State) {
+        for post in state.cache.keys {
+            let postPath = self.postPath(post)
+            guard var node = state.cache[post] else { continue }
+            for change in changes {
+                let at = path.appending(change.relative)
+                guard let tree = try? change.data.tree() else { continue }
+                if let below = postPath.relativePath(to: at) {
+                    node = node.setting(tree, at: below)
+                } else if let above = at.relativePath(to: postPath) {
+                    node = tree.node(at: above)
+                }
+            }
+            state.cache[post] = node
         }
     }
 
-    /// A transaction's read came back: attempt the toggle on it.
-    func read(_ token: RequestToken, _ response: WireResponse, _ state: inout State) -> [ServerCommand] {
-        guard var operation = state.current, case .reading(let expected) = operation.phase, expected == token else {
-            return []
-        }
-        guard case .ok(let data) = response, let tree = try? data.tree(),
-            let (post, starred) = StarToggle.toggled(data.jsonValue, uid: self.workload.userID(operation.pair.user))
-        else {
-            state.tally.errors[Self.status(response, otherwise: "post_missing"), default: 0] += 1
-            state.current = nil
-            return self.next(&state)
+    /// The docs' toggle on the post as last pushed, put with that value's hash.
+    private func attempt(_ operation: Operation, _ state: inout State) -> [ServerCommand] {
+        var operation = operation
+        let cached = state.cache[operation.pair.post] ?? .empty
+        let uid = self.workload.userID(operation.pair.user)
+        guard let (post, starred) = StarToggle.toggled(cached.jsonValue(format: .export), uid: uid) else {
+            state.tally.errors["post_missing", default: 0] += 1
+            return self.end(operation, .unchanged, &state)
         }
         operation.starring = starred
         let id = state.nextID()
         operation.phase = .writing(WriteID(id))
         state.current = operation
         let path = self.postPath(operation.pair.post).description
-        return [.write(WriteID(id), .put(path: path, data: post, hash: tree.hash, origin: self.origin(id, state)))]
+        return [.write(WriteID(id), .put(path: path, data: post, hash: cached.hash, origin: self.origin(id, state)))]
     }
 
     /// A write came back: the operation is done, or a stale transaction tries again.
@@ -108,28 +127,37 @@ extension StarClient {
         }
         switch response {
         case .ok:
-            state.ledger.record(operation.pair, starring: operation.starring, .applied)
             if state.isRunning { state.tally.operations += 1 }
             let latency = ContinuousClock.now - operation.started
             state.tally.latency.record(latency)
             state.tally.window.record(latency)
-            if self.mode == .transaction { state.tally.attempts[operation.attempts, default: 0] += 1 }
+            if self.usesTransactions { state.tally.attempts[operation.attempts, default: 0] += 1 }
+            return self.end(operation, .applied, &state)
         case .failure(let error) where error.code == .dataStale && operation.attempts < Self.attemptLimit:
+            // The server pushed the value that won before answering: try again on it at once, as the SDKs do.
             state.tally.retries += 1
             operation.attempts += 1
-            let token = state.nextID()
-            operation.phase = .reading(RequestToken(token))
-            state.current = operation
-            return [.get(RequestToken(token), path: self.postPath(operation.pair.post), query: nil)]
+            return self.attempt(operation, &state)
         case .failure(let error) where error.code == .dataStale:
             state.tally.gaveUp += 1
-            state.ledger.record(operation.pair, starring: operation.starring, .unchanged)
+            return self.end(operation, .unchanged, &state)
         case .failure:
             state.tally.errors[Self.status(response, otherwise: "failed"), default: 0] += 1
-            state.ledger.record(operation.pair, starring: operation.starring, .unchanged)
+            return self.end(operation, .unchanged, &state)
         }
+    }
+
+    /// Records how the operation ended, stops listening to a transaction's post, and starts the next one.
+    private func end(_ operation: Operation, _ outcome: StarLedger.Outcome, _ state: inout State) -> [ServerCommand] {
+        state.ledger.record(operation.pair, starring: operation.starring, outcome)
         state.current = nil
-        return self.next(&state)
+        guard self.usesTransactions else { return self.next(&state) }
+        state.cache[operation.pair.post] = nil
+        return [.unlisten(self.listenKey(operation.pair.post))] + self.next(&state)
+    }
+
+    private func listenKey(_ post: Int) -> ListenKey {
+        ListenKey(path: self.postPath(post), query: nil, tag: nil)
     }
 
     private func origin(_ sequence: Int64, _ state: State) -> WriteOrigin? {

@@ -10,21 +10,24 @@ import Synchronization
 ///
 /// Events arrive on the connection's queue; the state is behind a lock only because the run reads its tally from
 /// another thread.
-final class StarClient: Sendable {
+final class StarClient: StarDriver {
     /// Firebase's SDKs give a transaction 25 attempts.
     static let attemptLimit = 25
 
     let index: Int
     let workload: StarWorkload
-    let mode: StarsOptions.Mode
+    /// Whether each operation is the docs' transaction (otherwise the fan-out update).
+    let usesTransactions: Bool
     private let sink = EventSink()
     private let connection: PersistentConnection
     let state: Mutex<State>
 
-    init(index: Int, workload: StarWorkload, mode: StarsOptions.Mode, nodes: [StarsOptions.Node], namespace: String) {
+    init(
+        index: Int, workload: StarWorkload, usesTransactions: Bool, nodes: [StarsOptions.Node], namespace: String
+    ) {
         self.index = index
         self.workload = workload
-        self.mode = mode
+        self.usesTransactions = usesTransactions
         let endpoints = nodes.indices.map { offset in
             let node = nodes[(index + offset) % nodes.count]
             return RealtimeEndpoint(host: node.host, port: node.port)
@@ -88,15 +91,15 @@ final class StarClient: Sendable {
         }
     }
 
-    /// Reads `path` once through this client's connection.
-    func read(_ path: Path) async -> WireResponse {
+    /// Reads `path` (with `query`, when given) once through this client's connection.
+    func read(_ path: Path, query: QuerySpec? = nil) async -> WireResponse {
         await withCheckedContinuation { continuation in
             let token = self.state.withLock { state in
                 state.sequence += 1
                 state.reads[RequestToken(state.sequence)] = continuation
                 return RequestToken(state.sequence)
             }
-            self.connection.send(.get(token, path: path, query: nil))
+            self.connection.send(.get(token, path: path, query: query))
         }
     }
 
@@ -137,12 +140,17 @@ final class StarClient: Sendable {
                 }
                 return self.written(id, response, &state)
             case .requestAnswered(let token, let response):
-                if let waiter = state.reads.removeValue(forKey: token) {
-                    waiter.resume(returning: response)
-                    return []
-                }
-                return self.read(token, response, &state)
-            case .data, .merge, .listenAnswered, .listenRevoked, .shutdown:
+                state.reads.removeValue(forKey: token)?.resume(returning: response)
+                return []
+            case .listenAnswered(let key, let response):
+                return self.listened(key, response, &state)
+            case .data(let path, let data, _):
+                self.pushed(path, [(Path.root, data)], &state)
+                return []
+            case .merge(let path, let changes, _):
+                self.pushed(path, changes.map { ($0.relative, $0.data) }, &state)
+                return []
+            case .listenRevoked, .shutdown:
                 return []
             }
         }

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthNet
 import HearthWire
 
 /// `hearth bench stars`: connects the clients, sets up the run's posts, runs the operations for the duration with
@@ -18,13 +19,19 @@ public enum StarsBenchmark {
         let workload = StarWorkload(
             run: StarWorkload.runID(using: &random), posts: options.posts, users: options.users,
             clients: options.clients, hot: options.hot)
-        let clients = (0..<options.clients).map {
-            StarClient(
-                index: $0, workload: workload, mode: options.mode, nodes: options.nodes, namespace: options.namespace)
-        }
+        // Sets the run up and reads it back at the end; takes no part in the load.
+        let admin = StarClient(
+            index: 0, workload: workload, usesTransactions: false, nodes: options.nodes, namespace: options.namespace)
+        defer { admin.close() }
+        try await Self.connect([admin], options, timeout: connectTimeout)
+        try await Self.setUp(workload, through: admin)
+        let clients = try await Self.clients(options, workload, connectTimeout: connectTimeout)
         defer { for client in clients { client.close() } }
-        try await Self.connect(clients, options, timeout: connectTimeout)
-        try await Self.setUp(workload, through: clients[0])
+        let readers = (0..<options.readerCount).map {
+            StarReader(index: $0, nodes: options.nodes, namespace: options.namespace)
+        }
+        defer { for reader in readers { reader.close() } }
+        try await Self.listen(readers, options, timeout: connectTimeout)
 
         let started = ContinuousClock.now
         for client in clients { client.start() }
@@ -56,13 +63,60 @@ public enum StarsBenchmark {
             ledger.merge(clientLedger)
             tally.merge(clientTally)
         }
-        let (posts, copies, unreadable) = await Self.readBack(workload, through: clients[0])
+        let (posts, copies, unreadable) = await Self.readBack(workload, through: admin)
+        let (readerUpdates, readerViolations) = await Self.check(readers, through: admin)
         let verifier = StarVerifier(workload: workload, checksCopies: options.mode == .increment)
         var report = StarReport(
             options: options, run: workload.run, seconds: min(seconds, Double(total)), tally: tally,
-            violations: unreadable + verifier.violations(posts: posts, copies: copies, ledger: ledger))
+            violations: unreadable + verifier.violations(posts: posts, copies: copies, ledger: ledger)
+                + readerViolations)
         report.series = series
+        report.readers = readers.count
+        report.readerUpdates = readerUpdates
         return report
+    }
+
+    /// The run's clients, connected: realtime connections, or REST clients (each with a keep-alive connection of
+    /// its own, opened at its first request) spread over the nodes alike.
+    private static func clients(_ options: StarsOptions, _ workload: StarWorkload, connectTimeout: Duration)
+        async throws(StarsRunError) -> [any StarDriver]
+    {
+        var addresses: [SocketAddress] = []
+        for node in options.nodes {
+            do {
+                addresses.append(
+                    try SocketAddress(parsing: node.host.contains(":") ? "[\(node.host)]:\(node.port)" : "\(node)"))
+            } catch {
+                throw StarsRunError("\(node) is not an address REST can reach: \(error)")
+            }
+        }
+        let deadline = ContinuousClock.now + options.duration + Self.drainTimeout + connectTimeout
+        var realtime: [StarClient] = []
+        var clients: [any StarDriver] = []
+        for index in 0..<options.clients {
+            switch Self.mode(of: index, in: options.mode) {
+            case .rest:
+                clients.append(
+                    RESTStarClient(
+                        index: index, workload: workload, address: addresses[index % addresses.count],
+                        namespace: options.namespace, deadline: deadline))
+            case let mode:
+                let client = StarClient(
+                    index: index, workload: workload, usesTransactions: mode == .transaction, nodes: options.nodes,
+                    namespace: options.namespace)
+                realtime.append(client)
+                clients.append(client)
+            }
+        }
+        try await Self.connect(realtime, options, timeout: connectTimeout)
+        return clients
+    }
+
+    /// What client `index` runs: the run's mode, or in a mixed run, of every four clients two the fan-out, one
+    /// the transaction and one REST.
+    static func mode(of index: Int, in mode: StarsOptions.Mode) -> StarsOptions.Mode {
+        guard mode == .mixed else { return mode }
+        return [.increment, .increment, .transaction, .rest][index % 4]
     }
 
     private static func connect(_ clients: [StarClient], _ options: StarsOptions, timeout: Duration)
@@ -79,6 +133,58 @@ public enum StarsBenchmark {
                 "could not connect to \(options.nodes.map(\.description).joined(separator: ", ")) within "
                     + "\(timeout): is `hearth serve` running there (HTTP port)?")
         }
+    }
+
+    private static func listen(_ readers: [StarReader], _ options: StarsOptions, timeout: Duration)
+        async throws(StarsRunError)
+    {
+        let listening = await withTaskGroup(of: Bool.self) { group in
+            for reader in readers { group.addTask { await reader.listen(timeout: timeout) } }
+            var all = true
+            for await ok in group { all = all && ok }
+            return all
+        }
+        guard listening else { throw StarsRunError("the readers could not connect within \(timeout)") }
+    }
+
+    /// Once the pushes stop, each reader's view of the top posts must be what the database answers for the same
+    /// query; returns the pushes the readers got and a violation for each that differs.
+    private static func check(_ readers: [StarReader], through admin: StarClient) async -> (Int, [String]) {
+        var updates = 0
+        var violations: [String] = []
+        for reader in readers {
+            await reader.settle(quiet: .milliseconds(300), timeout: .seconds(5))
+            let view = reader.view
+            updates += view.updates
+            let name = "reader \(reader.index) (posts ordered by starCount, last 10)"
+            if let refusal = view.refusal {
+                violations.append("\(name): the listen was refused: \(refusal)")
+                continue
+            }
+            switch await admin.read(StarReader.path, query: StarReader.query) {
+            case .ok(let data):
+                guard let stored = try? data.tree() else {
+                    violations.append("\(name): the node sent data that is not a tree")
+                    continue
+                }
+                if view.posts != stored {
+                    violations.append(
+                        "\(name): the listener ended on \(Self.summary(view.posts)) but the database answers "
+                            + Self.summary(stored))
+                }
+            case .failure(let error):
+                violations.append("\(name): the query could not be read back (\(error))")
+            }
+        }
+        return (updates, violations)
+    }
+
+    /// `post: starCount` for each post of a query's answer.
+    private static func summary(_ posts: Node) -> String {
+        let items = posts.children.map { key, post in
+            "\(key.string): \(post.child(Key(unchecked: "starCount")).leafValue.map { "\($0)" } ?? "-")"
+        }
+        return "[" + items.joined(separator: ", ") + "]"
     }
 
     private static func setUp(_ workload: StarWorkload, through client: StarClient) async throws(StarsRunError) {

@@ -70,3 +70,20 @@ public struct StarWorkload: Sendable, Equatable {
         return update
     }
 }
+
+extension StarWorkload {
+    /// The next star a client toggles: a random post (post 0 when hot) and one of its `users` whose star it knows
+    /// (`ledger`), to star or un-star it; nil when none could be found (every one it tried went uncertain).
+    public func pick(
+        users: [Int], ledger: StarLedger, using generator: inout some RandomNumberGenerator
+    ) -> (pair: StarLedger.Pair, starring: Bool)? {
+        guard !users.isEmpty else { return nil }
+        for _ in 0..<64 {
+            let pair = StarLedger.Pair(
+                post: Int.random(in: self.starredPosts, using: &generator),
+                user: users[Int.random(in: 0..<users.count, using: &generator)])
+            if let starred = ledger.isStarred(pair) { return (pair, !starred) }
+        }
+        return nil
+    }
+}
