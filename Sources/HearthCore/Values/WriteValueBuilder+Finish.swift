@@ -47,7 +47,7 @@ extension WriteValueBuilder {
         var overwritten: Set<Int> = []
         let children: ChildMap
         if container.isArray {
-            var elements = container.elements
+            let elements = container.elements
             children = elements.finish()
         } else if container.isSorted {
             children = ChildMap(sortedUniqueElements: container.children)

@@ -26,6 +26,8 @@ public final class AccessControl: Sendable {
     let defaultRules: InstalledRules
     let state = Mutex(RulesState())
     private let credentials = CredentialCache()
+    /// Where compare-and-sets from REST and realtime clients contending for one location take turns.
+    let conditionalWrites = ConditionalWriteGate()
 
     public init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
         self.database = database

@@ -17,8 +17,8 @@ public final class RESTHandler: HTTPRequestHandler {
     let wire: WireSessions?
     /// The cluster this node is a member of, if any (`/.cluster`).
     let cluster: (any ClusterOperations)?
-    /// Takes turns among callers contending with compare-and-sets on one location.
-    let conditionalWrites = ConditionalWriteGate()
+    /// Takes turns among callers contending with compare-and-sets on one location (shared with realtime clients).
+    var conditionalWrites: ConditionalWriteGate { self.access.conditionalWrites }
 
     public init(
         database: any DatabaseAccess,

@@ -18,6 +18,8 @@ final class WireAcknowledgements: Sendable {
         var started: ContinuousClock.Instant
         var write: PendingWrite
         var path: Path
+        /// A compare-and-set's turn at its location (`ConditionalWriteGate`), ended with its answer.
+        var turn: UInt64? = nil
     }
 
     private struct State {

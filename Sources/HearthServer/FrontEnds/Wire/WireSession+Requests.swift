@@ -38,12 +38,15 @@ extension WireSession {
     /// Orders a put or merge now; its acknowledgement follows, in request order, once it is durable.
     private func submit(id: Int64, _ request: WireRequest) async {
         let started = ContinuousClock.now
+        let turn = await self.takeTurn(request)
         do {
             let submission = try await self.submitWrite(request)
             self.acknowledgements.append(
                 .init(
-                    id: id, action: request.action, started: started, write: submission.write, path: submission.path))
+                    id: id, action: request.action, started: started, write: submission.write, path: submission.path,
+                    turn: turn))
         } catch {
+            if let turn { self.context.access.conditionalWrites.answered(turn, .failed) }
             await self.acknowledgements.barrier()
             self.send(self.failureResponse(id: id, action: request.action, error: error))
             self.record(action: request.action, error: error, since: started)

@@ -34,6 +34,28 @@ extension WireSession {
         return (write, path)
     }
 
+    /// A compare-and-set put waits for its turn at its location, as REST's do (`ConditionalWriteGate`: a transaction
+    /// answered `datastale` is served next when it tries again, so none loses every round); any other write goes at
+    /// once. Returns the turn to end once the put is answered.
+    func takeTurn(_ request: WireRequest) async -> UInt64? {
+        guard case .put(_, _, .some(let hash), _) = request, let (path, _) = try? Self.mutations(of: request) else {
+            return nil
+        }
+        return await self.context.access.conditionalWrites.admit(
+            connection: self.caller, target: .init(namespace: self.namespace, path: path), etag: hash)
+    }
+
+    /// Ends a compare-and-set's turn with how it was answered.
+    func endTurn(_ turn: UInt64, _ result: Result<WriteOutcome, any Error>) {
+        let answer: ConditionalWriteScheduler.Answer =
+            switch result {
+            case .success(.committed): .committed
+            case .success(.conditionFailed(let current)): .conditionFailed(etag: current.hash)
+            case .failure: .failed
+            }
+        self.context.access.conditionalWrites.answered(turn, answer)
+    }
+
     /// The response to a write once it is durable: `ok`, or `datastale` when its compare-and-set failed.
     static func acknowledgement(id: Int64, result: Result<WriteOutcome, any Error>, path: Path) -> WireServerMessage {
         switch result {

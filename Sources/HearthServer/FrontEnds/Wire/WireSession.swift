@@ -22,6 +22,9 @@ final class WireSession: WebSocketMessageHandler {
     let shared: Mutex<Shared>
     /// Acknowledgements of pipelined writes, sent in request order.
     let acknowledgements = WireAcknowledgements()
+    /// Who this session is to the compare-and-set turns (`ConditionalWriteGate`): a number no HTTP connection has.
+    let caller = WireSession.callers.add(1, ordering: .relaxed).newValue | (1 << 63)
+    private static let callers = Atomic<UInt64>(0)
 
     struct Shared {
         var transport: (any WireTransport)?
@@ -173,6 +176,7 @@ final class WireSession: WebSocketMessageHandler {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 await self.acknowledgements.drain { entry, result in
+                    if let turn = entry.turn { self.endTurn(turn, result) }
                     self.send(Self.acknowledgement(id: entry.id, result: result, path: entry.path))
                     let error: (any Error)? =
                         switch result {
@@ -218,6 +222,7 @@ final class WireSession: WebSocketMessageHandler {
             return (listens, operations)
         }
         for listen in listens { self.remove(listen) }
+        self.context.access.conditionalWrites.connectionClosed(self.caller)
         self.releaseDisconnectFrame()
         for operation in operations { await self.runOnDisconnect(operation) }
         let waiters = self.shared.withLock { shared in

@@ -1,11 +1,13 @@
 import HearthCore
 
-/// Decides when each REST compare-and-set (`PUT` with `if-match`) runs, so that callers contending for one location
-/// take turns instead of racing.
+/// Decides when each compare-and-set (REST's `PUT` with `if-match`, the realtime protocol's put with a hash) runs,
+/// so that callers contending for one location take turns instead of racing.
 ///
-/// firebase-admin's `transaction()` answers a `412` by retrying at once with the ETag it carried, up to 25 times. Left
-/// to race, each round goes to whichever retry reaches the server first, so one caller can lose 25 rounds in a row by
-/// chance. The realtime protocol gets fairness from ordering; REST gets it here, with one lane per contended location:
+/// firebase-admin's `transaction()` answers a `412` by retrying at once with the ETag it carried, and the SDKs answer
+/// `datastale` by retrying at once on the value pushed before it, up to 25 times. Left to race, each round goes to
+/// whichever retry reaches the server first, so one caller can lose 25 rounds in a row by chance (64 realtime
+/// clients toggling one post: 396 of 600 transactions gave up in 5 s). Both front ends take turns here, with one lane per
+/// contended location:
 /// a compare-and-set runs at once when nothing holds the lane (so an uncontended one never waits), and otherwise waits
 /// in line. The lane is held by a running compare-and-set, and by a caller answered `412` until its retry comes back
 /// (within the retry window, which follows the gaps between `412`s and retries seen there as TCP's retransmission
@@ -14,7 +16,8 @@ import HearthCore
 /// typically needs one `412` (its request waited while others committed) and one retry. No request waits longer than
 /// `maximumHold`; reads and unconditional writes never come here.
 ///
-/// Callers are known by their HTTP connection. Python's `requests` shares one connection pool among threads, so a
+/// A `412` here is also a realtime `datastale`. Callers are known by their HTTP connection or their realtime session
+/// (`WireSession.caller`). Python's `requests` shares one connection pool among threads, so a
 /// retry sometimes comes on another connection: the retry awaited on a connection that is next used for an ETag read
 /// (a new transaction's first step) is orphaned, and handed to the compare-and-set with its ETag that came, or comes
 /// next, without a ticket on a connection that did not just read. Only locations with something running, waiting or

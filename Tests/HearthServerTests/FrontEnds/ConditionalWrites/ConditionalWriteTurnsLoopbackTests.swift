@@ -1,9 +1,10 @@
+import HearthCore
 import HearthTestKit
 import Testing
 
-/// REST compare-and-sets over real sockets take turns: a caller answered `412` keeps the location until its retry
-/// comes back, so a newcomer that arrives first with the same, current ETag waits, and loses to the retry (the retry
-/// comes well within the first retry window, 30 ms).
+/// Compare-and-sets over real sockets take turns: a caller answered `412` (REST) or `datastale` (a realtime put with
+/// a hash) keeps the location until its retry comes back, so a newcomer that arrives first with the same, current
+/// value waits, and loses to the retry (the retry comes well within the first retry window, 30 ms).
 @Suite struct ConditionalWriteTurnsLoopbackTests {
     @Test func aRetryAfterA412GoesBeforeANewcomerThatArrivedFirst() async throws {
         try await TestNode.with { node in
@@ -31,6 +32,32 @@ import Testing
                 }
             }
             Issue.record("the retry never went before the newcomer: \(outcomes)")
+        }
+    }
+
+    @Test func aRealtimeRetryAfterDatastaleGoesBeforeANewcomerThatArrivedFirst() async throws {
+        try await TestNode.with { node in
+            var outcomes: [String] = []
+            for attempt in 0..<5 {
+                let path = "/counter\(attempt)"
+                let port = node.port
+                let (retry, newcomer, final) = try await onDedicatedThread {
+                    let loser = try WireTestClient(port: port)
+                    _ = try loser.call("p", #"{"p":"\#(path)","d":1}"#)
+                    let hash = Node(.int(1)).hash
+                    #expect(try loser.call("p", #"{"p":"\#(path)","d":2,"h":"stale"}"#)["s"] == .string("datastale"))
+                    let other = try WireTestClient(port: port)
+                    let newcomerID = try other.send("p", #"{"p":"\#(path)","d":20,"h":"\#(hash)"}"#)
+                    let retry = try loser.call("p", #"{"p":"\#(path)","d":2,"h":"\#(hash)"}"#)
+                    let newcomer = try other.response(to: newcomerID)
+                    return (retry, newcomer, try loser.call("g", #"{"p":"\#(path)"}"#))
+                }
+                outcomes.append("retry \(retry), newcomer \(newcomer), final \(final)")
+                if retry["s"] == .string("ok") && newcomer["s"] == .string("datastale") && final["d"] == .int(2) {
+                    return
+                }
+            }
+            Issue.record("the realtime retry never went before the newcomer: \(outcomes)")
         }
     }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The thin async shell around `ConditionalWriteScheduler`: REST compare-and-sets wait here for their turn, and the
-/// scheduler's timer runs as a task.
+/// The thin async shell around `ConditionalWriteScheduler`: compare-and-sets from REST and realtime clients wait here
+/// for their turn (one gate per node, `AccessControl.conditionalWrites`), and the scheduler's timer runs as a task.
 final class ConditionalWriteGate: Sendable {
     private struct State {
         var scheduler: ConditionalWriteScheduler
