@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthTestKit
 import Synchronization
 import Testing
@@ -50,6 +51,31 @@ import Testing
         await #expect(throws: StarsRunError.self) {
             _ = try await StarsBenchmark.run(options, isTerminal: false, connectTimeout: .milliseconds(500)) { _ in }
         }
+    }
+
+    @Test func chaosWithoutItsScriptEndsTheRunBeforeItStarts() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        var options = Self.options(server, .increment)
+        options.killsLeader = true
+        options.clusterScript = "/nonexistent/scripts/cluster"
+        do {
+            _ = try await StarsBenchmark.run(options, isTerminal: false) { _ in }
+            Issue.record("the run started")
+        } catch {
+            #expect(error.description.contains("/nonexistent/scripts/cluster"), "\(error)")
+        }
+    }
+
+    @Test func chaosAgainstASingleNodeIsReportedAsFailed() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        var options = Self.options(server, .increment)
+        options.killsLeader = true
+        options.clusterScript = "/bin/true"
+        let report = try await StarsBenchmark.run(options, isTerminal: false) { _ in }
+        #expect(report.violations.contains { $0.hasPrefix("chaos: ") }, "\(report.violations)")
+        #expect(report.json["chaos"]?["failure"] != nil && report.json["chaos"]?["failure"] != .null)
     }
 
     @Test func rulesThatRefuseTheRunEndItBeforeItStarts() async throws {

@@ -3,7 +3,8 @@ extension StarsOptions {
     public static let usage = """
         usage: hearth bench stars [--nodes HOST:PORT[,HOST:PORT…]] [--clients N] [--posts N] [--users N]
                                   [--duration 30s] [--mode increment|transaction|rest|mixed] [--hot] [--readers N]
-                                  [--namespace NAME] [--json FILE] [--html FILE]
+                                  [--namespace NAME] [--chaos kill-leader [--cluster-script PATH]]
+                                  [--json FILE] [--html FILE]
         """
 
     /// Reads the command line after `stars`.
@@ -33,6 +34,10 @@ extension StarsOptions {
                     throw StarsOptionsError(name, "needs a whole number, 0 or more")
                 }
                 self.readers = count
+            case "--chaos":
+                guard value == "kill-leader" else { throw StarsOptionsError(name, "takes kill-leader, not \(value)") }
+                self.killsLeader = true
+            case "--cluster-script": self.clusterScript = value
             case "--json": self.jsonFile = value
             case "--html": self.htmlFile = value
             case "--mode":

@@ -44,6 +44,10 @@ public struct StarsOptions: Sendable, Equatable {
     /// Connections listening to the top posts (`orderByChild("starCount").limitToLast(10)`) while the run goes;
     /// nil: 4 in the `mixed` mode, none otherwise.
     public var readers: Int?
+    /// Kill the leader of the hottest shard halfway through (`--chaos kill-leader`), through `clusterScript`.
+    public var killsLeader = false
+    /// `scripts/cluster`, which started the nodes and kills and restarts them.
+    public var clusterScript = "scripts/cluster"
     /// Where to write the final report as JSON.
     public var jsonFile: String?
     /// Where to write the final report as a self-contained HTML page with charts.

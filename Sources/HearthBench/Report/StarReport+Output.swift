@@ -19,6 +19,14 @@ extension StarReport {
             "retries": .int(Int64(self.tally.retries)), "gaveUp": .int(Int64(self.tally.gaveUp)),
             "errors": .object(self.tally.errors.mapValues { .int(Int64($0)) }),
             "readers": .int(Int64(self.readers)), "readerUpdates": .int(Int64(self.readerUpdates)),
+            "chaos": self.chaos.map { chaos in
+                .object([
+                    "node": .string(chaos.node), "shard": .int(Int64(chaos.shard)),
+                    "killedAtSeconds": .double(chaos.killedAt), "downSeconds": .double(chaos.downSeconds),
+                    "recoveryMs": chaos.recoverySeconds.map { .double($0 * 1000) } ?? .null,
+                    "failure": chaos.failure.map { .string($0) } ?? .null,
+                ])
+            } ?? .null,
             "invariantsOk": .bool(self.invariantsOk), "violations": .array(self.violations.map { .string($0) }),
             "series": .array(
                 self.series.map {
@@ -49,6 +57,13 @@ extension StarReport {
         }
         if self.readers > 0 {
             lines.append("readers      \(self.readers), \(self.readerUpdates) pushes of the top posts")
+        }
+        if let chaos = self.chaos {
+            let back = chaos.recoverySeconds.map { "throughput back after \(Self.format($0 * 1000)) ms" }
+            lines.append(
+                "chaos        killed \(chaos.node) (leader of shard \(chaos.shard)) at \(Self.format(chaos.killedAt)) s, "
+                    + "down \(Self.format(chaos.downSeconds)) s; "
+                    + (back ?? "throughput did not come back within the run"))
         }
         let errors = self.tally.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("errors       " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))

@@ -26,6 +26,8 @@ public struct StarReport: Sendable {
     /// Connections that listened to the top posts, and the pushes they received.
     public var readers = 0
     public var readerUpdates = 0
+    /// What `--chaos kill-leader` did, when asked.
+    public var chaos: ChaosOutcome?
 
     public init(options: StarsOptions, run: String, seconds: Double, tally: StarTally, violations: [String]) {
         self.options = options

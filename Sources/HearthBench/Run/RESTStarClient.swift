@@ -49,6 +49,8 @@ final class RESTStarClient: StarDriver {
 
     var isBusy: Bool { self.state.withLock { $0.current != nil } }
 
+    var operationsSoFar: Int { self.state.withLock { $0.tally.operations } }
+
     func takeWindow() -> StarTally {
         self.state.withLock { state in
             let tally = state.tally
@@ -130,8 +132,9 @@ final class RESTStarClient: StarDriver {
             case 412:
                 self.state.withLock { $0.tally.gaveUp += 1 }
             default:
+                // A 5xx (the commit was not seen in time, say) does not say whether the put took effect.
                 self.count("http_\(answer.status)")
-                return (.unchanged, starred, attempt)
+                return (answer.status >= 500 ? .uncertain : .unchanged, starred, attempt)
             }
         }
         return (.unchanged, starring, StarClient.attemptLimit)

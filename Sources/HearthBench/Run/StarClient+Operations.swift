@@ -141,9 +141,12 @@ extension StarClient {
         case .failure(let error) where error.code == .dataStale:
             state.tally.gaveUp += 1
             return self.end(operation, .unchanged, &state)
-        case .failure:
+        case .failure(let error):
             state.tally.errors[Self.status(response, otherwise: "failed"), default: 0] += 1
-            return self.end(operation, .unchanged, &state)
+            // `unavailable` (the write's commit was not seen in time: a leader lost, say) and `disconnected` say
+            // nothing of whether the write took effect; only a refusal does.
+            let refused = error.code != .unavailable && error.code.description != "disconnected"
+            return self.end(operation, refused ? .unchanged : .uncertain, &state)
         }
     }
 

@@ -82,6 +82,8 @@ final class StarClient: StarDriver {
         }
     }
 
+    var operationsSoFar: Int { self.state.withLock { $0.tally.operations } }
+
     /// The latencies since the last call, and the totals so far.
     func takeWindow() -> StarTally {
         self.state.withLock { state in

@@ -6,6 +6,8 @@ protocol StarDriver: Sendable {
     func stop()
     /// Whether an operation is still waiting for its answer.
     var isBusy: Bool { get }
+    /// Operations finished while the run was on, so far.
+    var operationsSoFar: Int { get }
     /// The latencies since the last call, and the totals so far.
     func takeWindow() -> StarTally
     /// Ends the client's part: an operation still unanswered counts as uncertain (or unchanged, when it wrote

@@ -1,6 +1,8 @@
+import Foundation
 import HearthCore
 import HearthNet
 import HearthWire
+import Synchronization
 
 /// `hearth bench stars`: connects the clients, sets up the run's posts, runs the operations for the duration with
 /// a progress line each second, lets the last answers arrive, reads the posts back and checks them.
@@ -33,8 +35,25 @@ public enum StarsBenchmark {
         defer { for reader in readers { reader.close() } }
         try await Self.listen(readers, options, timeout: connectTimeout)
 
+        let chaos = try Self.chaos(options)
+        let shardsAtStart = chaos?.shards() ?? [:]
         let started = ContinuousClock.now
         for client in clients { client.start() }
+        let samples = Mutex<[ThroughputRecovery.Sample]>([])
+        let sampler = Task {
+            while !Task.isCancelled {
+                let operations = clients.reduce(0) { $0 + $1.operationsSoFar }
+                samples.withLock {
+                    $0.append(.init(seconds: (ContinuousClock.now - started).inSeconds, operations: operations))
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let fault = chaos.map { chaos in
+            Task {
+                await Self.killLeader(chaos, at: started + options.duration / 2, since: started, before: shardsAtStart)
+            }
+        }
         let total = Int(options.duration.inSeconds.rounded(.up))
         var series: [StarReport.Second] = []
         var previous = 0
@@ -51,6 +70,7 @@ public enum StarsBenchmark {
             progress(ProgressLine.render(second: sample, of: total, tally: tally, isTerminal: isTerminal))
         }
         for client in clients { client.stop() }
+        sampler.cancel()
         let seconds = (ContinuousClock.now - started).inSeconds
         let drainDeadline = ContinuousClock.now + Self.drainTimeout
         while clients.contains(where: \.isBusy), ContinuousClock.now < drainDeadline {
@@ -65,11 +85,16 @@ public enum StarsBenchmark {
         }
         let (posts, copies, unreadable) = await Self.readBack(workload, through: admin)
         let (readerUpdates, readerViolations) = await Self.check(readers, through: admin)
+        var outcome = await fault?.value
+        if let killedAt = outcome?.killedAt {
+            outcome?.recoverySeconds = ThroughputRecovery.seconds(after: killedAt, samples: samples.withLock { $0 })
+        }
         let verifier = StarVerifier(workload: workload, checksCopies: options.mode == .increment)
         var report = StarReport(
             options: options, run: workload.run, seconds: min(seconds, Double(total)), tally: tally,
             violations: unreadable + verifier.violations(posts: posts, copies: copies, ledger: ledger)
-                + readerViolations)
+                + readerViolations + (outcome?.failure.map { ["chaos: \($0)"] } ?? []))
+        report.chaos = outcome
         report.series = series
         report.readers = readers.count
         report.readerUpdates = readerUpdates
@@ -133,6 +158,41 @@ public enum StarsBenchmark {
                 "could not connect to \(options.nodes.map(\.description).joined(separator: ", ")) within "
                     + "\(timeout): is `hearth serve` running there (HTTP port)?")
         }
+    }
+
+    /// The chaos asked for, once its script is known to be there.
+    private static func chaos(_ options: StarsOptions) throws(StarsRunError) -> StarChaos? {
+        guard options.killsLeader else { return nil }
+        guard FileManager.default.isExecutableFile(atPath: options.clusterScript) else {
+            throw StarsRunError(
+                "--chaos kill-leader kills and restarts nodes with \(options.clusterScript), which is not there: start "
+                    + "the cluster with scripts/cluster up 3 and run from the repository, or give --cluster-script")
+        }
+        return StarChaos(script: options.clusterScript, nodes: options.nodes, down: .seconds(3))
+    }
+
+    /// At `moment`, kills the leader of the shard that committed the most since `before` was read, keeps it down,
+    /// and restarts it (waiting until it is ready).
+    private static func killLeader(
+        _ chaos: StarChaos, at moment: ContinuousClock.Instant, since started: ContinuousClock.Instant,
+        before: [Int: (leader: String, commit: Int64)]
+    ) async -> ChaosOutcome {
+        try? await Task.sleep(until: moment, clock: .continuous)
+        guard let (shard, leader) = StarChaos.hottest(before: before, after: chaos.shards()) else {
+            var outcome = ChaosOutcome(node: "-", shard: -1, killedAt: 0, downSeconds: 0)
+            outcome.failure = "no node's /.cluster named the shards' leaders: is this a cluster?"
+            return outcome
+        }
+        var outcome = ChaosOutcome(
+            node: leader, shard: shard, killedAt: (ContinuousClock.now - started).inSeconds,
+            downSeconds: chaos.down.inSeconds)
+        if let failure = await chaos.cluster(["kill", leader]) {
+            outcome.failure = failure
+            return outcome
+        }
+        try? await Task.sleep(for: chaos.down)
+        outcome.failure = await chaos.cluster(["restart", leader])
+        return outcome
     }
 
     private static func listen(_ readers: [StarReader], _ options: StarsOptions, timeout: Duration)
