@@ -32,6 +32,9 @@ extension CommitFeed {
         var isShown = false
         /// Transactions it holds a part of, which the step that shows it must show too.
         var held: Set<TransactionID> = []
+        /// The held transactions with a part that sets a spine path (at least those: entries behind the snapshot
+        /// that touch such a path wait for them), so that an entry need not be checked against every held one.
+        var spineSetters: Set<TransactionID> = []
     }
 
     /// Takes `snapshot` of its shard in place of every entry it covers; returns the updates that became ready.
@@ -48,6 +51,7 @@ extension CommitFeed {
             }
         }
         self.queues[shard] = []
+        self.queuedPaths[shard] = QueuedPaths()
         self.blocked[shard] = SortedIndexes()
         self.received[shard] = index
         // The anchor's decisions as of the snapshot; the entries after it add and forget from there.
@@ -103,7 +107,7 @@ extension CommitFeed {
     /// snapshot's part, so the change must follow it.
     func waitsForHeldTransaction(shard: Int, change: ShardChange) -> Bool {
         guard let restore = self.restores[shard], restore.isShown else { return false }
-        for transaction in restore.held {
+        for transaction in restore.spineSetters where restore.held.contains(transaction) {
             for known in self.parts[transaction]?.values ?? [:].values where !known.isCovered {
                 guard known.part.change.namespace == change.namespace else { continue }
                 for case .set(let path, _) in known.part.change.mutations where path.count < restore.spineDepth {
@@ -120,6 +124,7 @@ extension CommitFeed {
     mutating func transactionShown(_ transaction: TransactionID) -> [Int] {
         var holders: [Int] = []
         for shard in self.restores.keys where self.restores[shard]?.held.remove(transaction) != nil {
+            self.restores[shard]?.spineSetters.remove(transaction)
             holders.append(shard)
         }
         return holders.sorted()
@@ -177,9 +182,30 @@ extension CommitFeed {
                     continue
                 }
                 self.restores[shard]?.held.insert(transaction)
+                if known.values.contains(where: { Self.setsSpine($0.part, depth: restore.spineDepth) }) {
+                    self.restores[shard]?.spineSetters.insert(transaction)
+                }
             }
         }
         return true
+    }
+
+    /// A part of `transaction` arrived: a snapshot holding the transaction must know if the part sets a spine path.
+    mutating func noteSpineSetter(_ transaction: TransactionID, part: ShardTransactionPart) {
+        for shard in self.restores.keys {
+            guard let restore = self.restores[shard], restore.held.contains(transaction),
+                Self.setsSpine(part, depth: restore.spineDepth)
+            else { continue }
+            self.restores[shard]?.spineSetters.insert(transaction)
+        }
+    }
+
+    /// Whether `part` sets a path above the shards' depth (a spine path).
+    private static func setsSpine(_ part: ShardTransactionPart, depth: Int) -> Bool {
+        part.change.mutations.contains { mutation in
+            if case .set(let path, _) = mutation { return path.count < depth }
+            return false
+        }
     }
 
     /// Whether every part of `transaction` arrived as an entry or is held by an active snapshot.

@@ -38,6 +38,8 @@ struct CommitFeed {
 
     /// Per shard: entries that arrived and are not shown yet, in index order.
     var queues: [[ShardApplied]]
+    /// What each shard's queued changes write (`QueuedPaths`), kept with `queues`.
+    var queuedPaths: [QueuedPaths]
     /// Per shard: the index of the newest entry that arrived (or that a snapshot brought).
     var received: [UInt64]
     /// Committed parts of transactions not yet shown, by participant.
@@ -75,6 +77,7 @@ struct CommitFeed {
     ) {
         let count = appliedIndex.count
         self.queues = Array(repeating: [], count: count)
+        self.queuedPaths = Array(repeating: QueuedPaths(), count: count)
         self.received = appliedIndex
         self.intents = intents ?? Array(repeating: [:], count: count)
         self.decisions = decisions ?? Array(repeating: [:], count: count)
@@ -102,10 +105,12 @@ struct CommitFeed {
             "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
         self.received[applied.shard] = applied.index
         self.queues[applied.shard].append(applied)
+        if let change = Self.change(of: applied) { self.queuedPaths[applied.shard].add(change, at: applied.index) }
         if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
         if case .finished(let transaction, let decision, let part) = applied.effect {
             if let part {
                 self.parts[transaction, default: [:]][applied.shard] = Part(part: part, index: applied.index)
+                self.noteSpineSetter(transaction, part: part)
             }
             if let decision { self.decisions[applied.shard][transaction] = decision }
         }
@@ -197,6 +202,7 @@ struct CommitFeed {
                 return .blocked([(shard, applied.index)])
             }
             self.queues[shard].remove(at: position)
+            self.queuedPaths[shard].remove(change, at: applied.index)
             updates.append(
                 Update(namespace: change.namespace, mutations: change.mutations, increments: change.increments))
         case .prepared(let transaction, let intent):
@@ -246,6 +252,8 @@ struct CommitFeed {
         if isBlocked { return .blocked(entries) }
         for (participant, position) in positions {
             self.finishBookkeeping(transaction, shard: participant)
+            let queued = self.queues[participant][position]
+            if let change = Self.change(of: queued) { self.queuedPaths[participant].remove(change, at: queued.index) }
             self.queues[participant].remove(at: position)
         }
         self.parts[transaction] = nil
@@ -283,23 +291,16 @@ struct CommitFeed {
     /// a spine path overlapping it.
     private func waitsBehind(shard: Int, position: Int, change: ShardChange) -> Bool {
         if self.waitsForHeldTransaction(shard: shard, change: change) { return true }
-        for earlier in self.queues[shard][..<position] {
-            let other: ShardChange
-            switch earlier.effect {
-            case .write(let written): other = written
-            case .finished(_, _, let part?): other = part.change
-            default: continue
-            }
-            guard other.namespace == change.namespace else { continue }
-            for a in other.mutations {
-                for b in change.mutations where a.path.contains(b.path) || b.path.contains(a.path) {
-                    let commutes =
-                        a.path == b.path && other.increments[a.path] != nil && change.increments[b.path] != nil
-                    if !commutes { return true }
-                }
-            }
+        return self.queuedPaths[shard].blocks(change, at: self.queues[shard][position].index)
+    }
+
+    /// The change a queued entry makes to the view: a write's, or a transaction part's.
+    static func change(of applied: ShardApplied) -> ShardChange? {
+        switch applied.effect {
+        case .write(let change): change
+        case .finished(_, _, let part?): part.change
+        default: nil
         }
-        return false
     }
 
     /// One transaction's mutations from its parts: a spine path is written by every shard, each with its own
