@@ -45,12 +45,7 @@ final class StarClient: StarDriver {
     /// Connects; returns once connected, or false after `timeout`.
     func connect(timeout: Duration) async -> Bool {
         self.connection.goOnline()
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if self.state.withLock({ $0.isConnected }) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        return await Waiting.until(timeout: timeout) { self.state.withLock { $0.isConnected } }
     }
 
     /// Starts the loop of operations.

@@ -51,12 +51,7 @@ final class StarReader: Sendable {
     func listen(timeout: Duration) async -> Bool {
         self.connection.send(.listen(self.key, hash: ""))
         self.connection.goOnline()
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if self.state.withLock({ $0.isConnected }) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        return await Waiting.until(timeout: timeout) { self.state.withLock { $0.isConnected } }
     }
 
     /// Waits until no push has come for `quiet`, or `timeout` passed.

@@ -147,13 +147,7 @@ public enum StarsBenchmark {
     private static func connect(_ clients: [StarClient], _ options: StarsOptions, timeout: Duration)
         async throws(StarsRunError)
     {
-        let connected = await withTaskGroup(of: Bool.self) { group in
-            for client in clients { group.addTask { await client.connect(timeout: timeout) } }
-            var all = true
-            for await ok in group { all = all && ok }
-            return all
-        }
-        guard connected else {
+        guard await Waiting.all(clients, { await $0.connect(timeout: timeout) }) else {
             throw StarsRunError(
                 "could not connect to \(options.nodes.map(\.description).joined(separator: ", ")) within "
                     + "\(timeout): is `hearth serve` running there (HTTP port)?")
@@ -198,13 +192,9 @@ public enum StarsBenchmark {
     private static func listen(_ readers: [StarReader], _ options: StarsOptions, timeout: Duration)
         async throws(StarsRunError)
     {
-        let listening = await withTaskGroup(of: Bool.self) { group in
-            for reader in readers { group.addTask { await reader.listen(timeout: timeout) } }
-            var all = true
-            for await ok in group { all = all && ok }
-            return all
+        guard await Waiting.all(readers, { await $0.listen(timeout: timeout) }) else {
+            throw StarsRunError("the readers could not connect within \(timeout)")
         }
-        guard listening else { throw StarsRunError("the readers could not connect within \(timeout)") }
     }
 
     /// Once the pushes stop, each reader's view of the top posts must be what the database answers for the same
