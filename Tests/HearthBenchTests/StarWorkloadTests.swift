@@ -18,6 +18,8 @@ import Testing
         #expect(Self.workload.postPath(3) == "posts/rtest-p3")
         #expect(Self.workload.copyPath(3) == "user-posts/rtest-a3/rtest-p3")
         #expect(Self.workload.copyPath(11).hasPrefix("user-posts/rtest-a3/"))
+        #expect(Self.workload.postLocation(3).slashless == Self.workload.postPath(3))
+        #expect(Self.workload.copyLocation(3).slashless == Self.workload.copyPath(3))
         var random = SeededRandom(seed: 1)
         let id = StarWorkload.runID(using: &random)
         #expect(id.count == 9 && id.hasPrefix("r"))

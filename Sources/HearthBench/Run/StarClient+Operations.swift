@@ -88,7 +88,7 @@ extension StarClient {
     /// The server's data for a post being listened to changed: keep it, for the next attempt.
     func pushed(_ path: Path, _ changes: [(relative: Path, data: WireData)], _ state: inout State) {
         for post in state.cache.keys {
-            let postPath = self.postPath(post)
+            let postPath = self.workload.postLocation(post)
             guard var node = state.cache[post] else { continue }
             for change in changes {
                 let at = path.appending(change.relative)
@@ -116,7 +116,7 @@ extension StarClient {
         let id = state.nextID()
         operation.phase = .writing(WriteID(id))
         state.current = operation
-        let path = self.postPath(operation.pair.post).description
+        let path = self.workload.postLocation(operation.pair.post).description
         return [.write(WriteID(id), .put(path: path, data: post, hash: cached.hash, origin: self.origin(id, state)))]
     }
 
@@ -160,16 +160,11 @@ extension StarClient {
     }
 
     private func listenKey(_ post: Int) -> ListenKey {
-        ListenKey(path: self.postPath(post), query: nil, tag: nil)
+        ListenKey(path: self.workload.postLocation(post), query: nil, tag: nil)
     }
 
     private func origin(_ sequence: Int64, _ state: State) -> WriteOrigin? {
         try? WriteOrigin(client: state.client, sequence: UInt64(sequence), settledBelow: UInt64(sequence))
-    }
-
-    /// `posts/$p` as a path.
-    private func postPath(_ post: Int) -> Path {
-        Path(keys: [Key(unchecked: "posts"), Key(unchecked: self.workload.postID(post))])
     }
 
     private static func status(_ response: WireResponse, otherwise: String) -> String {

@@ -18,7 +18,7 @@ final class StarClient: StarDriver {
     let workload: StarWorkload
     /// Whether each operation is the docs' transaction (otherwise the fan-out update).
     let usesTransactions: Bool
-    private let sink = EventSink()
+    private let sink = EventSink<StarClient>()
     private let connection: PersistentConnection
     let state: Mutex<State>
 
@@ -28,18 +28,13 @@ final class StarClient: StarDriver {
         self.index = index
         self.workload = workload
         self.usesTransactions = usesTransactions
-        let endpoints = nodes.indices.map { offset in
-            let node = nodes[(index + offset) % nodes.count]
-            return RealtimeEndpoint(host: node.host, port: node.port)
-        }
         var random = SystemRandomNumberGenerator()
         self.state = Mutex(
             State(client: WriteOrigin.randomClient(using: &random), users: workload.users(ofClient: index)))
-        let sink = self.sink
-        self.connection = PersistentConnection(
-            configuration: ConnectionMachine.Configuration(endpoints: endpoints, namespace: namespace),
-            onEvent: { event in sink.client?.handle(event) })
-        self.sink.client = self
+        self.connection = .star(index: index, nodes: nodes, namespace: namespace, sink: self.sink) { client, event in
+            client.handle(event)
+        }
+        self.sink.owner = self
     }
 
     /// Connects; returns once connected, or false after `timeout`.
@@ -114,7 +109,7 @@ final class StarClient: StarDriver {
 
     func close() {
         self.connection.close()
-        self.sink.client = nil
+        self.sink.owner = nil
     }
 
     private func send(_ commands: [ServerCommand]) {
@@ -152,15 +147,5 @@ final class StarClient: StarDriver {
             }
         }
         self.send(commands)
-    }
-}
-
-/// Hands the connection's events to its client, which is made after the connection.
-private final class EventSink: Sendable {
-    private let slot = Mutex<StarClient?>(nil)
-
-    var client: StarClient? {
-        get { self.slot.withLock { $0 } }
-        set { self.slot.withLock { $0 = newValue } }
     }
 }

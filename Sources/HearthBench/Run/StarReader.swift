@@ -8,7 +8,7 @@ import Synchronization
 /// end its view must equal what the database answers for the same query.
 final class StarReader: Sendable {
     let index: Int
-    private let sink = ReaderSink()
+    private let sink = EventSink<StarReader>()
     private let connection: PersistentConnection
     private let state = Mutex(State())
 
@@ -34,15 +34,10 @@ final class StarReader: Sendable {
 
     init(index: Int, nodes: [StarsOptions.Node], namespace: String) {
         self.index = index
-        let endpoints = nodes.indices.map { offset in
-            let node = nodes[(index + offset) % nodes.count]
-            return RealtimeEndpoint(host: node.host, port: node.port)
+        self.connection = .star(index: index, nodes: nodes, namespace: namespace, sink: self.sink) { reader, event in
+            reader.handle(event)
         }
-        let sink = self.sink
-        self.connection = PersistentConnection(
-            configuration: ConnectionMachine.Configuration(endpoints: endpoints, namespace: namespace),
-            onEvent: { event in sink.reader?.handle(event) })
-        self.sink.reader = self
+        self.sink.owner = self
     }
 
     private var key: ListenKey { ListenKey(path: Self.path, query: Self.query, tag: Int64(self.index + 1)) }
@@ -69,7 +64,7 @@ final class StarReader: Sendable {
 
     func close() {
         self.connection.close()
-        self.sink.reader = nil
+        self.sink.owner = nil
     }
 
     private func handle(_ event: ServerEvent) {
@@ -93,15 +88,5 @@ final class StarReader: Sendable {
         state.cache = state.cache.setting(tree, at: relative)
         state.updates += 1
         state.lastPush = .now
-    }
-}
-
-/// Hands the connection's events to its reader, which is made after the connection.
-private final class ReaderSink: Sendable {
-    private let slot = Mutex<StarReader?>(nil)
-
-    var reader: StarReader? {
-        get { self.slot.withLock { $0 } }
-        set { self.slot.withLock { $0 = newValue } }
     }
 }

@@ -255,8 +255,8 @@ public enum StarsBenchmark {
         var copies: [Int: Node] = [:]
         var unreadable: [String] = []
         for post in 0..<workload.posts {
-            for (text, isCopy) in [(workload.postPath(post), false), (workload.copyPath(post), true)] {
-                let path = Path(keys: text.split(separator: "/").map { Key(unchecked: String($0)) })
+            for (path, isCopy) in [(workload.postLocation(post), false), (workload.copyLocation(post), true)] {
+                let text = path.slashless
                 switch await client.read(path) {
                 case .ok(let data):
                     guard let node = try? data.tree() else {

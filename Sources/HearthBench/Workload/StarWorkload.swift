@@ -43,6 +43,18 @@ public struct StarWorkload: Sendable, Equatable {
     /// `user-posts/$author/$p`, the author's copy.
     public func copyPath(_ post: Int) -> String { "user-posts/\(self.author(ofPost: post))/\(self.postID(post))" }
 
+    /// `posts/$p` as a path.
+    public func postLocation(_ post: Int) -> Path {
+        Path(keys: [Key(unchecked: "posts"), Key(unchecked: self.postID(post))])
+    }
+
+    /// `user-posts/$author/$p` as a path.
+    public func copyLocation(_ post: Int) -> Path {
+        Path(keys: [
+            Key(unchecked: "user-posts"), Key(unchecked: self.author(ofPost: post)), Key(unchecked: self.postID(post)),
+        ])
+    }
+
     /// The posts the clients star: all of them, or post 0 alone when hot.
     public var starredPosts: Range<Int> { self.hot ? 0..<1 : 0..<self.posts }
 
