@@ -30,6 +30,15 @@ final class ScriptedAccept: Sendable {
         self.state.withLock { $0.remainingFailures = 0 }
     }
 
+    /// Succeeds from the next attempt on, an attempt being `callsPerAttempt` calls counted from the first (out of
+    /// descriptors, the reactor tries `accept` and then once more on its spare descriptor): an attempt under way
+    /// fails to its end, as it would if descriptors came back a moment later. Needs failures from the first call.
+    func succeed(finishingAttemptsOf callsPerAttempt: Int) {
+        self.state.withLock { state in
+            state.remainingFailures = (callsPerAttempt - state.calls % callsPerAttempt) % callsPerAttempt
+        }
+    }
+
     var function: AcceptFunction {
         { listener throws(IOError) in
             let failure: Int32? = self.state.withLock { state in
@@ -76,7 +85,9 @@ final class ScriptedAccept: Sendable {
                 let start = script.calls
                 usleep(200_000)
                 let attempts = script.calls - start
-                script.succeed()
+                // Succeeding between the failed accept and the spare descriptor's would turn the client away
+                // (503) with the spare: on a loaded machine that window is wide enough to land in.
+                script.succeed(finishingAttemptsOf: [EMFILE, ENFILE].contains(errorNumber) ? 2 : 1)
                 return (attempts, try client.readResponse().status)
             }
             // Out of descriptors, each attempt also tries the spare descriptor once.
