@@ -80,8 +80,11 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - leaderWait: how long a write waits for a shard to have a leader that takes it.
     ///   - commitTimeout: how long a write waits for its entries to commit before its outcome is reported unknown,
     ///     and a read for its shards' read indexes and for this node to apply through them.
+    ///   - orphanCheckAfter: how long a transaction's part may stay prepared (or its read lock held) on a shard
+    ///     this node leads before the resolver asks the coordinators whether it still runs, and finishes it if none
+    ///     does.
     ///   - resolveAfter: how long a transaction's part may stay prepared (or its read lock held) on a shard this
-    ///     node leads before the resolver finishes it.
+    ///     node leads before the resolver finishes it whatever the coordinators say.
     ///   - snapshots: when shards are snapshotted and their logs compacted.
     ///   - walSegmentBytes: the size past which the write-ahead log starts a new segment file (old segments are
     ///     deleted whole once every group's snapshot covers them).
@@ -90,7 +93,8 @@ final class ReplicatedDatabase: DatabaseAccess {
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
         members: MemberList, raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
         callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10),
-        resolveAfter: Duration = .seconds(10), commitTimeout: Duration = .seconds(10),
+        orphanCheckAfter: Duration = .milliseconds(200), resolveAfter: Duration = .seconds(10),
+        commitTimeout: Duration = .seconds(10),
         snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(),
         walSegmentBytes: Int = WALConfiguration().segmentBytes, rebalanceInterval: Duration = .milliseconds(250),
         environment: NodeEnvironment = .system,
@@ -173,17 +177,21 @@ final class ReplicatedDatabase: DatabaseAccess {
         let calls = ShardCalls(timeout: callTimeout, clock: environment.clock, log: logger, firstID: random.next()) {
             peer, bytes in send(peer, .shardCall, bytes)
         }
-        let callServer = ShardCallServer(
-            shards: local, leader: { log.leader(shard: $0) },
-            reply: { peer, bytes in _ = send(peer, .shardReply, bytes) }, executor: environment.executor,
-            log: logger)
         let client = RoutedShardClient(
             node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
         let coordinator = Coordinator(
             router: router, shards: client, log: log, view: view, random: random)
+        let callServer = ShardCallServer(
+            shards: local, running: coordinator.running, leader: { log.leader(shard: $0) },
+            reply: { peer, bytes in _ = send(peer, .shardReply, bytes) }, executor: environment.executor,
+            log: logger)
+        let claims = ClaimsQuestion(
+            node: node, running: coordinator.running, calls: calls,
+            members: { memberDirectory.list.members.map(\.id) }, timeout: min(callTimeout, .seconds(1)))
         let resolver = IntentResolver(
-            actors: shards, client: client, log: log, forgets: coordinator.forgets, resolveAfter: resolveAfter,
-            readLockTimeout: resolveAfter, clock: environment.clock)
+            actors: shards, client: client, log: log, forgets: coordinator.forgets, claims: claims.ask,
+            orphanCheckAfter: orphanCheckAfter, resolveAfter: resolveAfter, readLockTimeout: resolveAfter,
+            clock: environment.clock)
         return ReplicatedDatabase(
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
             snapshotter: snapshotter, calls: calls, callServer: callServer, resolver: resolver, actors: shards,
@@ -260,7 +268,7 @@ final class ReplicatedDatabase: DatabaseAccess {
                 }
                 group.addTask { try await self.service.run() }
                 group.addTask {
-                    while (try? await self.log.clock.sleep(for: .seconds(1))) != nil {
+                    while (try? await self.log.clock.sleep(for: self.resolver.orphanCheckAfter / 2)) != nil {
                         await self.resolver.resolveOnce()
                     }
                 }

@@ -14,6 +14,7 @@ import HearthWire
 ///        6 finish   u64 transaction, u8 commit
 ///        7 forget   u32 n, n × u64 transaction
 ///        8 confirm refusal  u64 term
+///        9 claims   u32 n, n × u64 transaction
 /// reply: u64 id, u8 outcome, then
 ///        1 appended          position, u32 n, n × resolved mutation
 ///        2 condition failed  u64 through
@@ -28,6 +29,7 @@ import HearthWire
 ///       11 read lock lost
 ///       12 confirmed         u8 confirmed
 ///       13 duplicate         u64 through
+///       14 claimed           u32 n, n × u64 transaction
 /// lock term: u8 has term, [u64 term] (the term of the transaction's read lock in the shard, when it read there)
 /// position: u16 shard, u64 shard index, u64 raft index, u64 raft term
 /// node: bytes of its export JSON (priorities kept); resolved mutation: u8 1 set, path, node | u8 2 set priority,
@@ -84,6 +86,9 @@ extension ShardCall {
         case .confirmRefusal(let term):
             bytes.append(8)
             BinaryWriter.append(term, to: &bytes)
+        case .claims(let transactions):
+            bytes.append(9)
+            TransactionID.encode(transactions, into: &bytes)
         }
         return bytes
     }
@@ -145,6 +150,8 @@ extension ShardCall {
             self.command = .forget(try TransactionID.decodeList(from: &reader))
         case 8:
             self.command = .confirmRefusal(term: try reader.readUInt64())
+        case 9:
+            self.command = .claims(try TransactionID.decodeList(from: &reader))
         case let kind:
             throw CommitRecordError("unknown shard call command \(kind)")
         }
@@ -199,6 +206,9 @@ extension ShardReply {
         case .duplicate(let through):
             bytes.append(13)
             BinaryWriter.append(through, to: &bytes)
+        case .claimed(let transactions):
+            bytes.append(14)
+            TransactionID.encode(transactions, into: &bytes)
         }
         return bytes
     }
@@ -246,6 +256,8 @@ extension ShardReply {
             self.outcome = .confirmed(try reader.readUInt8() == 1)
         case 13:
             self.outcome = .duplicate(through: try reader.readUInt64())
+        case 14:
+            self.outcome = .claimed(try TransactionID.decodeList(from: &reader))
         case let kind:
             throw CommitRecordError("unknown shard reply outcome \(kind)")
         }

@@ -17,6 +17,9 @@ struct ShardCall: Sendable {
         case forget([TransactionID])
         /// Is a refusal decided in `term` true (`ShardActor.confirmRefusal(term:)`)?
         case confirmRefusal(term: UInt64)
+        /// Which of these transactions does this node's coordinator still run (`RunningTransactions`)? Asked of
+        /// the node, not of a shard: the call names shard 0, which every node has, and the answer ignores it.
+        case claims([TransactionID])
     }
 
     /// Chosen by the caller, unique among its calls in flight.
@@ -56,6 +59,8 @@ struct ShardReply: Sendable {
         case duplicate(through: UInt64)
         /// The command failed on the leader for another reason, described for the client.
         case failed(String)
+        /// Those of the transactions asked about that this node's coordinator runs.
+        case claimed([TransactionID])
     }
 
     var id: UInt64

@@ -6,6 +6,8 @@ import HearthSystem
 /// nothing is appended then, so the caller may simply try that node.
 final class ShardCallServer: Sendable {
     private let shards: LocalShardClient
+    /// What this node's coordinator runs, for `ShardCall.Command.claims`.
+    private let running: RunningTransactions
     private let leader: @Sendable (Int) -> NodeID?
     private let reply: @Sendable (NodeID, [UInt8]) -> Void
     private let log: Log
@@ -13,15 +15,17 @@ final class ShardCallServer: Sendable {
     private let executor: (any TaskExecutor)?
 
     /// - Parameters:
+    ///   - running: the transactions this node's coordinator runs.
     ///   - leader: the leader this node knows for a shard.
     ///   - reply: sends an encoded `ShardReply` to a peer (the transport's `shardReply` frames).
     ///   - executor: where calls run; a simulation passes the executor it runs the whole node on.
     init(
-        shards: LocalShardClient, leader: @escaping @Sendable (Int) -> NodeID?,
+        shards: LocalShardClient, running: RunningTransactions, leader: @escaping @Sendable (Int) -> NodeID?,
         reply: @escaping @Sendable (NodeID, [UInt8]) -> Void, executor: (any TaskExecutor)? = nil, log: Log
     ) {
         self.executor = executor
         self.shards = shards
+        self.running = running
         self.leader = leader
         self.reply = reply
         self.log = log
@@ -43,7 +47,7 @@ final class ShardCallServer: Sendable {
         }
     }
 
-    /// Runs one call on the shard's actor.
+    /// Runs one call on the shard's actor (a question to the node, `claims`, is answered by the node).
     func run(_ call: ShardCall) async -> ShardReply.Outcome {
         guard self.shards.actors.indices.contains(call.shard) else {
             return .failed("This node has no shard \(call.shard); the cluster's nodes disagree on the shard count.")
@@ -91,6 +95,8 @@ final class ShardCallServer: Sendable {
                 return .appended(position, [])
             case .confirmRefusal(let term):
                 return .confirmed(try await self.shards.confirmRefusal(shard: shard, term: term))
+            case .claims(let transactions):
+                return .claimed(self.running.claimed(among: transactions))
             }
         } catch is ShardNotLeaderError {
             return .notLeader(leader: self.leader(shard))

@@ -51,13 +51,16 @@ final class ShardCalls: Sendable {
         self.send = send
     }
 
-    /// Sends `command` for `shard` to `peer` and waits for its answer.
+    /// Sends `command` for `shard` to `peer` and waits for its answer, at most `timeout` (the calls' own unless
+    /// given).
     /// - Throws: `ShardCallError` when the call cannot be sent or is not answered in time.
-    func call(_ command: ShardCall.Command, shard: Int, to peer: NodeID) async throws -> ShardReply.Outcome {
+    func call(
+        _ command: ShardCall.Command, shard: Int, to peer: NodeID, timeout: Duration? = nil
+    ) async throws -> ShardReply.Outcome {
         let id = self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let payload = ShardCall(id: id, shard: shard, command: command).encoded()
         let sent = self.clock.now
-        let deadline = sent + self.timeout
+        let deadline = sent + (timeout ?? self.timeout)
         return try await withCheckedThrowingContinuation { continuation in
             let isOpen = self.pending.withLock { pending in
                 guard !self.isClosed.load(ordering: .relaxed) else { return false }
@@ -122,7 +125,7 @@ final class ShardCalls: Sendable {
         let now = now ?? self.clock.now
         for call in self.takeCalls(where: { $0.deadline <= now }) {
             call.continuation.resume(
-                throwing: ShardCallError(shard: call.shard, kind: .timedOut(call.peer), waited: self.timeout))
+                throwing: ShardCallError(shard: call.shard, kind: .timedOut(call.peer), waited: now - call.sent))
         }
     }
 

@@ -16,6 +16,8 @@ public final class Coordinator: Sendable {
     let view: DatabaseView
     /// Decisions the anchors may forget, because every part of their transaction finished.
     let forgets = DecisionsToForget()
+    /// The multi-shard transactions running here, which this node claims when a resolver asks.
+    let running = RunningTransactions()
     private let random: Mutex<any RandomNumberGenerator & Sendable>
 
     /// A coordinator over shards reached through `shards` (a cluster node's leaders may be other nodes).
@@ -103,6 +105,8 @@ public final class Coordinator: Sendable {
         escalated: Bool, reruns: Int = 0
     ) async throws -> PendingWrite {
         let id = self.random.withLock { TransactionID.random(using: &$0) }
+        self.running.begin(id)
+        defer { self.running.end(id) }
         var machine = TwoPhaseCommit(
             transaction: id, namespace: namespace, mutations: mutations, conditions: conditions, now: now,
             origin: origin, router: self.router, escalated: escalated)

@@ -105,14 +105,20 @@ public actor ShardActor {
     /// - Returns: how many were dropped.
     @discardableResult
     func expireReadLocks(takenBefore cutoff: ContinuousClock.Instant) -> Int {
-        self.readLockTimes = self.readLockTimes.filter { self.machine.readLocks[$0.key] != nil }
-        let expired = self.readLockTimes.filter { $0.value < cutoff }.map(\.key)
+        let expired = self.readLockHolders(takenBefore: cutoff)
         for transaction in expired {
             self.machine.unlock(transaction)
             self.readLockTimes.removeValue(forKey: transaction)
         }
         if !expired.isEmpty { self.resumeBlocked() }
         return expired.count
+    }
+
+    /// The transactions whose read locks here were taken before `cutoff` and are still held (they never prepared or
+    /// decided here).
+    func readLockHolders(takenBefore cutoff: ContinuousClock.Instant) -> [TransactionID] {
+        self.readLockTimes = self.readLockTimes.filter { self.machine.readLocks[$0.key] != nil }
+        return self.readLockTimes.filter { $0.value < cutoff }.map(\.key)
     }
 
     /// Releases what only a leader holds once this node no longer leads the shard: its read locks (a transaction

@@ -91,6 +91,8 @@ import Testing
             let shards = database.coordinator.shards
             let (participant, anchor, paths, plan) = try Self.transaction(members)
             let id = TransactionID(rawValue: 0xCD)
+            // The test plays the coordinator: it claims the transaction until it has decided.
+            database.coordinator.running.begin(id)
             guard
                 case .prepared(let prepared) = try await shards.prepare(
                     shard: participant, id, ShardIntent(write: Self.write("a", at: paths[0]), plan: plan),
@@ -105,6 +107,7 @@ import Testing
                 return
             }
             try await database.log.waitUntilCommitted([decision])
+            database.coordinator.running.end(id)
             // The coordinator vanished before finishing the participant: the resolver finishes it with commit.
             #expect(await Self.resolve(id, in: participant, members))
             #expect(
@@ -125,6 +128,40 @@ import Testing
                     }
                     return true
                 })
+        }
+    }
+
+    /// Whether any replica of `shard` still holds the transaction's part.
+    private static func isPrepared(_ transaction: TransactionID, in shard: Int, _ members: [Member]) async -> Bool {
+        for member in members where await member.database?.actors[shard].intents[transaction] != nil { return true }
+        return false
+    }
+
+    /// A part whose transaction no coordinator runs any more is resolved as soon as the coordinators say so, long
+    /// before `resolveAfter`; one a coordinator still runs is left to it.
+    @Test(.timeLimit(.minutes(1))) func aPartNoCoordinatorClaimsIsResolvedAtOnce() async throws {
+        try await InProcessCluster.with(router: Self.router) { (members) async throws in
+            #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
+            let database = try #require(members[2].database)
+            let (participant, _, paths, plan) = try Self.transaction(members)
+            let id = TransactionID(rawValue: 0x5A)
+            database.coordinator.running.begin(id)
+            guard
+                case .prepared(let prepared) = try await database.coordinator.shards.prepare(
+                    shard: participant, id, ShardIntent(write: Self.write("held", at: paths[0]), plan: plan),
+                    readLockTerm: nil)
+            else { throw TestClientError(description: "the part was not prepared") }
+            try await database.log.waitUntilCommitted([prepared])
+            // Claimed: every resolver asks and leaves it, pass after pass.
+            try await Task.sleep(for: .seconds(1))
+            #expect(await Self.isPrepared(id, in: participant, members))
+            // The coordinator gives up without finishing (its answers lost): resolved within a few passes, well
+            // before `resolveAfter` (10 s).
+            database.coordinator.running.end(id)
+            let started = ContinuousClock.now
+            #expect(await eventually(seconds: 30) { await !Self.isPrepared(id, in: participant, members) })
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(try members[0].value(paths[0].description) == Node.empty)
         }
     }
 

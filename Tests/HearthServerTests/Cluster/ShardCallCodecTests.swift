@@ -64,6 +64,8 @@ import Testing
         try self.roundTrips(.finish(Self.transaction, commit: true))
         try self.roundTrips(.forget([Self.transaction, TransactionID(rawValue: 9)]))
         try self.roundTrips(.confirmRefusal(term: 12))
+        try self.roundTrips(.claims([Self.transaction, TransactionID(rawValue: 1)]))
+        try self.roundTrips(.claims([]))
     }
 
     @Test func repliesRoundTrip() throws {
@@ -78,6 +80,7 @@ import Testing
             .appended(position, resolved), .conditionFailed(through: 8), .needsAllShards,
             .locked(ShardReadLock(nodes: [try Self.node(#"{"x":[1,2]}"#), .empty], through: 11, term: 4)), .unlocked,
             .prepared(position), .notLeader(leader: "n2"), .notLeader(leader: nil), .failed("the log failed"),
+            .claimed([Self.transaction]), .claimed([]),
             .alreadyDecided(commit: true, at: position), .alreadyDecided(commit: false, at: nil), .nothingToDo,
             .readLockLost, .confirmed(true), .confirmed(false),
         ]
