@@ -45,13 +45,14 @@ extension CommitFeed {
             index >= self.received[shard],
             "shard \(shard) was given a snapshot at entry \(index) after receiving entry \(self.received[shard])")
         let base = self.restores[shard]?.base ?? self.appliedIndex[shard]
-        for applied in self.queues[shard] {
+        for applied in self.queues[shard].entries {
             if case .finished(let transaction, _, _?) = applied.effect {
                 self.parts[transaction]?[shard]?.isCovered = true
             }
         }
-        self.queues[shard] = []
+        self.queues[shard].removeAll()
         self.queuedPaths[shard] = QueuedPaths()
+        self.queuedPrepares[shard] = [:]
         self.blocked[shard] = SortedIndexes()
         self.received[shard] = index
         // The anchor's decisions as of the snapshot; the entries after it add and forget from there.
@@ -228,8 +229,8 @@ extension CommitFeed {
         return known.contains { other, part in part.index <= restore.cut[other] ?? 0 }
     }
 
-    /// Shows the active snapshots of `shards` at once, then the entries that waited behind them and the
-    /// transactions `held` by them, as far as they can be shown.
+    /// Shows the active snapshots of `shards` at once, then the transactions `held` by them and the entries that
+    /// waited behind them, as far as they can be shown.
     private mutating func show(_ shards: [Int], holding held: [TransactionID], into updates: inout [Update]) {
         var parts: [Int: [String: Node]] = [:]
         var spineDepth = 1
@@ -244,21 +245,21 @@ extension CommitFeed {
         updates.append(
             Update(namespace: "", mutations: [], increments: [:], restored: RestoredParts(parts: parts, router: router))
         )
-        for transaction in held { self.examineHeld(transaction, into: &updates) }
-        self.examine([], sweeping: Array(shards), into: &updates)
+        // Every held transaction first, then one sweep per shard: a sweep after each transaction walked every
+        // blocked entry above it again, which made a restart with thousands of entries queued take minutes.
+        var queued: [(shard: Int, index: UInt64)] = []
+        for transaction in held {
+            guard let known = self.parts[transaction], let participants = known.values.first?.part.participants else {
+                continue
+            }
+            if let (shard, part) = known.first(where: { !$0.value.isCovered }) {
+                queued.append((shard, part.index))
+            } else {
+                // Snapshots hold all of it: nothing of it is queued, and it is shown with them.
+                _ = self.consumeTransaction(transaction, participants: participants, into: &updates)
+            }
+        }
+        self.examine(queued.reversed(), sweeping: Array(shards), into: &updates)
         for shard in shards { self.restores[shard] = nil }
-    }
-
-    /// Shows a transaction a snapshot holds, if it can be shown now: through one of its queued parts (so whatever
-    /// waited behind it follows), or at once when snapshots hold all of it.
-    private mutating func examineHeld(_ transaction: TransactionID, into updates: inout [Update]) {
-        guard let known = self.parts[transaction], let participants = known.values.first?.part.participants else {
-            return
-        }
-        if let (shard, part) = known.first(where: { !$0.value.isCovered }) {
-            self.examine([(shard, part.index)], into: &updates)
-        } else {
-            _ = self.consumeTransaction(transaction, participants: participants, into: &updates)
-        }
     }
 }

@@ -37,9 +37,12 @@ struct CommitFeed {
     }
 
     /// Per shard: entries that arrived and are not shown yet, in index order.
-    var queues: [[ShardApplied]]
+    var queues: [EntryQueue]
     /// What each shard's queued changes write (`QueuedPaths`), kept with `queues`.
     var queuedPaths: [QueuedPaths]
+    /// Per shard: the index of each transaction's prepare entry still queued, kept with `queues` (a finish checks
+    /// it instead of scanning the queue before it).
+    var queuedPrepares: [[TransactionID: UInt64]]
     /// Per shard: the index of the newest entry that arrived (or that a snapshot brought).
     var received: [UInt64]
     /// Committed parts of transactions not yet shown, by participant.
@@ -76,8 +79,9 @@ struct CommitFeed {
         decisions: [[TransactionID: Bool]]? = nil, sessions: [WriteSessions]? = nil
     ) {
         let count = appliedIndex.count
-        self.queues = Array(repeating: [], count: count)
+        self.queues = Array(repeating: EntryQueue(), count: count)
         self.queuedPaths = Array(repeating: QueuedPaths(), count: count)
+        self.queuedPrepares = Array(repeating: [:], count: count)
         self.received = appliedIndex
         self.intents = intents ?? Array(repeating: [:], count: count)
         self.decisions = decisions ?? Array(repeating: [:], count: count)
@@ -106,6 +110,9 @@ struct CommitFeed {
         self.received[applied.shard] = applied.index
         self.queues[applied.shard].append(applied)
         if let change = Self.change(of: applied) { self.queuedPaths[applied.shard].add(change, at: applied.index) }
+        if case .prepared(let transaction, _) = applied.effect {
+            self.queuedPrepares[applied.shard][transaction] = applied.index
+        }
         if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
         if case .finished(let transaction, let decision, let part) = applied.effect {
             if let part {
@@ -157,8 +164,8 @@ struct CommitFeed {
     private mutating func examineOne(
         shard: Int, index: UInt64, sweeps: inout [Int: UInt64], into updates: inout [Update]
     ) {
-        guard let position = self.position(of: index, in: shard) else { return }
-        switch self.consume(shard: shard, at: position, into: &updates) {
+        guard self.queues[shard][index] != nil else { return }
+        switch self.consume(shard: shard, index: index, into: &updates) {
         case .shown(let removed):
             for (removedShard, removedIndex) in removed {
                 self.blocked[removedShard].remove(removedIndex)
@@ -179,48 +186,37 @@ struct CommitFeed {
         }
     }
 
-    /// The position of entry `index` in `shard`'s queue (kept in index order), or nil once it left.
-    func position(of index: UInt64, in shard: Int) -> Int? {
-        let queue = self.queues[shard]
-        var low = 0
-        var high = queue.count
-        while low < high {
-            let middle = (low + high) / 2
-            if queue[middle].index < index { low = middle + 1 } else { high = middle }
-        }
-        return low < queue.count && queue[low].index == index ? low : nil
-    }
-
-    /// Shows the entry at `position` of `shard`'s queue if it is ready.
-    private mutating func consume(shard: Int, at position: Int, into updates: inout [Update]) -> Examined {
-        let applied = self.queues[shard][position]
+    /// Shows queued entry `index` of `shard` if it is ready.
+    private mutating func consume(shard: Int, index: UInt64, into updates: inout [Update]) -> Examined {
+        guard let applied = self.queues[shard][index] else { return .incomplete }
         // Nothing after a snapshot is shown before the snapshot is.
-        if self.isBehindRestore(shard) { return .blocked([(shard, applied.index)]) }
+        if self.isBehindRestore(shard) { return .blocked([(shard, index)]) }
         switch applied.effect {
         case .write(let change):
-            guard !self.waitsBehind(shard: shard, position: position, change: change) else {
-                return .blocked([(shard, applied.index)])
+            guard !self.waitsBehind(shard: shard, index: index, change: change) else {
+                return .blocked([(shard, index)])
             }
-            self.queues[shard].remove(at: position)
-            self.queuedPaths[shard].remove(change, at: applied.index)
+            self.queues[shard].remove(index)
+            self.queuedPaths[shard].remove(change, at: index)
             updates.append(
                 Update(namespace: change.namespace, mutations: change.mutations, increments: change.increments))
         case .prepared(let transaction, let intent):
-            self.queues[shard].remove(at: position)
+            self.queues[shard].remove(index)
+            self.queuedPrepares[shard][transaction] = nil
             self.intents[shard][transaction] = intent
         case .finished(let transaction, _, nil):
-            guard !self.waitsForPrepare(transaction, shard: shard, position: position) else {
-                return .blocked([(shard, applied.index)])
+            guard !self.waitsForPrepare(transaction, shard: shard, index: index) else {
+                return .blocked([(shard, index)])
             }
-            self.queues[shard].remove(at: position)
+            self.queues[shard].remove(index)
             self.finishBookkeeping(transaction, shard: shard)
         case .finished(let transaction, _, let part?):
             return self.consumeTransaction(transaction, participants: part.participants, into: &updates)
         case .bookkeeping(let forgotten):
-            self.queues[shard].remove(at: position)
+            self.queues[shard].remove(index)
             for transaction in forgotten { self.decisions[shard][transaction] = nil }
         }
-        return .shown([(shard, applied.index)])
+        return .shown([(shard, index)])
     }
 
     /// Shows a transaction once every participant's part is in (or held by a snapshot being shown) and none waits
@@ -229,7 +225,7 @@ struct CommitFeed {
         _ transaction: TransactionID, participants: [Int], into updates: inout [Update]
     ) -> Examined {
         guard let received = self.parts[transaction] else { return .incomplete }
-        var positions: [(shard: Int, position: Int)] = []
+        var entries: [(shard: Int, index: UInt64)] = []
         var covered: [Int] = []
         var isBlocked = false
         for participant in participants {
@@ -237,29 +233,28 @@ struct CommitFeed {
                 covered.append(participant)
                 continue
             }
-            guard let known = received[participant], !known.isCovered,
-                let position = self.position(of: known.index, in: participant)
+            guard let known = received[participant], !known.isCovered, self.queues[participant][known.index] != nil
             else { return .incomplete }
             if self.isBehindRestore(participant)
-                || self.waitsForPrepare(transaction, shard: participant, position: position)
-                || self.waitsBehind(shard: participant, position: position, change: known.part.change)
+                || self.waitsForPrepare(transaction, shard: participant, index: known.index)
+                || self.waitsBehind(shard: participant, index: known.index, change: known.part.change)
             {
                 isBlocked = true
             }
-            positions.append((participant, position))
+            entries.append((participant, known.index))
         }
-        let entries = positions.map { (shard: $0.shard, index: self.queues[$0.shard][$0.position].index) }
         if isBlocked { return .blocked(entries) }
-        for (participant, position) in positions {
+        for (participant, index) in entries {
             self.finishBookkeeping(transaction, shard: participant)
-            let queued = self.queues[participant][position]
-            if let change = Self.change(of: queued) { self.queuedPaths[participant].remove(change, at: queued.index) }
-            self.queues[participant].remove(at: position)
+            if let change = received[participant]?.part.change {
+                self.queuedPaths[participant].remove(change, at: index)
+            }
+            self.queues[participant].remove(index)
         }
         self.parts[transaction] = nil
         // What waited behind the snapshots that held it may follow now.
         let released = self.transactionShown(transaction).map { (shard: $0, index: UInt64(0)) }
-        let shown = positions.map(\.shard)
+        let shown = entries.map(\.shard)
         let changes = shown.compactMap { received[$0]?.part.change }
         guard let namespace = changes.first?.namespace else { return .shown(entries + released) }
         var increments: [Path: LeafValue] = [:]
@@ -277,21 +272,19 @@ struct CommitFeed {
         self.intents[shard][transaction] = nil
     }
 
-    /// True when the transaction's prepare is still queued before `position` in `shard` (it waited behind a
+    /// True when the transaction's prepare is still queued before entry `index` of `shard` (it waited behind a
     /// snapshot): the finish follows it, so the bookkeeping of the two stays in order.
-    private func waitsForPrepare(_ transaction: TransactionID, shard: Int, position: Int) -> Bool {
-        self.queues[shard][..<position].contains { earlier in
-            if case .prepared(transaction, _) = earlier.effect { return true }
-            return false
-        }
+    private func waitsForPrepare(_ transaction: TransactionID, shard: Int, index: UInt64) -> Bool {
+        guard let prepare = self.queuedPrepares[shard][transaction] else { return false }
+        return prepare < index
     }
 
     /// True when an earlier entry still queued in `shard` changes a path overlapping `change` (bare increments of
     /// one counter commute, so they do not hold each other up), or a transaction held by the shard's snapshot sets
     /// a spine path overlapping it.
-    private func waitsBehind(shard: Int, position: Int, change: ShardChange) -> Bool {
+    private func waitsBehind(shard: Int, index: UInt64, change: ShardChange) -> Bool {
         if self.waitsForHeldTransaction(shard: shard, change: change) { return true }
-        return self.queuedPaths[shard].blocks(change, at: self.queues[shard][position].index)
+        return self.queuedPaths[shard].blocks(change, at: index)
     }
 
     /// The change a queued entry makes to the view: a write's, or a transaction part's.

@@ -7,26 +7,30 @@ import HearthCore
 ///
 /// Per namespace and path it keeps the indexes of the queued changes that write there, bare increments apart (two
 /// increments of one counter commute), and under every strict ancestor of a written path the indexes of the changes
-/// below it. Changes are added in index order, so each list is ascending and its first element the earliest.
+/// below it. Each list is a `SortedIndexes`, so its first element is the earliest.
 struct QueuedPaths: Sendable {
     private struct Writers {
-        var increments: [UInt64] = []
-        var others: [UInt64] = []
+        var increments = SortedIndexes()
+        var others = SortedIndexes()
+
+        var isEmpty: Bool { self.increments.isEmpty && self.others.isEmpty }
+
+        mutating func edit(increments: Bool, _ edit: (inout SortedIndexes) -> Void) {
+            if increments { edit(&self.increments) } else { edit(&self.others) }
+        }
     }
 
     private var exact: [String: [Path: Writers]] = [:]
-    private var below: [String: [Path: [UInt64]]] = [:]
+    private var below: [String: [Path: SortedIndexes]] = [:]
 
     /// Adds the change of entry `index` (after every change added so far).
     mutating func add(_ change: ShardChange, at index: UInt64) {
-        self.update(change) { $0.append(index) }
+        self.update(change) { $0.insert(index) }
     }
 
     /// Removes the change of entry `index`.
     mutating func remove(_ change: ShardChange, at index: UInt64) {
-        self.update(change) { list in
-            if let position = list.firstIndex(of: index) { list.remove(at: position) }
-        }
+        self.update(change) { $0.remove(index) }
     }
 
     /// Whether a change queued before entry `index` writes a path overlapping one of `change`'s: the same path
@@ -34,7 +38,7 @@ struct QueuedPaths: Sendable {
     func blocks(_ change: ShardChange, at index: UInt64) -> Bool {
         let exact = self.exact[change.namespace] ?? [:]
         let below = self.below[change.namespace] ?? [:]
-        func earlier(_ list: [UInt64]?) -> Bool { (list?.first ?? .max) < index }
+        func earlier(_ list: SortedIndexes?) -> Bool { (list?.first ?? .max) < index }
         for mutation in change.mutations {
             let path = mutation.path
             if earlier(below[path]) { return true }
@@ -48,18 +52,19 @@ struct QueuedPaths: Sendable {
         return false
     }
 
-    private mutating func update(_ change: ShardChange, _ edit: (inout [UInt64]) -> Void) {
+    /// Applies `edit` to every list `change` is in, each in place: a list copied out, edited and stored back was
+    /// copied whole on every edit (the list under a hot post holds every change queued below it).
+    private mutating func update(_ change: ShardChange, _ edit: (inout SortedIndexes) -> Void) {
+        let namespace = change.namespace
         for mutation in change.mutations {
             let path = mutation.path
-            var writers = self.exact[change.namespace]?[path] ?? Writers()
-            if change.increments[path] != nil { edit(&writers.increments) } else { edit(&writers.others) }
-            let isEmpty = writers.increments.isEmpty && writers.others.isEmpty
-            self.exact[change.namespace, default: [:]][path] = isEmpty ? nil : writers
+            let isIncrement = change.increments[path] != nil
+            self.exact[namespace, default: [:]][path, default: Writers()].edit(increments: isIncrement, edit)
+            if self.exact[namespace]?[path]?.isEmpty ?? false { self.exact[namespace]?[path] = nil }
             for depth in 0..<path.count {
                 let ancestor = Path(keys: Array(path.keys.prefix(depth)))
-                var list = self.below[change.namespace]?[ancestor] ?? []
-                edit(&list)
-                self.below[change.namespace, default: [:]][ancestor] = list.isEmpty ? nil : list
+                edit(&self.below[namespace, default: [:]][ancestor, default: SortedIndexes()])
+                if self.below[namespace]?[ancestor]?.isEmpty ?? false { self.below[namespace]?[ancestor] = nil }
             }
         }
     }
