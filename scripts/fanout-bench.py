@@ -8,8 +8,9 @@ Hearth: N realtime-protocol (WebSocket) listeners on /room, one writer sending `
 to /room/mI, one every `interval-ms` (0: all at once). Redis: N SUBSCRIBE clients on one channel, one PUBLISH per
 write, same pacing. The listeners run in two processes with non-blocking sockets and count the events they read.
 Prints, per target: events delivered per second (from the first write to the last listener's last event), the
-lag (the last write's send to its arrival at the last listener), and the server's CPU per delivered event (its
-utime + stime from /proc around the run). One JSON line per target, then a table.
+lag (the last write's send to its arrival at the last listener), each event's latency (from its write's send to
+its arrival at a listener, read when the listener's process reads it: p50, p99, max), and the server's CPU per
+delivered event (its utime + stime from /proc around the run). One JSON line per target, then a table.
 """
 import argparse
 import json
@@ -26,15 +27,18 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from realtime_socket import open_websocket, text_frame  # noqa: E402
 
-HEARTH_MARKER = b'"p":"room/m'
-REDIS_MARKER = b"message\r\n"
+# An event for write i, as each target sends it; group 1 is i.
+HEARTH_EVENT = re.compile(rb'"p":"room/m(\d+)"')
+REDIS_EVENT = re.compile(rb"message\r\n\$4\r\nroom\r\n\$\d+\r\nm(\d+)\r\n")
 
 
 def listen_worker(target, port, count, writes, ready, results):
-    """Opens `count` listeners, says ready, then counts events until each has all `writes` or 60 s pass."""
+    """Opens `count` listeners, says ready, then counts events until each has all `writes` or 60 s pass; notes when
+    each event for each write arrived."""
     selector = selectors.DefaultSelector()
     state = {}
-    marker = HEARTH_MARKER if target == "hearth" else REDIS_MARKER
+    event = HEARTH_EVENT if target == "hearth" else REDIS_EVENT
+    arrivals = []
     for _ in range(count):
         if target == "hearth":
             sock = open_websocket(port, namespace="bench")
@@ -68,15 +72,21 @@ def listen_worker(target, port, count, writes, ready, results):
                 selector.unregister(sock)
                 pending -= 1
                 continue
+            now = time.time()
             data = entry[1] + chunk
-            entry[0] += data.count(marker)
-            entry[1] = data[-(len(marker) - 1):]
+            end = 0
+            for match in event.finditer(data):
+                entry[0] += 1
+                arrivals.append((int(match.group(1)), now))
+                end = match.end()
+            # What follows the last event may be the start of the next one.
+            entry[1] = data[max(end, len(data) - 256):]
             if entry[0] >= writes and entry[2] is None:
                 entry[2] = time.time()
                 pending -= 1
     counts = [entry[0] for entry in state.values()]
     finished = [entry[2] for entry in state.values() if entry[2] is not None]
-    results.put((sum(counts), len(finished), max(finished) if finished else None))
+    results.put((sum(counts), len(finished), max(finished) if finished else None, arrivals))
     for sock in state:
         sock.close()
 
@@ -106,12 +116,15 @@ def run(target, port, pid, listeners, writes, interval):
     cpu_before = cpu_seconds(pid)
     start = time.time()
     if interval == 0:
+        sent = [start] * writes
         writer.sendall(b"".join(messages))
     else:
+        sent = []
         for index, message in enumerate(messages):
             delay = start + index * interval / 1000 - time.time()
             if delay > 0:
                 time.sleep(delay)
+            sent.append(time.time())
             writer.sendall(message)
     last_write = time.time()
     outcomes = [results.get(timeout=120) for _ in workers]
@@ -123,11 +136,18 @@ def run(target, port, pid, listeners, writes, interval):
     complete = sum(outcome[1] for outcome in outcomes)
     ends = [outcome[2] for outcome in outcomes if outcome[2] is not None]
     end = max(ends) if ends and complete == listeners else None
+    latencies = sorted(arrived - sent[index] for outcome in outcomes for index, arrived in outcome[3]
+                       if index < writes)
+
+    def percentile(fraction):
+        return latencies[min(len(latencies) - 1, int(fraction * len(latencies)))] * 1000 if latencies else None
+
     return {
         "target": target, "listeners": listeners, "writes": writes, "intervalMs": interval,
         "delivered": delivered, "complete": complete,
         "eventsPerSecond": delivered / (end - start) if end else 0,
         "lagSeconds": end - last_write if end else None,
+        "latencyMs": {"p50": percentile(0.5), "p99": percentile(0.99), "max": percentile(1.0)},
         "cpuMicrosPerEvent": cpu / delivered * 1e6 if delivered else None,
     }
 
@@ -156,7 +176,7 @@ def main():
         else:
             port = free_port()
             process = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no",
-                                        "--maxclients", "10000"], stdout=subprocess.DEVNULL)
+                                        "--maxclients", str(options.listeners + 100)], stdout=subprocess.DEVNULL)
             time.sleep(0.5)
         try:
             row = run(target, port, process.pid, options.listeners, options.writes, options.interval_ms)
@@ -166,13 +186,17 @@ def main():
             subprocess.run(["rm", "-rf", work])
         print(json.dumps(row), flush=True)
         rows.append(row)
-    print("\n| target | listeners | writes | interval | events/s delivered | lag after the last write | CPU per event |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("\n| target | listeners | writes | interval | events/s delivered | lag after the last write "
+          "| latency p50 / p99 / max | CPU per event |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         lag = f'{row["lagSeconds"]:.2f} s' if row["lagSeconds"] is not None else f'incomplete ({row["complete"]} done)'
         cpu = f'{row["cpuMicrosPerEvent"]:.1f} µs' if row["cpuMicrosPerEvent"] else "–"
+        latency = row["latencyMs"]
+        latency = (f'{latency["p50"]:.0f} / {latency["p99"]:.0f} / {latency["max"]:.0f} ms' if latency["p50"] is not None
+                   else "–")
         print(f'| {row["target"]} | {row["listeners"]} | {row["writes"]} | {row["intervalMs"]:g} ms | '
-              f'{row["eventsPerSecond"]:,.0f} | {lag} | {cpu} |')
+              f'{row["eventsPerSecond"]:,.0f} | {lag} | {latency} | {cpu} |')
 
 
 if __name__ == "__main__":
