@@ -106,6 +106,20 @@ import Testing
         #expect(try RulesDocument.parse(Self.blog).writesReadNewData)
     }
 
+    @Test func writeChecksReadStoredDataOnlyWhenARuleCanSeeIt() throws {
+        func readsData(_ rules: String) throws -> Bool {
+            try RulesDocument.parse(#"{"rules": "# + rules + "}").writesReadData
+        }
+        #expect(try !readsData(#"{".read": true, ".write": true}"#))
+        #expect(try !readsData(#"{"users": {"$uid": {".write": "auth != null && auth.uid == $uid"}}}"#))
+        #expect(try !readsData(#"{".read": "data.exists()", ".write": "auth != null"}"#))
+        #expect(try readsData(#"{"a": {"$b": {".write": "!data.exists()"}}}"#))
+        #expect(try readsData(#"{"a": {".write": "root.child('admins').child(auth.uid).exists()"}}"#))
+        #expect(try readsData(#"{"a": {"b": {".validate": "newData.isNumber()"}}}"#))
+        #expect(try readsData(#"{".write": "newData.exists()"}"#))
+        #expect(try RulesDocument.parse(Self.blog).writesReadData)
+    }
+
     @Test func aMistakeIsRefusedWithItsLine() {
         let cases: [(String, String, Int)] = [
             ("{\"rules\": {\n  \"a\": {\n    \".read\": \"auth.uid ==\"\n  }\n}}", "Unexpected end of expression.", 3),

@@ -22,4 +22,16 @@ extension RuleNode {
         if self.validate != nil || (self.write?.mentions("newData") ?? false) { return true }
         return self.children.values.contains { $0.writesReadNewData }
     }
+
+    /// Whether checking a write against these rules can read the stored data at all: `newData` (built from it), or
+    /// a `.write` that mentions `data` or `root`, here or below.
+    var writesReadData: Bool {
+        if self.writesReadNewData { return true }
+        return self.writesMention(["data", "root"])
+    }
+
+    private func writesMention(_ names: [String]) -> Bool {
+        if let write = self.write, names.contains(where: { write.mentions($0) }) { return true }
+        return self.children.values.contains { $0.writesMention(names) }
+    }
 }

@@ -8,10 +8,14 @@ public struct RulesDocument: Sendable, Equatable {
     /// Whether a write check can read `newData` (see `RuleNode.writesReadNewData`): when it cannot, the caller
     /// need not build the data as the write would leave it, and may pass the data before it as `after`.
     public let writesReadNewData: Bool
+    /// Whether a write check can read the stored data (`data`, `root`, or `newData` built from it; see
+    /// `RuleNode.writesReadData`): when it cannot, the caller need not fetch the data, and may pass an empty tree.
+    public let writesReadData: Bool
 
     public init(root: RuleNode) {
         self.root = root
         self.writesReadNewData = root.writesReadNewData
+        self.writesReadData = root.writesReadData
     }
 
     /// Reads a rules file.

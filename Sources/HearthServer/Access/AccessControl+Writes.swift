@@ -24,8 +24,16 @@ extension AccessControl {
         while true {
             attempt += 1
             let now = self.database.now()
-            let root = self.database.root(namespace)
-            let verdict = self.checkWrite(identity, namespace: namespace, mutations: mutations, root: root, now: now)
+            // The data the check read, if it read any: the guards must hold exactly what it saw.
+            var checked: Node?
+            let verdict = self.checkWrite(
+                identity, namespace: namespace, mutations: mutations,
+                root: {
+                    let root = checked ?? self.database.root(namespace)
+                    checked = root
+                    return root
+                }, now: now)
+            let root = checked ?? Node.empty
             guard verdict.isAllowed else {
                 // The same write sent again, when the rules read what the first one wrote (a create-only rule, say),
                 // is refused by them now: it is answered as the first one was.

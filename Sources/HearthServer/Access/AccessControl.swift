@@ -85,13 +85,15 @@ public final class AccessControl: Sendable {
             query: RuleValue(query: query ?? .default))
     }
 
-    /// Whether `identity` may make the write `mutations` against `root`, as of `now`, and the data the answer
-    /// depends on.
-    func checkWrite(_ identity: AuthIdentity, namespace: String, mutations: [Mutation], root: Node, now: Int64)
-        -> RuleVerdict
-    {
+    /// Whether `identity` may make the write `mutations` against the data `root` gives, as of `now`, and the data
+    /// the answer depends on. `root` is called (once) only when the rules read data: a write the rules check without
+    /// it (an admin's, or under open rules) does not wait for the read view's lock, which its apply holds.
+    func checkWrite(
+        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], root: () -> Node, now: Int64
+    ) -> RuleVerdict {
         guard case .user(let auth) = identity else { return RuleVerdict(isAllowed: true, reads: RuleReads()) }
         let document = self.rules(namespace).document
+        let root = document.writesReadData ? root() : Node.empty
         var after = root
         // Rules that never read `newData` (open rules, say) are not shown it: building it costs a copy of every
         // path the write touches.

@@ -21,15 +21,9 @@ public final class DatabaseView: Sendable {
     private struct State {
         var data: ViewState
         var registry = ListenRegistry()
-        /// Tasks waiting for a shard's entries to be shown.
-        var waiters = ViewWaiters<CheckedContinuation<WaitEnd, Never>>()
-        /// Per shard: every entry up to here is applied AND handed to its listeners (the feed's applied index lags
-        /// into this only after the listeners ran, so nobody is answered before its listeners heard).
-        var notifiedIndex: [UInt64]
         /// Per shard, in a cluster: the position in the shard's replicated log (its Raft index) through which its
         /// entries were received.
         var positions: [UInt64]
-        var isClosed = false
         /// Changes applied and not yet handed to their listeners while another thread was telling, oldest first.
         var unpublished: [Applied] = []
         /// A thread is telling listeners (and drains `unpublished` before it stops).
@@ -48,6 +42,18 @@ public final class DatabaseView: Sendable {
         }
     }
 
+    /// Who waits for what to be shown, under a lock of its own: a write waiting for its entries registers there
+    /// without waiting for the apply that holds `state` (a pool thread blocked on it is a core taken from every other
+    /// session). Taken inside `state` where both are needed, never the other way round.
+    private struct Waits {
+        /// Tasks waiting for a shard's entries to be shown.
+        var waiters = ViewWaiters<CheckedContinuation<WaitEnd, Never>>()
+        /// Per shard: every entry up to here is applied AND handed to its listeners (the feed's applied index lags
+        /// into this only after the listeners ran, so nobody is answered before its listeners heard).
+        var notifiedIndex: [UInt64]
+        var isClosed = false
+    }
+
     /// How a wait for the view ended.
     private enum WaitEnd {
         case shown
@@ -56,6 +62,7 @@ public final class DatabaseView: Sendable {
     }
 
     private let state: Mutex<State>
+    private let waits: Mutex<Waits>
     /// The maintained orders of indexed locations, kept up with every change before its listeners hear of it.
     let indexes = QueryIndexes()
     private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
@@ -66,8 +73,9 @@ public final class DatabaseView: Sendable {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
         self.state = Mutex(
             State(
-                data: ViewState(roots: [:], feed: feed, indexes: self.indexes), notifiedIndex: feed.appliedIndex,
+                data: ViewState(roots: [:], feed: feed, indexes: self.indexes),
                 positions: Array(repeating: 0, count: shardCount)))
+        self.waits = Mutex(Waits(notifiedIndex: feed.appliedIndex))
         self.onApplied = onApplied
     }
 
@@ -82,8 +90,8 @@ public final class DatabaseView: Sendable {
         self.state.withLock {
             $0.data = data
             $0.data.indexes = self.indexes
-            $0.notifiedIndex = data.feed.appliedIndex
         }
+        self.waits.withLock { $0.notifiedIndex = data.feed.appliedIndex }
     }
 
     /// What a snapshot would hold now, or nil while a transaction is half shown.
@@ -119,8 +127,8 @@ public final class DatabaseView: Sendable {
         let applied = self.state.withLock { state in
             let notifications = state.data.receive(batch, registry: state.registry)
             state.positions[shard] = max(state.positions[shard], position)
-            state.waiters.received(
-                shard: shard, position: state.positions[shard], index: state.data.feed.received[shard])
+            let (position, index) = (state.positions[shard], state.data.feed.received[shard])
+            self.waits.withLock { $0.waiters.received(shard: shard, position: position, index: index) }
             return state.enqueue(notifications)
         }
         if let applied { self.publish(applied) }
@@ -132,10 +140,10 @@ public final class DatabaseView: Sendable {
     func restore(_ snapshot: ShardSnapshot, position: UInt64) {
         let applied = self.state.withLock { state in
             let notifications = state.data.restore(snapshot, registry: state.registry)
-            state.positions[snapshot.machine.shard] = position
-            state.waiters.received(
-                shard: snapshot.machine.shard, position: position,
-                index: state.data.feed.received[snapshot.machine.shard])
+            let shard = snapshot.machine.shard
+            state.positions[shard] = position
+            let index = state.data.feed.received[shard]
+            self.waits.withLock { $0.waiters.received(shard: shard, position: position, index: index) }
             return state.enqueue(notifications)
         }
         if let applied { self.publish(applied) }
@@ -165,12 +173,14 @@ public final class DatabaseView: Sendable {
             } else {
                 Self.tell(notifications)
             }
-            let resumed: [CheckedContinuation<WaitEnd, Never>]
-            (resumed, pending) = self.state.withLock { state in
-                state.notifiedIndex = shown
+            let resumed = self.waits.withLock { waits in
+                waits.notifiedIndex = shown
+                return waits.waiters.shown(shown)
+            }
+            pending = self.state.withLock { state in
                 defer { state.unpublished = [] }
                 if state.unpublished.isEmpty { state.isPublishing = false }
-                return (state.waiters.shown(shown), state.unpublished)
+                return state.unpublished
             }
             for continuation in resumed { continuation.resume(returning: .shown) }
         }
@@ -186,10 +196,10 @@ public final class DatabaseView: Sendable {
     /// - Throws: `DatabaseClosedError` when the view closes first.
     func waitUntilApplied(shard: Int, through index: UInt64) async throws {
         let end = await withCheckedContinuation { (continuation: CheckedContinuation<WaitEnd, Never>) in
-            let immediate: WaitEnd? = self.state.withLock { state in
-                if state.isClosed { return .closed }
-                if state.notifiedIndex[shard] >= index { return .shown }
-                state.waiters.wait(continuation, shard: shard, index: index)
+            let immediate: WaitEnd? = self.waits.withLock { waits in
+                if waits.isClosed { return .closed }
+                if waits.notifiedIndex[shard] >= index { return .shown }
+                waits.waiters.wait(continuation, shard: shard, index: index)
                 return nil
             }
             if let immediate { continuation.resume(returning: immediate) }
@@ -205,15 +215,17 @@ public final class DatabaseView: Sendable {
     func waitUntilShown(shard: Int, position: UInt64, deadline: ContinuousClock.Instant) async throws -> Bool {
         let end = await withCheckedContinuation { (continuation: CheckedContinuation<WaitEnd, Never>) in
             let immediate: WaitEnd? = self.state.withLock { state in
-                if state.isClosed { return .closed }
-                if state.positions[shard] >= position {
-                    let index = state.data.feed.received[shard]
-                    if state.notifiedIndex[shard] >= index { return .shown }
-                    state.waiters.wait(continuation, shard: shard, index: index, deadline: deadline)
-                } else {
-                    state.waiters.wait(continuation, shard: shard, position: position, deadline: deadline)
+                let (received, index) = (state.positions[shard], state.data.feed.received[shard])
+                return self.waits.withLock { waits in
+                    if waits.isClosed { return .closed }
+                    if received >= position {
+                        if waits.notifiedIndex[shard] >= index { return .shown }
+                        waits.waiters.wait(continuation, shard: shard, index: index, deadline: deadline)
+                    } else {
+                        waits.waiters.wait(continuation, shard: shard, position: position, deadline: deadline)
+                    }
+                    return nil
                 }
-                return nil
             }
             if let immediate { continuation.resume(returning: immediate) }
         }
@@ -226,27 +238,27 @@ public final class DatabaseView: Sendable {
 
     /// Ends the waits whose deadline is at or before `now` (the node's timer calls it).
     func expireWaits(now: ContinuousClock.Instant) {
-        let expired = self.state.withLock { $0.waiters.expired(now: now) }
+        let expired = self.waits.withLock { $0.waiters.expired(now: now) }
         for continuation in expired { continuation.resume(returning: .expired) }
     }
 
     /// What each shard has shown, by shard index (for a stuck wait's diagnosis).
-    var shownIndexes: [UInt64] { self.state.withLock { $0.notifiedIndex } }
+    var shownIndexes: [UInt64] { self.waits.withLock { $0.notifiedIndex } }
 
     /// Per shard, the first entry its feed holds back and why (for a stuck wait's diagnosis).
     var heldEntries: [Int: String] { self.state.withLock { $0.data.feed.heldEntries } }
 
     /// The shard indexes writes wait to see shown, by shard (for a stuck wait's diagnosis).
-    var awaitedIndexes: [Int: [UInt64]] { self.state.withLock { $0.waiters.awaitedIndexes } }
+    var awaitedIndexes: [Int: [UInt64]] { self.waits.withLock { $0.waiters.awaitedIndexes } }
 
     /// Tasks waiting for the view to show something (`waitUntilApplied`, `waitUntilShown`).
-    var waitingCount: Int { self.state.withLock { $0.waiters.count } }
+    var waitingCount: Int { self.waits.withLock { $0.waiters.count } }
 
     /// Fails every current and future wait (the log stopped).
     func close() {
-        let waiting = self.state.withLock { state in
-            state.isClosed = true
-            return state.waiters.removeAll()
+        let waiting = self.waits.withLock { waits in
+            waits.isClosed = true
+            return waits.waiters.removeAll()
         }
         for continuation in waiting { continuation.resume(returning: .closed) }
     }

@@ -108,12 +108,16 @@ import Testing
         }
     }
 
+    /// Proposes `data` until the leader that took it applies it: a leader that accepts an entry may lose its place
+    /// before the entry commits, and then the entry is gone (Raft promises nothing for an entry it never committed;
+    /// a loaded machine's election timeouts made that happen here).
     private func propose(_ data: [UInt8], in group: RaftGroupID, members: [Member]) async -> Bool {
         await eventually(seconds: 30) {
             for member in members {
-                if let service = member.leads(group), case .accepted = service.host(group)?.propose(data) {
-                    return true
+                guard let service = member.leads(group), case .accepted = service.host(group)?.propose(data) else {
+                    continue
                 }
+                return await eventually(seconds: 5) { member.applied(group).contains(data) }
             }
             return false
         }

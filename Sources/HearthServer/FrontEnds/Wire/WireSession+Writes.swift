@@ -82,7 +82,7 @@ extension WireSession {
         let (path, mutations) = try Self.mutations(of: request)
         let database = self.context.database
         let verdict = self.context.access.checkWrite(
-            self.authIdentity, namespace: self.namespace, mutations: mutations, root: database.root(self.namespace),
+            self.authIdentity, namespace: self.namespace, mutations: mutations, root: { database.root(self.namespace) },
             now: database.now())
         guard verdict.isAllowed else { throw WireProtocolError.permissionDeniedError }
         self.shared.withLock { $0.onDisconnect.append(WireOnDisconnect(path: path, mutations: mutations)) }

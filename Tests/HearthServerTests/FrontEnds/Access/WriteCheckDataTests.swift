@@ -1,0 +1,63 @@
+import Foundation
+import HearthCore
+import HearthRules
+import HearthStorage
+import HearthSystem
+import HearthTestKit
+import HearthWire
+import Synchronization
+import Testing
+
+@testable import HearthServer
+
+/// A write check reads the stored data only when the rules can see it: under open rules, or for an administrator,
+/// the write never waits for the read view's lock; rules that read `data` still see exactly what is stored.
+@Suite struct WriteCheckDataTests {
+    private static func withAccess(_ body: (AccessControl) async throws -> Void) async throws {
+        var configuration = NodeConfiguration()
+        configuration.dataDirectory = try TemporaryDirectory().path
+        configuration.fsync = .off
+        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        let database = try await Database.open(configuration: configuration, log: Log(level: .critical))
+        try await body(AccessControl(database: database, authenticator: Authenticator(), defaultRules: .open))
+    }
+
+    /// Checks a set of `/posts/p1/title` as `identity`, against `stored`; returns the verdict and how often the
+    /// check asked for the data.
+    private static func check(_ access: AccessControl, as identity: AuthIdentity, stored: Node) throws
+        -> (allowed: Bool, reads: Int)
+    {
+        let reads = Mutex(0)
+        let path = try Path(validating: "/posts/p1/title")
+        let verdict = access.checkWrite(
+            identity, namespace: "default", mutations: [.set(path, WriteValue(node: Node(.string("Hi"))))],
+            root: {
+                reads.withLock { $0 += 1 }
+                return stored
+            }, now: 0)
+        return (verdict.isAllowed, reads.withLock { $0 })
+    }
+
+    @Test func openRulesAndAdministratorsNeverReadTheData() async throws {
+        try await Self.withAccess { access in
+            let anonymous = try Self.check(access, as: .anonymous, stored: .empty)
+            #expect(anonymous.allowed && anonymous.reads == 0)
+            let admin = try Self.check(access, as: .admin, stored: .empty)
+            #expect(admin.allowed && admin.reads == 0)
+        }
+    }
+
+    @Test func rulesThatReadDataSeeWhatIsStored() async throws {
+        try await Self.withAccess { access in
+            try await access.install(
+                #"{"rules": {"posts": {"$post": {".write": "!data.exists()"}}}}"#, namespace: "default")
+            let existing = Node.empty.setting(Node(.string("Old")), at: try Path(validating: "/posts/p1/title"))
+            let onEmpty = try Self.check(access, as: .anonymous, stored: .empty)
+            #expect(onEmpty.allowed && onEmpty.reads == 1)
+            let onExisting = try Self.check(access, as: .anonymous, stored: existing)
+            #expect(!onExisting.allowed && onExisting.reads == 1)
+            let adminOnExisting = try Self.check(access, as: .admin, stored: existing)
+            #expect(adminOnExisting.allowed && adminOnExisting.reads == 0)
+        }
+    }
+}
