@@ -5,25 +5,25 @@ import HearthCore
 /// for a change of m mutations, instead of a scan of everything queued before it (which made a node that came back
 /// with thousands of entries queued behind a snapshot take minutes).
 ///
-/// Per namespace and path it keeps the indexes of the queued changes that write there, bare increments apart (two
-/// increments of one counter commute), and under every strict ancestor of a written path the indexes of the changes
-/// below it. Each list is a `SortedIndexes`, so its first element is the earliest.
+/// Per namespace it keeps a trie of the written paths, one level per key: at each level, the indexes of the queued
+/// changes that write exactly there (bare increments apart: two increments of one counter commute) and of those that
+/// write strictly below it. A question walks each of the change's paths once, hashing one key per level (the
+/// dictionaries keyed by whole paths this replaced hashed every ancestor's keys again, on every star). Each list is a
+/// `SortedIndexes`, so its first element is the earliest.
 struct QueuedPaths: Sendable {
-    private struct Writers {
+    private struct Level: Sendable {
         var increments = SortedIndexes()
         var others = SortedIndexes()
+        var below = SortedIndexes()
+        var children: [Key: Level] = [:]
 
-        var isEmpty: Bool { self.increments.isEmpty && self.others.isEmpty }
-
-        mutating func edit(increments: Bool, _ edit: (inout SortedIndexes) -> Void) {
-            if increments { edit(&self.increments) } else { edit(&self.others) }
-        }
+        /// Nothing is queued here or below (`below` holds every change under a child).
+        var isEmpty: Bool { self.increments.isEmpty && self.others.isEmpty && self.below.isEmpty }
     }
 
-    private var exact: [String: [Path: Writers]] = [:]
-    private var below: [String: [Path: SortedIndexes]] = [:]
+    private var namespaces: [String: Level] = [:]
 
-    /// Adds the change of entry `index` (after every change added so far).
+    /// Adds the change of entry `index`.
     mutating func add(_ change: ShardChange, at index: UInt64) {
         self.update(change) { $0.insert(index) }
     }
@@ -36,18 +36,22 @@ struct QueuedPaths: Sendable {
     /// Whether a change queued before entry `index` writes a path overlapping one of `change`'s: the same path
     /// (unless both are bare increments there), an ancestor or a descendant.
     func blocks(_ change: ShardChange, at index: UInt64) -> Bool {
-        let exact = self.exact[change.namespace] ?? [:]
-        let below = self.below[change.namespace] ?? [:]
-        func earlier(_ list: SortedIndexes?) -> Bool { (list?.first ?? .max) < index }
+        guard let top = self.namespaces[change.namespace] else { return false }
+        func earlier(_ list: SortedIndexes) -> Bool { (list.first ?? .max) < index }
         for mutation in change.mutations {
-            let path = mutation.path
-            if earlier(below[path]) { return true }
-            for depth in 0..<path.count {
-                let ancestor = exact[Path(keys: Array(path.keys.prefix(depth)))]
-                if earlier(ancestor?.others) || earlier(ancestor?.increments) { return true }
+            var level = top
+            var reached = true
+            for key in mutation.path.keys {
+                if earlier(level.others) || earlier(level.increments) { return true }
+                guard let child = level.children[key] else {
+                    reached = false
+                    break
+                }
+                level = child
             }
-            let here = exact[path]
-            if earlier(here?.others) || (change.increments[path] == nil && earlier(here?.increments)) { return true }
+            guard reached else { continue }
+            if earlier(level.below) || earlier(level.others) { return true }
+            if change.increments[mutation.path] == nil && earlier(level.increments) { return true }
         }
         return false
     }
@@ -55,17 +59,26 @@ struct QueuedPaths: Sendable {
     /// Applies `edit` to every list `change` is in, each in place: a list copied out, edited and stored back was
     /// copied whole on every edit (the list under a hot post holds every change queued below it).
     private mutating func update(_ change: ShardChange, _ edit: (inout SortedIndexes) -> Void) {
-        let namespace = change.namespace
         for mutation in change.mutations {
-            let path = mutation.path
-            let isIncrement = change.increments[path] != nil
-            self.exact[namespace, default: [:]][path, default: Writers()].edit(increments: isIncrement, edit)
-            if self.exact[namespace]?[path]?.isEmpty ?? false { self.exact[namespace]?[path] = nil }
-            for depth in 0..<path.count {
-                let ancestor = Path(keys: Array(path.keys.prefix(depth)))
-                edit(&self.below[namespace, default: [:]][ancestor, default: SortedIndexes()])
-                if self.below[namespace]?[ancestor]?.isEmpty ?? false { self.below[namespace]?[ancestor] = nil }
-            }
+            let isIncrement = change.increments[mutation.path] != nil
+            Self.update(
+                &self.namespaces[change.namespace, default: Level()], keys: mutation.path.keys[...],
+                isIncrement: isIncrement, edit)
+            if self.namespaces[change.namespace]?.isEmpty ?? false { self.namespaces[change.namespace] = nil }
         }
+    }
+
+    /// Edits the lists of the path `keys` below `level`: `below` on the way down, the writers' list at the end;
+    /// levels left empty are dropped.
+    private static func update(
+        _ level: inout Level, keys: ArraySlice<Key>, isIncrement: Bool, _ edit: (inout SortedIndexes) -> Void
+    ) {
+        guard let key = keys.first else {
+            if isIncrement { edit(&level.increments) } else { edit(&level.others) }
+            return
+        }
+        edit(&level.below)
+        Self.update(&level.children[key, default: Level()], keys: keys.dropFirst(), isIncrement: isIncrement, edit)
+        if level.children[key]?.isEmpty ?? false { level.children[key] = nil }
     }
 }

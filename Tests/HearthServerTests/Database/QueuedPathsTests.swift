@@ -1,4 +1,5 @@
 import HearthCore
+import HearthTestKit
 import Testing
 
 @testable import HearthServer
@@ -51,5 +52,47 @@ import Testing
         queued.add(star, at: 3)
         #expect(!queued.blocks(star, at: 3))
         #expect(queued.blocks(star, at: 4))
+    }
+
+    /// Random changes added and removed in index order and out of it: every question is answered as a scan of
+    /// everything queued would answer it.
+    @Test(arguments: 0..<20 as Range<UInt64>) func answersAsAScanOfTheQueueWould(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let paths = ["", "a", "a/b", "a/b/c", "a/d", "x", "x/y"]
+        func randomChange() -> ShardChange {
+            var sets: [String] = []
+            var increments: [String] = []
+            for path in paths.shuffled(using: &random).prefix(Int.random(in: 1...2, using: &random)) {
+                if Bool.random(using: &random) { sets.append(path) } else { increments.append(path) }
+            }
+            return Self.change(sets, increments: increments, namespace: Bool.random(using: &random) ? "n" : "m")
+        }
+        func overlaps(_ queued: ShardChange, _ change: ShardChange) -> Bool {
+            guard queued.namespace == change.namespace else { return false }
+            return queued.mutations.contains { earlier in
+                change.mutations.contains { later in
+                    if earlier.path == later.path {
+                        return queued.increments[earlier.path] == nil || change.increments[later.path] == nil
+                    }
+                    return earlier.path.contains(later.path) || later.path.contains(earlier.path)
+                }
+            }
+        }
+        var queued = QueuedPaths()
+        var model: [UInt64: ShardChange] = [:]
+        for index in 1...300 as ClosedRange<UInt64> {
+            let change = randomChange()
+            queued.add(change, at: index)
+            model[index] = change
+            if let gone = model.keys.randomElement(using: &random), Int.random(in: 0..<3, using: &random) > 0,
+                let left = model.removeValue(forKey: gone)
+            {
+                queued.remove(left, at: gone)
+            }
+            let question = randomChange()
+            let at = UInt64.random(in: 1...(index + 1), using: &random)
+            let expected = model.contains { $0.key < at && overlaps($0.value, question) }
+            #expect(queued.blocks(question, at: at) == expected, "seed \(seed), entry \(index)")
+        }
     }
 }
