@@ -31,8 +31,11 @@ struct ConditionalWriteScheduler {
         /// between a `412` and its retry seen at the location plus four deviations, within these bounds.
         var retryWindow = Duration.milliseconds(10)...Duration.milliseconds(250)
         /// The longest a compare-and-set is held. Its turn normally comes sooner (a turn takes a write and, after a
-        /// `412`, a retry); this only bounds the wait when the lane stalls or very many callers contend.
-        var maximumHold = Duration.milliseconds(500)
+        /// `412`, a retry); this only bounds the wait when the lane stalls or very many callers contend. A held
+        /// request that runs at this bound races the lane, so it must exceed a full line's wait where commits are
+        /// slow: at 500 ms, 21 callers per node of a 3-node cluster (about 100 ms a turn) mostly raced, and 3–6 of
+        /// 400 transactions gave up in 10 s; at 2 s, 0–1, with 40 % fewer retries.
+        var maximumHold = Duration.seconds(2)
         /// How long a caller, and a location, is remembered after its last request.
         var memory = Duration.seconds(2)
         /// Most callers remembered per location; the least recently seen are forgotten first.
