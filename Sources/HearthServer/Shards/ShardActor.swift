@@ -115,7 +115,7 @@ public actor ShardActor {
     }
 
     /// The transactions whose read locks here were taken before `cutoff` and are still held (they never prepared or
-    /// decided here).
+    /// decided here); the times of locks already gone are forgotten on the way.
     func readLockHolders(takenBefore cutoff: ContinuousClock.Instant) -> [TransactionID] {
         self.readLockTimes = self.readLockTimes.filter { self.machine.readLocks[$0.key] != nil }
         return self.readLockTimes.filter { $0.value < cutoff }.map(\.key)
