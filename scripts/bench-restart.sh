@@ -3,13 +3,17 @@
 # Restart time for a large data set: generates ~N MB of JSON (default 1024), imports it the way firebase-tools
 # does (PUT /.json?writeSizeLimit=unlimited), lets the node snapshot, stops it, then times recovery twice:
 # from the snapshot, and from the write-ahead log alone (snapshot moved away; only while the log still starts at
-# its first record).
+# its first record). HEARTH_BINARY names a hearth binary to use instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 megabytes="${1:-1024}"
 
-swift build -c release --product hearth >/dev/null
-binary="$(swift build -c release --show-bin-path)/hearth"
+if [ -n "${HEARTH_BINARY:-}" ]; then
+    binary="$HEARTH_BINARY"
+else
+    swift build -c release --product hearth >/dev/null
+    binary="$(swift build -c release --show-bin-path)/hearth"
+fi
 work="$(mktemp -d)"
 # shellcheck source=scripts/lib/node.sh
 source scripts/lib/node.sh

@@ -130,8 +130,20 @@ enum Bench {
         let started = ContinuousClock.now
         let database = try await Database.open(configuration: configuration, log: log)
         let seconds = self.milliseconds(since: started) / 1000
-        print("recovered \(directory) in \(String(format: "%.2f", seconds)) s")
+        let megabyte = 1 << 20
+        print(
+            "recovered \(directory) in \(String(format: "%.2f", seconds)) s; resident "
+                + "\(self.residentBytes() / megabyte) MB, peak \(self.peakResidentBytes() / megabyte) MB")
         await database.close()
+    }
+
+    /// The process's peak resident set size so far (`VmHWM` in /proc/self/status).
+    static func peakResidentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes * 1024
     }
 
     /// The process's resident set size, from /proc/self/statm.

@@ -58,15 +58,11 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         var length = 0
         for byte in string.utf8 {
             length += 1
-            switch byte {
-            case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"),
-                UInt8(ascii: "/"), 0x00...0x1F, 0x7F:
+            if Self.isForbidden(byte) {
                 throw PathError(
                     .invalidKey,
                     "Invalid key \(PathError.quoted(string)): keys can't contain \".\", \"#\", \"$\", \"/\", \"[\", \"]\" or ASCII control characters."
                 )
-            default:
-                continue
             }
         }
         if length > maximumByteLength {
@@ -74,6 +70,22 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
                 .keyTooLong,
                 "Invalid key of \(length) bytes: keys can be at most \(maximumByteLength) bytes of UTF-8."
             )
+        }
+    }
+
+    /// Whether `bytes` (UTF-8) follow Firebase's key rules: what `validate` checks, without building a string.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.count <= Self.maximumByteLength && !bytes.contains(where: Self.isForbidden)
+    }
+
+    /// A byte no key may hold: `. $ # [ ] /` and ASCII control characters.
+    @inline(__always) private static func isForbidden(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: "/"), 0x00...0x1F, 0x7F:
+            true
+        default:
+            false
         }
     }
 
@@ -119,7 +131,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Key order over two keys' UTF-8 bytes, or `nil` when they first differ outside ASCII (where UTF-8 and UTF-16
     /// orders can disagree).
-    @inline(__always) private static func precedes(
+    @inline(__always) static func precedes(
         _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
     ) -> Bool? {
         switch (Key.integerValue(of: left), Key.integerValue(of: right)) {

@@ -12,8 +12,11 @@ extension ChildMap {
         /// How many children were given so far (for the order check in debug builds).
         public private(set) var count = 0
 
-        public init() {
-            self.current.reserveCapacity(TreeNode.maximumFill)
+        /// A builder for about `expectedCount` children (0 when unknown). Only the first leaf's capacity depends on
+        /// it: a small map keeps the array it is built in, so reserving a whole leaf for a map of six children would
+        /// cost every such map a kilobyte.
+        public init(expectedCount: Int = 0) {
+            self.current.reserveCapacity(Swift.min(Swift.max(expectedCount, 0), TreeNode.maximumFill))
         }
 
         /// Adds `node` under `key`, which must follow every key given so far; an empty node is skipped.

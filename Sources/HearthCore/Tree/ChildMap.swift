@@ -28,7 +28,7 @@ public struct ChildMap: Sendable, Sequence {
 
     /// Builds a map from elements already sorted by key with no duplicates, in O(n). Empty nodes are dropped.
     public init(sortedUniqueElements elements: some Sequence<Element>) {
-        var builder = Builder()
+        var builder = Builder(expectedCount: elements.underestimatedCount)
         for element in elements { builder.append(element.key, element.node) }
         self = builder.finish()
     }

@@ -1,13 +1,12 @@
 import HearthCore
 import HearthStorage
 
-/// How the read view is laid out inside a snapshot file, chosen so recovery can parse on every core.
+/// How the read view is laid out inside a snapshot file, chosen so recovery can decode on every core.
 ///
-/// The payload is text, one record per line (compact JSON never contains a raw newline, and keys never contain a
-/// tab). First where every shard's log stands and the transactions still prepared, then the trees in depth-first
-/// key order:
+/// The payload starts with text, one record per line (keys never contain a tab or a newline): where every shard's
+/// log stands and the transactions still prepared. Then, after a line `B`, the trees in binary (`SnapshotTrees`):
 /// ```
-/// hearth-snapshot 3
+/// hearth-snapshot 4
 /// I<tab><shard><tab><index>                   every entry of the shard's log up to <index> is reflected
 /// T<tab><shard><tab><base64 prepare entry>    a transaction prepared in the shard and not yet finished
 /// D<tab><shard><tab><transaction><tab><0|1>   a decision the shard anchors that a prepared part still needs
@@ -17,18 +16,18 @@ import HearthStorage
 ///                                             snapshot was cut (shard snapshots only, `ShardSnapshot.cut`)
 /// W<tab><shard><tab><client><tab><last used><tab><settled below><tab><applied, comma-separated>
 ///                                             a client whose named writes the shard applied (`WriteSessions`)
-/// N<tab><namespace>
-/// P<tab><spine path><tab><priority JSON>      a priority on a node above the shard depth
-/// S<tab><path><tab><export JSON>              the whole node at <path>: a subtree at the shard depth, or a leaf
-///                                             standing above it
+/// B
+/// <binary tree records to the end>
 /// ```
-/// Recovery parses the `T` lines, then the `S` lines, in parallel (they are independent), then rebuilds each
-/// namespace in one ordered pass with bulk child-map builds, so no path is ever inserted twice. Version 2 files
-/// (written before shards had logs of their own) have no `I`, `T` or `D` lines and still load; files written before
-/// writes were named have no `W` lines (no shard remembers a write).
+/// Recovery decodes the `T` lines, then the tree records, in parallel (they are independent), then rebuilds each
+/// namespace in one ordered pass with bulk child-map builds, so no path is ever inserted twice. Older files still
+/// load: version 3 has the trees as text lines (`N<tab><namespace>`, `P<tab><spine path><tab><priority JSON>`,
+/// `S<tab><path><tab><export JSON>`); version 2 (written before shards had logs of their own) has no `I`, `T` or `D`
+/// lines; files written before writes were named have no `W` lines (no shard remembers a write).
 enum SnapshotContent {
-    static let header = "hearth-snapshot 3"
-    static let legacyHeader = "hearth-snapshot 2"
+    static let header = "hearth-snapshot 4"
+    /// Versions 3 and 2, whose trees are JSON text lines.
+    static let textHeaders = ["hearth-snapshot 3", "hearth-snapshot 2"]
 
     /// What a snapshot file holds.
     struct Decoded {
@@ -77,7 +76,7 @@ enum SnapshotContent {
         roots: [String: Node], cuts: [ShardCut], received: [Int: UInt64] = [:], depth: Int,
         into sink: inout some SnapshotSink
     ) throws {
-        var output = SnapshotJSONOutput(sink: sink)
+        var output = SnapshotOutput(sink: sink)
         output.write(text: Self.header + "\n")
         for cut in cuts {
             output.write(text: "I\t\(cut.shard)\t\(cut.index)\n")
@@ -107,53 +106,35 @@ enum SnapshotContent {
                     text: "W\t\(cut.shard)\t\(client)\t\(session.lastUsed)\t\(session.settledBelow)\t\(applied)\n")
             }
         }
-        for (namespace, root) in roots.sorted(by: { $0.key < $1.key }) {
-            output.write(text: "N\t\(namespace)\n")
-            Self.encode(root, at: .root, depth: depth, into: &output)
-        }
+        output.write(text: SnapshotTrees.marker + "\n")
+        SnapshotTrees.encode(roots: roots, depth: depth, into: &output)
         sink = output.sink
         if let error = output.error { throw error }
     }
 
-    private static func encode<Sink>(
-        _ node: Node, at path: Path, depth: Int, into output: inout SnapshotJSONOutput<Sink>
-    ) {
-        if node.isEmpty || output.error != nil { return }
-        if path.count >= depth || node.isLeaf {
-            output.write(text: "S\t\(path.slashless)\t")
-            node.writeJSON(format: .export, pretty: false, to: &output)
-            output.write(text: "\n")
-            return
-        }
-        if let priority = node.priority {
-            output.write(text: "P\t\(path.slashless)\t")
-            output.write(bytes: Node.priorityJSON(priority))
-            output.write(text: "\n")
-        }
-        for (key, child) in node.children {
-            Self.encode(child, at: path.appending(key), depth: depth, into: &output)
-        }
-    }
-
-    /// Reads a payload written by `encode` (or a version 2 payload), parsing subtrees on up to `parallelism` tasks.
+    /// Reads a payload written by `encode` (or a version 3 or 2 payload), decoding trees on up to `parallelism`
+    /// tasks.
     static func decode(_ bytes: [UInt8], parallelism: Int) async throws -> Decoded {
-        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
-        guard let first = lines.first,
-            [Self.header, Self.legacyHeader].contains(String(decoding: first, as: UTF8.self))
-        else {
-            throw CommitRecordError("snapshot does not start with \"\(Self.header)\"")
+        var offset = 0
+        let header = Self.line(in: bytes, from: &offset).map { String(decoding: $0, as: UTF8.self) }
+        guard let header, header == Self.header || Self.textHeaders.contains(header) else {
+            throw CommitRecordError("snapshot does not start with \"\(Self.header)\" (or an earlier version's header)")
         }
+        let shardKinds: [UInt8] = ["I", "T", "D", "M", "C", "W"].map { UInt8(ascii: $0) }
         var decoded = Decoded(roots: [:])
-        var records = lines.dropFirst()
         var intentLines: [ArraySlice<UInt8>] = []
         var sessions: [Int: [String: WriteSessions.Session]] = [:]
-        while let line = records.first, let kind = line.first,
-            [
-                UInt8(ascii: "I"), UInt8(ascii: "T"), UInt8(ascii: "D"), UInt8(ascii: "M"), UInt8(ascii: "C"),
-                UInt8(ascii: "W"),
-            ]
-            .contains(kind)
-        {
+        var treeLines: [ArraySlice<UInt8>] = []
+        var treeStart: Int?
+        while let line = Self.line(in: bytes, from: &offset) {
+            guard let kind = line.first, shardKinds.contains(kind) else {
+                if header != Self.header {
+                    treeLines = [line] + bytes[offset...].split(separator: 0x0A, omittingEmptySubsequences: true)
+                } else if line.elementsEqual(SnapshotTrees.marker.utf8) {
+                    treeStart = offset
+                }
+                break
+            }
             if kind == UInt8(ascii: "T") {
                 intentLines.append(line)
             } else if kind == UInt8(ascii: "W") {
@@ -162,14 +143,31 @@ enum SnapshotContent {
             } else {
                 try Self.decodeShardLine(line, into: &decoded)
             }
-            records = records.dropFirst()
         }
         decoded.sessions = sessions.mapValues { WriteSessions(sessions: $0) }
         for (shard, transaction, intent) in try await Self.decodeIntents(intentLines) {
             decoded.intents[shard, default: [:]][transaction] = intent
         }
-        decoded.roots = try await Self.decodeTrees(Array(records), parallelism: parallelism)
+        var roots = SnapshotRoots()
+        if header != Self.header {
+            for line in try await Self.decodeTextTrees(treeLines, parallelism: parallelism) { try roots.add(line) }
+        } else if let treeStart {
+            try await SnapshotTrees.decode(bytes, from: treeStart, parallelism: parallelism, into: &roots)
+        } else {
+            throw CommitRecordError("snapshot has no line \"\(SnapshotTrees.marker)\" before its trees")
+        }
+        decoded.roots = roots.finish()
         return decoded
+    }
+
+    /// The next non-empty line at or after `offset` (moved past its newline), or nil at the end.
+    private static func line(in bytes: [UInt8], from offset: inout Int) -> ArraySlice<UInt8>? {
+        while offset < bytes.count {
+            let end = bytes[offset...].firstIndex(of: 0x0A) ?? bytes.count
+            defer { offset = end + 1 }
+            if end > offset { return bytes[offset..<end] }
+        }
+        return nil
     }
 
     /// Decodes the `T` lines concurrently: a snapshot taken while a large import was prepared holds its parts.
@@ -247,9 +245,12 @@ enum SnapshotContent {
         }
     }
 
-    private static func decodeTrees(_ records: [ArraySlice<UInt8>], parallelism: Int) async throws -> [String: Node] {
+    /// A version 3 or 2 snapshot's tree lines, parsed on up to `parallelism` tasks.
+    private static func decodeTextTrees(_ records: [ArraySlice<UInt8>], parallelism: Int) async throws
+        -> [SnapshotLine]
+    {
         let chunkSize = max(1, (records.count + parallelism - 1) / max(1, parallelism))
-        let parsed = try await withThrowingTaskGroup(of: (Int, [SnapshotLine]).self) { group in
+        return try await withThrowingTaskGroup(of: (Int, [SnapshotLine]).self) { group in
             for start in stride(from: 0, to: records.count, by: chunkSize) {
                 let chunk = Array(records[start..<min(start + chunkSize, records.count)])
                 group.addTask { (start, try chunk.map(SnapshotLine.init(parsing:))) }
@@ -258,136 +259,5 @@ enum SnapshotContent {
             for try await piece in group { pieces.append(piece) }
             return pieces.sorted { $0.0 < $1.0 }.flatMap(\.1)
         }
-        var roots: [String: Node] = [:]
-        var builder: TreeAssembler?
-        for line in parsed {
-            switch line {
-            case .namespace(let name):
-                if let finished = builder?.finish() { roots[finished.namespace] = finished.root }
-                builder = TreeAssembler(namespace: name)
-            case .priority(let path, let priority):
-                guard builder != nil else { throw CommitRecordError("snapshot has a record before its namespace") }
-                builder?.setPriority(priority, at: path)
-            case .node(let path, let node):
-                guard builder != nil else { throw CommitRecordError("snapshot has a record before its namespace") }
-                builder?.add(node, at: path)
-            }
-        }
-        if let finished = builder?.finish() { roots[finished.namespace] = finished.root }
-        return roots.filter { !$0.value.isEmpty }
-    }
-}
-
-/// One parsed line of a snapshot.
-enum SnapshotLine: Sendable {
-    case namespace(String)
-    case priority(Path, Priority?)
-    case node(Path, Node)
-
-    init(parsing line: ArraySlice<UInt8>) throws {
-        let fields = line.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
-        guard let kind = fields.first, kind.count == 1, fields.count >= 2 else {
-            throw CommitRecordError("snapshot line is malformed")
-        }
-        if kind.first == UInt8(ascii: "N") {
-            self = .namespace(String(decoding: fields[1], as: UTF8.self))
-            return
-        }
-        guard fields.count == 3 else { throw CommitRecordError("snapshot line is malformed") }
-        let path = Path(
-            keys: String(decoding: fields[1], as: UTF8.self).split(separator: "/").map { Key(unchecked: String($0)) })
-        let node = try LogDecoding.writeValue(Array(fields[2]), at: path).node
-        switch kind.first {
-        case UInt8(ascii: "S"): self = .node(path, node)
-        case UInt8(ascii: "P"): self = .priority(path, ResolvedMutation.priority(from: node))
-        default: throw CommitRecordError("snapshot line has unknown kind")
-        }
-    }
-}
-
-/// Rebuilds a tree from nodes given in depth-first key order, building each child map once, in bulk.
-struct TreeAssembler {
-    let namespace: String
-    /// The open ancestors of the next node: their keys, collected children and priorities.
-    private var frames: [(key: Key?, children: [(key: Key, node: Node)], priority: Priority?)] = [(nil, [], nil)]
-    private var openPath: [Key] = []
-    /// Set when the namespace's root is itself a leaf (written as one `S` line at the root).
-    private var rootLeaf: Node?
-
-    init(namespace: String) {
-        self.namespace = namespace
-    }
-
-    /// Records the priority of the spine node at `path` (opened if needed).
-    mutating func setPriority(_ priority: Priority?, at path: Path) {
-        self.open(path.keys)
-        self.frames[self.frames.count - 1].priority = priority
-    }
-
-    /// Adds the node at `path`; paths must arrive in depth-first key order.
-    mutating func add(_ node: Node, at path: Path) {
-        guard let last = path.last else {
-            self.rootLeaf = node
-            return
-        }
-        self.open(Array(path.keys.dropLast()))
-        self.frames[self.frames.count - 1].children.append((last, node))
-    }
-
-    /// Closes every open frame and returns the namespace's root.
-    mutating func finish() -> (namespace: String, root: Node) {
-        self.close(to: 0)
-        if let rootLeaf = self.rootLeaf { return (self.namespace, rootLeaf) }
-        let root = self.frames[0]
-        return (self.namespace, Node(children: ChildMap(sortedUniqueElements: root.children), priority: root.priority))
-    }
-
-    private mutating func open(_ keys: [Key]) {
-        var shared = 0
-        while shared < keys.count, shared < self.openPath.count, keys[shared] == self.openPath[shared] { shared += 1 }
-        self.close(to: shared)
-        for key in keys[shared...] {
-            self.frames.append((key, [], nil))
-            self.openPath.append(key)
-        }
-    }
-
-    private mutating func close(to depth: Int) {
-        while self.openPath.count > depth, let frame = self.frames.popLast() {
-            self.openPath.removeLast()
-            let node = Node(children: ChildMap(sortedUniqueElements: frame.children), priority: frame.priority)
-            if let key = frame.key, !node.isEmpty {
-                self.frames[self.frames.count - 1].children.append((key, node))
-            }
-        }
-    }
-}
-
-/// Where snapshot text goes: a snapshot file, or bytes in memory (a shard's snapshot, as Raft ships it).
-protocol SnapshotSink {
-    mutating func write(_ bytes: UnsafeRawBufferPointer) throws
-}
-
-extension SnapshotWriter: SnapshotSink {}
-
-extension Array: SnapshotSink where Element == UInt8 {}
-
-/// Adapts the JSON writer's streaming output to a snapshot sink, remembering the first write error.
-struct SnapshotJSONOutput<Sink: SnapshotSink>: JSONOutput {
-    var sink: Sink
-    var error: (any Error)?
-
-    mutating func write(_ bytes: UnsafeRawBufferPointer) {
-        guard self.error == nil else { return }
-        do { try self.sink.write(bytes) } catch { self.error = error }
-    }
-
-    mutating func write(bytes: [UInt8]) {
-        bytes.withUnsafeBytes { self.write($0) }
-    }
-
-    mutating func write(text: String) {
-        var text = text
-        text.withUTF8 { self.write(UnsafeRawBufferPointer($0)) }
     }
 }

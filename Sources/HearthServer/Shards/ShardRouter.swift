@@ -26,7 +26,12 @@ public struct ShardRouter: Sendable {
         guard path.count >= self.shardDepth else { return nil }
         var hash = ShardHash(namespace: namespace)
         for key in path.keys.prefix(self.shardDepth) { hash.append(key: key.string.utf8) }
-        return Int(hash.value % UInt64(self.shardCount))
+        return self.shard(hash)
+    }
+
+    /// The shard a path at the shard depth hashes to, given the hash of its namespace and keys.
+    private func shard(_ hash: ShardHash) -> Int {
+        Int(hash.value % UInt64(self.shardCount))
     }
 
     /// The shards a mutation touches: one for a deep path, all for a spine path.
@@ -47,13 +52,20 @@ public struct ShardRouter: Sendable {
         }
         if value.isLeaf { return [Node](repeating: value, count: self.shardCount) }
         var parts = [ChildMap.Builder](repeating: ChildMap.Builder(), count: self.shardCount)
+        // Children at the shard depth each go to the shard their key hashes to after the parent's keys, which are
+        // hashed once rather than once per child (a spine node may have millions of children).
+        let childrenAreOwned = path.count + 1 >= self.shardDepth
+        var parentHash = ShardHash(namespace: namespace)
+        if childrenAreOwned {
+            for key in path.keys { parentHash.append(key: key.string.utf8) }
+        }
         for (key, child) in value.children {
-            let childPath = path.appending(key)
-            if childPath.count >= self.shardDepth {
-                if let shard = self.shard(namespace: namespace, path: childPath) {
-                    parts[shard].append(key, child)
-                }
+            if childrenAreOwned {
+                var hash = parentHash
+                hash.append(key: key.string.utf8)
+                parts[self.shard(hash)].append(key, child)
             } else {
+                let childPath = path.appending(key)
                 for (shard, part) in self.split(child, at: childPath, namespace: namespace).enumerated() {
                     parts[shard].append(key, part)
                 }

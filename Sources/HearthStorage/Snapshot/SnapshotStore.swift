@@ -66,39 +66,41 @@ public struct SnapshotStore: Sendable {
     ///
     /// - Throws: `.damagedSnapshot` naming the file and offset when the framing or checksum is wrong.
     public func read(_ snapshot: SnapshotInfo) throws(StorageError) -> [UInt8] {
-        var bytes = try self.fileSystem.readAll(snapshot.path)
+        let handle = try self.fileSystem.open(snapshot.path, mode: .read)
+        defer { try? self.fileSystem.close(handle) }
+        let size = try self.fileSystem.size(of: handle)
         let headerSize = SnapshotFormat.headerSize
         let trailerSize = SnapshotFormat.trailerSize
-        guard bytes.count >= headerSize + trailerSize else {
-            throw Self.damaged(snapshot.path, offset: 0, "it is only \(bytes.count) bytes long")
+        guard size >= headerSize + trailerSize else {
+            throw Self.damaged(snapshot.path, offset: 0, "it is only \(size) bytes long")
         }
-        let trailerStart = bytes.count - trailerSize
-        let fields = bytes.withUnsafeBytes { raw in
-            (
-                lsn: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian,
-                count: raw.loadUnaligned(fromByteOffset: trailerStart, as: UInt64.self).littleEndian,
-                checksum: raw.loadUnaligned(fromByteOffset: trailerStart + 8, as: UInt32.self).littleEndian
-            )
+        let header = try self.fileSystem.read(handle, count: headerSize)
+        let payload = try self.fileSystem.read(handle, count: size - headerSize - trailerSize)
+        let trailer = try self.fileSystem.read(handle, count: trailerSize)
+        guard trailer.count == trailerSize else {
+            throw Self.damaged(snapshot.path, offset: headerSize + payload.count, "it ends before its trailer")
         }
-        guard Array(bytes[0..<8]) == SnapshotFormat.headerMagic, fields.lsn == snapshot.lsn else {
+        let lsn = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian }
+        guard Array(header[0..<8]) == SnapshotFormat.headerMagic, lsn == snapshot.lsn else {
             throw Self.damaged(snapshot.path, offset: 0, "its header is not a snapshot header for LSN \(snapshot.lsn)")
         }
-        guard Array(bytes[(trailerStart + 12)...]) == SnapshotFormat.trailerMagic,
-            fields.count == UInt64(trailerStart - headerSize)
-        else {
+        let fields = trailer.withUnsafeBytes { raw in
+            (
+                count: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self).littleEndian,
+                checksum: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
+            )
+        }
+        let trailerStart = headerSize + payload.count
+        guard Array(trailer[12...]) == SnapshotFormat.trailerMagic, fields.count == UInt64(payload.count) else {
             throw Self.damaged(snapshot.path, offset: trailerStart, "its trailer is missing or has the wrong length")
         }
-        let computed = bytes.withUnsafeBytes { raw in
-            var crc = CRC32C()
-            crc.update(UnsafeRawBufferPointer(rebasing: raw[..<trailerStart]))
-            return crc.value
-        }
-        guard computed == fields.checksum else {
+        var crc = CRC32C()
+        crc.update(header)
+        crc.update(payload)
+        guard crc.value == fields.checksum else {
             throw Self.damaged(snapshot.path, offset: headerSize, "its checksum does not match its content")
         }
-        bytes.removeLast(trailerSize)
-        bytes.removeFirst(headerSize)
-        return bytes
+        return payload
     }
 
     /// Removes snapshots older than `lsn` and temporary files of interrupted writes up to `lsn`.

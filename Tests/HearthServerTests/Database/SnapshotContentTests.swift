@@ -37,6 +37,55 @@ import Testing
         #expect(try await Self.roundTrip(roots, depth: 2, parallelism: 2) == roots)
     }
 
+    /// Snapshots written before the trees were binary (version 3: JSON text lines) still load.
+    @Test func aVersion3SnapshotStillLoads() async throws {
+        let text = """
+            hearth-snapshot 3
+            I\t0\t5
+            I\t1\t0
+            N\tdefault
+            P\tusers\t7
+            S\tusers/a\t{"x":1,".priority":2}
+            S\tusers/b\t"text"
+            N\tother
+            S\t\t42
+
+            """
+        let decoded = try await SnapshotContent.decode(Array(text.utf8), parallelism: 2)
+        #expect(decoded.appliedIndex == [0: 5, 1: 0])
+        let users = Node(
+            children: ChildMap(sortedUniqueElements: [
+                (
+                    Key(unchecked: "a"),
+                    Node(
+                        children: ChildMap(sortedUniqueElements: [(Key(unchecked: "x"), Node(.int(1)))]),
+                        priority: .int(2))
+                ),
+                (Key(unchecked: "b"), Node(.string("text"))),
+            ]), priority: .int(7))
+        #expect(
+            decoded.roots == [
+                "default": Node(children: ChildMap(sortedUniqueElements: [(Key(unchecked: "users"), users)])),
+                "other": Node(.int(42)),
+            ])
+    }
+
+    /// A tree section cut anywhere fails to load with a reason instead of loading part of the data.
+    @Test func aTruncatedTreeSectionIsRefused() async throws {
+        var random = SeededRandom(seed: 5)
+        let roots = ["default": Self.tree(depth: 0, random: &random), "b": Node(.int(1))].filter { !$0.value.isEmpty }
+        var bytes: [UInt8] = []
+        let cut = SnapshotContent.ShardCut(shard: 0, index: 1, intents: [:], decisions: [:])
+        try SnapshotContent.encode(roots: roots, cuts: [cut], depth: 2, into: &bytes)
+        #expect(try await SnapshotContent.decode(bytes, parallelism: 2).roots == roots)
+        let treeStart = try #require(bytes.firstRange(of: Array("\nB\n".utf8))).upperBound
+        for end in stride(from: treeStart + 1, to: bytes.count, by: max(1, (bytes.count - treeStart) / 50)) {
+            await #expect(throws: CommitRecordError.self) {
+                try await SnapshotContent.decode(Array(bytes[..<end]), parallelism: 2)
+            }
+        }
+    }
+
     private static func roundTrip(_ roots: [String: Node], depth: Int, parallelism: Int) async throws -> [String: Node]
     {
         let store = try SnapshotStore(directory: try TemporaryDirectory().path)
