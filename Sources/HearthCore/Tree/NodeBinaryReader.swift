@@ -39,6 +39,15 @@ public struct NodeBinaryReader {
         }
     }
 
+    /// A varint, or nil (reading nothing) when the bytes end inside it: for framing read before all of it has
+    /// arrived.
+    public mutating func varintIfComplete() throws(BinaryDecodingError) -> UInt64? {
+        var last = self.offset
+        while last < self.bytes.count, self.bytes[last] >= 0x80 { last += 1 }
+        guard last < self.bytes.count else { return nil }
+        return try self.varint()
+    }
+
     /// A varint that counts bytes still to come (a length): at most what is left.
     public mutating func length() throws(BinaryDecodingError) -> Int {
         let start = self.offset

@@ -53,11 +53,15 @@ public final class Database: DatabaseAccess {
         var decoded: SnapshotContent.Decoded?
         var sequence: UInt64 = 0
         if let latest = try snapshots.latest() {
-            let bytes = try snapshots.read(latest)
-            phases.end("snapshot_read")
-            decoded = try await SnapshotContent.decode(
-                bytes, parallelism: ProcessInfo.processInfo.activeProcessorCount)
-            phases.end("snapshot_parse")
+            // Chunk by chunk: a gigabyte snapshot is never held whole beside the trees decoded from it.
+            var reader = try snapshots.reader(latest)
+            var decoder = SnapshotDecoder(parallelism: ProcessInfo.processInfo.activeProcessorCount)
+            while let chunk = try reader.next(maximum: Self.snapshotChunkSize) {
+                try await decoder.feed(chunk)
+            }
+            try reader.finish()
+            decoded = try await decoder.finish()
+            phases.end("snapshot")
             sequence = latest.lsn
         }
         var recovery = Recovery(router: router, snapshot: decoded)
@@ -86,6 +90,9 @@ public final class Database: DatabaseAccess {
             view: view, coordinator: coordinator, log: shardLog, snapshots: snapshots, snapshotScheduler: scheduler,
             snapshotInterval: configuration.snapshotIntervalSeconds)
     }
+
+    /// How much of a snapshot file recovery reads at a time.
+    static let snapshotChunkSize = 64 << 20
 
     /// Finishes the parts a crash left prepared: each logs its anchor's decision, or abort when the anchor's log
     /// holds none (the decision never became durable, so nobody was told the transaction committed). Waits until

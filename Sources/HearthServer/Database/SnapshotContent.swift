@@ -112,66 +112,16 @@ enum SnapshotContent {
         if let error = output.error { throw error }
     }
 
-    /// Reads a payload written by `encode` (or a version 3 or 2 payload), decoding trees on up to `parallelism`
-    /// tasks.
+    /// Reads a payload written by `encode` (or a version 3 or 2 payload) held whole in memory, decoding trees on up
+    /// to `parallelism` tasks.
     static func decode(_ bytes: [UInt8], parallelism: Int) async throws -> Decoded {
-        var offset = 0
-        let header = Self.line(in: bytes, from: &offset).map { String(decoding: $0, as: UTF8.self) }
-        guard let header, header == Self.header || Self.textHeaders.contains(header) else {
-            throw CommitRecordError("snapshot does not start with \"\(Self.header)\" (or an earlier version's header)")
-        }
-        let shardKinds: [UInt8] = ["I", "T", "D", "M", "C", "W"].map { UInt8(ascii: $0) }
-        var decoded = Decoded(roots: [:])
-        var intentLines: [ArraySlice<UInt8>] = []
-        var sessions: [Int: [String: WriteSessions.Session]] = [:]
-        var treeLines: [ArraySlice<UInt8>] = []
-        var treeStart: Int?
-        while let line = Self.line(in: bytes, from: &offset) {
-            guard let kind = line.first, shardKinds.contains(kind) else {
-                if header != Self.header {
-                    treeLines = [line] + bytes[offset...].split(separator: 0x0A, omittingEmptySubsequences: true)
-                } else if line.elementsEqual(SnapshotTrees.marker.utf8) {
-                    treeStart = offset
-                }
-                break
-            }
-            if kind == UInt8(ascii: "T") {
-                intentLines.append(line)
-            } else if kind == UInt8(ascii: "W") {
-                let (shard, client, session) = try Self.decodeSessionLine(line)
-                sessions[shard, default: [:]][client] = session
-            } else {
-                try Self.decodeShardLine(line, into: &decoded)
-            }
-        }
-        decoded.sessions = sessions.mapValues { WriteSessions(sessions: $0) }
-        for (shard, transaction, intent) in try await Self.decodeIntents(intentLines) {
-            decoded.intents[shard, default: [:]][transaction] = intent
-        }
-        var roots = SnapshotRoots()
-        if header != Self.header {
-            for line in try await Self.decodeTextTrees(treeLines, parallelism: parallelism) { try roots.add(line) }
-        } else if let treeStart {
-            try await SnapshotTrees.decode(bytes, from: treeStart, parallelism: parallelism, into: &roots)
-        } else {
-            throw CommitRecordError("snapshot has no line \"\(SnapshotTrees.marker)\" before its trees")
-        }
-        decoded.roots = roots.finish()
-        return decoded
-    }
-
-    /// The next non-empty line at or after `offset` (moved past its newline), or nil at the end.
-    private static func line(in bytes: [UInt8], from offset: inout Int) -> ArraySlice<UInt8>? {
-        while offset < bytes.count {
-            let end = bytes[offset...].firstIndex(of: 0x0A) ?? bytes.count
-            defer { offset = end + 1 }
-            if end > offset { return bytes[offset..<end] }
-        }
-        return nil
+        var decoder = SnapshotDecoder(parallelism: parallelism)
+        try await decoder.feed(bytes)
+        return try await decoder.finish()
     }
 
     /// Decodes the `T` lines concurrently: a snapshot taken while a large import was prepared holds its parts.
-    private static func decodeIntents(_ lines: [ArraySlice<UInt8>]) async throws
+    static func decodeIntents(_ lines: [[UInt8]]) async throws
         -> [(Int, TransactionID, ShardIntent)]
     {
         try await withThrowingTaskGroup(of: (Int, TransactionID, ShardIntent).self) { group in
@@ -201,7 +151,7 @@ enum SnapshotContent {
     }
 
     /// A `W` line: one client's named writes applied in one shard.
-    private static func decodeSessionLine(_ line: ArraySlice<UInt8>) throws
+    static func decodeSessionLine(_ line: ArraySlice<UInt8>) throws
         -> (shard: Int, client: String, session: WriteSessions.Session)
     {
         let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map {
@@ -220,7 +170,7 @@ enum SnapshotContent {
         )
     }
 
-    private static func decodeShardLine(_ line: ArraySlice<UInt8>, into decoded: inout Decoded) throws {
+    static func decodeShardLine(_ line: ArraySlice<UInt8>, into decoded: inout Decoded) throws {
         let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map {
             String(decoding: $0, as: UTF8.self)
         }
@@ -246,7 +196,7 @@ enum SnapshotContent {
     }
 
     /// A version 3 or 2 snapshot's tree lines, parsed on up to `parallelism` tasks.
-    private static func decodeTextTrees(_ records: [ArraySlice<UInt8>], parallelism: Int) async throws
+    static func decodeTextTrees(_ records: [ArraySlice<UInt8>], parallelism: Int) async throws
         -> [SnapshotLine]
     {
         let chunkSize = max(1, (records.count + parallelism - 1) / max(1, parallelism))

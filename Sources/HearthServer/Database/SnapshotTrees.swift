@@ -29,17 +29,19 @@ enum SnapshotTrees {
         output.write(bytes: [Self.endKind])
     }
 
-    /// Decodes the records in `bytes[start...]` on up to `parallelism` tasks and feeds them to `roots` in order,
-    /// each run as soon as the runs before it are in (so assembling overlaps decoding).
+    /// Decodes the complete records in `bytes[start...]` on up to `parallelism` tasks and feeds them to `roots` in
+    /// order, each run as soon as the runs before it are in (so assembling overlaps decoding).
+    /// - Returns: where the first record the bytes cut short starts (or their end), and whether the end record was
+    ///   read.
     /// - Throws: `CommitRecordError` saying where the records are damaged.
     static func decode(_ bytes: [UInt8], from start: Int, parallelism: Int, into roots: inout SnapshotRoots)
-        async throws
+        async throws -> (end: Int, ended: Bool)
     {
-        let runs = try Self.decoding {
-            try bytes.withUnsafeBytes { raw in try Self.runs(raw, from: start, count: max(1, parallelism) * 16) }
+        let framing = try Self.decoding {
+            try bytes.withUnsafeBytes { raw in try Self.runs(raw, from: start, count: max(1, parallelism) * 8) }
         }
         try await withThrowingTaskGroup(of: (Int, [SnapshotLine]).self) { group in
-            for (index, run) in runs.enumerated() {
+            for (index, run) in framing.runs.enumerated() {
                 group.addTask {
                     let lines = try Self.decoding {
                         try bytes.withUnsafeBytes { raw in
@@ -65,34 +67,45 @@ enum SnapshotTrees {
                 }
             }
         }
+        return (framing.end, framing.ended)
     }
 
-    /// Splits the records before the end record into about `count` runs of similar size, reading only their
-    /// lengths.
+    /// Splits the complete records from `start` into about `count` runs of similar size, reading only their
+    /// lengths; stops at the end record or at a record the bytes cut short.
     private static func runs(_ raw: UnsafeRawBufferPointer, from start: Int, count: Int) throws(BinaryDecodingError)
-        -> [Range<Int>]
+        -> (runs: [Range<Int>], end: Int, ended: Bool)
     {
         let target = max(1, (raw.count - start) / count)
-        var reader = NodeBinaryReader(bytes: raw, offset: start)
         var runs: [Range<Int>] = []
         var runStart = start
-        while true {
-            let recordStart = reader.offset
-            let kind = try reader.byte()
-            if kind == Self.endKind {
-                guard reader.isAtEnd else {
-                    throw BinaryDecodingError("the end record at byte \(recordStart) is followed by more bytes")
-                }
-                if runStart < recordStart { runs.append(runStart..<recordStart) }
-                return runs
+        var offset = start
+        var ended = false
+        while offset < raw.count {
+            if raw[offset] == Self.endKind {
+                ended = true
+                break
             }
-            _ = try reader.bytes(count: try reader.length())
-            if kind != Self.namespaceKind { _ = try reader.bytes(count: try reader.length()) }
-            if reader.offset - runStart >= target {
-                runs.append(runStart..<reader.offset)
-                runStart = reader.offset
+            guard let end = try Self.recordEnd(raw, from: offset) else { break }
+            offset = end
+            if offset - runStart >= target {
+                runs.append(runStart..<offset)
+                runStart = offset
             }
         }
+        if runStart < offset { runs.append(runStart..<offset) }
+        return (runs, ended ? offset + 1 : offset, ended)
+    }
+
+    /// Where the record at `start` ends, or nil when the bytes end inside it.
+    private static func recordEnd(_ raw: UnsafeRawBufferPointer, from start: Int) throws(BinaryDecodingError) -> Int? {
+        var reader = NodeBinaryReader(bytes: raw, offset: start + 1)
+        let kind = raw[start]
+        for _ in 0..<(kind == Self.namespaceKind ? 1 : 2) {
+            guard let length = try reader.varintIfComplete() else { return nil }
+            guard length <= UInt64(raw.count - reader.offset) else { return nil }
+            _ = try reader.bytes(count: Int(length))
+        }
+        return reader.offset
     }
 
     /// Runs `body`, saying in a `CommitRecordError` where the trees are damaged when it throws.

@@ -66,41 +66,16 @@ public struct SnapshotStore: Sendable {
     ///
     /// - Throws: `.damagedSnapshot` naming the file and offset when the framing or checksum is wrong.
     public func read(_ snapshot: SnapshotInfo) throws(StorageError) -> [UInt8] {
-        let handle = try self.fileSystem.open(snapshot.path, mode: .read)
-        defer { try? self.fileSystem.close(handle) }
-        let size = try self.fileSystem.size(of: handle)
-        let headerSize = SnapshotFormat.headerSize
-        let trailerSize = SnapshotFormat.trailerSize
-        guard size >= headerSize + trailerSize else {
-            throw Self.damaged(snapshot.path, offset: 0, "it is only \(size) bytes long")
-        }
-        let header = try self.fileSystem.read(handle, count: headerSize)
-        let payload = try self.fileSystem.read(handle, count: size - headerSize - trailerSize)
-        let trailer = try self.fileSystem.read(handle, count: trailerSize)
-        guard trailer.count == trailerSize else {
-            throw Self.damaged(snapshot.path, offset: headerSize + payload.count, "it ends before its trailer")
-        }
-        let lsn = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian }
-        guard Array(header[0..<8]) == SnapshotFormat.headerMagic, lsn == snapshot.lsn else {
-            throw Self.damaged(snapshot.path, offset: 0, "its header is not a snapshot header for LSN \(snapshot.lsn)")
-        }
-        let fields = trailer.withUnsafeBytes { raw in
-            (
-                count: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self).littleEndian,
-                checksum: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
-            )
-        }
-        let trailerStart = headerSize + payload.count
-        guard Array(trailer[12...]) == SnapshotFormat.trailerMagic, fields.count == UInt64(payload.count) else {
-            throw Self.damaged(snapshot.path, offset: trailerStart, "its trailer is missing or has the wrong length")
-        }
-        var crc = CRC32C()
-        crc.update(header)
-        crc.update(payload)
-        guard crc.value == fields.checksum else {
-            throw Self.damaged(snapshot.path, offset: headerSize, "its checksum does not match its content")
-        }
+        var reader = try self.reader(snapshot)
+        let payload = try reader.next(maximum: snapshot.size) ?? []
+        try reader.finish()
         return payload
+    }
+
+    /// A reader of the snapshot's payload in chunks, for snapshots too large to hold twice.
+    /// - Throws: `.damagedSnapshot` when the header is wrong (the trailer and checksum are checked by `finish()`).
+    public func reader(_ snapshot: SnapshotInfo) throws(StorageError) -> SnapshotReader {
+        try SnapshotReader(snapshot, fileSystem: self.fileSystem)
     }
 
     /// Removes snapshots older than `lsn` and temporary files of interrupted writes up to `lsn`.
@@ -119,7 +94,7 @@ public struct SnapshotStore: Sendable {
         }
     }
 
-    private static func damaged(_ path: String, offset: Int, _ reason: String) -> StorageError {
+    static func damaged(_ path: String, offset: Int, _ reason: String) -> StorageError {
         StorageError(
             .damagedSnapshot,
             "Snapshot \(path) is damaged at offset \(offset): \(reason). The node will not start from it; restore "

@@ -37,37 +37,69 @@ import Testing
         #expect(try await Self.roundTrip(roots, depth: 2, parallelism: 2) == roots)
     }
 
-    /// Snapshots written before the trees were binary (version 3: JSON text lines) still load.
-    @Test func aVersion3SnapshotStillLoads() async throws {
-        let text = """
-            hearth-snapshot 3
-            I\t0\t5
-            I\t1\t0
-            N\tdefault
-            P\tusers\t7
-            S\tusers/a\t{"x":1,".priority":2}
-            S\tusers/b\t"text"
-            N\tother
-            S\t\t42
+    /// A version 3 payload (the trees as JSON text lines) and the trees it holds.
+    static let version3Text = """
+        hearth-snapshot 3
+        I\t0\t5
+        I\t1\t0
+        N\tdefault
+        P\tusers\t7
+        S\tusers/a\t{"x":1,".priority":2}
+        S\tusers/b\t"text"
+        N\tother
+        S\t\t42
 
-            """
-        let decoded = try await SnapshotContent.decode(Array(text.utf8), parallelism: 2)
-        #expect(decoded.appliedIndex == [0: 5, 1: 0])
+        """
+    static let version3Roots: [String: Node] = {
+        let record = Node(
+            children: ChildMap(sortedUniqueElements: [(Key(unchecked: "x"), Node(.int(1)))]), priority: .int(2))
         let users = Node(
             children: ChildMap(sortedUniqueElements: [
-                (
-                    Key(unchecked: "a"),
-                    Node(
-                        children: ChildMap(sortedUniqueElements: [(Key(unchecked: "x"), Node(.int(1)))]),
-                        priority: .int(2))
-                ),
-                (Key(unchecked: "b"), Node(.string("text"))),
+                (Key(unchecked: "a"), record), (Key(unchecked: "b"), Node(.string("text"))),
             ]), priority: .int(7))
-        #expect(
-            decoded.roots == [
-                "default": Node(children: ChildMap(sortedUniqueElements: [(Key(unchecked: "users"), users)])),
-                "other": Node(.int(42)),
-            ])
+        return [
+            "default": Node(children: ChildMap(sortedUniqueElements: [(Key(unchecked: "users"), users)])),
+            "other": Node(.int(42)),
+        ]
+    }()
+
+    /// Snapshots written before the trees were binary (version 3: JSON text lines) still load.
+    @Test func aVersion3SnapshotStillLoads() async throws {
+        let decoded = try await SnapshotContent.decode(Array(Self.version3Text.utf8), parallelism: 2)
+        #expect(decoded.appliedIndex == [0: 5, 1: 0])
+        #expect(decoded.roots == Self.version3Roots)
+    }
+
+    /// Fed in chunks of any size, the decoder gives what the whole payload gives: lines and records cut by a chunk's
+    /// end wait for the next chunk.
+    @Test(arguments: [1, 7, 64, 4_096]) func chunksOfAnySizeDecodeLikeTheWholePayload(chunk: Int) async throws {
+        var random = SeededRandom(seed: UInt64(chunk))
+        var roots: [String: Node] = [:]
+        for index in 0..<3 { roots["ns\(index)"] = Self.tree(depth: 0, random: &random) }
+        roots = roots.filter { !$0.value.isEmpty }
+        let sessions = WriteSessions(sessions: [
+            "client-a": WriteSessions.Session(settledBelow: 3, applied: [4, 6], lastUsed: 99)
+        ])
+        let cut = SnapshotContent.ShardCut(
+            shard: 1, index: 12, intents: [:], decisions: [TransactionID(rawValue: 5): true], sessions: sessions)
+        var bytes: [UInt8] = []
+        try SnapshotContent.encode(roots: roots, cuts: [cut], depth: 2, into: &bytes)
+        var decoder = SnapshotDecoder(parallelism: 2)
+        for start in stride(from: 0, to: bytes.count, by: chunk) {
+            try await decoder.feed(Array(bytes[start..<min(start + chunk, bytes.count)]))
+        }
+        let decoded = try await decoder.finish()
+        #expect(decoded.roots == roots)
+        #expect(decoded.appliedIndex == [1: 12])
+        #expect(decoded.decisions == [1: [TransactionID(rawValue: 5): true]])
+        #expect(decoded.sessions[1]?.sessions == sessions.sessions)
+
+        let legacy = Array(Self.version3Text.utf8)
+        var legacyDecoder = SnapshotDecoder(parallelism: 2)
+        for start in stride(from: 0, to: legacy.count, by: chunk) {
+            try await legacyDecoder.feed(Array(legacy[start..<min(start + chunk, legacy.count)]))
+        }
+        #expect(try await legacyDecoder.finish().roots == Self.version3Roots)
     }
 
     /// A tree section cut anywhere fails to load with a reason instead of loading part of the data.

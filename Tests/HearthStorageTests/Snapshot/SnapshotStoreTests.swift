@@ -91,4 +91,35 @@ import Testing
         try directory.replace(name, with: [1, 2])
         #expect(throws: StorageError.self) { try store.latest() }
     }
+
+    /// Read in chunks, the payload comes back in order; damage anywhere in it shows at `finish()`.
+    @Test func chunkedReadsGiveThePayloadAndCheckItAtTheEnd() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try SnapshotStore(directory: directory.path)
+        let payload = Self.payload(100_000, seed: 13)
+        try store.write(lsn: 8) { try $0.write(payload) }
+        let latest = try #require(try store.latest())
+        var reader = try store.reader(latest)
+        var read: [UInt8] = []
+        while let chunk = try reader.next(maximum: 4_096) {
+            #expect(chunk.count <= 4_096)
+            read += chunk
+        }
+        try reader.finish()
+        #expect(read == payload)
+
+        let name = "snapshot-00000000000000000008.snap"
+        var damaged = try directory.contents(name)
+        damaged[16 + 50_000] ^= 0x01
+        try directory.replace(name, with: damaged)
+        var damagedReader = try store.reader(latest)
+        while try damagedReader.next(maximum: 4_096) != nil {}
+        do {
+            try damagedReader.finish()
+            Issue.record("a damaged payload passed its checksum")
+        } catch {
+            #expect(error.code == .damagedSnapshot)
+        }
+    }
 }
