@@ -23,6 +23,9 @@ struct SnapshotDecoder {
     private var pending: [UInt8] = []
     /// Bytes consumed before `pending` (for offsets in errors).
     private var consumed = 0
+    /// How many bytes at the start of `pending` are known to hold no newline: a long line (a large import's
+    /// prepared part) cut by many chunks is searched once, not once per chunk.
+    private var searched = 0
     private var decoded = SnapshotContent.Decoded(roots: [:])
     private var intentLines: [[UInt8]] = []
     private var sessions: [Int: [String: WriteSessions.Session]] = [:]
@@ -62,6 +65,10 @@ struct SnapshotDecoder {
             if ended { self.stage = .ended }
         case .header, .shardLines, .ended:
             break
+        }
+        switch self.stage {
+        case .header, .shardLines: self.searched = self.pending.count - offset
+        case .trees, .ended, .textTrees: self.searched = 0
         }
         if case .ended = self.stage, offset < self.pending.count {
             throw CommitRecordError(
@@ -151,7 +158,7 @@ struct SnapshotDecoder {
         case .header, .shardLines: break
         case .trees, .ended, .textTrees: return nil
         }
-        while let end = self.pending[offset...].firstIndex(of: 0x0A) {
+        while let end = self.pending[max(offset, self.searched)...].firstIndex(of: 0x0A) {
             defer { offset = end + 1 }
             if end > offset { return self.pending[offset..<end] }
         }
