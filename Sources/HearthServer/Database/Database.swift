@@ -56,8 +56,7 @@ public final class Database: DatabaseAccess {
             // Chunk by chunk: a gigabyte snapshot is never held whole beside the trees decoded from it.
             var reader = try snapshots.reader(latest)
             var decoder = SnapshotDecoder(parallelism: ProcessInfo.processInfo.activeProcessorCount)
-            while let chunk = try reader.next(maximum: Self.snapshotChunkSize) {
-                try await decoder.feed(chunk)
+            while try await decoder.feed(from: { try reader.next(maximum: Self.snapshotChunkSize, appendingTo: &$0) }) {
             }
             try reader.finish()
             decoded = try await decoder.finish()

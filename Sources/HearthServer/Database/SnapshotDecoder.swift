@@ -46,6 +46,19 @@ struct SnapshotDecoder {
         } else {
             self.pending.append(contentsOf: chunk)
         }
+        try await self.decodePending()
+    }
+
+    /// Takes the bytes `read` appends to the ones held (it returns false when there are none left), and decodes
+    /// them like `feed(_:)`; returns what `read` returned. The bytes are held in one buffer from chunk to chunk.
+    mutating func feed(from read: (inout [UInt8]) throws -> Bool) async throws -> Bool {
+        guard try read(&self.pending) else { return false }
+        try await self.decodePending()
+        return true
+    }
+
+    /// Decodes what `pending` holds, up to a line or record its end cuts, and keeps only that rest.
+    private mutating func decodePending() async throws {
         var offset = 0
         while let line = self.nextLine(from: &offset) {
             let start = offset - line.count - 1
@@ -75,7 +88,7 @@ struct SnapshotDecoder {
                 "snapshot trees are damaged: bytes follow the end record at byte \(self.consumed + offset)")
         }
         self.consumed += offset
-        self.pending = offset == 0 ? self.pending : Array(self.pending[offset...])
+        self.pending.removeSubrange(0..<offset)
     }
 
     /// What the payload holds, once all of it has been fed.

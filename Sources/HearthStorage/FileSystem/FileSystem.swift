@@ -68,19 +68,24 @@ extension FileSystem {
     package func read(_ handle: FileHandle, count: Int) throws(StorageError) -> [UInt8] {
         var failure: StorageError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                do throws(StorageError) {
-                    let rest = UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
-                    let read = try self.read(handle, into: UnsafeMutableRawBufferPointer(rest))
-                    if read == 0 { return }
-                    initialized += read
-                } catch {
-                    failure = error
-                    return
-                }
+            do throws(StorageError) {
+                initialized = try self.read(handle, filling: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
             }
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// Reads until `buffer` is full or the file ends; returns how many bytes were read. O(buffer.count).
+    package func read(_ handle: FileHandle, filling buffer: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let read = try self.read(handle, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if read == 0 { break }
+            filled += read
+        }
+        return filled
     }
 }

@@ -8,6 +8,8 @@ public struct SnapshotReader: ~Copyable {
     /// Payload bytes not read yet.
     private var remaining: Int
     private var checksum: CRC32C
+    /// What `next(maximum:appendingTo:)` reads through.
+    private var buffer: [UInt8] = []
 
     /// Opens `snapshot` and checks its header.
     /// - Throws: `.damagedSnapshot` when the file is too short or its header is not the snapshot's.
@@ -57,6 +59,32 @@ public struct SnapshotReader: ~Copyable {
         self.checksum.update(chunk)
         self.remaining -= count
         return chunk
+    }
+
+    /// Appends the next at most `maximum` bytes of the payload to `bytes`; false once all of it has been read.
+    /// Reads through one buffer kept from call to call, so a large snapshot's chunks do not each take (and have the
+    /// kernel zero) fresh pages.
+    public mutating func next(maximum: Int, appendingTo bytes: inout [UInt8]) throws(StorageError) -> Bool {
+        guard self.remaining > 0 else { return false }
+        let count = min(max(maximum, 1), self.remaining)
+        if self.buffer.count < count { self.buffer = [UInt8](repeating: 0, count: count) }
+        let fileSystem = self.fileSystem
+        let handle = self.handle
+        let read = self.buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(StorageError) in
+                try fileSystem.read(handle, filling: UnsafeMutableRawBufferPointer(rebasing: raw[..<count]))
+            }
+        }
+        guard try read.get() == count else {
+            throw SnapshotStore.damaged(self.path, offset: 0, "it became shorter while it was read")
+        }
+        self.buffer.withUnsafeBytes { raw in
+            let chunk = UnsafeRawBufferPointer(rebasing: raw[..<count])
+            self.checksum.update(chunk)
+            bytes.append(contentsOf: chunk)
+        }
+        self.remaining -= count
+        return true
     }
 
     /// Checks the trailer: the payload's length and checksum.

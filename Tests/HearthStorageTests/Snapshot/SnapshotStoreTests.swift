@@ -108,6 +108,11 @@ import Testing
         }
         try reader.finish()
         #expect(read == payload)
+        var appending = try store.reader(latest)
+        var appended: [UInt8] = [9]
+        while try appending.next(maximum: 3_000, appendingTo: &appended) {}
+        try appending.finish()
+        #expect(appended == [9] + payload)
 
         let name = "snapshot-00000000000000000008.snap"
         var damaged = try directory.contents(name)
