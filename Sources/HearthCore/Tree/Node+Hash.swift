@@ -15,7 +15,7 @@ extension Node {
     /// - Complexity: O(n + p log p) for a node with n children of which p have a priority, on first call; O(1) after.
     public var hash: String {
         guard let storage = self.storage else {
-            // A leaf held inline has no cache: its hash is one SHA-1 of a few bytes.
+            // A leaf held inline or boxed has no cache: its hash is one SHA-1 of its text.
             return self.leafValue.map { Self.computeHash(priority: nil, content: .leaf($0)) } ?? ""
         }
         if let cached = storage.cachedHash.load() { return cached.value }

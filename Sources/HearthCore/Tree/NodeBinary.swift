@@ -31,6 +31,8 @@ public enum NodeBinary {
             Self.appendLeaf(.int(Int64(value)), priority: nil, to: &bytes)
         case .boolean(let flag):
             Self.appendLeaf(.bool(flag), priority: nil, to: &bytes)
+        case .leaf(let box):
+            Self.appendLeaf(box.value, priority: nil, to: &bytes)
         case .stored(let storage):
             switch storage.content {
             case .leaf(let value):
