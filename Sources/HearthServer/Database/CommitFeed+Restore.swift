@@ -13,8 +13,9 @@ import HearthCore
 /// snapshot's shard becomes the snapshot's, then the held transactions' other parts and the entries that waited
 /// behind the snapshots follow (an entry behind a snapshot that touches a spine path a held transaction sets waits
 /// for that transaction, whose spine values are joined with the snapshot's). The step is tried on a copy of the
-/// feed and kept only when every held transaction was shown in it, so a reader never sees part of one. The shard's entries received before the
-/// snapshot and not shown yet are covered by it and leave its queue; its entries after it wait behind it.
+/// feed and kept only when every held transaction was shown in it, so a reader never sees part of one. The shard's
+/// entries received before the snapshot and not shown yet are covered by it and leave its queue; its entries after
+/// it wait behind it.
 extension CommitFeed {
     /// A shard's snapshot waiting to be shown.
     struct Restore {

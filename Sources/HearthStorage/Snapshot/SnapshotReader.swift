@@ -8,8 +8,6 @@ public struct SnapshotReader: ~Copyable {
     /// Payload bytes not read yet.
     private var remaining: Int
     private var checksum: CRC32C
-    /// What `next(maximum:appendingTo:)` reads through.
-    private var buffer: [UInt8] = []
 
     /// Opens `snapshot` and checks its header.
     /// - Throws: `.damagedSnapshot` when the file is too short or its header is not the snapshot's.
@@ -48,41 +46,26 @@ public struct SnapshotReader: ~Copyable {
         try? self.fileSystem.close(self.handle)
     }
 
-    /// The next at most `maximum` bytes of the payload, or nil once all of it has been read.
-    public mutating func next(maximum: Int) throws(StorageError) -> [UInt8]? {
-        guard self.remaining > 0 else { return nil }
-        let count = min(max(maximum, 1), self.remaining)
-        let chunk = try self.fileSystem.read(self.handle, count: count)
-        guard chunk.count == count else {
-            throw SnapshotStore.damaged(self.path, offset: 0, "it became shorter while it was read")
-        }
-        self.checksum.update(chunk)
-        self.remaining -= count
-        return chunk
-    }
-
-    /// Appends the next at most `maximum` bytes of the payload to `bytes`; false once all of it has been read.
-    /// Reads through one buffer kept from call to call, so a large snapshot's chunks do not each take (and have the
-    /// kernel zero) fresh pages.
+    /// Appends the next at most `maximum` bytes of the payload to `bytes`, read straight into its memory; false
+    /// once all of it has been read. A caller that empties `bytes` (keeping its capacity) between chunks reads a
+    /// large snapshot through one buffer, instead of fresh pages for the kernel to zero for every chunk.
     public mutating func next(maximum: Int, appendingTo bytes: inout [UInt8]) throws(StorageError) -> Bool {
         guard self.remaining > 0 else { return false }
         let count = min(max(maximum, 1), self.remaining)
-        if self.buffer.count < count { self.buffer = [UInt8](repeating: 0, count: count) }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
         let fileSystem = self.fileSystem
         let handle = self.handle
-        let read = self.buffer.withUnsafeMutableBytes { raw in
+        let read = bytes.withUnsafeMutableBytes { raw in
             Result { () throws(StorageError) in
-                try fileSystem.read(handle, filling: UnsafeMutableRawBufferPointer(rebasing: raw[..<count]))
+                try fileSystem.read(handle, filling: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
             }
         }
         guard try read.get() == count else {
+            bytes.removeSubrange(start...)
             throw SnapshotStore.damaged(self.path, offset: 0, "it became shorter while it was read")
         }
-        self.buffer.withUnsafeBytes { raw in
-            let chunk = UnsafeRawBufferPointer(rebasing: raw[..<count])
-            self.checksum.update(chunk)
-            bytes.append(contentsOf: chunk)
-        }
+        bytes.withUnsafeBytes { self.checksum.update(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         self.remaining -= count
         return true
     }

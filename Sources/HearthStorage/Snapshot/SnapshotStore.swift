@@ -67,7 +67,8 @@ public struct SnapshotStore: Sendable {
     /// - Throws: `.damagedSnapshot` naming the file and offset when the framing or checksum is wrong.
     public func read(_ snapshot: SnapshotInfo) throws(StorageError) -> [UInt8] {
         var reader = try self.reader(snapshot)
-        let payload = try reader.next(maximum: snapshot.size) ?? []
+        var payload: [UInt8] = []
+        _ = try reader.next(maximum: snapshot.size, appendingTo: &payload)
         try reader.finish()
         return payload
     }
