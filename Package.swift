@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthCoreTests",
-            dependencies: ["HearthCore", "HearthTestKit"],
+            dependencies: ["CHearthSystem", "HearthCore", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

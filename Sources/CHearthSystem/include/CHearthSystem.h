@@ -1,10 +1,12 @@
-/* Makes the Linux system headers that Glibc's Swift module does not export visible to HearthNet and HearthSystem. */
+/* Makes the Linux system headers that Glibc's Swift module does not export visible to HearthNet and HearthSystem
+   (and malloc.h to tests that measure what a value allocates). */
 #ifndef CHEARTH_SYSTEM_H
 #define CHEARTH_SYSTEM_H
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <netinet/tcp.h>
+#include <malloc.h>
 
 /* Names the calling thread (at most 15 bytes are kept) so `top -H`, gdb and perf show what it is; returns 0 or an
    errno value. pthread_setname_np needs _GNU_SOURCE, which Glibc's Swift module does not define. */

@@ -40,6 +40,7 @@ extension JSONWriter {
     }
 
     private mutating func writeNode(_ node: Node, format: NodeJSONFormat, to output: inout some JSONOutput) {
+        if node.withStringLeafUTF8({ self.writeQuoted($0) }) != nil { return }
         if let leaf = node.leafValue {
             if format == .export, let priority = node.priority {
                 self.open(UInt8(ascii: "{"))

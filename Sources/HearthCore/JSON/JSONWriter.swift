@@ -135,7 +135,8 @@ public struct JSONWriter: Sendable {
         text.withUTF8 { self.writeQuoted($0) }
     }
 
-    private mutating func writeQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Writes `bytes`, valid UTF-8, as a quoted, escaped string.
+    mutating func writeQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.buffer.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0

@@ -15,8 +15,14 @@ extension Node {
     /// - Complexity: O(n + p log p) for a node with n children of which p have a priority, on first call; O(1) after.
     public var hash: String {
         guard let storage = self.storage else {
-            // A leaf held inline or boxed has no cache: its hash is one SHA-1 of its text.
-            return self.leafValue.map { Self.computeHash(priority: nil, content: .leaf($0)) } ?? ""
+            // A leaf without a priority has no cache: its hash is one SHA-1 of its text.
+            let string: String? = self.withStringLeafUTF8 { bytes in
+                var hasher = SHA1()
+                hasher.update("string:".utf8)
+                hasher.update(UnsafeRawBufferPointer(bytes))
+                return Base64.encode(hasher.finalize())
+            }
+            return string ?? self.leafValue.map { Self.computeHash(leaf: $0) } ?? ""
         }
         if let cached = storage.cachedHash.load() { return cached.value }
         let hash = Self.computeHash(priority: storage.priority, content: storage.content)
@@ -37,8 +43,8 @@ extension Node {
             hasher.update(":".utf8)
         }
         switch content {
-        case .leaf(let value):
-            Self.feedLeaf(value, into: &hasher)
+        case .leaf(let box):
+            Self.feedLeaf(box.value, into: &hasher)
         case .children(let children):
             var hasContent = priority != nil
             var prioritised: [ChildMap.Element] = []
@@ -55,6 +61,13 @@ extension Node {
             }
             guard hasContent else { return "" }
         }
+        return Base64.encode(hasher.finalize())
+    }
+
+    /// Hashes a leaf without a priority.
+    private static func computeHash(leaf: LeafValue) -> String {
+        var hasher = SHA1()
+        Self.feedLeaf(leaf, into: &hasher)
         return Base64.encode(hasher.finalize())
     }
 

@@ -9,11 +9,12 @@ import Synchronization
 ///
 /// A leaf holding a boolean or an integer within Int32's range, without a priority, is held in the node itself
 /// (`Representation.integer`, `.boolean`): most leaves of real data are such, and a map of them (a JSON array of
-/// small numbers, a set of `true` flags) then costs its elements and nothing per leaf. The two forms are the same
-/// value to every observer: equality, hashes, order and JSON never tell them apart, and every leaf is built through
-/// `init(_:priority:)`, which picks the inline form wherever it applies. Any other leaf without a priority is a
-/// `LeafBox`: its value and nothing else (no priority, no hash cache), 48 bytes of heap where storage takes 64 —
-/// a quarter of the memory of the stored leaves of a large data set.
+/// small numbers, a set of `true` flags) then costs its elements and nothing per leaf. Any other leaf without a
+/// priority lives in a box of its kind and nothing else (no priority, no hash cache): a double or a larger integer
+/// in 32 bytes of heap, a string's UTF-8 bytes in the box's own allocation (`StringBox`), where a leaf in storage
+/// takes 48 bytes and its string's buffer another allocation. The forms are the same value to every observer:
+/// equality, hashes, order and JSON never tell them apart, and every leaf is built through `init(_:priority:)`,
+/// which picks the smallest form that applies.
 public struct Node: Sendable {
     /// The storage of a non-empty node, shared and immutable once a second reference to it exists.
     ///
@@ -36,46 +37,39 @@ public struct Node: Sendable {
         var priority: Priority? { self.priorityBox?.value }
     }
 
-    /// A priority, boxed (see `Storage.priorityBox`).
-    final class PriorityBox: Sendable {
-        let value: Priority
-        init(_ value: Priority) { self.value = value }
-    }
-
-    /// A leaf without a priority that is not held inline (see `Representation.leaf`).
-    final class LeafBox: Sendable {
-        let value: LeafValue
-        init(_ value: LeafValue) { self.value = value }
-    }
-
-    /// A computed hash, boxed so it can sit in an `AtomicLazyReference`.
-    final class HashText: Sendable {
-        let value: String
-        init(_ value: String) { self.value = value }
-    }
-
+    /// What storage holds. A leaf is boxed so that this is one word and storage 40 bytes (a 48-byte allocation);
+    /// only leaves with a priority are stored.
     enum Content: Sendable {
-        case leaf(LeafValue)
+        case leaf(LeafBox)
         case children(ChildMap)
     }
 
     /// How a node is held: one word, either a small priority-less leaf itself or a reference to its box or storage.
-    enum Representation: Sendable {
+    ///
+    /// `@unchecked Sendable` only because `StringBox` is a `ManagedBuffer`, which the standard library declares not
+    /// `Sendable`; every payload is immutable once shared (see `StringBox` and `Storage`).
+    enum Representation: @unchecked Sendable {
         case empty
         case integer(Int32)
         case boolean(Bool)
-        /// Any other leaf without a priority; its hash is computed when asked for (one SHA-1 of its text).
-        case leaf(LeafBox)
+        /// The other leaves without a priority; their hash is computed when asked for (one SHA-1 of their text).
+        case double(DoubleBox)
+        case largeInteger(IntegerBox)
+        case string(StringBox)
         case stored(Storage)
     }
 
     var representation: Representation
 
+    init(representation: Representation) {
+        self.representation = representation
+    }
+
     init(storage: Storage?) {
         self.representation = storage.map(Representation.stored) ?? .empty
     }
 
-    /// The node's storage; `nil` for the empty node, leaves held inline and boxed leaves.
+    /// The node's storage; `nil` for the empty node and for leaves without a priority.
     var storage: Storage? {
         if case .stored(let storage) = self.representation { return storage }
         return nil
@@ -89,12 +83,16 @@ public struct Node: Sendable {
         switch (value, priority) {
         case (.int(let number), nil) where Int32(exactly: number) != nil:
             self.representation = .integer(Int32(truncatingIfNeeded: number))
+        case (.int(let number), nil):
+            self.representation = .largeInteger(IntegerBox(number))
         case (.bool(let flag), nil):
             self.representation = .boolean(flag)
-        case (_, nil):
-            self.representation = .leaf(LeafBox(value))
+        case (.double(let number), nil):
+            self.representation = .double(DoubleBox(number))
+        case (.string(let text), nil):
+            self.representation = .string(StringBox.make(text))
         default:
-            self.representation = .stored(Storage(content: .leaf(value), priority: priority))
+            self.representation = .stored(Storage(content: .leaf(LeafBox(value)), priority: priority))
         }
     }
 
@@ -111,7 +109,7 @@ public struct Node: Sendable {
     public var isLeaf: Bool {
         switch self.representation {
         case .empty: return false
-        case .integer, .boolean, .leaf: return true
+        case .integer, .boolean, .double, .largeInteger, .string: return true
         case .stored(let storage):
             if case .leaf = storage.content { return true }
             return false
@@ -124,9 +122,11 @@ public struct Node: Sendable {
         case .empty: return nil
         case .integer(let number): return .int(Int64(number))
         case .boolean(let flag): return .bool(flag)
-        case .leaf(let box): return box.value
+        case .double(let box): return .double(box.value)
+        case .largeInteger(let box): return .int(box.value)
+        case .string(let box): return .string(box.string)
         case .stored(let storage):
-            if case .leaf(let value) = storage.content { return value }
+            if case .leaf(let box) = storage.content { return box.value }
             return nil
         }
     }
@@ -148,7 +148,9 @@ public struct Node: Sendable {
         case (.empty, .empty): true
         case let (.integer(left), .integer(right)): left == right
         case let (.boolean(left), .boolean(right)): left == right
-        case let (.leaf(left), .leaf(right)): left === right
+        case let (.double(left), .double(right)): left === right
+        case let (.largeInteger(left), .largeInteger(right)): left === right
+        case let (.string(left), .string(right)): left === right
         case let (.stored(left), .stored(right)): left === right
         default: false
         }
@@ -185,23 +187,29 @@ extension Node: Equatable {
             return true
         case (.empty, _), (_, .empty):
             return false
-        case (.integer, _), (.boolean, _), (.leaf, _), (_, .integer), (_, .boolean), (_, .leaf):
-            return lhs.priority == rhs.priority && lhs.leafValue != nil && lhs.leafValue == rhs.leafValue
+        case let (.string(left), .string(right)):
+            return left === right || left.utf8Equals(right)
         case let (.stored(left), .stored(right)):
-            if left === right { return true }
-            guard left.priority == right.priority else { return false }
-            switch (left.content, right.content) {
-            case let (.leaf(a), .leaf(b)):
-                return a == b
-            case let (.children(a), .children(b)):
-                guard a.count == b.count else { return false }
-                for (x, y) in zip(a, b) where x.key != y.key || x.node != y.node {
-                    return false
-                }
-                return true
-            default:
+            return Self.equal(left, right)
+        default:
+            return lhs.priority == rhs.priority && lhs.leafValue != nil && lhs.leafValue == rhs.leafValue
+        }
+    }
+
+    private static func equal(_ left: Storage, _ right: Storage) -> Bool {
+        if left === right { return true }
+        guard left.priority == right.priority else { return false }
+        switch (left.content, right.content) {
+        case let (.leaf(a), .leaf(b)):
+            return a.value == b.value
+        case let (.children(a), .children(b)):
+            guard a.count == b.count else { return false }
+            for (x, y) in zip(a, b) where x.key != y.key || x.node != y.node {
                 return false
             }
+            return true
+        default:
+            return false
         }
     }
 }

@@ -31,12 +31,20 @@ public enum NodeBinary {
             Self.appendLeaf(.int(Int64(value)), priority: nil, to: &bytes)
         case .boolean(let flag):
             Self.appendLeaf(.bool(flag), priority: nil, to: &bytes)
-        case .leaf(let box):
-            Self.appendLeaf(box.value, priority: nil, to: &bytes)
+        case .double(let box):
+            Self.appendLeaf(.double(box.value), priority: nil, to: &bytes)
+        case .largeInteger(let box):
+            Self.appendLeaf(.int(box.value), priority: nil, to: &bytes)
+        case .string(let box):
+            bytes.append(Self.stringTag)
+            box.withUTF8 { text in
+                Self.appendVarint(UInt64(text.count), to: &bytes)
+                bytes.append(contentsOf: text)
+            }
         case .stored(let storage):
             switch storage.content {
-            case .leaf(let value):
-                Self.appendLeaf(value, priority: storage.priority, to: &bytes)
+            case .leaf(let box):
+                Self.appendLeaf(box.value, priority: storage.priority, to: &bytes)
             case .children(let children):
                 Self.appendTag(Self.childrenTag, priority: storage.priority, to: &bytes)
                 Self.appendVarint(UInt64(children.count), to: &bytes)

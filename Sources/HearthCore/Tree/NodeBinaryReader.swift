@@ -78,7 +78,9 @@ public struct NodeBinaryReader {
         case NodeBinary.trueTag: return Node(.bool(true), priority: priority)
         case NodeBinary.integerTag: return Node(.int(try self.integer()), priority: priority)
         case NodeBinary.doubleTag: return Node(.double(try self.double()), priority: priority)
-        case NodeBinary.stringTag: return Node(.string(try self.string()), priority: priority)
+        case NodeBinary.stringTag:
+            guard priority == nil else { return Node(.string(try self.string()), priority: priority) }
+            return Node(representation: .string(.make(decoding: try self.bytes(count: try self.length()))))
         case NodeBinary.childrenTag: return Node(children: try self.children(depth: depth), priority: priority)
         default: throw BinaryDecodingError("byte \(start) is \(tag), not a node's tag")
         }

@@ -4,15 +4,15 @@ import Testing
 @testable import HearthCore
 
 /// Small leaves held inline (integers within Int32's range and booleans, without a priority), other leaves without
-/// a priority in a box, and the same leaves in storage are one value to every observer: equality both ways, hashes,
-/// JSON, orders, and every update.
+/// a priority in a box of their kind (strings as their bytes), and the same leaves in storage are one value to every
+/// observer: equality both ways, hashes, JSON, orders, snapshots' binary form, and every update.
 @Suite struct NodeInlineLeafTests {
     typealias B = Tree
 
     /// The same tree with every leaf in storage: the form every leaf had before inline leaves.
     static func stored(_ node: Node) -> Node {
         if let value = node.leafValue {
-            return Node(storage: Node.Storage(content: .leaf(value), priority: node.priority))
+            return Node(storage: Node.Storage(content: .leaf(Node.LeafBox(value)), priority: node.priority))
         }
         guard !node.isEmpty else { return .empty }
         let children = node.children.map { (key: $0.key, node: Self.stored($0.node)) }
@@ -29,12 +29,18 @@ import Testing
                         Int.random(in: 0..<4, using: &random)])
             case 2: .bool(Bool.random(using: &random))
             case 3: .double(Double(Int.random(in: -8...8, using: &random)) / 4)
-            default: .string(["", "1", "a"][Int.random(in: 0..<3, using: &random)])
+            default: .string(Self.strings[Int.random(in: 0..<Self.strings.count, using: &random)])
             }
         let priority: Priority? =
             Int.random(in: 0..<4, using: &random) == 0 ? .int(Int64.random(in: 0...2, using: &random)) : nil
         return Node(value, priority: priority)
     }
+
+    /// Short and long strings, and strings JSON escapes.
+    static let strings = [
+        "", "1", "a", "a string longer than fifteen bytes", "quote \" backslash \\ newline \n",
+        "\u{2028}sep\u{2029}", "snow ☃ and 🔥", String(repeating: "x", count: 300),
+    ]
 
     static func randomTree(levels: Int, _ random: inout SeededRandom) -> Node {
         guard levels > 0, Int.random(in: 0..<4, using: &random) != 0 else { return Self.randomLeaf(&random) }
@@ -51,7 +57,7 @@ import Testing
         switch node.representation {
         case .empty: "empty"
         case .integer, .boolean: "inline"
-        case .leaf: "boxed"
+        case .double, .largeInteger, .string: "boxed"
         case .stored: "stored"
         }
     }
@@ -72,7 +78,7 @@ import Testing
         #expect(Node(.double(1)) != Node(.int(1)), "a double stays a double")
     }
 
-    @Test func theTwoFormsAreOneValueToEveryObserver() {
+    @Test func theFormsAreOneValueToEveryObserver() throws {
         var random = SeededRandom(seed: 0x1A1F)
         let indexes: [QueryIndex] = [.key, .priority, .value, .child(Path(keys: [B.key("a")]))]
         for _ in 0..<400 {
@@ -82,6 +88,14 @@ import Testing
             #expect(tree.hash == other.hash)
             #expect(tree.jsonBytes(format: .export) == other.jsonBytes(format: .export))
             #expect(tree.jsonBytes() == other.jsonBytes())
+            var binary: [UInt8] = []
+            var storedBinary: [UInt8] = []
+            if !tree.isEmpty {
+                NodeBinary.append(tree, to: &binary)
+                NodeBinary.append(other, to: &storedBinary)
+                #expect(binary == storedBinary)
+                #expect(try binary.withUnsafeBytes { try NodeBinary.decode($0) } == tree)
+            }
             #expect(tree.isLeaf == other.isLeaf && tree.leafValue == other.leafValue && tree.priority == other.priority)
             let children = Array(tree.children)
             let storedChildren = Array(other.children)
