@@ -63,6 +63,8 @@ import Testing
         let n2 = try Harness.start(try Harness.configuration("n2"), inbox: inbox2)
         try Harness.connectAll([n1, n2])
         #expect(await Harness.waitConnected(n1, n2))
+        // Counted once both sides are connected: a loaded machine may redial before that (a handshake timing out).
+        let established = n1.statistics(for: "n2")?.connectionsEstablished
         n1.partition(from: ["n2"])
         #expect(n1.partitionedPeers == ["n2"])
         #expect(n1.send([1], kind: 3, to: "n2") == .partitioned)
@@ -73,7 +75,7 @@ import Testing
         #expect(n1.send([3], kind: 3, to: "n2") == .queued)
         #expect(n2.send([4], kind: 3, to: "n1") == .queued)
         #expect(await eventually { inbox2.payloads(from: "n1") == [[3]] && inbox1.payloads(from: "n2") == [[4]] })
-        #expect(n1.statistics(for: "n2")?.connectionsEstablished == 1)
+        #expect(n1.statistics(for: "n2")?.connectionsEstablished == established, "the partition closed nothing")
         await n1.shutdown()
         await n2.shutdown()
     }
