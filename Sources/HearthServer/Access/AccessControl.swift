@@ -27,9 +27,21 @@ public final class AccessControl: Sendable {
     let state = Mutex(RulesState())
     private let credentials = CredentialCache()
     /// Where compare-and-sets from REST and realtime clients contending for one location take turns.
-    let conditionalWrites = ConditionalWriteGate()
+    let conditionalWrites: any ConditionalWriteTurns
 
-    public init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
+    public convenience init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
+        self.init(
+            database: database, authenticator: authenticator, defaultRules: defaultRules,
+            conditionalWrites: ConditionalWriteGate())
+    }
+
+    /// - Parameter conditionalWrites: where compare-and-sets take turns (a cluster node's are routed to the
+    ///   leaders of their locations' shards).
+    init(
+        database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules,
+        conditionalWrites: any ConditionalWriteTurns
+    ) {
+        self.conditionalWrites = conditionalWrites
         self.database = database
         self.authenticator = Mutex(authenticator)
         self.defaultRules = defaultRules

@@ -42,6 +42,8 @@ final class ClusterNode: NodeBackend {
     /// The member list as this node's replica has applied it.
     var members: MemberList { self.database.directory.list }
 
+    var sharedConditionalWriteTurns: (any ConditionalWriteTurns)? { self.database.conditionalWriteTurns }
+
     /// The placement over the active members.
     var placement: ShardPlacement { self.members.placement(shardCount: self.cluster.shards) }
 

@@ -27,6 +27,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     let calls: ShardCalls
     /// Runs the shard commands other nodes' coordinators send to this node's leaders.
     let callServer: ShardCallServer
+    /// Where this node's compare-and-sets take turns: at the leaders of their locations' shards.
+    let conditionalWriteTurns: ClusterConditionalWriteTurns
     /// Finishes transactions whose coordinator went away, on the shards this node leads.
     let resolver: IntentResolver
     /// Every shard's actor on this node (leading or following).
@@ -48,9 +50,10 @@ final class ReplicatedDatabase: DatabaseAccess {
     private init(
         node: NodeID, service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
         wal: WriteAheadLog, snapshotter: ShardSnapshotter, calls: ShardCalls, callServer: ShardCallServer,
-        resolver: IntentResolver, actors: [ShardActor], readTimeout: Duration, directory: MemberDirectory,
-        rebalanceInterval: Duration
+        conditionalWriteTurns: ClusterConditionalWriteTurns, resolver: IntentResolver, actors: [ShardActor],
+        readTimeout: Duration, directory: MemberDirectory, rebalanceInterval: Duration
     ) {
+        self.conditionalWriteTurns = conditionalWriteTurns
         self.directory = directory
         self.rebalanceInterval = rebalanceInterval
         self.node = node
@@ -181,10 +184,18 @@ final class ReplicatedDatabase: DatabaseAccess {
             node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
         let coordinator = Coordinator(
             router: router, shards: client, log: log, view: view, random: random)
+        let gate = ConditionalWriteGate()
         let callServer = ShardCallServer(
             shards: local, running: coordinator.running, leader: { log.leader(shard: $0) },
-            reply: { peer, bytes in _ = send(peer, .shardReply, bytes) }, executor: environment.executor,
-            log: logger)
+            reply: { peer, bytes in _ = send(peer, .shardReply, bytes) }, turns: RemoteTurnService(gate: gate),
+            executor: environment.executor, log: logger)
+        let turns = ClusterConditionalWriteTurns(
+            local: gate, node: node,
+            leader: { target in
+                router.shard(namespace: target.namespace, path: target.path).flatMap { log.leader(shard: $0) }
+            },
+            admitTimeout: gate.settings.maximumHold + .seconds(1),
+            call: { command, peer, timeout in try await calls.call(command, shard: 0, to: peer, timeout: timeout) })
         let claims = ClaimsQuestion(
             node: node, running: coordinator.running, calls: calls,
             members: { memberDirectory.list.members.map(\.id) }, timeout: min(callTimeout, .seconds(1)))
@@ -194,7 +205,8 @@ final class ReplicatedDatabase: DatabaseAccess {
             clock: environment.clock)
         return ReplicatedDatabase(
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
-            snapshotter: snapshotter, calls: calls, callServer: callServer, resolver: resolver, actors: shards,
+            snapshotter: snapshotter, calls: calls, callServer: callServer, conditionalWriteTurns: turns,
+            resolver: resolver, actors: shards,
             readTimeout: commitTimeout, directory: memberDirectory, rebalanceInterval: rebalanceInterval)
     }
 

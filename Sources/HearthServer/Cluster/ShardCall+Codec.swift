@@ -15,6 +15,7 @@ import HearthWire
 ///        7 forget   u32 n, n × u64 transaction
 ///        8 confirm refusal  u64 term
 ///        9 claims   u32 n, n × u64 transaction
+///       10 turn     TurnCommand (ShardCall+Turns.swift)
 /// reply: u64 id, u8 outcome, then
 ///        1 appended          position, u32 n, n × resolved mutation
 ///        2 condition failed  u64 through
@@ -30,6 +31,7 @@ import HearthWire
 ///       12 confirmed         u8 confirmed
 ///       13 duplicate         u64 through
 ///       14 claimed           u32 n, n × u64 transaction
+///       15 turn admitted     u64 request
 /// lock term: u8 has term, [u64 term] (the term of the transaction's read lock in the shard, when it read there)
 /// position: u16 shard, u64 shard index, u64 raft index, u64 raft term
 /// node: bytes of its export JSON (priorities kept); resolved mutation: u8 1 set, path, node | u8 2 set priority,
@@ -89,6 +91,9 @@ extension ShardCall {
         case .claims(let transactions):
             bytes.append(9)
             TransactionID.encode(transactions, into: &bytes)
+        case .turn(let command):
+            bytes.append(10)
+            command.encode(into: &bytes)
         }
         return bytes
     }
@@ -152,6 +157,8 @@ extension ShardCall {
             self.command = .confirmRefusal(term: try reader.readUInt64())
         case 9:
             self.command = .claims(try TransactionID.decodeList(from: &reader))
+        case 10:
+            self.command = .turn(try TurnCommand(reading: &reader))
         case let kind:
             throw CommitRecordError("unknown shard call command \(kind)")
         }
@@ -209,6 +216,9 @@ extension ShardReply {
         case .claimed(let transactions):
             bytes.append(14)
             TransactionID.encode(transactions, into: &bytes)
+        case .turnAdmitted(let request):
+            bytes.append(15)
+            BinaryWriter.append(request, to: &bytes)
         }
         return bytes
     }
@@ -258,6 +268,8 @@ extension ShardReply {
             self.outcome = .duplicate(through: try reader.readUInt64())
         case 14:
             self.outcome = .claimed(try TransactionID.decodeList(from: &reader))
+        case 15:
+            self.outcome = .turnAdmitted(request: try reader.readUInt64())
         case let kind:
             throw CommitRecordError("unknown shard reply outcome \(kind)")
         }

@@ -20,6 +20,8 @@ struct ShardCall: Sendable {
         /// Which of these transactions does this node's coordinator still run (`RunningTransactions`)? Asked of
         /// the node, not of a shard: the call names shard 0, which every node has, and the answer ignores it.
         case claims([TransactionID])
+        /// A compare-and-set's turn at a location whose shard this node leads; asked of the node (shard 0).
+        case turn(TurnCommand)
     }
 
     /// Chosen by the caller, unique among its calls in flight.
@@ -61,6 +63,8 @@ struct ShardReply: Sendable {
         case failed(String)
         /// Those of the transactions asked about that this node's coordinator runs.
         case claimed([TransactionID])
+        /// A compare-and-set may write now; `request` names its turn when it ends.
+        case turnAdmitted(request: UInt64)
     }
 
     var id: UInt64

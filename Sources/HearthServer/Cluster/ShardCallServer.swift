@@ -13,17 +13,22 @@ final class ShardCallServer: Sendable {
     private let log: Log
     /// Where each call's task runs (nil: the default pool).
     private let executor: (any TaskExecutor)?
+    /// Other nodes' compare-and-sets taking turns at the locations this node leads.
+    let turns: RemoteTurnService
 
     /// - Parameters:
     ///   - running: the transactions this node's coordinator runs.
     ///   - leader: the leader this node knows for a shard.
     ///   - reply: sends an encoded `ShardReply` to a peer (the transport's `shardReply` frames).
     ///   - executor: where calls run; a simulation passes the executor it runs the whole node on.
+    ///   - turns: runs the turn commands of compare-and-sets, on this node's gate.
     init(
         shards: LocalShardClient, running: RunningTransactions, leader: @escaping @Sendable (Int) -> NodeID?,
-        reply: @escaping @Sendable (NodeID, [UInt8]) -> Void, executor: (any TaskExecutor)? = nil, log: Log
+        reply: @escaping @Sendable (NodeID, [UInt8]) -> Void, turns: RemoteTurnService,
+        executor: (any TaskExecutor)? = nil, log: Log
     ) {
         self.executor = executor
+        self.turns = turns
         self.shards = shards
         self.running = running
         self.leader = leader
@@ -42,13 +47,14 @@ final class ShardCallServer: Sendable {
             return
         }
         Task(executorPreference: self.executor) {
-            let outcome = await self.run(call)
+            let outcome = await self.run(call, from: peer)
             self.reply(peer, ShardReply(id: call.id, outcome: outcome).encoded())
         }
     }
 
-    /// Runs one call on the shard's actor (a question to the node, `claims`, is answered by the node).
-    func run(_ call: ShardCall) async -> ShardReply.Outcome {
+    /// Runs one call from `peer` on the shard's actor (questions to the node, `claims` and `turn`, are answered by
+    /// the node).
+    func run(_ call: ShardCall, from peer: NodeID) async -> ShardReply.Outcome {
         guard self.shards.actors.indices.contains(call.shard) else {
             return .failed("This node has no shard \(call.shard); the cluster's nodes disagree on the shard count.")
         }
@@ -97,6 +103,8 @@ final class ShardCallServer: Sendable {
                 return .confirmed(try await self.shards.confirmRefusal(shard: shard, term: term))
             case .claims(let transactions):
                 return .claimed(self.running.claimed(among: transactions))
+            case .turn(let command):
+                return await self.turns.run(command, from: peer)
             }
         } catch is ShardNotLeaderError {
             return .notLeader(leader: self.leader(shard))

@@ -16,6 +16,10 @@ protocol NodeBackend: DatabaseAccess {
 
     /// Adds the figures only this kind of node has to `/.metrics` (a cluster member's replication figures).
     func registerOwnFigures(in metrics: Metrics)
+
+    /// Where the front ends' compare-and-sets take turns when not in a gate of the node's own: a cluster member's,
+    /// at the leaders of their locations' shards.
+    var sharedConditionalWriteTurns: (any ConditionalWriteTurns)? { get }
 }
 
 extension Database: NodeBackend {
@@ -50,6 +54,8 @@ extension Database: NodeBackend {
     }
 
     func registerOwnFigures(in metrics: Metrics) {}
+
+    var sharedConditionalWriteTurns: (any ConditionalWriteTurns)? { nil }
 
     func close(log: Log) async {
         await self.close()

@@ -45,7 +45,8 @@ public final class NodeRuntime: Sendable {
         let metrics = Metrics()
         let access = AccessControl(
             database: backend, authenticator: self.configuration.authenticator,
-            defaultRules: self.configuration.defaultRules)
+            defaultRules: self.configuration.defaultRules,
+            conditionalWrites: backend.sharedConditionalWriteTurns ?? ConditionalWriteGate())
         let wire = WireSessions(
             database: backend, configuration: self.configuration, access: access, log: self.log, metrics: metrics)
         let handler = RESTHandler(

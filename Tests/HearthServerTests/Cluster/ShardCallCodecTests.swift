@@ -68,6 +68,30 @@ import Testing
         try self.roundTrips(.claims([]))
     }
 
+    @Test func turnCommandsRoundTripExactly() throws {
+        let target = ConditionalWriteScheduler.Target(namespace: "app-1", path: try Path(validating: "/posts/p1/ü"))
+        let commands: [ShardCall.TurnCommand] = [
+            .admit(caller: 1 << 63 | 5, target: target, etag: "abc="),
+            .admit(caller: 2, target: ConditionalWriteScheduler.Target(namespace: "n", path: .root), etag: ""),
+            .answered(request: 9, .committed), .answered(request: 10, .conditionFailed(etag: "\"e\"")),
+            .answered(request: 11, .failed), .read(caller: 3, target: target), .callerClosed(1 << 63 | 5),
+        ]
+        for command in commands {
+            try self.roundTrips(.turn(command))
+            let decoded = try ShardCall(decoding: ShardCall(id: 1, shard: 0, command: .turn(command)).encoded())
+            guard case .turn(let turn) = decoded.command else {
+                Issue.record("a turn command decoded as something else")
+                continue
+            }
+            #expect(turn == command)
+        }
+        let admitted = try ShardReply(decoding: ShardReply(id: 2, outcome: .turnAdmitted(request: 77)).encoded())
+        guard case .turnAdmitted(77) = admitted.outcome else {
+            Issue.record("a turn admission decoded as \(admitted.outcome)")
+            return
+        }
+    }
+
     @Test func repliesRoundTrip() throws {
         let position = ShardLogPosition(shard: 9, index: 12, sequence: 40, term: 3)
         let resolved: [ResolvedMutation] = [

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The thin async shell around `ConditionalWriteScheduler`: compare-and-sets from REST and realtime clients wait here
-/// for their turn (one gate per node, `AccessControl.conditionalWrites`), and the scheduler's timer runs as a task.
-final class ConditionalWriteGate: Sendable {
+/// for their turn (one gate per node; on a cluster, callers of other nodes too, for the locations whose shard this
+/// node leads), and the scheduler's timer runs as a task.
+final class ConditionalWriteGate: ConditionalWriteTurns {
     private struct State {
         var scheduler: ConditionalWriteScheduler
         var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -11,13 +12,23 @@ final class ConditionalWriteGate: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The bounds of waiting and remembering.
+    let settings: ConditionalWriteScheduler.Settings
 
     init(settings: ConditionalWriteScheduler.Settings = .init()) {
+        self.settings = settings
         self.state = Mutex(State(scheduler: ConditionalWriteScheduler(settings: settings)))
     }
 
+    /// Waits until the compare-and-set may write; returns its turn, `.local` with the request's id.
+    func admit(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async
+        -> ConditionalWriteTurn
+    {
+        .local(await self.admitRequest(connection: connection, target: target, etag: etag))
+    }
+
     /// Waits until the compare-and-set may write; returns the id to pass to `answered`.
-    func admit(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async -> UInt64 {
+    func admitRequest(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async -> UInt64 {
         var id: UInt64 = 0
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             self.state.withLock { state in
@@ -37,8 +48,15 @@ final class ConditionalWriteGate: Sendable {
         return id
     }
 
+    /// Reports how the request that held `turn` ended, letting the next in line write; other gates' turns are not
+    /// this one's.
+    func answered(_ turn: ConditionalWriteTurn, _ answer: ConditionalWriteScheduler.Answer) {
+        guard case .local(let id) = turn else { return }
+        self.answered(request: id, answer)
+    }
+
     /// Reports how request `id` ended, letting the next in line write.
-    func answered(_ id: UInt64, _ answer: ConditionalWriteScheduler.Answer) {
+    func answered(request id: UInt64, _ answer: ConditionalWriteScheduler.Answer) {
         self.resume { $0.answered(id, answer, now: .now) }
     }
 

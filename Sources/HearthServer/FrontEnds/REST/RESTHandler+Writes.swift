@@ -104,20 +104,20 @@ extension RESTHandler {
         _ request: RESTRequest, _ http: HTTPRequest, _ write: () async throws -> WriteOutcome
     ) async throws -> WriteOutcome {
         guard let expected = http.headers["if-match"] else { return try await write() }
-        let id = await self.conditionalWrites.admit(
+        let turn = await self.conditionalWrites.admit(
             connection: http.connectionID, target: .init(namespace: request.namespace, path: request.path),
             etag: expected)
         let outcome: WriteOutcome
         do {
             outcome = try await write()
         } catch {
-            self.conditionalWrites.answered(id, .failed)
+            self.conditionalWrites.answered(turn, .failed)
             throw error
         }
         switch outcome {
-        case .committed: self.conditionalWrites.answered(id, .committed)
+        case .committed: self.conditionalWrites.answered(turn, .committed)
         case .conditionFailed(let current):
-            self.conditionalWrites.answered(id, .conditionFailed(etag: Self.etag(of: current)))
+            self.conditionalWrites.answered(turn, .conditionFailed(etag: Self.etag(of: current)))
         }
         return outcome
     }

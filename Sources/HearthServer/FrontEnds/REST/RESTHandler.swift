@@ -18,7 +18,7 @@ public final class RESTHandler: HTTPRequestHandler {
     /// The cluster this node is a member of, if any (`/.cluster`).
     let cluster: (any ClusterOperations)?
     /// Takes turns among callers contending with compare-and-sets on one location (shared with realtime clients).
-    var conditionalWrites: ConditionalWriteGate { self.access.conditionalWrites }
+    var conditionalWrites: any ConditionalWriteTurns { self.access.conditionalWrites }
 
     public init(
         database: any DatabaseAccess,

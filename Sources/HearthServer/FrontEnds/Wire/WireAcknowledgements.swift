@@ -19,7 +19,7 @@ final class WireAcknowledgements: Sendable {
         var write: PendingWrite
         var path: Path
         /// A compare-and-set's turn at its location (`ConditionalWriteGate`), ended with its answer.
-        var turn: UInt64? = nil
+        var turn: ConditionalWriteTurn? = nil
     }
 
     private struct State {

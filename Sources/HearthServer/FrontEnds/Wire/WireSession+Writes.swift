@@ -37,7 +37,7 @@ extension WireSession {
     /// A compare-and-set put waits for its turn at its location, as REST's do (`ConditionalWriteGate`: a transaction
     /// answered `datastale` is served next when it tries again, so none loses every round); any other write goes at
     /// once. Returns the turn to end once the put is answered.
-    func takeTurn(_ request: WireRequest) async -> UInt64? {
+    func takeTurn(_ request: WireRequest) async -> ConditionalWriteTurn? {
         guard case .put(_, _, .some(let hash), _) = request, let (path, _) = try? Self.mutations(of: request) else {
             return nil
         }
@@ -46,7 +46,7 @@ extension WireSession {
     }
 
     /// Ends a compare-and-set's turn with how it was answered.
-    func endTurn(_ turn: UInt64, _ result: Result<WriteOutcome, any Error>) {
+    func endTurn(_ turn: ConditionalWriteTurn, _ result: Result<WriteOutcome, any Error>) {
         let answer: ConditionalWriteScheduler.Answer =
             switch result {
             case .success(.committed): .committed
