@@ -1,34 +1,22 @@
 /// The boxes a node's leaves and priorities live in when they are not held in the node itself.
 extension Node {
+    /// A value on the heap, one word to whoever holds it: 16 bytes of header and the value (`Box<Double>` is a
+    /// 32-byte allocation).
+    final class Box<Value: Sendable>: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     /// A priority, boxed (see `Storage.priorityBox`).
-    final class PriorityBox: Sendable {
-        let value: Priority
-        init(_ value: Priority) { self.value = value }
-    }
-
+    typealias PriorityBox = Box<Priority>
     /// A leaf that has a priority, boxed so that `Content` is one word.
-    final class LeafBox: Sendable {
-        let value: LeafValue
-        init(_ value: LeafValue) { self.value = value }
-    }
-
-    /// A double leaf without a priority: 24 bytes, a 32-byte allocation.
-    final class DoubleBox: Sendable {
-        let value: Double
-        init(_ value: Double) { self.value = value }
-    }
-
-    /// An integer leaf without a priority beyond Int32's range (a timestamp, say): a 32-byte allocation.
-    final class IntegerBox: Sendable {
-        let value: Int64
-        init(_ value: Int64) { self.value = value }
-    }
-
+    typealias LeafBox = Box<LeafValue>
+    /// A double leaf without a priority.
+    typealias DoubleBox = Box<Double>
+    /// An integer leaf without a priority beyond Int32's range (a timestamp, say).
+    typealias IntegerBox = Box<Int64>
     /// A computed hash, boxed so it can sit in an `AtomicLazyReference`.
-    final class HashText: Sendable {
-        let value: String
-        init(_ value: String) { self.value = value }
-    }
+    typealias HashText = Box<String>
 
     /// A string leaf without a priority: its length, then its UTF-8 bytes in the same allocation, so a string leaf
     /// costs one allocation of 24 bytes plus its text where a box holding a `String` costs two (48 bytes, and the
