@@ -34,6 +34,10 @@ import Testing
         #expect(report.invariantsOk, "\(report.violations)")
         #expect(report.tally.operations > 0 && report.tally.errors.isEmpty)
         #expect(lines.withLock { $0.count } == 2)
+        let figures = try #require(report.server.first)
+        #expect(figures.failure == nil)
+        #expect(figures.total("hearth_wire_requests_total") >= Double(report.tally.operations))
+        #expect(report.tally.byOperation[mode == .increment ? "increment" : "transaction"] != nil)
         if mode != .increment {
             #expect(report.tally.attempts.values.reduce(0, +) + report.tally.gaveUp >= report.tally.operations)
         }

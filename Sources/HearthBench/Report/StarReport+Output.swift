@@ -1,13 +1,10 @@
 public import HearthCore
 
 extension StarReport {
-    /// The report as JSON: `opsPerSecond`, `invariantsOk`, `gaveUp`, `latencyMs` (p50, p90, p99, p999, max) and the
+    /// The report as JSON: `opsPerSecond`, `invariantsOk`, `gaveUp`, `latencyMs` (p50, p90, p99, p999, max), the
+    /// same by kind of operation (`latencyMsByOperation`), each node's `server` figures from `/.metrics`, and the
     /// rest, for scripts.
     public var json: JSONValue {
-        var latency: [String: JSONValue] = ["max": .double(self.tally.latency.maximumMilliseconds)]
-        for (name, fraction) in Self.percentiles {
-            latency[name] = .double(self.tally.latency.milliseconds(at: fraction))
-        }
         let attempts = self.tally.attempts.map { (String($0.key), JSONValue.int(Int64($0.value))) }
         return .object([
             "mode": .string(self.options.mode.rawValue), "hot": .bool(self.options.hot),
@@ -15,7 +12,8 @@ extension StarReport {
             "clients": .int(Int64(self.options.clients)), "posts": .int(Int64(self.options.posts)),
             "users": .int(Int64(self.options.users)), "run": .string(self.run), "seconds": .double(self.seconds),
             "operations": .int(Int64(self.tally.operations)), "opsPerSecond": .double(self.opsPerSecond),
-            "latencyMs": .object(latency), "attempts": .object(Dictionary(uniqueKeysWithValues: attempts)),
+            "latencyMs": Self.percentilesJSON(self.tally.latency), "latencyMsByOperation": self.operationsJSON,
+            "server": self.serverJSON, "attempts": .object(Dictionary(uniqueKeysWithValues: attempts)),
             "retries": .int(Int64(self.tally.retries)), "gaveUp": .int(Int64(self.tally.gaveUp)),
             "errors": .object(self.tally.errors.mapValues { .int(Int64($0)) }),
             "readers": .int(Int64(self.readers)), "readerUpdates": .int(Int64(self.readerUpdates)),
@@ -40,16 +38,13 @@ extension StarReport {
 
     /// The report for people: throughput, latency percentiles, attempts, errors and the checks.
     public var text: String {
-        var lines = [
-            "hearth bench stars: \(self.options.mode.rawValue)\(self.options.hot ? " --hot" : ""), "
-                + "\(self.options.clients) clients over \(self.options.nodes.count) node(s), run \(self.run)",
-            "operations   \(self.tally.operations) in \(Self.format(self.seconds)) s: \(Self.format(self.opsPerSecond)) /s",
-            "latency ms   "
-                + (Self.percentiles.map {
-                    "\($0.name) \(Self.format(self.tally.latency.milliseconds(at: $0.fraction)))"
-                }
-                + ["max \(Self.format(self.tally.latency.maximumMilliseconds))"]).joined(separator: "  "),
-        ]
+        var lines =
+            [
+                "hearth bench stars: \(self.options.mode.rawValue)\(self.options.hot ? " --hot" : ""), "
+                    + "\(self.options.clients) clients over \(self.options.nodes.count) node(s), run \(self.run)",
+                "operations   \(self.tally.operations) in \(Self.format(self.seconds)) s: \(Self.format(self.opsPerSecond)) /s",
+                "latency ms   " + Self.percentilesText(self.tally.latency),
+            ] + self.operationLines
         if self.options.mode != .increment {
             let attempts = self.tally.attempts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             lines.append("attempts     " + (attempts.isEmpty ? "none committed" : attempts.joined(separator: ", ")))
@@ -65,6 +60,7 @@ extension StarReport {
                     + "down \(Self.format(chaos.downSeconds)) s; "
                     + (back ?? "throughput did not come back within the run"))
         }
+        lines += self.serverLines
         let errors = self.tally.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("errors       " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
         if self.invariantsOk {

@@ -28,6 +28,8 @@ public struct StarReport: Sendable {
     public var readerUpdates = 0
     /// What `--chaos kill-leader` did, when asked.
     public var chaos: ChaosOutcome?
+    /// What each node's `/.metrics` showed of the run.
+    public var server: [ServerFigures] = []
 
     public init(options: StarsOptions, run: String, seconds: Double, tally: StarTally, violations: [String]) {
         self.options = options

@@ -7,6 +7,8 @@ public struct StarTally: Sendable, Equatable {
     public var latency = LatencyHistogram()
     /// The latencies since the progress line last took them.
     public var window = LatencyHistogram()
+    /// Every finished operation's latency by the kind of operation (`increment`, `transaction`, `rest`).
+    public var byOperation: [String: LatencyHistogram] = [:]
     /// Committed transactions by the attempts they took.
     public var attempts: [Int: Int] = [:]
     /// Transaction attempts answered with stale data and run again.
@@ -20,10 +22,22 @@ public struct StarTally: Sendable, Equatable {
 
     public var errorCount: Int { self.errors.values.reduce(0, +) }
 
+    /// Records an operation that finished after `latency`, of `kind`.
+    public mutating func record(_ latency: Duration, of kind: String) {
+        self.latency.record(latency)
+        self.window.record(latency)
+        self.byOperation[kind, default: LatencyHistogram()].record(latency)
+    }
+
     public mutating func merge(_ other: StarTally) {
         self.operations += other.operations
         self.latency.merge(other.latency)
         self.window.merge(other.window)
+        self.byOperation.merge(other.byOperation) { mine, theirs in
+            var merged = mine
+            merged.merge(theirs)
+            return merged
+        }
         self.attempts.merge(other.attempts, uniquingKeysWith: +)
         self.retries += other.retries
         self.gaveUp += other.gaveUp

@@ -95,8 +95,7 @@ final class RESTStarClient: StarDriver {
                 state.current = nil
                 guard outcome == .applied else { return }
                 if state.isRunning { state.tally.operations += 1 }
-                state.tally.latency.record(ContinuousClock.now - started)
-                state.tally.window.record(ContinuousClock.now - started)
+                state.tally.record(ContinuousClock.now - started, of: "rest")
                 state.tally.attempts[attempts, default: 0] += 1
             }
         }

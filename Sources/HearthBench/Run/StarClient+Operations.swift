@@ -128,9 +128,8 @@ extension StarClient {
         switch response {
         case .ok:
             if state.isRunning { state.tally.operations += 1 }
-            let latency = ContinuousClock.now - operation.started
-            state.tally.latency.record(latency)
-            state.tally.window.record(latency)
+            state.tally.record(
+                ContinuousClock.now - operation.started, of: self.usesTransactions ? "transaction" : "increment")
             if self.usesTransactions { state.tally.attempts[operation.attempts, default: 0] += 1 }
             return self.end(operation, .applied, &state)
         case .failure(let error) where error.code == .dataStale && operation.attempts < Self.attemptLimit:

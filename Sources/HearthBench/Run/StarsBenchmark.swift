@@ -37,6 +37,7 @@ public enum StarsBenchmark {
 
         let chaos = try Self.chaos(options)
         let shardsAtStart = chaos?.shards() ?? [:]
+        let metricsBefore = await ServerMetrics.scrape(options.nodes)
         let started = ContinuousClock.now
         for client in clients { client.start() }
         let samples = Mutex<[ThroughputRecovery.Sample]>([])
@@ -76,6 +77,7 @@ public enum StarsBenchmark {
         while clients.contains(where: \.isBusy), ContinuousClock.now < drainDeadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
+        let metricsAfter = await ServerMetrics.scrape(options.nodes)
         var ledger = StarLedger()
         var tally = StarTally()
         for client in clients {
@@ -98,6 +100,7 @@ public enum StarsBenchmark {
         report.series = series
         report.readers = readers.count
         report.readerUpdates = readerUpdates
+        report.server = ServerMetrics.figures(options.nodes, before: metricsBefore, after: metricsAfter)
         return report
     }
 
@@ -109,8 +112,7 @@ public enum StarsBenchmark {
         var addresses: [SocketAddress] = []
         for node in options.nodes {
             do {
-                addresses.append(
-                    try SocketAddress(parsing: node.host.contains(":") ? "[\(node.host)]:\(node.port)" : "\(node)"))
+                addresses.append(try node.socketAddress)
             } catch {
                 throw StarsRunError("\(node) is not an address REST can reach: \(error)")
             }

@@ -112,12 +112,14 @@ final class ScriptedAccept: Sendable {
                 // until the queue is empty): failing before that second call would fail it instead, on a loaded
                 // machine, and the listener would pause before the second client came.
                 guard script.waitForCalls(moreThan: 1) else { return (-1, 0) }
-                script.fail(with: EMFILE)
+                // Exactly the second client's attempt fails: its accept and the one on the spare descriptor.
+                // (Succeeding once the first had failed let the spare's succeed on a loaded machine, and the
+                // client was turned away with the spare.)
+                script.fail(with: EMFILE, times: 2)
                 let before = script.calls
                 let second = try HTTPTestClient(port: port)
                 try second.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
-                guard script.waitForCalls(moreThan: before) else { return (-1, 0) }
-                script.succeed()
+                guard script.waitForCalls(moreThan: before + 1) else { return (-1, 0) }
                 let paused = script.calls
                 usleep(200_000)
                 let idleAttempts = script.calls - paused
