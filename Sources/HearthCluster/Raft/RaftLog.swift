@@ -33,6 +33,9 @@ public struct RaftLog: Sendable {
 
     public var firstIndex: UInt64 { self.snapshot.index + 1 }
     public var lastIndex: UInt64 { self.snapshot.index + UInt64(self.entries.count) }
+
+    /// The last index the shell has persisted (`markStable`); a leader counts its own log only this far.
+    var stableIndex: UInt64 { min(self.lastIndex, self.unstableFrom - 1) }
     public var lastTerm: UInt64 { self.entries.last?.term ?? self.snapshot.term }
 
     /// The term of the entry at `index`, or nil when it is compacted away or beyond the log.

@@ -155,12 +155,13 @@ extension RaftNode {
     }
 
     /// Commits the highest index a quorum of voters holds, if it is from this term (Raft paper §5.4.2). Returns
-    /// whether the commit index moved.
+    /// whether the commit index moved. The leader holds what its shell has persisted, not what it appended: its
+    /// appends may reach the followers before its own write is durable.
     @discardableResult
     mutating func maybeCommit() -> Bool {
         let voters = self.membership.voters
         guard !voters.isEmpty else { return false }
-        let matches = voters.map { $0 == self.id ? self.log.lastIndex : (self.progress[$0]?.match ?? 0) }
+        let matches = voters.map { $0 == self.id ? self.log.stableIndex : (self.progress[$0]?.match ?? 0) }
         let quorumIndex = matches.sorted(by: >)[self.membership.quorum - 1]
         guard quorumIndex > self.log.committed, self.log.term(at: quorumIndex) == self.term else { return false }
         self.log.commit(to: quorumIndex)

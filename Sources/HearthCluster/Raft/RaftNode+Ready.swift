@@ -33,7 +33,11 @@ extension RaftNode {
         if let installed = ready.snapshot, self.snapshotToInstall?.metadata == installed.metadata {
             self.snapshotToInstall = nil
         }
-        if let last = ready.entries.last { self.log.markStable(through: last.index, term: last.term) }
+        if let last = ready.entries.last {
+            self.log.markStable(through: last.index, term: last.term)
+            // The leader's own write may be what completes a quorum.
+            if self.role == .leader, self.maybeCommit() { self.broadcastAppend() }
+        }
         if let last = ready.committedEntries.last { self.log.applied = max(self.log.applied, last.index) }
         self.messages.removeFirst(min(ready.messages.count, self.messages.count))
         self.readStates.removeFirst(min(ready.readStates.count, self.readStates.count))

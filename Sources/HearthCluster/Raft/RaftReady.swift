@@ -2,8 +2,10 @@
 /// 1. Install `snapshot` if present (persist it, replacing the stored log, and restore the application from it).
 /// 2. Persist `hardState` if present and `entries` (they replace any stored entries from `entries.first.index` on:
 ///    a follower's conflicting suffix is truncated there). Many groups may share one write and one fsync, but it
-///    must be durable before step 3. The leader persists before it sends too.
-/// 3. Send `messages`; serve `readStates` once the application has applied through their index; for each node in
+///    must be durable before step 3. A leader's appends (`messagesBeforePersisting`) may be sent before this step,
+///    so that its followers write while it writes: the leader counts its own log toward a commit only once the
+///    shell has persisted it (`advance`), as etcd's leader does.
+/// 3. Send the other messages (`messagesAfterPersisting`); serve `readStates` once the application has applied through their index; for each node in
 ///    `snapshotRequests`, call `RaftNode.sendSnapshot(_:to:)` with the latest application snapshot.
 /// 4. Apply `committedEntries` in order, then call `RaftNode.advance(_:)`.
 /// The node may take other input between `ready()` and `advance(_:)` (a shell keeps proposing while a Ready is made
@@ -17,7 +19,7 @@ public struct RaftReady: Sendable {
     public var snapshot: RaftSnapshot?
     /// Entries to persist, replacing stored entries from the first one's index on.
     public var entries: [RaftEntry]
-    /// Messages to send after persisting.
+    /// Messages to send: appends before or after persisting, the rest after (see the contract above).
     public var messages: [RaftMessage]
     /// Committed entries to apply, in order.
     public var committedEntries: [RaftEntry]
@@ -25,6 +27,26 @@ public struct RaftReady: Sendable {
     public var readStates: [RaftReadState]
     /// Followers that need a snapshot: answer each with `RaftNode.sendSnapshot(_:to:)`.
     public var snapshotRequests: [NodeID]
+
+    /// The messages that may go before the Ready is persisted: a leader's appends.
+    public var messagesBeforePersisting: [RaftMessage] {
+        self.messages.filter(\.mayPrecedePersisting)
+    }
+
+    /// The messages that must wait until the Ready is persisted: answers, votes, heartbeats and everything else
+    /// that promises what this node has written.
+    public var messagesAfterPersisting: [RaftMessage] {
+        self.messages.filter { !$0.mayPrecedePersisting }
+    }
+}
+
+extension RaftMessage {
+    /// Whether the message may be sent before the Ready that holds it is persisted: a leader's append promises
+    /// nothing about the leader's own log.
+    var mayPrecedePersisting: Bool {
+        if case .append = self.kind { return true }
+        return false
+    }
 }
 
 /// A node's volatile state as observers see it: whether it leads, whom it follows, in which term.

@@ -158,9 +158,11 @@ package final class RaftGroupHost: Sendable {
                     self.updateReads { $0.leaderChanged() }
                 }
                 if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
+                // A leader's appends go first, so its followers write while it writes.
+                for message in ready.messagesBeforePersisting { self.io.send(message) }
                 let records = RaftGroupStorage.records(for: ready, group: self.group)
                 if !records.isEmpty { try await self.io.persist(records) }
-                for message in ready.messages { self.io.send(message) }
+                for message in ready.messagesAfterPersisting { self.io.send(message) }
                 for read in ready.readStates {
                     self.updateReads { $0.answer(context: read.context, index: read.index) }
                 }

@@ -128,6 +128,13 @@ public struct SimulatedNetwork<Node: Hashable & Comparable & Sendable, Message: 
     }
 
     /// Drops every message on the wire to or from `node` (it crashed: its sockets are gone).
+    /// Drops every message on its way to `node` (it crashed; what it sent is already on the wire).
+    public mutating func dropAll(to node: Node) {
+        let before = self.queue.count
+        self.queue.removeAll { $0.to == node }
+        self.statistics.dropped += before - self.queue.count
+    }
+
     public mutating func dropAll(involving node: Node) {
         let before = self.queue.count
         self.queue.removeAll { $0.from == node || $0.to == node }

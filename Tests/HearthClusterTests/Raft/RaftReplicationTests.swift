@@ -64,10 +64,40 @@ import Testing
         reply(2, .voteResponse(granted: true))
         #expect(leader.role == .leader)
         #expect(leader.log.lastIndex == 2)
+        // The shell persists the leader's no-op; only then does the leader's own log count.
+        if let ready = leader.ready() { leader.advance(ready) }
         reply(2, .appendAccepted(matchIndex: 1))
         #expect(leader.log.committed == 0)
         reply(2, .appendAccepted(matchIndex: 2))
         #expect(leader.log.committed == 2)
+    }
+
+    /// A leader's appends may reach its followers before its own write is durable, so its own log counts toward a
+    /// commit only once persisted: two followers make a quorum of three without it, one does not.
+    @Test func theLeadersOwnLogCountsOnlyOncePersisted() throws {
+        let membership = RaftMembership(voters: [n1, n2, n3])
+        let state = RaftPersistentState(
+            hardState: RaftHardState(term: 1),
+            snapshot: RaftSnapshotMetadata(index: 0, term: 0, membership: membership), entries: [])
+        var leader = try RaftNode(
+            id: n1, group: RaftHarness.group, configuration: RaftConfiguration(), restoring: state, seed: 1)
+        while leader.role == .follower { leader.tick() }
+        func reply(from peer: NodeID, _ kind: RaftMessage.Kind) {
+            leader.step(RaftMessage(group: RaftHarness.group, from: peer, to: n1, term: 2, kind: kind))
+        }
+        reply(from: n2, .preVoteResponse(granted: true))
+        reply(from: n2, .voteResponse(granted: true))
+        #expect(leader.role == .leader && leader.log.lastIndex == 1)
+        let unpersisted = try #require(leader.ready())
+        #expect(!unpersisted.messagesBeforePersisting.isEmpty, "the no-op's appends may go before the write")
+        #expect(unpersisted.messagesBeforePersisting.allSatisfy { if case .append = $0.kind { true } else { false } })
+        reply(from: n2, .appendAccepted(matchIndex: 1))
+        #expect(leader.log.committed == 0, "one follower and an unpersisted leader are not a quorum")
+        leader.advance(unpersisted)
+        #expect(leader.log.committed == 1, "the leader's write completed the quorum")
+        let next = try #require(leader.ready())
+        #expect(next.committedEntries.map(\.index) == [1])
+        #expect(next.messages.contains { $0.to == n2 }, "the new commit index goes out")
     }
 
     /// Appends are capped by entry count and bytes, and pipelined up to the inflight window.

@@ -53,10 +53,10 @@ extension RaftSimulation {
 
     private mutating func crashRandom() {
         guard let id = self.pick(self.liveIDs) else { return }
-        if Bool.random(using: &self.random) {
-            self.tornCrashes.insert(id)
-        } else {
-            self.crash(id)
+        switch Int.random(in: 0..<3, using: &self.random) {
+        case 0: self.tornCrashes.insert(id)
+        case 1: self.earlyCrashes.insert(id)
+        default: self.crash(id)
         }
     }
 

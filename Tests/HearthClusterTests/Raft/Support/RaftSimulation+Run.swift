@@ -10,6 +10,7 @@ extension RaftSimulation {
         self.network.heal()
         self.network.faults = .none
         self.tornCrashes = []
+        self.earlyCrashes = []
         for id in self.ids where self.replica(id).node == nil { try self.restart(id) }
         try self.requireLiveness()
     }
@@ -46,6 +47,16 @@ extension RaftSimulation {
         var logChanged = false
         while let ready = node.ready() {
             logChanged = logChanged || !ready.entries.isEmpty || ready.snapshot != nil
+            // A leader's appends go before its write, as the node's shell sends them.
+            let early = ready.messagesBeforePersisting
+            for message in early { self.network.send(message, from: message.from, to: message.to, now: self.now) }
+            if !early.isEmpty, self.earlyCrashes.remove(id) != nil {
+                // Crashes after sending its appends and before writing them: the followers may hold entries the
+                // leader lost.
+                self.replicas[id] = replica
+                self.crash(id, keepingWhatItSent: true)
+                return result
+            }
             try self.persist(ready, on: id, replica: &replica)
             if self.tornCrashes.remove(id) != nil {
                 // Crashes after the write and before anything was sent or applied.
@@ -83,7 +94,7 @@ extension RaftSimulation {
 
     /// Steps 3 and 4: send, check reads, answer snapshot requests, apply.
     private mutating func handle(_ ready: RaftReady, node: inout RaftNode, replica: inout Replica) throws {
-        for message in ready.messages {
+        for message in ready.messagesAfterPersisting {
             self.network.send(message, from: message.from, to: message.to, now: self.now)
         }
         for read in ready.readStates {

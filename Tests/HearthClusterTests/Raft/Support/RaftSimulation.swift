@@ -73,6 +73,9 @@ struct RaftSimulation {
     var nextChaos: UInt64 = 0
     /// Nodes that crash in the middle of their next Ready: after persisting, before sending or applying.
     var tornCrashes: Set<NodeID> = []
+    /// Nodes that crash in the middle of their next Ready with a leader's appends: after sending them, before
+    /// persisting anything.
+    var earlyCrashes: Set<NodeID> = []
     var counter = 0
 
     init(seed: UInt64, nodeCount: Int, chaosDuration: UInt64 = 4_000) throws {
@@ -147,10 +150,17 @@ struct RaftSimulation {
         self.replicas[id] = replica
     }
 
-    mutating func crash(_ id: NodeID) {
+    /// Crashes `id`: what was on its way to it is lost, and what it sent too unless `keepingWhatItSent` (it was
+    /// already on the wire).
+    mutating func crash(_ id: NodeID, keepingWhatItSent: Bool = false) {
         self.tornCrashes.remove(id)
+        self.earlyCrashes.remove(id)
         self.replicas[id]?.node = nil
-        self.network.dropAll(involving: id)
+        if keepingWhatItSent {
+            self.network.dropAll(to: id)
+        } else {
+            self.network.dropAll(involving: id)
+        }
         self.statistics.crashes += 1
     }
 }
