@@ -35,15 +35,13 @@ public struct ServerFigures: Sendable, Equatable {
     }
 
     /// The sum of a counter's increases over all its labels.
-    public func total(_ name: String) -> Double {
-        self.counters.reduce(0) { sum, entry in
-            entry.key == name || entry.key.hasPrefix(name + "{") ? sum + entry.value : sum
-        }
-    }
+    public func total(_ name: String) -> Double { Self.sum(of: name, in: self.counters) }
 
     /// The sum of a gauge over all its labels.
-    public func current(_ name: String) -> Double {
-        self.gauges.reduce(0) { sum, entry in
+    public func current(_ name: String) -> Double { Self.sum(of: name, in: self.gauges) }
+
+    private static func sum(of name: String, in series: [String: Double]) -> Double {
+        series.reduce(0) { sum, entry in
             entry.key == name || entry.key.hasPrefix(name + "{") ? sum + entry.value : sum
         }
     }
