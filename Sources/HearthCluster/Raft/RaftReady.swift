@@ -5,8 +5,9 @@
 ///    must be durable before step 3. A leader's appends (`messagesBeforePersisting`) may be sent before this step,
 ///    so that its followers write while it writes: the leader counts its own log toward a commit only once the
 ///    shell has persisted it (`advance`), as etcd's leader does.
-/// 3. Send the other messages (`messagesAfterPersisting`); serve `readStates` once the application has applied through their index; for each node in
-///    `snapshotRequests`, call `RaftNode.sendSnapshot(_:to:)` with the latest application snapshot.
+/// 3. Send the other messages (`messagesAfterPersisting`); serve `readStates` once the application has applied
+///    through their index; for each node in `snapshotRequests`, call `RaftNode.sendSnapshot(_:to:)` with the latest
+///    application snapshot.
 /// 4. Apply `committedEntries` in order, then call `RaftNode.advance(_:)`.
 /// The node may take other input between `ready()` and `advance(_:)` (a shell keeps proposing while a Ready is made
 /// durable); what that input produced comes in the next Ready, never in this one.

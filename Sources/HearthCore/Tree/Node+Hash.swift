@@ -15,14 +15,14 @@ extension Node {
     /// - Complexity: O(n + p log p) for a node with n children of which p have a priority, on first call; O(1) after.
     public var hash: String {
         guard let storage = self.storage else {
-            // A leaf without a priority has no cache: its hash is one SHA-1 of its text.
-            let string: String? = self.withStringLeafUTF8 { bytes in
-                var hasher = SHA1()
-                hasher.update("string:".utf8)
-                hasher.update(UnsafeRawBufferPointer(bytes))
-                return Base64.encode(hasher.finalize())
+            // A leaf without a priority has no cache: its hash is one SHA-1 of its text (a string's bytes read in
+            // place).
+            var hasher = SHA1()
+            if self.withStringLeafUTF8({ Self.feedString($0, into: &hasher) }) == nil {
+                guard let leaf = self.leafValue else { return "" }
+                Self.feedLeaf(leaf, into: &hasher)
             }
-            return string ?? self.leafValue.map { Self.computeHash(leaf: $0) } ?? ""
+            return Base64.encode(hasher.finalize())
         }
         if let cached = storage.cachedHash.load() { return cached.value }
         let hash = Self.computeHash(priority: storage.priority, content: storage.content)
@@ -64,13 +64,6 @@ extension Node {
         return Base64.encode(hasher.finalize())
     }
 
-    /// Hashes a leaf without a priority.
-    private static func computeHash(leaf: LeafValue) -> String {
-        var hasher = SHA1()
-        Self.feedLeaf(leaf, into: &hasher)
-        return Base64.encode(hasher.finalize())
-    }
-
     /// Feeds `":" + key + ":" + hash` unless the child's hash is empty; returns whether anything was fed.
     private static func feedChild(_ child: ChildMap.Element, into hasher: inout SHA1) -> Bool {
         let childHash = child.node.hash
@@ -91,9 +84,15 @@ extension Node {
         case .double(let number):
             Self.feedNumber(number, into: &hasher)
         case .string(let text):
-            hasher.update("string:".utf8)
-            hasher.update(text.utf8)
+            var text = text
+            text.withUTF8 { Self.feedString($0, into: &hasher) }
         }
+    }
+
+    /// Feeds `"string:"` and the string's UTF-8 bytes.
+    private static func feedString(_ bytes: UnsafeBufferPointer<UInt8>, into hasher: inout SHA1) {
+        hasher.update("string:".utf8)
+        hasher.update(UnsafeRawBufferPointer(bytes))
     }
 
     /// A priority hashes as the leaf it would be (`number:…` or `string:…`).

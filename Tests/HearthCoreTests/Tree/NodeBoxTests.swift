@@ -12,7 +12,9 @@ import Testing
         malloc_usable_size(Unmanaged.passUnretained(object).toOpaque())
     }
 
-    @Test(arguments: ["", "a", "user 1", "user1@example.com", String(repeating: "lorem ipsum ", count: 14), "☃🔥é"])
+    static let texts = ["", "a", "user 1", "user1@example.com", String(repeating: "lorem ipsum ", count: 14), "☃🔥é"]
+
+    @Test(arguments: Self.texts)
     func aStringLeafReadsBackAsItsString(text: String) throws {
         let node = Node(.string(text))
         guard case .string(let box) = node.representation else {
