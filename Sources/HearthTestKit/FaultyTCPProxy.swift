@@ -1,6 +1,5 @@
 import Glibc
 import HearthSystem
-import Synchronization
 
 /// A TCP proxy on a loopback port that forwards to a target port and can be told, at runtime, to misbehave the way
 /// networks do: stall (stop reading, so the sender's buffers fill), blackhole (swallow bytes silently), drop the
@@ -41,7 +40,7 @@ public final class FaultyTCPProxy: Sendable {
         let client: Int32
         let server: Int32
         /// Pumps still running; the descriptors are closed when it reaches zero.
-        private let remainingPumps = Mutex(2)
+        private let remainingPumps = Lock(2)
 
         init(client: Int32, server: Int32) {
             self.client = client
@@ -75,7 +74,7 @@ public final class FaultyTCPProxy: Sendable {
     /// The loopback port connections are forwarded to.
     public let targetPort: Int
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Listens on `127.0.0.1:0` and forwards every connection to `127.0.0.1:targetPort`.
     public init(targetPort: Int) throws {

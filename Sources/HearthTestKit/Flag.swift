@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// A one-way switch tasks and threads share: load generators stop when a test sets it.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import HearthSystem
 
 /// Loopback ports that were free a moment ago, for configurations that must name their ports before the
 /// processes using them start (a cluster file). Each port is bound at once, all are released together, so the
@@ -15,7 +15,7 @@ import Synchronization
 /// find another test's node listening on one of them (it was free while the member was down).
 public enum FreePorts {
     /// Every port handed out so far in this process.
-    private static let handedOut = Mutex<Set<Int>>([])
+    private static let handedOut = Lock<Set<Int>>([])
 
     /// `count` distinct free ports on 127.0.0.1.
     public static func take(_ count: Int) throws -> [Int] {

@@ -1,9 +1,9 @@
-import Synchronization
+import HearthSystem
 
 /// A value that closures created before it exists can reach later: a transport's frame handler made before the
 /// service it feeds, a node's database swapped out across a restart. Thread-safe.
 public final class Slot<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Lock<Value?>(nil)
 
     public init() {}
 

@@ -2,7 +2,7 @@ import Dispatch
 import HearthCluster
 import HearthCore
 import HearthNet
-import Synchronization
+import HearthSystem
 
 /// What one member answered on `/.health` and `/.cluster` (or `/.ready`), or why it did not: the raw material of
 /// `hearth cluster status` and `wait`, gathered from every member at once so one stalled node costs one timeout.
@@ -32,7 +32,7 @@ struct MemberProbe: Sendable {
         _ cluster: ClusterConfiguration, with client: BlockingHTTPClient, readiness: Bool = false
     ) -> [MemberProbe] {
         let nodes = cluster.nodes
-        let results = Mutex<[Int: MemberProbe]>([:])
+        let results = Lock<[Int: MemberProbe]>([:])
         DispatchQueue.concurrentPerform(iterations: nodes.count) { index in
             let probe = MemberProbe(probing: nodes[index], with: client, readiness: readiness)
             results.withLock { $0[index] = probe }

@@ -1,7 +1,7 @@
 public import Dispatch
 import Foundation
 import HearthCore
-import Synchronization
+import HearthSystem
 
 /// The entry point, as in FirebaseDatabase: one instance per database URL, which hands out references and owns the
 /// connection, the cache and the write queue behind them.
@@ -24,11 +24,11 @@ public final class Database: Sendable {
         var repo: Repo?
     }
 
-    private static let instances = Mutex<[DatabaseLocation: Database]>([:])
-    private let settings: Mutex<Settings>
+    private static let instances = Lock<[DatabaseLocation: Database]>([:])
+    private let settings: Lock<Settings>
 
     private init(location: DatabaseLocation) {
-        self.settings = Mutex(Settings(location: location))
+        self.settings = Lock(Settings(location: location))
     }
 
     /// The database at `HEARTH_DATABASE_URL`, or a node on this machine (`http://127.0.0.1:9000`, `hearth serve`'s

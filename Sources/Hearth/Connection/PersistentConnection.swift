@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import HearthSystem
 
 /// The client's connection to the database, running: the thin shell that drives a `ConnectionMachine` on one
 /// serial queue with a real clock and real transports.
@@ -12,7 +12,7 @@ import Synchronization
 /// connection is noticed within `pongTimeout`. It starts offline: call `goOnline()` to connect.
 package final class PersistentConnection: Sendable {
     private let queue = DispatchQueue(label: "hearth.connection")
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let makeTransport: RealtimeTransportFactory
     private let onEvent: @Sendable (ServerEvent) -> Void
     private let log: @Sendable (String) -> Void
@@ -39,7 +39,7 @@ package final class PersistentConnection: Sendable {
         log: @escaping @Sendable (String) -> Void = { _ in },
         onEvent: @escaping @Sendable (ServerEvent) -> Void
     ) {
-        self.state = Mutex(State(machine: ConnectionMachine(configuration: configuration, random: random)))
+        self.state = Lock(State(machine: ConnectionMachine(configuration: configuration, random: random)))
         self.makeTransport = makeTransport
         self.onEvent = onEvent
         self.log = log

@@ -1,5 +1,5 @@
 package import Foundation
-import Synchronization
+import HearthSystem
 
 #if canImport(FoundationNetworking)
     package import FoundationNetworking
@@ -15,7 +15,7 @@ import Synchronization
 /// `closed` once, from whichever of the close callback, the completion callback or a failed receive comes first.
 package final class URLSessionTransport: NSObject, RealtimeTransport, URLSessionWebSocketDelegate {
     private let url: String
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var events: (@Sendable (RealtimeTransportEvent) -> Void)?

@@ -1,6 +1,6 @@
 import Dispatch
 package import HearthNet
-import Synchronization
+import HearthSystem
 
 /// Our own WebSocket client for plain `ws://`, over HearthNet's reactor: the `RealtimeTransport` that works
 /// wherever Hearth builds, with no Foundation networking.
@@ -16,7 +16,7 @@ package final class WebSocketTransport: RealtimeTransport {
     private let endpoint: RealtimeEndpoint
     private let target: String
     private let loop: @Sendable () throws(IOError) -> EventLoop
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var events: (@Sendable (RealtimeTransportEvent) -> Void)?
@@ -140,7 +140,7 @@ package final class WebSocketTransport: RealtimeTransport {
         events?(.closed(error))
     }
 
-    private static let shared = Mutex<EventLoop?>(nil)
+    private static let shared = Lock<EventLoop?>(nil)
 
     /// The process-wide event loop for client WebSockets, started on first use and kept for the process's life.
     package static func sharedLoop() throws(IOError) -> EventLoop {

@@ -1,4 +1,5 @@
 import Foundation
+import HearthSystem
 import Synchronization
 
 /// The library's log: off by default, on with `Database.setLoggingEnabled(true)`; lines go to standard error with

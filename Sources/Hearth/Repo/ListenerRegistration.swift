@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthSystem
 import HearthWire
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HearthCore
+import HearthSystem
 import HearthWire
 import Synchronization
 
@@ -13,11 +14,11 @@ import Synchronization
 /// one block on the database's callback queue, so callbacks keep the engine's order.
 final class Repo: Sendable {
     private let queue = DispatchQueue(label: "hearth.repo")
-    private let state = Mutex(RepoState())
+    private let state = Lock(RepoState())
     private let connection: PersistentConnection
     private let callbackQueue: @Sendable () -> DispatchQueue
     private let numbers = Atomic<Int64>(1)
-    private let pushIDs = Mutex(PushIDGenerator())
+    private let pushIDs = Lock(PushIDGenerator())
     /// With persistence: the files, and how large the cache may grow.
     let persistence: RepoPersistence?
     /// Set by `close()`: nothing more is saved.
@@ -145,7 +146,7 @@ final class Repo: Sendable {
 
 /// Hands the connection's events to the repo once the repo exists (the connection is made first).
 private final class ServerEventRelay: Sendable {
-    private let target = Mutex<(@Sendable (ServerEvent) -> Void)?>(nil)
+    private let target = Lock<(@Sendable (ServerEvent) -> Void)?>(nil)
 
     func connect(_ target: @escaping @Sendable (ServerEvent) -> Void) {
         self.target.withLock { $0 = target }

@@ -1,5 +1,5 @@
 import HearthCore
-import Synchronization
+import HearthSystem
 
 /// An app's transaction block as the engine calls it: given a node, it hands the block a `MutableData` and reads
 /// its decision, remembering the last value the block set that the database cannot store (the transaction then
@@ -7,7 +7,7 @@ import Synchronization
 final class TransactionBlock: @unchecked Sendable {
     private let block: (MutableData) -> TransactionResult
     private let location: Path
-    private let error = Mutex<DatabaseValueError?>(nil)
+    private let error = Lock<DatabaseValueError?>(nil)
 
     init(_ block: @escaping (MutableData) -> TransactionResult, location: Path) {
         self.block = block

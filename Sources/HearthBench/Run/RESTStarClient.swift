@@ -1,7 +1,6 @@
 import HearthCore
 import HearthNet
 import HearthSystem
-import Synchronization
 
 /// One REST client of a run (`--mode rest`): the docs' star toggle as Firebase's REST transaction, on a thread of its
 /// own with one keep-alive connection. It reads the post with its ETag (`X-Firebase-ETag: true`), puts the toggled
@@ -13,7 +12,7 @@ final class RESTStarClient: StarDriver {
     private let address: SocketAddress
     private let namespace: String
     private let deadline: ContinuousClock.Instant
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private struct State {
         var isRunning = true
@@ -34,7 +33,7 @@ final class RESTStarClient: StarDriver {
         self.address = address
         self.namespace = namespace
         self.deadline = deadline
-        self.state = Mutex(State())
+        self.state = Lock(State())
     }
 
     func start() {

@@ -1,8 +1,8 @@
 import Dispatch
 import Hearth
 import HearthCore
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// One app's connection in a run: a realtime-protocol connection (the client library's, so it fails over to the
 /// other nodes and sends unanswered writes again under their names) running one star operation at a time, from
@@ -20,7 +20,7 @@ final class StarClient: StarDriver {
     let usesTransactions: Bool
     private let sink = EventSink<StarClient>()
     private let connection: PersistentConnection
-    let state: Mutex<State>
+    let state: Lock<State>
 
     init(
         index: Int, workload: StarWorkload, usesTransactions: Bool, nodes: [StarsOptions.Node], namespace: String
@@ -29,7 +29,7 @@ final class StarClient: StarDriver {
         self.workload = workload
         self.usesTransactions = usesTransactions
         var random = SystemRandomNumberGenerator()
-        self.state = Mutex(
+        self.state = Lock(
             State(client: WriteOrigin.randomClient(using: &random), users: workload.users(ofClient: index)))
         self.connection = .star(index: index, nodes: nodes, namespace: namespace, sink: self.sink) { client, event in
             client.handle(event)

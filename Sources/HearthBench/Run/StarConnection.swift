@@ -1,9 +1,9 @@
 import Hearth
-import Synchronization
+import HearthSystem
 
 /// Hands a connection's events to its owner, which is made after the connection; `close` lets go of the owner.
 final class EventSink<Owner: AnyObject & Sendable>: Sendable {
-    private let slot = Mutex<Owner?>(nil)
+    private let slot = Lock<Owner?>(nil)
 
     var owner: Owner? {
         get { self.slot.withLock { $0 } }

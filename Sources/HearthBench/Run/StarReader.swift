@@ -1,7 +1,7 @@
 import Hearth
 import HearthCore
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// A reader of a run: listens to the top posts (`orderByChild("starCount").limitToLast(10)` at `posts`) over a
 /// connection of its own, as an app's list of top posts would, and keeps the posts the server pushes for it. At the
@@ -10,7 +10,7 @@ final class StarReader: Sendable {
     let index: Int
     private let sink = EventSink<StarReader>()
     private let connection: PersistentConnection
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var isConnected = false

@@ -1,8 +1,8 @@
 import Foundation
 import HearthCore
 import HearthNet
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// `hearth bench stars`: connects the clients, sets up the run's posts, runs the operations for the duration with
 /// a progress line each second, lets the last answers arrive, reads the posts back and checks them.
@@ -40,7 +40,7 @@ public enum StarsBenchmark {
         let metricsBefore = await ServerMetrics.scrape(options.nodes)
         let started = ContinuousClock.now
         for client in clients { client.start() }
-        let samples = Mutex<[ThroughputRecovery.Sample]>([])
+        let samples = Lock<[ThroughputRecovery.Sample]>([])
         let sampler = Task {
             while !Task.isCancelled {
                 let operations = clients.reduce(0) { $0 + $1.operationsSoFar }

@@ -1,6 +1,5 @@
 import HearthCore
 package import HearthSystem
-import Synchronization
 
 /// Runs this node's `SWIMInstance`: calls its periodic tick, fires the timers it asks for, hands it the messages
 /// peers send, and carries out its directives (sends through `send`, connects through `resolve`, events to
@@ -15,7 +14,7 @@ package final class MembershipShell: Sendable {
     /// address needs the transport to learn the name in its handshake).
     package typealias Resolve = @Sendable (SWIMAddress) -> NodeID?
 
-    private let instance: Mutex<SWIMInstance>
+    private let instance: Lock<SWIMInstance>
     private let send: Send
     private let resolve: Resolve
     private let log: Log
@@ -27,7 +26,7 @@ package final class MembershipShell: Sendable {
     package let events: AsyncStream<SWIMEvent>
 
     package init(instance: SWIMInstance, log: Log, send: @escaping Send, resolve: @escaping Resolve) {
-        self.instance = Mutex(instance)
+        self.instance = Lock(instance)
         self.send = send
         self.resolve = resolve
         self.log = log

@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 /// Linearizable reads on any replica (thesis §6.4): `readIndex(timeoutTicks:)` returns an index of the group's log
 /// such that a read served once the application applied through it reflects every write committed before the call.

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// Drives one Raft group's replica on this node: inputs (ticks, peers' messages, proposals) go to the `RaftNode`
@@ -47,21 +48,21 @@ package final class RaftGroupHost: Sendable {
 
     /// The group this host drives.
     package let group: RaftGroupID
-    let node: Mutex<RaftNode>
+    let node: Lock<RaftNode>
     private let io: IO
     private let wakeups: AsyncStream<Void>
     let wake: AsyncStream<Void>.Continuation
     /// Read-index requests and the callers waiting for them.
-    let reads: Mutex<ReadRequests>
+    let reads: Lock<ReadRequests>
     /// Set by `rewriteDurableState()`; the run loop rewrites the group's records once no Ready is pending.
     private let rewriteRequested = Atomic(false)
 
     package init(node: RaftNode, io: IO) {
         self.group = node.group
-        self.node = Mutex(node)
+        self.node = Lock(node)
         self.io = io
         (self.wakeups, self.wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        self.reads = Mutex(
+        self.reads = Lock(
             ReadRequests(
                 rounds: ReadIndexRounds(
                     nonce: UInt64.random(in: .min ... .max), retryTicks: 3 * node.configuration.heartbeatTicks)))

@@ -1,17 +1,17 @@
 import HearthStorage
-import Synchronization
+import HearthSystem
 
 /// Appends a node's Raft records (every group's) to its write-ahead log and notes each in a `RaftLogRetention`,
 /// in log order, so compaction knows which records each group still needs.
 final class RaftLogWriter: Sendable {
     let wal: WriteAheadLog
     /// Held while records are enqueued, so they are noted in the order the log numbers them.
-    private let retention: Mutex<RaftLogRetention>
+    private let retention: Lock<RaftLogRetention>
 
     /// - Parameter retention: what recovery found the log's records to be (`ReplicationService.recover`).
     init(wal: WriteAheadLog, retention: RaftLogRetention) {
         self.wal = wal
-        self.retention = Mutex(retention)
+        self.retention = Lock(retention)
     }
 
     /// Appends `records` in order; returns the last one's sequence number (0 for none). Never waits for the disk.

@@ -1,7 +1,6 @@
 import HearthCore
 package import HearthStorage
 package import HearthSystem
-import Synchronization
 
 /// Every Raft group this node takes part in (one per shard): one `RaftGroupHost` each, all persisting through the
 /// node's one write-ahead log (so one fsync covers every group's batch), all ticked by one timer, all talking over

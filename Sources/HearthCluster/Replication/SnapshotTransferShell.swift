@@ -1,10 +1,10 @@
-import Synchronization
+import HearthSystem
 
 /// Sends a node's Raft messages, taking the ones that carry a snapshot larger than one chunk through
 /// `SnapshotTransfers` (offer, then chunks the follower pulls over frames of kind `raftSnapshot`), and hands the
 /// snapshots this node pulled to its replicas. Without a way to send transfer frames, every message goes whole.
 final class SnapshotTransferShell: Sendable {
-    private let transfers: Mutex<SnapshotTransfers>
+    private let transfers: Lock<SnapshotTransfers>
     /// Sends an encoded `RaftMessage` (a `raft` frame).
     private let sendMessage: @Sendable (NodeID, [UInt8]) -> Void
     /// Sends an encoded `SnapshotTransferFrame` (a `raftSnapshot` frame), if the node can.
@@ -14,7 +14,7 @@ final class SnapshotTransferShell: Sendable {
         chunkBytes: Int, sendMessage: @escaping @Sendable (NodeID, [UInt8]) -> Void,
         sendPart: (@Sendable (NodeID, [UInt8]) -> Void)?
     ) {
-        self.transfers = Mutex(SnapshotTransfers(chunkBytes: chunkBytes))
+        self.transfers = Lock(SnapshotTransfers(chunkBytes: chunkBytes))
         self.sendMessage = sendMessage
         self.sendPart = sendPart
     }

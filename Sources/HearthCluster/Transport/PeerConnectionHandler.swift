@@ -1,6 +1,5 @@
 import HearthNet
 import HearthSystem
-import Synchronization
 
 /// The peer protocol on one TCP connection, dialed or accepted: both sides send a hello at once; the first frame
 /// received must be the peer's hello, from this cluster and version and from the node expected here; after that,

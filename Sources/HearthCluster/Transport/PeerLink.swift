@@ -1,5 +1,5 @@
 import HearthNet
-import Synchronization
+import HearthSystem
 
 /// Everything the transport keeps for one peer, shared between senders on any thread and the connection's handler on
 /// the reactor thread: the bounded queue of encoded frames waiting for the connection, which connection is current,
@@ -24,7 +24,7 @@ final class PeerLink: Sendable {
     let peer: NodeID
     let address: SocketAddress
     private let limit: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(peer: NodeID, address: SocketAddress, limit: Int) {
         self.peer = peer

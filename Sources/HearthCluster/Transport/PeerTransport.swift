@@ -1,6 +1,5 @@
 package import HearthNet
 package import HearthSystem
-import Synchronization
 
 /// The node's links to the other cluster members: one TCP connection per pair of nodes on a dedicated event loop,
 /// carrying length-prefixed frames after a hello that proves both sides belong to the same cluster and version.

@@ -1,6 +1,5 @@
 import HearthNet
 import HearthSystem
-import Synchronization
 
 /// The state a `PeerTransport` shares with its connection handlers: who this node is, the links by peer, where
 /// inbound frames go, and the event loop for messages to connections.
@@ -8,15 +7,15 @@ final class PeerTransportCore: Sendable {
     let configuration: PeerTransport.Configuration
     let log: Log
     let onFrame: PeerTransport.FrameHandler
-    let links = Mutex<[NodeID: PeerLink]>([:])
+    let links = Lock<[NodeID: PeerLink]>([:])
     /// Peers cut off by fault injection (`PeerTransport.partition`): frames to and from them are dropped.
-    let partitioned = Mutex<Set<NodeID>>([])
+    let partitioned = Lock<Set<NodeID>>([])
     /// Set once, right after the loop starts (handlers run only after that).
-    let loop = Mutex<EventLoop?>(nil)
+    let loop = Lock<EventLoop?>(nil)
     /// Answers nodes asking to join (`PeerTransport.setJoinHandler`); without one, such connections are refused.
-    let joinHandler = Mutex<PeerTransport.JoinHandler?>(nil)
+    let joinHandler = Lock<PeerTransport.JoinHandler?>(nil)
     /// Told when the connection to a peer is lost (`PeerTransport.setDisconnectHandler`).
-    let disconnectHandler = Mutex<(@Sendable (NodeID) -> Void)?>(nil)
+    let disconnectHandler = Lock<(@Sendable (NodeID) -> Void)?>(nil)
 
     init(configuration: PeerTransport.Configuration, log: Log, onFrame: @escaping PeerTransport.FrameHandler) {
         self.configuration = configuration

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// The node-wide budget for memory held on clients' behalf (anchor: Redis 7's `maxmemory-clients`): every accepted

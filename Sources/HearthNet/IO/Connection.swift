@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 /// One TCP connection as the reactor sees it, accepted or dialed: its socket, its outbound queue, the handler that
 /// gives its bytes meaning, and where it is in its life.

@@ -23,12 +23,12 @@ public final class ConnectionWriter: Sendable {
     private let inbox: ReactorInbox
     private let budget: ClientMemoryBudget?
     /// Shared with the reactor, which drains it.
-    let queue: Mutex<OutboundQueue>
+    let queue: Lock<OutboundQueue>
     /// Inbound bytes the connection's protocol holds (a request body being read, a message being reassembled).
     private let inbound = Atomic<Int>(0)
     /// Inbound bytes the application holds for the connection (messages received, not yet processed), and whether
     /// the connection is gone (later changes are ignored: closing released them).
-    private let application = Mutex((held: 0, isGone: false))
+    private let application = Lock((held: 0, isGone: false))
 
     init(id: UInt64, limit: Int, inbox: ReactorInbox, rules: MemoryRules = MemoryRules()) {
         self.id = id
@@ -37,7 +37,7 @@ public final class ConnectionWriter: Sendable {
         self.budget = rules.budget
         var queue = OutboundQueue()
         queue.softLimit = rules.softLimit.map(OutputSoftLimitWatch.init(limit:))
-        self.queue = Mutex(queue)
+        self.queue = Lock(queue)
     }
 
     /// Bytes held for this connection: queued outbound and buffered inbound.

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// Keeps one logical connection to a peer up: dials it on an `EventLoop`, and after every failed dial or closed

@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 /// Writes made inside `FlushBatch.collecting` queue their bytes as usual but ask their reactor to send only when the
 /// batch ends: one send per connection for everything the batch queued for it. The read view publishes each batch
@@ -18,7 +18,7 @@ package enum FlushBatch {
     /// The connections whose writer asked for a flush during the batch, each once (a writer asks again only after
     /// its reactor has begun flushing).
     final class Collector: Sendable {
-        private let pending = Mutex<[(inbox: ReactorInbox, connectionID: UInt64)]>([])
+        private let pending = Lock<[(inbox: ReactorInbox, connectionID: UInt64)]>([])
 
         func add(_ inbox: ReactorInbox, connectionID: UInt64) {
             self.pending.withLock { $0.append((inbox, connectionID)) }

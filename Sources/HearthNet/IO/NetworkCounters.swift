@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// The reactor's running totals, updated on the reactor thread and read from anywhere for `NetworkStatistics`.

@@ -1,5 +1,6 @@
 import CHearthSystem
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// Per-connection I/O on the reactor thread: reading into the handler, flushing the outbound queue, and closing.

@@ -1,5 +1,6 @@
 import CHearthSystem
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// Dialing out: a non-blocking `connect` registered with epoll like any connection, completed by its first writable

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// Closing connections to protect the node's memory: the soft limit's verdict on one connection, and the client

@@ -1,7 +1,6 @@
 import CHearthSystem
 import Glibc
 import HearthSystem
-import Synchronization
 
 /// The event loop: one thread running `epoll_wait` over an optional listener, every connection (accepted or
 /// dialed) and the inbox's eventfd. It knows nothing of HTTP: each connection's bytes go to its `ConnectionHandler`.

@@ -1,12 +1,14 @@
 import CHearthSystem
 import Glibc
+import HearthSystem
 import Synchronization
 
 /// The only door into the reactor thread from other threads: a locked command queue plus an eventfd that wakes
 /// `epoll_wait`.
 ///
 /// Senders append under a small lock and write the eventfd only when no wake-up is already pending, so a burst of
-/// writes costs one syscall. After the reactor has stopped, commands are refused and their resources released
+/// writes costs one syscall; the write happens after the lock is released, since it wakes the reactor thread, which
+/// takes the same lock at once (written under the lock, the woken reactor spun on it). After the reactor has stopped, commands are refused and their resources released
 /// (messages are discarded, work is told it was refused, shutdown waiters are resumed).
 final class ReactorInbox: Sendable {
     /// Work for the reactor thread.
@@ -35,7 +37,10 @@ final class ReactorInbox: Sendable {
         var failure: IOError?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
+    /// Wake-ups written outside the lock that have not finished; `close(failure:)` waits for them before it closes
+    /// the descriptor, so a write can never land on a reused one. Raised only under the lock while open.
+    private let wakesInFlight = Atomic<Int>(0)
     /// The eventfd registered with epoll; owned by the inbox and closed by `close(failure:)`.
     let eventDescriptor: Int32
 
@@ -47,16 +52,18 @@ final class ReactorInbox: Sendable {
     /// Queues `command` and wakes the reactor; refused commands are released at once.
     func send(_ command: Command) {
         let descriptor = self.eventDescriptor
-        let refused: Command? = self.state.withLock { state in
-            guard !state.isClosed else { return command }
+        let (refused, wakes): (Command?, Bool) = self.state.withLock { state in
+            guard !state.isClosed else { return (command, false) }
             state.commands.append(command)
-            if !state.isWakePending {
-                state.isWakePending = true
-                var one: UInt64 = 1
-                // Written under the lock so `close()` can never race a write onto a reused descriptor.
-                _ = Glibc.write(descriptor, &one, MemoryLayout<UInt64>.size)
-            }
-            return nil
+            guard !state.isWakePending else { return (nil, false) }
+            state.isWakePending = true
+            self.wakesInFlight.add(1, ordering: .relaxed)
+            return (nil, true)
+        }
+        if wakes {
+            var one: UInt64 = 1
+            _ = Glibc.write(descriptor, &one, MemoryLayout<UInt64>.size)
+            self.wakesInFlight.subtract(1, ordering: .releasing)
         }
         if let refused { Self.release(refused) }
     }
@@ -81,15 +88,17 @@ final class ReactorInbox: Sendable {
     /// Refuses all further commands, releases the ones still queued, records why the reactor stopped, and closes
     /// the eventfd.
     func close(failure: IOError?) {
-        let leftovers: [Command] = self.state.withLock { state in
-            guard !state.isClosed else { return [] }
+        let leftovers: [Command]? = self.state.withLock { state in
+            guard !state.isClosed else { return nil }
             state.isClosed = true
             state.failure = failure
-            Syscall.close(self.eventDescriptor)
             let commands = state.commands
             state.commands = []
             return commands
         }
+        guard let leftovers else { return }
+        while self.wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        Syscall.close(self.eventDescriptor)
         for command in leftovers { Self.release(command) }
     }
 

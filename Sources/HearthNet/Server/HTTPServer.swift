@@ -1,6 +1,5 @@
 import Glibc
 import HearthSystem
-import Synchronization
 
 /// An HTTP/1.1 server on one epoll reactor thread, handing requests to Swift concurrency in a task group.
 ///
@@ -33,7 +32,7 @@ public final class HTTPServer: Sendable {
     private let acceptBackoffSeconds: Double
     private let counters: NetworkCounters
     private let budget: ClientMemoryBudget?
-    private let phase = Mutex(Phase.created)
+    private let phase = Lock(Phase.created)
 
     public convenience init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler) {
         self.init(

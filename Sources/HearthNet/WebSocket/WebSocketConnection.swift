@@ -1,4 +1,5 @@
 import Dispatch
+import HearthSystem
 import Synchronization
 
 /// One server-side WebSocket: the shell that joins the pure frame parser and close state machine to a socket.
@@ -20,7 +21,7 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     public static let defaultCloseTimeout: Duration = .seconds(5)
 
     private let closeTimeout: Duration
-    private let shared: Mutex<Shared>
+    private let shared: Lock<Shared>
     /// The connection's writer, set once when the server starts the connection.
     private let writerReference = AtomicLazyReference<ConnectionWriter>()
 
@@ -50,7 +51,7 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     ) {
         self.closeTimeout = closeTimeout
         let parser = WebSocketFrameParser(maximumMessageBytes: maximumMessageBytes)
-        self.shared = Mutex(Shared(handler: handler, parser: parser))
+        self.shared = Lock(Shared(handler: handler, parser: parser))
     }
 
     /// The underlying connection's identifier, once the server has started it.

@@ -1,7 +1,7 @@
 import HearthCore
 import HearthRules
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// Changing a namespace's rules (`PUT /.settings/rules.json`, `hearth serve --rules`), and telling the front ends,
 /// so that they cancel the listens the new rules no longer allow.

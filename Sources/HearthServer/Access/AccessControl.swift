@@ -1,7 +1,7 @@
 public import HearthCore
 public import HearthRules
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// Who may read and write what on this node: who a credential belongs to (`Authenticator`), and the security rules
 /// of each namespace, which every front end (REST, SSE, the realtime protocol, onDisconnect) asks before it reads
@@ -21,10 +21,10 @@ public final class AccessControl: Sendable {
 
     let database: any DatabaseAccess
     /// Who credentials belong to; its ID token keys are replaced when the key file changes.
-    let authenticator: Mutex<Authenticator>
+    let authenticator: Lock<Authenticator>
     /// The rules of a namespace nobody has given rules to.
     let defaultRules: InstalledRules
-    let state = Mutex(RulesState())
+    let state = Lock(RulesState())
     private let credentials = CredentialCache()
     /// Where compare-and-sets from REST and realtime clients contending for one location take turns.
     let conditionalWrites: any ConditionalWriteTurns
@@ -43,7 +43,7 @@ public final class AccessControl: Sendable {
     ) {
         self.conditionalWrites = conditionalWrites
         self.database = database
-        self.authenticator = Mutex(authenticator)
+        self.authenticator = Lock(authenticator)
         self.defaultRules = defaultRules
         let listener = RulesChangeListener(
             namespace: Self.settingsNamespace, path: Path(keys: [Self.rulesKey])

@@ -1,11 +1,11 @@
 import HearthRules
-import Synchronization
+import HearthSystem
 
 /// Credentials already verified, so a REST client presenting the same token on every request pays for its
 /// signature check once: a bounded map from the credential to who it is, consulted only while the credential has
 /// not expired (an expired one is verified again, and refused). Refusals are not kept.
 final class CredentialCache: Sendable {
-    private let entries = Mutex<[String: Authentication]>([:])
+    private let entries = Lock<[String: Authentication]>([:])
     /// The most credentials kept; past it the cache starts over (a burst of distinct tokens costs what no cache
     /// would).
     let capacity: Int

@@ -1,5 +1,5 @@
 import HearthCluster
-import Synchronization
+import HearthSystem
 
 /// A cluster node's compare-and-sets take their turns at the node leading their location's shard: its gate keeps the
 /// line for every node's callers, so callers of three nodes contending for one post wait in one line instead of
@@ -16,7 +16,7 @@ final class ClusterConditionalWriteTurns: ConditionalWriteTurns {
     private let call: @Sendable (ShardCall.Command, NodeID, Duration) async throws -> ShardReply.Outcome
     private let admitTimeout: Duration
     /// The other nodes each connection took turns or read at, to tell when it closes.
-    private let contacted = Mutex<[UInt64: Set<NodeID>]>([:])
+    private let contacted = Lock<[UInt64: Set<NodeID>]>([:])
 
     /// - Parameters:
     ///   - leader: the node leading the shard of a location, if it has one and one is known.

@@ -4,7 +4,6 @@ import HearthCore
 import HearthNet
 import HearthStorage
 import HearthSystem
-import Synchronization
 
 /// One member of a cluster, as `hearth serve` runs it: the peer transport to the other members, SWIM membership
 /// over it, and the replicated database (a Raft group per shard, and one for the member list) under the same front
@@ -235,7 +234,7 @@ public struct ClusterNodeError: Error, Sendable, CustomStringConvertible {
 /// Where the peer transport's frames go: it is created before the database and membership that handle them, so
 /// frames that arrive before those exist are dropped (Raft and SWIM treat that as loss).
 private final class PeerInbox: Sendable {
-    private let handlers = Mutex<(ReplicatedDatabase, MembershipShell)?>(nil)
+    private let handlers = Lock<(ReplicatedDatabase, MembershipShell)?>(nil)
 
     func attach(database: ReplicatedDatabase, membership: MembershipShell) {
         self.handlers.withLock { $0 = (database, membership) }

@@ -1,5 +1,4 @@
 import HearthSystem
-import Synchronization
 
 /// Finishes transactions whose coordinator went away, on the shards this node leads.
 ///
@@ -28,7 +27,7 @@ final class IntentResolver: Sendable {
     let resolveAfter: Duration
     let readLockTimeout: Duration
     /// When this node first saw each prepared part it leads.
-    private let firstSeen = Mutex<[TransactionID: ContinuousClock.Instant]>([:])
+    private let firstSeen = Lock<[TransactionID: ContinuousClock.Instant]>([:])
     /// What "prepared for too long" is measured against.
     private let clock: any NodeClock
 

@@ -1,7 +1,7 @@
 import HearthCluster
 import HearthCore
 import HearthStorage
-import Synchronization
+import HearthSystem
 
 /// This node's replica of the cluster's member list: the member-list group's (`RaftGroupID.members`) committed
 /// changes applied to a `MemberList`, which starts from the founding configuration's nodes.
@@ -30,13 +30,13 @@ final class MemberDirectory: Sendable {
     static let outcomesKept = 256
 
     let shelf: RaftSnapshotShelf
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// Called, outside the lock, with the new list after every batch of changes that changed it.
-    private let listeners = Mutex<[@Sendable (MemberList) -> Void]>([])
+    private let listeners = Lock<[@Sendable (MemberList) -> Void]>([])
 
     private init(shelf: RaftSnapshotShelf, state: State) {
         self.shelf = shelf
-        self.state = Mutex(state)
+        self.state = Lock(state)
     }
 
     /// The list as this replica has applied it.

@@ -1,5 +1,5 @@
 import HearthCluster
-import Synchronization
+import HearthSystem
 
 /// A shard's snapshots as its log sees them: the one a leader sends (installed in place of the shard's state), the
 /// latest stored one (served to lagging replicas, and the base of a rebuild), and the bookkeeping of taking one.

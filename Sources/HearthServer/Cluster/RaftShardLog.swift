@@ -77,10 +77,10 @@ final class RaftShardLog: ShardLog {
     let store: ShardSnapshotStore
     let router: ShardRouter
     let policy: ShardSnapshotPolicy
-    let applier: Mutex<Applier?> = Mutex(nil)
-    let shards: Mutex<[Int: Shard]>
+    let applier: Lock<Applier?> = Lock(nil)
+    let shards: Lock<[Int: Shard]>
     /// Asks for a snapshot of a shard (the snapshotter's `request`), once connected.
-    let snapshotDue: Mutex<(@Sendable (Int) -> Void)?> = Mutex(nil)
+    let snapshotDue: Lock<(@Sendable (Int) -> Void)?> = Lock(nil)
     /// Set when the node stops replicating: nothing commits here any more, so waits fail at once.
     private let isClosed = Atomic(false)
     /// How long a write waits for its entry to commit before its outcome is reported unknown (its shard may have
@@ -101,7 +101,7 @@ final class RaftShardLog: ShardLog {
         self.store = store
         self.router = router
         self.policy = policy
-        self.shards = Mutex(
+        self.shards = Lock(
             Dictionary(
                 uniqueKeysWithValues: (0..<router.shardCount).map { shard in
                     var state = Shard()

@@ -1,7 +1,7 @@
 import HearthCluster
 import HearthCore
 import HearthStorage
-import Synchronization
+import HearthSystem
 
 /// One Raft group's latest snapshot on disk: a `SnapshotStore` (temporary file, fsync, rename, directory fsync,
 /// checksum; older files removed once a newer one is durable) whose files hold the snapshot's Raft metadata (index,
@@ -9,7 +9,7 @@ import Synchronization
 /// replaced. A shard's shelf is in `ShardSnapshotStore`; the member list has its own.
 final class RaftSnapshotShelf: Sendable {
     private let store: SnapshotStore
-    private let lock = Mutex(())
+    private let lock = Lock(())
     /// What the shelf holds, for error messages (`shard 3`, `the member list`).
     private let name: String
 

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthSystem
 import Synchronization
 
 /// The leading node's side of `ClusterConditionalWriteTurns`: runs the turn commands other nodes send for locations
@@ -18,7 +19,7 @@ final class RemoteTurnService: Sendable {
     private static let callerBit: UInt64 = 1 << 62
 
     let gate: ConditionalWriteGate
-    private let callers = Mutex<[Caller: UInt64]>([:])
+    private let callers = Lock<[Caller: UInt64]>([:])
     private let lastCaller = Atomic<UInt64>(0)
 
     init(gate: ConditionalWriteGate) {

@@ -1,6 +1,5 @@
 import HearthCluster
 import HearthSystem
-import Synchronization
 
 /// Moving replicas after the member list changed: every few hundred milliseconds, each group this node leads takes
 /// its next step toward the placement the list gives (`RebalancePlanner`), and the member list's leader removes a

@@ -42,9 +42,9 @@ final class ReplicatedDatabase: DatabaseAccess {
     let rebalanceInterval: Duration
     /// Removals of leaving members this node proposed as the member list's leader, by member: the Raft index of
     /// the proposal (not proposed again until the list has applied past it).
-    let removalsProposed = Mutex<[NodeID: UInt64]>([:])
+    let removalsProposed = Lock<[NodeID: UInt64]>([:])
     /// Removed members the member list's group still keeps as learners, by member: how many rounds so far.
-    let removedKept = Mutex<[NodeID: Int]>([:])
+    let removedKept = Lock<[NodeID: Int]>([:])
     private let failed = Atomic(false)
 
     private init(
@@ -311,5 +311,5 @@ final class ReplicatedDatabase: DatabaseAccess {
 
 /// Where the groups find the shard log, which is created after them.
 private final class LogSlot: Sendable {
-    let current = Mutex<RaftShardLog?>(nil)
+    let current = Lock<RaftShardLog?>(nil)
 }

@@ -28,9 +28,9 @@ final class ShardCalls: Sendable {
     /// How long a call waits for its answer.
     let timeout: Duration
     private let send: @Sendable (NodeID, [UInt8]) -> Bool
-    private let pending = Mutex<[UInt64: Pending]>([:])
+    private let pending = Lock<[UInt64: Pending]>([:])
     private let nextID: Atomic<UInt64>
-    private let roundTrips = Mutex<[NodeID: RoundTrips]>([:])
+    private let roundTrips = Lock<[NodeID: RoundTrips]>([:])
     /// Set by `failAll`: the node is stopping, and later calls fail at once.
     private let isClosed = Atomic(false)
     private let log: Log

@@ -1,6 +1,5 @@
 import HearthCluster
 import HearthSystem
-import Synchronization
 
 /// Takes the shards' snapshots off the commit path and compacts their logs: cuts a shard's part from a capture of
 /// the read view (committed state on every node, leaders included, whose actors run ahead of commit), stores it
@@ -21,7 +20,7 @@ final class ShardSnapshotter: Sendable {
     private let requests: AsyncStream<Request>
     private let continuation: AsyncStream<Request>.Continuation
     /// Shards asked for and not yet being worked on.
-    private let queued = Mutex<Set<Int>>([])
+    private let queued = Lock<Set<Int>>([])
 
     init(log: RaftShardLog, logger: Log) {
         self.log = log

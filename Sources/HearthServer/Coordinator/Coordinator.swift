@@ -1,6 +1,6 @@
 import HearthCore
+import HearthSystem
 public import HearthWire
-import Synchronization
 
 /// Routes every write to the shards it touches and runs two-phase commit for writes that span shards.
 ///
@@ -18,7 +18,7 @@ public final class Coordinator: Sendable {
     let forgets = DecisionsToForget()
     /// The multi-shard transactions running here, which this node claims when a resolver asks.
     let running = RunningTransactions()
-    private let random: Mutex<any RandomNumberGenerator & Sendable>
+    private let random: Lock<any RandomNumberGenerator & Sendable>
 
     /// A coordinator over shards reached through `shards` (a cluster node's leaders may be other nodes).
     /// - Parameter random: where transaction ids come from (a simulation's seeded generator in tests).
@@ -26,7 +26,7 @@ public final class Coordinator: Sendable {
         router: ShardRouter, shards: any ShardClient, log: any ShardLog, view: DatabaseView,
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
-        self.random = Mutex(random)
+        self.random = Lock(random)
         self.router = router
         self.shards = shards
         self.log = log

@@ -1,12 +1,11 @@
 import HearthSystem
-import Synchronization
 
 /// Transactions whose every entry is committed, by anchor shard: their anchors may forget the decisions. The
 /// coordinator collects them as writes complete and sends each anchor one `forget` entry for a batch
 /// (`Coordinator.forgetFinishedDecisions`), so an anchor's decisions do not grow with every transaction it ever
 /// anchored, and a busy anchor pays one small entry per batch rather than one per transaction.
 final class DecisionsToForget: Sendable {
-    private let pending = Mutex<[Int: [TransactionID]]>([:])
+    private let pending = Lock<[Int: [TransactionID]]>([:])
 
     /// Notes that every entry of `transaction`, anchored in shard `anchor`, is committed.
     func add(_ transaction: TransactionID, anchor: Int) {

@@ -1,11 +1,11 @@
-import Synchronization
+import HearthSystem
 
 /// The transactions a coordinator is running: each from before its first lock or prepare until its last part has
 /// its decision logged or was released. A part prepared in a shard (or a read lock held there) whose transaction no
 /// node's coordinator claims has lost its coordinator — it crashed, restarted, or gave up with an answer lost —
 /// and the resolver may finish it at once instead of waiting out `IntentResolver.resolveAfter`.
 final class RunningTransactions: Sendable {
-    private let running = Mutex<Set<TransactionID>>([])
+    private let running = Lock<Set<TransactionID>>([])
 
     /// Claims `transaction` for this coordinator.
     func begin(_ transaction: TransactionID) {

@@ -3,7 +3,6 @@ public import HearthCore
 import HearthStorage
 public import HearthSystem
 import HearthWire
-import Synchronization
 
 /// One node's database: shards, coordinator, log and read view wired together.
 ///

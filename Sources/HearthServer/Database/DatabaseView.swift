@@ -1,7 +1,7 @@
 public import HearthCore
 import HearthNet
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// The node's read view: the whole tree of every namespace, as of the newest committed entries of every shard.
 ///
@@ -61,8 +61,8 @@ public final class DatabaseView: Sendable {
         case expired
     }
 
-    private let state: Mutex<State>
-    private let waits: Mutex<Waits>
+    private let state: Lock<State>
+    private let waits: Lock<Waits>
     /// The maintained orders of indexed locations, kept up with every change before its listeners hear of it.
     let indexes = QueryIndexes()
     private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
@@ -71,11 +71,11 @@ public final class DatabaseView: Sendable {
     ///   what a snapshot of it would hold (for snapshot scheduling).
     init(shardCount: Int, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }) {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
-        self.state = Mutex(
+        self.state = Lock(
             State(
                 data: ViewState(roots: [:], feed: feed, indexes: self.indexes),
                 positions: Array(repeating: 0, count: shardCount)))
-        self.waits = Mutex(Waits(notifiedIndex: feed.appliedIndex))
+        self.waits = Lock(Waits(notifiedIndex: feed.appliedIndex))
         self.onApplied = onApplied
     }
 

@@ -1,5 +1,5 @@
 public import HearthCore
-import Synchronization
+import HearthSystem
 
 /// The maintained orders of the locations whose queries use a declared index (`.indexOn`): built on a location's
 /// first indexed query, then kept up by the read view as it applies each committed change (before listeners hear
@@ -42,7 +42,7 @@ public final class QueryIndexes: Sendable {
 
     /// The most indexes kept; past it the least recently used is dropped.
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(capacity: Int = 4_096) {
         self.capacity = capacity

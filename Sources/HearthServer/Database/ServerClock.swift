@@ -1,11 +1,11 @@
 import Foundation
 import HearthCore
-import Synchronization
+import HearthSystem
 
 /// A node's wall clock for what clients see of time: `ServerValue.timestamp` and the time part of push IDs, which
 /// must be strictly increasing on one node even when the clock does not move between two calls.
 public final class ServerClock: Sendable {
-    private let pushIDs = Mutex(PushIDGenerator())
+    private let pushIDs = Lock(PushIDGenerator())
 
     public init() {}
 

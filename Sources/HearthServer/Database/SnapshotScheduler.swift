@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 /// Decides when the read view is worth snapshotting and hands a consistent capture to the snapshot writer.
 ///
@@ -23,7 +23,7 @@ final class SnapshotScheduler: Sendable {
     static let maximumDeferrals = 64
 
     private let everyRecords: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
     let requests: AsyncStream<ViewSnapshot>
     private let continuation: AsyncStream<ViewSnapshot>.Continuation
 

@@ -1,5 +1,5 @@
 import HearthCore
-import Synchronization
+import HearthSystem
 
 /// The listeners of one kind at one path of one namespace: each change's events are made once, by `render`, and
 /// the same buffers handed to every member (`GroupedChangeListener.deliver`).
@@ -10,7 +10,7 @@ final class SharedListenGroup<Member: GroupedChangeListener>: ListenerGroup {
     let namespace: String
     let path: Path
     private let render: @Sendable (CommittedChange) -> [Member.Message]
-    private let members = Mutex(Members())
+    private let members = Lock(Members())
 
     private struct Entry {
         let member: Member

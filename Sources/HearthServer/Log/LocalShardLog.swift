@@ -131,5 +131,5 @@ final class LocalShardLog: ShardLog {
 
 /// Applied entries waiting for their records to become durable, by record sequence number.
 final class PendingEntries: Sendable {
-    let entries = Mutex<[UInt64: ShardApplied]>([:])
+    let entries = Lock<[UInt64: ShardApplied]>([:])
 }

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 
 /// Every shard's log kept in memory, where a test decides when each appended entry becomes committed: the seam's
@@ -49,7 +50,7 @@ final class SimulatedShardLog: ShardLog {
     let ordering: Ordering
     /// The commit sequence number of the last record committed before this log opened.
     let baseSequence: UInt64
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let onCommitted: @Sendable ([ShardApplied], UInt64) -> Void
 
     /// - Parameters:
@@ -62,7 +63,7 @@ final class SimulatedShardLog: ShardLog {
     ) {
         self.ordering = ordering
         self.baseSequence = sequence
-        self.state = Mutex(State(committedIndex: lastIndex, nextSequence: sequence + 1))
+        self.state = Lock(State(committedIndex: lastIndex, nextSequence: sequence + 1))
         self.onCommitted = onCommitted
     }
 

@@ -1,7 +1,7 @@
 /// The writer thread's end of the log: appends framed batches to the current segment, rolls segments and fsyncs.
 ///
 /// Confined to one thread at a time: `WriteAheadLog.init` builds it, then hands it to the writer thread, which is
-/// its only user from then on. `@unchecked Sendable` only so that hand-over can cross the `Mutex` that holds it.
+/// its only user from then on. `@unchecked Sendable` only so that hand-over can cross the `Lock` that holds it.
 final class SegmentWriter: @unchecked Sendable {
     private let fileSystem: any FileSystem
     private let directory: String

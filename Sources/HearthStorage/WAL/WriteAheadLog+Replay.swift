@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 extension WriteAheadLog {
     /// Recovery: every record with lsn > `lsn`, in order (call before start()). Reads and re-verifies the segments

@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 extension WriteAheadLog {
     /// Returns once record `lsn` is written (and synced per the fsync mode) and `onDurable` has run for it.

@@ -1,5 +1,4 @@
 import HearthSystem
-import Synchronization
 
 extension WriteAheadLog {
     /// Starts the writer thread with the log's I/O state (or, in manual mode, keeps it for `writePending()`); a

@@ -1,5 +1,4 @@
 import HearthSystem
-import Synchronization
 
 /// The node's append-only write-ahead log: checksummed records, group commit, crash recovery.
 ///
@@ -16,14 +15,14 @@ public final class WriteAheadLog: Sendable {
     let configuration: WALConfiguration
     let fileSystem: any FileSystem
     let onDurable: @Sendable ([WALRecord]) -> Void
-    let state: Mutex<State>
+    let state: Lock<State>
     let wakeSignal = WakeSignal()
     /// Serialises `truncate(through:)` calls, the only code that removes segments.
-    let truncation = Mutex(())
+    let truncation = Lock(())
     /// The last LSN found on disk when the log was opened: `replay` stops there.
     let recoveredLSN: UInt64
     /// With `WALWriterMode.manual`: the writer's I/O state once started, until the writer stops.
-    let manualWriter = Mutex<SegmentWriter?>(nil)
+    let manualWriter = Lock<SegmentWriter?>(nil)
 
     /// Opens (creating) the log in `directory`, scans every segment, truncates a torn tail, and throws a
     /// StorageError that names the file and offset if a record in the middle is damaged (never silently drops data).
@@ -64,7 +63,7 @@ public final class WriteAheadLog: Sendable {
         )
         self.recoveredLSN = outcome.lastLSN
         let segments = outcome.segments.isEmpty ? [active] : outcome.segments
-        self.state = Mutex(State(lastLSN: outcome.lastLSN, segments: segments, segmentWriter: writer))
+        self.state = Lock(State(lastLSN: outcome.lastLSN, segments: segments, segmentWriter: writer))
     }
 
     deinit {

@@ -1,10 +1,8 @@
-import Synchronization
-
 /// A Prometheus counter family: monotonically increasing totals, one per combination of label values (for
 /// example requests by method and status).
 public final class CounterFamily: MetricFamily {
     private let descriptor: MetricDescriptor
-    private let series = Mutex<[[String]: UInt64]>([:])
+    private let series = Lock<[[String]: UInt64]>([:])
 
     init(_ descriptor: MetricDescriptor) {
         self.descriptor = descriptor

@@ -1,9 +1,7 @@
-import Synchronization
-
 /// A Prometheus gauge family: values that go up and down, one per combination of label values.
 public final class GaugeFamily: MetricFamily {
     private let descriptor: MetricDescriptor
-    private let series = Mutex<[[String]: Double]>([:])
+    private let series = Lock<[[String]: Double]>([:])
 
     init(_ descriptor: MetricDescriptor) {
         self.descriptor = descriptor

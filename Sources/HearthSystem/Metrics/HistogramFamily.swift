@@ -1,12 +1,10 @@
-import Synchronization
-
 /// A Prometheus histogram family: how many observations fell at or below each bucket bound, plus their count and
 /// sum, one histogram per combination of label values (for example request latency by method).
 public final class HistogramFamily: MetricFamily {
     private let descriptor: MetricDescriptor
     /// Upper bounds, strictly increasing; the implicit last bucket is `+Inf`.
     private let buckets: [Double]
-    private let series = Mutex<[[String]: Series]>([:])
+    private let series = Lock<[[String]: Series]>([:])
 
     private struct Series {
         /// Observations per bucket (not cumulative); rendering accumulates them.

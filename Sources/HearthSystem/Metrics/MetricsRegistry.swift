@@ -1,12 +1,10 @@
-import Synchronization
-
 /// The metrics of one process: families of labelled counters, gauges and histograms plus values sampled from
 /// other subsystems, rendered together in the Prometheus text format.
 ///
 /// Families are created once at start-up (a name registered twice is a bug and traps) and then updated from any
 /// thread; each family has its own lock, so recording a request contends only with the same family.
 public final class MetricsRegistry: Sendable {
-    private let families = Mutex<[any MetricFamily]>([])
+    private let families = Lock<[any MetricFamily]>([])
 
     public init() {}
 

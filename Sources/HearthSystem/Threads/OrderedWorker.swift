@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A dedicated thread that handles items in the order they were sent: for a thread that must hand work on without
 /// waiting for it. The write-ahead log's writer gives it committed batches, so the read view's update and the
 /// fan-out to listeners run beside the next write and fsync instead of between them.
@@ -18,7 +16,7 @@ public final class OrderedWorker<Item: Sendable>: Sendable {
         var finishers: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let wake = WakeSignal()
 
     /// Starts the thread, called `name`, which hands the items to `handle`: never an empty array, and every item once,

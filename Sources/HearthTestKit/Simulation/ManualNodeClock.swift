@@ -1,5 +1,4 @@
 public import HearthSystem
-import Synchronization
 
 /// A `NodeClock` whose time moves only when a simulation moves it: sleeping tasks wait until `advance(to:)` passes
 /// their deadline, and then wake in deadline order (ties in the order they went to sleep), so a run replays exactly.
@@ -20,7 +19,7 @@ public final class ManualNodeClock: NodeClock {
     }
 
     private let base = ContinuousClock.now
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 /// A task executor that runs nothing on its own: a test runs its jobs one at a time, on the test's thread, in the
 /// order it chooses (oldest first, or picked by a seeded random generator).
@@ -8,7 +8,7 @@ import Synchronization
 /// observable state, which a simulation needs to decide when its simulated disk makes progress or its node crashes;
 /// and with a seeded pick of the next job, a run is repeatable from its seed.
 public final class ManualTaskExecutor: TaskExecutor {
-    private let jobs = Mutex<[UnownedJob]>([])
+    private let jobs = Lock<[UnownedJob]>([])
 
     public init() {}
 

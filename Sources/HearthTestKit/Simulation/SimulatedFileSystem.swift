@@ -1,5 +1,5 @@
 package import HearthStorage
-import Synchronization
+import HearthSystem
 
 /// One simulated machine's disk behind storage's `FileSystem` seam, in memory: a write is durable only once its
 /// file is synced, a new, renamed or removed name only once its directory is synced, and `crash` returns the disk a
@@ -36,7 +36,7 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
         var losesSyncs = false
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// An empty disk.
     package convenience init() {
@@ -44,7 +44,7 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
     }
 
     private init(_ state: State) {
-        self.state = Mutex(state)
+        self.state = Lock(state)
     }
 
     /// The disk a machine finds when it restarts after crashing now (see the type's description); this instance

@@ -1,5 +1,4 @@
 import HearthSystem
-import Synchronization
 
 /// One thread for the suite's CPU-bound tests (simulations and property tests over many seeds), so however many of
 /// them Swift Testing starts at once they take one core, and the cooperative pool — two threads on a 2-core
@@ -15,7 +14,7 @@ public final class SimulationLane: TaskExecutor {
     /// The lane every test shares.
     public static let shared = SimulationLane()
 
-    private let jobs = Mutex<[UnownedJob]>([])
+    private let jobs = Lock<[UnownedJob]>([])
     private let wake = WakeSignal()
 
     private init() {

@@ -1,3 +1,4 @@
+import HearthSystem
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import Synchronization
+import HearthSystem
 
 /// The thin async shell around `ConditionalWriteScheduler`: compare-and-sets from REST and realtime clients wait here
 /// for their turn (one gate per node; on a cluster, callers of other nodes too, for the locations whose shard this
@@ -11,13 +11,13 @@ final class ConditionalWriteGate: ConditionalWriteTurns {
         var wake: ContinuousClock.Instant?
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// The bounds of waiting and remembering.
     let settings: ConditionalWriteScheduler.Settings
 
     init(settings: ConditionalWriteScheduler.Settings = .init()) {
         self.settings = settings
-        self.state = Mutex(State(scheduler: ConditionalWriteScheduler(settings: settings)))
+        self.state = Lock(State(scheduler: ConditionalWriteScheduler(settings: settings)))
     }
 
     /// Waits until the compare-and-set may write; returns its turn, `.local` with the request's id.

@@ -1,7 +1,7 @@
 import HearthCore
 import HearthNet
 import HearthRules
-import Synchronization
+import HearthSystem
 
 /// One `Accept: text/event-stream` client: the initial `put` of the value (or query result) at its path, then a
 /// `put` or `patch` for every committed change under it, and `keep-alive` events in between.
@@ -19,7 +19,7 @@ final class SSEStream: HTTPStreamSession, GroupedChangeListener {
     /// How the stream's events are written.
     let events: SSEEvents
     private let view: DatabaseView
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var writer: ConnectionWriter?

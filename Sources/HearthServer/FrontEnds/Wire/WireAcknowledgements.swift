@@ -1,5 +1,5 @@
 import HearthCore
-import Synchronization
+import HearthSystem
 
 /// Lets one session pipeline its writes: each put or merge is ordered (applied to its shard, placed in the log) as it
 /// arrives, while its acknowledgement waits here, in request order, until the write is durable.
@@ -29,7 +29,7 @@ final class WireAcknowledgements: Sendable {
 
     private let entries: AsyncStream<Entry>
     private let continuation: AsyncStream<Entry>.Continuation
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init() {
         (self.entries, self.continuation) = AsyncStream.makeStream()

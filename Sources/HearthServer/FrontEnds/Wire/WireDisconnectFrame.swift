@@ -1,5 +1,5 @@
 import HearthNet
-import Synchronization
+import HearthSystem
 
 /// A long-polling browser's "disconnect frame" (`/.lp?dframe=t&id=…&pw=…`, reference §1.12), held open for the
 /// life of its session so that its close tells the server at once that the client went away.
@@ -14,7 +14,7 @@ final class WireDisconnectFrame: HTTPStreamSession {
     static let emptyPage = Array("<html><body></body></html>".utf8)
 
     private let session: WireSession
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var writer: ConnectionWriter?

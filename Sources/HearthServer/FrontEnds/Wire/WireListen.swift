@@ -1,6 +1,6 @@
 import HearthCore
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// One active listen of a wire session: a default listen on a path, or a tagged query listen with its window.
 ///
@@ -19,7 +19,7 @@ final class WireListen: GroupedChangeListener {
     /// Runs the query over the value at the path (from a maintained index when the rules declare one).
     private let evaluate: @Sendable (QuerySpec, Node) -> Node
     private let transport: any WireTransport
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var isStarted = false

@@ -1,5 +1,5 @@
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// The long-polling transport (`/.lp`, reference §1.12) for browsers that once failed to open a WebSocket.
 ///
@@ -13,7 +13,7 @@ import Synchronization
 final class WireLongPollTransport: WireTransport {
     let password: String
     private let holdSeconds: Double
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var queue: [[UInt8]] = []

@@ -1,6 +1,5 @@
 import HearthCore
 import HearthSystem
-import Synchronization
 
 /// Holding a long-polling client's disconnect frame, and treating its close as the client leaving (§1.12).
 extension WireSession {

@@ -2,7 +2,6 @@ import HearthCore
 import HearthRules
 import HearthSystem
 import HearthWire
-import Synchronization
 
 /// Dispatching client messages and the read-side actions: listen, unlisten, get, auth, stats (reference §1.6).
 extension WireSession {

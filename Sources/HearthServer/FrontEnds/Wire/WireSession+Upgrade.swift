@@ -1,7 +1,7 @@
 import HearthCore
 import HearthNet
+import HearthSystem
 import HearthWire
-import Synchronization
 
 /// Moving a long-polling session onto a WebSocket (reference §1.4 `n`/`a`, §1.12).
 ///

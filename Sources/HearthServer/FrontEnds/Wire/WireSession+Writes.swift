@@ -3,7 +3,6 @@ import HearthRules
 import HearthStorage
 import HearthSystem
 import HearthWire
-import Synchronization
 
 /// The write-side actions: put (with compare-and-set), merge, and the onDisconnect queue (reference §1.6, §1.9).
 ///

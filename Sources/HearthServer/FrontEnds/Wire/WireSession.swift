@@ -1,6 +1,7 @@
 import HearthCore
 import HearthNet
 import HearthRules
+import HearthSystem
 import HearthWire
 import Synchronization
 
@@ -19,7 +20,7 @@ final class WireSession: WebSocketMessageHandler {
     private let replaces: WireSession?
     private let inbound: AsyncStream<String>
     private let inboundContinuation: AsyncStream<String>.Continuation
-    let shared: Mutex<Shared>
+    let shared: Lock<Shared>
     /// Acknowledgements of pipelined writes, sent in request order.
     let acknowledgements = WireAcknowledgements()
     /// Who this session is to the compare-and-set turns (`ConditionalWriteGate`): a number no HTTP connection has.
@@ -59,7 +60,7 @@ final class WireSession: WebSocketMessageHandler {
         self.replaces = replaces
         (self.inbound, self.inboundContinuation) = AsyncStream.makeStream(of: String.self)
         let assembler = WireFrameAssembler(maximumMessageBytes: context.maximumMessageBytes)
-        self.shared = Mutex(Shared(assembler: assembler, secondaryAssembler: assembler))
+        self.shared = Lock(Shared(assembler: assembler, secondaryAssembler: assembler))
     }
 
     /// A fresh 32-character alphanumeric session id, as Firebase issues them.

@@ -1,7 +1,6 @@
 import HearthCore
 public import HearthNet
 public import HearthSystem
-import Synchronization
 
 /// The node's realtime-protocol front end: accepts sessions at `/.ws` (and `/.lp`), and owns their tasks.
 ///
@@ -13,7 +12,7 @@ public final class WireSessions: Sendable {
     let context: WireSessionContext
     private let defaultNamespace: String
     private let pingInterval: Duration
-    private let live = Mutex<[String: WireSession]>([:])
+    private let live = Lock<[String: WireSession]>([:])
     private let newSessions: AsyncStream<WireSession>
     private let newSessionsContinuation: AsyncStream<WireSession>.Continuation
 
