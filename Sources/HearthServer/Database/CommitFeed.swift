@@ -38,7 +38,8 @@ struct CommitFeed {
 
     /// Per shard: entries that arrived and are not shown yet, in index order.
     var queues: [EntryQueue]
-    /// What each shard's queued changes write (`QueuedPaths`), kept with `queues`.
+    /// What each shard's queued changes write (`QueuedPaths`), kept with `queues` (an arriving entry is added only
+    /// if it is still queued once `receive` has shown what it could).
     var queuedPaths: [QueuedPaths]
     /// Per shard: the index of each transaction's prepare entry still queued, kept with `queues` (a finish checks
     /// it instead of scanning the queue before it).
@@ -109,7 +110,6 @@ struct CommitFeed {
             "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
         self.received[applied.shard] = applied.index
         self.queues[applied.shard].append(applied)
-        if let change = Self.change(of: applied) { self.queuedPaths[applied.shard].add(change, at: applied.index) }
         if case .prepared(let transaction, _) = applied.effect {
             self.queuedPrepares[applied.shard][transaction] = applied.index
         }
@@ -125,6 +125,12 @@ struct CommitFeed {
         // The arriving entry first (as a transaction's last part it brings the others in).
         self.examine([(applied.shard, applied.index)], into: &updates)
         self.settleRestores(into: &updates)
+        // Only what stays queued goes into the shard's queued paths. Being the newest entry of its shard, the
+        // arriving one can hold up nothing examined above (only earlier entries hold a change up), and most are
+        // shown at once: a write with nothing queued before it, a transaction's last part.
+        if self.queues[applied.shard][applied.index] != nil, let change = Self.change(of: applied) {
+            self.queuedPaths[applied.shard].add(change, at: applied.index)
+        }
         return updates
     }
 

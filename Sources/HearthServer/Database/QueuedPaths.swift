@@ -11,7 +11,7 @@ import HearthCore
 /// dictionaries keyed by whole paths this replaced hashed every ancestor's keys again, on every star). Each list is a
 /// `SortedIndexes`, so its first element is the earliest.
 struct QueuedPaths: Sendable {
-    private struct Level: Sendable {
+    fileprivate struct Level: Sendable {
         var increments = SortedIndexes()
         var others = SortedIndexes()
         var below = SortedIndexes()
@@ -25,12 +25,23 @@ struct QueuedPaths: Sendable {
 
     /// Adds the change of entry `index`.
     mutating func add(_ change: ShardChange, at index: UInt64) {
-        self.update(change) { $0.insert(index) }
+        for mutation in change.mutations {
+            self.namespaces[change.namespace, default: Level()].insert(
+                index, keys: mutation.path.keys[...], isIncrement: Self.isIncrement(mutation, of: change))
+        }
     }
 
-    /// Removes the change of entry `index`.
+    /// Removes the change of entry `index`; a change that was never added (or is gone) leaves everything as it is.
     mutating func remove(_ change: ShardChange, at index: UInt64) {
-        self.update(change) { $0.remove(index) }
+        for mutation in change.mutations {
+            let isEmpty = self.namespaces[change.namespace]?.remove(
+                index, keys: mutation.path.keys[...], isIncrement: Self.isIncrement(mutation, of: change))
+            if isEmpty == true { self.namespaces[change.namespace] = nil }
+        }
+    }
+
+    private static func isIncrement(_ mutation: ResolvedMutation, of change: ShardChange) -> Bool {
+        !change.increments.isEmpty && change.increments[mutation.path] != nil
     }
 
     /// Whether a change queued before entry `index` writes a path overlapping one of `change`'s: the same path
@@ -55,30 +66,32 @@ struct QueuedPaths: Sendable {
         }
         return false
     }
+}
 
-    /// Applies `edit` to every list `change` is in, each in place: a list copied out, edited and stored back was
-    /// copied whole on every edit (the list under a hot post holds every change queued below it).
-    private mutating func update(_ change: ShardChange, _ edit: (inout SortedIndexes) -> Void) {
-        for mutation in change.mutations {
-            let isIncrement = change.increments[mutation.path] != nil
-            Self.update(
-                &self.namespaces[change.namespace, default: Level()], keys: mutation.path.keys[...],
-                isIncrement: isIncrement, edit)
-            if self.namespaces[change.namespace]?.isEmpty ?? false { self.namespaces[change.namespace] = nil }
-        }
-    }
-
-    /// Edits the lists of the path `keys` below `level`: `below` on the way down, the writers' list at the end;
-    /// levels left empty are dropped.
-    private static func update(
-        _ level: inout Level, keys: ArraySlice<Key>, isIncrement: Bool, _ edit: (inout SortedIndexes) -> Void
-    ) {
+extension QueuedPaths.Level {
+    /// Adds `index` to the lists of the path `keys` below this level: `below` on the way down, the writers' list at
+    /// the end. Each level is edited in place (a list copied out, edited and stored back was copied whole on every
+    /// edit: the list under a hot post holds every change queued below it), with one dictionary lookup per level.
+    mutating func insert(_ index: UInt64, keys: ArraySlice<Key>, isIncrement: Bool) {
         guard let key = keys.first else {
-            if isIncrement { edit(&level.increments) } else { edit(&level.others) }
+            if isIncrement { self.increments.insert(index) } else { self.others.insert(index) }
             return
         }
-        edit(&level.below)
-        Self.update(&level.children[key, default: Level()], keys: keys.dropFirst(), isIncrement: isIncrement, edit)
-        if level.children[key]?.isEmpty ?? false { level.children[key] = nil }
+        self.below.insert(index)
+        self.children[key, default: Self()].insert(index, keys: keys.dropFirst(), isIncrement: isIncrement)
+    }
+
+    /// Removes `index` from the lists of the path `keys` below this level, dropping levels left empty; walks only
+    /// the levels that exist. Returns whether this level is left empty.
+    mutating func remove(_ index: UInt64, keys: ArraySlice<Key>, isIncrement: Bool) -> Bool {
+        guard let key = keys.first else {
+            if isIncrement { self.increments.remove(index) } else { self.others.remove(index) }
+            return self.isEmpty
+        }
+        self.below.remove(index)
+        if self.children[key]?.remove(index, keys: keys.dropFirst(), isIncrement: isIncrement) == true {
+            self.children[key] = nil
+        }
+        return self.isEmpty
     }
 }
