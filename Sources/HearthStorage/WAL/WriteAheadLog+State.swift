@@ -46,6 +46,9 @@ extension WriteAheadLog {
         var isWriterSleeping = false
         /// The writer waits out a batch window and needs a signal only if the batch is full.
         var isWriterGathering = false
+        /// The last batch written held more than one record: writes arrive together, so with `.batch` the next
+        /// batch waits for company; after a batch of one, the next record is written at once.
+        var lastBatchHadCompany = false
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
         /// The segments on disk, oldest first; the last one is being written.
         var segments: [WALSegment]

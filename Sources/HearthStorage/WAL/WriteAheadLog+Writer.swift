@@ -105,7 +105,7 @@ extension WriteAheadLog {
             return .sleep
         }
         if self.configuration.fsync == .batch && self.configuration.writer == .dedicatedThread
-            && state.phase != .closing
+            && state.phase != .closing && state.lastBatchHadCompany
             && state.pendingBytes < self.configuration.batchMaximumBytes
         {
             let window = UInt64(max(0, self.configuration.batchWindowMicroseconds)) * 1_000
@@ -116,6 +116,7 @@ extension WriteAheadLog {
             }
         }
         let records = state.pending
+        state.lastBatchHadCompany = records.count > 1
         state.pending.removeAll(keepingCapacity: true)
         state.pendingBytes = 0
         return .write(records)

@@ -111,6 +111,28 @@ import Testing
         #expect(statistics.batches < 1_000, "\(statistics)")
     }
 
+    /// With `.batch`, a write that arrives alone (after a batch of one record) is written at once instead of waiting
+    /// out the window for company that is not coming: ten sequential writes under a two-minute window take far less
+    /// than one window (the bound leaves room for slow fsyncs on a disk the whole suite shares).
+    @Test func aLoneWriteDoesNotWaitForTheBatchWindow() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = WALConfiguration.testing(.batch)
+        configuration.batchWindowMicroseconds = 120_000_000
+        let log = try WriteAheadLog(directory: directory.path, configuration: configuration, onDurable: { _ in })
+        log.start()
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure {
+            for index in 0..<10 {
+                try await log.waitUntilDurable(log.enqueue(samplePayload(UInt64(index))))
+            }
+        }
+        let statistics = log.statistics
+        await log.close()
+        #expect(elapsed < .seconds(60), "ten lone writes took \(elapsed)")
+        #expect(statistics.batches == 10)
+    }
+
     /// `.always` still fsyncs once per batch, not once per record.
     @Test func alwaysModeFsyncsEveryBatch() async throws {
         let directory = try TemporaryDirectory()
