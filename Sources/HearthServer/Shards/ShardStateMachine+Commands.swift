@@ -116,24 +116,26 @@ extension ShardStateMachine {
     /// all-shard rerun of such a write does).
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
-        let cleared = Set(
-            write.mutations.compactMap { mutation -> Path? in
-                guard case .set(let path, let value) = mutation, value.node.isEmpty, !value.hasServerValues else {
-                    return nil
-                }
-                return path
-            })
         for mutation in write.mutations where mutation.addsData {
-            let path = mutation.path
+            let keys = mutation.path.keys
             var node = tree
-            var ancestor = Path.root
-            for key in path.keys.prefix(min(self.spineDepth, path.count)) {
-                if node.isLeaf, !cleared.contains(ancestor) { return true }
-                ancestor = ancestor.appending(key)
-                node = node.child(key)
+            for depth in 0..<min(self.spineDepth, keys.count) {
+                if node.isLeaf, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
+                node = node.child(keys[depth])
                 if node.isEmpty { break }
             }
         }
         return false
+    }
+
+    /// Whether `write` sets the path of `keys` to nothing (with no server values), clearing a leaf there first.
+    /// Asked only when a leaf is found on the spine, so the common write builds nothing.
+    private static func clears(_ write: ShardWrite, pathOf keys: ArraySlice<Key>) -> Bool {
+        write.mutations.contains { mutation in
+            guard case .set(let path, let value) = mutation, value.node.isEmpty, !value.hasServerValues else {
+                return false
+            }
+            return path.keys.elementsEqual(keys)
+        }
     }
 }
