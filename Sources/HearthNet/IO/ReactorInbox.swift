@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// Senders append under a small lock and write the eventfd only when no wake-up is already pending, so a burst of
 /// writes costs one syscall; the write happens after the lock is released, since it wakes the reactor thread, which
-/// takes the same lock at once (written under the lock, the woken reactor spun on it). After the reactor has stopped, commands are refused and their resources released
-/// (messages are discarded, work is told it was refused, shutdown waiters are resumed).
+/// takes the same lock at once (written under the lock, the woken reactor waited on it). After the reactor has
+/// stopped, commands are refused and their resources released (messages are discarded, work is told it was refused,
+/// shutdown waiters are resumed).
 final class ReactorInbox: Sendable {
     /// Work for the reactor thread.
     enum Command: Sendable {

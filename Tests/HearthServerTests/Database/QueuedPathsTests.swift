@@ -46,6 +46,19 @@ import Testing
         #expect(queued.blocks(Self.change(["x/y"]), at: 3))
     }
 
+    /// The commit feed removes a change it never added (an arriving entry shown at once): nothing else moves.
+    @Test func removingAChangeNeverAddedChangesNothing() {
+        var queued = QueuedPaths()
+        queued.add(Self.change(["posts/p1/stars/u1"]), at: 4)
+        queued.remove(Self.change(["posts/p1/stars/u2", "posts/p1"], increments: ["posts/p1/starCount"]), at: 7)
+        queued.remove(Self.change(["elsewhere/x"], namespace: "other"), at: 8)
+        #expect(queued.blocks(Self.change(["posts/p1/stars/u1"]), at: 9))
+        #expect(queued.blocks(Self.change(["posts"]), at: 9), "the levels above the queued change are kept")
+        #expect(!queued.blocks(Self.change(["posts/p1/stars/u2"]), at: 9))
+        queued.remove(Self.change(["posts/p1/stars/u1"]), at: 4)
+        #expect(!queued.blocks(Self.change(["posts"]), at: 9), "and go once it leaves")
+    }
+
     @Test func aChangeDoesNotHoldItself() {
         var queued = QueuedPaths()
         let star = Self.change(["posts/p1/stars/u1", "posts/p1"], increments: ["posts/p1/starCount"])
