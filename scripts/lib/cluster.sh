@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# Sourced by benchmark scripts that run a throwaway 3-node cluster. start_cluster starts three `hearth serve` nodes
+# of one cluster (16 shards, replication factor 3, `--fsync batch`) on free loopback ports with their data under $1,
+# waits until every shard has a leader and leadership has settled on the preferred leaders, and sets CLUSTER_NODES
+# (their HTTP addresses, comma-separated, for `hearth bench stars --nodes`) and CLUSTER_PIDS; stop_cluster stops
+# them (also run when the script exits).
+# usage: source scripts/lib/cluster.sh; start_cluster "$work"   (needs $binary set to the hearth binary)
+
+# shellcheck source=scripts/lib/exit-hooks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/exit-hooks.sh"
+
+start_cluster() {
+    : "${binary:?set binary to the hearth executable before start_cluster}"
+    local work="$1" i ports
+    mkdir -p "$work"
+    read -r -a ports <<<"$(python3 -c 'import socket
+s = [socket.socket() for _ in range(6)]
+[x.bind(("127.0.0.1", 0)) for x in s]
+print(" ".join(str(x.getsockname()[1]) for x in s))')"
+    cat >"$work/cluster.json" <<JSON
+{"name": "stars", "shards": 16, "replicationFactor": 3,
+  "rules": "$PWD/cluster-config/development.rules.json", "nodes": [
+  {"id": "n1", "host": "127.0.0.1", "httpPort": ${ports[0]}, "peerPort": ${ports[3]}},
+  {"id": "n2", "host": "127.0.0.1", "httpPort": ${ports[1]}, "peerPort": ${ports[4]}},
+  {"id": "n3", "host": "127.0.0.1", "httpPort": ${ports[2]}, "peerPort": ${ports[5]}}]}
+JSON
+    CLUSTER_PIDS=()
+    for i in 1 2 3; do
+        "$binary" serve --config "$work/cluster.json" --node "n$i" --data "$work/n$i" --fsync batch \
+            --log-level warning >"$work/n$i.out" 2>"$work/n$i.err" &
+        CLUSTER_PIDS+=("$!")
+    done
+    on_exit "stop_cluster"
+    "$binary" cluster wait --config "$work/cluster.json" --within 60 >/dev/null
+    # Let leadership settle on the preferred leaders (they move every 3 s once caught up).
+    sleep 8
+    CLUSTER_NODES="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}"
+}
+
+stop_cluster() {
+    local pid
+    for pid in "${CLUSTER_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${CLUSTER_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    CLUSTER_PIDS=()
+}
