@@ -23,22 +23,11 @@ binary="$(swift build -c release --show-bin-path)/hearth"
 source scripts/lib/exit-hooks.sh
 # shellcheck source=scripts/lib/node.sh
 source scripts/lib/node.sh
+# shellcheck source=scripts/lib/cluster.sh
+source scripts/lib/cluster.sh
 work="$(mktemp -d)"
 on_exit "rm -rf '$work'"
 results="$work/results.jsonl"
-
-free_ports() {
-    python3 -c 'import socket,sys
-s=[socket.socket() for _ in range(int(sys.argv[1]))]
-[x.bind(("127.0.0.1",0)) for x in s]
-print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"
-}
-
-# The user + system CPU ticks each process has used so far, space-separated.
-cpu_ticks() {
-    local pid
-    for pid in "$@"; do awk '{printf "%d ", $14 + $15}' "/proc/$pid/stat"; done
-}
 
 # Appends the run's JSON line ($1) to the results with the CPU its server processes used per star (or write, for
 # etcd) over $seconds: $2 and $3 are cpu_ticks before and after.
@@ -52,16 +41,6 @@ run["nodeCPUSeconds"] = [t / int(sys.argv[5]) for t in ticks]
 run["cpuPerStarMicros"] = sum(run["nodeCPUSeconds"]) / stars * 1e6 if stars else 0
 print(json.dumps(run))
 EOF
-}
-
-wait_ready() {
-    local port
-    for port in "$@"; do
-        for _ in $(seq 1 300); do
-            [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/.ready")" = 200 ] && break
-            sleep 0.1
-        done
-    done
 }
 
 echo "== etcd: 3 members, etcdctl check perf --load=l"
@@ -90,31 +69,14 @@ seconds=60 record_with_cpu "$work/etcd.line" "$before" "$(cpu_ticks "${etcd_pids
 pkill -f "initial-cluster-token bench" 2>/dev/null || true
 
 echo "== Hearth: 3 nodes"
-read -r -a hp <<<"$(free_ports 6)"
-cat >"$work/cluster.json" <<EOF
-{"name": "bench", "shards": 16, "replicationFactor": 3,
-  "rules": "$PWD/cluster-config/development.rules.json", "nodes": [
-  {"id": "n1", "host": "127.0.0.1", "httpPort": ${hp[0]}, "peerPort": ${hp[3]}},
-  {"id": "n2", "host": "127.0.0.1", "httpPort": ${hp[1]}, "peerPort": ${hp[4]}},
-  {"id": "n3", "host": "127.0.0.1", "httpPort": ${hp[2]}, "peerPort": ${hp[5]}}]}
-EOF
-pids=()
-for i in 1 2 3; do
-    "$binary" serve --config "$work/cluster.json" --node "n$i" --data "$work/n$i" --fsync batch --log-level warning \
-        >"$work/n$i.out" 2>"$work/n$i.err" &
-    pids+=("$!")
-    on_exit "kill $! 2>/dev/null || true"
-done
-wait_ready "${hp[0]}" "${hp[1]}" "${hp[2]}"
-# Let leadership settle on the preferred leaders (they move every 3 s once caught up).
-sleep 8
-before="$(cpu_ticks "${pids[@]}")"
-node --experimental-websocket --no-warnings scripts/stars-bench.js wire "${hp[0]},${hp[1]},${hp[2]}" multi \
+start_cluster "$work/hearth"
+before="$(cpu_ticks "${CLUSTER_PIDS[@]}")"
+node --experimental-websocket --no-warnings scripts/stars-bench.js wire "$CLUSTER_PORTS" multi \
     "$clients" "$seconds" | sed 's/"target":"wire"/"target":"cluster-3"/' >"$work/cluster-3.line"
-after="$(cpu_ticks "${pids[@]}")"
+after="$(cpu_ticks "${CLUSTER_PIDS[@]}")"
 record_with_cpu "$work/cluster-3.line" "$before" "$after"
 tail -1 "$results"
-pkill -f "serve --config $work/cluster.json" 2>/dev/null || true
+stop_cluster
 
 echo "== Hearth: 1 node"
 start_node "$work/single" --fsync batch --log-level warning

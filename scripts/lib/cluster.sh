@@ -2,21 +2,26 @@
 # Sourced by benchmark scripts that run a throwaway 3-node cluster. start_cluster starts three `hearth serve` nodes
 # of one cluster (16 shards, replication factor 3, `--fsync batch`) on free loopback ports with their data under $1,
 # waits until every shard has a leader and leadership has settled on the preferred leaders, and sets CLUSTER_NODES
-# (their HTTP addresses, comma-separated, for `hearth bench stars --nodes`) and CLUSTER_PIDS; stop_cluster stops
-# them (also run when the script exits).
+# (their HTTP addresses, comma-separated, for `hearth bench stars --nodes`), CLUSTER_PORTS (their HTTP ports,
+# comma-separated) and CLUSTER_PIDS; stop_cluster stops them (also run when the script exits). free_ports N prints N
+# free loopback ports.
 # usage: source scripts/lib/cluster.sh; start_cluster "$work"   (needs $binary set to the hearth binary)
 
 # shellcheck source=scripts/lib/exit-hooks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/exit-hooks.sh"
 
+free_ports() {
+    python3 -c 'import socket, sys
+s = [socket.socket() for _ in range(int(sys.argv[1]))]
+[x.bind(("127.0.0.1", 0)) for x in s]
+print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"
+}
+
 start_cluster() {
     : "${binary:?set binary to the hearth executable before start_cluster}"
     local work="$1" i ports
     mkdir -p "$work"
-    read -r -a ports <<<"$(python3 -c 'import socket
-s = [socket.socket() for _ in range(6)]
-[x.bind(("127.0.0.1", 0)) for x in s]
-print(" ".join(str(x.getsockname()[1]) for x in s))')"
+    read -r -a ports <<<"$(free_ports 6)"
     cat >"$work/cluster.json" <<JSON
 {"name": "stars", "shards": 16, "replicationFactor": 3,
   "rules": "$PWD/cluster-config/development.rules.json", "nodes": [
@@ -34,6 +39,7 @@ JSON
     "$binary" cluster wait --config "$work/cluster.json" --within 60 >/dev/null
     # Let leadership settle on the preferred leaders (they move every 3 s once caught up).
     sleep 8
+    CLUSTER_PORTS="${ports[0]},${ports[1]},${ports[2]}"
     CLUSTER_NODES="127.0.0.1:${ports[0]},127.0.0.1:${ports[1]},127.0.0.1:${ports[2]}"
 }
 

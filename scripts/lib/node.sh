@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by scripts that run throwaway nodes. start_node starts `hearth serve` on a free port with a data directory
 # under $1 (extra serve flags follow), sets NODE_WORK, NODE_PID and NODE_PORT, and makes sure the node is stopped and
-# $1 removed when the script exits; stop_node PID stops one earlier (SIGTERM, then waits for it).
+# $1 removed when the script exits; stop_node PID stops one earlier (SIGTERM, then waits for it). cpu_ticks PID…
+# prints the user + system CPU ticks each process has used so far, space-separated.
 # usage: source scripts/lib/node.sh; start_node "$work" [serve flags…]   (needs $binary set to the hearth binary)
 
 # shellcheck source=scripts/lib/exit-hooks.sh
@@ -29,4 +30,9 @@ start_node() {
 stop_node() {
     kill "$1" 2>/dev/null || true
     wait "$1" 2>/dev/null || true
+}
+
+cpu_ticks() {
+    local pid
+    for pid in "$@"; do awk '{printf "%d ", $14 + $15}' "/proc/$pid/stat"; done
 }
