@@ -1,5 +1,4 @@
 import HearthSystem
-import Synchronization
 import Testing
 
 @testable import HearthNet

@@ -5,7 +5,6 @@ import HearthStorage
 import HearthSystem
 import HearthTestKit
 import HearthWire
-import Synchronization
 import Testing
 
 @testable import HearthServer

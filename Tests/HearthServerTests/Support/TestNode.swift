@@ -2,7 +2,6 @@ import Foundation
 import HearthServer
 import HearthSystem
 import HearthTestKit
-import Synchronization
 
 /// An in-process node on a free loopback port with a temporary data directory, stopped when the test ends.
 struct TestNode {

@@ -1,7 +1,6 @@
 import Glibc
 import HearthStorage
 import HearthTestKit
-import Synchronization
 import Testing
 
 /// Throughput numbers for docs/benchmarks.md; slow, so only with `HEARTH_SLOW_TESTS=1`, and meaningful only in a
