@@ -7,6 +7,7 @@
 #include <sys/timerfd.h>
 #include <netinet/tcp.h>
 #include <malloc.h>
+#include <sys/random.h>
 
 /* Names the calling thread (at most 15 bytes are kept) so `top -H`, gdb and perf show what it is; returns 0 or an
    errno value. pthread_setname_np needs _GNU_SOURCE, which Glibc's Swift module does not define. */

@@ -2,16 +2,19 @@ import Dispatch
 import Foundation
 import HearthSystem
 
-/// The client's connection to the database, running: the thin shell that drives a `ConnectionMachine` on one
-/// serial queue with a real clock and real transports.
+/// The client's connection to the database, running: the thin shell that drives a `ConnectionMachine` with a real
+/// clock and real transports.
 ///
-/// Commands (`send`), `goOnline` / `goOffline` and everything the transports report are queued onto that queue and
-/// fed to the machine one at a time; its actions open, feed and close transports and deliver `ServerEvent`s to the
-/// one `onEvent` callback, in order, on the queue. The clock is `ContinuousClock`, which keeps counting while the
-/// computer sleeps, and wake-ups are wall-clock deadlines, so after a sleep the keep-alive runs at once and a dead
-/// connection is noticed within `pongTimeout`. It starts offline: call `goOnline()` to connect.
+/// Commands (`send`), `goOnline` / `goOffline` and everything the transports report go through one `InlineQueue`
+/// and are fed to the machine one at a time, on the thread that brought them when nothing else is running (a frame
+/// on the client reactor's thread, a command on the caller's); its actions open, feed and close transports and
+/// deliver `ServerEvent`s to the one `onEvent` callback, in order and never two at once, on whichever thread runs
+/// the queue, so `onEvent` must be quick and must not block (the client library's `Repo` only queues each event for
+/// its own queue). The clock is `ContinuousClock`, which keeps counting while the computer sleeps, and wake-ups are
+/// wall-clock deadlines, so after a sleep the keep-alive runs at once and a dead connection is noticed within
+/// `pongTimeout`. It starts offline: call `goOnline()` to connect.
 package final class PersistentConnection: Sendable {
-    private let queue = DispatchQueue(label: "hearth.connection")
+    private let queue = InlineQueue(label: "hearth.connection")
     private let state: Lock<State>
     private let makeTransport: RealtimeTransportFactory
     private let onEvent: @Sendable (ServerEvent) -> Void
@@ -21,8 +24,12 @@ package final class PersistentConnection: Sendable {
     private struct State {
         var machine: ConnectionMachine
         var transports: [UInt64: any RealtimeTransport] = [:]
-        /// Bumped for every scheduled wake-up, so that only the latest one ticks.
-        var wakeGeneration: UInt64 = 0
+        /// The wake-up asked for and not yet run: its number (bumped for each, so only the latest one ticks) and
+        /// the machine's deadline it is for. A later deadline leaves it be (the machine's deadlines move later with
+        /// every frame received, and re-arming a dispatch timer per frame cost a tenth of the client's CPU); the
+        /// tick then finds nothing due and asks again.
+        var armedWake: (number: UInt64, deadline: Duration)?
+        var wakeNumber: UInt64 = 0
         var isClosed = false
     }
 
@@ -43,7 +50,6 @@ package final class PersistentConnection: Sendable {
         self.makeTransport = makeTransport
         self.onEvent = onEvent
         self.log = log
-        self.queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// Hands one command to the connection.
@@ -62,20 +68,17 @@ package final class PersistentConnection: Sendable {
     }
 
     /// Goes offline for good: the transport is closed and no more events are delivered once this returns (it may
-    /// be called from `onEvent` too).
+    /// be called from `onEvent` too; from another thread it waits for an event being delivered to return).
     package func close() {
-        guard DispatchQueue.getSpecific(key: Self.queueKey) == self.id else {
-            self.queue.sync { self.closeOnQueue() }
-            return
-        }
-        self.closeOnQueue()
+        self.closeTransports()
+        self.queue.waitUntilIdle()
     }
 
     deinit {
-        self.closeOnQueue()
+        self.closeTransports()
     }
 
-    private func closeOnQueue() {
+    private func closeTransports() {
         let transports: [any RealtimeTransport] = self.state.withLock { state in
             guard !state.isClosed else { return [] }
             state.isClosed = true
@@ -85,11 +88,6 @@ package final class PersistentConnection: Sendable {
         }
         for transport in transports { transport.close() }
     }
-
-    /// Marks the connection's queue, so `close()` knows when it is already running on it.
-    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-
-    private var id: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// `ws` through our own client, `wss` through Foundation's.
     package static let defaultTransport: RealtimeTransportFactory = { endpoint, target in
@@ -102,6 +100,7 @@ package final class PersistentConnection: Sendable {
     private func run(
         _ input: @escaping @Sendable (inout ConnectionMachine, ConnectionTime) -> [ConnectionMachine.Action]
     ) {
+        guard !self.state.withLock({ $0.isClosed }) else { return }
         self.queue.async {
             let now = self.now()
             let actions: [ConnectionMachine.Action]? = self.state.withLock { state in
@@ -142,24 +141,32 @@ package final class PersistentConnection: Sendable {
             }
         }
         if case .closed = event {
-            self.queue.async { self.state.withLock { _ = $0.transports.removeValue(forKey: attempt) } }
+            self.queue.async { _ = self.state.withLock { $0.transports.removeValue(forKey: attempt) } }
         }
     }
 
-    /// Asks for a tick at the machine's next deadline, as a wall-clock deadline (which fires at once after a sleep).
+    /// Asks for a tick at the machine's next deadline, as a wall-clock deadline (which fires at once after a sleep),
+    /// unless one is already asked for at or before it.
     private func scheduleWake(now: ConnectionTime) {
-        let wake: (generation: UInt64, delay: Duration)? = self.state.withLock { state in
-            guard !state.isClosed, let wake = state.machine.nextWake else { return nil }
-            state.wakeGeneration += 1
-            return (state.wakeGeneration, max(.zero, wake - now.monotonic))
+        let wake: (number: UInt64, delay: Duration)? = self.state.withLock { state in
+            guard !state.isClosed, let deadline = state.machine.nextWake else { return nil }
+            if let armed = state.armedWake, armed.deadline <= deadline { return nil }
+            state.wakeNumber += 1
+            state.armedWake = (state.wakeNumber, deadline)
+            return (state.wakeNumber, max(.zero, deadline - now.monotonic))
         }
         guard let wake else { return }
         let nanoseconds =
             Int(wake.delay.components.seconds) * 1_000_000_000
             + Int(wake.delay.components.attoseconds / 1_000_000_000)
-        self.queue.asyncAfter(wallDeadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            guard let self, self.state.withLock({ $0.wakeGeneration == wake.generation }) else { return }
-            self.run { machine, now in machine.tick(at: now) }
+        self.queue.spare.asyncAfter(wallDeadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            let isLatest = self.state.withLock { state in
+                guard state.armedWake?.number == wake.number else { return false }
+                state.armedWake = nil
+                return true
+            }
+            if isLatest { self.run { machine, now in machine.tick(at: now) } }
         }
     }
 

@@ -1,4 +1,5 @@
 import HearthNet
+import HearthSystem
 
 /// The reactor-side half of a `WebSocketTransport`: one client WebSocket on one dialed connection.
 ///
@@ -17,7 +18,7 @@ final class WebSocketClientHandler: ConnectionHandler {
     private var closeMachine = WebSocketCloseStateMachine()
     /// Why the connection is being closed, when it is our decision.
     private var failure: RealtimeConnectionError?
-    private var random = SystemRandomNumberGenerator()
+    private var random = BufferedSystemRandom()
 
     init(transport: WebSocketTransport, endpoint: RealtimeEndpoint, target: String) {
         self.transport = transport

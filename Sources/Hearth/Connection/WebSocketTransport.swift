@@ -24,6 +24,8 @@ package final class WebSocketTransport: RealtimeTransport {
         var writer: ConnectionWriter?
         var isCloseRequested = false
         var isFinished = false
+        /// Each frame's masking key.
+        var random = BufferedSystemRandom()
     }
 
     /// - Parameters:
@@ -57,26 +59,23 @@ package final class WebSocketTransport: RealtimeTransport {
     }
 
     package func send(text: String) {
-        var random = SystemRandomNumberGenerator()
-        let frame = WebSocketFrameEncoder.encodeFrame(
-            .text, payload: text.utf8, maskingKey: WebSocketMaskingKey(using: &random))
         self.state.withLock { state in
-            guard !state.isCloseRequested else { return }
-            state.writer?.write(frame)
+            guard !state.isCloseRequested, let writer = state.writer else { return }
+            writer.write(
+                WebSocketFrameEncoder.encodeFrame(
+                    .text, payload: text.utf8, maskingKey: WebSocketMaskingKey(using: &state.random)))
         }
     }
 
     package func close() {
-        var random = SystemRandomNumberGenerator()
-        let frame = WebSocketFrameEncoder.encodeFrame(
-            .close,
-            payload: WebSocketFrameEncoder.closePayload(code: WebSocketCloseCode.normalClosure, reason: ""),
-            maskingKey: WebSocketMaskingKey(using: &random)
-        )
         self.state.withLock { state in
             guard !state.isCloseRequested else { return }
             state.isCloseRequested = true
-            state.writer?.write(frame)
+            state.writer?.write(
+                WebSocketFrameEncoder.encodeFrame(
+                    .close,
+                    payload: WebSocketFrameEncoder.closePayload(code: WebSocketCloseCode.normalClosure, reason: ""),
+                    maskingKey: WebSocketMaskingKey(using: &state.random)))
             state.writer?.close()
         }
     }
