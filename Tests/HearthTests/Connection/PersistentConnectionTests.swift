@@ -13,17 +13,28 @@ import Testing
     /// A transport the test plays the server through: it records what the connection sent and reports what the
     /// test says arrived.
     final class FakeTransport: RealtimeTransport {
-        private let state = Lock<(events: (@Sendable (RealtimeTransportEvent) -> Void)?, sent: [String])>((nil, []))
+        private let state = Lock<(events: (@Sendable (RealtimeTransportEvent) -> Void)?, sent: [Sent])>((nil, []))
+
+        /// One frame sent, and when.
+        struct Sent: Sendable {
+            var frame: String
+            var at: ContinuousClock.Instant
+        }
 
         func start(events: @escaping @Sendable (RealtimeTransportEvent) -> Void) {
             self.state.withLock { $0.events = events }
         }
 
-        func send(text: String) { self.state.withLock { $0.sent.append(text) } }
+        func send(text: String) { self.state.withLock { $0.sent.append(Sent(frame: text, at: .now)) } }
 
         func close() {}
 
-        var sent: [String] { self.state.withLock { $0.sent } }
+        var sent: [String] { self.state.withLock { $0.sent.map(\.frame) } }
+
+        /// When each ping went out.
+        var pings: [ContinuousClock.Instant] {
+            self.state.withLock { $0.sent.filter { PersistentConnectionTests.isPing($0.frame) }.map(\.at) }
+        }
 
         var isStarted: Bool { self.state.withLock { $0.events != nil } }
 
@@ -64,7 +75,7 @@ import Testing
             configuration: configuration, makeTransport: { _, _ in transport }, onEvent: onEvent)
     }
 
-    private static func isPing(_ frame: String) -> Bool { frame == #"{"d":{"d":{},"t":"p"},"t":"c"}"# }
+    static func isPing(_ frame: String) -> Bool { frame == #"{"d":{"d":{},"t":"p"},"t":"c"}"# }
 
     private static func isConnected(_ event: ServerEvent) -> Bool {
         if case .connected = event { return true }
@@ -143,9 +154,11 @@ import Testing
         connection.goOnline()
         transport.handshake()
         try? await Task.sleep(for: .milliseconds(150))
+        let beforeFrame = ContinuousClock.now
         transport.receive(.pong)
-        let lastFrame = ContinuousClock.now
-        #expect(await eventually(seconds: 10) { transport.sent.contains(where: Self.isPing) })
-        #expect(ContinuousClock.now - lastFrame >= .milliseconds(300))
+        let afterFrame = ContinuousClock.now
+        #expect(await eventually(seconds: 10) { transport.pings.contains { $0 > afterFrame } })
+        let next = transport.pings.filter { $0 > afterFrame }.min()
+        #expect(next.map { $0 - beforeFrame >= .milliseconds(300) } == true)
     }
 }
