@@ -75,7 +75,7 @@ final class RESTStarClient: StarDriver {
     private func run() {
         let connection = RESTConnection(address: self.address, deadline: self.deadline)
         defer { connection.close() }
-        var random = SystemRandomNumberGenerator()
+        var random = BufferedSystemRandom()
         let users = self.workload.users(ofClient: self.index)
         while true {
             let next = self.state.withLock { state -> (pair: StarLedger.Pair, starring: Bool)? in

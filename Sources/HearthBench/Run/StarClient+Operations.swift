@@ -1,5 +1,6 @@
 import Hearth
 import HearthCore
+import HearthSystem
 import HearthWire
 
 extension StarClient {
@@ -29,7 +30,8 @@ extension StarClient {
         /// The client id every write of this run is named with (`WriteOrigin`).
         let client: String
         let users: [Int]
-        var random = SystemRandomNumberGenerator()
+        /// Which post and user each operation takes (the kernel's random numbers, fetched a buffer at a time).
+        var random = BufferedSystemRandom()
         var isConnected = false
         var isRunning = false
         var sequence: Int64 = 0
