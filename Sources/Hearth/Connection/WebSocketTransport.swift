@@ -1,11 +1,12 @@
 import Dispatch
+import Glibc
 package import HearthNet
 import HearthSystem
 
 /// Our own WebSocket client for plain `ws://`, over HearthNet's reactor: the `RealtimeTransport` that works
 /// wherever Hearth builds, with no Foundation networking.
 ///
-/// One dial per transport, on a shared `EventLoop` (one reactor thread for every connection of the process).
+/// One dial per transport, on one of the process's shared client `EventLoop`s (a reactor thread each, one per core).
 /// `WebSocketClientHandler` speaks the protocol on the reactor thread: the upgrade, checking the server's accept
 /// key, unmasked frames in, masked frames out, pings answered, the close handshake. This object is the thread-safe
 /// side the connection talks to: `send` masks a frame and hands it to the connection's `ConnectionWriter`.
@@ -139,14 +140,23 @@ package final class WebSocketTransport: RealtimeTransport {
         events?(.closed(error))
     }
 
-    private static let shared = Lock<EventLoop?>(nil)
+    /// The process's client event loops, started on first use and kept for the process's life, and which one the
+    /// next transport dials on.
+    private static let shared = Lock<(loops: [EventLoop], next: Int)>(([], 0))
 
-    /// The process-wide event loop for client WebSockets, started on first use and kept for the process's life.
+    /// How many client event loops a process runs: one per core, up to four. A connection's machine runs on its
+    /// loop's thread (`InlineQueue`), so with one loop every frame of every connection — a transaction's listeners
+    /// each parsing the whole post pushed after every commit — waited for one core.
+    static let sharedLoopCount = min(4, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
+    /// An event loop for a client WebSocket: the process's loops in turn, each started on first use.
     package static func sharedLoop() throws(IOError) -> EventLoop {
-        try Self.shared.withLock { (loop: inout EventLoop?) throws(IOError) -> EventLoop in
-            if let loop { return loop }
+        try Self.shared.withLock { (shared: inout (loops: [EventLoop], next: Int)) throws(IOError) -> EventLoop in
+            let index = shared.next % Self.sharedLoopCount
+            shared.next = index + 1
+            if index < shared.loops.count { return shared.loops[index] }
             let started = try EventLoop()
-            loop = started
+            shared.loops.append(started)
             return started
         }
     }
