@@ -3,22 +3,28 @@ import HearthWire
 
 /// What a committed change becomes on the wire for one listen (reference §1.8, §1.9.2).
 extension WireListen {
-    /// Pushes for a default listen at `path` (the same for every one there): `d` at the listen path when a write
-    /// above it changed its value; otherwise `d` at the one changed path inside it, or one `m` at the deepest common
-    /// ancestor of several.
-    /// - Complexity: O(m · d) for m mutations at depth d, plus rendering the pushed values.
+    /// Pushes for a default listen at `path` (the same for every one there). A write at or above the listen path
+    /// (or at one place inside it) that replaced a value goes out as the value's changes, an `m` of the changed
+    /// paths, when they are few against the value's size (`replacementPush`) — the client holds the old value, and a
+    /// transaction's put of a whole post changes two leaves of it — and otherwise as a `d` of the whole value; writes
+    /// at several places inside go out as one `m` at their deepest common ancestor.
+    /// - Complexity: O(m · d) for m mutations at depth d, plus diffing the old and new values where they differ, plus
+    ///   rendering the pushed values.
     static func defaultPushes(for change: CommittedChange, at path: Path) -> [[UInt8]] {
         let inside: [Path]
         switch change.effect(at: path) {
         case .replaced(let old, let new):
-            return old == new ? [] : [Self.dataPush(path, new, tag: nil)]
+            return old == new ? [] : [Self.replacementPush(path, old: old, new: new)]
         case .inside(let mutations):
             inside = mutations.map(\.path)
         }
         guard let first = inside.first else { return [] }
         let ancestor = inside.dropFirst().reduce(first) { $0.commonAncestor(with: $1) }
         if inside.count == 1 || inside.contains(ancestor) {
-            return [Self.dataPush(ancestor, change.newRoot.node(at: ancestor), tag: nil)]
+            return [
+                Self.replacementPush(
+                    ancestor, old: change.oldRoot.node(at: ancestor), new: change.newRoot.node(at: ancestor))
+            ]
         }
         var seen = Set<Path>()
         var changes: [WireMergeChange] = []
@@ -54,6 +60,22 @@ extension WireListen {
         }
         return changes.isEmpty
             ? [] : [WireServerMessage.mergePush(path: self.path, changes: changes, tag: self.tag).encoded()]
+    }
+
+    /// The most changed paths a replaced value's push lists before it sends the whole value instead.
+    static let mergeLimit = 32
+
+    /// `new` replacing `old` at `path`, for a client holding `old`: its changes as an `m` when they are few and at
+    /// most half as many as the nodes of `new` (a value that shares little with the old one goes whole), else a `d`
+    /// of `new`.
+    private static func replacementPush(_ path: Path, old: Node, new: Node) -> [UInt8] {
+        guard let changes = new.changes(from: old, limit: Self.mergeLimit), !changes.isEmpty,
+            changes.count * 2 <= new.nodeCount(upTo: 2 * Self.mergeLimit)
+        else {
+            return Self.dataPush(path, new, tag: nil)
+        }
+        let merge = changes.map { WireMergeChange(relative: $0.path, data: .node($0.node)) }
+        return WireServerMessage.mergePush(path: path, changes: merge, tag: nil).encoded()
     }
 
     private static func dataPush(_ path: Path, _ node: Node, tag: Int64?) -> [UInt8] {

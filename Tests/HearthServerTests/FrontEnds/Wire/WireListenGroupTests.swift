@@ -121,6 +121,50 @@ import Testing
         #expect(group.isEmpty)
     }
 
+    /// A put of the whole listened value (a transaction's) is pushed as the few paths it changed, an `m`; one that
+    /// changes more than the merge limit, or the value's kind, as the whole value.
+    @Test func aReplacedValueIsPushedAsItsChangesWhenTheyAreFew() {
+        let group = self.group()
+        let transport = RecordingTransport()
+        let listen = self.listen(transport)
+        #expect(group.add(listen, after: 0))
+        func stars(_ prefix: String) -> Node {
+            var map = ChildMap()
+            for user in 0..<40 { map.update(Key(unchecked: "\(prefix)\(user)"), with: Node(.bool(true))) }
+            return Node(children: map)
+        }
+        let full = stars("u")
+        var root = Node.empty.setting(full, at: self.room)
+        #expect(listen.start(root: root))
+        var sequence: UInt64 = 0
+        func put(_ value: Node) {
+            let old = root
+            let mutation = ResolvedMutation.set(self.room, value)
+            mutation.apply(to: &root)
+            sequence += 1
+            group.changed(
+                CommittedChange(
+                    namespace: "default", mutations: [mutation], sequence: sequence, oldRoot: old, newRoot: root))
+        }
+        let toggled = full.setting(.empty, at: Fixture.path("u7")).setting(Node(.int(1)), at: Fixture.path("count"))
+        put(toggled)
+        let merge = WireServerMessage.mergePush(
+            path: self.room,
+            changes: [
+                WireMergeChange(relative: Fixture.path("count"), data: .node(Node(.int(1)))),
+                WireMergeChange(relative: Fixture.path("u7"), data: .node(.empty)),
+            ],
+            tag: nil)
+        let renamed = stars("v")
+        put(renamed)
+        put(Node(.int(5)))
+        #expect(
+            transport.messages == [
+                Self.initial(full), merge.encoded(), Self.initial(renamed),
+                WireServerMessage.dataPush(path: self.room, data: .node(Node(.int(5))), tag: nil).encoded(),
+            ])
+    }
+
     @Test func aTaggedListenHearsOnItsOwn() {
         let transport = RecordingTransport()
         #expect(self.listen(transport, tag: 4).groupKind == nil)
