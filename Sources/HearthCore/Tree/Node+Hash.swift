@@ -16,7 +16,9 @@ extension Node {
     public var hash: String {
         guard let storage = self.storage else {
             // A leaf without a priority has no cache: its hash is one SHA-1 of its text (a string's bytes read in
-            // place).
+            // place), but for the two booleans, whose hashes are kept (a map of flags, such as a post's stars, hashed
+            // one SHA-1 per flag whenever the map changed).
+            if case .boolean(let flag) = self.representation { return flag ? Self.trueHash : Self.falseHash }
             var hasher = SHA1()
             if self.withStringLeafUTF8({ Self.feedString($0, into: &hasher) }) == nil {
                 guard let leaf = self.leafValue else { return "" }
@@ -27,6 +29,15 @@ extension Node {
         if let cached = storage.cachedHash.load() { return cached.value }
         let hash = Self.computeHash(priority: storage.priority, content: storage.content)
         return storage.cachedHash.storeIfNil(HashText(hash)).value
+    }
+
+    private static let trueHash = Self.leafHash(.bool(true))
+    private static let falseHash = Self.leafHash(.bool(false))
+
+    private static func leafHash(_ value: LeafValue) -> String {
+        var hasher = SHA1()
+        Self.feedLeaf(value, into: &hasher)
+        return Base64.encode(hasher.finalize())
     }
 
     /// Whether `storage` has cached its hash: such storage must not change in place, since the cache stays.
