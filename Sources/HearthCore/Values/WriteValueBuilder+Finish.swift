@@ -53,10 +53,10 @@ extension WriteValueBuilder {
             children = ChildMap(sortedUniqueElements: container.children)
         } else {
             let entries = container.children
+            let sortKeys = entries.map { KeySortKey($0.key) }
             let order = entries.indices.sorted { left, right in
-                let leftKey = entries[left].key
-                let rightKey = entries[right].key
-                return leftKey == rightKey ? left < right : leftKey < rightKey
+                KeySortKey.precedes(
+                    (entries[left].key, sortKeys[left], left), (entries[right].key, sortKeys[right], right))
             }
             var elements: [ChildMap.Element] = []
             elements.reserveCapacity(order.count)
