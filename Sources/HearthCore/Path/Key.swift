@@ -118,8 +118,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         if let precedes = (contiguous ?? nil) ?? nil { return precedes }
         switch (lhs.integerValue, rhs.integerValue) {
         case let (left?, right?):
-            if left != right { return left < right }
-            return lhs.string.utf8.count < rhs.string.utf8.count
+            return Key.integerOrder(left, count: lhs.string.utf8.count, right, count: rhs.string.utf8.count) ?? false
         case (.some, .none):
             return true
         case (.none, .some):
@@ -129,6 +128,15 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// Firebase's order of two integer keys, given their values and their lengths in bytes: by value, then the
+    /// shorter text first (`"1"` before `"01"`); `nil` when neither comes first.
+    @inline(__always) static func integerOrder(
+        _ left: Int32, count leftCount: Int, _ right: Int32, count rightCount: Int
+    ) -> Bool? {
+        if left != right { return left < right }
+        return leftCount != rightCount ? leftCount < rightCount : nil
+    }
+
     /// Key order over two keys' UTF-8 bytes, or `nil` when they first differ outside ASCII (where UTF-8 and UTF-16
     /// orders can disagree).
     @inline(__always) static func precedes(
@@ -136,7 +144,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     ) -> Bool? {
         switch (Key.integerValue(of: left), Key.integerValue(of: right)) {
         case let (leftValue?, rightValue?):
-            return leftValue != rightValue ? leftValue < rightValue : left.count < right.count
+            return Key.integerOrder(leftValue, count: left.count, rightValue, count: right.count) ?? false
         case (.some, .none):
             return true
         case (.none, .some):

@@ -25,16 +25,16 @@ struct KeySortKey {
         self.isASCIIPrefix = isASCII
     }
 
-    /// Key order between `left` (arrived `leftIndex`th) and `right`, ties — equal keys, or keys Firebase orders as
+    /// Key order between `left` (arrived `left.index`th) and `right`, ties — equal keys, or keys Firebase orders as
     /// equal — going to the earlier arrival: a strict weak order whose sort keeps duplicates in arrival order.
     static func precedes(
         _ left: (key: Key, sortKey: KeySortKey, index: Int), _ right: (key: Key, sortKey: KeySortKey, index: Int)
     ) -> Bool {
         switch (left.sortKey.integer, right.sortKey.integer) {
         case let (leftValue?, rightValue?):
-            if leftValue != rightValue { return leftValue < rightValue }
-            let (leftCount, rightCount) = (left.key.string.utf8.count, right.key.string.utf8.count)
-            return leftCount != rightCount ? leftCount < rightCount : left.index < right.index
+            return Key.integerOrder(
+                leftValue, count: left.key.string.utf8.count, rightValue, count: right.key.string.utf8.count)
+                ?? (left.index < right.index)
         case (.some, .none):
             return true
         case (.none, .some):

@@ -8,8 +8,8 @@ extension Node {
     ///
     /// A client that stored a transaction's whole post gets back its two changed leaves (`starCount`, one star)
     /// rather than the post with every user's star; 64 such clients on one post each parsed some 20 KB per commit.
-    /// - Complexity: O(n) in the children of both trees where they differ (children shared by both, or equal, end the
-    ///   descent), with a stop after `limit` writes.
+    /// - Complexity: O(n) in the nodes of both trees, less the subtrees they share (which end the descent at once),
+    ///   with a stop after `limit` writes.
     public func changes(from old: Node, limit: Int) -> [(path: Path, node: Node)]? {
         var changes: [(path: Path, node: Node)] = []
         guard Self.diff(old, self, at: [], limit: limit, into: &changes) else { return nil }
@@ -40,7 +40,7 @@ extension Node {
     ) -> Bool {
         if old.isIdentical(to: new) { return true }
         guard !old.isLeaf, !new.isLeaf, !old.isEmpty, !new.isEmpty, old.priority == new.priority else {
-            return Self.write(new, at: keys, limit: limit, into: &changes)
+            return old == new || Self.write(new, at: keys, limit: limit, into: &changes)
         }
         var oldChildren = old.children.makeIterator()
         var newChildren = new.children.makeIterator()
@@ -54,10 +54,9 @@ extension Node {
                 guard Self.write(added.node, at: keys + [added.key], limit: limit, into: &changes) else { return false }
                 after = newChildren.next()
             } else if let was = before, let now = after {
-                if was.node != now.node {
-                    guard Self.diff(was.node, now.node, at: keys + [now.key], limit: limit, into: &changes) else {
-                        return false
-                    }
+                // Descending finds equal children equal; comparing them first would walk a changed one twice.
+                guard Self.diff(was.node, now.node, at: keys + [now.key], limit: limit, into: &changes) else {
+                    return false
                 }
                 before = oldChildren.next()
                 after = newChildren.next()
