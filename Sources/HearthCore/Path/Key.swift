@@ -33,9 +33,33 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         let right = rhs.string.utf8
         guard left.count == right.count else { return false }
         let contiguous = left.withContiguousStorageIfAvailable { l in
-            right.withContiguousStorageIfAvailable { r in l.elementsEqual(r) }
+            right.withContiguousStorageIfAvailable { r in Key.bytesEqual(l, r) }
         }
         return (contiguous ?? nil) ?? left.elementsEqual(right)
+    }
+
+    /// Whether two buffers hold the same bytes, compared eight at a time (a generic `elementsEqual` goes byte by
+    /// byte through an iterator, and keys are compared on every tree lookup).
+    @inline(__always) static func bytesEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard left.count == right.count else { return false }
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+        let (l, r) = (UnsafeRawPointer(leftBase), UnsafeRawPointer(rightBase))
+        var offset = 0
+        while offset + 8 <= left.count {
+            if l.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != r.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < left.count {
+            if leftBase[offset] != rightBase[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -109,7 +109,7 @@ public final class Coordinator: Sendable {
         defer { self.running.end(id) }
         var machine = TwoPhaseCommit(
             transaction: id, namespace: namespace, mutations: mutations, conditions: conditions, now: now,
-            origin: origin, router: self.router, escalated: escalated)
+            origin: origin, router: self.router, escalated: escalated, together: self.shards.commitsTogether)
         var directives = machine.start()
         var positions: [ShardLogPosition] = []
         var resolved: [[ResolvedMutation]] = []
@@ -128,6 +128,17 @@ public final class Coordinator: Sendable {
             while let directive = directives.first {
                 directives.removeFirst()
                 switch directive {
+                case .commitTogether(let anchor, let parts):
+                    let outcome = try await self.shards.commitTogether(
+                        anchor: anchor, id, parts: parts, spineValues: machine.spineValues)
+                    guard case .committed(let logged, let resolvedParts) = outcome else {
+                        directives += machine.onObstructed()
+                        continue
+                    }
+                    machine.onCommittedTogether()
+                    return PendingWrite(
+                        view: self.view, log: self.log,
+                        state: .committed(logged, CommitFeed.merge(resolvedParts, spineValues: machine.spineValues)))
                 case .lockAndRead(let participants, let paths):
                     var nodes: [Int: [Node]] = [:]
                     var through: [Int: UInt64] = [:]

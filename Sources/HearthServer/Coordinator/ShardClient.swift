@@ -36,11 +36,46 @@ protocol ShardClient: Sendable {
     /// rather than being asked again at once for ever.
     /// - Throws: `ShardCallError` (`noLeader`) once the reruns have waited out the leader wait.
     func pauseBeforeRerun(shard: Int, reruns: Int) async throws
+    /// Whether `commitTogether` can run: every shard's actor is here, all on one executor, over a log that appends
+    /// entries of several shards in one record (a single node).
+    var commitsTogether: Bool { get }
+    /// See `ShardActor.commitTogether(_:parts:spineValues:)`, run on the anchor's actor; only where
+    /// `commitsTogether`.
+    func commitTogether(
+        anchor: Int, _ transaction: TransactionID, parts: [(shard: Int, intent: ShardIntent)],
+        spineValues: [Path: Node]
+    ) async throws -> ShardActor.CommitTogetherOutcome
+}
+
+extension ShardClient {
+    var commitsTogether: Bool { false }
+
+    func commitTogether(
+        anchor: Int, _ transaction: TransactionID, parts: [(shard: Int, intent: ShardIntent)],
+        spineValues: [Path: Node]
+    ) async throws -> ShardActor.CommitTogetherOutcome {
+        preconditionFailure("shards reached through \(Self.self) cannot commit a transaction's parts together")
+    }
 }
 
 /// Every shard's actor is in this process (a single node, or a cluster node's own leaders).
 struct LocalShardClient: ShardClient {
     let actors: [ShardActor]
+    let commitsTogether: Bool
+
+    init(actors: [ShardActor]) {
+        self.actors = actors
+        self.commitsTogether =
+            actors.count > 1 && actors.allSatisfy { $0.appendsTogether && $0.executor === actors[0].executor }
+    }
+
+    func commitTogether(
+        anchor: Int, _ transaction: TransactionID, parts: [(shard: Int, intent: ShardIntent)],
+        spineValues: [Path: Node]
+    ) async throws -> ShardActor.CommitTogetherOutcome {
+        try await self.actors[anchor].commitTogether(
+            transaction, parts: parts.map { (self.actors[$0.shard], $0.intent) }, spineValues: spineValues)
+    }
 
     func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
         -> ShardActor.WriteResult

@@ -14,11 +14,19 @@ public import HearthWire
 ///    decision with it, in one entry (the anchor is last in the ascending order, so the order holds).
 /// 4. `onDecided`: the other participants log the decision they learned; then the write is done.
 /// No step waits for a disk: locks are held from prepare to decision, both only queued in the logs.
+///
+/// Where every participant is on one executor over one log that orders every shard (a single node: `together`), a
+/// write that reads nothing first tries to commit every part at once, in one log record (`commitTogether`); only
+/// when a participant is obstructed (a prepared transaction holds its paths, the write was applied before, or it
+/// lands below a spine leaf) does it prepare as above, which parks, answers or reruns as each case needs.
 public struct TwoPhaseCommit: Sendable {
     public enum Phase: Sendable, Equatable { case reading, preparing, deciding, finishing, done }
 
     /// What the shell must do next.
     public enum Directive: Sendable {
+        /// Commit every part at once, on the anchor, in one log record; then call `onCommittedTogether`, or
+        /// `onObstructed` when a participant could not.
+        case commitTogether(anchor: Int, parts: [(shard: Int, intent: ShardIntent)])
         /// Lock and read `paths` in every participant, ascending, then call `onRead`.
         case lockAndRead(participants: [Int], paths: [Path])
         /// Prepare each part, in this (ascending) order, then call `onPrepared`. A part's guards are the condition
@@ -48,14 +56,18 @@ public struct TwoPhaseCommit: Sendable {
     private let spineAncestors: [Path]
     /// Each participant's mutations, cut when the transaction starts preparing.
     private var parts: [Int: [Mutation]] = [:]
+    /// Whether the participants can commit their parts together (one executor, one log for every shard).
+    private let together: Bool
 
     /// - Parameters:
     ///   - origin: who sent the write (`WriteOrigin`), when the client named it.
     ///   - escalated: the write lands below a spine leaf (a shard answered `needsAllShards`).
+    ///   - together: the participants can commit their parts at once (`Directive.commitTogether`).
     public init(
         transaction: TransactionID, namespace: String, mutations: [Mutation], conditions: [WriteCondition],
-        now: Int64, origin: WriteOrigin? = nil, router: ShardRouter, escalated: Bool = false
+        now: Int64, origin: WriteOrigin? = nil, router: ShardRouter, escalated: Bool = false, together: Bool = false
     ) {
+        self.together = together
         self.transaction = transaction
         self.namespace = namespace
         self.mutations = mutations
@@ -109,6 +121,21 @@ public struct TwoPhaseCommit: Sendable {
 
     public mutating func start() -> [Directive] {
         if self.phase == .reading { return [.lockAndRead(participants: self.participants, paths: self.readPaths)] }
+        guard self.together else { return [self.prepareDirective()] }
+        self.cutParts()
+        let parts = self.participants.map { (shard: $0, intent: ShardIntent(write: self.part($0), plan: self.plan)) }
+        return [.commitTogether(anchor: self.plan.anchor, parts: parts)]
+    }
+
+    /// Every part committed at once: the write is done.
+    public mutating func onCommittedTogether() {
+        precondition(self.phase == .preparing, "onCommittedTogether in phase \(self.phase)")
+        self.phase = .done
+    }
+
+    /// A participant could not commit at once, and nothing changed: prepare as two-phase commit does.
+    public mutating func onObstructed() -> [Directive] {
+        precondition(self.phase == .preparing, "onObstructed in phase \(self.phase)")
         return [self.prepareDirective()]
     }
 
@@ -176,13 +203,18 @@ public struct TwoPhaseCommit: Sendable {
         return [.finish(participants: Array(self.participants.dropLast()), commit: true)]
     }
 
-    /// Cuts every mutation once (a spine value is split in one pass for all shards) and prepares the parts.
-    private mutating func prepareDirective() -> Directive {
+    /// Cuts every mutation once (a spine value is split in one pass for all shards).
+    private mutating func cutParts() {
         var cut: [Int: [Mutation]] = [:]
         for mutation in self.mutations {
             for (owner, part) in self.cut(mutation) { cut[owner, default: []].append(part) }
         }
         self.parts = cut
+    }
+
+    /// Cuts the parts and prepares them.
+    private mutating func prepareDirective() -> Directive {
+        self.cutParts()
         return .prepare(
             self.participants.dropLast().map { shard in
                 let guards = self.conditions.map(\.path).filter {

@@ -71,7 +71,7 @@ public final class Database: DatabaseAccess {
         let (state, machines) = recovery.finish(sequence: sequence)
         view.load(state)
         scheduler.recovered(recordsSinceSnapshot: recovery.replayed)
-        let shards = machines.map { ShardActor(machine: $0, log: shardLog) }
+        let shards = ShardActor.actors(for: machines, log: shardLog)
         phases.end("shard_split")
         shardLog.start()
         let resolved = try await Self.finishPrepared(

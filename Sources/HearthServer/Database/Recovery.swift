@@ -38,19 +38,25 @@ struct Recovery {
             var root = self.roots[legacy.namespace] ?? .empty
             for mutation in legacy.mutations { mutation.apply(to: &root) }
             self.roots[legacy.namespace] = root.isEmpty ? nil : root
-        case .entry(let shard, let index, let entry):
+        case .entry, .entries:
             self.buildMachines()
-            guard var machines = self.machines, var view = self.view, shard < machines.count else {
-                throw CommitRecordError(
-                    "record \(sequence) names shard \(shard), but this node has \(self.router.shardCount)")
+            guard var machines = self.machines, var view = self.view else {
+                preconditionFailure("recovery built no state machines")
             }
-            guard index == machines[shard].lastIndex + 1 else {
-                throw CommitRecordError(
-                    "record \(sequence) holds entry \(index) of shard \(shard), which follows entry "
-                        + "\(machines[shard].lastIndex): entries are missing")
+            var applied: [ShardApplied] = []
+            for (shard, index, entry) in record.shardEntries {
+                guard shard < machines.count else {
+                    throw CommitRecordError(
+                        "record \(sequence) names shard \(shard), but this node has \(self.router.shardCount)")
+                }
+                guard index == machines[shard].lastIndex + 1 else {
+                    throw CommitRecordError(
+                        "record \(sequence) holds entry \(index) of shard \(shard), which follows entry "
+                            + "\(machines[shard].lastIndex): entries are missing")
+                }
+                applied.append(machines[shard].apply(entry, at: index))
             }
-            let applied = machines[shard].apply(entry, at: index)
-            _ = view.receive([applied])
+            _ = view.receive(applied)
             view.logSequence = sequence
             self.machines = machines
             self.view = view

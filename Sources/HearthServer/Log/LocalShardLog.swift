@@ -50,7 +50,7 @@ final class LocalShardLog: ShardLog {
             wal = try WriteAheadLog(directory: directory, configuration: configuration) { records in
                 guard let last = records.last?.lsn else { return }
                 let batch = pending.entries.withLock { pending in
-                    records.compactMap { pending.removeValue(forKey: $0.lsn) }
+                    records.flatMap { pending.removeValue(forKey: $0.lsn) ?? [] }
                 }
                 delivery.send((batch, last))
             }
@@ -92,10 +92,23 @@ final class LocalShardLog: ShardLog {
         let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
         let sequence = self.pending.entries.withLock { pending in
             let sequence = self.wal.enqueue(bytes)
-            pending[sequence] = applied
+            pending[sequence] = [applied]
             return sequence
         }
         return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
+    }
+
+    /// One write-ahead log for every shard: entries of several shards fit in one record.
+    var appendsTogether: Bool { true }
+
+    func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
+        let bytes = ShardLogRecord.encode(together: entries.map { ($0.applied.shard, $0.applied.index, $0.entry) })
+        let sequence = self.pending.entries.withLock { pending in
+            let sequence = self.wal.enqueue(bytes)
+            pending[sequence] = entries.map(\.applied)
+            return sequence
+        }
+        return entries.map { ShardLogPosition(shard: $0.applied.shard, index: $0.applied.index, sequence: sequence) }
     }
 
     /// One log for every shard: the newest of the records is durable only once all the others are.
@@ -129,7 +142,8 @@ final class LocalShardLog: ShardLog {
     var statistics: WALStatistics { self.wal.statistics }
 }
 
-/// Applied entries waiting for their records to become durable, by record sequence number.
+/// Applied entries waiting for their records to become durable, by record sequence number (several for a record
+/// of entries appended together).
 final class PendingEntries: Sendable {
-    let entries = Lock<[UInt64: ShardApplied]>([:])
+    let entries = Lock<[UInt64: [ShardApplied]]>([:])
 }

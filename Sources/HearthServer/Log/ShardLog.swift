@@ -12,6 +12,14 @@ protocol ShardLog: Sendable {
     ///   back out of its machine.
     func append(_ entry: ShardEntry, applied: ShardApplied) throws(ShardNotLeaderError) -> ShardLogPosition
 
+    /// Whether one record can hold entries of several shards, durable together or not at all (`appendTogether`):
+    /// true for a log that orders every shard as one (a single node's write-ahead log), false for a log per shard.
+    var appendsTogether: Bool { get }
+
+    /// Appends entries of several shards, each just applied by its shard, as one record: durable together or not at
+    /// all, committed in one step. Only for a log that `appendsTogether`. Never blocks on I/O.
+    func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition]
+
     /// Whether `append` can refuse an entry (a replicated log). Only then does the shard's actor keep its machine's
     /// previous state while applying, to put it back: holding it makes the apply copy what it changes.
     var mayRefuseAppends: Bool { get }
@@ -42,6 +50,12 @@ protocol ShardLog: Sendable {
 }
 
 extension ShardLog {
+    var appendsTogether: Bool { false }
+
+    func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
+        preconditionFailure("a log per shard cannot append entries of several shards in one record")
+    }
+
     func acceptsAppends(shard: Int) -> Bool { true }
 
     var mayRefuseAppends: Bool { false }

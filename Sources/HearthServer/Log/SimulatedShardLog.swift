@@ -13,17 +13,22 @@ final class SimulatedShardLog: ShardLog {
     /// Which orders of commits the log allows, and so what `waitUntilOrdered` must wait for.
     enum Ordering: Sendable {
         /// One log for every shard, as `LocalShardLog`: entries commit in append order, so an entry is ordered
-        /// before every later one as soon as it is appended.
+        /// before every later one as soon as it is appended, and one record may hold entries of several shards
+        /// (`appendTogether`), so a transaction's parts commit at once.
         case oneLog
+        /// One log, as `oneLog`, whose records never hold several entries: every transaction prepares, decides and
+        /// finishes, as one node's do when a part cannot commit at once.
+        case oneLogWithoutGroups
         /// A log per shard, as a Raft group per shard: each shard's entries commit in its own order, independently
         /// of the other shards', so an entry is ordered before later ones elsewhere only once it is committed.
         case perShard
     }
 
+    /// One record: an entry, or entries of several shards appended together (committed in one step).
     private struct Slot {
-        var position: ShardLogPosition
+        var positions: [ShardLogPosition]
         var bytes: [UInt8]
-        var applied: ShardApplied
+        var applied: [ShardApplied]
     }
 
     private struct Waiter {
@@ -73,9 +78,27 @@ final class SimulatedShardLog: ShardLog {
             let position = ShardLogPosition(shard: applied.shard, index: applied.index, sequence: state.nextSequence)
             state.nextSequence += 1
             if !state.isCrashed {
-                state.uncommitted.append(Slot(position: position, bytes: bytes, applied: applied))
+                state.uncommitted.append(Slot(positions: [position], bytes: bytes, applied: [applied]))
             }
             return position
+        }
+    }
+
+    /// One log (`Ordering.oneLog`) holds entries of several shards in one record.
+    var appendsTogether: Bool { self.ordering == .oneLog }
+
+    func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
+        precondition(self.ordering == .oneLog, "a log per shard cannot append entries of several shards together")
+        let bytes = ShardLogRecord.encode(together: entries.map { ($0.applied.shard, $0.applied.index, $0.entry) })
+        return self.state.withLock { state in
+            let positions = entries.map {
+                ShardLogPosition(shard: $0.applied.shard, index: $0.applied.index, sequence: state.nextSequence)
+            }
+            state.nextSequence += 1
+            if !state.isCrashed {
+                state.uncommitted.append(Slot(positions: positions, bytes: bytes, applied: entries.map(\.applied)))
+            }
+            return positions
         }
     }
 
@@ -93,21 +116,22 @@ final class SimulatedShardLog: ShardLog {
 
     func waitUntilOrdered(_ position: ShardLogPosition) async throws {
         switch self.ordering {
-        case .oneLog: return
+        case .oneLog, .oneLogWithoutGroups: return
         case .perShard: try await self.waitUntilCommitted([position])
         }
     }
 
     /// Shards with entries appended and not yet committed, ascending.
     var uncommittedShards: [Int] {
-        self.state.withLock { Set($0.uncommitted.map(\.position.shard)).sorted() }
+        self.state.withLock { Set($0.uncommitted.flatMap { $0.positions.map(\.shard) }).sorted() }
     }
 
     /// The records committed since this log opened, in commit order.
     var committedRecords: [[UInt8]] { self.state.withLock { $0.committed } }
 
-    /// Commits the oldest `count` uncommitted entries (fewer when fewer wait): of `shard` alone, or of the whole log
-    /// in append order when `shard` is nil. Hands them to `onCommitted`, then resumes the waiters they satisfy.
+    /// Commits the oldest `count` uncommitted records (fewer when fewer wait): of `shard` alone, or of the whole log
+    /// in append order when `shard` is nil. Hands their entries to `onCommitted`, then resumes the waiters they
+    /// satisfy.
     func commit(_ count: Int, of shard: Int? = nil) {
         precondition(
             shard == nil || self.ordering == .perShard, "one log commits in append order; shard \(shard ?? -1) asked")
@@ -115,18 +139,20 @@ final class SimulatedShardLog: ShardLog {
             guard !state.isCrashed else { return ([], 0, []) }
             var taken: [Slot] = []
             state.uncommitted.removeAll { slot in
-                guard taken.count < count, shard == nil || slot.position.shard == shard else { return false }
+                guard taken.count < count, shard == nil || slot.positions.allSatisfy({ $0.shard == shard }) else {
+                    return false
+                }
                 taken.append(slot)
                 return true
             }
             for slot in taken {
-                state.committedIndex[slot.position.shard] = slot.position.index
+                for position in slot.positions { state.committedIndex[position.shard] = position.index }
                 state.committed.append(slot.bytes)
             }
             let committed = state
             let resumed = committed.waiters.filter { committed.isCommitted($0.positions) }
             state.waiters.removeAll { committed.isCommitted($0.positions) }
-            return (taken.map(\.applied), self.baseSequence + UInt64(state.committed.count), resumed)
+            return (taken.flatMap(\.applied), self.baseSequence + UInt64(state.committed.count), resumed)
         }
         guard !batch.isEmpty else { return }
         self.onCommitted(batch, sequence)

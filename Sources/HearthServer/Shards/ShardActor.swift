@@ -12,6 +12,9 @@ public actor ShardActor {
     public let id: Int
     private var machine: ShardStateMachine
     private let log: any ShardLog
+    /// The actor whose executor this shard's commands run on: shared by every shard of a log that orders them as
+    /// one (`ShardExecutor`).
+    nonisolated let executor: ShardExecutor
     private var blocked: [CheckedContinuation<Void, Never>] = []
     /// When each read lock held here was taken (leader memory, like the locks): a coordinator that vanished
     /// between its read and its prepare leaves them, and `expireReadLocks` drops them.
@@ -22,12 +25,30 @@ public actor ShardActor {
     /// What read lock times are read from.
     private let clock: any NodeClock
 
-    init(machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system) {
+    init(
+        machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system,
+        executor: ShardExecutor = ShardExecutor()
+    ) {
         self.id = machine.shard
         self.machine = machine
         self.log = log
         self.clock = clock
+        self.executor = executor
     }
+
+    /// Actors for `machines` over `log`: on one executor when the log appends entries of several shards together
+    /// (so their transactions can commit at once), else each on its own.
+    static func actors(for machines: [ShardStateMachine], log: any ShardLog, clock: any NodeClock = .system)
+        -> [ShardActor]
+    {
+        let executors = ShardExecutor.executors(count: machines.count, shared: log.appendsTogether)
+        return zip(machines, executors).map { ShardActor(machine: $0, log: log, clock: clock, executor: $1) }
+    }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { self.executor.unownedExecutor }
+
+    /// Whether this shard's log takes entries of several shards in one record (`ShardLog.appendsTogether`).
+    nonisolated var appendsTogether: Bool { self.log.appendsTogether }
 
     /// What became of a single-shard write.
     enum WriteResult: Sendable {
@@ -210,6 +231,53 @@ public actor ShardActor {
                 preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot answer that")
             }
         }
+    }
+
+    /// What became of a transaction's parts committed at once.
+    enum CommitTogetherOutcome: Sendable {
+        /// Every part is applied and logged in one record: where, and each part as its shard resolved it.
+        case committed([ShardLogPosition], [[ResolvedMutation]])
+        /// A participant cannot commit at once (a prepared transaction holds an overlapping path, it applied the
+        /// write before, or the write lands below a spine leaf): nothing changed; two-phase commit takes over.
+        case obstructed
+    }
+
+    /// Commits every part of `transaction` in this one turn, in one log record: nothing to prepare, decide or
+    /// finish, since no other command can run on any participant in between, and the record is durable whole or
+    /// not at all. Every participant's actor must share this one's executor, over a log that `appendsTogether`.
+    /// `spineValues` travel with the last part, as with a decision.
+    func commitTogether(
+        _ transaction: TransactionID, parts: [(shard: ShardActor, intent: ShardIntent)], spineValues: [Path: Node]
+    ) throws -> CommitTogetherOutcome {
+        precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
+        for (shard, intent) in parts {
+            let isObstructed = try shard.assumeIsolated { shard throws(ShardNotLeaderError) in
+                try shard.requireLeadership()
+                return shard.machine.obstacleToCommit(transaction, intent) != nil
+            }
+            if isObstructed { return .obstructed }
+        }
+        var appended: [(entry: ShardEntry, applied: ShardApplied)] = []
+        for (number, (shard, intent)) in parts.enumerated() {
+            let isLast = number == parts.count - 1
+            appended.append(
+                shard.assumeIsolated { shard in
+                    guard case .appended(let entry, var applied) = shard.machine.commit(transaction, intent) else {
+                        preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
+                    }
+                    if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
+                        committed.spineValues = spineValues
+                        applied.effect = .finished(id, decision: decision, committed: committed)
+                    }
+                    return (entry, applied)
+                })
+        }
+        let positions = self.log.appendTogether(appended)
+        let resolved = appended.map { entry -> [ResolvedMutation] in
+            guard case .finished(_, _, let part?) = entry.applied.effect else { return [] }
+            return part.change.mutations
+        }
+        return .committed(positions, resolved)
     }
 
     /// A participant logs the decision it learned, finishing its part.

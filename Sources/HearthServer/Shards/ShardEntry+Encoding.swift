@@ -4,7 +4,7 @@ import HearthWire
 /// The binary form of a shard entry inside a log record (little-endian):
 ///
 /// ```
-/// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish, 5 forget, 6 guarded prepare
+/// u8 kind: 1 write, 2 prepare, 3 decide, 4 finish, 5 forget, 6 guarded prepare, 7 commit
 /// write:    ShardWrite
 /// prepare:  u64 transaction, u16 anchor, u16 n, n × u16 participant, ShardWrite
 /// guarded prepare: a prepare, then u32 n, n × guard path (u16 length, UTF-8)
@@ -12,6 +12,7 @@ import HearthWire
 ///           (u16 anchor, u16 n, n × u16 participant, ShardWrite)
 /// finish:   u64 transaction, u8 commit (0 or 1)
 /// forget:   u32 n, n × u64 transaction
+/// commit:   u64 transaction, then the part as a prepare body
 /// ShardWrite: u16 namespace length (bit 15 set when an origin follows the mutations), namespace UTF-8, i64 now,
 ///             u32 count, then per mutation
 ///             u8 kind (1 set, 2 set priority), u16 path length, path UTF-8, u64 value length, value JSON
@@ -45,6 +46,10 @@ extension ShardEntry {
         case .forget(let transactions):
             bytes.append(5)
             TransactionID.encode(transactions, into: &bytes)
+        case .commit(let transaction, let part):
+            bytes.append(7)
+            BinaryWriter.append(transaction.rawValue, to: &bytes)
+            part.encode(into: &bytes)
         }
     }
 
@@ -68,6 +73,9 @@ extension ShardEntry {
             self = .finish(TransactionID(rawValue: try reader.readUInt64()), commit: try reader.readUInt8() == 1)
         case 5:
             self = .forget(try TransactionID.decodeList(from: &reader))
+        case 7:
+            let transaction = TransactionID(rawValue: try reader.readUInt64())
+            self = .commit(transaction, try ShardIntent(reading: &reader))
         case let kind:
             throw CommitRecordError("unknown shard entry kind \(kind)")
         }

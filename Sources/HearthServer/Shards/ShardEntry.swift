@@ -21,6 +21,10 @@ public enum ShardEntry: Sendable {
     /// The anchor may forget these decisions: every participant finished its part (the coordinator saw every
     /// finish committed, or the resolver finished the parts it found).
     case forget([TransactionID])
+    /// A transaction's part committed at once: every participant's part is in the same record of a log that
+    /// orders every shard (one node's write-ahead log), written in one turn of the shards' shared executor, so
+    /// there is nothing to prepare, decide or finish (`ShardActor.commitTogether`).
+    case commit(TransactionID, ShardIntent)
 }
 
 /// The mutations of one write in one namespace, and the clock reading their server values resolve with.

@@ -15,8 +15,8 @@ public struct ShardApplied: Sendable {
         case write(ShardChange)
         /// A transaction's part was prepared here.
         case prepared(TransactionID, ShardIntent)
-        /// A transaction's part was finished here: by the anchor's decision (`decision` set) or by a participant
-        /// learning it. `committed` is the resolved part when it committed (nil for an abort, or when nothing was
+        /// A transaction's part was finished here: by the anchor's decision (`decision` set), by a participant
+        /// learning it, or by a part committed at once with the others (`ShardEntry.commit`). `committed` is the resolved part when it committed (nil for an abort, or when nothing was
         /// prepared here); readers see it once every participant's part is committed.
         case finished(TransactionID, decision: Bool?, committed: ShardTransactionPart?)
         /// Only the shard's transaction bookkeeping changed: the anchor forgot these decisions (none, for a second
@@ -82,6 +82,12 @@ extension ShardStateMachine {
         case .forget(let transactions):
             for transaction in transactions { self.decisions.removeValue(forKey: transaction) }
             effect = .bookkeeping(forgotten: transactions)
+        case .commit(let transaction, let part):
+            self.clearReadLock(transaction)
+            let committed = ShardTransactionPart(
+                participants: part.plan.participants, change: self.applyWrite(part.write))
+            applied = part.write
+            effect = .finished(transaction, decision: nil, committed: committed)
         }
         var recorded: WriteSessions.Record?
         if let applied, let origin = applied.origin {
@@ -122,12 +128,13 @@ extension ShardStateMachine {
     static func resolve(_ mutation: Mutation, in tree: Node, now: Int64) -> ResolvedMutation {
         switch mutation {
         case .set(let path, let value):
-            let existing = tree.node(at: path)
-            return .set(path, value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node)
+            // Only a server value reads what it replaces; a plain value is written as it is.
+            guard value.hasServerValues else { return .set(path, value.node) }
+            return .set(path, value.resolved(existing: tree.node(at: path), now: now))
         case .setPriority(let path, let value):
+            guard value.hasServerValues else { return .setPriority(path, ResolvedMutation.priority(from: value.node)) }
             let existing = Node(priorityValue: tree.node(at: path).priority)
-            let node = value.hasServerValues ? value.resolved(existing: existing, now: now) : value.node
-            return .setPriority(path, ResolvedMutation.priority(from: node))
+            return .setPriority(path, ResolvedMutation.priority(from: value.resolved(existing: existing, now: now)))
         }
     }
 }

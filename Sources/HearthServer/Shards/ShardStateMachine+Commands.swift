@@ -94,6 +94,28 @@ extension ShardStateMachine {
         return self.append(.finish(transaction, commit: commit))
     }
 
+    /// Whether this shard's part of a transaction can be committed at once, with every other part in the same log
+    /// record (`commit(_:_:)`): nil when it can, else why not — `.duplicate`, `.blocked` or `.needsAllShards`, which
+    /// the two-phase path then handles (answering the duplicate, parking, rerunning over every shard).
+    public func obstacleToCommit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision? {
+        let write = part.write
+        if self.hasApplied(write) { return .duplicate }
+        if self.isLocked(
+            namespace: write.namespace, mutations: write.mutations, reads: part.guards, except: transaction)
+        {
+            return .blocked
+        }
+        if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
+        return nil
+    }
+
+    /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
+    /// shard, in the same turn as every other participant, and once `obstacleToCommit` found nothing in any of them:
+    /// the parts then go into one log record, so they are durable together or not at all.
+    public mutating func commit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision {
+        self.append(.commit(transaction, part))
+    }
+
     /// The anchor logs that it may forget these decisions (the ones it still holds).
     public mutating func forget(_ transactions: [TransactionID]) -> ShardDecision {
         let held = transactions.filter { self.decisions[$0] != nil }

@@ -40,7 +40,12 @@ public struct WriteSessions: Sendable, Equatable {
         mutating func record(_ origin: WriteOrigin, clock: Int64) {
             if origin.settledBelow > self.settledBelow {
                 self.settledBelow = origin.settledBelow
-                self.applied = self.applied.filter { $0 >= origin.settledBelow }
+                // A client with one write in flight settles everything it had: emptied in place, with no new set.
+                if self.applied.allSatisfy({ $0 < origin.settledBelow }) {
+                    self.applied.removeAll(keepingCapacity: true)
+                } else {
+                    self.applied = self.applied.filter { $0 >= origin.settledBelow }
+                }
             }
             if origin.sequence >= self.settledBelow { self.applied.insert(origin.sequence) }
             if self.applied.count > WriteSessions.appliedCapacity {

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthTestKit
 import Testing
 
 @Suite struct KeyOrderTests {
@@ -28,5 +29,22 @@ import Testing
         #expect(composed != decomposed)
         #expect(Set([composed, decomposed]).count == 2)
         #expect((composed < decomposed) != (decomposed < composed))
+    }
+
+    /// Equality is exactly byte equality of the UTF-8, for every length around the eight-byte steps and a
+    /// difference at every position (the comparison reads eight bytes at a time).
+    @Test func equalityIsByteEqualityAtEveryLengthAndPosition() {
+        var random = SeededRandom(seed: 7)
+        for length in 0...40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0x61...0x7A, using: &random) }
+            let key = Key(unchecked: String(decoding: bytes, as: UTF8.self))
+            #expect(key == Key(unchecked: String(decoding: bytes, as: UTF8.self)))
+            #expect(key != Key(unchecked: String(decoding: bytes + [0x61], as: UTF8.self)))
+            for position in 0..<length {
+                var changed = bytes
+                changed[position] = changed[position] == 0x61 ? 0x62 : 0x61
+                #expect(key != Key(unchecked: String(decoding: changed, as: UTF8.self)))
+            }
+        }
     }
 }

@@ -25,7 +25,7 @@ import Testing
 
     /// Runs on a thread of its own: a schedule is seconds of synchronous work that must not hold one of the
     /// cooperative pool's few threads, which the loopback tests running alongside need.
-    @Test(arguments: [SimulatedShardLog.Ordering.oneLog, .perShard])
+    @Test(arguments: [SimulatedShardLog.Ordering.oneLog, .oneLogWithoutGroups, .perShard])
     func randomCrashesKeepAcknowledgedWritesWholeTransactionsAndExactCounters(
         ordering: SimulatedShardLog.Ordering
     ) async throws {

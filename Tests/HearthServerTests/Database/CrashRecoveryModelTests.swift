@@ -9,44 +9,72 @@ import Testing
 /// A crash keeps a prefix of the node's write-ahead log. A multi-shard update runs through the real coordinator while
 /// other writes land between its records; every prefix of the log is recovered as `Database.open` recovers
 /// (`Recovery`, then finishing prepared transactions): the update must be all or nothing in the read view and in
-/// every shard, and committed exactly when its decision was logged.
+/// every shard, and committed exactly when its decision (or the one record holding every part, when its parts
+/// commit together) was logged.
 @Suite struct CrashRecoveryModelTests {
     private static let router = ShardRouter(shardCount: 4, shardDepth: 2)
 
     /// A finished run: the log, what the update writes, and where each other write's record sits.
     struct Scenario {
         var records: [[UInt8]]
-        var wal: [(shard: Int, index: UInt64, entry: ShardEntry)]
+        var wal: [(record: Int, shard: Int, index: UInt64, entry: ShardEntry)]
         /// The update's paths and the node each holds right after it.
         var effects: [(path: Path, after: Node)]
         /// Writes outside the update, by the position of their record in the log.
         var writes: [(position: Int, path: Path, value: Node)]
-        /// The position of the anchor's commit decision.
+        /// The position of the record holding the anchor's commit decision, or every part committed together.
         var decision: Int? {
-            self.wal.firstIndex { if case .decide(_, commit: true, _) = $0.entry { true } else { false } }
+            self.wal.first { entry in
+                switch entry.entry {
+                case .decide(_, commit: true, _), .commit: true
+                default: false
+                }
+            }?.record
         }
 
         /// The position of the record that finished the update in the shard owning the deep `path` (nil for a
         /// spine path, which no other write touches).
         func finishPosition(of path: Path, router: ShardRouter) -> Int? {
             guard let shard = router.shard(namespace: "default", path: path) else { return nil }
-            return self.wal.firstIndex { record in
+            return self.wal.first { record in
                 switch record.entry {
-                case .decide, .finish: record.shard == shard
+                case .decide, .finish, .commit: record.shard == shard
                 case .write, .prepare, .forget: false
                 }
-            }
+            }?.record
         }
     }
 
+    /// Two-phase commit on one log (what a node does when a part cannot commit at once): prepares, a decision and
+    /// finishes in records of their own, other writes between them.
     @Test(arguments: [(1, false), (2, false), (3, true), (4, true), (5, false), (6, true)] as [(UInt64, Bool)])
     func everyPrefixOfTheLogRecoversTheUpdateAllOrNothing(seed: UInt64, spine: Bool) throws {
-        let scenario = try Self.run(seed: seed, spine: spine)
-        let decision = try #require(scenario.decision)
-        let first = try #require(scenario.wal.firstIndex { if case .prepare = $0.entry { true } else { false } })
+        let scenario = try Self.run(seed: seed, spine: spine, ordering: .oneLogWithoutGroups)
+        let first = try #require(scenario.wal.first { if case .prepare = $0.entry { true } else { false } })
         #expect(
-            scenario.wal[first...].contains { if case .write = $0.entry { true } else { false } },
+            scenario.wal.contains { entry in
+                guard case .write = entry.entry else { return false }
+                return entry.record > first.record
+            },
             "seed \(seed): no other write landed between the update's records")
+        try Self.checkEveryPrefix(scenario, seed: seed, spine: spine)
+    }
+
+    /// The parts committed at once: one record holds every part (a spine value with a server value reads first,
+    /// so it still goes through two-phase commit), and a crash keeps all of them or none.
+    @Test(arguments: [(1, false), (2, false), (3, true), (4, true)] as [(UInt64, Bool)])
+    func partsCommittedTogetherRecoverAllOrNothing(seed: UInt64, spine: Bool) throws {
+        let scenario = try Self.run(seed: seed, spine: spine, spineServerValue: false, ordering: .oneLog)
+        let parts = scenario.wal.filter { if case .commit = $0.entry { true } else { false } }
+        #expect(Set(parts.map(\.record)).count == 1, "seed \(seed): the parts are in \(parts.count) records")
+        #expect(parts.count == (spine ? Self.router.shardCount : 3), "seed \(seed)")
+        #expect(!scenario.wal.contains { if case .prepare = $0.entry { true } else { false } }, "seed \(seed)")
+        try Self.checkEveryPrefix(scenario, seed: seed, spine: spine)
+    }
+
+    /// Recovers every prefix of the scenario's log, then again after every prefix of what that recovery logged.
+    private static func checkEveryPrefix(_ scenario: Scenario, seed: UInt64, spine: Bool) throws {
+        let decision = try #require(scenario.decision)
         for length in 0...scenario.records.count {
             let prefix = scenario.records[..<length]
             let recovered = try Simulation(router: Self.router, snapshot: nil, records: prefix, after: 0)
@@ -106,11 +134,13 @@ import Testing
     /// Seeds two counters, runs a three-shard update (plus a spine value when `spine`) while another client's
     /// single-shard writes land between its records (jobs and commits in a seeded random order), then a few more
     /// writes.
-    private static func run(seed: UInt64, spine: Bool) throws -> Scenario {
+    private static func run(
+        seed: UInt64, spine: Bool, spineServerValue: Bool = true, ordering: SimulatedShardLog.Ordering
+    ) throws -> Scenario {
         let posts = Fixture.path("posts")
         let keys = try #require(Fixture.keys("p", under: posts, router: Self.router, shards: [1, 3, 2, 0]))
         let (a, b, c, d) = (keys[0], keys[1], keys[2], keys[3])
-        let simulation = Simulation(router: Self.router, seed: seed)
+        let simulation = Simulation(router: Self.router, ordering: ordering, seed: seed)
         let writes = Mutex<[(position: Int, path: Path, value: Node)]>([])
         @Sendable func single(_ node: SimulatedNode, _ path: Path, _ value: Node) async throws {
             let pending = try await node.coordinator.submit(
@@ -138,7 +168,8 @@ import Testing
             (Fixture.path("posts/\(c)/flag"), Node(.bool(true))),
         ]
         if spine {
-            mutations.append(try Fixture.set("meta", #"{"v":{".sv":"timestamp"},"w":"x"}"#))
+            let value = spineServerValue ? #"{".sv":"timestamp"}"# : "1000"
+            mutations.append(try Fixture.set("meta", #"{"v":\#(value),"w":"x"}"#))
             effects.append((Fixture.path("meta"), try Fixture.node(#"{"v":1000,"w":"x"}"#)))
         }
         let update = simulation.spawn { [mutations] node in try await node.write(mutations, now: 1_000) }

@@ -68,6 +68,49 @@ import Testing
         await reopened.close()
     }
 
+    /// A transaction's parts appended together take one record: one sequence number, delivered in one batch in
+    /// the order given, and replayed as one record holding both.
+    @Test func entriesAppendedTogetherShareOneRecordAndReplayTogether() async throws {
+        let directory = try TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let batches = Mutex<[[(Int, UInt64)]]>([])
+        let log = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { batch, _ in
+            batches.withLock { $0.append(batch.map { ($0.shard, $0.index) }) }
+        }
+        #expect(log.appendsTogether)
+        log.start()
+        var machines = (0..<3).map { ShardStateMachine(shard: $0, spineDepth: 1) }
+        let transaction = TransactionID(rawValue: 77)
+        let plan = ShardTransactionPlan(anchor: 2, participants: [0, 2])
+        var parts: [(entry: ShardEntry, applied: ShardApplied)] = []
+        for shard in plan.participants {
+            let intent = ShardIntent(
+                write: ShardWrite(namespace: "default", mutations: [try Fixture.set("k\(shard)/on", "true")], now: 1),
+                plan: plan)
+            #expect(machines[shard].obstacleToCommit(transaction, intent) == nil)
+            guard case .appended(let entry, let applied) = machines[shard].commit(transaction, intent) else {
+                Issue.record("shard \(shard): the part must append")
+                return
+            }
+            parts.append((entry, applied))
+        }
+        let positions = log.appendTogether(parts)
+        #expect(positions.map(\.shard) == [0, 2] && positions.map(\.index) == [1, 1])
+        #expect(positions.map(\.sequence) == [1, 1])
+        try await log.waitUntilCommitted(positions)
+        #expect(await eventually { batches.withLock { !$0.isEmpty } })
+        #expect(batches.withLock { $0.flatMap { $0 } }.map(\.0) == [0, 2])
+        await log.close()
+
+        let reopened = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { _, _ in }
+        var replayed: [ShardLogRecord] = []
+        try reopened.replay(after: 0) { replayed.append($1) }
+        #expect(replayed.count == 1)
+        #expect(replayed.first?.shardEntries.map(\.shard) == [0, 2])
+        reopened.start()
+        await reopened.close()
+    }
+
     @Test func aRecordThisVersionCannotReadStopsReplayNamingTheRecordFileAndOffset() async throws {
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }

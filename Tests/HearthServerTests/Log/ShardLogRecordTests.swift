@@ -48,6 +48,9 @@ import Testing
             .decide(Self.transaction, commit: false, nil),
             .finish(TransactionID(rawValue: UInt64.max), commit: true),
             .finish(Self.transaction, commit: false),
+            .commit(
+                Self.transaction,
+                ShardIntent(write: write, plan: ShardTransactionPlan(anchor: 3, participants: [1, 3]))),
         ]
     }
 
@@ -61,6 +64,8 @@ import Testing
             return t == u && c == d
         case (.decide(let t, let c, let x?), .decide(let u, let d, let y?)):
             return t == u && c == d && x.plan == y.plan && Self.same(x.write, y.write)
+        case (.commit(let t, let x), .commit(let u, let y)):
+            return t == u && x.plan == y.plan && Self.same(x.write, y.write)
         default: return false
         }
     }
@@ -79,7 +84,7 @@ import Testing
 
     @Test func everyEntryKindRoundTrips() throws {
         for (offset, entry) in try Self.samples().enumerated() {
-            let shard = offset * 8_000
+            let shard = offset * 7_000
             let index = UInt64(offset) << 40 + 1
             let bytes = ShardLogRecord.encode(entry, shard: shard, index: index)
             let record = try ShardLogRecord(decoding: bytes)
@@ -91,6 +96,35 @@ import Testing
             #expect(Self.same(decoded, entry), "entry \(offset): \(decoded) != \(entry)")
             #expect(ShardLogRecord.encode(decoded, shard: shard, index: index) == bytes, "entry \(offset)")
         }
+    }
+
+    /// Entries of several shards in one record come back in order, each at its shard and index; a record cut short
+    /// anywhere, or an entry whose length runs past its bytes, is refused rather than misread.
+    @Test func entriesAppendedTogetherRoundTripAndATruncatedRecordIsRefused() throws {
+        let entries = try Self.samples().enumerated().map { offset, entry in
+            (shard: offset * 7, index: UInt64(offset) * 1_000 + 1, entry: entry)
+        }
+        let bytes = ShardLogRecord.encode(together: entries)
+        let record = try ShardLogRecord(decoding: bytes)
+        guard case .entries(let decoded) = record else {
+            Issue.record("decoded as \(record)")
+            return
+        }
+        #expect(decoded.count == entries.count)
+        for (back, sent) in zip(decoded, entries) {
+            #expect(back.shard == sent.shard && back.index == sent.index)
+            #expect(Self.same(back.entry, sent.entry), "\(back.entry) != \(sent.entry)")
+        }
+        #expect(record.shardEntries.count == entries.count)
+        for length in [1, 3, 12, 15, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: CommitRecordError.self, "cut at \(length)") {
+                try ShardLogRecord(decoding: Array(bytes[..<length]))
+            }
+        }
+        // The first entry's length grown by one takes a byte of the next entry, which must not read as whole.
+        var stretched = bytes
+        stretched[13] &+= 1
+        #expect(throws: CommitRecordError.self) { try ShardLogRecord(decoding: stretched) }
     }
 
     @Test(arguments: [51, 52] as [UInt64])

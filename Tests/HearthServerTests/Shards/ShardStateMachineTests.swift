@@ -142,6 +142,49 @@ import Testing
         }
     }
 
+    /// A part committed at once is applied with nothing left prepared or decided; what obstructs it is exactly what
+    /// would make its prepare park, answer a duplicate or rerun over every shard.
+    @Test func aPartCommittedAtOnceAppliesAndIsObstructedWhereAPrepareWouldBe() throws {
+        var machine = try Self.machine(#"{"a":{"x":{"n":1}},"s":"leaf"}"#)
+        let plan = ShardTransactionPlan(anchor: 2, participants: [0, 2])
+        let origin = try WriteOrigin(client: "c", sequence: 1, settledBelow: 1)
+        func part(_ mutation: Mutation, origin: WriteOrigin? = nil) -> ShardIntent {
+            ShardIntent(
+                write: ShardWrite(namespace: "default", mutations: [mutation], now: 5, origin: origin), plan: plan)
+        }
+        let first = part(try Fixture.set("a/x/n", #"{".sv":{"increment":2}}"#), origin: origin)
+        #expect(machine.obstacleToCommit(TransactionID(rawValue: 1), first) == nil)
+        guard case .appended(.commit, let applied) = machine.commit(TransactionID(rawValue: 1), first),
+            case .finished(_, decision: nil, committed: let committed?) = applied.effect
+        else {
+            Issue.record("a part with no obstacle commits")
+            return
+        }
+        #expect(committed.participants == [0, 2])
+        #expect(machine.node(namespace: "default", at: Fixture.path("a/x/n")) == Node(.int(3)))
+        #expect(machine.intents.isEmpty && machine.decisions.isEmpty && machine.lastIndex == 1)
+        #expect(applied.recorded?.origin == origin, "the part's origin is remembered where it committed")
+
+        guard case .duplicate? = machine.obstacleToCommit(TransactionID(rawValue: 2), first) else {
+            Issue.record("the same named part again is a duplicate")
+            return
+        }
+        guard
+            case .needsAllShards? = machine.obstacleToCommit(
+                TransactionID(rawValue: 2), part(try Fixture.set("s/x/y", "1")))
+        else {
+            Issue.record("a part below a spine leaf needs every shard")
+            return
+        }
+        _ = machine.prepare(TransactionID(rawValue: 3), part(try Fixture.set("a/x", "5")))
+        guard case .blocked? = machine.obstacleToCommit(TransactionID(rawValue: 4), part(try Fixture.set("a/x/n", "1")))
+        else {
+            Issue.record("a part overlapping a prepared one is blocked")
+            return
+        }
+        #expect(machine.obstacleToCommit(TransactionID(rawValue: 4), part(try Fixture.set("a/y", "1"))) == nil)
+    }
+
     @Test func aReadLockBlocksWritesAndIsReleasedByUnlockOrPrepare() throws {
         var machine = try Self.machine("{}")
         let transaction = TransactionID(rawValue: 1)

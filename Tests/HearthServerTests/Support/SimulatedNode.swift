@@ -23,7 +23,7 @@ struct SimulatedNode: WorkloadTarget {
         let log = SimulatedShardLog(ordering: ordering, lastIndex: machines.map(\.lastIndex), sequence: sequence) {
             batch, sequence in view.receive(batch, through: sequence)
         }
-        let shards = machines.map { ShardActor(machine: $0, log: log) }
+        let shards = ShardActor.actors(for: machines, log: log)
         self.router = router
         self.view = view
         self.log = log

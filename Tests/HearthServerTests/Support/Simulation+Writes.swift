@@ -43,13 +43,13 @@ extension Simulation {
         self.node.visible(path, namespace: namespace)
     }
 
-    /// The committed records, decoded.
-    func entries(_ records: [[UInt8]]) throws -> [(shard: Int, index: UInt64, entry: ShardEntry)] {
-        try records.map { bytes in
-            guard case .entry(let shard, let index, let entry) = try ShardLogRecord(decoding: bytes) else {
-                throw SimulationError(description: "a simulated log holds a legacy record")
-            }
-            return (shard, index, entry)
+    /// The committed records' entries, decoded, each with the position of its record (several entries share one
+    /// when they were appended together).
+    func entries(_ records: [[UInt8]]) throws -> [(record: Int, shard: Int, index: UInt64, entry: ShardEntry)] {
+        try records.enumerated().flatMap { position, bytes in
+            let record = try ShardLogRecord(decoding: bytes)
+            if case .legacy = record { throw SimulationError(description: "a simulated log holds a legacy record") }
+            return record.shardEntries.map { (position, $0.shard, $0.index, $0.entry) }
         }
     }
 }

@@ -114,7 +114,7 @@ final class Simulation {
                 if !shards.isEmpty && (jobs == 0 || Int.random(in: 0..<3, using: &self.random) == 0) {
                     let count = Int.random(in: 1...3, using: &self.random)
                     switch self.ordering {
-                    case .oneLog: log.commit(count)
+                    case .oneLog, .oneLogWithoutGroups: log.commit(count)
                     case .perShard: log.commit(count, of: shards[Int.random(in: 0..<shards.count, using: &self.random)])
                     }
                 } else {
