@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 /// The report's latency by kind of operation and its server figures, as JSON and as lines of text.
 extension StarReport {

@@ -25,7 +25,21 @@ extension WriteValue {
         guard self.hasServerValues else {
             return self.sourceJSON ?? self.node.jsonBytes(format: .export, pretty: false)
         }
-        return self.jsonValue().jsonBytes()
+        return self.soleServerValueJSON ?? self.jsonValue().jsonBytes()
+    }
+
+    /// The text of a value that is one server value and nothing else (an increment, a timestamp: the commonest
+    /// value in a log), written directly rather than through `JSONValue` objects.
+    private var soleServerValueJSON: [UInt8]? {
+        guard self.node.isEmpty, self.pendingPriorities.isEmpty, self.placeholders.count == 1,
+            let placeholder = self.placeholders.first, !placeholder.isPriority, placeholder.path == .root
+        else { return nil }
+        switch placeholder.value {
+        case .timestamp:
+            return Array(#"{".sv":"timestamp"}"#.utf8)
+        case .increment(let delta):
+            return Array(#"{".sv":{"increment":"#.utf8) + Node(delta).jsonBytes(format: .export) + Array("}}".utf8)
+        }
     }
 
     private static func setting(_ member: JSONValue, at keys: ArraySlice<Key>, in value: JSONValue) -> JSONValue {

@@ -40,6 +40,17 @@ import Testing
         }
     }
 
+    /// A value that is one server value and nothing else is written directly, as a client writes it.
+    @Test(arguments: [
+        #"{".sv":"timestamp"}"#, #"{".sv":{"increment":1}}"#, #"{".sv":{"increment":-3}}"#,
+        #"{".sv":{"increment":2.5}}"#, #"{".sv":{"increment":9007199254740993}}"#,
+    ])
+    func aSoleServerValueIsWrittenAsTheClientWroteIt(text: String) throws {
+        let original = try WriteValue.parseWrite(Array(text.utf8), depth: 0)
+        #expect(String(decoding: original.jsonBytes(), as: UTF8.self) == text)
+        #expect(original.jsonBytes() == original.jsonValue().jsonBytes())
+    }
+
     /// What of a write takes effect: a priority placeholder overrides any fixed priority, pending priority or earlier
     /// priority placeholder at its path (`{".priority": {".sv": …}, ".value": {".priority": 1, …}}`), so the encoding
     /// keeps only the last placeholder there.
