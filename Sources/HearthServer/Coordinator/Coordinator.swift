@@ -24,7 +24,7 @@ public final class Coordinator: Sendable {
     /// - Parameter random: where transaction ids come from (a simulation's seeded generator in tests).
     init(
         router: ShardRouter, shards: any ShardClient, log: any ShardLog, view: DatabaseView,
-        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+        random: any RandomNumberGenerator & Sendable = BufferedSystemRandom()
     ) {
         self.random = Lock(random)
         self.router = router

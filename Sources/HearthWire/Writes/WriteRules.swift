@@ -80,6 +80,7 @@ public enum WriteRules {
     private static func location(
         _ text: String, below base: Path, allowingPriority: Bool, failure: (String) -> WriteRuleError
     ) throws(WriteRuleError) -> WriteLocation {
+        if let location = Self.validLocation(text, below: base, allowingPriority: allowingPriority) { return location }
         // Split on the byte `/` (never part of a multi-byte character): splitting characters costs several times more.
         var segments = text.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
         let targetsPriority = allowingPriority && segments.last == ".priority"
@@ -91,6 +92,33 @@ public enum WriteRules {
             return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
         } catch {
             throw failure(error.message)
+        }
+    }
+
+    /// The location `text` names when it breaks no rule, found in one pass over its bytes (every write parses a
+    /// path per member, and most paths are valid); nil when a rule is broken, for `location` to say which.
+    private static func validLocation(_ text: String, below base: Path, allowingPriority: Bool) -> WriteLocation? {
+        var text = text
+        return text.withUTF8 { bytes -> WriteLocation? in
+            var segments: [Range<Int>] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if index > start { segments.append(start..<index) }
+                start = index + 1
+            }
+            let priority = ".priority".utf8
+            let targetsPriority =
+                allowingPriority && segments.last.map { bytes[$0].elementsEqual(priority) } ?? false
+            if targetsPriority { segments.removeLast() }
+            var keys = base.keys
+            keys.reserveCapacity(keys.count + segments.count)
+            for segment in segments {
+                let key = UnsafeBufferPointer(rebasing: bytes[segment])
+                guard Key.isValid(key) else { return nil }
+                keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
+            }
+            guard (try? Path.checkLimits(keys)) != nil else { return nil }
+            return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
         }
     }
 

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthTestKit
 import HearthWire
 import Testing
 
@@ -31,6 +32,31 @@ import Testing
                 == WriteLocation(path: try Self.path("a"), targetsPriority: true))
         #expect(throws: WriteRuleError.self) { try WriteRules.location("/a/.priority", allowingPriority: false) }
         #expect(throws: WriteRuleError.self) { try WriteRules.location("/.priority/a", allowingPriority: true) }
+    }
+
+    /// Random path texts (empty segments, non-ASCII keys, forbidden bytes, `.priority` anywhere, long keys) give
+    /// what the rules say, key by key: the location, or a refusal naming the text.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomPathsFollowTheRulesKeyByKey(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let pieces = [
+            "a", "é", "k1", "-5", "", "", ".priority", "a.b", "x#", "ü/ü", String(repeating: "z", count: 769),
+        ]
+        for round in 0..<500 {
+            let text =
+                (Bool.random(using: &random) ? "/" : "")
+                + (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                    pieces[Int.random(in: 0..<pieces.count, using: &random)]
+                }.joined(separator: "/")
+            let allowingPriority = Bool.random(using: &random)
+            var segments = text.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            let targetsPriority = allowingPriority && segments.last == ".priority"
+            if targetsPriority { segments.removeLast() }
+            let expected = try? Path(keys: segments.map { try Key(validating: $0) }).checkedForLimits()
+            let found = try? WriteRules.location(text, allowingPriority: allowingPriority)
+            #expect(found?.path == expected, "seed \(seed) round \(round): \(text)")
+            if let found { #expect(found.targetsPriority == targetsPriority, "seed \(seed) round \(round): \(text)") }
+        }
     }
 
     @Test func invalidKeysDepthAndLengthAreRefusedNamingThePath() throws {
@@ -188,5 +214,13 @@ import Testing
         for (rule, message) in cases {
             #expect(WireProtocolError(rule) == WireProtocolError(.invalidData, message))
         }
+    }
+}
+
+extension Path {
+    /// The path, once it fits the depth and length limits.
+    fileprivate func checkedForLimits() throws -> Path {
+        try Path.checkLimits(self.keys)
+        return self
     }
 }
