@@ -9,6 +9,10 @@ guard arguments.first == "stars" else {
     FileHandle.standardError.write(Data((StarsOptions.usage + "\n").utf8))
     exit(2)
 }
+if arguments.dropFirst().contains(where: { ["--help", "-h"].contains($0) }) {
+    print(StarsOptions.usage)
+    exit(0)
+}
 do {
     let options = try StarsOptions(arguments: Array(arguments.dropFirst()))
     let isTerminal = isatty(STDOUT_FILENO) != 0

@@ -11,11 +11,9 @@ enum Bench {
                hearth bench restart --data DIR        time recovering a data directory (snapshot + log tail)
                hearth bench star [--shape multi|single] [--clients N] [--seconds S]
                                                       the docs' star through the core alone (no network)
-               hearth bench stars [--nodes HOST:PORT,…] [--clients N] [--posts N] [--users N] [--duration 30s]
-                                  [--mode increment|transaction|rest] [--hot] [--namespace NAME]
-                                  [--json FILE] [--html FILE]
-                                                      load-test running nodes with the docs' star, then check
-                                                      that nothing was lost (exits 1 if something was)
+               hearth bench stars [options]           load-test running nodes with the docs' star, then check
+                                                      that nothing was lost (exits 1 if something was); runs
+                                                      hearth-bench: `hearth bench stars --help` lists its options
         """
 
     static func run(_ arguments: [String]) async throws {
