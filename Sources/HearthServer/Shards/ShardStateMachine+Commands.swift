@@ -54,14 +54,7 @@ extension ShardStateMachine {
 
     /// Phase one: logs this shard's part of a transaction and locks its paths (and guards) until the decision.
     public mutating func prepare(_ transaction: TransactionID, _ intent: ShardIntent) -> ShardDecision {
-        let write = intent.write
-        if self.hasApplied(write) { return .duplicate }
-        if self.isLocked(
-            namespace: write.namespace, mutations: write.mutations, reads: intent.guards, except: transaction)
-        {
-            return .blocked
-        }
-        if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
+        if let obstacle = self.obstacleToCommit(transaction, intent) { return obstacle }
         return self.append(.prepare(transaction, intent))
     }
 
@@ -94,9 +87,10 @@ extension ShardStateMachine {
         return self.append(.finish(transaction, commit: commit))
     }
 
-    /// Whether this shard's part of a transaction can be committed at once, with every other part in the same log
-    /// record (`commit(_:_:)`): nil when it can, else why not — `.duplicate`, `.blocked` or `.needsAllShards`, which
-    /// the two-phase path then handles (answering the duplicate, parking, rerunning over every shard).
+    /// Whether this shard's part of a transaction can be prepared, or committed at once with every other part in
+    /// the same log record (`commit(_:_:)`): nil when it can, else why not — `.duplicate`, `.blocked` or
+    /// `.needsAllShards`, which the two-phase path handles (answering the duplicate, parking, rerunning over every
+    /// shard).
     public func obstacleToCommit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision? {
         let write = part.write
         if self.hasApplied(write) { return .duplicate }
