@@ -109,7 +109,8 @@ public final class Coordinator: Sendable {
         defer { self.running.end(id) }
         var machine = TwoPhaseCommit(
             transaction: id, namespace: namespace, mutations: mutations, conditions: conditions, now: now,
-            origin: origin, router: self.router, escalated: escalated, together: self.shards.commitsTogether)
+            origin: origin, router: self.router, escalated: escalated,
+            together: self.shards.commitsTogether && Self.fitsOneRecord(mutations))
         var directives = machine.start()
         var positions: [ShardLogPosition] = []
         var resolved: [[ResolvedMutation]] = []
@@ -255,6 +256,19 @@ public final class Coordinator: Sendable {
 }
 
 extension Coordinator {
+    /// Writes whose values' JSON passes this many bytes (imports, `writeSizeLimit=unlimited`) prepare part by part
+    /// even where the parts could commit together: one log record holding every part of a gigabyte import would be
+    /// built whole in memory, beside the parts. Ordinary writes are below it (the default `--max-write-bytes`).
+    static let togetherByteLimit = 16 << 20
+
+    /// Whether the write's values are small enough to go into one log record together (`togetherByteLimit`). Values
+    /// parsed from a realtime message keep no text and count nothing: the message size limit bounds them.
+    static func fitsOneRecord(_ mutations: [Mutation]) -> Bool {
+        var bytes = 0
+        for case .set(_, let value) in mutations { bytes += value.sourceJSON?.count ?? 0 }
+        return bytes <= Self.togetherByteLimit
+    }
+
     /// Whether a shard command that threw `error` certainly appended nothing: this node or the leader it asked
     /// refused it, or it could not be sent. A call whose answer was lost may have been carried out.
     static func certainlyNotCarriedOut(_ error: any Error) -> Bool {

@@ -107,4 +107,26 @@ import Testing
         let wal = try simulation.entries(simulation.records)
         #expect(wal.count == 2 && wal.allSatisfy { Self.isCommit($0.entry) })
     }
+
+    /// An import too large for one record prepares part by part, as on a cluster.
+    @Test func aWriteBeyondTheRecordLimitPreparesPartByPart() throws {
+        let (a, b) = try Self.keys()
+        let simulation = Simulation(router: Self.router)
+        let text = String(repeating: "x", count: Coordinator.togetherByteLimit / 4)
+        let json = Array(("{" + (0..<4).map { "\"k\($0)\":\"\(text)\"" }.joined(separator: ",") + "}").utf8)
+        var big = try WriteValue.parseWrite(json, depth: 3)
+        big.sourceJSON = json
+        let update = simulation.spawn { [big] node in
+            try await node.write([.set(Fixture.path("posts/\(a)/text"), big), try Fixture.set("posts/\(b)/on", "true")])
+        }
+        simulation.run()
+        guard case .committed? = update.value else {
+            Issue.record("the import did not commit")
+            return
+        }
+        let wal = try simulation.entries(simulation.records)
+        #expect(!wal.contains { Self.isCommit($0.entry) })
+        #expect(wal.contains { Self.isPrepare($0.entry) })
+        #expect(simulation.visible(Fixture.path("posts/\(a)/text/k3")) == Node(.string(text)))
+    }
 }
