@@ -8,6 +8,8 @@ import HearthWire
 ///
 /// Nothing here waits for a disk: an append only queues the entry, so a hot location takes its next write while
 /// earlier ones are still being made durable, and a transaction's locks last only from its prepare to its decision.
+/// Where one log orders every shard (a single node), every shard's actor runs on one executor (`ShardExecutor`), so
+/// one shard's command can commit all of a transaction's parts in its turn (`commitTogether`).
 public actor ShardActor {
     public let id: Int
     private var machine: ShardStateMachine
