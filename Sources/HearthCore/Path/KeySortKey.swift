@@ -10,6 +10,8 @@ struct KeySortKey {
     /// The first eight bytes, zero-padded; meaningful only when `isASCIIPrefix`.
     let prefix: UInt64
     let isASCIIPrefix: Bool
+    /// The key's length in UTF-8 bytes (integer keys of one value order by it).
+    let count: Int
 
     init(_ key: Key) {
         self.integer = key.integerValue
@@ -23,28 +25,39 @@ struct KeySortKey {
         }
         self.prefix = count == 0 ? 0 : prefix << (8 * UInt64(8 - count))
         self.isASCIIPrefix = isASCII
+        self.count = key.string.utf8.count
     }
 
-    /// Key order between `left` (arrived `left.index`th) and `right`, ties — equal keys, or keys Firebase orders as
-    /// equal — going to the earlier arrival: a strict weak order whose sort keeps duplicates in arrival order.
-    static func precedes(
-        _ left: (key: Key, sortKey: KeySortKey, index: Int), _ right: (key: Key, sortKey: KeySortKey, index: Int)
+    /// The positions of `keys` in Firebase key order, equal keys (or keys Firebase orders as equal) in arrival
+    /// order. Each key is read once; a comparison touches the keys themselves only when their first eight bytes
+    /// tie (or are not ASCII), so sorting copies no strings.
+    static func order(_ keys: [Key]) -> [Int] {
+        let sortKeys = keys.map(KeySortKey.init)
+        return keys.indices.sorted { left, right in
+            Self.precedes(sortKeys[left], left, sortKeys[right], right, in: keys)
+        }
+    }
+
+    /// Key order between `keys[leftIndex]` and `keys[rightIndex]` (read only when the sort keys cannot tell), ties
+    /// going to the earlier index: a strict weak order whose sort keeps duplicates in arrival order.
+    @inline(__always) private static func precedes(
+        _ left: KeySortKey, _ leftIndex: Int, _ right: KeySortKey, _ rightIndex: Int, in keys: [Key]
     ) -> Bool {
-        switch (left.sortKey.integer, right.sortKey.integer) {
+        switch (left.integer, right.integer) {
         case let (leftValue?, rightValue?):
-            return Key.integerOrder(
-                leftValue, count: left.key.string.utf8.count, rightValue, count: right.key.string.utf8.count)
-                ?? (left.index < right.index)
+            return Key.integerOrder(leftValue, count: left.count, rightValue, count: right.count)
+                ?? (leftIndex < rightIndex)
         case (.some, .none):
             return true
         case (.none, .some):
             return false
         case (.none, .none):
-            if left.sortKey.isASCIIPrefix, right.sortKey.isASCIIPrefix, left.sortKey.prefix != right.sortKey.prefix {
-                return left.sortKey.prefix < right.sortKey.prefix
+            if left.isASCIIPrefix, right.isASCIIPrefix, left.prefix != right.prefix {
+                return left.prefix < right.prefix
             }
-            if left.key == right.key { return left.index < right.index }
-            return Key.utf16Precedes(left.key.string, right.key.string)
+            let (leftKey, rightKey) = (keys[leftIndex], keys[rightIndex])
+            if leftKey == rightKey { return leftIndex < rightIndex }
+            return Key.utf16Precedes(leftKey.string, rightKey.string)
         }
     }
 }

@@ -53,11 +53,7 @@ extension WriteValueBuilder {
             children = ChildMap(sortedUniqueElements: container.children)
         } else {
             let entries = container.children
-            let sortKeys = entries.map { KeySortKey($0.key) }
-            let order = entries.indices.sorted { left, right in
-                KeySortKey.precedes(
-                    (entries[left].key, sortKeys[left], left), (entries[right].key, sortKeys[right], right))
-            }
+            let order = KeySortKey.order(entries.map(\.key))
             var elements: [ChildMap.Element] = []
             elements.reserveCapacity(order.count)
             for (position, index) in order.enumerated() {

@@ -29,10 +29,7 @@ import Testing
         var random = SeededRandom(seed: seed)
         for _ in 0..<50 {
             let keys = (0..<Int.random(in: 0...60, using: &random)).map { _ in Self.randomKey(&random) }
-            let sortKeys = keys.map(KeySortKey.init)
-            let fast = keys.indices.sorted {
-                KeySortKey.precedes((keys[$0], sortKeys[$0], $0), (keys[$1], sortKeys[$1], $1))
-            }
+            let fast = KeySortKey.order(keys)
             let reference = keys.indices.sorted { left, right in
                 keys[left] == keys[right] ? left < right : keys[left] < keys[right]
             }
@@ -45,10 +42,7 @@ import Testing
     /// whole keys.
     @Test func prefixesOrderShortBeforeLongAndFallBackWhenEqual() {
         let keys = ["ab", "a", "abcdefghj", "abcdefghi", "abcdefgh", "b"].map { Key(unchecked: $0) }
-        let sortKeys = keys.map(KeySortKey.init)
-        let order = keys.indices.sorted {
-            KeySortKey.precedes((keys[$0], sortKeys[$0], $0), (keys[$1], sortKeys[$1], $1))
-        }
+        let order = KeySortKey.order(keys)
         #expect(order.map { keys[$0].string } == ["a", "ab", "abcdefgh", "abcdefghi", "abcdefghj", "b"])
     }
 }
