@@ -44,6 +44,21 @@ import Testing
         }
     }
 
+    /// An object keeps the last value of a key it repeats, however many members it has.
+    @Test func aRepeatedKeyKeepsItsLastValueInObjectsOfEverySize() throws {
+        for count in [1, 2, 7, 1_000] {
+            let members = (0..<count).map { #""k\#($0)":\#($0)"# } + [#""k0":"last""#]
+            let parsed = try JSONReader.parseValue("{" + members.joined(separator: ",") + "}")
+            guard case .object(let object) = parsed else {
+                Issue.record("\(count) members: \(parsed)")
+                continue
+            }
+            #expect(object.count == count)
+            #expect(object["k0"] == .string("last"))
+            #expect(object["k\(count - 1)"] == (count == 1 ? .string("last") : .int(Int64(count - 1))))
+        }
+    }
+
     static let rejected: [(String, JSONError.Code)] = [
         ("", .unexpectedEnd),
         (" ", .unexpectedEnd),
