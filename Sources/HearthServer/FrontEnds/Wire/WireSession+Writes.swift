@@ -37,11 +37,14 @@ extension WireSession {
     /// answered `datastale` is served next when it tries again, so none loses every round); any other write goes at
     /// once. Returns the turn to end once the put is answered.
     func takeTurn(_ request: WireRequest) async -> ConditionalWriteTurn? {
-        guard case .put(_, _, .some(let hash), _) = request, let (path, _) = try? Self.mutations(of: request) else {
+        // Only the location is read here: the value (a whole post, for a transaction) is built once, by the write.
+        guard case .put(let text, _, .some(let hash), _) = request,
+            let location = try? WriteRules.location(text, allowingPriority: true)
+        else {
             return nil
         }
         return await self.context.access.conditionalWrites.admit(
-            connection: self.caller, target: .init(namespace: self.namespace, path: path), etag: hash)
+            connection: self.caller, target: .init(namespace: self.namespace, path: location.path), etag: hash)
     }
 
     /// Ends a compare-and-set's turn with how it was answered.
