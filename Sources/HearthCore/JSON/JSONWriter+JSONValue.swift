@@ -34,11 +34,12 @@ extension JSONWriter {
             self.close(UInt8(ascii: "]"), isEmpty: elements.isEmpty)
         case .object(let members):
             self.open(UInt8(ascii: "{"))
-            let sorted = members.map { (key: Key(unchecked: $0.key), value: $0.value) }.sorted { $0.key < $1.key }
-            for (offset, member) in sorted.enumerated() {
+            let unsorted = Array(members)
+            let keys = unsorted.map { Key(unchecked: $0.key) }
+            for (offset, index) in KeySortKey.order(keys).enumerated() {
                 self.separate(isFirst: offset == 0)
-                self.writeKey(member.key.string)
-                self.writeValue(member.value, to: &output)
+                self.writeKey(unsorted[index].key)
+                self.writeValue(unsorted[index].value, to: &output)
                 self.flushIfFull(to: &output)
             }
             self.close(UInt8(ascii: "}"), isEmpty: members.isEmpty)

@@ -56,6 +56,25 @@ import Testing
         #expect(self.text(value) == #"{"2":4,"10":2,"a":3,"b":1}"#)
     }
 
+    /// Members of any kind of key (integers, zero-led and negative ones, shared prefixes, non-ASCII) come out in
+    /// `Key` order.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomObjectsAreWrittenInKeyOrder(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let shapes =
+            [("", ""), ("-", ""), ("0", ""), ("u", ""), ("user-000", ""), ("", "99999999999"), ("é", "")]
+            + [("a\u{FF5E}", ""), ("a\u{1F600}", "")]
+        for _ in 0..<50 {
+            var members: [String: JSONValue] = [:]
+            for _ in 0..<Int.random(in: 0...40, using: &random) {
+                let (prefix, suffix) = shapes[Int.random(in: 0..<shapes.count, using: &random)]
+                members[prefix + "\(Int.random(in: 0..<30, using: &random))" + suffix] = .int(1)
+            }
+            let expected = members.keys.map { Key(unchecked: $0) }.sorted().map { #""\#($0.string)":1"# }
+            #expect(self.text(.object(members)) == "{" + expected.joined(separator: ",") + "}")
+        }
+    }
+
     @Test func prettyFormIndentsByTwoSpaces() {
         let value = JSONValue.object(["a": .array([.int(1), .object([:]), .array([])]), "b": .object(["c": .null])])
         let expected = """
