@@ -25,6 +25,17 @@ import Testing
         return false
     }
 
+    /// The committed log's entries once `update` committed; nil (an issue recorded, naming `what`) when it did not.
+    private static func log(
+        after update: SimulatedTask<WriteOutcome>, in simulation: Simulation, _ what: String
+    ) throws -> [(record: Int, shard: Int, index: UInt64, entry: ShardEntry)]? {
+        guard case .committed? = update.value else {
+            Issue.record("\(what) did not commit")
+            return nil
+        }
+        return try simulation.entries(simulation.records)
+    }
+
     @Test func aTwoShardUpdateCommitsAsOneRecordOfItsParts() throws {
         let (a, b) = try Self.keys()
         let simulation = Simulation(router: Self.router)
@@ -68,11 +79,9 @@ import Testing
         #expect(simulation.visible(Fixture.path("posts/\(b)/on")).isEmpty, "nothing of it was committed at once")
         simulation.spawn { node in try await node.shards[1].finish(held, commit: false) }
         simulation.run()
-        guard case .committed? = update.value else {
-            Issue.record("the update did not commit once the transaction finished")
+        guard let wal = try Self.log(after: update, in: simulation, "the update, once the transaction finished") else {
             return
         }
-        let wal = try simulation.entries(simulation.records)
         #expect(!wal.contains { Self.isCommit($0.entry) })
         #expect(wal.filter { Self.isPrepare($0.entry) }.count == 2, "the held part, then the update's")
         #expect(simulation.visible(Fixture.path("posts/\(a)/n")) == Node(.int(1)))
@@ -120,11 +129,7 @@ import Testing
             try await node.write([.set(Fixture.path("posts/\(a)/text"), big), try Fixture.set("posts/\(b)/on", "true")])
         }
         simulation.run()
-        guard case .committed? = update.value else {
-            Issue.record("the import did not commit")
-            return
-        }
-        let wal = try simulation.entries(simulation.records)
+        guard let wal = try Self.log(after: update, in: simulation, "the import") else { return }
         #expect(!wal.contains { Self.isCommit($0.entry) })
         #expect(wal.contains { Self.isPrepare($0.entry) })
         #expect(simulation.visible(Fixture.path("posts/\(a)/text/k3")) == Node(.string(text)))
