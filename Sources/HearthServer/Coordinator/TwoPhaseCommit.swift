@@ -133,10 +133,11 @@ public struct TwoPhaseCommit: Sendable {
         self.phase = .done
     }
 
-    /// A participant could not commit at once, and nothing changed: prepare as two-phase commit does.
+    /// A participant could not commit at once, and nothing changed: prepare the parts already cut, as two-phase
+    /// commit does.
     public mutating func onObstructed() -> [Directive] {
         precondition(self.phase == .preparing, "onObstructed in phase \(self.phase)")
-        return [self.prepareDirective()]
+        return [self.prepareCutParts()]
     }
 
     /// The participants' data at the read paths (in `readPaths` order) and the index each read reflects.
@@ -215,7 +216,12 @@ public struct TwoPhaseCommit: Sendable {
     /// Cuts the parts and prepares them.
     private mutating func prepareDirective() -> Directive {
         self.cutParts()
-        return .prepare(
+        return self.prepareCutParts()
+    }
+
+    /// Prepares each part but the anchor's, ascending, with the condition paths its shard owns as its guards.
+    private func prepareCutParts() -> Directive {
+        .prepare(
             self.participants.dropLast().map { shard in
                 let guards = self.conditions.map(\.path).filter {
                     self.router.shards(namespace: self.namespace, mutation: $0).contains(shard)

@@ -16,8 +16,9 @@ public struct ShardApplied: Sendable {
         /// A transaction's part was prepared here.
         case prepared(TransactionID, ShardIntent)
         /// A transaction's part was finished here: by the anchor's decision (`decision` set), by a participant
-        /// learning it, or by a part committed at once with the others (`ShardEntry.commit`). `committed` is the resolved part when it committed (nil for an abort, or when nothing was
-        /// prepared here); readers see it once every participant's part is committed.
+        /// learning it, or by a part committed at once with the others (`ShardEntry.commit`). `committed` is the
+        /// resolved part when it committed (nil for an abort, or when nothing was prepared here); readers see it once
+        /// every participant's part is committed.
         case finished(TransactionID, decision: Bool?, committed: ShardTransactionPart?)
         /// Only the shard's transaction bookkeeping changed: the anchor forgot these decisions (none, for a second
         /// decision it ignored); readers see nothing.
