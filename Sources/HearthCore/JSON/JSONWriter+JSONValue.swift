@@ -34,16 +34,25 @@ extension JSONWriter {
             self.close(UInt8(ascii: "]"), isEmpty: elements.isEmpty)
         case .object(let members):
             self.open(UInt8(ascii: "{"))
-            let unsorted = Array(members)
-            let keys = unsorted.map { Key(unchecked: $0.key) }
-            for (offset, index) in KeySortKey.order(keys).enumerated() {
+            for (offset, member) in Self.ordered(members).enumerated() {
                 self.separate(isFirst: offset == 0)
-                self.writeKey(unsorted[index].key)
-                self.writeValue(unsorted[index].value, to: &output)
+                self.writeKey(member.key)
+                self.writeValue(member.value, to: &output)
                 self.flushIfFull(to: &output)
             }
             self.close(UInt8(ascii: "}"), isEmpty: members.isEmpty)
         }
+    }
+
+    /// An object's members in `Key` order. A large object (a post's thousand stars) goes through the sort keys,
+    /// read once per key; a small one (every protocol message) is sorted as it is, where the sort keys' arrays
+    /// would cost more than they save.
+    private static func ordered(_ members: [String: JSONValue]) -> [(key: String, value: JSONValue)] {
+        guard members.count > 16 else {
+            return members.sorted { Key(unchecked: $0.key) < Key(unchecked: $1.key) }
+        }
+        let unsorted = Array(members)
+        return KeySortKey.order(unsorted.map { Key(unchecked: $0.key) }).map { unsorted[$0] }
     }
 }
 
