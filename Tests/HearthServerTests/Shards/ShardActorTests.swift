@@ -41,6 +41,24 @@ import Testing
         while await actor.parkedCount == 0 { await Task.yield() }
     }
 
+    /// Shards over one log that takes several shards' entries in a record share one executor, and only then can the
+    /// coordinator commit a transaction's parts together; shards with a log each (a Raft group each) run apart.
+    @Test func shardsShareAnExecutorExactlyWhenTheirLogAppendsTogether() {
+        let machines = (0..<3).map { ShardStateMachine(shard: $0, spineDepth: 2) }
+        for (ordering, together) in [(SimulatedShardLog.Ordering.oneLog, true), (.oneLogWithoutGroups, false)]
+            + [(.perShard, false)]
+        {
+            let log = SimulatedShardLog(ordering: ordering, lastIndex: [0, 0, 0], sequence: 0) { _, _ in }
+            let actors = ShardActor.actors(for: machines, log: log)
+            #expect(actors.count == 3)
+            let executors = Set(actors.map { ObjectIdentifier($0.executor) })
+            #expect(executors.count == (together ? 1 : 3), "\(ordering)")
+            #expect(LocalShardClient(actors: actors).commitsTogether == together, "\(ordering)")
+        }
+        let alone = ShardActor.actors(for: [machines[0]], log: SwitchableLog())
+        #expect(!LocalShardClient(actors: alone).commitsTogether, "one shard has nothing to commit together")
+    }
+
     @Test func aWriteParkedBehindAReadLockFailsOverOnceTheLeaderIsDeposed() async throws {
         let log = SwitchableLog()
         let actor = ShardActor(machine: ShardStateMachine(shard: 0, spineDepth: 2), log: log)
