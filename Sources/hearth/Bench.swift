@@ -14,6 +14,8 @@ enum Bench {
                hearth bench stars [options]           load-test running nodes with the docs' star, then check
                                                       that nothing was lost (exits 1 if something was); runs
                                                       hearth-bench: `hearth bench stars --help` lists its options
+               hearth bench fanout [options]          time one write's events at many listeners of a node (or
+                                                      Redis); runs hearth-bench (`hearth bench fanout --help`)
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -32,12 +34,13 @@ enum Bench {
                 clients: try options.positiveInt("--clients") ?? 64,
                 seconds: try options.positiveDouble("--seconds") ?? 5,
                 shape: options.values["--shape"] ?? "multi")
-        case "stars":
-            try self.stars(Array(arguments.dropFirst()))
+        case "stars", "fanout":
+            try self.loadGenerator(arguments)
         case nil, "help", "--help", "-h":
             print(self.usage)
         case let name?:
-            throw UsageError("unknown benchmark '\(name)': one of query, restart, star, stars (`hearth bench --help`)")
+            throw UsageError(
+                "unknown benchmark '\(name)': one of query, restart, star, stars, fanout (`hearth bench --help`)")
         }
     }
 

@@ -47,6 +47,6 @@ import Testing
     @Test func theChaosOptionIsChecked() throws {
         let options = try StarsOptions(arguments: ["--chaos", "kill-leader", "--cluster-script", "/x/cluster"])
         #expect(options.killsLeader && options.clusterScript == "/x/cluster")
-        #expect(throws: StarsOptionsError.self) { try StarsOptions(arguments: ["--chaos", "kill-everything"]) }
+        #expect(throws: BenchOptionsError.self) { try StarsOptions(arguments: ["--chaos", "kill-everything"]) }
     }
 }

@@ -33,12 +33,12 @@ import Testing
     }
 
     @Test func durationsTakeTheirUnits() throws {
-        #expect(try StarsOptions.duration("30s") == .seconds(30))
-        #expect(try StarsOptions.duration("500ms") == .milliseconds(500))
-        #expect(try StarsOptions.duration("2m") == .seconds(120))
-        #expect(try StarsOptions.duration("7") == .seconds(7))
+        #expect(try OptionValues.duration("--duration", "30s") == .seconds(30))
+        #expect(try OptionValues.duration("--duration", "500ms") == .milliseconds(500))
+        #expect(try OptionValues.duration("--duration", "2m") == .seconds(120))
+        #expect(try OptionValues.duration("--duration", "7") == .seconds(7))
         for bad in ["", "s", "-1s", "0", "10sm", "abc"] {
-            #expect(throws: StarsOptionsError.self, "\(bad)") { try StarsOptions.duration(bad) }
+            #expect(throws: BenchOptionsError.self, "\(bad)") { try OptionValues.duration("--duration", bad) }
         }
     }
 

@@ -3,8 +3,8 @@ import HearthCore
 import HearthTestKit
 import Testing
 
-/// `hearth bench` as a user runs it: `stars` hands over to `hearth-bench` and writes its JSON report, and a name
-/// that is no benchmark exits non-zero.
+/// `hearth bench` as a user runs it: `stars` and `fanout` hand over to `hearth-bench` and write their JSON reports,
+/// and a name that is no benchmark exits non-zero.
 @Suite struct BenchCommandProcessTests {
     /// Runs `hearth` with `arguments`; returns its exit status.
     private static func hearth(_ arguments: [String]) throws -> Int32 {
@@ -33,9 +33,25 @@ import Testing
         #expect(json["opsPerSecond"] != nil && json["latencyMs"]?["p99"] != nil)
     }
 
+    @Test func fanoutWritesAReportScriptsCanRead() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory("bench-fanout")
+        let report = directory.path + "/report.json"
+        let status = try Self.hearth([
+            "bench", "fanout", "--server", "127.0.0.1:\(server.port)", "--listeners", "10", "--writes", "3",
+            "--interval", "10ms", "--json", report,
+        ])
+        #expect(status == 0)
+        let json = try JSONReader.parseValue(Array(try Data(contentsOf: URL(fileURLWithPath: report))))
+        #expect(json["ok"] == .bool(true) && json["delivered"] == .int(30))
+        #expect(json["latencyMs"]?["p99"] != nil)
+    }
+
     @Test func anUnknownBenchmarkExitsNonZero() throws {
         #expect(try Self.hearth(["bench", "stares"]) == 2)
         #expect(try Self.hearth(["bench", "stars", "--clients", "none"]) == 2)
+        #expect(try Self.hearth(["bench", "fanout", "--listeners", "none"]) == 2)
         #expect(try Self.hearth(["bench"]) == 0)
     }
 }

@@ -1,5 +1,5 @@
-/// A command line `hearth bench stars` cannot run, naming the option at fault.
-public struct StarsOptionsError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A command line a `hearth bench` load generator cannot run, naming the option at fault.
+public struct BenchOptionsError: Error, Sendable, Equatable, CustomStringConvertible {
     public let option: String
     public let problem: String
 
