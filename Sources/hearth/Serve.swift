@@ -84,6 +84,7 @@ enum Serve {
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
             case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
             case "--max-connections": configuration.maximumConnections = try integer(flag, minimum: 1)
+            case "--send-helpers": configuration.sendHelpers = try integer(flag, minimum: 0)
             case "--max-client-memory": configuration.maximumClientMemory = try integer(flag, minimum: 1024 * 1024)
             case "--client-soft-limit-bytes": configuration.outputSoftLimitBytes = try integer(flag, minimum: 1024)
             case "--client-soft-limit-seconds":

@@ -32,6 +32,8 @@ enum Usage {
           --max-connections N     clients held at once; beyond it the longest-idle keep-alive connection is
                                   closed, or the new client answered 503 (default: the descriptor limit, raised
                                   to its hard limit at start, less 128 kept for logs, snapshots and peers)
+          --send-helpers N        threads beside the reactor's that send one event to many listeners at once
+                                  (default: the machine's cores less one, at most 3; 0: the reactor alone)
           --min-body-rate N       bytes/s a request body or WebSocket message must keep up after a 5 s
                                   grace, or get 408 (WebSocket: close 1008); 0 turns it off (default 240)
           --body-deadline-seconds N  the longest a whole request body may take (default: no bound)

@@ -15,6 +15,8 @@ package final class EventLoop: Sendable {
         package var maximumConnections = 50_000
         /// How long accepting pauses after `accept` runs out of descriptors, unless a connection closes sooner.
         package var acceptBackoff: Duration = .milliseconds(100)
+        /// Threads besides the loop's that send when one batch flushes many connections (`SendHelpers`).
+        package var sendHelpers = 0
 
         package init() {}
     }
@@ -32,7 +34,8 @@ package final class EventLoop: Sendable {
         let settings = Reactor.Settings(
             outboundBufferLimit: configuration.outboundBufferLimit,
             maximumConnections: configuration.maximumConnections,
-            acceptBackoff: configuration.acceptBackoff.reactorNanoseconds
+            acceptBackoff: configuration.acceptBackoff.reactorNanoseconds,
+            sendHelpers: configuration.sendHelpers
         )
         try self.init(settings: settings, counters: NetworkCounters(), listener: listener, stopped: {})
     }

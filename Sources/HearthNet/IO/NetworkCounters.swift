@@ -12,6 +12,7 @@ final class NetworkCounters: Sendable {
     let idleClosedForRoom = Atomic<UInt64>(0)
     let evictedForMemoryBudget = Atomic<UInt64>(0)
     let evictedForSoftLimit = Atomic<UInt64>(0)
+    let parallelFlushes = Atomic<UInt64>(0)
     /// The node's client memory budget, when it has one (its held bytes are reported).
     let budget: ClientMemoryBudget?
 
@@ -30,7 +31,8 @@ final class NetworkCounters: Sendable {
             idleClosedForRoom: self.idleClosedForRoom.load(ordering: .relaxed),
             clientMemoryBytes: self.budget?.heldBytes ?? 0,
             evictedForMemoryBudget: self.evictedForMemoryBudget.load(ordering: .relaxed),
-            evictedForSoftLimit: self.evictedForSoftLimit.load(ordering: .relaxed)
+            evictedForSoftLimit: self.evictedForSoftLimit.load(ordering: .relaxed),
+            parallelFlushes: self.parallelFlushes.load(ordering: .relaxed)
         )
     }
 }

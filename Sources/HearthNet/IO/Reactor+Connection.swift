@@ -64,15 +64,7 @@ extension Reactor {
     /// Writes queued bytes until `EAGAIN` or the queue is empty; completes a requested close.
     func flush(_ connection: Connection) {
         while !connection.isClosed {
-            let step: FlushStep = connection.writer.queue.withLock { queue in
-                queue.isFlushScheduled = false
-                if queue.hasOverflowed { return .overflowed }
-                // Many small events (one per listener push) go out in one send, as Redis writes a client's output
-                // buffer once per event-loop turn; a large chunk is sent from where it lies.
-                if queue.isFrontFragmented { return .sendGathered(count: queue.copyFront(into: self.writeBuffer)) }
-                if let front = queue.front { return .send(front.chunk, offset: front.offset) }
-                return queue.isCloseRequested ? .closeRequested : .drained
-            }
+            let step = Self.nextStep(connection.writer, gather: self.writeBuffer)
             switch step {
             case .drained:
                 self.noticeDrained(connection)
@@ -84,25 +76,10 @@ extension Reactor {
                 self.finishClose(connection)
                 return
             case .send, .sendGathered:
-                let outcome: Result<Syscall.Result, IOError>
-                if case .send(let chunk, let offset) = step {
-                    outcome = chunk.withUnsafeBytes { bytes in
-                        Result { () throws(IOError) in
-                            try Socket.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                        }
-                    }
-                } else if case .sendGathered(let count) = step {
-                    outcome = Result { () throws(IOError) in
-                        try Socket.send(
-                            connection.descriptor, UnsafeRawBufferPointer(rebasing: self.writeBuffer[0..<count]))
-                    }
-                } else {
-                    preconditionFailure("flush step \(step) sends nothing")
-                }
-                let written: Int
-                switch outcome {
-                case .success(.done(let count)):
-                    written = count
+                switch Self.perform(step, on: connection.descriptor, gather: self.writeBuffer) {
+                case .success(.done(let written)):
+                    self.counters.bytesWritten.add(UInt64(written), ordering: .relaxed)
+                    connection.writer.consumed(written)
                 case .success(.wouldBlock):
                     self.noticeDrained(connection)
                     return
@@ -110,9 +87,55 @@ extension Reactor {
                     self.close(connection, error: Self.transferError(error, on: connection))
                     return
                 }
-                self.counters.bytesWritten.add(UInt64(written), ordering: .relaxed)
-                connection.writer.consumed(written)
             }
+        }
+    }
+
+    /// Sends what `writer` has queued until the socket would block or the queue holds no more bytes to send,
+    /// touching nothing but the socket, the writer and the counters, so it may run on a send helper's thread while
+    /// the reactor waits (`Reactor+ParallelFlush.swift`). Whatever else a flush does — telling the handler, closing
+    /// after a failure or an overflow, finishing a requested close — is left to the reactor's own `flush` after.
+    static func sendQueued(
+        descriptor: Int32, writer: ConnectionWriter, gather: UnsafeMutableRawBufferPointer, counters: NetworkCounters
+    ) {
+        while true {
+            let step = Self.nextStep(writer, gather: gather)
+            guard case .success(.done(let written)) = Self.perform(step, on: descriptor, gather: gather) else { return }
+            counters.bytesWritten.add(UInt64(written), ordering: .relaxed)
+            writer.consumed(written)
+        }
+    }
+
+    /// What the front of `writer`'s queue asks for next. Many small events (one per listener push) are gathered
+    /// into `gather` to go out in one send, as Redis writes a client's output buffer once per event-loop turn; a
+    /// large chunk is sent from where it lies.
+    private static func nextStep(_ writer: ConnectionWriter, gather: UnsafeMutableRawBufferPointer) -> FlushStep {
+        writer.queue.withLock { queue in
+            queue.isFlushScheduled = false
+            if queue.hasOverflowed { return .overflowed }
+            if queue.isFrontFragmented { return .sendGathered(count: queue.copyFront(into: gather)) }
+            if let front = queue.front { return .send(front.chunk, offset: front.offset) }
+            return queue.isCloseRequested ? .closeRequested : .drained
+        }
+    }
+
+    /// The `send` a step asks for; a step with nothing to send answers `wouldBlock`, as a full socket would.
+    private static func perform(
+        _ step: FlushStep, on descriptor: Int32, gather: UnsafeMutableRawBufferPointer
+    ) -> Result<Syscall.Result, IOError> {
+        switch step {
+        case .send(let chunk, let offset):
+            chunk.withUnsafeBytes { bytes in
+                Result { () throws(IOError) in
+                    try Socket.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                }
+            }
+        case .sendGathered(let count):
+            Result { () throws(IOError) in
+                try Socket.send(descriptor, UnsafeRawBufferPointer(rebasing: gather[0..<count]))
+            }
+        case .overflowed, .closeRequested, .drained:
+            .success(.wouldBlock)
         }
     }
 

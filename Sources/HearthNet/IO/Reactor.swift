@@ -25,6 +25,9 @@ final class Reactor {
         /// How long the listener stays paused after `accept` ran out of descriptors, unless a connection closes
         /// sooner (see `Reactor+Accept.swift`).
         var acceptBackoff: UInt64
+        /// Threads besides the reactor's that send when one batch flushes many connections at once
+        /// (`Reactor+ParallelFlush.swift`); 0 sends everything from the reactor thread.
+        var sendHelpers = 0
     }
 
     /// The listener's epoll token; also the timer-heap key of its accept back-off, since other IDs start at 2.
@@ -63,6 +66,8 @@ final class Reactor {
     /// Where small queued chunks are gathered to go out in one send (see `flush`).
     let writeBuffer: UnsafeMutableRawBufferPointer
     private let events: UnsafeMutablePointer<epoll_event>
+    /// Send beside the reactor in a large batch of flushes; nil when `Settings.sendHelpers` is 0.
+    let sendHelpers: SendHelpers?
 
     init(
         settings: Settings,
@@ -81,6 +86,14 @@ final class Reactor {
             Syscall.close(self.epoll)
             throw error
         }
+        do {
+            self.sendHelpers =
+                settings.sendHelpers > 0 ? try SendHelpers(count: settings.sendHelpers, counters: counters) : nil
+        } catch {
+            Syscall.close(self.epoll)
+            self.inbox.close(failure: nil)
+            throw error
+        }
         self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         self.writeBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         if listener != nil { self.spareDescriptor = Self.openSpareDescriptor() }
@@ -93,6 +106,7 @@ final class Reactor {
         } catch {
             Syscall.close(self.epoll)
             self.inbox.close(failure: nil)
+            self.sendHelpers?.stop()
             throw error
         }
     }
@@ -137,7 +151,7 @@ final class Reactor {
         case Self.listenerToken:
             self.acceptConnections()
         case Self.inboxToken:
-            for command in self.inbox.takeCommands() { self.perform(command) }
+            self.performAll(self.inbox.takeCommands())
         default:
             guard let connection = self.connections[token] else { return }
             if connection.state == .connecting {
@@ -150,7 +164,7 @@ final class Reactor {
         }
     }
 
-    private func perform(_ command: ReactorInbox.Command) {
+    func perform(_ command: ReactorInbox.Command) {
         switch command {
         case .message(let connectionID, let message):
             guard let connection = self.connections[connectionID], let handler = connection.handler,
@@ -161,9 +175,9 @@ final class Reactor {
             }
             handler.handle(message, on: connection)
         case .flush(let connectionID):
-            if let connection = self.connections[connectionID], connection.state != .connecting {
-                self.flush(connection)
-            }
+            self.flushMany([connectionID])
+        case .flushMany(let connectionIDs):
+            self.flushMany(connectionIDs)
         case .evict(let connectionID, let reason):
             if let connection = self.connections[connectionID] { self.evict(connection, reason: reason) }
         case .enforceClientMemoryBudget:
@@ -221,6 +235,7 @@ final class Reactor {
             self.close(connection, error: connection.state == .connecting ? Self.abandoned(connection) : nil)
         }
         self.scheduled = [:]
+        self.sendHelpers?.stop()
         Syscall.close(self.epoll)
         self.stopped()
         self.inbox.close(failure: self.failure)

@@ -18,6 +18,9 @@ final class ReactorInbox: Sendable {
         case message(connectionID: UInt64, any ConnectionMessage)
         /// A writer queued bytes or asked to close.
         case flush(connectionID: UInt64)
+        /// Several writers queued bytes in one `FlushBatch` (one event to many listeners): flushed together, by the
+        /// send helpers too when there are many (`Reactor+ParallelFlush.swift`).
+        case flushMany(connectionIDs: [UInt64])
         /// A connection must go to protect the node's memory (its soft limit ran out).
         case evict(connectionID: UInt64, ConnectionEviction)
         /// Clients hold more than the node's client memory budget.
@@ -109,7 +112,7 @@ final class ReactorInbox: Sendable {
         case .message(_, let message): message.discard()
         case .execute(let work): work.refused()
         case .finish(_, let continuation): continuation.resume()
-        case .flush, .drain, .evict, .enforceClientMemoryBudget: break
+        case .flush, .flushMany, .drain, .evict, .enforceClientMemoryBudget: break
         }
     }
 }

@@ -160,7 +160,8 @@ public final class HTTPServer: Sendable {
             clientMemory: ConnectionWriter.MemoryRules(budget: self.budget, softLimit: softLimit),
             onEviction: self.configuration.onEviction,
             maximumConnections: self.configuration.maximumConnections,
-            acceptBackoff: MonotonicClock.nanoseconds(self.acceptBackoffSeconds)
+            acceptBackoff: MonotonicClock.nanoseconds(self.acceptBackoffSeconds),
+            sendHelpers: self.configuration.sendHelpers
         )
     }
 

@@ -36,11 +36,21 @@ public struct HTTPServerConfiguration: Sendable {
     /// make room, or else the new client is answered 503 with `Retry-After` and closed. The default is what the
     /// process's descriptor limit allows (`DescriptorLimit.connections`, read when the configuration is made).
     public var maximumConnections: Int = DescriptorLimit.current().connections
+    /// Threads besides the reactor's that send when one batch of events goes to many connections at once (one write
+    /// to thousands of listeners), so its `send`s use more than one core. The default is one fewer than the
+    /// machine's online cores, at most 3; 0 sends everything from the reactor thread.
+    public var sendHelpers: Int = Self.defaultSendHelpers
     /// The graceful-shutdown bound: how long `run()` waits for queued responses to flush after the in-flight
     /// handlers have finished.
     public var shutdownFlushSeconds: Double = 5
 
     public init() {}
+
+    /// One fewer than the machine's online cores, at most 3.
+    public static var defaultSendHelpers: Int {
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return max(0, min(3, cores - 1))
+    }
 
     /// An eighth of the machine's physical memory, at least 64 MiB.
     public static var defaultMaximumClientMemory: Int {

@@ -22,6 +22,9 @@ public struct NetworkStatistics: Sendable, Hashable {
     public var evictedForMemoryBudget: UInt64
     /// Connections closed because answers waited for them above the soft limit for longer than its grace period.
     public var evictedForSoftLimit: UInt64
+    /// Batches of flushes so large (one event to many listeners) that the reactor and its send helpers sent them
+    /// together.
+    public var parallelFlushes: UInt64
 
     public init(
         acceptedConnections: UInt64 = 0,
@@ -33,7 +36,8 @@ public struct NetworkStatistics: Sendable, Hashable {
         idleClosedForRoom: UInt64 = 0,
         clientMemoryBytes: Int = 0,
         evictedForMemoryBudget: UInt64 = 0,
-        evictedForSoftLimit: UInt64 = 0
+        evictedForSoftLimit: UInt64 = 0,
+        parallelFlushes: UInt64 = 0
     ) {
         self.acceptedConnections = acceptedConnections
         self.openConnections = openConnections
@@ -45,5 +49,6 @@ public struct NetworkStatistics: Sendable, Hashable {
         self.clientMemoryBytes = clientMemoryBytes
         self.evictedForMemoryBudget = evictedForMemoryBudget
         self.evictedForSoftLimit = evictedForSoftLimit
+        self.parallelFlushes = parallelFlushes
     }
 }

@@ -70,5 +70,9 @@ extension Metrics {
                 (["output_soft_limit"], Double(statistics.evictedForSoftLimit)),
             ]
         }
+        registry.sampledCounter(
+            "hearth_parallel_flushes_total",
+            help: "Batches of events to many connections at once that the reactor and its send helpers sent together."
+        ) { Double(server.statistics.parallelFlushes) }
     }
 }

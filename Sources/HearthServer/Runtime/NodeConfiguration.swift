@@ -43,6 +43,9 @@ public struct NodeConfiguration: Sendable {
     /// The most client connections held at once; `nil` for what the descriptor limit allows
     /// (`DescriptorLimit.connections`).
     public var maximumConnections: Int?
+    /// Threads beside the reactor's that send a batch of events to many connections at once; `nil` for
+    /// `HTTPServerConfiguration.defaultSendHelpers`.
+    public var sendHelpers: Int?
     /// Largest inbound realtime-protocol message (all frames of one message), in UTF-8 bytes.
     public var maximumWireMessageBytes = 16 * 1024 * 1024
     /// Received but not yet processed realtime-protocol bytes one session may have queued; a client that sends

@@ -66,6 +66,7 @@ public final class NodeRuntime: Sendable {
             log.warning("http.client_evicted", ["client": address, "reason": why, "held_bytes": "\(held)"])
         }
         http.maximumConnections = self.configuration.maximumConnections ?? DescriptorLimit.current().connections
+        http.sendHelpers = self.configuration.sendHelpers ?? HTTPServerConfiguration.defaultSendHelpers
         http.minimumDataRate.bytesPerSecond = self.configuration.minimumBodyBytesPerSecond
         http.bodyDeadlineSeconds = self.configuration.bodyDeadlineSeconds
         self.logConnectionLimit(http.maximumConnections)

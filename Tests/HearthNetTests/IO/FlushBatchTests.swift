@@ -3,12 +3,16 @@ import Testing
 
 @testable import HearthNet
 
-/// Flushes asked for inside a batch wait for its end: one per connection however many writes the batch made, none
-/// before; outside a batch each write asks at once.
+/// Flushes asked for inside a batch wait for its end: one command for the reactor naming each connection once,
+/// however many writes the batch made, none before; outside a batch each write asks at once.
 @Suite struct FlushBatchTests {
-    private static func flushes(_ inbox: ReactorInbox) -> [UInt64] {
+    private static func flushes(_ inbox: ReactorInbox) -> [[UInt64]] {
         inbox.takeCommands().compactMap {
-            if case .flush(let id) = $0 { id } else { nil }
+            switch $0 {
+            case .flush(let id): [id]
+            case .flushMany(let ids): ids
+            default: nil
+            }
         }
     }
 
@@ -23,7 +27,7 @@ import Testing
             _ = FlushBatch.collecting { writers[0].write([9]) }
             #expect(Self.flushes(inbox).isEmpty, "a nested batch joins the outer one")
         }
-        #expect(Self.flushes(inbox) == [1, 2, 3])
+        #expect(Self.flushes(inbox) == [[1, 2, 3]])
         #expect(writers[0].queue.withLock { $0.queuedBytes } == 6, "every write was queued")
     }
 
@@ -31,6 +35,6 @@ import Testing
         let inbox = try ReactorInbox()
         let writer = ConnectionWriter(id: 4, limit: 1 << 20, inbox: inbox)
         writer.write([1])
-        #expect(Self.flushes(inbox) == [4])
+        #expect(Self.flushes(inbox) == [[4]])
     }
 }
