@@ -17,6 +17,8 @@ package final class EventLoop: Sendable {
         package var acceptBackoff: Duration = .milliseconds(100)
         /// Threads besides the loop's that send when one batch flushes many connections (`SendHelpers`).
         package var sendHelpers = 0
+        /// The fewest connections in one batch the send helpers share (`Reactor.Settings.parallelFlushMinimum`).
+        package var parallelFlushMinimum = Reactor.defaultParallelFlushMinimum
 
         package init() {}
     }
@@ -35,7 +37,8 @@ package final class EventLoop: Sendable {
             outboundBufferLimit: configuration.outboundBufferLimit,
             maximumConnections: configuration.maximumConnections,
             acceptBackoff: configuration.acceptBackoff.reactorNanoseconds,
-            sendHelpers: configuration.sendHelpers
+            sendHelpers: configuration.sendHelpers,
+            parallelFlushMinimum: configuration.parallelFlushMinimum
         )
         try self.init(settings: settings, counters: NetworkCounters(), listener: listener, stopped: {})
     }

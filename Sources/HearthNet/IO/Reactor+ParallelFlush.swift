@@ -7,15 +7,12 @@ import Synchronization
 /// was busy when it published a lone change as it went. Each `send` of those runs
 /// the TCP path on the calling core (on loopback the receiver's too), about 10 µs apiece, so from one thread the last
 /// listener hears the write some 100 ms after the first. With send helpers (`Settings.sendHelpers`), a batch of at
-/// least `parallelFlushMinimum` connections is cut into shares: the helpers send theirs while the reactor sends its
-/// own (`sendQueued`: socket, writer and counters only), then the reactor flushes each connection once more itself,
+/// least `Settings.parallelFlushMinimum` connections is sent by the reactor and the helpers together, each taking the next
+/// connection in turn (`sendQueued`: socket, writer and counters only), then the reactor flushes each connection
+/// once more itself,
 /// which finds the queue empty, or does what only the reactor may: tell the handler its output drained, close after
 /// a failure or an overflow, finish a requested close.
 extension Reactor {
-    /// The fewest connections in one batch that are shared out among the send helpers; fewer go out from the
-    /// reactor alone, where waking a helper would cost more than it saves.
-    static let parallelFlushMinimum = 128
-
     /// Performs the inbox's commands in order; each run of flush commands (a `flushMany`, or single flushes queued
     /// one after another while the reactor was busy, as the read view sends a lone change) is flushed as one batch.
     func performAll(_ commands: [ReactorInbox.Command]) {
@@ -48,21 +45,9 @@ extension Reactor {
             else { return nil }
             return connection
         }
-        if let helpers = self.sendHelpers, batch.count >= Self.parallelFlushMinimum {
+        if let helpers = self.sendHelpers, batch.count >= self.settings.parallelFlushMinimum {
             self.counters.parallelFlushes.add(1, ordering: .relaxed)
-            let shareCount = helpers.count + 1
-            let shares = (0..<shareCount).map { share -> [SendHelpers.Target] in
-                stride(from: share, to: batch.count, by: shareCount).map {
-                    (descriptor: batch[$0].descriptor, writer: batch[$0].writer)
-                }
-            }
-            helpers.send(Array(shares.dropFirst())) {
-                for target in shares[0] {
-                    Self.sendQueued(
-                        descriptor: target.descriptor, writer: target.writer, gather: self.writeBuffer,
-                        counters: self.counters)
-                }
-            }
+            helpers.send(batch.map { (descriptor: $0.descriptor, writer: $0.writer) }, gather: self.writeBuffer)
         }
         for connection in batch where !connection.isClosed { self.flush(connection) }
     }

@@ -28,7 +28,15 @@ final class Reactor {
         /// Threads besides the reactor's that send when one batch flushes many connections at once
         /// (`Reactor+ParallelFlush.swift`); 0 sends everything from the reactor thread.
         var sendHelpers = 0
+        /// The fewest connections in one batch that the send helpers share. Smaller batches go out from the reactor
+        /// alone: on a busy machine two threads sending at once take the cores the clients' and the node's other
+        /// work need, and a batch of 2,000 listeners was slower shared than sent from one thread (docs/benchmarks.md,
+        /// "Sends from more than one thread").
+        var parallelFlushMinimum = Reactor.defaultParallelFlushMinimum
     }
+
+    /// See `Settings.parallelFlushMinimum`.
+    static let defaultParallelFlushMinimum = 4096
 
     /// The listener's epoll token; also the timer-heap key of its accept back-off, since other IDs start at 2.
     static let listenerToken: UInt64 = 0

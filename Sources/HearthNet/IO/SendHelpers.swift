@@ -5,17 +5,47 @@ import Synchronization
 /// of listeners — so the batch's `send`s, each of which runs the TCP path on the calling core, use more than one core
 /// (see `Reactor+ParallelFlush.swift`).
 ///
-/// The reactor hands each helper a share of the connections and sends its own share meanwhile, then waits until
-/// every helper is done: a fork and join inside one reactor turn. A helper touches only what `Reactor.sendQueued`
-/// touches (the socket, the thread-safe `ConnectionWriter`, the atomic counters), and every connection is in exactly
-/// one share, so no socket is ever written by two threads at once.
+/// The reactor wakes the helpers and starts sending at once; each thread, the reactor's included, takes the batch's
+/// next connection until none is left, so a helper that is slow to be scheduled costs nothing but its help (a fixed
+/// share would leave the reactor waiting for it). The reactor then waits only for connections a helper took and has
+/// not finished. A helper touches only what `Reactor.sendQueued` touches (the socket, the thread-safe
+/// `ConnectionWriter`, the atomic counters), and every connection is taken by exactly one thread, so no socket is
+/// ever written by two threads at once.
 final class SendHelpers: Sendable {
-    /// One connection of a share: its socket and its outbound queue.
+    /// One connection of a batch: its socket and its outbound queue.
     typealias Target = (descriptor: Int32, writer: ConnectionWriter)
+
+    /// One batch, shared by the threads sending it.
+    private final class Batch: Sendable {
+        let targets: [Target]
+        /// The index of the next connection to take.
+        let next = Atomic<Int>(0)
+        /// Connections sent so far.
+        let done = Atomic<Int>(0)
+        /// Signalled by the helper that finishes the batch's last connection.
+        let finished = WakeSignal()
+
+        init(_ targets: [Target]) {
+            self.targets = targets
+        }
+
+        /// Sends connections until none is left to take; true when this thread finished the batch's last one.
+        func work(gather: UnsafeMutableRawBufferPointer, counters: NetworkCounters) -> Bool {
+            var finishedLast = false
+            while true {
+                let index = self.next.add(1, ordering: .relaxed).oldValue
+                guard index < self.targets.count else { return finishedLast }
+                let target = self.targets[index]
+                Reactor.sendQueued(
+                    descriptor: target.descriptor, writer: target.writer, gather: gather, counters: counters)
+                finishedLast = self.done.add(1, ordering: .acquiringAndReleasing).newValue == self.targets.count
+            }
+        }
+    }
 
     private enum Job {
         case idle
-        case send([Target])
+        case send(Batch)
         case stop
     }
 
@@ -29,9 +59,6 @@ final class SendHelpers: Sendable {
 
     private let helpers: [Helper]
     private let counters: NetworkCounters
-    /// Helpers still sending the current batch; the last one to finish wakes the reactor.
-    private let remaining = Atomic<Int>(0)
-    private let finished = WakeSignal()
 
     /// Starts `count` helper threads that count what they send in `counters`.
     ///
@@ -57,20 +84,19 @@ final class SendHelpers: Sendable {
 
     var count: Int { self.helpers.count }
 
-    /// Sends `shares[i]` on helper `i` while `own` runs on the calling thread, and returns once all are done. Called
-    /// by the reactor thread only, one batch at a time; `shares` has at most `count` elements.
-    func send(_ shares: [[Target]], alongside own: () -> Void) {
-        precondition(shares.count <= self.helpers.count, "\(shares.count) shares for \(self.helpers.count) helpers")
-        self.remaining.store(shares.count, ordering: .releasing)
-        for (helper, share) in zip(self.helpers, shares) {
-            helper.job.withLock { $0 = .send(share) }
+    /// Sends every target's queued bytes from the calling thread and the helpers together, and returns once all are
+    /// sent. Called by the reactor thread only, one batch at a time; `gather` is the caller's gather buffer.
+    func send(_ targets: [Target], gather: UnsafeMutableRawBufferPointer) {
+        guard !targets.isEmpty else { return }
+        let batch = Batch(targets)
+        for helper in self.helpers {
+            helper.job.withLock { $0 = .send(batch) }
             helper.wake.signal()
         }
-        own()
-        if !shares.isEmpty { self.finished.wait() }
+        if !batch.work(gather: gather, counters: self.counters) { batch.finished.wait() }
     }
 
-    /// Stops every helper thread and waits for it to end.
+    /// Stops every helper thread and waits for it to end; later calls return at once.
     func stop() {
         for helper in self.helpers {
             helper.job.withLock { $0 = .stop }
@@ -95,14 +121,8 @@ final class SendHelpers: Sendable {
                 continue
             case .stop:
                 return
-            case .send(let share):
-                for target in share {
-                    Reactor.sendQueued(
-                        descriptor: target.descriptor, writer: target.writer, gather: gather, counters: self.counters)
-                }
-                if self.remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-                    self.finished.signal()
-                }
+            case .send(let batch):
+                if batch.work(gather: gather, counters: self.counters) { batch.finished.signal() }
             }
         }
     }

@@ -11,9 +11,10 @@ import Testing
         let listener = try recordingListener(server)
         var configuration = EventLoop.Configuration()
         configuration.sendHelpers = 2
+        configuration.parallelFlushMinimum = 128
         let loop = try EventLoop(configuration: configuration, listener: listener)
         let address = try SocketAddress(host: "127.0.0.1", port: listener.port)
-        let count = Reactor.parallelFlushMinimum + 40
+        let count = configuration.parallelFlushMinimum + 40
         var clients: [BlockingConnection] = []
         for index in 0..<count {
             clients.append(try BlockingConnection(to: address, before: .now + .seconds(20)))
