@@ -19,13 +19,27 @@ func save(_ json: JSONValue, to file: String?) throws {
     try Data(json.jsonBytes(pretty: true)).write(to: URL(fileURLWithPath: file))
 }
 
+/// Runs load generator `name` and exits with its status: 0 when `body` says every check passed, 1 when one failed
+/// or the run could not be made, 2 (with `usage`) for a command line it cannot take.
+func run(_ name: String, usage: String, _ body: () async throws -> Bool) async -> Never {
+    do {
+        exit(try await body() ? 0 : 1)
+    } catch let error as BenchOptionsError {
+        complain("hearth bench \(name): \(error)\n\(usage)")
+        exit(2)
+    } catch {
+        complain("hearth bench \(name): \(error)")
+        exit(1)
+    }
+}
+
 switch arguments.first {
 case "stars" where wantsHelp:
     print(StarsOptions.usage)
 case "fanout" where wantsHelp:
     print(FanoutOptions.usage)
 case "stars":
-    do {
+    await run("stars", usage: StarsOptions.usage) {
         let options = try StarsOptions(arguments: Array(arguments.dropFirst()))
         let isTerminal = isatty(STDOUT_FILENO) != 0
         let report = try await StarsBenchmark.run(options, isTerminal: isTerminal) { line in
@@ -41,27 +55,15 @@ case "stars":
         if let file = options.htmlFile {
             try Data(report.html.utf8).write(to: URL(fileURLWithPath: file))
         }
-        exit(report.invariantsOk ? 0 : 1)
-    } catch let error as BenchOptionsError {
-        complain("hearth bench stars: \(error)\n\(StarsOptions.usage)")
-        exit(2)
-    } catch {
-        complain("hearth bench stars: \(error)")
-        exit(1)
+        return report.invariantsOk
     }
 case "fanout":
-    do {
+    await run("fanout", usage: FanoutOptions.usage) {
         let options = try FanoutOptions(arguments: Array(arguments.dropFirst()))
         let report = try await FanoutBenchmark.run(options)
         print(report.text)
         try save(report.json, to: options.jsonFile)
-        exit(report.isComplete ? 0 : 1)
-    } catch let error as BenchOptionsError {
-        complain("hearth bench fanout: \(error)\n\(FanoutOptions.usage)")
-        exit(2)
-    } catch {
-        complain("hearth bench fanout: \(error)")
-        exit(1)
+        return report.isComplete
     }
 default:
     complain(usage)
