@@ -1,9 +1,10 @@
 import HearthSystem
 
 /// Writes made inside `FlushBatch.collecting` queue their bytes as usual but ask their reactor to send only when the
-/// batch ends, in one command per reactor: one send per connection for everything the batch queued for it. The read view publishes each batch
-/// of commits inside one, so a connection listening to a busy location gets the batch's events in one `send`
-/// instead of waking the reactor for each (as Redis writes a client's output buffer once per event-loop turn).
+/// batch ends, in one command per reactor: one send per connection for everything the batch queued for it. The read
+/// view publishes each batch of commits inside one, so a connection listening to a busy location gets the batch's
+/// events in one `send` instead of waking the reactor for each (as Redis writes a client's output buffer once per
+/// event-loop turn).
 package enum FlushBatch {
     @TaskLocal static var current: Collector?
 

@@ -183,7 +183,7 @@ final class Reactor {
             }
             handler.handle(message, on: connection)
         case .flush(let connectionID):
-            self.flushMany([connectionID])
+            self.flushIfOpen(connectionID)
         case .flushMany(let connectionIDs):
             self.flushMany(connectionIDs)
         case .evict(let connectionID, let reason):
