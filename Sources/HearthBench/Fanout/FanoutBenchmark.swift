@@ -65,7 +65,9 @@ public enum FanoutBenchmark {
         while true {
             let (ready, failures) = Self.subscribed(arrivals)
             if let failure = failures.first {
-                throw FanoutRunError("\(failures.count) listeners failed, the first: \(failure)")
+                throw FanoutRunError(
+                    "\(failures.count) listeners failed before they were subscribed, the first: \(failure) (is "
+                        + "\(options.server) up, and a \(options.target.rawValue) server?)")
             }
             if ready == options.listeners { return (ContinuousClock.now - started).inSeconds }
             guard ContinuousClock.now < deadline else {
