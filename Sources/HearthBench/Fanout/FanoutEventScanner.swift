@@ -31,7 +31,8 @@ struct FanoutEventScanner {
         self.carry.removeFirst(min(kept, self.carry.count))
     }
 
-    /// The first position at or after `start` and before `end` where `marker` begins.
+    /// The first position at or after `start` and before `end` where `marker` begins. (Hand-written: the standard
+    /// library's `firstRange(of:)` made the harness spend six times the CPU per event.)
     private static func find(
         _ marker: [UInt8], in data: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int
     ) -> Int? {

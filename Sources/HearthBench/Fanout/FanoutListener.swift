@@ -78,7 +78,7 @@ final class FanoutListener: ConnectionHandler {
         case .subscribing(var seen):
             seen.append(contentsOf: bytes)
             self.phase = .subscribing(seen: seen)
-            if Self.contains(self.target.readyMarker, in: seen) {
+            if seen.firstRange(of: self.target.readyMarker) != nil {
                 self.phase = .listening
                 self.arrivals.subscribed()
             }
@@ -95,12 +95,5 @@ final class FanoutListener: ConnectionHandler {
         self.arrivals.failed("listener \(self.slot): \(reason)")
         self.hasFailed = true
         connection.close()
-    }
-
-    private static func contains(_ marker: [UInt8], in bytes: [UInt8]) -> Bool {
-        guard bytes.count >= marker.count else { return false }
-        return (0...(bytes.count - marker.count)).contains { start in
-            bytes[start..<(start + marker.count)].elementsEqual(marker)
-        }
     }
 }

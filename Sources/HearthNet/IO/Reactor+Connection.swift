@@ -93,7 +93,7 @@ extension Reactor {
 
     /// Sends what `writer` has queued until the socket would block or the queue holds no more bytes to send,
     /// touching nothing but the socket, the writer and the counters, so it may run on a send helper's thread while
-    /// the reactor waits (`Reactor+ParallelFlush.swift`). Whatever else a flush does — telling the handler, closing
+    /// the reactor sends to other connections (`Reactor+ParallelFlush.swift`). Whatever else a flush does — telling the handler, closing
     /// after a failure or an overflow, finishing a requested close — is left to the reactor's own `flush` after.
     static func sendQueued(
         descriptor: Int32, writer: ConnectionWriter, gather: UnsafeMutableRawBufferPointer, counters: NetworkCounters
