@@ -105,6 +105,54 @@ struct CommitFeed {
 
     /// Takes one applied entry and returns the view updates that became ready, in the order to apply them.
     mutating func receive(_ applied: ShardApplied) -> [Update] {
+        var updates: [Update] = []
+        self.receive([applied][...], into: &updates)
+        return updates
+    }
+
+    /// Takes applied entries in the order they were committed and returns the view updates that became ready, in the
+    /// order to apply them.
+    ///
+    /// A transaction's parts that follow one another, each in a shard of its own (its parts committed together, one
+    /// log record), arrive as one: each is the newest entry of its shard, so none can hold up another, and the
+    /// transaction is examined once all of them are in. Shown at once, as they usually are, no part passes through
+    /// the queued paths on its way (adding and removing the first part there cost a star 3 % of a node's CPU).
+    mutating func receive(_ batch: [ShardApplied]) -> [Update] {
+        var updates: [Update] = []
+        var start = batch.startIndex
+        while start < batch.endIndex {
+            var end = start + 1
+            if case .finished(let transaction, _, _?) = batch[start].effect {
+                while end < batch.endIndex, case .finished(transaction, _, _?) = batch[end].effect,
+                    !batch[start..<end].contains(where: { $0.shard == batch[end].shard })
+                {
+                    end += 1
+                }
+            }
+            self.receive(batch[start..<end], into: &updates)
+            start = end
+        }
+        return updates
+    }
+
+    /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards.
+    private mutating func receive(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) {
+        guard let last = arrivals.last else { return }
+        for applied in arrivals { self.take(applied) }
+        // The last arrival first (as a transaction's last part it brings the others in).
+        self.examine([(last.shard, last.index)], into: &updates)
+        self.settleRestores(into: &updates)
+        // Only what stays queued goes into the shard's queued paths. Being the newest entries of their shards, the
+        // arrivals can hold up nothing examined above (only earlier entries hold a change up), and most are shown
+        // at once: a write with nothing queued before it, a transaction's last part.
+        for applied in arrivals where self.queues[applied.shard][applied.index] != nil {
+            if let change = Self.change(of: applied) { self.queuedPaths[applied.shard].add(change, at: applied.index) }
+        }
+    }
+
+    /// Records an arriving entry: its shard's queue and received index, the sessions it applied, and the
+    /// transaction bookkeeping it carries.
+    private mutating func take(_ applied: ShardApplied) {
         precondition(
             applied.index == self.received[applied.shard] + 1,
             "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
@@ -121,17 +169,6 @@ struct CommitFeed {
             }
             if let decision { self.decisions[applied.shard][transaction] = decision }
         }
-        var updates: [Update] = []
-        // The arriving entry first (as a transaction's last part it brings the others in).
-        self.examine([(applied.shard, applied.index)], into: &updates)
-        self.settleRestores(into: &updates)
-        // Only what stays queued goes into the shard's queued paths. Being the newest entry of its shard, the
-        // arriving one can hold up nothing examined above (only earlier entries hold a change up), and most are
-        // shown at once: a write with nothing queued before it, a transaction's last part.
-        if self.queues[applied.shard][applied.index] != nil, let change = Self.change(of: applied) {
-            self.queuedPaths[applied.shard].add(change, at: applied.index)
-        }
-        return updates
     }
 
     /// Shows what became ready among `entries` (examined last to first), then, for every shard where an entry left

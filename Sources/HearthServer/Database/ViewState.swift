@@ -19,11 +19,7 @@ struct ViewState {
     mutating func receive(_ batch: [ShardApplied], registry: ListenRegistry = ListenRegistry())
         -> [(change: CommittedChange, listeners: [any ChangeListener])]
     {
-        var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
-        for applied in batch {
-            heard += self.apply(self.feed.receive(applied), registry: registry)
-        }
-        return heard
+        self.apply(self.feed.receive(batch), registry: registry)
     }
 
     /// Takes a shard's snapshot in place of the entries it covers (`CommitFeed.restore`) and applies every change

@@ -67,6 +67,51 @@ import Testing
         #expect(feed.decisions[1] == [TransactionID(rawValue: 7): true])
     }
 
+    @Test func partsCommittedTogetherArriveAsOneAndAreShownAtOnce() {
+        var feed = CommitFeed(appliedIndex: [0, 0])
+        let together = [
+            Self.finished(0, 1, 7, Self.set("a/x", 1)), Self.finished(1, 1, 7, decision: true, Self.set("b/y", 2)),
+        ]
+        #expect(Self.paths(feed.receive(together)) == [["a/x", "b/y"]])
+        #expect(feed.isQuiescent)
+        #expect(feed.appliedIndex == [1, 1])
+        #expect(feed.decisions[1] == [TransactionID(rawValue: 7): true])
+    }
+
+    @Test func partsCommittedTogetherThatMustWaitStillHoldUpWhatOverlapsThem() {
+        var feed = CommitFeed(appliedIndex: [0, 0, 0])
+        // Transaction 1 (shards 0, 2) holds `a/x` in shard 0 until its part in shard 2 arrives.
+        #expect(feed.receive(Self.finished(0, 1, 1, participants: [0, 2], Self.set("a/x", 1))).isEmpty)
+        let together = [
+            Self.finished(0, 2, 2, Self.set("a/x/n", 2)), Self.finished(1, 1, 2, decision: true, Self.set("b/y", 3)),
+        ]
+        #expect(feed.receive(together).isEmpty, "its part in shard 0 overlaps transaction 1")
+        #expect(feed.receive([Self.write(0, 3, Self.set("a/x/n/m", 4))]).isEmpty, "behind the waiting part")
+        let updates = feed.receive([Self.finished(2, 1, 1, decision: true, participants: [0, 2], Self.set("c/z", 5))])
+        #expect(Self.paths(updates) == [["a/x", "c/z"], ["b/y", "a/x/n"], ["a/x/n/m"]])
+        #expect(feed.isQuiescent)
+    }
+
+    @Test func aBatchShowsWhatItsEntriesOneAtATimeWould() {
+        let entries = [
+            Self.finished(0, 1, 1, participants: [0, 2], Self.set("a/x", 1)),
+            Self.finished(0, 2, 2, Self.set("a/x/n", 2)), Self.finished(1, 1, 2, decision: true, Self.set("b/y", 3)),
+            Self.write(1, 2, Self.set("b/z", 4)),
+            Self.finished(1, 3, 3, participants: [1, 2], Self.set("b/y", 5)),
+            Self.finished(2, 1, 3, decision: true, participants: [1, 2], Self.set("c/y", 6)),
+            Self.write(0, 3, Self.set("a/w", 7)),
+            Self.finished(2, 2, 1, decision: true, participants: [0, 2], Self.set("c/z", 8)),
+        ]
+        var single = CommitFeed(appliedIndex: [0, 0, 0])
+        let oneAtATime = entries.flatMap { single.receive($0) }
+        var batched = CommitFeed(appliedIndex: [0, 0, 0])
+        let together = batched.receive(entries)
+        #expect(Self.paths(together) == Self.paths(oneAtATime))
+        #expect(Self.paths(together).count == 5)
+        #expect(batched.isQuiescent && single.isQuiescent)
+        #expect(batched.appliedIndex == single.appliedIndex)
+    }
+
     @Test func nonOverlappingTransactionsArrivingInOppositeOrdersAreBothShown() {
         var feed = CommitFeed(appliedIndex: [0, 0])
         #expect(feed.receive(Self.finished(1, 1, 1, decision: true, Self.set("a/x", 1))).isEmpty)
