@@ -103,13 +103,6 @@ struct CommitFeed {
     /// True when nothing waits: the view is a consistent cut at `appliedIndex`.
     var isQuiescent: Bool { self.queues.allSatisfy(\.isEmpty) && self.restores.isEmpty }
 
-    /// Takes one applied entry and returns the view updates that became ready, in the order to apply them.
-    mutating func receive(_ applied: ShardApplied) -> [Update] {
-        var updates: [Update] = []
-        self.receive([applied][...], into: &updates)
-        return updates
-    }
-
     /// Takes applied entries in the order they were committed and returns the view updates that became ready, in the
     /// order to apply them.
     ///

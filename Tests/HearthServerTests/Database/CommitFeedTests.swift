@@ -45,21 +45,21 @@ import Testing
 
     @Test func singleShardWritesFlowThroughAtOnce() {
         var feed = CommitFeed(appliedIndex: [0, 4])
-        #expect(Self.paths(feed.receive(Self.write(1, 5, Self.set("a/x", 1)))) == [["a/x"]])
-        #expect(Self.paths(feed.receive(Self.write(0, 1, Self.set("b/x", 2)))) == [["b/x"]])
+        #expect(Self.paths(feed.receive([Self.write(1, 5, Self.set("a/x", 1))])) == [["a/x"]])
+        #expect(Self.paths(feed.receive([Self.write(0, 1, Self.set("b/x", 2))])) == [["b/x"]])
         #expect(feed.appliedIndex == [1, 5])
         #expect(feed.isQuiescent)
     }
 
     @Test func aTransactionIsShownOnlyWhenEveryPartIsInAndThenAllAtOnce() {
         var feed = CommitFeed(appliedIndex: [0, 0])
-        #expect(feed.receive(Self.prepared(0, 1, 7)).isEmpty)
+        #expect(feed.receive([Self.prepared(0, 1, 7)]).isEmpty)
         #expect(feed.intents[0][TransactionID(rawValue: 7)] != nil)
-        #expect(feed.receive(Self.finished(1, 1, 7, decision: true, Self.set("b/y", 2))).isEmpty)
+        #expect(feed.receive([Self.finished(1, 1, 7, decision: true, Self.set("b/y", 2))]).isEmpty)
         #expect(!feed.isQuiescent)
         #expect(feed.appliedIndex == [1, 0])
         #expect(feed.decisions[1] == [TransactionID(rawValue: 7): true], "recorded as soon as the decision arrives")
-        let updates = feed.receive(Self.finished(0, 2, 7, Self.set("a/x", 1)))
+        let updates = feed.receive([Self.finished(0, 2, 7, Self.set("a/x", 1))])
         #expect(Self.paths(updates) == [["a/x", "b/y"]])
         #expect(feed.isQuiescent)
         #expect(feed.appliedIndex == [2, 1])
@@ -81,7 +81,7 @@ import Testing
     @Test func partsCommittedTogetherThatMustWaitStillHoldUpWhatOverlapsThem() {
         var feed = CommitFeed(appliedIndex: [0, 0, 0])
         // Transaction 1 (shards 0, 2) holds `a/x` in shard 0 until its part in shard 2 arrives.
-        #expect(feed.receive(Self.finished(0, 1, 1, participants: [0, 2], Self.set("a/x", 1))).isEmpty)
+        #expect(feed.receive([Self.finished(0, 1, 1, participants: [0, 2], Self.set("a/x", 1))]).isEmpty)
         let together = [
             Self.finished(0, 2, 2, Self.set("a/x/n", 2)), Self.finished(1, 1, 2, decision: true, Self.set("b/y", 3)),
         ]
@@ -103,7 +103,7 @@ import Testing
             Self.finished(2, 2, 1, decision: true, participants: [0, 2], Self.set("c/z", 8)),
         ]
         var single = CommitFeed(appliedIndex: [0, 0, 0])
-        let oneAtATime = entries.flatMap { single.receive($0) }
+        let oneAtATime = entries.flatMap { single.receive([$0]) }
         var batched = CommitFeed(appliedIndex: [0, 0, 0])
         let together = batched.receive(entries)
         #expect(Self.paths(together) == Self.paths(oneAtATime))
@@ -114,22 +114,22 @@ import Testing
 
     @Test func nonOverlappingTransactionsArrivingInOppositeOrdersAreBothShown() {
         var feed = CommitFeed(appliedIndex: [0, 0])
-        #expect(feed.receive(Self.finished(1, 1, 1, decision: true, Self.set("a/x", 1))).isEmpty)
-        #expect(feed.receive(Self.finished(1, 2, 2, decision: true, Self.set("c/x", 3))).isEmpty)
-        #expect(Self.paths(feed.receive(Self.finished(0, 1, 2, Self.set("d/x", 4)))) == [["c/x", "d/x"]])
+        #expect(feed.receive([Self.finished(1, 1, 1, decision: true, Self.set("a/x", 1))]).isEmpty)
+        #expect(feed.receive([Self.finished(1, 2, 2, decision: true, Self.set("c/x", 3))]).isEmpty)
+        #expect(Self.paths(feed.receive([Self.finished(0, 1, 2, Self.set("d/x", 4))])) == [["c/x", "d/x"]])
         #expect(feed.appliedIndex == [1, 0], "transaction 1 still holds shard 1 at its first entry")
-        #expect(Self.paths(feed.receive(Self.finished(0, 2, 1, Self.set("b/x", 2)))) == [["a/x", "b/x"]])
+        #expect(Self.paths(feed.receive([Self.finished(0, 2, 1, Self.set("b/x", 2))])) == [["a/x", "b/x"]])
         #expect(feed.isQuiescent)
         #expect(feed.appliedIndex == [2, 2])
     }
 
     @Test func anOverlappingWriteWaitsBehindAPendingTransactionAndOthersPassIt() {
         var feed = CommitFeed(appliedIndex: [0, 0])
-        #expect(feed.receive(Self.finished(1, 1, 5, decision: true, Self.set("a/x", 1))).isEmpty)
-        #expect(feed.receive(Self.write(1, 2, Self.set("a/x/n", 2))).isEmpty, "overlaps the pending transaction")
-        #expect(Self.paths(feed.receive(Self.write(1, 3, Self.set("a/y", 3)))) == [["a/y"]], "overlaps nothing")
+        #expect(feed.receive([Self.finished(1, 1, 5, decision: true, Self.set("a/x", 1))]).isEmpty)
+        #expect(feed.receive([Self.write(1, 2, Self.set("a/x/n", 2))]).isEmpty, "overlaps the pending transaction")
+        #expect(Self.paths(feed.receive([Self.write(1, 3, Self.set("a/y", 3))])) == [["a/y"]], "overlaps nothing")
         #expect(feed.appliedIndex == [0, 0])
-        let updates = feed.receive(Self.finished(0, 1, 5, Self.set("b/x", 4)))
+        let updates = feed.receive([Self.finished(0, 1, 5, Self.set("b/x", 4))])
         #expect(Self.paths(updates) == [["a/x", "b/x"], ["a/x/n"]], "the transaction first, then the write behind it")
         #expect(feed.appliedIndex == [1, 3])
         #expect(feed.isQuiescent)
@@ -137,16 +137,16 @@ import Testing
 
     @Test func anAbortedTransactionShowsNothingAndKeepsItsDecisionWhileAPartIsPrepared() {
         var feed = CommitFeed(appliedIndex: [0, 0])
-        _ = feed.receive(Self.prepared(0, 1, 8))
+        _ = feed.receive([Self.prepared(0, 1, 8)])
         let abort = ShardApplied(
             shard: 1, index: 1, effect: .finished(TransactionID(rawValue: 8), decision: false, committed: nil))
-        #expect(feed.receive(abort).isEmpty)
+        #expect(feed.receive([abort]).isEmpty)
         #expect(feed.isQuiescent, "an abort has nothing to wait for")
         feed.pruneDecisions()
         #expect(feed.decisions[1] == [TransactionID(rawValue: 8): false], "shard 0 still needs the decision")
         let finish = ShardApplied(
             shard: 0, index: 2, effect: .finished(TransactionID(rawValue: 8), decision: nil, committed: nil))
-        #expect(feed.receive(finish).isEmpty)
+        #expect(feed.receive([finish]).isEmpty)
         feed.pruneDecisions()
         #expect(feed.decisions.allSatisfy { $0.isEmpty })
         #expect(feed.intents.allSatisfy { $0.isEmpty })
@@ -155,12 +155,13 @@ import Testing
     @Test func overlappingTransactionsAreShownInTheOrderTheirLocksGaveThem() {
         var feed = CommitFeed(appliedIndex: [0, 0, 0])
         // Transaction 1 (shards 0, 1) finishes in shard 0 before transaction 2 (shards 0, 2) prepares there.
-        _ = feed.receive(Self.prepared(0, 1, 1))
-        _ = feed.receive(Self.finished(0, 2, 1, Self.set("a/x", 1)))
-        _ = feed.receive(Self.prepared(0, 3, 2, participants: [0, 2]))
-        _ = feed.receive(Self.finished(0, 4, 2, participants: [0, 2], Self.set("a/x", 2)))
-        #expect(feed.receive(Self.finished(2, 1, 2, decision: true, participants: [0, 2], Self.set("c/x", 3))).isEmpty)
-        let updates = feed.receive(Self.finished(1, 1, 1, decision: true, Self.set("b/x", 4)))
+        _ = feed.receive([Self.prepared(0, 1, 1)])
+        _ = feed.receive([Self.finished(0, 2, 1, Self.set("a/x", 1))])
+        _ = feed.receive([Self.prepared(0, 3, 2, participants: [0, 2])])
+        _ = feed.receive([Self.finished(0, 4, 2, participants: [0, 2], Self.set("a/x", 2))])
+        #expect(
+            feed.receive([Self.finished(2, 1, 2, decision: true, participants: [0, 2], Self.set("c/x", 3))]).isEmpty)
+        let updates = feed.receive([Self.finished(1, 1, 1, decision: true, Self.set("b/x", 4))])
         #expect(Self.paths(updates) == [["a/x", "b/x"], ["a/x", "c/x"]])
         guard let last = updates.last, case .set(_, let node) = last.mutations.first else {
             Issue.record("expected two updates")
@@ -203,14 +204,14 @@ import Testing
         let whole = try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2}}"#)
         let posts = Fixture.path("posts")
         var feed = CommitFeed(appliedIndex: [0, 0])
-        _ = feed.receive(Self.prepared(0, 1, 9))
+        _ = feed.receive([Self.prepared(0, 1, 9)])
         var anchor = Self.finished(1, 1, 9, decision: true, .set(posts, try Fixture.node(#"{"pB":{"n":2}}"#)))
         if case .finished(let id, let decision, var part?) = anchor.effect {
             part.spineValues = [posts: whole]
             anchor.effect = .finished(id, decision: decision, committed: part)
         }
-        #expect(feed.receive(anchor).isEmpty, "the other part is not in yet")
-        let updates = feed.receive(Self.finished(0, 2, 9, .set(posts, try Fixture.node(#"{"pA":{"n":1}}"#))))
+        #expect(feed.receive([anchor]).isEmpty, "the other part is not in yet")
+        let updates = feed.receive([Self.finished(0, 2, 9, .set(posts, try Fixture.node(#"{"pA":{"n":1}}"#)))])
         #expect(updates.count == 1)
         #expect(updates.first?.mutations == [.set(posts, whole)])
     }
