@@ -81,14 +81,15 @@ def wire(request_id, action, body):
 
 
 class StatusCounter:
-    """Reads a realtime socket on a thread until it closes, counting the response statuses (`"s":"…"`) it sees and
-    keeping the first refusal's text."""
+    """Reads a realtime socket on a thread until it closes, counting the response statuses (`"s":"…"`) it sees,
+    keeping the first refusal's text and the last bytes before the node closed the connection (its reason)."""
 
     def __init__(self, sock):
         self.sock = sock
         self.counts = {}
         self.refusal = None
         self.closed = False
+        self.last = b""
         threading.Thread(target=self.read, daemon=True).start()
 
     def read(self):
@@ -102,6 +103,7 @@ class StatusCounter:
                 self.closed = True
                 return
             data = tail + chunk
+            self.last = (self.last + chunk)[-300:]
             for match in re.finditer(rb'"s":"([a-z_]+)"(,"d":"([^"]{0,200}))?', data):
                 status = match.group(1).decode()
                 self.counts[status] = self.counts.get(status, 0) + 1
@@ -114,6 +116,10 @@ class StatusCounter:
     @property
     def answered(self):
         return sum(self.counts.values())
+
+    def goodbye(self):
+        """What the node said last before it closed the connection, or None while it is open."""
+        return re.sub(r"[^ -~]+", " ", self.last.decode(errors="replace"))[-160:] if self.closed else None
 
     def wait(self, count, seconds):
         deadline = time.monotonic() + seconds
@@ -286,11 +292,12 @@ def listens():
         sent = send_all(sock, frames, 45)
         counter.wait(sent, 15)
         growth = node.peak - before
+        why = counter.refusal or counter.goodbye()
         sock.close()
         alive = healthy(node.port)
-        refused = counter.refusal is not None
+        refused = why is not None
         return report("listens", f"{sent} sent, {counter.counts.get('ok', 0)} acknowledged; RSS +{growth / MB:.0f} MB"
-                      + (f"; refused {counter.refusal!r}" if refused else ""),
+                      + (f"; refused {why!r}" if refused else ""),
                       "≤ 128 MB or refused clearly", (growth <= 128 * MB or refused) and alive)
     finally:
         node.stop()
@@ -399,10 +406,10 @@ def ondisconnect():
         sent = send_all(sock, frames, 45)
         counter.wait(sent, 10)
         growth = node.peak - before
+        why = counter.refusal or counter.goodbye()
         sock.close()
         alive = healthy(node.port)
-        refused = counter.refusal is not None or counter.closed
-        why = counter.refusal or ("the session was closed" if counter.closed else "")
+        refused = why is not None
         return report("ondisconnect", f"{sent} sent, {counter.counts.get('ok', 0)} acknowledged; RSS +{growth / MB:.0f} MB"
                       + (f"; refused {why!r}" if refused else ""),
                       "≤ 256 MB or refused clearly", (growth <= 256 * MB or refused) and alive)
@@ -441,6 +448,20 @@ def unlimited_put():
         head = (f"PUT /x.json?writeSizeLimit=unlimited HTTP/1.1\r\nHost: h\r\nContent-Length: {members * 1024 + 1}"
                 "\r\nConnection: close\r\n\r\n").encode()
         filler = "x" * 1009
+        answer = []
+
+        def read():
+            # Read while sending: a node that answers early and closes must not lose its answer to a reset.
+            try:
+                while True:
+                    more = sock.recv(65536)
+                    if not more:
+                        return
+                    answer.append(more)
+            except OSError:
+                return
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
         try:
             sock.sendall(head + b"{")
             for first in range(0, members, 1024):
@@ -448,16 +469,9 @@ def unlimited_put():
                 sock.sendall(chunk.encode() + (b"," if first + 1024 < members else b"}"))
         except OSError:
             pass
-        data = b""
-        try:
-            while True:
-                more = sock.recv(65536)
-                if not more:
-                    break
-                data += more
-        except OSError:
-            pass
+        reader.join(30)
         sock.close()
+        data = b"".join(answer)
         status = int(data.split()[1]) if len(data.split()) > 1 else 0
         error = data.partition(b"\r\n\r\n")[2][:60].decode(errors="replace")
         time.sleep(0.5)
@@ -592,13 +606,21 @@ def stranger_join():
     cluster = Cluster()
     evil = None
     try:
-        request(cluster.http("n1"), "PUT", "/secret.json", b'"cluster-data"')
+        wrote = request(cluster.http("n1"), "PUT", "/secret.json", b'"cluster-data"')[0]
         http, peer = free_ports(2)
         directory = os.path.join(cluster.work, "evil")
         log = open(os.path.join(cluster.work, "evil.log"), "w")
-        evil = subprocess.Popen([BINARY, "serve", "--join", f"127.0.0.1:{cluster.peer('n1')}", "--node", "evil",
-                                 "--host", "127.0.0.1", "--port", str(http), "--peer-port", str(peer),
-                                 "--data", directory, "--log-level", "warning"], stdout=log, stderr=log)
+        command = [BINARY, "serve", "--join", f"127.0.0.1:{cluster.peer('n1')}", "--node", "evil", "--host",
+                   "127.0.0.1", "--port", str(http), "--peer-port", str(peer), "--data", directory,
+                   "--log-level", "warning"]
+        # A build that knows cluster secrets gets one from the stranger too: a well-made secret, not the cluster's.
+        with open(BINARY, "rb") as binary:
+            if b"--cluster-secret-file" in binary.read():
+                guess = os.path.join(cluster.work, "guessed.secret")
+                with open(guess, "w") as file:
+                    file.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+                command += ["--cluster-secret-file", guess]
+        evil = subprocess.Popen(command, stdout=log, stderr=log)
         ready = False
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and evil.poll() is None and not ready:
@@ -614,8 +636,8 @@ def stranger_join():
         member = "evil" in cluster.members()
         alive = cluster.all_healthy()
         return report("stranger-join", f"ready {'yes' if ready else 'no'}, serves data {'yes' if served else 'no'}, "
-                      f"member {'yes' if member else 'no'}; members {'up' if alive else 'NOT ALL UP'}",
-                      "no, no, no", not ready and not served and not member and alive)
+                      f"member {'yes' if member else 'no'}; cluster wrote {wrote}, members {'up' if alive else 'NOT UP'}",
+                      "no, no, no", not ready and not served and not member and wrote == 200 and alive)
     finally:
         if evil:
             evil.kill()
@@ -634,20 +656,24 @@ def peer_frames():
         header = struct.pack("<IB", 16 * MB, 1)
         sockets = []
         for _ in range(50):
-            sock = socket.create_connection(("127.0.0.1", cluster.peer("n3")), timeout=5)
+            sock = socket.create_connection(("127.0.0.1", cluster.peer("n1")), timeout=5)
             sock.setblocking(False)
             sockets.append([sock, header + b"\0" * (16 * MB - 1)])
+        sent, cut = 0, 0
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(pending for _, pending in sockets):
             for entry in sockets:
                 if not entry[1]:
                     continue
                 try:
-                    entry[1] = entry[1][entry[0].send(entry[1][:1 << 20]):]
+                    count = entry[0].send(entry[1][:1 << 20])
+                    entry[1] = entry[1][count:]
+                    sent += count
                 except BlockingIOError:
                     pass
                 except OSError:
                     entry[1] = b""
+                    cut += 1
             time.sleep(0.005)
         time.sleep(2)
         growth = memory.peak - before
@@ -655,7 +681,8 @@ def peer_frames():
         for sock, _ in sockets:
             sock.close()
         alive = cluster.all_healthy()
-        return report("peer-frames", f"RSS +{growth / MB:.0f} MB; members {'up' if alive else 'NOT ALL UP'}",
+        return report("peer-frames", f"{sent / MB:.0f} MB sent, {cut} connections cut by the node; "
+                      f"RSS +{growth / MB:.0f} MB; members {'up' if alive else 'NOT ALL UP'}",
                       "≤ 64 MB", growth <= 64 * MB and alive)
     finally:
         cluster.stop()
