@@ -297,7 +297,7 @@ def listens():
         alive = healthy(node.port)
         refused = why is not None
         return report("listens", f"{sent} sent, {counter.counts.get('ok', 0)} acknowledged; RSS +{growth / MB:.0f} MB"
-                      + (f"; refused {why!r}" if refused else ""),
+                      + (f"; refused {why[:90]!r}" if refused else ""),
                       "≤ 128 MB or refused clearly", (growth <= 128 * MB or refused) and alive)
     finally:
         node.stop()
@@ -411,7 +411,7 @@ def ondisconnect():
         alive = healthy(node.port)
         refused = why is not None
         return report("ondisconnect", f"{sent} sent, {counter.counts.get('ok', 0)} acknowledged; RSS +{growth / MB:.0f} MB"
-                      + (f"; refused {why!r}" if refused else ""),
+                      + (f"; refused {why[:90]!r}" if refused else ""),
                       "≤ 256 MB or refused clearly", (growth <= 256 * MB or refused) and alive)
     finally:
         node.stop()
@@ -789,8 +789,9 @@ def main():
     for name in chosen:
         try:
             results.append(ROWS[name]())
-        except Exception as error:  # one row's surprise is that row's failure, not the end of the run
-            results.append(report(name, f"the row could not run: {type(error).__name__}: {error}", "-", False))
+        except (Exception, SystemExit) as error:  # one row's surprise (a node that did not start) fails that row
+            reason = " ".join(str(error).split())[:160]
+            results.append(report(name, f"the row could not run: {type(error).__name__}: {reason}", "-", False))
     sys.exit(0 if all(results) else 1)
 
 
