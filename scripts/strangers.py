@@ -62,6 +62,7 @@ def rules_file(rules):
 
 
 def free_ports(count):
+    """`count` loopback ports free a moment ago (bound together, then released), for a cluster's configuration."""
     sockets = [socket.socket() for _ in range(count)]
     for sock in sockets:
         sock.bind(("127.0.0.1", 0))
@@ -77,6 +78,7 @@ def web_safe(text):
 
 
 def wire(request_id, action, body):
+    """One realtime-protocol request as JSON text: request number, action and body."""
     return json.dumps({"t": "d", "d": {"r": request_id, "a": action, "b": body}})
 
 
