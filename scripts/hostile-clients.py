@@ -65,7 +65,11 @@ class Node:
         line = self.process.stdout.readline()
         match = re.search(r":(\d+)$", line.strip())
         if not match:
-            raise SystemExit(f"hearth did not start: {open(self.work + '/stderr').read()}")
+            with open(f"{self.work}/stderr") as stderr:
+                reason = stderr.read()
+            self.process.kill()
+            subprocess.run(["rm", "-rf", self.work])
+            raise SystemExit(f"hearth did not start: {reason}")
         self.port = int(match.group(1))
         self.memory = Memory(self.process.pid)
 

@@ -10,6 +10,7 @@ Every figure is the node's RSS growth read from /proc/PID/status (VmRSS), a time
 checks afterwards that the node (every member) still answers /.health, prints its figure, the issue's target and
 PASS or FAIL; the exit status is 1 when any row fails. Only 127.0.0.1 is ever contacted.
 """
+import atexit
 import base64
 import importlib.util
 import json
@@ -37,6 +38,8 @@ MB, Memory, Node, connect, request, probe_while = (
 BINARY = hostile.BINARY
 REPOSITORY = os.path.dirname(SCRIPTS)
 CLOSED_RULES = {"rules": {".read": False, ".write": False}}
+RULES_DIRECTORY = tempfile.mkdtemp(prefix="hearth-strangers-rules-")
+atexit.register(shutil.rmtree, RULES_DIRECTORY, True)
 
 
 def report(name, figure, target, passed):
@@ -53,10 +56,9 @@ def healthy(port):
 
 
 def rules_file(rules):
-    """A rules document in a file of its own (removed with its directory by the caller), for `--rules`."""
-    directory = tempfile.mkdtemp(prefix="hearth-strangers-rules-")
-    path = os.path.join(directory, "rules.json")
-    with open(path, "w") as file:
+    """A rules document in a file of its own, for `--rules`; the files' directory goes when the script ends."""
+    descriptor, path = tempfile.mkstemp(prefix="rules-", suffix=".json", dir=RULES_DIRECTORY)
+    with os.fdopen(descriptor, "w") as file:
         json.dump(rules, file)
     return path
 
@@ -352,7 +354,6 @@ def owner_remote():
                       "401, 401", read == 401 and replaced == 401 and alive)
     finally:
         node.stop()
-        shutil.rmtree(os.path.dirname(rules))
 
 
 def regex():
@@ -391,7 +392,6 @@ def regex():
         if not answered:
             node.process.kill()
         node.stop()
-        shutil.rmtree(os.path.dirname(rules))
 
 
 def ondisconnect():
@@ -483,7 +483,6 @@ def unlimited_put():
                       400 <= status < 500 and growth <= 64 * MB and alive)
     finally:
         node.stop()
-        shutil.rmtree(os.path.dirname(rules))
 
 
 def lp_upgrade_buffer():
@@ -523,7 +522,6 @@ def leak_412():
                       "no value in the body", stored == 200 and status >= 400 and not leaked and alive)
     finally:
         node.stop()
-        shutil.rmtree(os.path.dirname(rules))
 
 
 class Cluster:
