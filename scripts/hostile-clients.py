@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no compiled copies of the scripts beside them
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from realtime_socket import open_websocket, text_frame  # noqa: E402
 
