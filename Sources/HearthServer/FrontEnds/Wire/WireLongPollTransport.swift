@@ -7,39 +7,55 @@ import HearthWire
 /// `pRTLPCB(<response number>, [messages…])`; response numbers count up from 0 across responses that carry
 /// messages. A poll waits at most `holdSeconds` for something to send, and a newer poll releases an older held
 /// one, so the client always has a request in flight. Inbound data arrives as web-safe base64 segments, possibly
-/// out of order, which `WireLongPollAssembler` turns back into messages. A client that drops its disconnect frame
+/// out of order, which `WireLongPollAssembler` turns back into messages, holding a bounded amount. Outbound
+/// messages waiting for a poll are bounded too: a client that lets more than `maximumQueuedBytes` pile up is
+/// closed, as a WebSocket that stops reading is. A client that drops its disconnect frame
 /// is gone at once (`WireDisconnectFrame`); one that stops polling without a word is treated as gone after three
 /// hold periods.
 final class WireLongPollTransport: WireTransport {
     let password: String
     private let holdSeconds: Double
-    private let state = Lock(State())
+    /// The most bytes of outbound messages waiting for the client's next poll.
+    private let maximumQueuedBytes: Int
+    private let state: Lock<State>
 
     private struct State {
         var queue: [[UInt8]] = []
+        var queuedBytes = 0
         var nextResponse = 0
         var held: CheckedContinuation<Void, Never>?
         var isClosed = false
         var isCloseSent = false
-        var assembler = WireLongPollAssembler()
+        var assembler: WireLongPollAssembler
         var lastPoll = ContinuousClock.now
     }
 
-    init(password: String, holdSeconds: Double = 20) {
+    /// - Parameters:
+    ///   - maximumMessageBytes: the largest inbound message (`--max-message-bytes`), for the segment assembler.
+    ///   - maximumQueuedBytes: the most outbound bytes waiting for a poll (`--max-queued-bytes`).
+    init(password: String, maximumMessageBytes: Int, maximumQueuedBytes: Int, holdSeconds: Double = 20) {
         self.password = password
         self.holdSeconds = holdSeconds
+        self.maximumQueuedBytes = maximumQueuedBytes
+        self.state = Lock(State(assembler: WireLongPollAssembler(maximumMessageBytes: maximumMessageBytes)))
     }
 
     func send(_ message: WireOutbound) -> Bool {
-        let held = self.state.withLock { state -> CheckedContinuation<Void, Never>?? in
-            guard !state.isClosed else { return .none }
-            state.queue.append(message.message)
+        let (isQueued, held) = self.state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard !state.isClosed else { return (false, nil) }
             defer { state.held = nil }
-            return .some(state.held)
+            guard message.message.count <= self.maximumQueuedBytes - state.queuedBytes else {
+                state.isClosed = true
+                state.queue = []
+                state.queuedBytes = 0
+                return (false, state.held)
+            }
+            state.queue.append(message.message)
+            state.queuedBytes += message.message.count
+            return (true, state.held)
         }
-        guard let held else { return false }
         held?.resume()
-        return true
+        return isQueued
     }
 
     func closeForShutdown() {
@@ -64,7 +80,8 @@ final class WireLongPollTransport: WireTransport {
     var isClosed: Bool { self.state.withLock { $0.isClosed } }
 
     /// Files one inbound segment; returns the messages it completes, in order.
-    /// - Throws: `WireProtocolError` `.malformedFrame` when a completed message is not valid base64 UTF-8.
+    /// - Throws: `WireProtocolError` when the segment breaks the assembler's bounds or completes a message that
+    ///   is not valid base64 (`WireLongPollAssembler.receive`).
     func receive(_ segment: WireLongPollAssembler.Segment) throws(WireProtocolError) -> [String] {
         try self.state.withLock { state throws(WireProtocolError) -> [String] in
             try state.assembler.receive(segment)
@@ -122,6 +139,7 @@ final class WireLongPollTransport: WireTransport {
                 script += Array(state.queue.joined(separator: [UInt8(ascii: ",")]))
                 script += Array("]);\n".utf8)
                 state.queue = []
+                state.queuedBytes = 0
                 state.nextResponse += 1
             }
             if state.isClosed, !state.isCloseSent {

@@ -18,7 +18,9 @@ extension WireSessions {
             } catch {
                 return .response(error.response)
             }
-            let transport = WireLongPollTransport(password: WireSession.makeID())
+            let transport = WireLongPollTransport(
+                password: WireSession.makeID(), maximumMessageBytes: self.context.maximumMessageBytes,
+                maximumQueuedBytes: self.context.maximumQueuedBytes)
             self.start(session)
             session.attach(transport)
             return Self.script(status: 200, transport.startScript(callback: callback, id: session.id))
@@ -38,6 +40,9 @@ extension WireSessions {
         guard let session, let transport, isAuthentic else {
             return Self.script(status: 200, Array("pLPCommand('close');\n".utf8))
         }
+        // Segment numbers and totals go to the assembler as parsed: it compares them, never adds to them, and
+        // refuses what is out of bounds. The session then ends with the reason in a shutdown message (`s`), which the
+        // client logs, as a WebSocket's close frame would carry it.
         var index = 0
         while let segment = parameter("seg\(index)").flatMap(Int.init),
             let total = parameter("ts\(index)").flatMap(Int.init), let data = parameter("d\(index)")
@@ -48,7 +53,9 @@ extension WireSessions {
                     session.enqueue(message: message)
                 }
             } catch {
+                session.send(.shutdown(reason: error.message))
                 session.terminate(reason: error.message)
+                break
             }
             index += 1
         }
