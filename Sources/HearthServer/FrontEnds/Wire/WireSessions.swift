@@ -23,7 +23,10 @@ public final class WireSessions: Sendable {
         self.context = WireSessionContext(
             database: database, access: access, log: log, metrics: metrics,
             maximumMessageBytes: configuration.maximumWireMessageBytes,
-            maximumQueuedBytes: configuration.maximumWireQueuedBytes)
+            maximumQueuedBytes: configuration.maximumWireQueuedBytes,
+            maximumListens: configuration.maximumListensPerSession,
+            maximumOnDisconnects: configuration.maximumOnDisconnectsPerSession,
+            maximumOnDisconnectBytes: configuration.maximumOnDisconnectBytesPerSession)
         self.defaultNamespace = configuration.defaultNamespace
         self.pingInterval = .milliseconds(Int64(configuration.wirePingSeconds * 1000))
         (self.newSessions, self.newSessionsContinuation) = AsyncStream.makeStream(of: WireSession.self)
