@@ -73,7 +73,8 @@ import Testing
         var assembler = WireLongPollAssembler(maximumMessageBytes: 1 << 20, segmentLength: 8)
         #expect(try assembler.receive(first[1]).isEmpty)
         let held = assembler.heldBytes
-        #expect(try assembler.receive(WireLongPollAssembler.Segment(number: 1, total: first.count, data: "AAAA")).isEmpty)
+        #expect(
+            try assembler.receive(WireLongPollAssembler.Segment(number: 1, total: first.count, data: "AAAA")).isEmpty)
         #expect(assembler.heldBytes == held)
         var received: [String] = []
         for segment in first where segment.number != 1 { received += try assembler.receive(segment) }

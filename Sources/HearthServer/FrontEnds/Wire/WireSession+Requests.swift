@@ -216,15 +216,24 @@ extension WireSession {
         return .json(
             .object([
                 "auth": authentication.identity.auth.jsonValue,
-                "expires": authentication.expires.map { .int(Int64($0)) } ?? .null,
+                // A token's `exp` is the issuer's number: one past Int64's range is answered as it is, never
+                // converted (which would trap).
+                "expires": authentication.expires.map {
+                    Int64(exactly: $0.rounded(.down)).map { .int($0) } ?? .double($0)
+                }
+                    ?? .null,
             ]))
     }
 
     /// At `expires` (seconds since the Unix epoch), unless the client authenticated again since: tells it its
-    /// token expired (`ac`), drops back to unauthenticated and revokes what that may not read.
+    /// token expired (`ac`), drops back to unauthenticated and revokes what that may not read. One timer per
+    /// session: a newer credential's replaces (cancels) the older one's, so repeated `auth`s keep no sleeping tasks.
+    /// The timer is clamped to a year: a token's `exp` is the issuer's number, and a `Duration` past its range
+    /// would trap.
     private func expire(_ generation: UInt64, at expires: Double) {
-        let seconds = max(0, expires - Double(self.context.database.now()) / 1000)
-        Task { [weak self] in
+        let remaining = expires - Double(self.context.database.now()) / 1000
+        let seconds = remaining.isNaN ? 0 : min(max(0, remaining), 365 * 86_400)
+        let timer = Task { [weak self] in
             try await Task.sleep(for: .seconds(seconds))
             guard let self else { return }
             let isCurrent = self.shared.withLock { shared -> Bool in
@@ -237,6 +246,11 @@ extension WireSession {
             self.send(.authRevoked(status: "expired_token", reason: "Auth token is expired."))
             self.revokeDisallowedListens()
         }
+        let older = self.shared.withLock { shared in
+            defer { shared.expiryTimer = timer }
+            return shared.expiryTimer
+        }
+        older?.cancel()
     }
 
     /// Revokes (`c`) every listen the session's identity may no longer read under the rules in force.

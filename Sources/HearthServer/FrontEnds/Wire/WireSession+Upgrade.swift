@@ -59,7 +59,8 @@ extension WireSession {
 
     /// The long poll said `n`: switch to the secondary transport and release what it already received.
     func switchToSecondary() {
-        let switched = self.shared.withLock { shared -> (old: (any WireTransport)?, new: any WireTransport, held: Int, isQueued: Bool)? in
+        let switched = self.shared.withLock {
+            shared -> (old: (any WireTransport)?, new: any WireTransport, held: Int, isQueued: Bool)? in
             guard let secondary = shared.secondary, !shared.isSwitched else { return nil }
             let old = shared.transport
             shared.transport = secondary

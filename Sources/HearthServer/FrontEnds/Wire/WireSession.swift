@@ -41,6 +41,8 @@ final class WireSession: WebSocketMessageHandler {
         var authentication = Authentication(identity: .anonymous, expires: nil)
         /// Counts `auth`/`unauth` requests, so an expiry timer set for an older credential does nothing.
         var authGeneration: UInt64 = 0
+        /// The timer that ends the current credential at its expiry (`expire(_:at:)`), cancelled when replaced.
+        var expiryTimer: Task<Void, any Error>?
         /// The WebSocket a long-polling session is upgrading to, its framing, and data it sent before the switch.
         var secondary: (any WireTransport)?
         var secondaryAssembler: WireFrameAssembler
@@ -236,6 +238,8 @@ final class WireSession: WebSocketMessageHandler {
             shared.onDisconnect = []
             shared.onDisconnectBytes = 0
             let held = shared.heldBytes
+            shared.expiryTimer?.cancel()
+            shared.expiryTimer = nil
             return (listens, operations, held, self.hold(-held, holding: &shared))
         }
         self.charge(-held, to: transport)

@@ -94,6 +94,21 @@ import Testing
         }
     }
 
+    /// A token whose `exp` is beyond any timer's range, sent again and again, is accepted without trapping and
+    /// keeps at most one expiry timer.
+    @Test func aFarFutureExpiryNeitherTrapsNorPilesUpTimers() async throws {
+        try await TestNode.with(configure: { $0.databaseSecrets = ["bounds-secret"] }) { node in
+            try await onDedicatedThread {
+                let client = try WireTestClient(port: node.port)
+                let token = TestTokens.hs256(#"{"d":{"uid":"ada"},"exp":1e300}"#, secret: "bounds-secret")
+                for _ in 0..<50 {
+                    #expect(try client.call("auth", #"{"cred":"\#(token)"}"#)["s"] == .string("ok"))
+                }
+            }
+            #expect(try await node.request("GET", "/.json").status == 200)
+        }
+    }
+
     /// What the client sends on the new WebSocket before the long poll's `n` is held only up to
     /// `--max-queued-bytes`; past it the session ends.
     @Test func theUpgradeBufferIsBounded() async throws {
@@ -101,7 +116,8 @@ import Testing
             try await onDedicatedThread {
                 let session = try LongPollTestSession(port: node.port)
                 let socket = try WireTestClient.upgrading(port: node.port, session: session.id)
-                let get = #"{"t":"d","d":{"r":1,"a":"g","b":{"p":"/"# + String(repeating: "y", count: 500) + #"","q":{}}}}"#
+                let get =
+                    #"{"t":"d","d":{"r":1,"a":"g","b":{"p":"/"# + String(repeating: "y", count: 500) + #"","q":{}}}}"#
                 for _ in 0..<8 { try socket.sendText(get) }
                 #expect(try socket.readClose().reason.contains("unprocessed"))
             }
