@@ -9,7 +9,8 @@ import HearthWire
 /// one, so the client always has a request in flight. Inbound data arrives as web-safe base64 segments, possibly
 /// out of order, which `WireLongPollAssembler` turns back into messages, holding a bounded amount. Outbound
 /// messages waiting for a poll are bounded too: a client that lets more than `maximumQueuedBytes` pile up is
-/// closed, as a WebSocket that stops reading is. A client that drops its disconnect frame
+/// closed, as a WebSocket that stops reading is. Both are charged to the node's `WireLongPollMemory`, which ends the
+/// session whose bytes would pass it; closing gives everything back. A client that drops its disconnect frame
 /// is gone at once (`WireDisconnectFrame`); one that stops polling without a word is treated as gone after three
 /// hold periods.
 final class WireLongPollTransport: WireTransport {
@@ -17,6 +18,8 @@ final class WireLongPollTransport: WireTransport {
     private let holdSeconds: Double
     /// The most bytes of outbound messages waiting for the client's next poll.
     private let maximumQueuedBytes: Int
+    /// What all long-polling sessions of the node hold together.
+    private let memory: WireLongPollMemory
     private let state: Lock<State>
 
     private struct State {
@@ -28,15 +31,22 @@ final class WireLongPollTransport: WireTransport {
         var isCloseSent = false
         var assembler: WireLongPollAssembler
         var lastPoll = ContinuousClock.now
+        /// Bytes this transport took from `memory` (segments held and answers queued); given back on close.
+        var pooledBytes = 0
     }
 
     /// - Parameters:
     ///   - maximumMessageBytes: the largest inbound message (`--max-message-bytes`), for the segment assembler.
     ///   - maximumQueuedBytes: the most outbound bytes waiting for a poll (`--max-queued-bytes`).
-    init(password: String, maximumMessageBytes: Int, maximumQueuedBytes: Int, holdSeconds: Double = 20) {
+    ///   - memory: the node's pool for what long-polling sessions hold.
+    init(
+        password: String, maximumMessageBytes: Int, maximumQueuedBytes: Int, memory: WireLongPollMemory,
+        holdSeconds: Double = 20
+    ) {
         self.password = password
         self.holdSeconds = holdSeconds
         self.maximumQueuedBytes = maximumQueuedBytes
+        self.memory = memory
         self.state = Lock(State(assembler: WireLongPollAssembler(maximumMessageBytes: maximumMessageBytes)))
     }
 
@@ -44,14 +54,16 @@ final class WireLongPollTransport: WireTransport {
         let (isQueued, held) = self.state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             guard !state.isClosed else { return (false, nil) }
             defer { state.held = nil }
-            guard message.message.count <= self.maximumQueuedBytes - state.queuedBytes else {
-                state.isClosed = true
+            let bytes = message.message.count
+            guard bytes <= self.maximumQueuedBytes - state.queuedBytes, self.memory.take(bytes) else {
                 state.queue = []
                 state.queuedBytes = 0
+                self.closeHolding(&state)
                 return (false, state.held)
             }
+            state.pooledBytes += bytes
             state.queue.append(message.message)
-            state.queuedBytes += message.message.count
+            state.queuedBytes += bytes
             return (true, state.held)
         }
         held?.resume()
@@ -64,11 +76,21 @@ final class WireLongPollTransport: WireTransport {
 
     func close(reason: String) {
         let held = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
-            state.isClosed = true
+            self.closeHolding(&state)
             defer { state.held = nil }
             return state.held
         }
         held?.resume()
+    }
+
+    /// Marks the transport closed and gives back what it took from `memory`: the segments it held are dropped;
+    /// answers still queued (the last ones, such as a shutdown reason) stay for the next poll, bounded by
+    /// `maximumQueuedBytes`.
+    private func closeHolding(_ state: inout State) {
+        state.isClosed = true
+        state.assembler = WireLongPollAssembler(maximumMessageBytes: state.assembler.maximumMessageBytes)
+        self.memory.release(state.pooledBytes)
+        state.pooledBytes = 0
     }
 
     /// Long polls have no ping; a client silent for three hold periods is closed instead.
@@ -81,10 +103,25 @@ final class WireLongPollTransport: WireTransport {
 
     /// Files one inbound segment; returns the messages it completes, in order.
     /// - Throws: `WireProtocolError` when the segment breaks the assembler's bounds or completes a message that
-    ///   is not valid base64 (`WireLongPollAssembler.receive`).
+    ///   is not valid base64 (`WireLongPollAssembler.receive`), or `.messageTooBig` when the node's long-polling sessions together would hold more than `memory` allows.
     func receive(_ segment: WireLongPollAssembler.Segment) throws(WireProtocolError) -> [String] {
         try self.state.withLock { state throws(WireProtocolError) -> [String] in
-            try state.assembler.receive(segment)
+            guard !state.isClosed else { return [] }
+            let before = state.assembler.heldBytes
+            let messages = try state.assembler.receive(segment)
+            let added = state.assembler.heldBytes - before
+            if added < 0 {
+                self.memory.release(-added)
+                state.pooledBytes += added
+            } else if self.memory.take(added) {
+                state.pooledBytes += added
+            } else {
+                throw WireProtocolError(
+                    .messageTooBig,
+                    "This node holds too much for long-polling clients (\(self.memory.limit) bytes); retry "
+                        + "later, or connect over WebSocket.")
+            }
+            return messages
         }
     }
 
@@ -138,6 +175,10 @@ final class WireLongPollTransport: WireTransport {
                 script += Array("pRTLPCB(\(state.nextResponse),[".utf8)
                 script += Array(state.queue.joined(separator: [UInt8(ascii: ",")]))
                 script += Array("]);\n".utf8)
+                if !state.isClosed {
+                    self.memory.release(state.queuedBytes)
+                    state.pooledBytes -= state.queuedBytes
+                }
                 state.queue = []
                 state.queuedBytes = 0
                 state.nextResponse += 1

@@ -20,7 +20,7 @@ extension WireSessions {
             }
             let transport = WireLongPollTransport(
                 password: WireSession.makeID(), maximumMessageBytes: self.context.maximumMessageBytes,
-                maximumQueuedBytes: self.context.maximumQueuedBytes)
+                maximumQueuedBytes: self.context.maximumQueuedBytes, memory: self.longPollMemory)
             self.start(session)
             session.attach(transport)
             return Self.script(status: 200, transport.startScript(callback: callback, id: session.id))
@@ -53,6 +53,7 @@ extension WireSessions {
                     session.enqueue(message: message)
                 }
             } catch {
+                self.longPollMemory.countRefusal()
                 session.send(.shutdown(reason: error.message))
                 session.terminate(reason: error.message)
                 break

@@ -46,6 +46,32 @@ import Testing
         }
     }
 
+    /// Long-polling sessions together hold no more than `--max-client-memory`: the session whose segments would
+    /// pass it is ended with the reason, and closing a session gives its bytes back.
+    @Test func longPollSessionsTogetherAreHeldToTheClientMemoryLimit() async throws {
+        try await TestNode.with(configure: { $0.maximumClientMemory = 1 << 20 }) { node in
+            try await onDedicatedThread {
+                let ping = LongPollTestSession.webSafe(#"{"t":"c","d":{"t":"p","d":{}}}"#)
+                let data = String(repeating: "A", count: 1800)
+                /// Polls carrying a ping (so each is answered at once) and 14 segments held ahead; the scripts.
+                func fill(_ session: LongPollTestSession) throws -> [String] {
+                    try (0..<17).map { poll in
+                        let ahead = (0..<14).map { ("\(20 + 14 * poll + $0)", "1", data) }
+                        return try Self.poll(session, [("\(poll)", "1", ping)] + ahead)
+                    }
+                }
+                let first = try fill(try LongPollTestSession(port: node.port))
+                let second = try fill(try LongPollTestSession(port: node.port))
+                #expect(!(first + second).contains { $0.contains(#""t":"s""#) })
+                let third = try LongPollTestSession(port: node.port)
+                let scripts = try fill(third)
+                #expect(scripts.contains { $0.contains(#""t":"s""#) && $0.contains("long-polling clients") })
+            }
+            let metrics = try await node.request("GET", "/.metrics").text
+            #expect(metrics.contains("hearth_wire_long_poll_refused_total 1"))
+        }
+    }
+
     /// A listen past `--max-listens-per-session` is refused with `too_many_listens`; dropping one makes room.
     @Test func listensPastTheLimitAreRefused() async throws {
         try await TestNode.with(configure: { $0.maximumListensPerSession = 3 }) { node in
