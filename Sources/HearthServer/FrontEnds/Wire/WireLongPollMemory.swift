@@ -1,7 +1,8 @@
 import Synchronization
 
-/// What all long-polling sessions of a node together may hold: segments waiting to be joined and answers waiting
-/// for a poll.
+/// What all long-polling sessions of a node together may hold: the sessions themselves, segments waiting to be
+/// joined, answers waiting for a poll, and what each session keeps for its client (messages not yet processed,
+/// listens, onDisconnect operations).
 ///
 /// A WebSocket's buffers are charged to the node's client memory budget, whose eviction closes the connections
 /// holding the most. A long-polling session spans many short HTTP requests, so there is no connection to evict:
@@ -9,6 +10,10 @@ import Synchronization
 /// segment or answer would pass it is ended instead, with the reason. Each session is bounded on its own as well
 /// (`WireLongPollAssembler`, `--max-queued-bytes`).
 final class WireLongPollMemory: Sendable {
+    /// What one long-polling session is charged for being open (the session, its transport and their tables),
+    /// so that starting sessions without end is refused too.
+    static let sessionBytes = 4096
+
     /// The most bytes long-polling sessions may hold together.
     let limit: Int
     private let held = Atomic<Int>(0)

@@ -31,14 +31,18 @@ final class WireLongPollTransport: WireTransport {
         var isCloseSent = false
         var assembler: WireLongPollAssembler
         var lastPoll = ContinuousClock.now
-        /// Bytes this transport took from `memory` (segments held and answers queued); given back on close.
-        var pooledBytes = 0
+        /// Bytes this transport took from `memory` (the session itself, segments held, answers queued, and what
+        /// the session charges through `holdInbound`); given back on close.
+        var pooledBytes = WireLongPollMemory.sessionBytes
+        /// The part of `pooledBytes` charged through `holdInbound`, which releases never take below zero.
+        var inboundBytes = 0
     }
 
     /// - Parameters:
     ///   - maximumMessageBytes: the largest inbound message (`--max-message-bytes`), for the segment assembler.
     ///   - maximumQueuedBytes: the most outbound bytes waiting for a poll (`--max-queued-bytes`).
-    ///   - memory: the node's pool for what long-polling sessions hold.
+    ///   - memory: the node's pool for what long-polling sessions hold, from which the caller already took
+    ///     `WireLongPollMemory.sessionBytes` for this transport.
     init(
         password: String, maximumMessageBytes: Int, maximumQueuedBytes: Int, memory: WireLongPollMemory,
         holdSeconds: Double = 20
@@ -91,6 +95,32 @@ final class WireLongPollTransport: WireTransport {
         state.assembler = WireLongPollAssembler(maximumMessageBytes: state.assembler.maximumMessageBytes)
         self.memory.release(state.pooledBytes)
         state.pooledBytes = 0
+        state.inboundBytes = 0
+    }
+
+    /// Charges what the session holds for its client (messages not yet processed, listens, onDisconnect
+    /// operations) to the long-polling pool; past the pool the transport is closed, as a WebSocket is evicted past
+    /// the client memory budget, and the client reconnects.
+    func holdInbound(_ delta: Int) {
+        let held = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.isClosed else { return nil }
+            if delta < 0 {
+                let released = min(-delta, state.inboundBytes)
+                self.memory.release(released)
+                state.inboundBytes -= released
+                state.pooledBytes -= released
+                return nil
+            }
+            guard self.memory.take(delta) else {
+                self.closeHolding(&state)
+                defer { state.held = nil }
+                return state.held
+            }
+            state.inboundBytes += delta
+            state.pooledBytes += delta
+            return nil
+        }
+        held?.resume()
     }
 
     /// Long polls have no ping; a client silent for three hold periods is closed instead.

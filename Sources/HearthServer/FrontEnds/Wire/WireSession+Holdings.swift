@@ -3,8 +3,8 @@ import HearthWire
 
 /// What a session keeps for its client between messages — its listens and its onDisconnect operations — is capped
 /// per session and charged to the node's client memory budget through the transport, so the budget's eviction sees
-/// a client that grows them. A long-polling transport spans many connections and charges nothing; when the session
-/// moves to a WebSocket, everything it holds is charged there (`WireSession+Upgrade`).
+/// a client that grows them (a long-polling transport charges its own pool, `WireLongPollMemory`). When a session
+/// moves from long polling to a WebSocket, everything it holds is charged there (`WireSession+Upgrade`).
 extension WireSession {
     /// What one listen is charged: its path plus what a listen costs the node beyond it (the listen, its place in
     /// the view's registry and in the session's table), measured at about 1.2 KB.

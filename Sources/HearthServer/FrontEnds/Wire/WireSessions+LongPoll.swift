@@ -12,10 +12,15 @@ extension WireSessions {
             guard callback.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 return Self.script(status: 400, Array("// cb must be alphanumeric\n".utf8))
             }
+            guard self.longPollMemory.take(WireLongPollMemory.sessionBytes) else {
+                self.longPollMemory.countRefusal()
+                return Self.script(status: 503, Array("// too many long-polling sessions; retry later\n".utf8))
+            }
             let session: WireSession
             do {
                 session = try self.makeSession(request)
             } catch {
+                self.longPollMemory.release(WireLongPollMemory.sessionBytes)
                 return .response(error.response)
             }
             let transport = WireLongPollTransport(

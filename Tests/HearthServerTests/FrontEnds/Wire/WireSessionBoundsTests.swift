@@ -72,6 +72,30 @@ import Testing
         }
     }
 
+    /// A long-polling session's listens are charged to the long-polling pool: past it the session is closed, as a
+    /// WebSocket is evicted, and what it held is given back.
+    @Test func longPollListensAreChargedToThePool() async throws {
+        try await TestNode.with(configure: { $0.maximumClientMemory = 1 << 20 }) { node in
+            try await onDedicatedThread {
+                let session = try LongPollTestSession(port: node.port)
+                var script = ""
+                var next = 0
+                for poll in 0..<20 where !script.contains("pLPCommand('close'") {
+                    let segments = (0..<60).map { index -> (String, String, String) in
+                        let listen =
+                            #"{"t":"d","d":{"r":\#(next + index + 1),"a":"q","b":{"p":"/l/\#(poll)/\#(index)","h":""}}}"#
+                        return ("\(next + index)", "1", LongPollTestSession.webSafe(listen))
+                    }
+                    next += segments.count
+                    script = try Self.poll(session, segments)
+                }
+                #expect(script.contains("pLPCommand('close'"))
+            }
+            let metrics = try await node.request("GET", "/.metrics").text
+            #expect(metrics.contains("hearth_wire_long_poll_bytes 0"))
+        }
+    }
+
     /// A listen past `--max-listens-per-session` is refused with `too_many_listens`; dropping one makes room.
     @Test func listensPastTheLimitAreRefused() async throws {
         try await TestNode.with(configure: { $0.maximumListensPerSession = 3 }) { node in
