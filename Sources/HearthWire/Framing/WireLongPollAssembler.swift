@@ -17,7 +17,7 @@ public struct WireLongPollAssembler: Sendable {
     /// The longest segment the JavaScript SDK sends.
     public static let maximumSegmentLength = 1840
     /// How far past the first missing segment a segment may be numbered, by default.
-    public static let defaultWindow = 256
+    public static let defaultWindow = 64
     /// What filing one segment costs beyond its data (its number, total and table slot), counted in `heldBytes`.
     static let segmentOverheadBytes = 64
 
