@@ -18,11 +18,17 @@ extension WireSession {
         self.shared.withLock { $0.secondary = transport }
     }
 
-    /// One frame on the secondary transport.
+    /// One frame on the secondary transport; the frames of a message in progress are charged to it, as on a
+    /// session's own WebSocket.
     func receiveOnSecondary(frame: String) {
-        let result = self.shared.withLock { shared -> Result<String?, WireProtocolError> in
-            Result { () throws(WireProtocolError) -> String? in try shared.secondaryAssembler.onFrame(frame) }
+        let (result, held, frameTransport) = self.shared.withLock { shared in
+            let before = shared.secondaryAssembler.heldBytes
+            let result = Result { () throws(WireProtocolError) -> String? in
+                try shared.secondaryAssembler.onFrame(frame)
+            }
+            return (result, shared.secondaryAssembler.heldBytes - before, shared.secondary)
         }
+        self.charge(held, to: frameTransport)
         guard case .success(let message?) = result else {
             if case .failure(let error) = result { self.terminate(reason: error.message) }
             return
