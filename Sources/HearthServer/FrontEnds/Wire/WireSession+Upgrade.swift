@@ -81,7 +81,7 @@ extension WireSession {
             return (old, secondary, shared.heldBytes, isQueued)
         }
         guard let switched else { return }
-        // The long poll charged nothing: the WebSocket now carries what the session holds.
+        // Closing the long poll gives back what it was charged; the WebSocket now carries what the session holds.
         self.charge(switched.held, to: switched.new)
         if !switched.isQueued { self.terminateForBacklog() }
         guard let old = switched.old else { return }
