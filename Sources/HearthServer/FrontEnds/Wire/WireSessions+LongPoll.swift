@@ -6,7 +6,10 @@ import HearthWire
 /// upgrades of long-polling sessions (`/.ws?…&s=<id>`).
 extension WireSessions {
     func longPoll(_ request: HTTPRequest) async -> HTTPReply {
-        let parameter = { (name: String) in request.query.first { $0.name == name }?.value }
+        // One table of the query (the first of repeated names wins, as a scan would find it), so reading a poll's
+        // many `seg`/`ts`/`d` parameters costs one pass over the query, not one per parameter.
+        let query = Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let parameter = { (name: String) in query[name] }
         if parameter("start") == "t" {
             let callback = parameter("cb") ?? ""
             guard callback.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
