@@ -93,6 +93,11 @@ enum Serve {
             case "--body-deadline-seconds": configuration.bodyDeadlineSeconds = Double(try integer(flag, minimum: 1))
             case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)
             case "--max-queued-bytes": configuration.maximumWireQueuedBytes = try integer(flag, minimum: 1024)
+            case "--max-listens-per-session": configuration.maximumListensPerSession = try integer(flag, minimum: 1)
+            case "--max-ondisconnects-per-session":
+                configuration.maximumOnDisconnectsPerSession = try integer(flag, minimum: 1)
+            case "--max-ondisconnect-bytes":
+                configuration.maximumOnDisconnectBytesPerSession = try integer(flag, minimum: 1024)
             case "--rules": configuration.rules = try Self.rules(fromFile: try value(flag))
             case "--database-secret-file": configuration.databaseSecrets = try Self.secrets(fromFile: try value(flag))
             case "--allow-unsigned-tokens": configuration.allowsUnsignedTokens = true

@@ -39,6 +39,9 @@ enum Usage {
           --body-deadline-seconds N  the longest a whole request body may take (default: no bound)
           --max-message-bytes N   largest realtime-protocol message (default 16777216)
           --max-queued-bytes N    unprocessed realtime requests one client may queue (default 67108864)
+          --max-listens-per-session N  listens one realtime connection may hold (default 10000)
+          --max-ondisconnects-per-session N  onDisconnect operations one realtime connection may hold (default 1000)
+          --max-ondisconnect-bytes N  bytes of one connection's onDisconnect operations together (default 16777216)
           --log-level LEVEL       debug | info | warning | error | critical (default info)
 
         security options (see docs/security.md):

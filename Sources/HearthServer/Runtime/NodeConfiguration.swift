@@ -51,6 +51,12 @@ public struct NodeConfiguration: Sendable {
     /// Received but not yet processed realtime-protocol bytes one session may have queued; a client that sends
     /// faster than its requests can be handled is disconnected past this, never growing the node's memory.
     public var maximumWireQueuedBytes = 64 * 1024 * 1024
+    /// The most listens one realtime session may hold; past it a listen is refused with `too_many_listens`.
+    public var maximumListensPerSession = 10_000
+    /// The most onDisconnect operations one realtime session may have registered at once.
+    public var maximumOnDisconnectsPerSession = 1_000
+    /// The most bytes of data one realtime session's registered onDisconnect operations may hold together.
+    public var maximumOnDisconnectBytesPerSession = 16 * 1024 * 1024
     /// Interval between WebSocket pings to realtime-protocol clients.
     public var wirePingSeconds = 30.0
     /// Interval between SSE keep-alive events.
