@@ -117,7 +117,7 @@ package final class PeerTransport: Sendable {
     package func send(_ payload: [UInt8], kind: UInt8, to peer: NodeID, requireConnection: Bool = false)
         -> SendOutcome
     {
-        guard kind != PeerFrame.helloKind, let link = self.core.link(for: peer) else { return .refused }
+        guard kind != PeerFrame.handshakeKind, let link = self.core.link(for: peer) else { return .refused }
         guard payload.count <= self.core.configuration.maximumPayloadSize else { return .tooLarge }
         guard !self.core.partitioned.withLock({ $0.contains(peer) }) else { return .partitioned }
         let (accepted, flushConnection) = link.enqueue(
