@@ -203,13 +203,13 @@ enum Serve {
     }
 
     /// Database secrets, one per line (blank lines and surrounding spaces ignored); kept out of the command line,
-    /// where every user of the machine could read them.
-    static func secrets(fromFile path: String) throws -> [String] {
-        let secrets = try Self.text(of: path, for: "--database-secret-file").split(whereSeparator: \.isNewline).map {
+    /// where every user of the machine could read them. `flag` names where the path came from in errors.
+    static func secrets(fromFile path: String, for flag: String = "--database-secret-file") throws -> [String] {
+        let secrets = try Self.text(of: path, for: flag).split(whereSeparator: \.isNewline).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
         .filter { !$0.isEmpty }
-        guard !secrets.isEmpty else { throw UsageError("--database-secret-file \(path) holds no secret") }
+        guard !secrets.isEmpty else { throw UsageError("\(flag) \(path) holds no secret") }
         return secrets
     }
 
@@ -297,7 +297,7 @@ enum Serve {
             configuration.rules = try Self.rules(fromFile: rules)
         }
         if !given.contains("--database-secret-file"), let path = cluster.databaseSecretFile {
-            configuration.databaseSecrets = try Self.secrets(fromFile: path)
+            configuration.databaseSecrets = try Self.secrets(fromFile: path, for: "databaseSecretFile")
         }
         configuration.shardCount = cluster.shards
         configuration.shardDepth = cluster.shardDepth
