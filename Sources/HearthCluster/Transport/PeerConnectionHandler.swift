@@ -1,5 +1,6 @@
 import HearthNet
 import HearthSystem
+import Synchronization
 
 /// The peer protocol on one TCP connection, dialed or accepted: both sides open with a hello and prove the cluster
 /// secret (`PeerHandshake`) before any other frame is read, with frames limited to
@@ -232,8 +233,9 @@ final class PeerConnectionHandler: ConnectionHandler {
     private func fail(_ connection: Connection, _ error: PeerFrameError) {
         if case .established(let link) = self.state {
             self.core.detach(connection.id, from: link)
-        } else if case .dialed(let peer) = self.role {
-            self.core.link(for: peer)?.handshakeFailed()
+        } else {
+            self.core.refusedHandshakes.add(1, ordering: .relaxed)
+            if case .dialed(let peer) = self.role { self.core.link(for: peer)?.handshakeFailed() }
         }
         self.state = .failed
         self.core.log.warning(

@@ -1,5 +1,6 @@
 package import HearthNet
 package import HearthSystem
+import Synchronization
 
 /// The node's links to the other cluster members: one TCP connection per pair of nodes on a dedicated event loop,
 /// carrying length-prefixed frames after a hello that proves both sides belong to the same cluster and version.
@@ -153,6 +154,10 @@ package final class PeerTransport: Sendable {
     package func statistics(for peer: NodeID) -> PeerLinkStatistics? {
         self.core.link(for: peer)?.statistics
     }
+
+    /// Connections this node closed before their peer proved the cluster secret and its identity (a stranger, a node
+    /// with another secret, cluster or version, a frame too large or out of turn, a handshake that timed out).
+    package var refusedHandshakes: UInt64 { self.core.refusedHandshakes.load(ordering: .relaxed) }
 
     /// The counters of every link, by peer.
     package var statistics: [NodeID: PeerLinkStatistics] {

@@ -85,6 +85,7 @@ import Testing
             }
             #expect(closed)
         }
+        #expect(n2.refusedHandshakes == 2)
         #expect(n2.statistics(for: "n1")?.connectionsEstablished == 1)
         #expect(n2.statistics(for: "n1")?.isConnected == true)
         #expect(n1.send([9], kind: 1, to: "n2") == .queued)
@@ -109,6 +110,7 @@ import Testing
         }
         #expect(closed == 50)
         #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(await eventually { n2.refusedHandshakes == 50 })
         await n2.shutdown()
     }
 }
