@@ -81,6 +81,7 @@ extension ClusterNode {
                     throw ClusterNodeError("The cluster refused to let \(request.node.id) join: \(reason)")
                 }
             } catch let error as PeerJoinError {
+                log.warning("cluster.join_attempt_failed", ["through": "\(address)", "reason": error.message])
                 lastProblem = error.message
                 address = seed
             }
