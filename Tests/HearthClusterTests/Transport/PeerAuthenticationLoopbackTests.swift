@@ -76,7 +76,8 @@ import Testing
         try Harness.connectAll([n1, n2])
         #expect(await Harness.waitConnected(n1, n2))
         let port = n2.port
-        let forged = PeerFrame(kind: PeerFrame.handshakeKind, payload: PeerProof.magic + [UInt8](repeating: 7, count: 32))
+        let forged = PeerFrame(
+            kind: PeerFrame.handshakeKind, payload: PeerProof.magic + [UInt8](repeating: 7, count: 32))
         for attempt in [PeerFrame(kind: 2, payload: [1, 2, 3]), forged] {
             let closed = try await onDedicatedThread {
                 let client = try RawPeer(port: port, node: "n1")

@@ -9,7 +9,9 @@
 package struct PeerHandshake: Sendable {
     /// Which side of the connection this node is; part of every proof, so a proof cannot be sent back to its maker.
     package enum Role: UInt8, Sendable, Hashable {
+        /// The side that opened the connection (a member dialing a peer, or a node asking to join).
         case dialer = 1
+        /// The side that accepted it on its peer port.
         case acceptor = 2
 
         /// The other side.
@@ -24,6 +26,7 @@ package struct PeerHandshake: Sendable {
         case established(PeerHello)
     }
 
+    /// Where the handshake stands: the peer's hello, then its proof, are awaited in turn.
     private enum State: Sendable {
         case awaitingHello
         case awaitingProof(PeerHello)
@@ -31,6 +34,7 @@ package struct PeerHandshake: Sendable {
         case refused(PeerFrameError)
     }
 
+    /// Which side this node is.
     package let role: Role
     /// This side's hello, sent first (`opening`).
     package let local: PeerHello

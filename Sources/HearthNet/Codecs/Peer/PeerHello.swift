@@ -7,14 +7,16 @@ import HearthCore
 /// Payload: the magic `HRTH`, `u16` protocol version, `u8` purpose, the cluster name and the sender's node id (each
 /// `u16 length` + UTF-8, `BinaryWriter.appendString`), `u64` generation, and the nonce (`u32 length` + bytes).
 package struct PeerHello: Sendable, Hashable {
+    /// The first bytes of every hello's payload.
     package static let magic: [UInt8] = Array("HRTH".utf8)
     /// The peer protocol version this build speaks; bump it on any incompatible change of a frame's meaning.
     /// Version 2: hellos carry a nonce and every connection proves the cluster secret (`PeerProof`).
     package static let currentVersion: UInt16 = 2
-    /// The size of the nonces this build sends; a received one must have at least this many bytes and at most
-    /// `maximumNonceSize`.
+    /// The size of the nonces this build sends.
     package static let nonceSize = 32
+    /// The fewest bytes a received nonce may have: fewer could repeat.
     package static let minimumNonceSize = 16
+    /// The most bytes a received nonce may have.
     package static let maximumNonceSize = 64
 
     /// Why a node opens a connection.
@@ -25,10 +27,13 @@ package struct PeerHello: Sendable, Hashable {
         case join = 2
     }
 
+    /// The peer protocol version the sender speaks.
     package let version: UInt16
+    /// Why the sender connects (a dialer's); an acceptor's is always `.link`.
     package let purpose: Purpose
     /// The sender's cluster; empty in a joining node's hello (it learns the name from the member's).
     package let cluster: String
+    /// The sender's node id.
     package let node: String
     /// The sender's incarnation (its SWIM generation: the time it started, in ms); 0 for a joining node.
     package let generation: UInt64

@@ -8,14 +8,17 @@ import HearthCore
 ///
 /// Payload: the magic `HRPF`, then the 32-byte code.
 package struct PeerProof: Sendable, Hashable {
+    /// The first bytes of every proof's payload.
     package static let magic: [UInt8] = Array("HRPF".utf8)
     /// What every proof's message starts with, so a code made here means nothing in another protocol.
     private static let context: [UInt8] = Array("hearth peer proof v2".utf8)
     /// The size of an HMAC-SHA256 code.
     package static let codeSize = 32
 
+    /// The HMAC-SHA256 code.
     package let code: [UInt8]
 
+    /// A proof carrying `code` as received.
     package init(code: [UInt8]) {
         self.code = code
     }
