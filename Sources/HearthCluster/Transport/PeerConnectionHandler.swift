@@ -231,11 +231,14 @@ final class PeerConnectionHandler: ConnectionHandler {
     }
 
     private func fail(_ connection: Connection, _ error: PeerFrameError) {
-        if case .established(let link) = self.state {
+        switch self.state {
+        case .established(let link):
             self.core.detach(connection.id, from: link)
-        } else {
+        case .handshaking:
             self.core.refusedHandshakes.add(1, ordering: .relaxed)
             if case .dialed(let peer) = self.role { self.core.link(for: peer)?.handshakeFailed() }
+        case .awaitingJoin, .answeringJoin, .failed:
+            break
         }
         self.state = .failed
         self.core.log.warning(
