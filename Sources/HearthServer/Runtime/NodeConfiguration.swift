@@ -1,5 +1,5 @@
 public import HearthCluster
-import HearthNet
+package import HearthNet
 public import HearthRules
 public import HearthStorage
 public import HearthSystem
@@ -73,6 +73,11 @@ public struct NodeConfiguration: Sendable {
     /// A node that joined earlier and restarts from its data directory (`JoinedMember`); `cluster` then holds the
     /// configuration the cluster was founded with.
     public var joined: JoinedMember?
+    /// The secret this member proves to its peers in every handshake (`secretFile`, `--cluster-secret-file`); a
+    /// cluster member does not start without one.
+    package var clusterSecret: PeerClusterSecret?
+    /// Where a node joining with `--join` was told its secrets are, kept in its data directory for its restarts.
+    public var joinSecretFiles = JoinedMember.SecretFiles()
     /// Whether `POST /.cluster/partition` and `/.cluster/heal` may cut this node's links (tests and
     /// `scripts/cluster partition`); off unless asked for.
     public var allowsFaultInjection = false
