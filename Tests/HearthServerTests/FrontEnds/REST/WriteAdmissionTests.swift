@@ -1,0 +1,79 @@
+import HearthTestKit
+import Testing
+
+@testable import HearthServer
+
+/// What a write's head decides before its body is read: only an administrator gets the import limit of
+/// `writeSizeLimit=unlimited`, and a write the rules refuse whatever it holds is answered 401 without its body.
+@Suite struct WriteAdmissionTests {
+    static let owner = [("Authorization", "Bearer owner")]
+
+    /// A node with small limits, so that the ordinary limit is easy to pass.
+    static func withSmallLimits<T>(_ body: (TestNode) async throws -> T) async throws -> T {
+        try await TestNode.with(configure: {
+            $0.maximumWriteBytes = 1024
+            $0.maximumImportBytes = 1 << 20
+        }) { node in try await body(node) }
+    }
+
+    /// `writeSizeLimit=unlimited` lifts the body limit to the import limit for an administrator only; anyone else
+    /// keeps the ordinary one.
+    @Test func onlyAnAdministratorWritesPastTheOrdinaryLimit() async throws {
+        try await Self.withSmallLimits { node in
+            let big = "\"" + String(repeating: "a", count: 4096) + "\""
+            let anonymous = try await node.request("PUT", "/big.json?writeSizeLimit=unlimited", body: big)
+            #expect(anonymous.status == 400 && anonymous.text.contains("exceeds the maximum size"), "\(anonymous.text)")
+            #expect(try await node.request("GET", "/big.json").text == "null")
+            let admin = try await node.request(
+                "PUT", "/big.json?writeSizeLimit=unlimited", body: big, headers: Self.owner)
+            #expect(admin.status == 200, "\(admin.text)")
+            let ordinary = try await node.request("PUT", "/big.json", body: big, headers: Self.owner)
+            #expect(ordinary.status == 400, "an administrator without unlimited keeps the ordinary limit")
+        }
+    }
+
+    /// A write the rules refuse whatever it holds is answered 401 as soon as its head arrives, with the connection
+    /// closed: a client announcing 200 MB gets its answer having sent only the head.
+    @Test func aWriteTheRulesRefuseIsAnsweredBeforeItsBody() async throws {
+        try await TestNode.with { node in
+            let rules = #"{"rules": {".read": true, "open": {".write": true}, "x": {".write": "auth != null"}}}"#
+            let put = try await node.request("PUT", "/.settings/rules.json", body: rules, headers: Self.owner)
+            try #require(put.status == 200, "\(put.text)")
+            let port = node.port
+            let refused = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port, timeoutSeconds: 10)
+                try client.send(
+                    "PUT /x.json?writeSizeLimit=unlimited HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Length: 209715200\r\n\r\n\"aaaa")
+                return try client.readResponse(method: "PUT")
+            }
+            #expect(refused.status == 401 && refused.text == #"{"error":"Permission denied"}"#)
+            #expect(refused.header("Connection")?.lowercased() == "close")
+            #expect(try await node.request("PUT", "/open.json", body: "1").status == 200, "granted writes go on")
+            let patch = try await node.request("PATCH", "/x.json", body: #"{"a":1}"#)
+            #expect(patch.status == 401)
+            #expect(try await node.request("GET", "/x.json").text == "null")
+        }
+    }
+
+    /// A wrong `if-match` shows the current value in the 412 only to a caller who may read it; one who may only
+    /// write gets the ETag and an error without the data.
+    @Test func aFailedCompareAndSetShowsTheValueOnlyToReaders() async throws {
+        try await TestNode.with { node in
+            let rules = #"{"rules": {"box": {".write": true}, "shelf": {".write": true, ".read": true}}}"#
+            let put = try await node.request("PUT", "/.settings/rules.json", body: rules, headers: Self.owner)
+            try #require(put.status == 200, "\(put.text)")
+            #expect(try await node.request("PUT", "/box.json", body: #""secret-value""#).status == 200)
+            #expect(try await node.request("PUT", "/shelf.json", body: #""open-value""#).status == 200)
+            let hidden = try await node.request(
+                "PUT", "/box.json", body: "1", headers: [("if-match", "wrong-etag")])
+            #expect(hidden.status == 412)
+            #expect(!hidden.text.contains("secret-value") && hidden.text.contains("\"error\""), "\(hidden.text)")
+            #expect(hidden.header("ETag").map { !$0.isEmpty } == true)
+            let shown = try await node.request(
+                "PUT", "/shelf.json", body: "1", headers: [("if-match", "wrong-etag")])
+            #expect(shown.status == 412 && shown.text == #""open-value""#)
+            #expect(shown.header("ETag") != nil)
+        }
+    }
+}
