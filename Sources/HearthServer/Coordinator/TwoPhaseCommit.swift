@@ -83,7 +83,7 @@ public struct TwoPhaseCommit: Sendable {
             participants.formUnion(router.shards(namespace: namespace, mutation: condition.path))
         }
         var readPaths: [Path] = conditions.map(\.path)
-        for mutation in mutations where router.isSpine(mutation.path) && Self.hasServerValues(mutation) {
+        for mutation in mutations where router.isSpine(mutation.path) && mutation.hasServerValues {
             readPaths.append(mutation.path)
         }
         var spineAncestors: [Path] = []
@@ -160,7 +160,7 @@ public struct TwoPhaseCommit: Sendable {
         self.mutations =
             clears
             + self.mutations.map { mutation in
-                guard self.router.isSpine(mutation.path), Self.hasServerValues(mutation) else { return mutation }
+                guard self.router.isSpine(mutation.path), mutation.hasServerValues else { return mutation }
                 let existing = current[mutation.path] ?? .empty
                 switch ShardStateMachine.resolve(
                     mutation, in: Node.empty.setting(existing, at: mutation.path), now: self.now)
@@ -259,12 +259,6 @@ public struct TwoPhaseCommit: Sendable {
             }
         case .setPriority:
             return self.participants.map { ($0, mutation) }
-        }
-    }
-
-    private static func hasServerValues(_ mutation: Mutation) -> Bool {
-        switch mutation {
-        case .set(_, let value), .setPriority(_, let value): value.hasServerValues
         }
     }
 }

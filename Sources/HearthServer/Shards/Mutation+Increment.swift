@@ -21,3 +21,30 @@ extension Mutation {
         return !value.node.isEmpty || value.hasServerValues
     }
 }
+
+extension Mutation {
+    /// Whether the mutation holds server values (`.sv`) to resolve against the data it replaces.
+    var hasServerValues: Bool {
+        switch self {
+        case .set(_, let value), .setPriority(_, let value): value.hasServerValues
+        }
+    }
+
+    /// The first increment in `mutations` whose sum, against `tree` as it is before the write (where every one of a
+    /// write's server values is resolved), no number can hold; nil when all fit. A write with one is refused whole.
+    static func unrepresentableIncrement(_ mutations: [Mutation], in tree: Node) -> UnrepresentableIncrementError? {
+        for mutation in mutations {
+            let relative: Path?
+            switch mutation {
+            case .set(let path, let value):
+                guard value.hasServerValues else { continue }
+                relative = value.unrepresentableIncrement(existing: tree.node(at: path))
+            case .setPriority(let path, let value):
+                guard value.hasServerValues else { continue }
+                relative = value.unrepresentableIncrement(existing: Node(priorityValue: tree.node(at: path).priority))
+            }
+            if let relative { return UnrepresentableIncrementError(path: mutation.path.appending(relative)) }
+        }
+        return nil
+    }
+}

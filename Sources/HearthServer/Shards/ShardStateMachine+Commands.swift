@@ -19,6 +19,9 @@ public enum ShardDecision: Sendable {
     /// The write (or the transaction's part) names an origin this shard already applied: it is the same write sent
     /// again, answered without being applied (`WriteSessions`); nothing was appended.
     case duplicate
+    /// An increment of the write would leave a number no value can hold, against every entry up to the shard's
+    /// `lastIndex`: the write is refused whole; nothing was appended.
+    case unrepresentable(UnrepresentableIncrementError)
 }
 
 /// The leader's commands: each decides, under Firebase's rules, whether and what to append.
@@ -35,6 +38,7 @@ extension ShardStateMachine {
             let current = self.node(namespace: write.namespace, at: condition.path)
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
+        if let error = self.unrepresentableIncrement(in: write) { return .unrepresentable(error) }
         return self.append(.write(write))
     }
 
@@ -115,6 +119,13 @@ extension ShardStateMachine {
         let held = transactions.filter { self.decisions[$0] != nil }
         guard !held.isEmpty else { return .nothingToDo }
         return self.append(.forget(held))
+    }
+
+    /// The first increment of `write` whose sum no number can hold if the write were applied now; a leader asks
+    /// before it appends, since its machine has applied every entry before the one it is about to add.
+    public func unrepresentableIncrement(in write: ShardWrite) -> UnrepresentableIncrementError? {
+        guard write.mutations.contains(where: \.hasServerValues) else { return nil }
+        return Mutation.unrepresentableIncrement(write.mutations, in: self.trees[write.namespace] ?? .empty)
     }
 
     /// Whether the write names an origin this shard applied already (a write without one never has).

@@ -23,9 +23,7 @@ extension RESTHandler {
         }
         switch outcome {
         case .conditionFailed(let current):
-            var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
-            headers.add("ETag", Self.etag(of: current))
-            return HTTPResponse(status: 412, headers: headers, body: current.jsonBytes(format: .plain, pretty: false))
+            return self.conditionFailedResponse(request, identity: identity, current: current)
         case .committed(let resolved):
             var headers = HTTPHeaders()
             let written = resolved.first
@@ -120,6 +118,21 @@ extension RESTHandler {
             self.conditionalWrites.answered(turn, .conditionFailed(etag: Self.etag(of: current)))
         }
         return outcome
+    }
+
+    /// Firebase's 412 for a compare-and-set whose `if-match` no longer holds: the current ETag, and the current
+    /// value only for a caller the rules let read it (one allowed to write but not to read gets an error instead,
+    /// so a wrong `if-match` never shows data the caller could not `GET`).
+    func conditionFailedResponse(_ request: RESTRequest, identity: AuthIdentity, current: Node) -> HTTPResponse {
+        let readable = self.access.mayRead(identity, namespace: request.namespace, path: request.path)
+        var response =
+            readable
+            ? HTTPResponse(
+                status: 412, headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8")]),
+                body: current.jsonBytes(format: .plain, pretty: false))
+            : RESTError.conditionFailedUnreadable.response
+        response.headers.add("ETag", Self.etag(of: current))
+        return response
     }
 
     /// Honours `writeSizeLimit`: the bytes sent plus the data the write replaces must fit the named budget.
