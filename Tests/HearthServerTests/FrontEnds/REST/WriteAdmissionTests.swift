@@ -52,7 +52,8 @@ import Testing
             #expect(try await node.request("PUT", "/open.json", body: "1").status == 200, "granted writes go on")
             let patch = try await onDedicatedThread {
                 let client = try HTTPTestClient(port: port, timeoutSeconds: 10)
-                try client.send("PATCH /x.json HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":")
+                try client.send(
+                    "PATCH /x.json HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":")
                 return try client.readResponse(method: "PATCH")
             }
             #expect(patch.status == 401 && patch.header("Connection")?.lowercased() == "close")
