@@ -12,7 +12,7 @@ extension RESTHandler {
             request.method == .delete
                 ? try WriteRules.set(.null, at: location) : try WriteRules.set(body: http.body, at: location)
         }
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [request.path])
+        try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
         var condition: WriteCondition?
         if let expected = http.headers["if-match"] {
             condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
@@ -56,7 +56,7 @@ extension RESTHandler {
         let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
             try WriteRules.set(body: http.body, at: location)
         }
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [])
+        try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
         _ = try await self.access.write(identity, namespace: request.namespace, mutations: [mutation])
         let body =
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
@@ -80,7 +80,7 @@ extension RESTHandler {
         let mutations = try Self.applyingRules { () throws(WriteRuleError) -> [Mutation] in
             try WriteRules.update(members, at: request.path)
         }
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: mutations.map(\.path))
+        try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
         let outcome = try await self.access.write(identity, namespace: request.namespace, mutations: mutations)
         guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
         var body = Array("{".utf8)
@@ -135,14 +135,23 @@ extension RESTHandler {
         return response
     }
 
-    /// Honours `writeSizeLimit`: the bytes sent plus the data the write replaces must fit the named budget.
-    func checkWriteSize(_ request: RESTRequest, bodyBytes: Int, paths: [Path]) throws(RESTError) {
+    /// Honours `writeSizeLimit`: the bytes sent plus the data the write replaces (at the paths of `mutations`)
+    /// must fit the named budget. A write that does not fit is refused as the rules would refuse
+    /// it when they do (`401`), so that the size of data a caller may not touch is never told by the answer.
+    func checkWriteSize(
+        _ request: RESTRequest, identity: AuthIdentity, mutations: [Mutation], bodyBytes: Int
+    ) throws(RESTError) {
         guard let name = request.parameters["writeSizeLimit"] else { return }
         let limit = try Self.applyingRules { () throws(WriteRuleError) in try WriteSizeLimit(name: name) }
         guard limit.bytes != nil else { return }
         let root = self.database.root(request.namespace)
-        try Self.applyingRules { () throws(WriteRuleError) in
-            try limit.check(bodyBytes: bodyBytes, replacing: paths.map { root.node(at: $0) })
+        do {
+            try limit.check(bodyBytes: bodyBytes, replacing: mutations.map { root.node(at: $0.path) })
+        } catch {
+            let verdict = self.access.checkWrite(
+                identity, namespace: request.namespace, mutations: mutations, root: { root },
+                now: self.database.now())
+            throw verdict.isAllowed ? RESTError(error) : RESTError.permissionDenied
         }
     }
 

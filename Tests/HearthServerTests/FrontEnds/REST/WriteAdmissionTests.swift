@@ -4,7 +4,8 @@ import Testing
 @testable import HearthServer
 
 /// What a write's head decides before its body is read: only an administrator gets the import limit of
-/// `writeSizeLimit=unlimited`, and a write the rules refuse whatever it holds is answered 401 without its body.
+/// `writeSizeLimit=unlimited`, and a large write the rules refuse whatever it holds is answered 401 without its
+/// body.
 @Suite struct WriteAdmissionTests {
     static let owner = [("Authorization", "Bearer owner")]
 
@@ -41,7 +42,7 @@ import Testing
             try #require(put.status == 200, "\(put.text)")
             let port = node.port
             let refused = try await onDedicatedThread {
-                let client = try HTTPTestClient(port: port, timeoutSeconds: 10)
+                let client = try HTTPTestClient(port: port)
                 try client.send(
                     "PUT /x.json?writeSizeLimit=unlimited HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                         + "Content-Length: 209715200\r\n\r\n\"aaaa")
@@ -51,40 +52,19 @@ import Testing
             #expect(refused.header("Connection")?.lowercased() == "close")
             #expect(try await node.request("PUT", "/open.json", body: "1").status == 200, "granted writes go on")
             let patch = try await onDedicatedThread {
-                let client = try HTTPTestClient(port: port, timeoutSeconds: 10)
+                let client = try HTTPTestClient(port: port)
                 try client.send(
                     "PATCH /x.json HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":")
                 return try client.readResponse(method: "PATCH")
             }
             #expect(patch.status == 401 && patch.header("Connection")?.lowercased() == "close")
             let small = try await onDedicatedThread {
-                let client = try HTTPTestClient(port: port, timeoutSeconds: 10)
+                let client = try HTTPTestClient(port: port)
                 let first = try client.request("PUT", "/x.json", body: "1")
                 return (first.status, try client.request("GET", "/open.json").text)
             }
             #expect(small == (401, "1"), "a small refused write is read first and keeps the connection open")
             #expect(try await node.request("GET", "/x.json").text == "null")
-        }
-    }
-
-    /// A wrong `if-match` shows the current value in the 412 only to a caller who may read it; one who may only
-    /// write gets the ETag and an error without the data.
-    @Test func aFailedCompareAndSetShowsTheValueOnlyToReaders() async throws {
-        try await TestNode.with { node in
-            let rules = #"{"rules": {"box": {".write": true}, "shelf": {".write": true, ".read": true}}}"#
-            let put = try await node.request("PUT", "/.settings/rules.json", body: rules, headers: Self.owner)
-            try #require(put.status == 200, "\(put.text)")
-            #expect(try await node.request("PUT", "/box.json", body: #""secret-value""#).status == 200)
-            #expect(try await node.request("PUT", "/shelf.json", body: #""open-value""#).status == 200)
-            let hidden = try await node.request(
-                "PUT", "/box.json", body: "1", headers: [("if-match", "wrong-etag")])
-            #expect(hidden.status == 412)
-            #expect(!hidden.text.contains("secret-value") && hidden.text.contains("\"error\""), "\(hidden.text)")
-            #expect(hidden.header("ETag").map { !$0.isEmpty } == true)
-            let shown = try await node.request(
-                "PUT", "/shelf.json", body: "1", headers: [("if-match", "wrong-etag")])
-            #expect(shown.status == 412 && shown.text == #""open-value""#)
-            #expect(shown.header("ETag") != nil)
         }
     }
 }
