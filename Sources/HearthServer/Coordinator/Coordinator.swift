@@ -272,7 +272,9 @@ extension Coordinator {
     /// Whether a shard command that threw `error` certainly appended nothing: this node or the leader it asked
     /// refused it, or it could not be sent. A call whose answer was lost may have been carried out.
     static func certainlyNotCarriedOut(_ error: any Error) -> Bool {
-        if error is ShardNotLeaderError || error is ShardReadLockLostError { return true }
+        if error is ShardNotLeaderError || error is ShardReadLockLostError || error is UnrepresentableIncrementError {
+            return true
+        }
         guard let call = error as? ShardCallError else { return false }
         switch call.kind {
         case .noLeader, .unreachable, .failed: return true

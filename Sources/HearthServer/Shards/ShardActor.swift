@@ -189,7 +189,9 @@ public actor ShardActor {
                 return .needsAllShards
             case .duplicate:
                 return .duplicate(through: try await self.confirmDuplicate())
-            case .conditionFailed, .alreadyDecided, .nothingToDo, .unrepresentable:
+            case .unrepresentable(let error):
+                throw error
+            case .conditionFailed, .alreadyDecided, .nothingToDo:
                 preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot answer that")
             }
         }
@@ -231,7 +233,11 @@ public actor ShardActor {
                 self.machine.unlock(transaction)
                 self.resumeBlocked()
                 return .duplicate(through: try await self.confirmDuplicate())
-            case .conditionFailed, .nothingToDo, .unrepresentable:
+            case .unrepresentable(let error):
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                throw error
+            case .conditionFailed, .nothingToDo:
                 preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot answer that")
             }
         }

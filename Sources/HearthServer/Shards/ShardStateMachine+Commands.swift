@@ -59,6 +59,7 @@ extension ShardStateMachine {
     /// Phase one: logs this shard's part of a transaction and locks its paths (and guards) until the decision.
     public mutating func prepare(_ transaction: TransactionID, _ intent: ShardIntent) -> ShardDecision {
         if let obstacle = self.obstacleToCommit(transaction, intent) { return obstacle }
+        if let error = self.unrepresentableIncrement(in: intent.write) { return .unrepresentable(error) }
         return self.append(.prepare(transaction, intent))
     }
 
@@ -77,6 +78,9 @@ extension ShardStateMachine {
         }
         if commit, let part, self.landsBelowSpineLeaf(part.write) || self.lacksSpinePriority(part.write) {
             return .needsAllShards
+        }
+        if commit, let part, let error = self.unrepresentableIncrement(in: part.write) {
+            return .unrepresentable(error)
         }
         return self.append(.decide(transaction, commit: commit, commit ? part : nil))
     }

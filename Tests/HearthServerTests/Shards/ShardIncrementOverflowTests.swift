@@ -4,8 +4,8 @@ import Testing
 
 @testable import HearthServer
 
-/// A shard never stores an increment's overflow: its leader refuses a write whose increment no number can hold
-/// before appending it, and an entry that still carries one (ordered before an earlier increment made it overflow)
+/// A shard never stores an increment's overflow: its leader refuses a write (or a transaction's part) whose
+/// increment no number can hold before appending it, and an entry that still carries one (ordered before an earlier increment made it overflow)
 /// leaves the shard's part unapplied as a whole, alike on every replica.
 @Suite struct ShardIncrementOverflowTests {
     private static func machine() throws -> ShardStateMachine {
@@ -32,6 +32,23 @@ import Testing
         }
         #expect(error.path == Fixture.path("n"))
         #expect(machine.lastIndex == 0)
+        #expect(machine.node(namespace: "default", at: .root) == (try Fixture.node(#"{"n":1e308,"m":1}"#)))
+    }
+
+    /// A transaction's part is refused alike when it is prepared and when the anchor decides with it: nothing is
+    /// logged, so the coordinator aborts every other part.
+    @Test func aTransactionPartWithAnUnrepresentableIncrementIsNeitherPreparedNorDecided() throws {
+        var machine = try Self.machine()
+        let intent = ShardIntent(write: try Self.write(), plan: ShardTransactionPlan(anchor: 0, participants: [0, 1]))
+        guard case .unrepresentable = machine.prepare(TransactionID(rawValue: 7), intent) else {
+            Issue.record("the part was prepared")
+            return
+        }
+        guard case .unrepresentable = machine.decide(TransactionID(rawValue: 8), commit: true, part: intent) else {
+            Issue.record("the part was decided")
+            return
+        }
+        #expect(machine.lastIndex == 0 && machine.intents.isEmpty)
         #expect(machine.node(namespace: "default", at: .root) == (try Fixture.node(#"{"n":1e308,"m":1}"#)))
     }
 
