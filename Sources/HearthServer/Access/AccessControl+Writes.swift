@@ -15,8 +15,8 @@ public import HearthWire
 extension AccessControl {
     /// Orders `mutations` if `identity` may make them (and `condition`, the client's own compare-and-set, holds).
     /// `origin` names the write so that it applies once (`Coordinator.submit`).
-    /// - Throws: `AccessDeniedError` when the rules refuse the write, `UnrepresentableIncrementError` when an
-    ///   increment's sum would overflow past what a number can hold; nothing is written.
+    /// - Throws: `AccessDeniedError` when the rules refuse the write, `UnrepresentableIncrementError` when the
+    ///   shards find an increment's sum would overflow past what a number can hold; nothing is written.
     public func submit(
         _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition? = nil,
         origin: WriteOrigin? = nil
@@ -43,11 +43,6 @@ extension AccessControl {
                         view: self.database.view, log: self.database.coordinator.log, state: .committed([], []))
                 }
                 throw AccessDeniedError()
-            }
-            if mutations.contains(where: \.hasServerValues),
-                let error = Mutation.unrepresentableIncrement(mutations, in: self.database.root(namespace))
-            {
-                throw error
             }
             let dependencies = verdict.reads.dependencies(
                 determined: Self.determinedPaths(mutations),

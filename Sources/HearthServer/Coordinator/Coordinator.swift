@@ -149,6 +149,9 @@ public final class Coordinator: Sendable {
                         (nodes[shard], through[shard], lockTerms[shard]) = (read.nodes, read.through, read.term)
                     }
                     directives += machine.onRead(nodes, through: through)
+                case .unrepresentable(_, let error):
+                    // The read locks go with the rest of what this transaction holds (`release`).
+                    throw error
                 case .conditionFailed(let participants, let through):
                     // What the locks read may include entries a deposed leader applied and nobody will commit: the
                     // refusal stands only once every shard read confirms it, else the transaction runs again.

@@ -39,6 +39,9 @@ public struct TwoPhaseCommit: Sendable {
         /// A condition failed: release the read locks; nothing was prepared. The data read reflects every entry
         /// up to `through` in each participant.
         case conditionFailed(participants: [Int], through: [Int: UInt64])
+        /// An increment on the spine would leave a number no value can hold against the data read: the write
+        /// fails whole; release the read locks (nothing was prepared).
+        case unrepresentable(participants: [Int], UnrepresentableIncrementError)
     }
 
     public let transaction: TransactionID
@@ -150,6 +153,13 @@ public struct TwoPhaseCommit: Sendable {
         if self.conditions.contains(where: { (current[$0.path] ?? .empty).hash != $0.expectedHash }) {
             self.phase = .done
             return [.conditionFailed(participants: self.participants, through: through)]
+        }
+        for mutation in self.mutations where self.router.isSpine(mutation.path) && mutation.hasServerValues {
+            let tree = Node.empty.setting(current[mutation.path] ?? .empty, at: mutation.path)
+            if let error = Mutation.unrepresentableIncrement([mutation], in: tree) {
+                self.phase = .done
+                return [.unrepresentable(participants: self.participants, error)]
+            }
         }
         var clears: [Mutation] = []
         for path in self.readPaths where self.router.isSpine(path) && (current[path]?.isLeaf ?? false) {

@@ -26,6 +26,24 @@ import Testing
         }
     }
 
+    /// The same below the spine, where one shard's leader decides a single-shard write and every shard's part of
+    /// a multi-shard one is checked before any is committed.
+    @Test func anIncrementBelowTheSpineThatOverflowsChangesNothing() async throws {
+        try await TestNode.with { node in
+            let seeded = try await node.request("PUT", "/deep.json", body: #"{"a":1e308,"b":1,"c":1,"d":1}"#)
+            try #require(seeded.status == 200)
+            #expect(try await node.request("PUT", "/deep/a.json", body: Self.big).status == 400)
+            let update = try await node.request(
+                "PATCH", "/deep.json",
+                body: #"{"b":{".sv":{"increment":1}},"c":{".sv":{"increment":1}},"d":1,"a":\#(Self.big)}"#)
+            #expect(update.status == 400, "\(update.text)")
+            #expect(Double(try await node.request("GET", "/deep/a.json").text) == 1e308)
+            for key in ["b", "c", "d"] {
+                #expect(try await node.request("GET", "/deep/\(key).json").text == "1", "\(key) was changed")
+            }
+        }
+    }
+
     /// Realtime `p` and `m` with an overflowing increment are answered with a non-ok status and change nothing.
     @Test func aRealtimeIncrementThatOverflowsIsRefusedAndChangesNothing() async throws {
         try await TestNode.with { node in
