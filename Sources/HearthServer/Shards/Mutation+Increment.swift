@@ -14,6 +14,22 @@ extension Mutation {
         return delta
     }
 
+    /// The largest delta of an increment that commutes with others of its counter. A larger one holds its
+    /// counter alone while prepared (`ShardLockTable`), so that whatever increments are prepared beside another
+    /// are small enough that a shard can tell, from the counter's current value, that no order of them overflows.
+    static let commutingDeltaLimit = 1e300
+
+    /// `incrementDelta` when it commutes with other increments of its counter: its magnitude is below
+    /// `commutingDeltaLimit`.
+    var commutingIncrementDelta: LeafValue? {
+        guard let delta = self.incrementDelta else { return nil }
+        switch delta {
+        case .int: return delta
+        case .double(let number): return abs(number) < Self.commutingDeltaLimit ? delta : nil
+        case .string, .bool: return nil
+        }
+    }
+
     /// True for a set that puts data somewhere (not a delete): written below a leaf, it turns the leaf into an
     /// object.
     var addsData: Bool {

@@ -125,12 +125,37 @@ extension ShardStateMachine {
         return self.append(.forget(held))
     }
 
-    /// The first increment of `write` whose sum no number can hold if the write were applied now; a leader asks
-    /// before it appends, since its machine has applied every entry before the one it is about to add.
+    /// The first increment of `write` whose sum no number can hold if the write were applied now, or after any of
+    /// the increments of its counter prepared here (they commute, so they may apply before it, in any order); a
+    /// leader asks before it appends, since its machine has applied every entry before the one it is about to add.
     public func unrepresentableIncrement(in write: ShardWrite) -> UnrepresentableIncrementError? {
         guard write.mutations.contains(where: \.hasServerValues) else { return nil }
-        return Mutation.unrepresentableIncrement(write.mutations, in: self.trees[write.namespace] ?? .empty)
+        let tree = self.trees[write.namespace] ?? .empty
+        if let error = Mutation.unrepresentableIncrement(write.mutations, in: tree) { return error }
+        guard !self.intents.isEmpty else { return nil }
+        for mutation in write.mutations {
+            guard let delta = mutation.commutingIncrementDelta?.numericValue,
+                let current = tree.node(at: mutation.path).leafValue?.numericValue,
+                abs(current) >= Self.nearOverflow
+            else { continue }
+            // Prepared increments of one counter are each below `Mutation.commutingDeltaLimit`, so only a counter
+            // this close to the largest number can be pushed over by them.
+            var rising = current + max(delta, 0)
+            var falling = current + min(delta, 0)
+            for intent in self.intents.values where intent.write.namespace == write.namespace {
+                for other in intent.write.mutations where other.path == mutation.path {
+                    guard let pending = other.commutingIncrementDelta?.numericValue else { continue }
+                    if pending > 0 { rising += pending } else { falling += pending }
+                }
+            }
+            if !rising.isFinite || !falling.isFinite { return UnrepresentableIncrementError(path: mutation.path) }
+        }
+        return nil
     }
+
+    /// How large a counter must be before the increments prepared beside a new one are added up: below it, even
+    /// millions of them under `Mutation.commutingDeltaLimit` cannot reach the largest number.
+    static let nearOverflow = 1e308
 
     /// Whether the write names an origin this shard applied already (a write without one never has).
     func hasApplied(_ write: ShardWrite) -> Bool {

@@ -52,6 +52,39 @@ import Testing
         #expect(machine.node(namespace: "default", at: .root) == (try Fixture.node(#"{"n":1e308,"m":1}"#)))
     }
 
+    /// Increments of one counter commute while prepared, so a new one is refused when the ones prepared beside it,
+    /// applied first, would push the counter over; a huge one holds its counter alone instead.
+    @Test func incrementsPreparedBesideANewOneCountTowardsItsOverflow() throws {
+        let near = Double.greatestFiniteMagnitude - 1.5e299
+        var machine = ShardStateMachine(
+            shard: 0, spineDepth: 1, trees: ["default": Node.empty.setting(Node(.double(near)), at: Fixture.path("n"))],
+            index: 0, intents: [:])
+        let step = ShardWrite(
+            namespace: "default", mutations: [try Fixture.set("n", #"{".sv":{"increment":1e299}}"#)], now: 5)
+        let plan = ShardTransactionPlan(anchor: 1, participants: [0, 1])
+        guard case .appended = machine.prepare(TransactionID(rawValue: 1), ShardIntent(write: step, plan: plan)) else {
+            Issue.record("the first increment alone fits")
+            return
+        }
+        guard case .unrepresentable = machine.write(step, conditions: []) else {
+            Issue.record("the second increment was taken though both together overflow")
+            return
+        }
+        var calm = ShardStateMachine(
+            shard: 0, spineDepth: 1, trees: ["default": Node.empty.setting(Node(.int(1)), at: Fixture.path("n"))],
+            index: 0, intents: [:])
+        let huge = ShardWrite(
+            namespace: "default", mutations: [try Fixture.set("n", #"{".sv":{"increment":1e305}}"#)], now: 5)
+        guard case .appended = calm.prepare(TransactionID(rawValue: 2), ShardIntent(write: huge, plan: plan)) else {
+            Issue.record("a huge increment alone fits")
+            return
+        }
+        guard case .blocked = calm.write(step, conditions: []) else {
+            Issue.record("a huge prepared increment must hold its counter alone")
+            return
+        }
+    }
+
     /// Applying an entry with an unrepresentable increment changes none of its locations.
     @Test func anEntryWithAnUnrepresentableIncrementChangesNothing() throws {
         var machine = try Self.machine()
