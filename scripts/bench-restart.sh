@@ -41,6 +41,7 @@ start_node "$work" --log-level info --snapshot-every 1 --max-import-bytes $((siz
 port="$NODE_PORT"
 server="$NODE_PID"
 curl -sS -o /dev/null -w "import: HTTP %{http_code} in %{time_total}s\n" -H "Content-Type: application/json" \
+    -H "Authorization: Bearer owner" \
     -T "$work/data.json" "http://127.0.0.1:$port/.json?ns=bench&disableTriggers=true&writeSizeLimit=unlimited&print=silent"
 # An import is several log records (one prepared part per shard), and a snapshot may start while its parts are
 # only prepared: wait until every snapshot started has been written and no new one came for 3 s (the last one

@@ -243,7 +243,7 @@ def big_array():
         time.sleep(0.5)
         node.reset_peak()
         before = node.rss()
-        status, _, _ = request(node.port, "PUT", "/array.json?writeSizeLimit=unlimited", body, timeout=300)
+        status, _, _ = request(node.port, "PUT", "/array.json?writeSizeLimit=unlimited&auth=owner", body, timeout=300)
         time.sleep(2)
         retained = (node.rss() - before) / leaves
         peak = (node.peak - before) / leaves

@@ -15,7 +15,7 @@ enum Usage {
           --fsync MODE            always | batch | off (default batch)
           --namespace NAME        namespace for requests that name none (default "default")
           --max-write-bytes N     largest ordinary write body (default 16777216)
-          --max-import-bytes N    largest body with writeSizeLimit=unlimited (default 2147483648)
+          --max-import-bytes N    largest body with writeSizeLimit=unlimited (administrators; default 2147483648)
           --shards N              virtual shards per namespace (default 16)
           --shard-depth N         path depth that picks a shard (default 2)
           --snapshot-every N      snapshot after N log records (default 100000)
@@ -57,8 +57,9 @@ enum Usage {
                                   googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com)
                                   or a JWK set; read again every minute (scripts/fetch-auth-keys keeps it fresh)
           --owner-credential accept|refuse  whether the emulator's "owner" credential is an administrator
-                                  (default: accept on a single node without database secrets, as the emulator
-                                  does for firebase-admin; refuse on a cluster member)
+                                  (default: accept only on a single node listening on loopback without
+                                  database secrets or ID-token keys, as the emulator does for firebase-admin;
+                                  refuse with --host beyond loopback, secrets, keys, or on a cluster member)
 
         cluster options (see cluster-config/README.md):
           --config FILE           run as a member of the cluster this file describes

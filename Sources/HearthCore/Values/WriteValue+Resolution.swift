@@ -38,20 +38,43 @@ extension WriteValue {
         case .timestamp:
             return .int(now)
         case .increment(let delta):
-            switch (current, delta) {
-            case (.int(let base)?, .int(let step)):
-                let (sum, overflow) = base.addingReportingOverflow(step)
-                return overflow ? .double(Double(base) + Double(step)) : .int(sum)
-            case (.int(let base)?, .double(let step)):
-                return .double(Double(base) + step)
-            case (.double(let base)?, .int(let step)):
-                return .double(base + Double(step))
-            case (.double(let base)?, .double(let step)):
-                return .double(base + step)
-            default:
-                return delta
-            }
+            // An unrepresentable sum is refused before the write is ordered (`unrepresentableIncrement`); should
+            // one still come up here, the value stays as it was rather than becoming infinity (stored as null).
+            return Self.increment(current, by: delta) ?? current ?? delta
         }
+    }
+
+    /// `current` plus `delta` as Firebase adds them: two integers add as `Int64`, falling back to a double sum on
+    /// overflow; a double on either side gives the double sum; a missing or non-numeric current value gives `delta`.
+    /// - Returns: nil when the sum is not a finite number (it overflowed past ±1.8e308), which no write may store.
+    public static func increment(_ current: LeafValue?, by delta: LeafValue) -> LeafValue? {
+        let sum: Double
+        switch (current, delta) {
+        case (.int(let base)?, .int(let step)):
+            let (exact, overflow) = base.addingReportingOverflow(step)
+            guard overflow else { return .int(exact) }
+            sum = Double(base) + Double(step)
+        case (.int(let base)?, .double(let step)): sum = Double(base) + step
+        case (.double(let base)?, .int(let step)): sum = base + Double(step)
+        case (.double(let base)?, .double(let step)): sum = base + step
+        default: return delta
+        }
+        return sum.isFinite ? .double(sum) : nil
+    }
+
+    /// Where (relative to the write's path) an increment of this value would give a number no value can hold when
+    /// applied to `existing` (the current node at the write's path); nil when every increment fits.
+    /// - Complexity: O(p × depth × log n) for p placeholders.
+    public func unrepresentableIncrement(existing: Node) -> Path? {
+        for placeholder in self.placeholders {
+            guard case .increment(let delta) = placeholder.value else { continue }
+            let current =
+                placeholder.isPriority
+                ? existing.node(at: placeholder.path).priority.map(LeafValue.init(priority:))
+                : existing.node(at: placeholder.path).leafValue
+            if Self.increment(current, by: delta) == nil { return placeholder.path }
+        }
+        return nil
     }
 }
 

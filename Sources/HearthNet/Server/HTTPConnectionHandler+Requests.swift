@@ -13,12 +13,15 @@ extension HTTPConnectionHandler {
                     connection.close()
                     return
                 }
-                let limit = self.application.maximumBodyBytes(
-                    method: head.method,
-                    path: head.path,
-                    query: head.query,
-                    headers: head.headers
-                )
+                let limit: Int
+                switch self.application.admitBody(
+                    method: head.method, path: head.path, query: head.query, headers: head.headers)
+                {
+                case .read(let maximumBytes): limit = maximumBytes
+                case .refuse(let response):
+                    self.answerAndClose(connection, with: response)
+                    return
+                }
                 if let error = self.parser.acceptBody(limit: limit) {
                     self.respond(to: connection, with: error)
                     return
@@ -57,7 +60,13 @@ extension HTTPConnectionHandler {
 
     /// Answers a protocol error with Firebase's JSON error body, then closes.
     func respond(to connection: Connection, with error: HTTPParserError) {
-        var response = HTTPResponse.jsonError(status: error.status, message: error.message)
+        self.answerAndClose(connection, with: HTTPResponse.jsonError(status: error.status, message: error.message))
+    }
+
+    /// Sends `response` with `Connection: close` and closes once it is sent, reading nothing more: a body the
+    /// client is still sending is never read.
+    func answerAndClose(_ connection: Connection, with answer: HTTPResponse) {
+        var response = answer
         response.headers.add("Content-Length", String(response.body.count))
         response.headers.add("Connection", "close")
         var bytes = HTTPResponseEncoder.encodeHead(status: response.status, headers: response.headers)

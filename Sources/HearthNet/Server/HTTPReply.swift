@@ -66,6 +66,14 @@ extension UpgradedConnectionHandler {
     public var heldInboundBytes: Int { 0 }
 }
 
+/// What becomes of a request once its head has arrived: its body is read (up to a limit), or the request is
+/// answered at once and the connection closed without reading the body (a write the application already knows it
+/// refuses, so that a huge body is never held).
+public enum HTTPBodyAdmission: Sendable {
+    case read(maximumBytes: Int)
+    case refuse(HTTPResponse)
+}
+
 /// The application behind an `HTTPServer`.
 ///
 /// `maximumBodyBytes` is called on the reactor thread as soon as a head arrives (it must be quick and must not
@@ -80,6 +88,14 @@ public protocol HTTPRequestHandler: Sendable {
         query: [(name: String, value: String)],
         headers: HTTPHeaders
     ) -> Int
+    /// Whether to read the body of this request head, and how much of it; called on the reactor thread like
+    /// `maximumBodyBytes` (quick, never blocking). The default reads up to `maximumBodyBytes`.
+    func admitBody(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)],
+        headers: HTTPHeaders
+    ) -> HTTPBodyAdmission
     func handle(_ request: HTTPRequest) async -> HTTPReply
     func connectionClosed(_ connectionID: UInt64)
 }
@@ -93,6 +109,16 @@ extension HTTPRequestHandler {
         headers: HTTPHeaders
     ) -> Int {
         256 * 1024 * 1024
+    }
+
+    /// Reads every body up to `maximumBodyBytes`.
+    public func admitBody(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)],
+        headers: HTTPHeaders
+    ) -> HTTPBodyAdmission {
+        .read(maximumBytes: self.maximumBodyBytes(method: method, path: path, query: query, headers: headers))
     }
 
     /// By default an application remembers nothing per connection.

@@ -15,7 +15,8 @@ public import HearthWire
 extension AccessControl {
     /// Orders `mutations` if `identity` may make them (and `condition`, the client's own compare-and-set, holds).
     /// `origin` names the write so that it applies once (`Coordinator.submit`).
-    /// - Throws: `AccessDeniedError` when the rules refuse the write; nothing is written.
+    /// - Throws: `AccessDeniedError` when the rules refuse the write, `UnrepresentableIncrementError` when the
+    ///   shards find an increment's sum would overflow past what a number can hold; nothing is written.
     public func submit(
         _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition? = nil,
         origin: WriteOrigin? = nil

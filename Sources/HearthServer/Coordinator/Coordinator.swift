@@ -149,6 +149,9 @@ public final class Coordinator: Sendable {
                         (nodes[shard], through[shard], lockTerms[shard]) = (read.nodes, read.through, read.term)
                     }
                     directives += machine.onRead(nodes, through: through)
+                case .unrepresentable(_, let error):
+                    // The read locks go with the rest of what this transaction holds (`release`).
+                    throw error
                 case .conditionFailed(let participants, let through):
                     // What the locks read may include entries a deposed leader applied and nobody will commit: the
                     // refusal stands only once every shard read confirms it, else the transaction runs again.
@@ -272,7 +275,9 @@ extension Coordinator {
     /// Whether a shard command that threw `error` certainly appended nothing: this node or the leader it asked
     /// refused it, or it could not be sent. A call whose answer was lost may have been carried out.
     static func certainlyNotCarriedOut(_ error: any Error) -> Bool {
-        if error is ShardNotLeaderError || error is ShardReadLockLostError { return true }
+        if error is ShardNotLeaderError || error is ShardReadLockLostError || error is UnrepresentableIncrementError {
+            return true
+        }
         guard let call = error as? ShardCallError else { return false }
         switch call.kind {
         case .noLeader, .unreachable, .failed: return true

@@ -39,6 +39,9 @@ public struct TwoPhaseCommit: Sendable {
         /// A condition failed: release the read locks; nothing was prepared. The data read reflects every entry
         /// up to `through` in each participant.
         case conditionFailed(participants: [Int], through: [Int: UInt64])
+        /// An increment on the spine would leave a number no value can hold against the data read: the write
+        /// fails whole; release the read locks (nothing was prepared).
+        case unrepresentable(participants: [Int], UnrepresentableIncrementError)
     }
 
     public let transaction: TransactionID
@@ -83,7 +86,7 @@ public struct TwoPhaseCommit: Sendable {
             participants.formUnion(router.shards(namespace: namespace, mutation: condition.path))
         }
         var readPaths: [Path] = conditions.map(\.path)
-        for mutation in mutations where router.isSpine(mutation.path) && Self.hasServerValues(mutation) {
+        for mutation in mutations where router.isSpine(mutation.path) && mutation.hasServerValues {
             readPaths.append(mutation.path)
         }
         var spineAncestors: [Path] = []
@@ -151,6 +154,13 @@ public struct TwoPhaseCommit: Sendable {
             self.phase = .done
             return [.conditionFailed(participants: self.participants, through: through)]
         }
+        for mutation in self.mutations where self.router.isSpine(mutation.path) && mutation.hasServerValues {
+            let tree = Node.empty.setting(current[mutation.path] ?? .empty, at: mutation.path)
+            if let error = Mutation.unrepresentableIncrement([mutation], in: tree) {
+                self.phase = .done
+                return [.unrepresentable(participants: self.participants, error)]
+            }
+        }
         var clears: [Mutation] = []
         for path in self.readPaths where self.router.isSpine(path) && (current[path]?.isLeaf ?? false) {
             if self.mutations.contains(where: { $0.addsData && path.count < $0.path.count && path.contains($0.path) }) {
@@ -160,7 +170,7 @@ public struct TwoPhaseCommit: Sendable {
         self.mutations =
             clears
             + self.mutations.map { mutation in
-                guard self.router.isSpine(mutation.path), Self.hasServerValues(mutation) else { return mutation }
+                guard self.router.isSpine(mutation.path), mutation.hasServerValues else { return mutation }
                 let existing = current[mutation.path] ?? .empty
                 switch ShardStateMachine.resolve(
                     mutation, in: Node.empty.setting(existing, at: mutation.path), now: self.now)
@@ -259,12 +269,6 @@ public struct TwoPhaseCommit: Sendable {
             }
         case .setPriority:
             return self.participants.map { ($0, mutation) }
-        }
-    }
-
-    private static func hasServerValues(_ mutation: Mutation) -> Bool {
-        switch mutation {
-        case .set(_, let value), .setPriority(_, let value): value.hasServerValues
         }
     }
 }

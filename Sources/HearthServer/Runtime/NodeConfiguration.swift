@@ -90,8 +90,8 @@ public struct NodeConfiguration: Sendable {
     /// Whether unsigned (`alg: none`) tokens, as the Auth emulator issues them, are believed
     /// (`--allow-unsigned-tokens`).
     public var allowsUnsignedTokens = false
-    /// Whether the emulator's `owner` credential is an administrator; `nil` for the default: yes on a single node
-    /// without database secrets (as the emulator, so firebase-admin works unchanged), no on a cluster member.
+    /// Whether the emulator's `owner` credential is an administrator (`--owner-credential`); `nil` for the default
+    /// `acceptsOwner` decides: yes only on a single node on loopback without database secrets or ID-token keys.
     public var acceptsOwnerCredential: Bool?
     /// Checks Firebase Auth ID tokens (`--project-id` and `--auth-keys`); `nil` refuses them.
     public var idTokens: IDTokenVerifier?
@@ -114,8 +114,7 @@ public struct NodeConfiguration: Sendable {
     public var authenticator: Authenticator {
         Authenticator(
             databaseSecrets: self.databaseSecrets,
-            acceptsOwnerCredential: self.acceptsOwnerCredential
-                ?? (!self.isClusterMember && self.databaseSecrets.isEmpty),
+            acceptsOwnerCredential: self.acceptsOwner,
             allowsUnsignedTokens: self.allowsUnsignedTokens, idTokens: self.idTokens)
     }
 

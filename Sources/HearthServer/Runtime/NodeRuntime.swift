@@ -70,6 +70,7 @@ public final class NodeRuntime: Sendable {
         http.minimumDataRate.bytesPerSecond = self.configuration.minimumBodyBytesPerSecond
         http.bodyDeadlineSeconds = self.configuration.bodyDeadlineSeconds
         self.logConnectionLimit(http.maximumConnections)
+        self.logOwnerCredential()
         let budget = self.configuration.effectiveMaximumClientMemory
         if budget < self.configuration.maximumImportBytes {
             self.log.warning(

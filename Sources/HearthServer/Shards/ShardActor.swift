@@ -89,6 +89,8 @@ public actor ShardActor {
                 return .needsAllShards
             case .duplicate:
                 return .duplicate(through: try await self.confirmDuplicate())
+            case .unrepresentable(let error):
+                throw error
             case .alreadyDecided, .nothingToDo:
                 preconditionFailure("a write in shard \(self.id) answered as a transaction")
             }
@@ -187,6 +189,8 @@ public actor ShardActor {
                 return .needsAllShards
             case .duplicate:
                 return .duplicate(through: try await self.confirmDuplicate())
+            case .unrepresentable(let error):
+                throw error
             case .conditionFailed, .alreadyDecided, .nothingToDo:
                 preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot answer that")
             }
@@ -229,6 +233,10 @@ public actor ShardActor {
                 self.machine.unlock(transaction)
                 self.resumeBlocked()
                 return .duplicate(through: try await self.confirmDuplicate())
+            case .unrepresentable(let error):
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                throw error
             case .conditionFailed, .nothingToDo:
                 preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot answer that")
             }
@@ -248,6 +256,8 @@ public actor ShardActor {
     /// finish, since no other command can run on any participant in between, and the record is durable whole or
     /// not at all. Every participant's actor must share this one's executor, over a log that `appendsTogether`.
     /// `spineValues` travel with the last part, as with a decision.
+    /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
+    ///   (nothing is appended anywhere).
     func commitTogether(
         _ transaction: TransactionID, parts: [(shard: ShardActor, intent: ShardIntent)], spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
@@ -258,6 +268,13 @@ public actor ShardActor {
                 return shard.machine.obstacleToCommit(transaction, intent) != nil
             }
             if isObstructed { return .obstructed }
+        }
+        // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
+        // increment no number can hold refuses the whole write before any part is appended.
+        for (shard, intent) in parts {
+            if let error = shard.assumeIsolated({ $0.machine.unrepresentableIncrement(in: intent.write) }) {
+                throw error
+            }
         }
         var appended: [(entry: ShardEntry, applied: ShardApplied)] = []
         for (number, (shard, intent)) in parts.enumerated() {

@@ -6,14 +6,14 @@ import HearthWire
 /// every transaction in flight (a hot post has as many prepared stars as it has clients starring it).
 ///
 /// The one place of the rule: a held path blocks a path that equals it, lies above or lies below it, except that
-/// bare increments (`Mutation.incrementDelta`) of one counter never block each other; a read blocks and is blocked
+/// bare increments (`Mutation.commutingIncrementDelta`: all but huge ones) of one counter never block each other; a read blocks and is blocked
 /// by anything overlapping. A value: copying a shard state machine copies it.
 struct ShardLockTable: Sendable {
     /// How a path is held.
     enum Hold: Sendable {
         /// A prepared mutation other than a bare increment.
         case write
-        /// A prepared bare increment (`Mutation.incrementDelta`).
+        /// A prepared bare increment that commutes (`Mutation.commutingIncrementDelta`).
         case increment
         /// A coordinator's read lock.
         case read
@@ -89,7 +89,7 @@ struct ShardLockTable: Sendable {
     func blocks(namespace: String, mutations: [Mutation], reads: [Path], except: TransactionID?) -> Bool {
         guard let root = self.roots[namespace] else { return false }
         for mutation in mutations {
-            let hold: Hold = mutation.incrementDelta == nil ? .write : .increment
+            let hold: Hold = mutation.commutingIncrementDelta == nil ? .write : .increment
             if self.blocks(root, namespace: namespace, path: mutation.path, as: hold, except: except) { return true }
         }
         return reads.contains { self.blocks(root, namespace: namespace, path: $0, as: .read, except: except) }

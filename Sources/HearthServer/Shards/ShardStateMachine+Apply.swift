@@ -112,6 +112,12 @@ extension ShardStateMachine {
     private mutating func applyWrite(_ write: ShardWrite) -> ShardChange {
         // Taken out of the dictionary, so the tree's nodes are held only here and are edited in place.
         var tree = self.trees.removeValue(forKey: write.namespace) ?? .empty
+        // An increment no number can hold (two writes raced past the check made when they were ordered) leaves
+        // this shard's part of the write unapplied as a whole, alike on every replica, rather than storing infinity.
+        if Mutation.unrepresentableIncrement(write.mutations, in: tree) != nil {
+            self.trees[write.namespace] = tree.isEmpty ? nil : tree
+            return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
+        }
         let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
         for mutation in resolved {
             mutation.apply(to: &tree)

@@ -19,6 +19,9 @@ public enum ShardDecision: Sendable {
     /// The write (or the transaction's part) names an origin this shard already applied: it is the same write sent
     /// again, answered without being applied (`WriteSessions`); nothing was appended.
     case duplicate
+    /// An increment of the write would leave a number no value can hold, against every entry up to the shard's
+    /// `lastIndex`: the write is refused whole; nothing was appended.
+    case unrepresentable(UnrepresentableIncrementError)
 }
 
 /// The leader's commands: each decides, under Firebase's rules, whether and what to append.
@@ -35,6 +38,7 @@ extension ShardStateMachine {
             let current = self.node(namespace: write.namespace, at: condition.path)
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
+        if let error = self.unrepresentableIncrement(in: write) { return .unrepresentable(error) }
         return self.append(.write(write))
     }
 
@@ -55,6 +59,7 @@ extension ShardStateMachine {
     /// Phase one: logs this shard's part of a transaction and locks its paths (and guards) until the decision.
     public mutating func prepare(_ transaction: TransactionID, _ intent: ShardIntent) -> ShardDecision {
         if let obstacle = self.obstacleToCommit(transaction, intent) { return obstacle }
+        if let error = self.unrepresentableIncrement(in: intent.write) { return .unrepresentable(error) }
         return self.append(.prepare(transaction, intent))
     }
 
@@ -73,6 +78,9 @@ extension ShardStateMachine {
         }
         if commit, let part, self.landsBelowSpineLeaf(part.write) || self.lacksSpinePriority(part.write) {
             return .needsAllShards
+        }
+        if commit, let part, let error = self.unrepresentableIncrement(in: part.write) {
+            return .unrepresentable(error)
         }
         return self.append(.decide(transaction, commit: commit, commit ? part : nil))
     }
@@ -116,6 +124,38 @@ extension ShardStateMachine {
         guard !held.isEmpty else { return .nothingToDo }
         return self.append(.forget(held))
     }
+
+    /// The first increment of `write` whose sum no number can hold if the write were applied now, or after any of
+    /// the increments of its counter prepared here (they commute, so they may apply before it, in any order); a
+    /// leader asks before it appends, since its machine has applied every entry before the one it is about to add.
+    public func unrepresentableIncrement(in write: ShardWrite) -> UnrepresentableIncrementError? {
+        guard write.mutations.contains(where: \.hasServerValues) else { return nil }
+        let tree = self.trees[write.namespace] ?? .empty
+        if let error = Mutation.unrepresentableIncrement(write.mutations, in: tree) { return error }
+        guard !self.intents.isEmpty else { return nil }
+        for mutation in write.mutations {
+            guard let delta = mutation.commutingIncrementDelta?.numericValue,
+                let current = tree.node(at: mutation.path).leafValue?.numericValue,
+                abs(current) >= Self.nearOverflow
+            else { continue }
+            // Prepared increments of one counter are each below `Mutation.commutingDeltaLimit`, so only a counter
+            // this close to the largest number can be pushed over by them.
+            var rising = current + max(delta, 0)
+            var falling = current + min(delta, 0)
+            for intent in self.intents.values where intent.write.namespace == write.namespace {
+                for other in intent.write.mutations where other.path == mutation.path {
+                    guard let pending = other.commutingIncrementDelta?.numericValue else { continue }
+                    if pending > 0 { rising += pending } else { falling += pending }
+                }
+            }
+            if !rising.isFinite || !falling.isFinite { return UnrepresentableIncrementError(path: mutation.path) }
+        }
+        return nil
+    }
+
+    /// How large a counter must be before the increments prepared beside a new one are added up: below it, even
+    /// millions of them under `Mutation.commutingDeltaLimit` cannot reach the largest number.
+    static let nearOverflow = 1e308
 
     /// Whether the write names an origin this shard applied already (a write without one never has).
     func hasApplied(_ write: ShardWrite) -> Bool {

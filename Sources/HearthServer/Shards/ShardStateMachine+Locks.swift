@@ -14,7 +14,7 @@ extension ShardStateMachine {
         self.intents[transaction] = intent
         let holds =
             intent.write.mutations.map { mutation -> (Path, ShardLockTable.Hold) in
-                (mutation.path, mutation.incrementDelta == nil ? .write : .increment)
+                (mutation.path, mutation.commutingIncrementDelta == nil ? .write : .increment)
             } + intent.guards.map { ($0, .read) }
         self.locks.hold(.init(transaction: transaction, isRead: false), namespace: intent.write.namespace, paths: holds)
     }

@@ -15,7 +15,8 @@ import Testing
             #expect(rejected.text.contains("exceeds the maximum size"))
             #expect(try await node.request("GET", "/.json").text == "null")
             let imported = try await node.request(
-                "PUT", "/.json?ns=imported&disableTriggers=true&writeSizeLimit=unlimited", body: big)
+                "PUT", "/.json?ns=imported&disableTriggers=true&writeSizeLimit=unlimited", body: big,
+                headers: [("Authorization", "Bearer owner")])
             #expect(imported.status == 200)
             let exported = try await node.request("GET", "/.json?ns=imported&format=export")
             #expect(exported.text.contains("\"k199\""))

@@ -240,7 +240,7 @@ import Testing
             run.counts["conditionFailed", default: 0] += 1
             #expect(!blocked && !needsAllShards && failed, "\(run.context): the condition held")
             #expect(current == model.node(at: condition?.path ?? .root), "\(run.context)")
-        case .alreadyDecided, .nothingToDo, .duplicate:
+        case .alreadyDecided, .nothingToDo, .duplicate, .unrepresentable:
             Issue.record("\(run.context): a write answered \(decision)")
         case .appended(let entry, let applied):
             run.counts["appended", default: 0] += 1
@@ -349,7 +349,7 @@ import Testing
                 return
             }
             #expect(preparedID == transaction && intent.plan == plan, "\(run.context)")
-        case .conditionFailed, .alreadyDecided, .nothingToDo, .duplicate:
+        case .conditionFailed, .alreadyDecided, .nothingToDo, .duplicate, .unrepresentable:
             Issue.record("\(run.context): prepare answered \(decision)")
         }
         if case .appended = decision { return }
@@ -391,7 +391,7 @@ import Testing
             #expect(finished == transaction && decided == commit, "\(run.context)")
             #expect(
                 part?.change.mutations == resolved && part?.participants == (commit ? [1, 3] : nil), "\(run.context)")
-        case .conditionFailed, .alreadyDecided, .nothingToDo, .duplicate:
+        case .conditionFailed, .alreadyDecided, .nothingToDo, .duplicate, .unrepresentable:
             Issue.record("\(run.context): decide answered \(decision)")
         }
         if case .appended = decision { return }

@@ -14,6 +14,9 @@ struct RESTError: Error, Sendable {
 
     static let invalidJSON = RESTError(400, "Invalid data; couldn't parse JSON object, array, or value.")
     static let permissionDenied = RESTError(401, "Permission denied")
+    /// A 412 for a caller who may not read the location: the value it holds now is not shown.
+    static let conditionFailedUnreadable = RESTError(
+        412, "The ETag does not match the data at this location; its current ETag is in the ETag header.")
     static let writeTooBig = RESTError(
         400, "Data to write exceeds the maximum size that can be modified with a single request.")
 

@@ -12,7 +12,7 @@ extension RESTHandler {
             request.method == .delete
                 ? try WriteRules.set(.null, at: location) : try WriteRules.set(body: http.body, at: location)
         }
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [request.path])
+        try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
         var condition: WriteCondition?
         if let expected = http.headers["if-match"] {
             condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
@@ -23,9 +23,7 @@ extension RESTHandler {
         }
         switch outcome {
         case .conditionFailed(let current):
-            var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
-            headers.add("ETag", Self.etag(of: current))
-            return HTTPResponse(status: 412, headers: headers, body: current.jsonBytes(format: .plain, pretty: false))
+            return self.conditionFailedResponse(request, identity: identity, current: current)
         case .committed(let resolved):
             var headers = HTTPHeaders()
             let written = resolved.first
@@ -58,7 +56,7 @@ extension RESTHandler {
         let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
             try WriteRules.set(body: http.body, at: location)
         }
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: [])
+        try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
         _ = try await self.access.write(identity, namespace: request.namespace, mutations: [mutation])
         let body =
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
@@ -82,7 +80,7 @@ extension RESTHandler {
         let mutations = try Self.applyingRules { () throws(WriteRuleError) -> [Mutation] in
             try WriteRules.update(members, at: request.path)
         }
-        try self.checkWriteSize(request, bodyBytes: http.body.count, paths: mutations.map(\.path))
+        try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
         let outcome = try await self.access.write(identity, namespace: request.namespace, mutations: mutations)
         guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
         var body = Array("{".utf8)
@@ -122,14 +120,38 @@ extension RESTHandler {
         return outcome
     }
 
-    /// Honours `writeSizeLimit`: the bytes sent plus the data the write replaces must fit the named budget.
-    func checkWriteSize(_ request: RESTRequest, bodyBytes: Int, paths: [Path]) throws(RESTError) {
+    /// Firebase's 412 for a compare-and-set whose `if-match` no longer holds: the current ETag, and the current
+    /// value only for a caller the rules let read it (one allowed to write but not to read gets an error instead,
+    /// so a wrong `if-match` never shows data the caller could not `GET`).
+    func conditionFailedResponse(_ request: RESTRequest, identity: AuthIdentity, current: Node) -> HTTPResponse {
+        let readable = self.access.mayRead(identity, namespace: request.namespace, path: request.path)
+        var response =
+            readable
+            ? HTTPResponse(
+                status: 412, headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8")]),
+                body: current.jsonBytes(format: .plain, pretty: false))
+            : RESTError.conditionFailedUnreadable.response
+        response.headers.add("ETag", Self.etag(of: current))
+        return response
+    }
+
+    /// Honours `writeSizeLimit`: the bytes sent plus the data the write replaces (at the paths of `mutations`)
+    /// must fit the named budget. A write that does not fit is refused as the rules would refuse
+    /// it when they do (`401`), so that the size of data a caller may not touch is never told by the answer.
+    func checkWriteSize(
+        _ request: RESTRequest, identity: AuthIdentity, mutations: [Mutation], bodyBytes: Int
+    ) throws(RESTError) {
         guard let name = request.parameters["writeSizeLimit"] else { return }
         let limit = try Self.applyingRules { () throws(WriteRuleError) in try WriteSizeLimit(name: name) }
         guard limit.bytes != nil else { return }
         let root = self.database.root(request.namespace)
-        try Self.applyingRules { () throws(WriteRuleError) in
-            try limit.check(bodyBytes: bodyBytes, replacing: paths.map { root.node(at: $0) })
+        do {
+            try limit.check(bodyBytes: bodyBytes, replacing: mutations.map { root.node(at: $0.path) })
+        } catch {
+            let verdict = self.access.checkWrite(
+                identity, namespace: request.namespace, mutations: mutations, root: { root },
+                now: self.database.now())
+            throw verdict.isAllowed ? RESTError(error) : RESTError.permissionDenied
         }
     }
 

@@ -42,13 +42,6 @@ public final class RESTHandler: HTTPRequestHandler {
         }
     }
 
-    public func maximumBodyBytes(
-        method: String, path: String, query: [(name: String, value: String)], headers: HTTPHeaders
-    ) -> Int {
-        let unlimited = query.contains { $0.name == "writeSizeLimit" && $0.value == "unlimited" }
-        return unlimited ? self.configuration.maximumImportBytes : self.configuration.maximumWriteBytes
-    }
-
     public func connectionClosed(_ connectionID: UInt64) {
         self.conditionalWrites.connectionClosed(connectionID)
     }
@@ -70,6 +63,8 @@ public final class RESTHandler: HTTPRequestHandler {
                 reply = .response(error.response)
             } catch is AccessDeniedError {
                 reply = .response(RESTError.permissionDenied.response)
+            } catch let error as UnrepresentableIncrementError {
+                reply = .response(RESTError(400, error.description).response)
             } catch let error as any WriteUnavailableError {
                 reply = .response(RESTError(503, error.description).response)
             } catch {

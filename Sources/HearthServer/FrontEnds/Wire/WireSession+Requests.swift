@@ -91,6 +91,7 @@ extension WireSession {
         switch error {
         case nil: status = "ok"
         case let error as WireProtocolError: status = "\(error.code)"
+        case is UnrepresentableIncrementError: status = "\(WireProtocolError.Code.invalidData)"
         default: status = "unavailable"
         }
         self.context.metrics.recordWireRequest(
@@ -101,6 +102,9 @@ extension WireSession {
     func failureResponse(id: Int64, action: String, error: any Error) -> WireServerMessage {
         if let error = error as? WireProtocolError { return .response(id: id, .failure(error)) }
         if error is AccessDeniedError { return .response(id: id, .failure(.permissionDeniedError)) }
+        if let error = error as? UnrepresentableIncrementError {
+            return .response(id: id, .failure(WireProtocolError(.invalidData, error.description)))
+        }
         if let error = error as? any WriteUnavailableError {
             return .response(id: id, .failure(WireProtocolError(.unavailable, error.description)))
         }
