@@ -11,6 +11,8 @@ public struct RulesDocument: Sendable, Equatable {
     /// Whether a write check can read the stored data (`data`, `root`, or `newData` built from it; see
     /// `RuleNode.writesReadData`): when it cannot, the caller need not fetch the data, and may pass an empty tree.
     public let writesReadData: Bool
+    /// The most steps the rules may spend on one request (`RuleBudget`); a request that needs more is refused.
+    public var evaluationLimit = RuleBudget.defaultLimit
 
     public init(root: RuleNode) {
         self.root = root
