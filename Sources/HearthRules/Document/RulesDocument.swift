@@ -90,7 +90,9 @@ public struct RulesDocument: Sendable, Equatable {
                 do {
                     return try RuleParser.parse(text)
                 } catch {
-                    throw self.error(error.message, keys)
+                    let member = RulesSource.offset(of: keys, in: self.bytes)
+                    let offset = RulesSource.offset(ofDecoded: error.offset, inStringAfter: member, in: self.bytes)
+                    throw RulesDocument.error(error.message, at: offset ?? member, in: self.bytes)
                 }
             default:
                 throw self.error("\(keys.last ?? "") must be a boolean or an expression in a string.", keys)

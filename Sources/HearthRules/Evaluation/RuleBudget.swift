@@ -3,9 +3,9 @@
 /// When it runs out the evaluation fails and the request is refused (as Firebase refuses rules that are too costly),
 /// so no request can hold a thread for long, whatever the rules and the data.
 public struct RuleBudget: Sendable, Equatable {
-    /// The default: tens of millions of steps, a fraction of a second of work, far above what ordinary rules spend
-    /// on an ordinary request (a 10 MB string matched by a small pattern fits).
-    public static let defaultLimit = 200_000_000
+    /// The default: 50 million steps, well under a second of work, far above what ordinary rules spend on an
+    /// ordinary request (a 10 MB string matched by a small pattern such as `/^[a-z]+$/` fits).
+    public static let defaultLimit = 50_000_000
 
     /// The most steps the request may spend.
     public let limit: Int
