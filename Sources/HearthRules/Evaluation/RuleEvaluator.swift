@@ -96,8 +96,7 @@ public struct RuleEvaluator: Sendable {
 
     private func boolean(
         _ expression: RuleExpression, _ symbol: String, reads: inout RuleReads, budget: inout RuleBudget
-    ) throws(RuleEvaluationError) -> Bool
-    {
+    ) throws(RuleEvaluationError) -> Bool {
         guard case .bool(let value) = try self.evaluate(expression, reads: &reads, budget: &budget) else {
             throw RuleEvaluationError("'\(symbol)' needs booleans.")
         }

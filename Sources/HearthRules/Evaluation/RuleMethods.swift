@@ -10,7 +10,8 @@ enum RuleMethods {
         budget: inout RuleBudget
     ) throws(RuleEvaluationError) -> RuleValue {
         switch target {
-        case .snapshot(let snapshot): return try Self.snapshot(name, snapshot, arguments, reads: &reads, budget: &budget)
+        case .snapshot(let snapshot):
+            return try Self.snapshot(name, snapshot, arguments, reads: &reads, budget: &budget)
         case .string(let text): return try Self.string(name, text, arguments, budget: &budget)
         default: throw RuleEvaluationError("A \(target.typeName) has no method '\(name)'.")
         }

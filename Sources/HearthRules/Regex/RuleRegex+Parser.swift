@@ -46,7 +46,8 @@ extension RuleRegex {
         private var current: Unicode.Scalar? { self.index < self.scalars.count ? self.scalars[self.index] : nil }
 
         private func error(_ detail: String, at index: Int) -> RuleSyntaxError {
-            RuleSyntaxError("Invalid regular expression: \(detail).", offset: self.offsets[min(index, self.offsets.count - 1)])
+            RuleSyntaxError(
+                "Invalid regular expression: \(detail).", offset: self.offsets[min(index, self.offsets.count - 1)])
         }
 
         private mutating func alternation() throws(RuleSyntaxError) -> Syntax {
@@ -212,7 +213,8 @@ extension RuleRegex {
                 self.index += 1
                 return true
             case "=", "!":
-                throw self.error("lookahead '(?\(self.current ?? "=")' is not supported (RE2 has no lookaround)", at: start)
+                throw self.error(
+                    "lookahead '(?\(self.current ?? "=")' is not supported (RE2 has no lookaround)", at: start)
             case "<" where self.index + 1 < self.scalars.count && ["=", "!"].contains(self.scalars[self.index + 1]):
                 throw self.error("lookbehind '(?<' is not supported (RE2 has no lookaround)", at: start)
             case "P", "<":
@@ -310,7 +312,9 @@ extension RuleRegex {
                 self.index += 1
             }
             if braced {
-                guard self.current == "}" else { throw self.error("'\\x{' needs hexadecimal digits and '}'", at: start) }
+                guard self.current == "}" else {
+                    throw self.error("'\\x{' needs hexadecimal digits and '}'", at: start)
+                }
                 self.index += 1
             }
             guard digits > 0, braced || digits == 2, value <= ScalarSet.maximum, Unicode.Scalar(value) != nil else {

@@ -81,7 +81,9 @@ extension RuleRegex {
         static func normalized(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
             var merged: [ClosedRange<UInt32>] = []
             for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                if let last = merged.last, range.lowerBound <= last.upperBound || range.lowerBound == last.upperBound &+ 1 {
+                if let last = merged.last,
+                    range.lowerBound <= last.upperBound || range.lowerBound == last.upperBound &+ 1
+                {
                     merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
                 } else {
                     merged.append(range)

@@ -71,7 +71,9 @@ import Testing
         for (pattern, flags, text, expected) in Self.table {
             let regex = try RuleRegex(pattern: pattern, flags: flags)
             var budget = RuleBudget()
-            #expect(try regex.matches(text, budget: &budget) == expected, "/\(pattern)/\(flags) on \(text.debugDescription)")
+            #expect(
+                try regex.matches(text, budget: &budget) == expected, "/\(pattern)/\(flags) on \(text.debugDescription)"
+            )
         }
     }
 
@@ -120,6 +122,7 @@ import Testing
         let after = try WriteValue(json: try JSONReader.parseValue(#"{"k": "Abc1"}"#), depth: 0).node
         #expect(document.allowsWrite(at: try Path(validating: "/k"), auth: .null, before: .empty, after: after, now: 0))
         let wrong = try WriteValue(json: try JSONReader.parseValue(#"{"k": "Abc12"}"#), depth: 0).node
-        #expect(!document.allowsWrite(at: try Path(validating: "/k"), auth: .null, before: .empty, after: wrong, now: 0))
+        #expect(
+            !document.allowsWrite(at: try Path(validating: "/k"), auth: .null, before: .empty, after: wrong, now: 0))
     }
 }

@@ -63,7 +63,8 @@ import Testing
             let syntax = try parser.parse()
             for _ in 0..<8 {
                 let length = Int.random(in: 0...6, using: &random)
-                let text = String((0..<length).map { _ in ["a", "b", "A", " "][Int.random(in: 0..<4, using: &random)] })
+                let text = String(
+                    (0..<length).map { _ in ["a", "b", "A", " "][Int.random(in: 0..<4, using: &random)] })
                 var budget = RuleBudget()
                 let expected = BacktrackingReference(syntax: syntax, text: text).matchesAnywhere()
                 #expect(try regex.matches(text, budget: &budget) == expected, "/\(pattern)/\(flags) on '\(text)'")
