@@ -4,6 +4,7 @@ extension RuleRegex {
     /// program's size per scalar, whatever the pattern. A match may start anywhere: a thread starting at the first
     /// instruction is added at every position (only at the first when the pattern starts with `^`).
     struct Matcher {
+        /// The compiled expression to run.
         let program: Program
 
         init(_ program: Program) {
@@ -82,17 +83,23 @@ extension RuleRegex {
     /// A set of instruction indexes with constant-time insert, membership and clear, in insertion order (a sparse
     /// set).
     struct ThreadList {
+        /// The members in insertion order (the first `count` slots).
         private var dense: [Int]
+        /// For each instruction, where it would be in `dense` if it is a member.
         private var sparse: [Int]
+        /// How many members there are.
         private(set) var count = 0
 
+        /// An empty set for instructions `0..<capacity`.
         init(capacity: Int) {
             self.dense = Array(repeating: 0, count: capacity)
             self.sparse = Array(repeating: 0, count: capacity)
         }
 
+        /// Whether no instruction is in the set.
         var isEmpty: Bool { self.count == 0 }
 
+        /// The instruction added `index`-th.
         subscript(index: Int) -> Int { self.dense[index] }
 
         /// Adds `pc`; answers false when it was already there.
@@ -105,6 +112,7 @@ extension RuleRegex {
             return true
         }
 
+        /// Empties the set, in constant time.
         mutating func removeAll() {
             self.count = 0
         }

@@ -23,6 +23,7 @@ extension RuleRegex {
         /// recurses safely on any thread's stack.
         static let maximumDepth = 250
 
+        /// A parser of `pattern`, ignoring case from the start when `foldsCase` (the flag `i`).
         init(_ pattern: String, foldsCase: Bool) {
             self.scalars = Array(pattern.unicodeScalars)
             var offsets: [Int] = []
@@ -45,11 +46,13 @@ extension RuleRegex {
 
         private var current: Unicode.Scalar? { self.index < self.scalars.count ? self.scalars[self.index] : nil }
 
+        /// The error for `detail` at the scalar `index`, with the UTF-8 offset of that scalar.
         private func error(_ detail: String, at index: Int) -> RuleSyntaxError {
             RuleSyntaxError(
                 "Invalid regular expression: \(detail).", offset: self.offsets[min(index, self.offsets.count - 1)])
         }
 
+        /// `a|b|…` up to a `)` or the end.
         private mutating func alternation() throws(RuleSyntaxError) -> Syntax {
             var branches = [try self.concatenation()]
             while self.current == "|" {
@@ -59,6 +62,7 @@ extension RuleRegex {
             return branches.count == 1 ? branches[0] : .alternation(branches)
         }
 
+        /// Quantified atoms up to a `|`, a `)` or the end.
         private mutating func concatenation() throws(RuleSyntaxError) -> Syntax {
             var items: [Syntax] = []
             while let scalar = self.current, scalar != "|", scalar != ")" {
@@ -74,6 +78,7 @@ extension RuleRegex {
             return items.count == 1 ? items[0] : .concatenation(items)
         }
 
+        /// Whether `scalar` may start a quantifier.
         private static func isQuantifierStart(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "*" || scalar == "+" || scalar == "?" || scalar == "{"
         }
@@ -155,6 +160,7 @@ extension RuleRegex {
             return value
         }
 
+        /// The value of an ASCII digit in `radix`, or nil.
         private static func digit(_ scalar: Unicode.Scalar, radix: Int) -> Int? {
             guard scalar.isASCII, let digit = Int(String(scalar), radix: radix) else { return nil }
             return digit
@@ -181,6 +187,7 @@ extension RuleRegex {
             }
         }
 
+        /// The set of one scalar, folding case when `i` is in force.
         private func literal(_ value: UInt32) -> ScalarSet {
             ScalarSet([value...value], foldsCase: self.foldsCase)
         }
@@ -296,6 +303,7 @@ extension RuleRegex {
             }
         }
 
+        /// `\D`, `\W`, `\S`: everything but the set.
         private static func negated(_ set: ScalarSet) -> ScalarSet {
             ScalarSet(set.ranges, isNegated: true)
         }
@@ -371,11 +379,13 @@ extension RuleRegex {
             return ScalarSet(ranges, isNegated: isNegated, foldsCase: self.foldsCase)
         }
 
+        /// One member of a class: a scalar (which may start a range) or a set such as `\d`.
         private enum ClassItem {
             case single(UInt32)
             case set(ScalarSet)
         }
 
+        /// One scalar or escape inside `[...]`.
         private mutating func classItem() throws(RuleSyntaxError) -> ClassItem {
             guard let scalar = self.current else { return .single(0) }
             let start = self.index
@@ -407,6 +417,7 @@ extension RuleRegex {
             return isNegated ? ScalarSet.complement(ScalarSet.normalized(ranges)) : ranges
         }
 
+        /// RE2's ASCII class names, as in `[[:alpha:]]`.
         private static let posixClasses: [String: [ClosedRange<UInt32>]] = [
             "alnum": [0x30...0x39, 0x41...0x5A, 0x61...0x7A],
             "alpha": [0x41...0x5A, 0x61...0x7A],

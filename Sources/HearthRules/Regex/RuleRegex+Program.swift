@@ -2,6 +2,7 @@ extension RuleRegex {
     /// A compiled regular expression: a Thompson NFA as a list of instructions, run by `Matcher` over all its
     /// states at once (never backtracking). Its size is at most `RuleRegex.maximumProgramSize` instructions.
     struct Program: Sendable {
+        /// One step of the NFA.
         enum Instruction: Sendable, Equatable {
             /// Consume one scalar in `sets[index]`, then go on to the next instruction.
             case scalar(Int)
@@ -9,11 +10,13 @@ extension RuleRegex {
             case assertion(Assertion)
             /// Go on at both targets.
             case split(Int, Int)
+            /// Go on at the target.
             case jump(Int)
             /// The expression matched.
             case match
         }
 
+        /// The program, starting at index 0 and ending with `match`.
         private(set) var instructions: [Instruction] = []
         /// The scalar sets the `scalar` instructions name.
         private(set) var sets: [ScalarSet] = []

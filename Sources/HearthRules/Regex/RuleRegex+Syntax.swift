@@ -8,7 +8,9 @@ extension RuleRegex {
         case scalar(ScalarSet)
         /// A zero-width test.
         case assertion(Assertion)
+        /// Each item in turn.
         case concatenation([Syntax])
+        /// Any one of the items (`a|b`).
         case alternation([Syntax])
         /// `x{min,max}`; `max` nil for no upper bound (`*`, `+`, `{n,}`).
         case repetition(Syntax, min: Int, max: Int?)

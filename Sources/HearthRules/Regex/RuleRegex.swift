@@ -11,6 +11,7 @@ public struct RuleRegex: Sendable, Equatable, CustomStringConvertible {
     public let pattern: String
     /// The flags after the closing slash: empty or `i`.
     public let flags: String
+    /// The compiled NFA `matches` runs.
     let program: Program
 
     /// The most instructions a compiled expression may have: a match costs up to this many steps per scalar.
@@ -51,6 +52,7 @@ public struct RuleRegex: Sendable, Equatable, CustomStringConvertible {
         try Matcher(self.program).matches(text, budget: &budget)
     }
 
+    /// Two literals are equal when written alike (the program follows from the text).
     public static func == (left: RuleRegex, right: RuleRegex) -> Bool {
         left.pattern == right.pattern && left.flags == right.flags
     }
