@@ -18,6 +18,14 @@ struct RuleExpressionGenerator {
         "||", "&&", "==", "===", "!=", "!==", "<", "<=", ">", ">=", "+", "-", "*", "/", "%",
     ]
     static let strings = ["", "a", "ab", "Ab", "b/c", "it's", "x y"]
+    /// `/^a.*/`, the regular expression the generated `matches` calls take.
+    static let startsWithA: RuleRegex = {
+        do {
+            return try RuleRegex(pattern: "^a.*", flags: "")
+        } catch {
+            preconditionFailure("/^a.*/ compiles: \(error)")
+        }
+    }()
 
     init(seed: UInt64) {
         self.random = SeededRandom(seed: seed)
@@ -51,7 +59,7 @@ struct RuleExpressionGenerator {
         case 4:
             return .conditional(
                 self.expression(depth: next), self.expression(depth: next), self.expression(depth: next))
-        case 5: return .call(self.expression(depth: next), "matches", [.regex(pattern: "^a.*", flags: "")])
+        case 5: return .call(self.expression(depth: next), "matches", [.regex(Self.startsWithA)])
         default: return .binary(self.pick(Self.binaries), self.expression(depth: next), self.expression(depth: next))
         }
     }
@@ -148,7 +156,7 @@ struct RuleExpressionGenerator {
         case .bool(let value): "\(value)"
         case .number(let value): "\(Int(value))"
         case .string(let value): "'\(value.replacingOccurrences(of: "'", with: "\\'"))'"
-        case .regex(let pattern, let flags): "/\(pattern)/\(flags)"
+        case .regex(let regex): regex.description
         case .variable(let name): name
         case .array(let elements): "[" + elements.map(Self.literal).joined(separator: ", ") + "]"
         default: Self.parenthesised(expression)

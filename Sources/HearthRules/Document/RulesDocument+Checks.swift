@@ -6,9 +6,18 @@ public import HearthCore
 extension RulesDocument {
     /// Whether `auth` may read `path` (with `query`, for query-based rules) when the database holds `data`.
     public func allowsRead(at path: Path, auth: RuleValue, data: Node, now: Double, query: RuleValue = .null) -> Bool {
-        var context = RuleContext(auth: auth, before: data, now: now, query: query)
-        var reads = RuleReads()
-        return self.grants(\.read, along: path, context: &context, reads: &reads)
+        self.checkRead(at: path, auth: auth, data: data, now: now, query: query).isAllowed
+    }
+
+    /// Whether `auth` may read `path`, and whether the rules were refused as too costly (`RuleBudget`).
+    public func checkRead(at path: Path, auth: RuleValue, data: Node, now: Double, query: RuleValue = .null)
+        -> RuleVerdict
+    {
+        var walk = Walk(
+            context: RuleContext(auth: auth, before: data, now: now, query: query),
+            budget: RuleBudget(limit: self.evaluationLimit))
+        let isAllowed = walk.grants(\.read, along: path, in: self)
+        return RuleVerdict(isAllowed: isAllowed, reads: walk.reads, isTooCostly: walk.budget.isExhausted)
     }
 
     /// Whether `auth` may make a write at `path` that turns `before` into `after` (the whole database, before and
@@ -18,77 +27,99 @@ extension RulesDocument {
     }
 
     /// Whether `auth` may make a write at every one of `paths` (a multi-path update is allowed only when each of its
-    /// paths is) that turns `before` into `after`, and which data the answer depends on.
+    /// paths is) that turns `before` into `after`, and which data the answer depends on. All the paths share one
+    /// `RuleBudget`: a write the rules cannot decide within it is refused.
     public func checkWrite(at paths: [Path], auth: RuleValue, before: Node, after: Node, now: Double) -> RuleVerdict {
-        var reads = RuleReads()
+        var walk = Walk(
+            context: RuleContext(auth: auth, before: before, after: after, now: now),
+            budget: RuleBudget(limit: self.evaluationLimit))
         for path in paths {
-            var context = RuleContext(auth: auth, before: before, after: after, now: now)
-            guard self.grants(\.write, along: path, context: &context, reads: &reads),
-                self.validates(along: path, context: context, reads: &reads)
-            else { return RuleVerdict(isAllowed: false, reads: reads) }
+            walk.context = RuleContext(auth: auth, before: before, after: after, now: now)
+            guard walk.grants(\.write, along: path, in: self), walk.validates(along: path, in: self) else {
+                return RuleVerdict(isAllowed: false, reads: walk.reads, isTooCostly: walk.budget.isExhausted)
+            }
         }
-        return RuleVerdict(isAllowed: true, reads: reads)
+        return RuleVerdict(isAllowed: true, reads: walk.reads)
+    }
+}
+
+/// One request's walk through the rules: the context at the current location, the data read so far and the budget
+/// left.
+private struct Walk {
+    var context: RuleContext
+    var reads = RuleReads()
+    var budget: RuleBudget
+
+    init(context: RuleContext, budget: RuleBudget) {
+        self.context = context
+        self.budget = budget
     }
 
     /// Walks from the root towards `path`, binding wildcards, until a rule picked by `rule` grants.
-    private func grants(
-        _ rule: KeyPath<RuleNode, RuleExpression?>, along path: Path, context: inout RuleContext,
-        reads: inout RuleReads
-    ) -> Bool {
-        var node = self.root
-        context.path = .root
-        context.nodes = (context.before, context.after)
+    mutating func grants(_ rule: KeyPath<RuleNode, RuleExpression?>, along path: Path, in document: RulesDocument)
+        -> Bool
+    {
+        var node = document.root
+        self.context.path = .root
+        self.context.nodes = (self.context.before, self.context.after)
         for depth in 0...path.count {
-            if let expression = node[keyPath: rule], RuleEvaluator(context: context).grants(expression, reads: &reads) {
-                return true
+            if let expression = node[keyPath: rule], self.evaluates(expression, in: self.context) { return true }
+            guard !self.budget.isExhausted, depth < path.count, let next = node.child(path.keys[depth].string) else {
+                return false
             }
-            guard depth < path.count, let next = node.child(path.keys[depth].string) else { return false }
-            if let binding = next.binding { context.wildcards[binding.name] = binding.key }
-            context.descend(to: path.keys[depth])
+            if let binding = next.binding { self.context.wildcards[binding.name] = binding.key }
+            self.context.descend(to: path.keys[depth])
             node = next.node
         }
         return false
     }
 
     /// Every `.validate` from the root to `path`, and below `path` in the new data, passes.
-    private func validates(along path: Path, context: RuleContext, reads: inout RuleReads) -> Bool {
-        var context = context
-        var node = self.root
+    mutating func validates(along path: Path, in document: RulesDocument) -> Bool {
+        var context = self.context
+        var node = document.root
         context.path = .root
         context.nodes = (context.before, context.after)
         for depth in 0..<path.count {
-            guard self.passes(node, context, reads: &reads) else { return false }
+            guard self.passes(node, context) else { return false }
             guard let next = node.child(path.keys[depth].string) else { return true }
             if let binding = next.binding { context.wildcards[binding.name] = binding.key }
             context.descend(to: path.keys[depth])
             node = next.node
         }
-        return self.validatesBelow(node, context: context, reads: &reads)
+        return self.validatesBelow(node, context: context)
     }
 
-    /// The node's own `.validate` and those of every child of the new data it has rules for.
-    private func validatesBelow(_ node: RuleNode, context: RuleContext, reads: inout RuleReads) -> Bool {
-        guard self.passes(node, context, reads: &reads) else { return false }
+    /// The node's own `.validate` and those of every child of the new data it has rules for (a step of the budget
+    /// per child looked at).
+    private mutating func validatesBelow(_ node: RuleNode, context: RuleContext) -> Bool {
+        guard self.passes(node, context) else { return false }
         guard !node.children.isEmpty else { return true }
         let newData = context.newData
-        reads.record(newData)
+        self.reads.record(newData)
         for (key, _) in newData.node.children {
+            guard (try? self.budget.spend(1)) != nil else { return false }
             guard let next = node.child(key.string) else { continue }
             var child = context
             child.descend(to: key)
             if let binding = next.binding { child.wildcards[binding.name] = binding.key }
-            guard self.validatesBelow(next.node, context: child, reads: &reads) else { return false }
+            guard self.validatesBelow(next.node, context: child) else { return false }
         }
         return true
     }
 
     /// The node's `.validate` passes, or it has none, or the new data there is null.
-    private func passes(_ node: RuleNode, _ context: RuleContext, reads: inout RuleReads) -> Bool {
+    private mutating func passes(_ node: RuleNode, _ context: RuleContext) -> Bool {
         guard let validate = node.validate else { return true }
         let newData = context.newData
-        reads.record(newData, kindOnly: true)
+        self.reads.record(newData, kindOnly: true)
         guard !newData.node.isEmpty else { return true }
-        return RuleEvaluator(context: context).grants(validate, reads: &reads)
+        return self.evaluates(validate, in: context)
+    }
+
+    /// Whether `expression` grants in `context`, within the budget left.
+    private mutating func evaluates(_ expression: RuleExpression, in context: RuleContext) -> Bool {
+        RuleEvaluator(context: context).grants(expression, reads: &self.reads, budget: &self.budget)
     }
 }
 
@@ -97,9 +128,12 @@ extension RulesDocument {
 public struct RuleVerdict: Sendable, Equatable {
     public var isAllowed: Bool
     public var reads: RuleReads
+    /// Whether the request was refused because its rules ran out of `RuleBudget`, so the server can say so.
+    public var isTooCostly: Bool
 
-    public init(isAllowed: Bool, reads: RuleReads) {
+    public init(isAllowed: Bool, reads: RuleReads, isTooCostly: Bool = false) {
         self.isAllowed = isAllowed
         self.reads = reads
+        self.isTooCostly = isTooCostly
     }
 }

@@ -11,6 +11,8 @@ public struct RulesDocument: Sendable, Equatable {
     /// Whether a write check can read the stored data (`data`, `root`, or `newData` built from it; see
     /// `RuleNode.writesReadData`): when it cannot, the caller need not fetch the data, and may pass an empty tree.
     public let writesReadData: Bool
+    /// The most steps the rules may spend on one request (`RuleBudget`); a request that needs more is refused.
+    public var evaluationLimit = RuleBudget.defaultLimit
 
     public init(root: RuleNode) {
         self.root = root
@@ -88,7 +90,9 @@ public struct RulesDocument: Sendable, Equatable {
                 do {
                     return try RuleParser.parse(text)
                 } catch {
-                    throw self.error(error.message, keys)
+                    let member = RulesSource.offset(of: keys, in: self.bytes)
+                    let offset = RulesSource.offset(ofDecoded: error.offset, inStringAfter: member, in: self.bytes)
+                    throw RulesDocument.error(error.message, at: offset ?? member, in: self.bytes)
                 }
             default:
                 throw self.error("\(keys.last ?? "") must be a boolean or an expression in a string.", keys)

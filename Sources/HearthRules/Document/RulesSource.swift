@@ -71,6 +71,39 @@ enum RulesSource {
         return position
     }
 
+    /// Where in the file the byte `decoded` of a member's string value is (the value's UTF-8 after JSON escapes are
+    /// read), given where the member's quoted key starts: so an error in an expression points at its place. Nil when
+    /// the member's value is not a string there.
+    static func offset(ofDecoded decoded: Int, inStringAfter member: Int, in bytes: [UInt8]) -> Int? {
+        var index = member + 1
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        index += 1
+        while index < bytes.count, [9, 10, 13, 32, UInt8(ascii: ":")].contains(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        var count = 0
+        while index < bytes.count, count < decoded, bytes[index] != UInt8(ascii: "\"") {
+            guard bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count else {
+                index += 1
+                count += 1
+                continue
+            }
+            guard bytes[index + 1] == UInt8(ascii: "u") else {
+                index += 2
+                count += 1
+                continue
+            }
+            // `\uXXXX` stands for 1 to 3 UTF-8 bytes; each half of a surrogate pair for 2 of the pair's 4.
+            let hex = String(decoding: bytes[(index + 2)..<min(index + 6, bytes.count)], as: UTF8.self)
+            let unit = UInt32(hex, radix: 16) ?? 0
+            count += unit < 0x80 ? 1 : unit < 0x800 ? 2 : (0xD800...0xDFFF).contains(unit) ? 2 : 3
+            index += 6
+        }
+        return min(index, bytes.count)
+    }
+
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         guard needle.count <= bytes.count else { return nil }
         var index = start

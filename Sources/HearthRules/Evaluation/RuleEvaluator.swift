@@ -19,7 +19,14 @@ public struct RuleEvaluator: Sendable {
     /// Whether `expression` evaluates to `true`, adding the data it looked at to `reads` (whatever the answer:
     /// a refusal may depend on data as much as a grant).
     public func grants(_ expression: RuleExpression, reads: inout RuleReads) -> Bool {
-        (try? self.evaluate(expression, reads: &reads)) == .bool(true)
+        var budget = RuleBudget()
+        return self.grants(expression, reads: &reads, budget: &budget)
+    }
+
+    /// Whether `expression` evaluates to `true` within what is left of `budget` (running out is an error, so
+    /// false).
+    public func grants(_ expression: RuleExpression, reads: inout RuleReads, budget: inout RuleBudget) -> Bool {
+        (try? self.evaluate(expression, reads: &reads, budget: &budget)) == .bool(true)
     }
 
     public func evaluate(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
@@ -30,15 +37,24 @@ public struct RuleEvaluator: Sendable {
     public func evaluate(_ expression: RuleExpression, reads: inout RuleReads) throws(RuleEvaluationError)
         -> RuleValue
     {
+        var budget = RuleBudget()
+        return try self.evaluate(expression, reads: &reads, budget: &budget)
+    }
+
+    /// The value of `expression`, spending one step of `budget` per node of it and what its operations cost.
+    public func evaluate(_ expression: RuleExpression, reads: inout RuleReads, budget: inout RuleBudget)
+        throws(RuleEvaluationError) -> RuleValue
+    {
+        try budget.spend(1)
         switch expression {
         case .null: return .null
         case .bool(let value): return .bool(value)
         case .number(let value): return .number(value)
         case .string(let value): return .string(value)
-        case .regex(let pattern, let flags): return .regex(pattern: pattern, flags: flags)
+        case .regex(let regex): return .regex(regex)
         case .array(let items):
             var values: [RuleValue] = []
-            for item in items { values.append(try self.evaluate(item, reads: &reads)) }
+            for item in items { values.append(try self.evaluate(item, reads: &reads, budget: &budget)) }
             return .array(values)
         case .variable(let name):
             guard let value = self.context.variable(name) else {
@@ -46,36 +62,42 @@ public struct RuleEvaluator: Sendable {
             }
             return value
         case .member(let target, let name):
-            return try self.member(try self.evaluate(target, reads: &reads), name)
+            let value = try self.evaluate(target, reads: &reads, budget: &budget)
+            return try self.member(value, name, budget: &budget)
         case .index(let target, let key):
-            guard case .string(let name) = try self.evaluate(key, reads: &reads) else {
+            guard case .string(let name) = try self.evaluate(key, reads: &reads, budget: &budget) else {
                 throw RuleEvaluationError("An index must be a string.")
             }
-            return try self.member(try self.evaluate(target, reads: &reads), name)
+            let value = try self.evaluate(target, reads: &reads, budget: &budget)
+            return try self.member(value, name, budget: &budget)
         case .call(let target, let name, let arguments):
             var values: [RuleValue] = []
-            for argument in arguments { values.append(try self.evaluate(argument, reads: &reads)) }
-            return try RuleMethods.call(name, on: try self.evaluate(target, reads: &reads), values, reads: &reads)
+            for argument in arguments { values.append(try self.evaluate(argument, reads: &reads, budget: &budget)) }
+            return try RuleMethods.call(
+                name, on: try self.evaluate(target, reads: &reads, budget: &budget), values, reads: &reads,
+                budget: &budget)
         case .unary(let symbol, let operand):
-            return try self.unary(symbol, try self.evaluate(operand, reads: &reads))
+            return try self.unary(symbol, try self.evaluate(operand, reads: &reads, budget: &budget))
         case .binary("&&", let left, let right):
-            guard try self.boolean(left, "&&", reads: &reads) else { return .bool(false) }
-            return .bool(try self.boolean(right, "&&", reads: &reads))
+            guard try self.boolean(left, "&&", reads: &reads, budget: &budget) else { return .bool(false) }
+            return .bool(try self.boolean(right, "&&", reads: &reads, budget: &budget))
         case .binary("||", let left, let right):
-            if try self.boolean(left, "||", reads: &reads) { return .bool(true) }
-            return .bool(try self.boolean(right, "||", reads: &reads))
+            if try self.boolean(left, "||", reads: &reads, budget: &budget) { return .bool(true) }
+            return .bool(try self.boolean(right, "||", reads: &reads, budget: &budget))
         case .binary(let symbol, let left, let right):
+            let leftValue = try self.evaluate(left, reads: &reads, budget: &budget)
             return try RuleOperators.apply(
-                symbol, try self.evaluate(left, reads: &reads), try self.evaluate(right, reads: &reads))
+                symbol, leftValue, try self.evaluate(right, reads: &reads, budget: &budget), budget: &budget)
         case .conditional(let condition, let then, let otherwise):
-            return try self.evaluate(try self.boolean(condition, "?:", reads: &reads) ? then : otherwise, reads: &reads)
+            let chosen = try self.boolean(condition, "?:", reads: &reads, budget: &budget) ? then : otherwise
+            return try self.evaluate(chosen, reads: &reads, budget: &budget)
         }
     }
 
-    private func boolean(_ expression: RuleExpression, _ symbol: String, reads: inout RuleReads)
-        throws(RuleEvaluationError) -> Bool
-    {
-        guard case .bool(let value) = try self.evaluate(expression, reads: &reads) else {
+    private func boolean(
+        _ expression: RuleExpression, _ symbol: String, reads: inout RuleReads, budget: inout RuleBudget
+    ) throws(RuleEvaluationError) -> Bool {
+        guard case .bool(let value) = try self.evaluate(expression, reads: &reads, budget: &budget) else {
             throw RuleEvaluationError("'\(symbol)' needs booleans.")
         }
         return value
@@ -89,11 +111,14 @@ public struct RuleEvaluator: Sendable {
         }
     }
 
-    private func member(_ target: RuleValue, _ name: String) throws(RuleEvaluationError) -> RuleValue {
+    private func member(_ target: RuleValue, _ name: String, budget: inout RuleBudget) throws(RuleEvaluationError)
+        -> RuleValue
+    {
         switch target {
         case .object(let members):
             return members[name] ?? .null
         case .string(let text) where name == "length":
+            try budget.spend(text.utf8.count)
             return .number(Double(text.count))
         default:
             throw RuleEvaluationError("A \(target.typeName) has no property '\(name)'.")

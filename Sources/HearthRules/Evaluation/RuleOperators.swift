@@ -1,10 +1,12 @@
-/// The binary operators other than `&&` and `||`.
+/// The binary operators other than `&&` and `||`. Each spends a step per byte of the strings it reads (comparing
+/// or joining them), so long strings cost what they weigh.
 enum RuleOperators {
-    static func apply(_ symbol: String, _ left: RuleValue, _ right: RuleValue) throws(RuleEvaluationError)
-        -> RuleValue
+    static func apply(_ symbol: String, _ left: RuleValue, _ right: RuleValue, budget: inout RuleBudget)
+        throws(RuleEvaluationError) -> RuleValue
     {
         if case .snapshot = left { throw Self.mismatch(symbol, left, right) }
         if case .snapshot = right { throw Self.mismatch(symbol, left, right) }
+        try budget.spend(Self.weight(left) + Self.weight(right))
         switch symbol {
         case "==", "===": return .bool(Self.equal(left, right))
         case "!=", "!==": return .bool(!Self.equal(left, right))
@@ -28,6 +30,13 @@ enum RuleOperators {
             default: return .number(a.truncatingRemainder(dividingBy: b))
             }
         }
+    }
+
+    /// What reading a value costs: a string's bytes (a number or boolean is one step; objects were paid for when
+    /// `val()` built them).
+    private static func weight(_ value: RuleValue) -> Int {
+        if case .string(let text) = value { return text.utf8.count }
+        return 1
     }
 
     /// Equality without coercion (snapshots never reach it: compare their `val()`).

@@ -9,7 +9,7 @@ public enum RuleValue: Sendable, Equatable {
     case string(String)
     case object([String: RuleValue])
     case array([RuleValue])
-    case regex(pattern: String, flags: String)
+    case regex(RuleRegex)
     case snapshot(RuleSnapshot)
 
     /// A JSON value as a rule sees it (`auth.token` claims, query parameters).

@@ -5,8 +5,8 @@ public indirect enum RuleExpression: Sendable, Equatable {
     case bool(Bool)
     case number(Double)
     case string(String)
-    /// `/pattern/flags`, the argument of `matches`.
-    case regex(pattern: String, flags: String)
+    /// `/pattern/flags`, the argument of `matches`, compiled when the expression is read.
+    case regex(RuleRegex)
     /// `['a', 'b']`, the argument of `hasChildren`.
     case array([RuleExpression])
     /// `auth`, `root`, `data`, `newData`, `now`, `query` or a `$wildcard`.

@@ -74,7 +74,12 @@ public struct RuleParser {
         switch token.kind {
         case .number(let value): return .number(value)
         case .string(let value): return .string(value)
-        case .regex(let pattern, let flags): return .regex(pattern: pattern, flags: flags)
+        case .regex(let pattern, let flags):
+            do {
+                return .regex(try RuleRegex(pattern: pattern, flags: flags))
+            } catch {
+                throw RuleSyntaxError(error.message, offset: token.offset + error.offset)
+            }
         case .identifier("true"): return .bool(true)
         case .identifier("false"): return .bool(false)
         case .identifier("null"): return .null
