@@ -2,6 +2,7 @@ public import HearthCore
 public import HearthRules
 import HearthSystem
 import HearthWire
+import Synchronization
 
 /// Who may read and write what on this node: who a credential belongs to (`Authenticator`), and the security rules
 /// of each namespace, which every front end (REST, SSE, the realtime protocol, onDisconnect) asks before it reads
@@ -28,6 +29,10 @@ public final class AccessControl: Sendable {
     private let credentials = CredentialCache()
     /// Where compare-and-sets from REST and realtime clients contending for one location take turns.
     let conditionalWrites: any ConditionalWriteTurns
+    /// Where a request refused because its rules cost more than `RuleBudget` allows is reported.
+    private let log: Log?
+    /// Requests refused because evaluating their rules ran out of `RuleBudget` (`hearth_rules_too_costly_total`).
+    let tooCostlyRefusals = Atomic(0)
 
     public convenience init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
         self.init(
@@ -35,13 +40,16 @@ public final class AccessControl: Sendable {
             conditionalWrites: ConditionalWriteGate())
     }
 
-    /// - Parameter conditionalWrites: where compare-and-sets take turns (a cluster node's are routed to the
-    ///   leaders of their locations' shards).
+    /// - Parameters:
+    ///   - conditionalWrites: where compare-and-sets take turns (a cluster node's are routed to the leaders of
+    ///     their locations' shards).
+    ///   - log: where requests refused as too costly to check are reported.
     init(
         database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules,
-        conditionalWrites: any ConditionalWriteTurns
+        conditionalWrites: any ConditionalWriteTurns, log: Log? = nil
     ) {
         self.conditionalWrites = conditionalWrites
+        self.log = log
         self.database = database
         self.authenticator = Lock(authenticator)
         self.defaultRules = defaultRules
@@ -92,9 +100,23 @@ public final class AccessControl: Sendable {
     /// Whether `identity` may read `path` of `namespace` with `query`, against the data as the read view holds it.
     public func mayRead(_ identity: AuthIdentity, namespace: String, path: Path, query: QuerySpec? = nil) -> Bool {
         guard case .user(let auth) = identity else { return true }
-        return self.rules(namespace).document.allowsRead(
+        let verdict = self.rules(namespace).document.checkRead(
             at: path, auth: auth, data: self.database.root(namespace), now: Double(self.database.now()),
             query: RuleValue(query: query ?? .default))
+        if verdict.isTooCostly { self.refusedAsTooCostly(namespace: namespace, paths: [path], kind: "read") }
+        return verdict.isAllowed
+    }
+
+    /// Counts and logs a request whose rules ran out of their evaluation budget (it was refused).
+    func refusedAsTooCostly(namespace: String, paths: [Path], kind: String) {
+        self.tooCostlyRefusals.add(1, ordering: .relaxed)
+        self.log?.warning(
+            "rules.too_costly",
+            [
+                "namespace": namespace, "kind": kind, "path": paths.first.map { "\($0)" } ?? "/",
+                "paths": "\(paths.count)",
+                "action": "simplify the rules at this location (regexes, replace, root.child chains, large val())",
+            ])
     }
 
     /// Whether `identity` may make the write `mutations` against the data `root` gives, as of `now`, and the data
@@ -112,8 +134,12 @@ public final class AccessControl: Sendable {
         if document.writesReadNewData {
             for mutation in mutations { ShardStateMachine.resolve(mutation, in: after, now: now).apply(to: &after) }
         }
-        return document.checkWrite(
+        let verdict = document.checkWrite(
             at: mutations.map(\.path), auth: auth, before: root, after: after, now: Double(now))
+        if verdict.isTooCostly {
+            self.refusedAsTooCostly(namespace: namespace, paths: mutations.map(\.path), kind: "write")
+        }
+        return verdict
     }
 
     /// Whether the rules of `namespace` declare the index `query` orders by at `path` (`.indexOn`); the key and

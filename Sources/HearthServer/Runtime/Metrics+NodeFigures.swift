@@ -1,13 +1,20 @@
 import HearthNet
 import HearthStorage
 import HearthSystem
+import Synchronization
 
 extension Metrics {
     /// Exports the figures the node's subsystems keep themselves (WAL, listeners, sessions, sockets) as sampled
     /// metrics, read at every scrape.
-    func registerNodeFigures(backend: any NodeBackend, wire: WireSessions, server: HTTPServer) {
+    func registerNodeFigures(
+        backend: any NodeBackend, access: AccessControl, wire: WireSessions, server: HTTPServer
+    ) {
         let registry = self.registry
         backend.registerOwnFigures(in: self)
+        registry.sampledCounter(
+            "hearth_rules_too_costly_total",
+            help: "Requests refused because evaluating their security rules ran out of the per-request budget."
+        ) { Double(access.tooCostlyRefusals.load(ordering: .relaxed)) }
         registry.sampledCounter("hearth_wal_fsyncs_total", help: "fsync calls made by the write-ahead log.") {
             Double(backend.walStatistics.fsyncs)
         }

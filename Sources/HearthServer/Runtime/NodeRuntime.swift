@@ -46,7 +46,7 @@ public final class NodeRuntime: Sendable {
         let access = AccessControl(
             database: backend, authenticator: self.configuration.authenticator,
             defaultRules: self.configuration.defaultRules,
-            conditionalWrites: backend.sharedConditionalWriteTurns ?? ConditionalWriteGate())
+            conditionalWrites: backend.sharedConditionalWriteTurns ?? ConditionalWriteGate(), log: self.log)
         let wire = WireSessions(
             database: backend, configuration: self.configuration, access: access, log: self.log, metrics: metrics)
         let handler = RESTHandler(
@@ -84,7 +84,7 @@ public final class NodeRuntime: Sendable {
             self.log.info("http.client_memory", ["budget_bytes": "\(budget)"])
         }
         let server = HTTPServer(configuration: http, handler: handler)
-        metrics.registerNodeFigures(backend: backend, wire: wire, server: server)
+        metrics.registerNodeFigures(backend: backend, access: access, wire: wire, server: server)
         let port: Int
         do {
             port = try server.bind()

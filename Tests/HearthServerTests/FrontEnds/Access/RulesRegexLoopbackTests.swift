@@ -47,7 +47,8 @@ import Testing
         }
     }
 
-    /// Rules that would build a string of 10^12 bytes for one write are refused as permission denied, promptly.
+    /// Rules that would build a string of 10^12 bytes for one write are refused as permission denied, promptly,
+    /// and counted in `/.metrics` for the operator.
     @Test func rulesTooCostlyForARequestAreRefused() async throws {
         try await TestNode.with(configure: { $0.databaseSecrets = [Self.secret] }) { node in
             let admin = [("Authorization", "Bearer \(Self.secret)")]
@@ -58,6 +59,8 @@ import Testing
             #expect(refused.status == 401 && refused.text == #"{"error":"Permission denied"}"#)
             #expect(seconds < 5, "\(seconds) s")
             #expect(try await node.request("PUT", "/r.json", body: "\"ab\"").status == 200)
+            let metrics = try await node.request("GET", "/.metrics").text
+            #expect(metrics.contains("hearth_rules_too_costly_total 1\n"), "\(metrics)")
         }
     }
 
