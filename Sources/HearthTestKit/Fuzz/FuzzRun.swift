@@ -1,0 +1,74 @@
+/// Runs a target over a range of a fuzzer's inputs, timing each, and reports what broke: contract violations and
+/// inputs slower than the limit, each with the seed and index that replay it.
+public struct FuzzRun: Sendable {
+    /// An input that broke the contract or took too long.
+    public struct Finding: Sendable, CustomStringConvertible {
+        public let target: String
+        public let seed: UInt64
+        public let index: Int
+        public let input: [UInt8]
+        /// The violation's message, or how long the input took.
+        public let problem: String
+
+        /// The command that runs this one input again.
+        public var replay: String { "scripts/fuzz \(self.target) --seed \(self.seed) --index \(self.index)" }
+
+        public var description: String {
+            "\(self.target) input \(self.index) of seed \(self.seed): \(self.problem)\n  input: "
+                + "\(FuzzRun.printable(self.input))\n  replay: \(self.replay)"
+        }
+    }
+
+    public let target: FuzzTarget
+    public let fuzzer: Fuzzer
+    /// Inputs slower than this are findings.
+    public let slowLimit: Duration
+
+    public init(target: FuzzTarget, seed: UInt64, slowLimit: Duration = .seconds(1)) {
+        self.target = target
+        self.fuzzer = Fuzzer(corpus: target.corpus, dictionary: target.dictionary, seed: seed)
+        self.slowLimit = slowLimit
+    }
+
+    /// Runs inputs `indexes`, calling `starting` before each (so a crash handler can name the input), and returns
+    /// the findings and the slowest input's time.
+    public func run(
+        _ indexes: Range<Int>, starting: (Int) -> Void = { _ in }
+    ) -> (findings: [Finding], slowest: Duration) {
+        var findings: [Finding] = []
+        var slowest = Duration.zero
+        let clock = ContinuousClock()
+        for index in indexes {
+            starting(index)
+            let input = self.fuzzer.input(index)
+            let started = clock.now
+            var problem: String?
+            do {
+                try self.target.body(input)
+            } catch {
+                problem = error.message
+            }
+            let elapsed = clock.now - started
+            slowest = max(slowest, elapsed)
+            if problem == nil, elapsed > self.slowLimit { problem = "took \(elapsed), over \(self.slowLimit)" }
+            if let problem {
+                findings.append(
+                    Finding(target: self.target.name, seed: self.fuzzer.seed, index: index, input: input, problem: problem))
+            }
+        }
+        return (findings, slowest)
+    }
+
+    /// The input as text where it is printable, with other bytes escaped, cut to 600 characters.
+    public static func printable(_ input: [UInt8]) -> String {
+        var text = ""
+        for byte in input.prefix(600) {
+            if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                text += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            }
+        }
+        return input.count > 600 ? text + "… (\(input.count) bytes)" : text
+    }
+}
