@@ -11,8 +11,12 @@ import Testing
 
     private func expectClean(_ name: String, inputs: Int = Self.budget) throws {
         let target = try #require(FuzzTargets.named(name))
-        let (findings, _) = FuzzRun(target: target, seed: 1).run(0..<inputs)
-        #expect(findings.isEmpty, "\(findings.prefix(3).map(\.description).joined(separator: "\n"))")
+        let run = FuzzRun(target: target, seed: 1)
+        let corpus = run.run(0..<target.corpus.count)
+        #expect(corpus.accepted == target.corpus.count, "every valid input of \(name)'s corpus gets through")
+        let outcome = run.run(target.corpus.count..<inputs)
+        #expect(outcome.findings.isEmpty, "\(outcome.findings.prefix(3).map(\.description).joined(separator: "\n"))")
+        #expect(outcome.accepted > 0, "some mutated inputs of \(name) still get through")
     }
 
     /// HTTP request heads and bodies, whole or in pieces, give the same events and never trap.

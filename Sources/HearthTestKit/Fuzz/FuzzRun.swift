@@ -30,13 +30,20 @@ public struct FuzzRun: Sendable {
         self.slowLimit = slowLimit
     }
 
-    /// Runs inputs `indexes`, calling `starting` before each (so a crash handler can name the input), and returns
-    /// the findings and the slowest input's time.
-    public func run(
-        _ indexes: Range<Int>, starting: (Int) -> Void = { _ in }
-    ) -> (findings: [Finding], slowest: Duration) {
-        var findings: [Finding] = []
-        var slowest = Duration.zero
+    /// What a run of some inputs found.
+    public struct Outcome: Sendable {
+        public var findings: [Finding] = []
+        /// The slowest input's time.
+        public var slowest = Duration.zero
+        /// How many inputs got through to a value.
+        public var accepted = 0
+
+        public init() {}
+    }
+
+    /// Runs inputs `indexes`, calling `starting` before each (so a crash handler can name the input).
+    public func run(_ indexes: Range<Int>, starting: (Int) -> Void = { _ in }) -> Outcome {
+        var outcome = Outcome()
         let clock = ContinuousClock()
         for index in indexes {
             starting(index)
@@ -44,19 +51,19 @@ public struct FuzzRun: Sendable {
             let started = clock.now
             var problem: String?
             do {
-                try self.target.body(input)
+                if try self.target.body(input) { outcome.accepted += 1 }
             } catch {
                 problem = error.message
             }
             let elapsed = clock.now - started
-            slowest = max(slowest, elapsed)
+            outcome.slowest = max(outcome.slowest, elapsed)
             if problem == nil, elapsed > self.slowLimit { problem = "took \(elapsed), over \(self.slowLimit)" }
             if let problem {
-                findings.append(
+                outcome.findings.append(
                     Finding(target: self.target.name, seed: self.fuzzer.seed, index: index, input: input, problem: problem))
             }
         }
-        return (findings, slowest)
+        return outcome
     }
 
     /// The input as text where it is printable, with other bytes escaped, cut to 600 characters.

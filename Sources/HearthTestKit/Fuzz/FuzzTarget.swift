@@ -1,5 +1,6 @@
 /// One input surface to fuzz: valid inputs to start from, tokens worth inserting, and a body that feeds one input
-/// to the real decoder, parser or state machine and checks its contract.
+/// to the real decoder, parser or state machine and checks its contract, returning whether the input got through
+/// to a value (the share of inputs that do shows how deep a run reaches).
 ///
 /// The contract of every surface is the same: the input yields a value or a typed error, never a crash, a hang or
 /// unbounded memory; where an encoder exists, what decodes re-encodes to something that decodes the same. A body
@@ -11,11 +12,11 @@ public struct FuzzTarget: Sendable {
     public let summary: String
     public let corpus: [[UInt8]]
     public let dictionary: [[UInt8]]
-    public let body: @Sendable ([UInt8]) throws(FuzzViolation) -> Void
+    public let body: @Sendable ([UInt8]) throws(FuzzViolation) -> Bool
 
     public init(
         name: String, summary: String, corpus: [[UInt8]], dictionary: [[UInt8]] = [],
-        body: @escaping @Sendable ([UInt8]) throws(FuzzViolation) -> Void
+        body: @escaping @Sendable ([UInt8]) throws(FuzzViolation) -> Bool
     ) {
         self.name = name
         self.summary = summary
@@ -27,7 +28,7 @@ public struct FuzzTarget: Sendable {
     /// A target whose corpus and dictionary are texts.
     public init(
         name: String, summary: String, texts: [String], tokens: [String] = [],
-        body: @escaping @Sendable ([UInt8]) throws(FuzzViolation) -> Void
+        body: @escaping @Sendable ([UInt8]) throws(FuzzViolation) -> Bool
     ) {
         self.init(
             name: name, summary: summary, corpus: texts.map { Array($0.utf8) }, dictionary: tokens.map { Array($0.utf8) },

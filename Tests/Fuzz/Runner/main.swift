@@ -95,8 +95,9 @@ if let index = options["index"].flatMap({ Int($0) }) {
     for target in targets {
         let run = FuzzRun(target: target, seed: seed, slowLimit: slowLimit)
         say("\(target.name) input \(index) of seed \(seed): \(FuzzRun.printable(run.fuzzer.input(index)))")
-        let (findings, slowest) = run.run(index..<(index + 1))
-        say(findings.first.map(\.description) ?? "no finding (took \(slowest))")
+        let outcome = run.run(index..<(index + 1))
+        let verdict = outcome.accepted == 1 ? "accepted" : "refused"
+        say(outcome.findings.first.map(\.description) ?? "no finding: \(verdict) in \(outcome.slowest)")
     }
     exit(0)
 }
@@ -109,29 +110,30 @@ for target in targets {
     let run = FuzzRun(target: target, seed: seed, slowLimit: slowLimit)
     let clock = ContinuousClock()
     let started = clock.now
-    var slowest = Duration.zero
-    var findings: [FuzzRun.Finding] = []
+    var total = FuzzRun.Outcome()
     let batch = 50_000
     for batchStart in stride(from: first, to: first + inputs, by: batch) {
         let range = batchStart..<min(batchStart + batch, first + inputs)
-        let result = run.run(range) { index in
+        let outcome = run.run(range) { index in
             currentStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             currentIndex.store(index, ordering: .relaxed)
         }
         currentIndex.store(-1, ordering: .relaxed)
-        slowest = max(slowest, result.slowest)
-        findings += result.findings
+        total.slowest = max(total.slowest, outcome.slowest)
+        total.findings += outcome.findings
+        total.accepted += outcome.accepted
         let seconds = Double((clock.now - started).components.seconds)
             + Double((clock.now - started).components.attoseconds) / 1e18
         let done = range.upperBound - first
         say(
-            "\(target.name): \(done) inputs, \(Int(Double(done) / max(seconds, 1e-9))) inputs/s, slowest \(slowest), "
-                + "\(findings.count) findings")
+            "\(target.name): \(done) inputs, \(Int(Double(done) / max(seconds, 1e-9))) inputs/s, "
+                + "\(total.accepted * 100 / max(done, 1))% accepted, slowest \(total.slowest), "
+                + "\(total.findings.count) findings")
     }
-    guard !findings.isEmpty else { continue }
+    guard !total.findings.isEmpty else { continue }
     failed = true
     try? FileManager.default.createDirectory(atPath: findingsDirectory, withIntermediateDirectories: true)
-    for finding in findings.prefix(20) {
+    for finding in total.findings.prefix(20) {
         say("FINDING: \(finding)")
         let file = "\(findingsDirectory)/\(finding.target)-\(finding.seed)-\(finding.index)"
         _ = FileManager.default.createFile(atPath: file + ".txt", contents: Data((finding.description + "\n").utf8))

@@ -6,8 +6,8 @@ import HearthTestKit
 
 /// What a peer port reads: the frame stream with its hello, and the payload of every frame kind.
 extension FuzzTargets {
-    /// A peer connection's bytes: frames however the reads split them (same frames either way), the hello first,
-    /// then each frame's payload decoded by its kind.
+    /// A peer connection's bytes: frames however the reads split them (same frames either way), the hello (or a
+    /// join) first, then each frame's payload decoded by its kind.
     static let peerFrames = FuzzTarget(
         name: "peer-frames", summary: "peer port streams: frame lengths and kinds, the hello, then any frame's payload",
         corpus: [
@@ -26,16 +26,15 @@ extension FuzzTargets {
             whole.frames == split.frames && whole.error == split.error,
             "fed whole: \(whole.frames.count) frames, \(whole.error ?? "no error"); in pieces: \(split.frames.count) "
                 + "frames, \(split.error ?? "no error")")
-        for (position, frame) in whole.frames.enumerated() {
-            if position == 0 {
-                guard let hello = try? PeerHello(decoding: frame) else { return }
-                _ = try? hello.check(cluster: "hearth")
-                let again = try? PeerHello(decoding: hello.frame)
-                try FuzzViolation.check(again == hello, "hello \(hello) does not round-trip")
-            } else {
-                try Self.decodePeerPayload(kind: frame.kind, frame.payload)
-            }
+        guard let opening = whole.frames.first else { return false }
+        guard let hello = try? PeerHello(decoding: opening) else {
+            return try Self.decodePeerPayload(kind: opening.kind, opening.payload) && opening.kind == PeerFrameKind.join.rawValue
         }
+        _ = try? hello.check(cluster: "hearth")
+        let again = try? PeerHello(decoding: hello.frame)
+        try FuzzViolation.check(again == hello, "hello \(hello) does not round-trip")
+        for frame in whole.frames.dropFirst() { _ = try Self.decodePeerPayload(kind: frame.kind, frame.payload) }
+        return true
     }
 
     /// The frames `pieces` make, and the decoder's error's code if it failed.
@@ -60,59 +59,64 @@ extension FuzzTargets {
         corpus: Self.peerPayloadSamples,
         dictionary: [[0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF], [1], [2], [0xFF, 0xFF], Array("n1".utf8)]
     ) { input throws(FuzzViolation) in
-        guard let kind = input.first else { return }
-        try Self.decodePeerPayload(kind: kind, Array(input.dropFirst()))
+        guard let kind = input.first else { return false }
+        return try Self.decodePeerPayload(kind: kind, Array(input.dropFirst()))
     }
 
     /// Member-list payloads travel inside Raft entries, not as a frame kind of their own: these bytes name them here.
     private static let memberListKind: UInt8 = 100
     private static let memberChangeKind: UInt8 = 101
 
-    /// Decodes `payload` as a frame of `kind` would be, and checks that a decoded value survives its encoding.
-    private static func decodePeerPayload(kind: UInt8, _ payload: [UInt8]) throws(FuzzViolation) {
+    /// Decodes `payload` as a frame of `kind` would be, checks that a decoded value survives its encoding, and says
+    /// whether it decoded.
+    private static func decodePeerPayload(kind: UInt8, _ payload: [UInt8]) throws(FuzzViolation) -> Bool {
         switch kind {
         case PeerFrameKind.membership.rawValue:
-            try Self.roundTrip(payload, SWIMMessage.init(decoding:), { $0.encoded() })
+            return try Self.roundTrip(payload, SWIMMessage.init(decoding:), { $0.encoded() })
         case PeerFrameKind.raft.rawValue:
-            try Self.roundTrip(payload, RaftMessage.init(decoding:), { $0.encoded() })
+            return try Self.roundTrip(payload, RaftMessage.init(decoding:), { $0.encoded() })
         case PeerFrameKind.shardCall.rawValue:
-            try Self.reencodes(payload, { bytes throws in try ShardCall(decoding: bytes).encoded() })
+            return try Self.reencodes(payload, { bytes throws in try ShardCall(decoding: bytes).encoded() })
         case PeerFrameKind.shardReply.rawValue:
-            try Self.reencodes(payload, { bytes throws in try ShardReply(decoding: bytes).encoded() })
+            return try Self.reencodes(payload, { bytes throws in try ShardReply(decoding: bytes).encoded() })
         case PeerFrameKind.raftSnapshot.rawValue:
-            try Self.roundTrip(payload, SnapshotTransferFrame.init(decoding:), { $0.encoded() })
+            return try Self.roundTrip(payload, SnapshotTransferFrame.init(decoding:), { $0.encoded() })
         case PeerFrameKind.join.rawValue:
-            try Self.roundTrip(payload, JoinRequest.init(decoding:), { $0.encoded() })
-            try Self.roundTrip(payload, JoinReply.init(decoding:), { $0.encoded() })
+            let request = try Self.roundTrip(payload, JoinRequest.init(decoding:), { $0.encoded() })
+            return try Self.roundTrip(payload, JoinReply.init(decoding:), { $0.encoded() }) || request
         case Self.memberListKind:
-            try Self.roundTrip(payload, MemberList.init(decoding:), { $0.encoded() })
+            return try Self.roundTrip(payload, MemberList.init(decoding:), { $0.encoded() })
         case Self.memberChangeKind:
-            try Self.roundTrip(payload, MemberChange.init(decoding:), { $0.encoded() })
+            return try Self.roundTrip(payload, MemberChange.init(decoding:), { $0.encoded() })
         default:
-            return
+            return false
         }
     }
 
-    /// When `decode` takes `bytes`, the value's encoding decodes to an equal value.
+    /// When `decode` takes `bytes`, the value's encoding decodes to an equal value; says whether `bytes` decoded.
     private static func roundTrip<Value: Equatable>(
         _ bytes: [UInt8], _ decode: ([UInt8]) throws -> Value, _ encode: (Value) -> [UInt8]
-    ) throws(FuzzViolation) {
-        guard let value = try? decode(bytes) else { return }
+    ) throws(FuzzViolation) -> Bool {
+        guard let value = try? decode(bytes) else { return false }
         let encoded = encode(value)
         guard let again = try? decode(encoded) else {
             throw FuzzViolation("\(value) decodes from \(bytes), but not from its own encoding \(encoded)")
         }
         try FuzzViolation.check(again == value, "\(value) re-encodes as \(encoded), which decodes to \(again)")
+        return true
     }
 
     /// For types without equality: when `bytes` decode, re-encoding is stable (decode ∘ encode is the identity on
-    /// encodings).
-    private static func reencodes(_ bytes: [UInt8], _ decodeAndEncode: ([UInt8]) throws -> [UInt8]) throws(FuzzViolation) {
-        guard let encoded = try? decodeAndEncode(bytes) else { return }
+    /// encodings); says whether `bytes` decoded.
+    private static func reencodes(
+        _ bytes: [UInt8], _ decodeAndEncode: ([UInt8]) throws -> [UInt8]
+    ) throws(FuzzViolation) -> Bool {
+        guard let encoded = try? decodeAndEncode(bytes) else { return false }
         guard let again = try? decodeAndEncode(encoded) else {
             throw FuzzViolation("\(bytes) decode, but their re-encoding \(encoded) does not")
         }
         try FuzzViolation.check(again == encoded, "\(encoded) re-encodes as \(again)")
+        return true
     }
 
     /// One valid payload of each kind, its kind byte first.

@@ -43,6 +43,7 @@ extension FuzzTargets {
         ]
     ) { input throws(FuzzViolation) in
         var assembler = WireLongPollAssembler()
+        var decoded = false
         for line in input.split(separator: UInt8(ascii: "\n")) {
             guard let (_, query) = try? HTTPTargetDecoder.decode(Self.text(Array(line))) else { continue }
             let parameter = { (name: String) in query.first { $0.name == name }?.value }
@@ -51,11 +52,12 @@ extension FuzzTargets {
                 let total = parameter("ts\(index)").flatMap(Int.init), let data = parameter("d\(index)")
             {
                 let received = WireLongPollAssembler.Segment(number: segment, total: total, data: data)
-                guard let messages = try? assembler.receive(received) else { return }
-                for message in messages { _ = try? WireClientMessage(decoding: message) }
+                guard let messages = try? assembler.receive(received) else { return decoded }
+                for message in messages where (try? WireClientMessage(decoding: message)) != nil { decoded = true }
                 index += 1
             }
         }
+        return decoded
     }
 
     /// `messages` as a client's long-poll requests carry them, cut into segments of `maximumLength`.
@@ -91,6 +93,7 @@ extension FuzzTargets {
         let whole = Self.webSocketEvents([input[...]])
         let split = Self.webSocketEvents(Self.pieces(input))
         try FuzzViolation.check(whole == split, "fed whole: \(whole), fed in pieces: \(split)")
+        return !whole.isEmpty && whole.last?.hasPrefix("error") == false
     }
 
     /// A frame as a client sends it, masked.
@@ -131,12 +134,13 @@ extension FuzzTargets {
         tokens: Self.realtimeTokens + ["\n", "\n3\n", "\n0\n", "\n9999\n"]
     ) { input throws(FuzzViolation) in
         var assembler = WireFrameAssembler(maximumMessageBytes: 64 * 1024)
+        var accepted = false
         for frame in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             let message: String?
             do {
                 message = try assembler.onFrame(Self.text(Array(frame)))
             } catch {
-                return
+                return accepted
             }
             guard let message else { continue }
             guard let decoded = try? WireClientMessage(decoding: message) else { continue }
@@ -149,6 +153,8 @@ extension FuzzTargets {
             }
             try FuzzViolation.check(
                 again.encoded() == encoded, "\(Self.text(encoded)) re-encodes as \(Self.text(again.encoded()))")
+            accepted = true
         }
+        return accepted
     }
 }

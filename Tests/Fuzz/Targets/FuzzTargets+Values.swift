@@ -20,7 +20,8 @@ extension FuzzTargets {
             "\"a/b\"", "\"[\"", String(repeating: "[", count: 100), String(repeating: "{\"a\":", count: 40),
         ]
     ) { input throws(FuzzViolation) in
-        if let value = try? JSONReader.parseValue(input) {
+        let value = try? JSONReader.parseValue(input)
+        if let value {
             let written = value.jsonBytes()
             let again: JSONValue
             do {
@@ -30,7 +31,7 @@ extension FuzzTargets {
             }
             try FuzzViolation.check(again.jsonBytes() == written, "\(Self.text(written)) does not round-trip")
         }
-        guard let write = try? WriteValue.parseWrite(input, depth: 1) else { return }
+        guard let write = try? WriteValue.parseWrite(input, depth: 1) else { return value != nil }
         let exported = write.node.jsonBytes(format: .export)
         do {
             let back = try WriteValue.parseWrite(exported, depth: 1).node
@@ -41,6 +42,7 @@ extension FuzzTargets {
         } catch {
             throw FuzzViolation("the export \(Self.text(exported)) of an accepted write is refused: \(error)")
         }
+        return true
     }
 
     /// A rules document from `PUT /.settings/rules.json`: parsed, or refused with a place inside the text; a
@@ -80,7 +82,7 @@ extension FuzzTargets {
             let lines = text.utf8.filter { $0 == 10 }.count + 1
             try FuzzViolation.check(
                 (1...lines).contains(error.line) && error.column >= 1, "\(error) points outside the text")
-            return
+            return false
         }
         let context = Self.ruleContext
         for path in Self.rulePaths {
@@ -88,6 +90,7 @@ extension FuzzTargets {
         }
         _ = document.checkWrite(
             at: Self.rulePaths, auth: context.auth, before: context.before, after: context.after, now: context.now)
+        return true
     }
 
     /// One rule expression, parsed or refused with an offset, and a parsed one evaluated against data.
@@ -114,9 +117,10 @@ extension FuzzTargets {
         } catch {
             try FuzzViolation.check(
                 error.offset >= 0 && error.offset <= text.utf8.count, "\(error) points outside \(text.utf8.count) bytes")
-            return
+            return false
         }
         _ = RuleEvaluator(context: Self.ruleContext).grants(expression)
+        return true
     }
 
     /// Paths the rules targets check, through wildcards and below them.
@@ -142,16 +146,19 @@ extension FuzzTargets {
         name: "token", summary: "credentials: secrets, HS256 and unsigned tokens, RS256 ID tokens, claims and times",
         texts: [
             TestTokens.hs256(#"{"v":0,"iat":1700000000,"d":{"uid":"ada","admin":false},"exp":1700003600}"#, secret: "s3"),
-            TestTokens.hs256(#"{"admin":true,"iat":1.7e9,"nbf":1e308,"exp":-1}"#, secret: "s3", alg: "RS256"),
+            TestTokens.hs256(#"{"admin":true,"iat":1.7e9,"nbf":1e9,"exp":1e308}"#, secret: "s3"),
             TestTokens.unsigned(#"{"sub":"u1","user_id":"u1","iat":1700000000,"firebase":{"sign_in_provider":"x"}}"#),
-            TestKeys.opensslIDToken, "s3", "owner",
+            TestKeys.opensslIDToken, "s3",
         ],
-        tokens: [".", "-", "_", "=", "eyJ", "e30", "eyJhbGciOiJub25lIn0", "AAAA", "////", "++++"]
+        tokens: [
+            ".", "-", "_", "=", "eyJ", "e30", "eyJhbGciOiJub25lIn0", "AAAA", "////", "++++", "owner",
+            TestTokens.hs256(#"{"admin":true,"iat":1.7e9,"nbf":1e308,"exp":-1}"#, secret: "s3", alg: "RS256"),
+        ]
     ) { input throws(FuzzViolation) in
         let credential = Self.text(input)
-        _ = try? Self.authenticator.authenticate(credential, now: 1_700_000_100)
-        guard let token = try? JSONWebToken(credential) else { return }
-        _ = try? TokenVerifier(secret: "s3").verify(token, now: 1_700_000_100)
+        let authentication = try? Self.authenticator.authenticate(credential, now: 1_700_000_100)
+        if let token = try? JSONWebToken(credential) { _ = try? TokenVerifier(secret: "s3").verify(token, now: 1_700_000_100) }
+        return authentication != nil
     }
 
     /// A node with a database secret, unsigned tokens allowed, and the test project's ID-token key.
