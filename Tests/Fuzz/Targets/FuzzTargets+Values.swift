@@ -157,6 +157,11 @@ extension FuzzTargets {
     ) { input throws(FuzzViolation) in
         let credential = Self.text(input)
         let authentication = try? Self.authenticator.authenticate(credential, now: 1_700_000_100)
+        if let expires = authentication?.expires {
+            try FuzzViolation.check(
+                expires <= Authentication.latestExpiry && Int64(exactly: expires.rounded(.down)) != nil,
+                "\(credential) expires at \(expires), past what timers and the client's integer hold")
+        }
         if let token = try? JSONWebToken(credential) { _ = try? TokenVerifier(secret: "s3").verify(token, now: 1_700_000_100) }
         return authentication != nil
     }
