@@ -75,7 +75,8 @@ let package = Package(
         .target(
             name: "HearthFuzzTargets",
             dependencies: [
-                "HearthCluster", "HearthCore", "HearthNet", "HearthRules", "HearthServer", "HearthTestKit", "HearthWire",
+                "HearthCluster", "HearthCore", "HearthNet", "HearthRules", "HearthServer", "HearthTestKit",
+                "HearthWire",
             ],
             path: "Tests/Fuzz/Targets",
             swiftSettings: strictSettings

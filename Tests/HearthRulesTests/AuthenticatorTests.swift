@@ -48,7 +48,8 @@ import Testing
     @Test func farFutureExpiriesAreHeldToTheLatestExpiry() throws {
         let authenticator = Authenticator(databaseSecrets: [Self.secret])
         for exp in ["1e308", "9223372036854775807", "1e19", "253402300800"] {
-            let token = TestTokens.hs256(#"{"v":0,"iat":1799999000,"exp":\#(exp),"d":{"uid":"ada"}}"#, secret: Self.secret)
+            let token = TestTokens.hs256(
+                #"{"v":0,"iat":1799999000,"exp":\#(exp),"d":{"uid":"ada"}}"#, secret: Self.secret)
             let authentication = try authenticator.authenticate(token, now: Self.now)
             #expect(authentication.expires == Authentication.latestExpiry)
             #expect(Int64(exactly: try #require(authentication.expires)) != nil)

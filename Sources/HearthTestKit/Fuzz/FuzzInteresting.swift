@@ -2,8 +2,10 @@
 /// numbers, as the fuzzer writes them into text and binary inputs.
 enum FuzzInteresting {
     /// Byte values that sit on edges (signs, ASCII controls, UTF-8 lead bytes).
-    static let bytes: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x20, 0x22, 0x25, 0x2B, 0x2D, 0x2E, 0x30, 0x39, 0x5C,
-        0x7E, 0x7F, 0x80, 0xBF, 0xC0, 0xC3, 0xE2, 0xEF, 0xF0, 0xF4, 0xF5, 0xFE, 0xFF]
+    static let bytes: [UInt8] = [
+        0x00, 0x01, 0x09, 0x0A, 0x0D, 0x20, 0x22, 0x25, 0x2B, 0x2D, 0x2E, 0x30, 0x39, 0x5C,
+        0x7E, 0x7F, 0x80, 0xBF, 0xC0, 0xC3, 0xE2, 0xEF, 0xF0, 0xF4, 0xF5, 0xFE, 0xFF,
+    ]
 
     /// Numbers as a client would spell them in text.
     static let texts: [String] = [
@@ -12,7 +14,8 @@ enum FuzzInteresting {
         "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
         "18446744073709551615", "18446744073709551616", "1e308", "-1e308", "1e309", "1.7976931348623157e308",
         "4.9e-324", "1e-400", "0.1", "-0.0", "1e", "1e+", ".5", "5.", "NaN", "nan", "Infinity", "-Infinity", "inf",
-        "0x7fffffff", "0x10", "1_000", String(repeating: "9", count: 400), "0." + String(repeating: "0", count: 400) + "1",
+        "0x7fffffff", "0x10", "1_000", String(repeating: "9", count: 400),
+        "0." + String(repeating: "0", count: 400) + "1",
         "1e" + String(repeating: "9", count: 30),
     ]
 

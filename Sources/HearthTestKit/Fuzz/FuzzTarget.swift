@@ -31,7 +31,8 @@ public struct FuzzTarget: Sendable {
         body: @escaping @Sendable ([UInt8]) throws(FuzzViolation) -> Bool
     ) {
         self.init(
-            name: name, summary: summary, corpus: texts.map { Array($0.utf8) }, dictionary: tokens.map { Array($0.utf8) },
+            name: name, summary: summary, corpus: texts.map { Array($0.utf8) },
+            dictionary: tokens.map { Array($0.utf8) },
             body: body)
     }
 }

@@ -60,7 +60,9 @@ var names: [String] = []
 while let argument = arguments.first {
     arguments.removeFirst()
     if argument == "--list" {
-        for target in FuzzTargets.all { say("\(target.name.padding(toLength: 16, withPad: " ", startingAt: 0))\(target.summary)") }
+        for target in FuzzTargets.all {
+            say("\(target.name.padding(toLength: 16, withPad: " ", startingAt: 0))\(target.summary)")
+        }
         exit(0)
     } else if argument.hasPrefix("--"), let value = arguments.first {
         options[String(argument.dropFirst(2))] = value
@@ -122,7 +124,8 @@ for target in targets {
         total.slowest = max(total.slowest, outcome.slowest)
         total.findings += outcome.findings
         total.accepted += outcome.accepted
-        let seconds = Double((clock.now - started).components.seconds)
+        let seconds =
+            Double((clock.now - started).components.seconds)
             + Double((clock.now - started).components.attoseconds) / 1e18
         let done = range.upperBound - first
         say(

@@ -1,9 +1,8 @@
 import HearthCore
 import HearthNet
+import HearthServer
 import HearthTestKit
 import HearthWire
-
-import HearthServer
 
 /// HTTP requests as a socket delivers them, and the REST API's query parameters.
 extension FuzzTargets {
@@ -23,7 +22,8 @@ extension FuzzTargets {
         ],
         tokens: [
             "\r\n", "\r\n\r\n", "\n", "Content-Length: ", "Content-Length: 18446744073709551616\r\n",
-            "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: gzip, chunked\r\n", "0\r\n\r\n", "ffffffffffffffff\r\n",
+            "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: gzip, chunked\r\n", "0\r\n\r\n",
+            "ffffffffffffffff\r\n",
             "%", "%zz", "%C3%A9", "%00", "?", "&", "=", "#", " HTTP/1.1", " HTTP/1.0", "HTTP/2.0", ": ", ":", " ", "\t",
             "Connection: close\r\n", "Expect: 100-continue\r\n", "Host: ", ";", "\"", "\u{7F}", "é",
         ]
@@ -61,7 +61,7 @@ extension FuzzTargets {
     }
 
     /// A REST request's target: path, namespace and every parameter Firebase documents, then the query they
-    /// make.
+    /// make, run over children of every type (so limits, offsets and bounds meet real data).
     static let query = FuzzTarget(
         name: "query", summary: "REST request targets: path, ns, print, format, shallow, timeout, auth, query params",
         texts: [
@@ -88,10 +88,20 @@ extension FuzzTargets {
         guard let rest = try? RESTRequest(request, defaultNamespace: "fuzz") else { return false }
         if let name = rest.parameters["writeSizeLimit"] { _ = try? WriteSizeLimit(name: name) }
         do {
-            _ = try QuerySpec.rest(parameters: rest.parameters) { text in try JSONReader.parseValue(text) }
+            let query = try QuerySpec.rest(parameters: rest.parameters) { text in try JSONReader.parseValue(text) }
+            _ = query?.evaluate(Self.queriedData)
             return true
         } catch {
             return false
         }
     }
+
+    /// Children of every kind a query orders: numbers, strings, booleans, objects, priorities, absent children.
+    private static let queriedData =
+        (try? WriteValue.parseWrite(
+            Array(
+                #"{"a":{"score":3,".priority":1},"b":{"score":"x"},"c":true,"d":-1e308,"e":{"score":9007199254740993},"#
+                    .utf8)
+                + Array(#""f":{"a":{"b":1}},"g":"str","-1":0,"10":{".value":5,".priority":"p"}}"#.utf8),
+            depth: 1))?.node ?? .empty
 }

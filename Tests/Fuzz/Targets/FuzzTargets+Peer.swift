@@ -28,7 +28,8 @@ extension FuzzTargets {
                 + "frames, \(split.error ?? "no error")")
         guard let opening = whole.frames.first else { return false }
         guard let hello = try? PeerHello(decoding: opening) else {
-            return try Self.decodePeerPayload(kind: opening.kind, opening.payload) && opening.kind == PeerFrameKind.join.rawValue
+            return try Self.decodePeerPayload(kind: opening.kind, opening.payload)
+                && opening.kind == PeerFrameKind.join.rawValue
         }
         _ = try? hello.check(cluster: "hearth")
         let again = try? PeerHello(decoding: hello.frame)
@@ -55,7 +56,8 @@ extension FuzzTargets {
     /// One frame's payload after its kind byte: SWIM, Raft, shard calls and replies, snapshot transfers, joins and
     /// their replies, and the member-list changes Raft entries carry. Whatever decodes re-encodes to the same value.
     static let peerPayloads = FuzzTarget(
-        name: "peer-payloads", summary: "peer frame payloads: SWIM, Raft, shard calls/replies, snapshots, joins, members",
+        name: "peer-payloads",
+        summary: "peer frame payloads: SWIM, Raft, shard calls/replies, snapshots, joins, members",
         corpus: Self.peerPayloadSamples,
         dictionary: [[0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF], [1], [2], [0xFF, 0xFF], Array("n1".utf8)]
     ) { input throws(FuzzViolation) in
@@ -146,7 +148,9 @@ extension FuzzTargets {
         let call: [UInt8] = [7, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x02]
         return [
             [PeerFrameKind.membership.rawValue]
-                + SWIMMessage.ping(SWIMMessage.Ping(origin: member, sequence: 3, wantsFullState: true, gossip: [member]))
+                + SWIMMessage.ping(
+                    SWIMMessage.Ping(origin: member, sequence: 3, wantsFullState: true, gossip: [member])
+                )
                 .encoded(),
             [PeerFrameKind.raft.rawValue] + append.encoded(),
             [PeerFrameKind.raft.rawValue]

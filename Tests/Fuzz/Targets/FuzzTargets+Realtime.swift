@@ -26,7 +26,8 @@ extension FuzzTargets {
     /// Tokens of the realtime protocol's JSON.
     static let realtimeTokens = [
         #""r":"#, #""a":"#, #""b":"#, #""p":"#, #""d":"#, #""q":"#, #""h":"#, #""t":"#, #""sp":"#, #""ep":"#, #""l":"#,
-        #""vf":"#, #""i":"#, #"".sv":"#, #""increment""#, #"".priority""#, "{", "}", "[", "]", ",", ":", "\"", "\\u0000",
+        #""vf":"#, #""i":"#, #"".sv":"#, #""increment""#, #"".priority""#, "{", "}", "[", "]", ",", ":", "\"",
+        "\\u0000",
         "\\ud800", "null", "true", "false", "\"/\"", "\"/a/.b\"", "\"$\"", "\"#\"", "1e999", "-0",
     ]
 
@@ -65,10 +66,13 @@ extension FuzzTargets {
         var number = 0
         var lines: [String] = []
         for message in messages {
-            let segments = WireLongPollAssembler.segments(for: message, firstNumber: number, maximumLength: maximumLength)
+            let segments = WireLongPollAssembler.segments(
+                for: message, firstNumber: number, maximumLength: maximumLength)
             number += segments.count
-            let query = segments.enumerated().map { "seg\($0.offset)=\($0.element.number)&ts\($0.offset)="
-                + "\($0.element.total)&d\($0.offset)=\($0.element.data)" }
+            let query = segments.enumerated().map {
+                "seg\($0.offset)=\($0.element.number)&ts\($0.offset)="
+                    + "\($0.element.total)&d\($0.offset)=\($0.element.data)"
+            }
             lines.append("/.lp?id=s1&pw=p1&ser=\(lines.count)&" + query.joined(separator: "&"))
         }
         return lines.joined(separator: "\n")
@@ -87,8 +91,11 @@ extension FuzzTargets {
                 + Self.maskedFrame(.text, Array(repeating: UInt8(ascii: "x"), count: 70_000)),
             Self.maskedFrame(.close, []),
         ],
-        dictionary: [[0x81], [0x01], [0x80], [0x88], [0x89], [0x8A], [0x82], [0x00], [0xFE], [0xFF], [0x7E], [0x7F],
-            [0xFE, 0xFF, 0xFF], [0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0xC3, 0x28], [0xED, 0xA0, 0x80]]
+        dictionary: [
+            [0x81], [0x01], [0x80], [0x88], [0x89], [0x8A], [0x82], [0x00], [0xFE], [0xFF], [0x7E], [0x7F],
+            [0xFE, 0xFF, 0xFF], [0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0xC3, 0x28],
+            [0xED, 0xA0, 0x80],
+        ]
     ) { input throws(FuzzViolation) in
         let whole = Self.webSocketEvents([input[...]])
         let split = Self.webSocketEvents(Self.pieces(input))
@@ -129,8 +136,11 @@ extension FuzzTargets {
     /// size limit), then the message decoder; a decoded message re-encodes to one that decodes the same.
     static let realtime = FuzzTarget(
         name: "realtime", summary: "realtime messages: frame counts and reassembly, envelopes, every action's body",
-        texts: [Self.realtimeMessages.joined(separator: "\n"), "2\n" + #"{"t":"d","d":{"r":1,"a":"#
-            + "\n" + #""q","b":{"p":"/"}}}"# + "\n0\n" + Self.realtimeMessages[3]],
+        texts: [
+            Self.realtimeMessages.joined(separator: "\n"),
+            "2\n" + #"{"t":"d","d":{"r":1,"a":"#
+                + "\n" + #""q","b":{"p":"/"}}}"# + "\n0\n" + Self.realtimeMessages[3],
+        ],
         tokens: Self.realtimeTokens + ["\n", "\n3\n", "\n0\n", "\n9999\n"]
     ) { input throws(FuzzViolation) in
         var assembler = WireFrameAssembler(maximumMessageBytes: 64 * 1024)

@@ -15,7 +15,8 @@ extension FuzzTargets {
             #"{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":{"k":{"l":1}}}}}}}}}}}}"#,
         ],
         tokens: [
-            "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud800", "\\udc00", "\\u0000", "null", "true", "false", "-",
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud800", "\\udc00", "\\u0000", "null", "true", "false",
+            "-",
             ".", "e", "E+", "\".priority\":", "\".value\":", "\".sv\":", "\"timestamp\"", "{\"increment\":", "\"$k\"",
             "\"a/b\"", "\"[\"", String(repeating: "[", count: 100), String(repeating: "{\"a\":", count: 40),
         ]
@@ -48,7 +49,8 @@ extension FuzzTargets {
     /// A rules document from `PUT /.settings/rules.json`: parsed, or refused with a place inside the text; a
     /// parsed one decides reads and writes.
     static let rules = FuzzTarget(
-        name: "rules", summary: "rules documents: JSON with comments, rule keys, expressions; checks of reads and writes",
+        name: "rules",
+        summary: "rules documents: JSON with comments, rule keys, expressions; checks of reads and writes",
         texts: [
             #"""
             {
@@ -69,7 +71,8 @@ extension FuzzTargets {
             #"{"rules":{".read":true,".write":"now > 0 && query.limitToFirst <= 50","$a":{"$b":{".read":"$a == $b"}}}}"#,
         ],
         tokens: [
-            "{", "}", "[", "]", "\"", ":", ",", "//", "/*", "*/", "\n", ".read", ".write", ".validate", ".indexOn", "$x",
+            "{", "}", "[", "]", "\"", ":", ",", "//", "/*", "*/", "\n", ".read", ".write", ".validate", ".indexOn",
+            "$x",
             "true", "false", "null", "auth", "data", "newData", "root", "(", ")", "'", "&&", "||", "!", "===", "+", "?",
             "\\", "é", "\u{0}", "1e999", "-", "query.orderByKey", "now",
         ]
@@ -105,8 +108,10 @@ extension FuzzTargets {
             "query.orderByChild == 'score' && query.limitToFirst <= 50 && data.hasChild('a')",
         ],
         tokens: [
-            "&&", "||", "==", "===", "!=", "!==", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "?", ":", "!", "(", ")",
-            ".", "[", "]", ",", "'", "\"", "auth", "auth.uid", "data", "newData", "root", "now", "$x", "query", ".val()",
+            "&&", "||", "==", "===", "!=", "!==", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "?", ":", "!", "(",
+            ")",
+            ".", "[", "]", ",", "'", "\"", "auth", "auth.uid", "data", "newData", "root", "now", "$x", "query",
+            ".val()",
             ".child(", ".exists()", ".length", ".parent()", "9007199254740993", "1e308", "-1e308", "null", "\\",
         ]
     ) { input throws(FuzzViolation) in
@@ -116,7 +121,8 @@ extension FuzzTargets {
             expression = try RuleParser.parse(text)
         } catch {
             try FuzzViolation.check(
-                error.offset >= 0 && error.offset <= text.utf8.count, "\(error) points outside \(text.utf8.count) bytes")
+                error.offset >= 0 && error.offset <= text.utf8.count, "\(error) points outside \(text.utf8.count) bytes"
+            )
             return false
         }
         _ = RuleEvaluator(context: Self.ruleContext).grants(expression)
@@ -145,7 +151,8 @@ extension FuzzTargets {
     static let token = FuzzTarget(
         name: "token", summary: "credentials: secrets, HS256 and unsigned tokens, RS256 ID tokens, claims and times",
         texts: [
-            TestTokens.hs256(#"{"v":0,"iat":1700000000,"d":{"uid":"ada","admin":false},"exp":1700003600}"#, secret: "s3"),
+            TestTokens.hs256(
+                #"{"v":0,"iat":1700000000,"d":{"uid":"ada","admin":false},"exp":1700003600}"#, secret: "s3"),
             TestTokens.hs256(#"{"admin":true,"iat":1.7e9,"nbf":1e9,"exp":1e308}"#, secret: "s3"),
             TestTokens.unsigned(#"{"sub":"u1","user_id":"u1","iat":1700000000,"firebase":{"sign_in_provider":"x"}}"#),
             TestKeys.opensslIDToken, "s3",
@@ -162,7 +169,9 @@ extension FuzzTargets {
                 expires <= Authentication.latestExpiry && Int64(exactly: expires.rounded(.down)) != nil,
                 "\(credential) expires at \(expires), past what timers and the client's integer hold")
         }
-        if let token = try? JSONWebToken(credential) { _ = try? TokenVerifier(secret: "s3").verify(token, now: 1_700_000_100) }
+        if let token = try? JSONWebToken(credential) {
+            _ = try? TokenVerifier(secret: "s3").verify(token, now: 1_700_000_100)
+        }
         return authentication != nil
     }
 
