@@ -115,6 +115,31 @@ extension FuzzTargets {
             ".child(", ".exists()", ".length", ".parent()", "9007199254740993", "1e308", "-1e308", "null", "\\",
         ]
     ) { input throws(FuzzViolation) in
+        try Self.parseAndEvaluate(input)
+    }
+
+    /// Regular expressions in rules (`.matches(/…/)`): patterns, flags and subjects built to backtrack, which must
+    /// still answer in linear time.
+    static let ruleRegex = FuzzTarget(
+        name: "rule-regex", summary: "rule regular expressions: .matches() patterns, flags and subjects",
+        texts: [
+            "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'.matches(/^(a|aa)+$/)",
+            "newData.val().matches(/^[A-Za-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$/i) || data.child('c').val().matches(/y/)",
+            "'2026-11-28'.matches(/^\\d{4}-\\d{2}-\\d{2}$/) && !'xxxxxxxxxxxxxxxxxxxxxxxx'.matches(/(x*)*y/)",
+            "auth.uid.matches(/^u[0-9]+$/) && 'a.b'.replace('.', '').matches(/^(?:ab|a)$/)",
+        ],
+        tokens: [
+            "(", ")", "*", "+", "?", "|", "{2,}", "{0,9999}", "[a-z]", "[^a]", "\\d", "\\w", "\\s", "\\b", ".", "^",
+            "$",
+            "/i", "aaaaaaaa", "(a|aa)+", "(.*)*", "(a*)*", "(?:", "\\", "/",
+        ]
+    ) { input throws(FuzzViolation) in
+        try Self.parseAndEvaluate(input)
+    }
+
+    /// Parses `input` as a rule expression, checking a refusal points inside the text, and evaluates what parses;
+    /// says whether it parsed.
+    private static func parseAndEvaluate(_ input: [UInt8]) throws(FuzzViolation) -> Bool {
         let text = Self.text(input)
         let expression: RuleExpression
         do throws(RuleSyntaxError) {

@@ -6,6 +6,7 @@ public enum FuzzTargets {
     /// The targets, by name.
     public static let all: [FuzzTarget] = [
         Self.http, Self.query, Self.longPoll, Self.webSocket, Self.realtime, Self.json, Self.rules, Self.ruleExpression,
+        Self.ruleRegex,
         Self.token, Self.peerFrames, Self.peerPayloads,
     ]
 
