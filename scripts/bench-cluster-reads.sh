@@ -25,9 +25,12 @@ read -r -a ports <<<"$(python3 -c 'import socket
 s=[socket.socket() for _ in range(6)]
 [x.bind(("127.0.0.1",0)) for x in s]
 print(" ".join(str(x.getsockname()[1]) for x in s))')"
+# The secret the nodes prove to each other, and the administrators' one `hearth cluster` sends (mode 600).
+(umask 077 && for name in cluster admin; do head -c 32 /dev/urandom | base64 >"$work/$name.secret"; done)
 cat >"$work/cluster.json" <<JSON
 {"name": "reads", "shards": 16, "replicationFactor": 3, "shardDepth": 2,
-  "rules": "$PWD/cluster-config/development.rules.json", "nodes": [
+  "rules": "$PWD/cluster-config/development.rules.json",
+  "secretFile": "$work/cluster.secret", "databaseSecretFile": "$work/admin.secret", "nodes": [
   {"id": "n1", "host": "127.0.0.1", "httpPort": ${ports[0]}, "peerPort": ${ports[3]}},
   {"id": "n2", "host": "127.0.0.1", "httpPort": ${ports[1]}, "peerPort": ${ports[4]}},
   {"id": "n3", "host": "127.0.0.1", "httpPort": ${ports[2]}, "peerPort": ${ports[5]}}]}

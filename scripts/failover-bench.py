@@ -12,6 +12,7 @@ behind) and is restarted from its data directory; its catch-up time is from the 
 least the last acknowledged one. Prints one JSON line and a Markdown table; exits 1 when a check fails.
 """
 
+import base64
 import http.client
 import json
 import os
@@ -50,10 +51,10 @@ def free_ports(count):
     return ports
 
 
-def request(port, method, path, body=None, timeout=5):
+def request(port, method, path, body=None, timeout=5, headers=None):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        connection.request(method, path, body=body)
+        connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
         return response.status, response.read()
     finally:
@@ -77,8 +78,16 @@ class Cluster:
         nodes = [
             {"id": f"n{i + 1}", "host": "127.0.0.1", "httpPort": ports[i], "peerPort": ports[i + 3]} for i in range(3)
         ]
+        # The cluster secret the nodes prove to each other, and the administrators' secret /.cluster asks for.
+        secret_file = os.path.join(work, "cluster.secret")
+        admin_file = os.path.join(work, "admin.secret")
+        self.admin = base64.b64encode(os.urandom(32)).decode()
+        for path, text in [(secret_file, base64.b64encode(os.urandom(32)).decode()), (admin_file, self.admin)]:
+            with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+                file.write(text + "\n")
         with open(self.config, "w") as file:
-            json.dump({"name": "failover", "shards": SHARDS, "replicationFactor": 3, "rules": RULES, "nodes": nodes}, file)
+            json.dump({"name": "failover", "shards": SHARDS, "replicationFactor": 3, "rules": RULES, "nodes": nodes,
+                       "secretFile": secret_file, "databaseSecretFile": admin_file}, file)
         self.processes = [None, None, None]
 
     def start(self, index):
@@ -124,7 +133,8 @@ class Cluster:
             if self.processes[index] is None:
                 continue
             try:
-                status, body = request(self.http[index], "GET", "/.cluster", timeout=2)
+                status, body = request(self.http[index], "GET", "/.cluster", timeout=2,
+                                       headers={"Authorization": f"Bearer {self.admin}"})
             except OSError:
                 continue
             if status == 200:

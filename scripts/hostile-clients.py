@@ -17,11 +17,40 @@ import tempfile
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no compiled copies of the scripts beside them
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from realtime_socket import open_websocket, text_frame  # noqa: E402
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/hearth"
 MB = 1024 * 1024
+
+
+class Memory:
+    """The RSS of process `pid` (VmRSS in /proc/PID/status) and its peak, sampled every 20 ms until `stop()`."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.peak = self.rss()
+        self.sampling = True
+        threading.Thread(target=self.sample, daemon=True).start()
+
+    def rss(self):
+        with open(f"/proc/{self.pid}/status") as status:
+            return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1)) * 1024
+
+    def sample(self):
+        while self.sampling:
+            try:
+                self.peak = max(self.peak, self.rss())
+            except (FileNotFoundError, ProcessLookupError, AttributeError):
+                return
+            time.sleep(0.02)
+
+    def reset_peak(self):
+        self.peak = self.rss()
+
+    def stop(self):
+        self.sampling = False
 
 
 class Node:
@@ -37,29 +66,26 @@ class Node:
         line = self.process.stdout.readline()
         match = re.search(r":(\d+)$", line.strip())
         if not match:
-            raise SystemExit(f"hearth did not start: {open(self.work + '/stderr').read()}")
+            with open(f"{self.work}/stderr") as stderr:
+                reason = stderr.read()
+            self.process.kill()
+            subprocess.run(["rm", "-rf", self.work])
+            raise SystemExit(f"hearth did not start: {reason}")
         self.port = int(match.group(1))
-        self.peak = self.rss()
-        self.sampling = True
-        threading.Thread(target=self.sample, daemon=True).start()
+        self.memory = Memory(self.process.pid)
+
+    @property
+    def peak(self):
+        return self.memory.peak
 
     def rss(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1)) * 1024
-
-    def sample(self):
-        while self.sampling:
-            try:
-                self.peak = max(self.peak, self.rss())
-            except (FileNotFoundError, AttributeError):
-                return
-            time.sleep(0.02)
+        return self.memory.rss()
 
     def reset_peak(self):
-        self.peak = self.rss()
+        self.memory.reset_peak()
 
     def stop(self):
-        self.sampling = False
+        self.memory.stop()
         self.process.terminate()
         try:
             self.process.wait(timeout=30)
@@ -77,12 +103,13 @@ def connect(port, receive_buffer=None):
     return sock
 
 
-def request(port, method, target, body=b"", timeout=30):
-    """One request on a fresh connection; (status, headers, body)."""
+def request(port, method, target, body=b"", timeout=30, headers=None):
+    """One request on a fresh connection, with `headers` (a dict) besides the usual ones; (status, headers, body)."""
     sock = connect(port)
     sock.settimeout(timeout)
     target = target if isinstance(target, bytes) else target.encode()
-    head = f" HTTP/1.1\r\nHost: h\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    head = f" HTTP/1.1\r\nHost: h\r\nContent-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n".encode()
     sock.sendall(method.encode() + b" " + target + head + body)
     data = b""
     while True:

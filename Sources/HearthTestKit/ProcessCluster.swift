@@ -13,6 +13,10 @@ public final class ProcessCluster {
     private var joined: Set<String> = []
     /// The cluster file the members read.
     public let configurationPath: String
+    /// The cluster secret the members prove to each other (the file's `secretFile`).
+    public let secretPath: String
+    /// The administrators' database secret (the file's `databaseSecretFile`), sent with every `/.cluster` request.
+    public let adminSecret = "process-cluster-admin-secret"
     private let directory: TemporaryDirectory
     private var processes: [String: ServerProcess] = [:]
 
@@ -28,9 +32,15 @@ public final class ProcessCluster {
         }
         let rulesPath = self.directory.child("open.rules.json")
         try #"{"rules": {".read": true, ".write": true}}"#.write(toFile: rulesPath, atomically: true, encoding: .utf8)
+        self.secretPath = self.directory.child("cluster.secret")
+        try "process cluster secret: 32 bytes or more\n".write(
+            toFile: self.secretPath, atomically: true, encoding: .utf8)
+        let adminPath = self.directory.child("admin.secret")
+        try "\(self.adminSecret)\n".write(toFile: adminPath, atomically: true, encoding: .utf8)
         let json = """
             {"name": "test", "nodes": [\(nodes.joined(separator: ", "))], "shards": \(shards),
-             "replicationFactor": \(replicationFactor), "rules": "\(rulesPath)"}
+             "replicationFactor": \(replicationFactor), "rules": "\(rulesPath)", "secretFile": "\(self.secretPath)",
+             "databaseSecretFile": "\(adminPath)"}
             """
         self.configurationPath = self.directory.child("cluster.json")
         try json.write(toFile: self.configurationPath, atomically: true, encoding: .utf8)
@@ -78,7 +88,9 @@ public final class ProcessCluster {
             dataDirectory: self.directory.child(id),
             arguments: [
                 "--join", "127.0.0.1:\(seedPort)", "--node", id, "--port", "\(ports[0])", "--peer-port",
-                "\(ports[1])", "--fault-injection",
+                "\(ports[1])", "--cluster-secret-file", self.secretPath, "--database-secret-file",
+                self.directory.child("admin.secret"),
+                "--fault-injection",
             ])
         self.ids.append(id)
         self.httpPorts[id] = ports[0]
@@ -104,12 +116,13 @@ public final class ProcessCluster {
     /// The running process of member `id`.
     public func process(_ id: String) -> ServerProcess? { self.processes[id] }
 
-    /// A request to member `id`, on a new connection.
+    /// A request to member `id`, on a new connection; one to `/.cluster…` carries the administrator's credential.
     public func request(_ id: String, _ method: String, _ target: String, body: String? = nil) throws
         -> HTTPTestClient.Response
     {
         guard let port = self.httpPorts[id] else { throw TestClientError(description: "no member \(id)") }
-        return try HTTPTestClient(port: port, timeoutSeconds: 30).request(method, target, body: body)
+        let headers = target.hasPrefix("/.cluster") ? [("Authorization", "Bearer \(self.adminSecret)")] : []
+        return try HTTPTestClient(port: port, timeoutSeconds: 30).request(method, target, body: body, headers: headers)
     }
 
     /// Cuts member `id` off from `peers` in both directions (each side drops the other's frames).

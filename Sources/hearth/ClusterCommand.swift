@@ -20,9 +20,9 @@ enum ClusterCommand {
         }
         var options = try ClusterOptions(parsing: Array(arguments.dropFirst()))
         if subcommand != .describe {
+            try options.loadCredential()
             // The file names the founding members; nodes that joined later come from the members themselves.
-            options.cluster = ClusterMembers.discover(
-                options.cluster, with: BlockingHTTPClient(timeout: options.requestTimeout))
+            options.cluster = ClusterMembers.discover(options.cluster, with: options.client)
             // `wait` also waits for a member that is joining and not in the list yet.
             if subcommand != .wait { try options.requireKnownMembers(of: options.cluster) }
         }
@@ -47,10 +47,14 @@ enum ClusterCommand {
         }
     }
 
-    /// The file as lines a shell reads with `read -r`: `name NAME`, `root DIR` (`-` when the file sets none), then
-    /// `node ID HOST HTTPPORT PEERPORT` per member in the file's order.
+    /// The file as lines a shell reads with `read -r`: `name NAME`, `root DIR`, `secret FILE` (the cluster secret),
+    /// `admin FILE` (the database secrets; each `-` when the file sets none), then `node ID HOST HTTPPORT PEERPORT`
+    /// per member in the file's order.
     static func description(of cluster: ClusterConfiguration) -> String {
-        var lines = ["name \(cluster.name)", "root \(cluster.dataDirectory ?? "-")"]
+        var lines = [
+            "name \(cluster.name)", "root \(cluster.dataDirectory ?? "-")", "secret \(cluster.secretFile ?? "-")",
+            "admin \(cluster.databaseSecretFile ?? "-")",
+        ]
         for node in cluster.nodes {
             lines.append("node \(node.id.name) \(node.host) \(node.httpPort) \(node.peerPort)")
         }

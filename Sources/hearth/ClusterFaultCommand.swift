@@ -17,7 +17,7 @@ enum ClusterFaultCommand {
         guard !others.contains(isolated) else {
             throw UsageError("cluster partition cannot cut \(isolated) off from itself")
         }
-        let client = BlockingHTTPClient(timeout: options.requestTimeout)
+        let client = options.client
         var cuts: [String: Set<String>] = [isolated: Set(others)]
         for other in others { cuts[other, default: []].insert(isolated) }
         var failed = false
@@ -37,7 +37,7 @@ enum ClusterFaultCommand {
     }
 
     static func heal(_ options: ClusterOptions) -> Int32 {
-        let client = BlockingHTTPClient(timeout: options.requestTimeout)
+        let client = options.client
         var failed = false
         for node in options.cluster.nodes {
             switch Self.post(node, "/.cluster/heal", [], client) {
@@ -88,6 +88,7 @@ enum ClusterFaultCommand {
             return .silent("\(error)")
         }
         guard answer.status != 200 else { return .done }
+        guard answer.status != 401 else { return .refused("Permission denied; " + ClusterOptions.credentialHint) }
         let message = (try? JSONReader.parseValue(answer.body))?["error"]?.stringValue
         return .refused("HTTP \(answer.status): \(message ?? answer.text)")
     }

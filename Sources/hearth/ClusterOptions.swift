@@ -1,4 +1,6 @@
+import Foundation
 import HearthCluster
+import HearthNet
 
 /// The command line of `hearth cluster SUBCOMMAND`: the cluster file every subcommand needs, the flags some take,
 /// and the member names given after them (checked against the file).
@@ -15,14 +17,30 @@ struct ClusterOptions {
     var waitSeconds = 60
     /// The member names after the flags, in the order given.
     var members: [String] = []
+    /// The administrator's credential sent to the members, once `loadCredential()` has read it (the first database secret of `--credential-file`, else
+    /// of the file `$HEARTH_CREDENTIAL_FILE` names, else of the cluster file's `databaseSecretFile`); `nil` when
+    /// none is named, and then the cluster's layout and operations are refused.
+    var credential: String?
 
-    /// Parses `--config FILE [--json] [--timeout S] [--within S] [ID…]` and reads the file.
+    /// The environment variable that names a credential file when `--credential-file` is not given.
+    static let credentialVariable = "HEARTH_CREDENTIAL_FILE"
+
+    /// A client for the members, with this command's timeout and credential.
+    var client: BlockingHTTPClient {
+        var client = BlockingHTTPClient(timeout: self.requestTimeout)
+        client.credential = self.credential
+        return client
+    }
+
+    /// Parses `--config FILE [--json] [--timeout S] [--within S] [--credential-file FILE] [ID…]` and reads the file
+    /// and the credential.
     ///
-    /// - Throws: `UsageError` for a missing or malformed flag or an unknown member; the file's own
-    ///   `ClusterConfigurationError` when it cannot be read or breaks a rule.
+    /// - Throws: `UsageError` for a missing or malformed flag, an unknown member or a credential file that cannot be
+    ///   read; the file's own `ClusterConfigurationError` when it cannot be read or breaks a rule.
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
         var path: String?
+        var credentialFile: String?
         var members: [String] = []
         var printsJSON = false
         var requestTimeout = Duration.seconds(2)
@@ -38,6 +56,9 @@ struct ClusterOptions {
             case "--config":
                 guard let value = remaining.popFirst() else { throw UsageError("--config needs a file") }
                 path = value
+            case "--credential-file":
+                guard let value = remaining.popFirst() else { throw UsageError("--credential-file needs a file") }
+                credentialFile = value
             case "--json": printsJSON = true
             case "--timeout": requestTimeout = .seconds(try seconds(argument))
             case "--within": waitSeconds = try seconds(argument)
@@ -56,7 +77,31 @@ struct ClusterOptions {
         self.requestTimeout = requestTimeout
         self.waitSeconds = waitSeconds
         self.members = members
+        self.credentialFile = credentialFile
     }
+
+    /// `--credential-file`, as given.
+    private var credentialFile: String?
+
+    /// Reads the credential (`credential`) from where the command line, the environment or the cluster file says.
+    ///
+    /// - Throws: `UsageError` when the file named cannot be read or holds no secret.
+    mutating func loadCredential() throws {
+        if let file = self.credentialFile {
+            self.credential = try Serve.secrets(fromFile: file, for: "--credential-file").first
+        } else if let file = ProcessInfo.processInfo.environment[Self.credentialVariable], !file.isEmpty {
+            self.credential = try Serve.secrets(fromFile: file, for: "$" + Self.credentialVariable).first
+        } else if let file = self.cluster.databaseSecretFile {
+            self.credential = try Serve.secrets(
+                fromFile: file, for: "databaseSecretFile in \(self.configurationPath)"
+            ).first
+        }
+    }
+
+    /// What to do about a 401 from a member.
+    static let credentialHint =
+        "the cluster's layout and operations are for administrators: name a database secret with databaseSecretFile "
+        + "in the cluster file, --credential-file FILE or $HEARTH_CREDENTIAL_FILE"
 
     /// Refuses member names that are not members of `cluster`.
     func requireKnownMembers(of cluster: ClusterConfiguration) throws {

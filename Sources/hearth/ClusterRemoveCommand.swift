@@ -11,7 +11,7 @@ enum ClusterRemoveCommand {
         guard options.members.count == 1, let name = options.members.first else {
             throw UsageError("cluster remove needs one member: the one to remove")
         }
-        let client = BlockingHTTPClient(timeout: options.requestTimeout)
+        let client = options.client
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = started + .seconds(options.waitSeconds)
@@ -70,6 +70,9 @@ enum ClusterRemoveCommand {
                     next = 0
                     continue
                 }
+            case 401:
+                print("refused: Permission denied; \(ClusterOptions.credentialHint)")
+                return false
             case 400, 404, 409:
                 print("refused: \(document?["error"]?.stringValue ?? "HTTP \(answer.status)")")
                 return false

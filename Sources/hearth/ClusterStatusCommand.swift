@@ -6,7 +6,7 @@ import HearthNet
 /// document); exits 0 only when the cluster is healthy, so scripts can poll it.
 enum ClusterStatusCommand {
     static func run(_ options: ClusterOptions) -> Int32 {
-        let probes = MemberProbe.probeAll(options.cluster, with: BlockingHTTPClient(timeout: options.requestTimeout))
+        let probes = MemberProbe.probeAll(options.cluster, with: options.client)
         let report = ClusterReport(cluster: options.cluster, probes: probes)
         print(
             options.printsJSON ? report.json.jsonString(pretty: true) : report.text,

@@ -10,7 +10,7 @@ import HearthNet
 enum ClusterWaitCommand {
     static func run(_ options: ClusterOptions) -> Int32 {
         let names = Set(options.members.isEmpty ? options.cluster.nodes.map(\.id.name) : options.members)
-        let client = BlockingHTTPClient(timeout: options.requestTimeout)
+        let client = options.client
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = started + .seconds(options.waitSeconds)

@@ -86,6 +86,9 @@ struct MemberProbe: Sendable {
 
     /// The message of a Firebase-style error body (`{"error": "…"}`), else the status code.
     private static func reason(_ response: HTTPResponse) -> String {
+        if response.status == 401 {
+            return "Permission denied: " + ClusterOptions.credentialHint
+        }
         if let document = try? JSONReader.parseValue(response.body), let message = document["error"]?.stringValue {
             return message
         }

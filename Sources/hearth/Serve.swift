@@ -1,5 +1,6 @@
 import Foundation
 import HearthCluster
+import HearthNet
 import HearthRules
 import HearthServer
 import HearthStorage
@@ -52,6 +53,7 @@ enum Serve {
         var configPath: String?
         var projectID: String?
         var authKeysPath: String?
+        var secretFiles = JoinedMember.SecretFiles()
         func value(_ flag: String) throws -> String {
             guard let value = remaining.popFirst() else { throw UsageError("\(flag) needs a value") }
             return value
@@ -93,8 +95,17 @@ enum Serve {
             case "--body-deadline-seconds": configuration.bodyDeadlineSeconds = Double(try integer(flag, minimum: 1))
             case "--max-message-bytes": configuration.maximumWireMessageBytes = try integer(flag, minimum: 1024)
             case "--max-queued-bytes": configuration.maximumWireQueuedBytes = try integer(flag, minimum: 1024)
+            case "--max-listens-per-session": configuration.maximumListensPerSession = try integer(flag, minimum: 1)
+            case "--max-ondisconnects-per-session":
+                configuration.maximumOnDisconnectsPerSession = try integer(flag, minimum: 1)
+            case "--max-ondisconnect-bytes":
+                configuration.maximumOnDisconnectBytesPerSession = try integer(flag, minimum: 1024)
             case "--rules": configuration.rules = try Self.rules(fromFile: try value(flag))
-            case "--database-secret-file": configuration.databaseSecrets = try Self.secrets(fromFile: try value(flag))
+            case "--database-secret-file":
+                let path = try value(flag)
+                configuration.databaseSecrets = try Self.secrets(fromFile: path)
+                secretFiles.database = Self.absolute(path)
+            case "--cluster-secret-file": secretFiles.cluster = Self.absolute(try value(flag))
             case "--allow-unsigned-tokens": configuration.allowsUnsignedTokens = true
             case "--project-id": projectID = try value(flag)
             case "--auth-keys": authKeysPath = try value(flag)
@@ -128,18 +139,42 @@ enum Serve {
         default: throw UsageError("--project-id and --auth-keys go together: ID tokens are checked against both")
         }
         if configuration.joinThrough != nil {
-            return try self.joining(configuration, given: given, configPath: configPath)
+            return try self.joining(configuration, secretFiles: secretFiles, given: given, configPath: configPath)
         }
         guard let configPath else {
             if let joined = try JoinedMember.load(directory: configuration.dataDirectory) {
-                return try self.rejoining(joined, configuration, given: given)
+                return try self.rejoining(joined, configuration, secretFiles: secretFiles, given: given)
             }
-            for flag in ["--node", "--fault-injection", "--peer-port"] where given.contains(flag) {
+            for flag in ["--node", "--fault-injection", "--peer-port", "--cluster-secret-file"]
+            where given.contains(flag) {
                 throw UsageError("\(flag) needs --config or --join: it names a member of a cluster")
             }
             return configuration
         }
-        return try self.member(of: ClusterConfiguration(contentsOfFile: configPath), configuration, given: given)
+        var member = try self.member(of: ClusterConfiguration(contentsOfFile: configPath), configuration, given: given)
+        member.clusterSecret = try Self.clusterSecret(
+            secretFiles.cluster, or: member.cluster?.secretFile, from: "secretFile in \(configPath)")
+        return member
+    }
+
+    /// `path` as an absolute path, so a joined node's restart in another working directory still finds it.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The cluster secret from `--cluster-secret-file` (`flag`), else from the file `fallback` names (the cluster
+    /// configuration's `secretFile`, or the one a joined node remembers), said to come from `source`.
+    /// - Throws: `UsageError` when neither names a file; `ClusterConfigurationError` when the file is missing,
+    ///   unreadable, empty or too short.
+    static func clusterSecret(_ flag: String?, or fallback: String?, from source: String) throws -> PeerClusterSecret {
+        if let flag { return try ClusterConfiguration.clusterSecret(fromFile: flag, what: "--cluster-secret-file") }
+        guard let fallback else {
+            throw UsageError(
+                "a cluster member needs the cluster secret its peers prove, and none is named: add \"secretFile\" to "
+                    + "the cluster configuration or pass --cluster-secret-file FILE ("
+                    + ClusterConfiguration.secretAdvice + ")")
+        }
+        return try ClusterConfiguration.clusterSecret(fromFile: fallback, what: source)
     }
 
     /// The text of the file a flag names, or a usage error that says which flag's file cannot be read.
@@ -173,21 +208,22 @@ enum Serve {
     }
 
     /// Database secrets, one per line (blank lines and surrounding spaces ignored); kept out of the command line,
-    /// where every user of the machine could read them.
-    static func secrets(fromFile path: String) throws -> [String] {
-        let secrets = try Self.text(of: path, for: "--database-secret-file").split(whereSeparator: \.isNewline).map {
+    /// where every user of the machine could read them. `flag` names where the path came from in errors.
+    static func secrets(fromFile path: String, for flag: String = "--database-secret-file") throws -> [String] {
+        let secrets = try Self.text(of: path, for: flag).split(whereSeparator: \.isNewline).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
         .filter { !$0.isEmpty }
-        guard !secrets.isEmpty else { throw UsageError("--database-secret-file \(path) holds no secret") }
+        guard !secrets.isEmpty else { throw UsageError("\(flag) \(path) holds no secret") }
         return secrets
     }
 
     /// `--join HOST:PEERPORT`: a node joining a running cluster, with its name, addresses and data directory from
     /// the command line (the member list records them, so they must be fixed).
     private static func joining(
-        _ configuration: NodeConfiguration, given: Set<String>, configPath: String?
+        _ base: NodeConfiguration, secretFiles: JoinedMember.SecretFiles, given: Set<String>, configPath: String?
     ) throws -> NodeConfiguration {
+        var configuration = base
         guard configPath == nil else {
             throw UsageError(
                 "--join and --config exclude each other: --config starts a founding member, --join adds a new one")
@@ -202,13 +238,19 @@ enum Serve {
         for flag in ["--shards", "--shard-depth"] where given.contains(flag) {
             throw UsageError("\(flag) cannot be given with --join: a joining node takes it from the cluster")
         }
+        guard secretFiles.cluster != nil else {
+            throw UsageError(
+                "--join needs --cluster-secret-file: the members' cluster secret, which a joining node must prove")
+        }
+        configuration.clusterSecret = try Self.clusterSecret(secretFiles.cluster, or: nil, from: "")
+        configuration.joinSecretFiles = secretFiles
         return configuration
     }
 
     /// A node that joined earlier, restarting from its data directory (`joined.json`): its name and addresses are
     /// the ones the member list recorded.
     private static func rejoining(
-        _ joined: JoinedMember, _ base: NodeConfiguration, given: Set<String>
+        _ joined: JoinedMember, _ base: NodeConfiguration, secretFiles: JoinedMember.SecretFiles, given: Set<String>
     ) throws -> NodeConfiguration {
         var configuration = base
         if let node = configuration.node, node != joined.node.id {
@@ -228,6 +270,12 @@ enum Serve {
         configuration.port = joined.node.httpPort
         configuration.shardCount = joined.founding.shards
         configuration.shardDepth = joined.founding.shardDepth
+        configuration.clusterSecret = try Self.clusterSecret(
+            secretFiles.cluster, or: joined.secretFiles.cluster,
+            from: "the cluster secret file \(configuration.dataDirectory)/\(JoinedMember.fileName) names")
+        if !given.contains("--database-secret-file"), let path = joined.secretFiles.database {
+            configuration.databaseSecrets = try Self.secrets(fromFile: path)
+        }
         return configuration
     }
 
@@ -252,6 +300,9 @@ enum Serve {
         configuration.cluster = cluster
         if !given.contains("--rules"), let rules = cluster.rules {
             configuration.rules = try Self.rules(fromFile: rules)
+        }
+        if !given.contains("--database-secret-file"), let path = cluster.databaseSecretFile {
+            configuration.databaseSecrets = try Self.secrets(fromFile: path, for: "databaseSecretFile")
         }
         configuration.shardCount = cluster.shards
         configuration.shardDepth = cluster.shardDepth

@@ -39,6 +39,9 @@ enum Usage {
           --body-deadline-seconds N  the longest a whole request body may take (default: no bound)
           --max-message-bytes N   largest realtime-protocol message (default 16777216)
           --max-queued-bytes N    unprocessed realtime requests one client may queue (default 67108864)
+          --max-listens-per-session N  listens one realtime connection may hold (default 10000)
+          --max-ondisconnects-per-session N  onDisconnect operations one realtime connection may hold (default 1000)
+          --max-ondisconnect-bytes N  bytes of one connection's onDisconnect operations together (default 16777216)
           --log-level LEVEL       debug | info | warning | error | critical (default info)
 
         security options (see docs/security.md):
@@ -63,13 +66,22 @@ enum Usage {
           --fault-injection       let POST /.cluster/partition and /.cluster/heal cut this node's links
                                   (for tests and scripts/cluster partition; never in production)
           With --config, the member's host, HTTP port, shards and data directory come from the file;
-          --host, --port and --data override them.
+          --host, --port and --data override them. The file's secretFile (the cluster secret) and
+          databaseSecretFile (the administrators' secrets) are read too.
+          --cluster-secret-file FILE
+                                  the cluster secret every member proves to its peers (one key a line, at
+                                  least 32 bytes; the first signs, every one is accepted, for rotation); needed
+                                  with --join, overrides the file's secretFile with --config. Make one with:
+                                  head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE
           --join HOST:PEERPORT    join a running cluster through a member's peer address (needs --node,
-                                  --peer-port and a fixed --port; --host and --data as for any node; the data
-                                  directory must be empty). Restart a joined node with just --data DIR.
+                                  --peer-port, --cluster-secret-file and a fixed --port; --host and --data as
+                                  for any node; the data directory must be empty). Restart a joined node with
+                                  just --data DIR: it remembers its secret files.
           --peer-port N           with --join: where the other members reach this node
 
-        cluster commands (each asks the members over HTTP: those in --config FILE and those that joined since):
+        cluster commands (each asks the members over HTTP: those in --config FILE and those that joined since,
+        as an administrator: with the first database secret of --credential-file FILE, else of the file
+        $HEARTH_CREDENTIAL_FILE names, else of the cluster file's databaseSecretFile):
           hearth cluster status --config FILE [--json]
                                   members (health, SWIM status, links) and shards (leader, term, commit, lag);
                                   exits 0 only when every member is up and ready and every shard has a leader
@@ -82,8 +94,10 @@ enum Usage {
           hearth cluster remove --config FILE [--within S] ID
                                   move every replica off ID, then drop it from the member list (default 60 s)
           hearth cluster describe --config FILE
-                                  the file's members as lines for scripts: name, root, node ID HOST HTTP PEER
+                                  the file's members as lines for scripts: name, root, secret, admin, then
+                                  node ID HOST HTTP PEER
           --timeout S             how long one request to one member may take (default 2)
+          --credential-file FILE  the administrator's database secret to send (see above)
         """
 }
 

@@ -87,6 +87,16 @@ def test_etags_and_conditional_writes(root):
     assert not changed
 
 
+def test_get_if_changed_round_trip(root):
+    root.set({"stars": 3})
+    changed, value, etag = root.get_if_changed("not-the-etag")
+    assert changed and value == {"stars": 3} and etag not in (None, "null_etag")
+    assert root.get_if_changed(etag) == (False, None, None)
+    root.child("stars").set(4)
+    changed, value, newer = root.get_if_changed(etag)
+    assert changed and value == {"stars": 4} and newer not in (None, etag)
+
+
 def _increment_many(url_path, count, port):
     import firebase_admin
     from conftest import _OwnerCredential

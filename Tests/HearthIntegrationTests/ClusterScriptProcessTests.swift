@@ -65,7 +65,7 @@ import Testing
         let configuration = directory.child("cluster.json")
         try """
         {"name": "script", "nodes": [\(nodes.joined(separator: ", "))], "shards": 4, "replicationFactor": 3,
-         "dataDirectory": "\(data)"}
+         "dataDirectory": "\(data)", "secretFile": "\(data)/cluster.secret", "databaseSecretFile": "\(data)/admin.secret"}
         """.write(toFile: configuration, atomically: true, encoding: .utf8)
         let started = try await Self.script(["up", configuration], in: directory)
         let pids = Self.pids(in: data)
@@ -77,6 +77,13 @@ import Testing
         #expect(started.output.contains("http://127.0.0.1:\(ports[0])"))
         #expect(started.output.contains("cluster script: 3 members, 4 shards, 3 replicas each: healthy"))
         #expect(pids.count == 3 && pids.allSatisfy(Self.isRunning))
+        // `up` made both secrets, readable by their owner only; the layout is for administrators.
+        #expect(started.output.contains("created the cluster secret"), "\(started.output)")
+        for file in ["cluster.secret", "admin.secret"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: data + "/" + file)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file)")
+        }
+        #expect(try HTTPTestClient(port: ports[0]).request("GET", "/.cluster").status == 401)
 
         // A second `up` refuses while the nodes run.
         let again = try await Self.script(["up", configuration], in: directory)

@@ -1,5 +1,5 @@
 public import Dispatch
-import Foundation
+public import Foundation
 import HearthCore
 import HearthSystem
 
@@ -13,8 +13,9 @@ import HearthSystem
 /// ```
 ///
 /// Settings (`useEmulator`, persistence) must be made before the database is first used (the first reference, or
-/// `goOnline`/`goOffline`), which also connects; `callbackQueue` may change at any time.
-public final class Database: Sendable {
+/// `goOnline`/`goOffline`), which also connects; `callbackQueue` may change at any time. An `NSObject`, as
+/// FirebaseDatabase's is; there is no public `init()` (FirebaseDatabase marks it unavailable).
+public final class Database: NSObject, Sendable {
     private struct Settings {
         var location: DatabaseLocation
         var callbackQueue = DispatchQueue.main
@@ -29,10 +30,12 @@ public final class Database: Sendable {
 
     private init(location: DatabaseLocation) {
         self.settings = Lock(Settings(location: location))
+        super.init()
     }
 
     /// The database at `HEARTH_DATABASE_URL`, or a node on this machine (`http://127.0.0.1:9000`, `hearth serve`'s
     /// default) when it is not set.
+    @discardableResult
     public static func database() -> Database {
         Self.database(url: ProcessInfo.processInfo.environment["HEARTH_DATABASE_URL"] ?? "http://127.0.0.1:9000")
     }
@@ -40,12 +43,14 @@ public final class Database: Sendable {
     /// The database at `url`: the same URL gives the same instance. `?ns=name` picks the database on a node, as
     /// with Firebase's emulator. An invalid URL stops the app with a message saying what to write, as
     /// FirebaseDatabase's exception does.
+    @discardableResult
     public static func database(url: String) -> Database {
         Self.database(urls: [url])
     }
 
     /// The database served by a cluster's nodes: the client connects to the first it reaches and fails over to the
     /// others in turn.
+    @discardableResult
     public static func database(urls: [String]) -> Database {
         let location: DatabaseLocation
         do {
@@ -131,16 +136,19 @@ public final class Database: Sendable {
     }
 
     /// A reference to the database's root.
+    @discardableResult
     public func reference() -> DatabaseReference {
         DatabaseReference(database: self, path: .root)
     }
 
     /// A reference to `path` (`"users/ada"`); an invalid path stops the app with Firebase's message.
+    @discardableResult
     public func reference(withPath path: String) -> DatabaseReference {
         self.reference().child(path)
     }
 
     /// A reference to the location `url` names, which must be in this database.
+    @discardableResult
     public func reference(fromURL url: String) -> DatabaseReference {
         let location: DatabaseLocation
         do {
@@ -173,6 +181,7 @@ public final class Database: Sendable {
     }
 
     /// The library's version.
+    @discardableResult
     public static func sdkVersion() -> String { "0.1.0" }
 
     var location: DatabaseLocation { self.settings.withLock { $0.location } }

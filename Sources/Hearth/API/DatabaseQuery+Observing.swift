@@ -66,6 +66,7 @@ extension DatabaseQuery {
     }
 
     /// The first event of `eventType` and the previous child's key.
+    @discardableResult
     public func observeSingleEventAndPreviousSiblingKey(of eventType: DataEventType) async -> (DataSnapshot, String?) {
         await withCheckedContinuation { continuation in
             self.listen(
@@ -112,6 +113,7 @@ extension DatabaseQuery {
     }
 
     /// Reads the data once (see `getData(completion:)`).
+    @discardableResult
     public func getData() async throws -> DataSnapshot {
         try await withCheckedThrowingContinuation { continuation in
             self.read(AppCallback { continuation.resume(with: $0) })

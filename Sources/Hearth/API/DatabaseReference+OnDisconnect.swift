@@ -40,8 +40,7 @@ extension DatabaseReference {
         self.onDisconnectSet(nil, priority: nil, completion: nil)
     }
 
-    public func onDisconnectRemoveValue(withCompletionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void)
-    {
+    public func onDisconnectRemoveValue(completionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void) {
         self.onDisconnectSet(nil, priority: nil, completion: AppCallback(block))
     }
 
@@ -70,10 +69,10 @@ extension DatabaseReference {
         self.onDisconnectCancel(completion: nil)
     }
 
-    public func cancelDisconnectOperations(
-        withCompletionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void
-    ) {
-        self.onDisconnectCancel(completion: AppCallback(block))
+    /// As `cancelDisconnectOperations()`, with `block` hearing whether the server took the cancel (nil: no one
+    /// hears; an error is logged).
+    public func cancelDisconnectOperations(completionBlock block: (((any Error)?, DatabaseReference) -> Void)?) {
+        self.onDisconnectCancel(completion: block.map { WriteCompletion($0) })
     }
 
     @discardableResult

@@ -16,13 +16,15 @@ extension DatabaseReference {
         self.runTransaction(block, completion: AppCallback(completionBlock), applyLocally: true)
     }
 
-    /// With `localEvents` false, listeners see only the value the server took, not each attempt.
+    /// With `localEvents` false, listeners see only the value the server took, not each attempt; a nil
+    /// `completionBlock` means no one hears the outcome (a failure is logged).
     public func runTransactionBlock(
         _ block: @escaping (MutableData) -> TransactionResult,
-        andCompletionBlock completionBlock: @escaping ((any Error)?, Bool, DataSnapshot?) -> Void,
+        andCompletionBlock completionBlock: (((any Error)?, Bool, DataSnapshot?) -> Void)?,
         withLocalEvents localEvents: Bool
     ) {
-        self.runTransaction(block, completion: AppCallback(completionBlock), applyLocally: localEvents)
+        let completion = completionBlock.map { AppCallback<((any Error)?, Bool, DataSnapshot?)>($0) }
+        self.runTransaction(block, completion: completion, applyLocally: localEvents)
     }
 
     /// Returns whether the transaction committed and the value it ended on; throws when it failed.

@@ -42,7 +42,7 @@ extension DatabaseReference {
     /// Removes the data here.
     public func removeValue() { self.setValue(nil) }
 
-    public func removeValue(withCompletionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void) {
+    public func removeValue(completionBlock block: @escaping ((any Error)?, DatabaseReference) -> Void) {
         self.setValue(nil, withCompletionBlock: block)
     }
 

@@ -6,7 +6,9 @@ import HearthCore
 ///
 /// Only for use inside the transaction block that received it. A value the database cannot store is not
 /// written: the transaction then ends with that error instead of FirebaseDatabase's exception.
-public final class MutableData: @unchecked Sendable {
+///
+/// An `NSObject`, as FirebaseDatabase's is (`==` and `hash` are identity); open, so an app's tests can subclass it.
+open class MutableData: NSObject, @unchecked Sendable {
     private let store: MutableDataStore
     private let path: Path
 
@@ -15,46 +17,65 @@ public final class MutableData: @unchecked Sendable {
         self.path = path
     }
 
+    /// Empty data of its own, in no transaction (FirebaseDatabase's bare `init()` from `NSObject`): setting values
+    /// on it works as inside a transaction block, so an app's tests can build the data a block receives.
+    public override init() {
+        self.store = MutableDataStore(node: .empty, location: .root)
+        self.path = .root
+    }
+
     /// The data as `NSNumber`, `String`, `[String: Any]` or `[Any]`, `NSNull` when there is none; set it to
     /// change it (nil or `NSNull` removes it; `ServerValue` placeholders are filled in by the server).
-    public var value: Any? {
+    open var value: Any? {
         get { self.store.value.node.node(at: self.path).foundationValue ?? NSNull() }
         set { self.store.set(newValue, at: self.path) }
     }
 
     /// The priority: an `NSNumber`, a `String` or nil.
-    public var priority: Any? {
+    open var priority: Any? {
         get { self.store.value.node.node(at: self.path).priority.map(\.leafValue.foundationValue) }
         set { self.store.setPriority(newValue, at: self.path) }
     }
 
     /// The location's last key (the transaction's own key at its root).
-    public var key: String? {
+    open var key: String? {
         self.path.last?.string ?? self.store.rootKey
     }
 
-    public var childrenCount: UInt { UInt(self.store.value.node.node(at: self.path).childCount) }
+    /// How many children the data has.
+    open var childrenCount: UInt { UInt(self.store.value.node.node(at: self.path).childCount) }
 
-    public func hasChildren() -> Bool { self.childrenCount > 0 }
+    /// Whether the data has children.
+    @discardableResult
+    open func hasChildren() -> Bool { self.childrenCount > 0 }
 
     /// Whether there is data at the relative path.
-    public func hasChild(atPath path: String) -> Bool {
+    @discardableResult
+    open func hasChild(atPath path: String) -> Bool {
         !self.store.value.node.node(at: self.path.appending(Self.relativePath(path))).isEmpty
     }
 
     /// The data at a relative path, sharing this tree.
-    public func childData(byAppendingPath path: String) -> MutableData {
+    @discardableResult
+    open func childData(byAppendingPath path: String) -> MutableData {
         MutableData(store: self.store, path: self.path.appending(Self.relativePath(path)))
     }
 
     /// The children, in priority order, each sharing this tree.
-    public var children: NSEnumerator {
+    open var children: NSEnumerator {
         let node = self.store.value.node.node(at: self.path)
         return ArrayEnumerator(
             QuerySpec.default.orderedChildren(node).map {
                 MutableData(store: self.store, path: self.path.appending($0.key))
             }
         )
+    }
+
+    /// `MutableData (key) json`, as FirebaseDatabase's `description` reads (`(top-most transaction)` at the root).
+    open override var description: String {
+        let node = self.store.value.node.node(at: self.path)
+        let json = node.isEmpty ? "null" : String(decoding: node.jsonBytes(), as: UTF8.self)
+        return "MutableData (\(self.key ?? "top-most transaction")) \(json)"
     }
 
     /// The whole tree to write, or the first value set that the database cannot store.

@@ -20,9 +20,9 @@ extension DatabaseReference {
 }
 
 extension DataSnapshot {
-    /// The snapshot's data decoded as a `T` (`NSNull`, for no data, decodes as an optional's nil).
+    /// The snapshot's `value` decoded as a `T` (`NSNull`, for no data, decodes as an optional's nil).
     public func data<T: Decodable>(as type: T.Type, decoder: Database.Decoder = Database.Decoder()) throws -> T {
-        try decoder.decode(type, fromJSON: self.node.isEmpty ? Array("null".utf8) : self.node.jsonBytes())
+        try decoder.decode(type, from: self.value ?? NSNull())
     }
 }
 

@@ -3,7 +3,8 @@ extension StarsOptions {
     public static let usage = """
         usage: hearth bench stars [--nodes HOST:PORT[,HOST:PORT…]] [--clients N] [--posts N] [--users N]
                                   [--duration 30s] [--mode increment|transaction|rest|mixed] [--hot] [--readers N]
-                                  [--namespace NAME] [--chaos kill-leader [--cluster-script PATH]]
+                                  [--namespace NAME]
+                                  [--chaos kill-leader [--cluster-script PATH] [--credential-file FILE]]
                                   [--json FILE] [--html FILE]
         """
 
@@ -38,6 +39,7 @@ extension StarsOptions {
                 guard value == "kill-leader" else { throw BenchOptionsError(name, "takes kill-leader, not \(value)") }
                 self.killsLeader = true
             case "--cluster-script": self.clusterScript = value
+            case "--credential-file": self.credentialFile = value
             case "--json": self.jsonFile = value
             case "--html": self.htmlFile = value
             case "--mode":

@@ -48,6 +48,9 @@ public struct StarsOptions: Sendable, Equatable {
     public var killsLeader = false
     /// `scripts/cluster`, which started the nodes and kills and restarts them.
     public var clusterScript = "scripts/cluster"
+    /// The file holding an administrator's database secret, with which `--chaos` asks `/.cluster` for the shards'
+    /// leaders (`--credential-file`; else the file `$HEARTH_CREDENTIAL_FILE` names).
+    public var credentialFile: String?
     /// Where to write the final report as JSON.
     public var jsonFile: String?
     /// Where to write the final report as a self-contained HTML page with charts.

@@ -10,12 +10,16 @@ struct StarChaos: Sendable {
     let script: String
     let nodes: [StarsOptions.Node]
     let down: Duration
+    /// An administrator's database secret: `/.cluster`, where the leaders are read, answers administrators only.
+    let credential: String?
 
     /// Each shard's leader and commit index, from the first node whose `/.cluster` answers.
     func shards() -> [Int: (leader: String, commit: Int64)] {
+        var client = BlockingHTTPClient(timeout: .seconds(2))
+        client.credential = self.credential
         for node in self.nodes {
             guard let address = try? SocketAddress(parsing: "\(node)"),
-                let response = try? BlockingHTTPClient(timeout: .seconds(2)).request("GET", address, "/.cluster"),
+                let response = try? client.request("GET", address, "/.cluster"),
                 response.status == 200, let json = try? JSONReader.parseValue(response.body),
                 case .array(let shards)? = json["shards"]
             else { continue }

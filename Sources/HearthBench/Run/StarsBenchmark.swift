@@ -164,7 +164,18 @@ public enum StarsBenchmark {
                 "--chaos kill-leader kills and restarts nodes with \(options.clusterScript), which is not there: start "
                     + "the cluster with scripts/cluster up 3 and run from the repository, or give --cluster-script")
         }
-        return StarChaos(script: options.clusterScript, nodes: options.nodes, down: .seconds(3))
+        let file = options.credentialFile ?? ProcessInfo.processInfo.environment["HEARTH_CREDENTIAL_FILE"]
+        var credential: String?
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+                let line = text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) })
+                    .first(where: { !$0.isEmpty })
+            else {
+                throw StarsRunError("--credential-file \(file) cannot be read or holds no database secret")
+            }
+            credential = line
+        }
+        return StarChaos(script: options.clusterScript, nodes: options.nodes, down: .seconds(3), credential: credential)
     }
 
     /// At `moment`, kills the leader of the shard that committed the most since `before` was read, keeps it down,

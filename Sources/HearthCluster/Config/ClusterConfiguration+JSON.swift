@@ -13,6 +13,8 @@ extension ClusterConfiguration {
             "shardDepth": .int(Int64(self.shardDepth)),
         ]
         if let root = self.dataDirectory { members["dataDirectory"] = .string(root) }
+        if let path = self.secretFile { members["secretFile"] = .string(path) }
+        if let path = self.databaseSecretFile { members["databaseSecretFile"] = .string(path) }
         return .object(members)
     }
 }

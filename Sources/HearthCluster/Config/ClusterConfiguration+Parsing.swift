@@ -4,7 +4,8 @@ import HearthCore
 /// field (`nodes[1].htppPort`) is refused by name instead of silently falling back to a default.
 extension ClusterConfiguration {
     private static let topLevelKeys: Set<String> = [
-        "name", "nodes", "shards", "replicationFactor", "shardDepth", "dataDirectory", "rules",
+        "name", "nodes", "shards", "replicationFactor", "shardDepth", "dataDirectory", "rules", "secretFile",
+        "databaseSecretFile",
     ]
     private static let nodeKeys: Set<String> = ["id", "host", "httpPort", "peerPort"]
 
@@ -39,7 +40,9 @@ extension ClusterConfiguration {
                 ?? Self.defaultReplicationFactor,
             shardDepth: try Self.integer(members["shardDepth"], field: "shardDepth") ?? Self.defaultShardDepth,
             dataDirectory: try Self.string(members["dataDirectory"], field: "dataDirectory"),
-            rules: try Self.string(members["rules"], field: "rules")
+            rules: try Self.string(members["rules"], field: "rules"),
+            secretFile: try Self.string(members["secretFile"], field: "secretFile"),
+            databaseSecretFile: try Self.string(members["databaseSecretFile"], field: "databaseSecretFile")
         )
     }
 

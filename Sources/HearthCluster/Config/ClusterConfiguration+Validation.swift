@@ -72,6 +72,11 @@ extension ClusterConfiguration {
                 "shardDepth is \(self.shardDepth); use at least 1 (the default is 2)."
             )
         }
+        for (key, path) in [("secretFile", self.secretFile), ("databaseSecretFile", self.databaseSecretFile)]
+        where path?.isEmpty == true {
+            throw ClusterConfigurationError(
+                .outOfRange, field: key, "\(key) is empty; name a file, or leave the key out.")
+        }
         if let root = self.dataDirectory, root.isEmpty {
             throw ClusterConfigurationError(
                 .outOfRange,

@@ -43,6 +43,12 @@ public struct ClusterConfiguration: Sendable, Hashable {
     /// The security rules file every founding member installs at start (a path, relative to the working directory
     /// like `dataDirectory`); without one, members let only administrators in until rules are given.
     public let rules: String?
+    /// The file holding the cluster secret every member proves in each peer handshake (a path, relative to the
+    /// working directory like `rules`); a member of a cluster does not start without one.
+    public let secretFile: String?
+    /// The file of database secrets every member takes as `--database-secret-file`: the administrators'
+    /// credentials, which `hearth cluster` also reads to ask for the cluster's layout and to change it.
+    public let databaseSecretFile: String?
 
     /// Checks every rule of a configuration built in code.
     ///
@@ -54,7 +60,9 @@ public struct ClusterConfiguration: Sendable, Hashable {
         replicationFactor: Int = ClusterConfiguration.defaultReplicationFactor,
         shardDepth: Int = ClusterConfiguration.defaultShardDepth,
         dataDirectory: String? = nil,
-        rules: String? = nil
+        rules: String? = nil,
+        secretFile: String? = nil,
+        databaseSecretFile: String? = nil
     ) throws(ClusterConfigurationError) {
         self.name = name
         self.nodes = nodes
@@ -63,6 +71,8 @@ public struct ClusterConfiguration: Sendable, Hashable {
         self.shardDepth = shardDepth
         self.dataDirectory = dataDirectory
         self.rules = rules
+        self.secretFile = secretFile
+        self.databaseSecretFile = databaseSecretFile
         try self.validate()
     }
 

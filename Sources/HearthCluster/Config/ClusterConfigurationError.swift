@@ -23,6 +23,8 @@ public struct ClusterConfigurationError: Error, Sendable, Hashable, CustomString
         public static let duplicateAddress = Code("duplicateAddress")
         /// A node id, host or name is not in the accepted form.
         public static let invalidName = Code("invalidName")
+        /// A secret file holds no secret, or one too short to resist guessing.
+        public static let weakSecret = Code("weakSecret")
     }
 
     public let code: Code

@@ -56,6 +56,9 @@ package final class RaftGroupHost: Sendable {
     let reads: Lock<ReadRequests>
     /// Set by `rewriteDurableState()`; the run loop rewrites the group's records once no Ready is pending.
     private let rewriteRequested = Atomic(false)
+    /// Set when the application could not apply a committed entry (`RaftApplyHalt`): from then on the replica
+    /// takes no inputs and makes no Readies.
+    private let halted = Lock<RaftApplyHalt?>(nil)
 
     package init(node: RaftNode, io: IO) {
         self.group = node.group
@@ -67,6 +70,9 @@ package final class RaftGroupHost: Sendable {
                 rounds: ReadIndexRounds(
                     nonce: UInt64.random(in: .min ... .max), retryTicks: 3 * node.configuration.heartbeatTicks)))
     }
+
+    /// Why the replica stopped, when the application could not apply a committed entry; nil while it runs.
+    package var halt: RaftApplyHalt? { self.halted.withLock { $0 } }
 
     /// Role, leader and term as the node stands.
     package var softState: RaftSoftState { self.node.withLock { $0.softState } }
@@ -123,6 +129,7 @@ package final class RaftGroupHost: Sendable {
 
     /// One tick of the group's logical clock (the node ticks every group on one timer).
     package func tick() {
+        guard self.halt == nil else { return }
         self.node.withLock { $0.tick() }
         self.wake.yield()
         self.updateReads { $0.tick() }
@@ -130,12 +137,14 @@ package final class RaftGroupHost: Sendable {
 
     /// A message from a peer for this group.
     package func step(_ message: RaftMessage) {
+        guard self.halt == nil else { return }
         self.node.withLock { $0.step(message) }
         self.wake.yield()
     }
 
     /// Proposes `data`; on the leader the answer carries the entry's index and term at once.
     package func propose(_ data: [UInt8]) -> RaftProposal {
+        guard self.halt == nil else { return .notLeader(leaderHint: nil) }
         let proposal = self.node.withLock { $0.propose(data) }
         self.wake.yield()
         return proposal
@@ -149,10 +158,11 @@ package final class RaftGroupHost: Sendable {
     }
 
     /// Works through Readies until cancelled or until persisting fails (the node can no longer make anything
-    /// durable and must stop), which it then throws.
+    /// durable and must stop), which it then throws. A `RaftApplyHalt` from the application stops this replica
+    /// alone: the loop makes no more Readies and waits to be cancelled.
     package func run() async throws {
         for await _ in self.wakeups {
-            while let ready = self.node.withLock({ $0.ready() }) {
+            while self.halt == nil, let ready = self.node.withLock({ $0.ready() }) {
                 try Task.checkCancellation()
                 if let softState = ready.softState {
                     self.io.observe(softState)
@@ -168,7 +178,15 @@ package final class RaftGroupHost: Sendable {
                     self.updateReads { $0.answer(context: read.context, index: read.index) }
                 }
                 self.answerSnapshotRequests(ready.snapshotRequests)
-                if !ready.committedEntries.isEmpty { try await self.io.apply(nil, ready.committedEntries) }
+                if !ready.committedEntries.isEmpty {
+                    do {
+                        try await self.io.apply(nil, ready.committedEntries)
+                    } catch let halt as RaftApplyHalt {
+                        self.halted.withLock { $0 = halt }
+                        self.stopReads()
+                        break
+                    }
+                }
                 self.node.withLock { $0.advance(ready) }
             }
             try await self.rewriteIfRequested()

@@ -116,7 +116,7 @@ package final class ReplicationService: Sendable {
                 id: configuration.node, group: group, configuration: configuration.raft, restoring: state,
                 seed: Self.seed(node: configuration.node, group: group))
             hosts[group] = RaftGroupHost(
-                node: node, io: Self.hostIO(group: group, writer: writer, transfers: transfers, io: io))
+                node: node, io: Self.hostIO(group: group, writer: writer, transfers: transfers, io: io, log: log))
         }
         self.hosts = hosts
     }
@@ -225,12 +225,21 @@ package final class ReplicationService: Sendable {
     }
 
     private static func hostIO(
-        group: RaftGroupID, writer: RaftLogWriter, transfers: SnapshotTransferShell, io: IO
+        group: RaftGroupID, writer: RaftLogWriter, transfers: SnapshotTransferShell, io: IO, log: Log
     ) -> RaftGroupHost.IO {
         RaftGroupHost.IO(
             persist: { records in try await writer.persist(records) },
             send: { message in transfers.send(message) },
-            apply: { snapshot, entries in try await io.apply(group, snapshot, entries) },
+            apply: { snapshot, entries in
+                do {
+                    try await io.apply(group, snapshot, entries)
+                } catch let halt as RaftApplyHalt {
+                    log.critical(
+                        "raft.group_halted",
+                        ["group": "\(group.rawValue)", "index": "\(halt.index)", "reason": halt.description])
+                    throw halt
+                }
+            },
             latestSnapshot: { io.latestSnapshot(group) },
             observe: { state in io.observe(group, state) })
     }

@@ -1,9 +1,12 @@
 import HearthNet
 import HearthSystem
+import Synchronization
 
-/// The peer protocol on one TCP connection, dialed or accepted: both sides send a hello at once; the first frame
-/// received must be the peer's hello, from this cluster and version and from the node expected here; after that,
-/// every frame goes to the transport's frame handler, in order, and the link's queued frames flow out.
+/// The peer protocol on one TCP connection, dialed or accepted: both sides open with a hello and prove the cluster
+/// secret (`PeerHandshake`) before any other frame is read, with frames limited to
+/// `PeerFrame.handshakeMaximumPayloadSize` until then; after that, every frame goes to the transport's frame
+/// handler, in order, and the link's queued frames flow out. Only a verified connection is attached to a link, so a
+/// stranger naming a member can never replace that member's connection.
 ///
 /// Confined to the reactor thread. A handshake that fails or does not finish within the configured timeout closes
 /// the connection with a logged reason.
@@ -17,8 +20,10 @@ final class PeerConnectionHandler: ConnectionHandler {
     }
 
     private enum State {
-        case awaitingHello
+        case handshaking(PeerHandshake)
         case established(PeerLink)
+        /// A node that proved the secret asked to join; its request is the next frame.
+        case awaitingJoin
         /// A node asked to join; the answer is being worked out.
         case answeringJoin
         case failed
@@ -29,8 +34,8 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     private let core: PeerTransportCore
     private let role: Role
-    private var decoder: PeerFrameDecoder
-    private var state = State.awaitingHello
+    private var decoder = PeerFrameDecoder(maximumPayloadSize: PeerFrame.handshakeMaximumPayloadSize)
+    private var state: State
 
     /// How long the link's frames wait for the socket to drain before the handler looks again.
     private static let drainPollNanoseconds: UInt64 = 2_000_000
@@ -38,14 +43,24 @@ final class PeerConnectionHandler: ConnectionHandler {
     init(core: PeerTransportCore, role: Role) {
         self.core = core
         self.role = role
-        self.decoder = PeerFrameDecoder(maximumPayloadSize: core.configuration.maximumPayloadSize)
+        let configuration = core.configuration
+        let hello = PeerHello(
+            cluster: configuration.cluster, node: configuration.node.name, generation: configuration.generation,
+            nonce: PeerHello.freshNonce())
+        switch role {
+        case .dialed(let peer):
+            self.state = .handshaking(
+                PeerHandshake(role: .dialer, local: hello, secret: configuration.secret, expectedPeer: peer.name))
+        case .accepted:
+            self.state = .handshaking(PeerHandshake(role: .acceptor, local: hello, secret: configuration.secret))
+        }
     }
 
     func connectionOpened(_ connection: Connection) {
-        let configuration = self.core.configuration
-        connection.enqueue(PeerHello(cluster: configuration.cluster, node: configuration.node.name).frame.encoded)
+        guard case .handshaking(let handshake) = self.state else { return }
+        connection.enqueue(handshake.opening.encoded)
         connection.flush()
-        connection.setTimer(after: configuration.handshakeTimeout.reactorNanoseconds)
+        connection.setTimer(after: self.core.configuration.handshakeTimeout.reactorNanoseconds)
     }
 
     func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
@@ -61,33 +76,59 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     private func handle(_ frame: PeerFrame, on connection: Connection) throws(PeerFrameError) {
         switch self.state {
-        case .awaitingHello:
-            if frame.kind == PeerFrameKind.join.rawValue, case .accepted = self.role {
-                try self.answerJoin(frame.payload, on: connection)
-                return
+        case .handshaking(var handshake):
+            let outputs = try handshake.receive(frame)
+            self.state = .handshaking(handshake)
+            for output in outputs {
+                switch output {
+                case .send(let reply):
+                    connection.enqueue(reply.encoded)
+                    connection.flush()
+                case .established(let hello):
+                    try self.establish(hello, on: connection)
+                }
             }
-            let hello = try PeerHello(decoding: frame)
-            try hello.check(cluster: self.core.configuration.cluster)
-            let link = try self.expectedLink(for: NodeID(hello.node))
-            self.state = .established(link)
-            connection.cancelTimer()
-            if let replaced = link.attach(connection.id) {
-                self.core.close(connection: replaced, reason: "a newer connection from \(link.peer) replaced it")
-            }
-            self.core.log.info(
-                "peer.connected",
-                ["peer": link.peer.name, "address": connection.remoteAddress, "connection": "\(connection.id)"]
-            )
-            self.flushPending(link, on: connection)
         case .established(let link):
-            guard frame.kind != PeerFrame.helloKind else {
+            guard frame.kind != PeerFrame.handshakeKind else {
                 throw PeerFrameError(.unexpectedFrame, "Node \(link.peer) sent a second hello on one connection.")
             }
             link.received(bytes: PeerFrame.headerSize + frame.payload.count)
             self.core.deliver(frame.kind, frame.payload, from: link.peer)
+        case .awaitingJoin:
+            guard frame.kind == PeerFrameKind.join.rawValue else {
+                throw PeerFrameError(
+                    .unexpectedFrame, "A node asking to join sent a frame of kind \(frame.kind) instead of its request."
+                )
+            }
+            try self.answerJoin(frame.payload, on: connection)
         case .answeringJoin, .failed:
             break
         }
+    }
+
+    /// The peer proved the secret: a member's connection is attached to its link (replacing an older one), and
+    /// frames up to the full payload limit are read from now on; a node asking to join may send its request.
+    private func establish(_ hello: PeerHello, on connection: Connection) throws(PeerFrameError) {
+        guard hello.purpose == .link else {
+            guard self.core.joinHandler.withLock({ $0 }) != nil else {
+                throw PeerFrameError(
+                    .unexpectedFrame, "A node asked to join before this node could take members; ask again shortly.")
+            }
+            self.state = .awaitingJoin
+            return
+        }
+        let link = try self.expectedLink(for: NodeID(hello.node))
+        self.state = .established(link)
+        self.decoder.maximumPayloadSize = self.core.configuration.maximumPayloadSize
+        connection.cancelTimer()
+        if let replaced = link.attach(connection.id) {
+            self.core.close(connection: replaced, reason: "a newer connection from \(link.peer) replaced it")
+        }
+        self.core.log.info(
+            "peer.connected",
+            ["peer": link.peer.name, "address": connection.remoteAddress, "connection": "\(connection.id)"]
+        )
+        self.flushPending(link, on: connection)
     }
 
     /// Hands a join request to the transport's join handler; its answer comes back as a `PeerJoinReplyMessage`.
@@ -103,8 +144,8 @@ final class PeerConnectionHandler: ConnectionHandler {
         handler(request) { reply in core.loop.withLock { $0 }?.send(PeerJoinReplyMessage(reply: reply), to: id) }
     }
 
-    /// The link for the node that said hello, if that node may use this connection: a dialed connection must reach
-    /// the node dialed; an accepted one must come from a known peer whose id is lower than this node's.
+    /// The link for the node that proved itself, if that node may use this connection: a dialed connection must
+    /// reach the node dialed; an accepted one must come from a known peer whose id is lower than this node's.
     private func expectedLink(for node: NodeID) throws(PeerFrameError) -> PeerLink {
         let local = self.core.configuration.node
         switch self.role {
@@ -166,14 +207,14 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     func timerFired(_ connection: Connection) {
         switch self.state {
-        case .awaitingHello:
+        case .handshaking, .awaitingJoin:
             let seconds = self.core.configuration.handshakeTimeout
             self.fail(
                 connection,
                 PeerFrameError(
                     .malformedHello,
-                    "The peer at \(connection.remoteAddress) sent no hello within \(seconds); it is not a Hearth node "
-                        + "or is overloaded."
+                    "The peer at \(connection.remoteAddress) did not finish its hello and proof within \(seconds); it "
+                        + "is not a Hearth node of this cluster, or is overloaded."
                 )
             )
         case .established(let link):
@@ -190,10 +231,14 @@ final class PeerConnectionHandler: ConnectionHandler {
     }
 
     private func fail(_ connection: Connection, _ error: PeerFrameError) {
-        if case .established(let link) = self.state {
+        switch self.state {
+        case .established(let link):
             self.core.detach(connection.id, from: link)
-        } else if case .dialed(let peer) = self.role {
-            self.core.link(for: peer)?.handshakeFailed()
+        case .handshaking:
+            self.core.refusedHandshakes.add(1, ordering: .relaxed)
+            if case .dialed(let peer) = self.role { self.core.link(for: peer)?.handshakeFailed() }
+        case .awaitingJoin, .answeringJoin, .failed:
+            break
         }
         self.state = .failed
         self.core.log.warning(
@@ -204,6 +249,13 @@ final class PeerConnectionHandler: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, error: IOError?) {
+        if case .handshaking = self.state, case .dialed(let peer) = self.role {
+            // The node dialed closed before proving itself: it refused this node's proof, or is not a member.
+            self.core.link(for: peer)?.handshakeFailed()
+            self.core.log.warning(
+                "peer.refused",
+                ["address": connection.remoteAddress, "reason": "\(peer) closed the connection during the handshake"])
+        }
         guard case .established(let link) = self.state else { return }
         self.core.detach(connection.id, from: link)
         self.core.log.info(

@@ -1,29 +1,49 @@
 package import HearthNet
 
 /// The joining side of the join exchange (`JoinRequest`, `JoinReply`): one blocking connection to a member's peer
-/// port, the request as its first frame, and the member's answer — read past the hello every member sends first.
-/// Blocks the calling thread: a joining node makes this exchange before it runs anything else.
+/// port, the handshake (`PeerHandshake`, as a node asking to join: both sides prove the cluster secret), then the
+/// request and the member's answer. Blocks the calling thread: a joining node makes this exchange before it runs
+/// anything else.
 package enum PeerJoinClient {
-    /// Asks the member at `address` to let `request.node` join, within `timeout`.
-    /// - Throws: `PeerJoinError` when the member cannot be reached or its answer cannot be read.
+    /// Asks the member at `address` to let `request.node` join, within `timeout`, proving `secret`.
+    /// - Throws: `PeerJoinError` when the member cannot be reached, refuses the handshake (another secret), or its
+    ///   answer cannot be read.
     package static func ask(
-        _ address: SocketAddress, _ request: JoinRequest, timeout: Duration
+        _ address: SocketAddress, _ request: JoinRequest, secret: PeerClusterSecret, timeout: Duration
     ) throws(PeerJoinError) -> JoinReply {
         do {
             let connection = try BlockingConnection(to: address, before: ContinuousClock.now + timeout)
             defer { connection.close() }
-            try connection.send(PeerFrame(kind: PeerFrameKind.join.rawValue, payload: request.encoded()).encoded)
-            var decoder = PeerFrameDecoder()
+            var handshake = PeerHandshake(
+                role: .dialer,
+                local: PeerHello(
+                    purpose: .join, cluster: "", node: request.node.id.name, nonce: PeerHello.freshNonce()),
+                secret: secret)
+            try connection.send(handshake.opening.encoded)
+            var decoder = PeerFrameDecoder(maximumPayloadSize: PeerFrame.handshakeMaximumPayloadSize)
             while true {
                 while let frame = try decoder.next() {
+                    guard handshake.established != nil else {
+                        for output in try handshake.receive(frame) {
+                            switch output {
+                            case .send(let reply): try connection.send(reply.encoded)
+                            case .established:
+                                decoder.maximumPayloadSize = PeerFrame.defaultMaximumPayloadSize
+                                let join = PeerFrame(kind: PeerFrameKind.join.rawValue, payload: request.encoded())
+                                try connection.send(join.encoded)
+                            }
+                        }
+                        continue
+                    }
                     guard frame.kind == PeerFrameKind.join.rawValue else { continue }
                     return try JoinReply(decoding: frame.payload)
                 }
                 let bytes = try connection.receive()
                 guard !bytes.isEmpty else {
+                    let stage = handshake.established == nil ? "during the handshake" : "without answering"
                     throw PeerJoinError(
-                        "\(address) closed the connection without answering; it may not take members yet, or is not "
-                            + "a Hearth peer port.")
+                        "\(address) closed the connection \(stage); it may not take members yet, may hold another "
+                            + "cluster secret (check --cluster-secret-file), or is not a Hearth peer port.")
                 }
                 decoder.append(bytes)
             }
@@ -32,7 +52,7 @@ package enum PeerJoinClient {
         } catch let error as HTTPClientError {
             throw PeerJoinError(error.message)
         } catch let error as PeerFrameError {
-            throw PeerJoinError("\(address) answered with something that is not a peer frame: \(error.message)")
+            throw PeerJoinError("\(address) refused or failed the peer handshake: \(error.message)")
         } catch {
             throw PeerJoinError("\(address) sent an answer that cannot be read: \(error)")
         }

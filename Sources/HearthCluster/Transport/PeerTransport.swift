@@ -1,5 +1,6 @@
 package import HearthNet
 package import HearthSystem
+import Synchronization
 
 /// The node's links to the other cluster members: one TCP connection per pair of nodes on a dedicated event loop,
 /// carrying length-prefixed frames after a hello that proves both sides belong to the same cluster and version.
@@ -117,7 +118,7 @@ package final class PeerTransport: Sendable {
     package func send(_ payload: [UInt8], kind: UInt8, to peer: NodeID, requireConnection: Bool = false)
         -> SendOutcome
     {
-        guard kind != PeerFrame.helloKind, let link = self.core.link(for: peer) else { return .refused }
+        guard kind != PeerFrame.handshakeKind, let link = self.core.link(for: peer) else { return .refused }
         guard payload.count <= self.core.configuration.maximumPayloadSize else { return .tooLarge }
         guard !self.core.partitioned.withLock({ $0.contains(peer) }) else { return .partitioned }
         let (accepted, flushConnection) = link.enqueue(
@@ -153,6 +154,10 @@ package final class PeerTransport: Sendable {
     package func statistics(for peer: NodeID) -> PeerLinkStatistics? {
         self.core.link(for: peer)?.statistics
     }
+
+    /// Connections this node closed before their peer proved the cluster secret and its identity (a stranger, a node
+    /// with another secret, cluster or version, a frame too large or out of turn, a handshake that timed out).
+    package var refusedHandshakes: UInt64 { self.core.refusedHandshakes.load(ordering: .relaxed) }
 
     /// The counters of every link, by peer.
     package var statistics: [NodeID: PeerLinkStatistics] {

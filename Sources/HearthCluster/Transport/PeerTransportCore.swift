@@ -1,5 +1,6 @@
 import HearthNet
 import HearthSystem
+import Synchronization
 
 /// The state a `PeerTransport` shares with its connection handlers: who this node is, the links by peer, where
 /// inbound frames go, and the event loop for messages to connections.
@@ -16,6 +17,9 @@ final class PeerTransportCore: Sendable {
     let joinHandler = Lock<PeerTransport.JoinHandler?>(nil)
     /// Told when the connection to a peer is lost (`PeerTransport.setDisconnectHandler`).
     let disconnectHandler = Lock<(@Sendable (NodeID) -> Void)?>(nil)
+    /// Connections closed before their peer was verified: a wrong or missing proof, another cluster or version, an
+    /// unknown node, a frame out of turn or too large, a handshake that timed out.
+    let refusedHandshakes = Atomic<UInt64>(0)
 
     init(configuration: PeerTransport.Configuration, log: Log, onFrame: @escaping PeerTransport.FrameHandler) {
         self.configuration = configuration

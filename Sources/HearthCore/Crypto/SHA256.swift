@@ -82,4 +82,13 @@ public enum HMACSHA256 {
         outer.update(inner.finalize())
         return outer.finalize()
     }
+
+    /// Compares two codes (or any two byte strings) in time that depends only on their lengths, so a caller
+    /// guessing a code learns nothing from how long a wrong guess takes to refuse.
+    public static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
+        return difference == 0
+    }
 }

@@ -10,6 +10,9 @@ package struct BlockingHTTPClient: Sendable {
     package var timeout: Duration
     /// The largest response accepted, head and body; a bigger one is refused as malformed.
     package var maximumResponseBytes = 16 * 1024 * 1024
+    /// Sent as `Authorization: Bearer …` with every request when set: an administrator's database secret, which the
+    /// cluster's layout and operations (`/.cluster…`) ask for.
+    package var credential: String?
 
     package init(timeout: Duration = .seconds(2)) {
         self.timeout = timeout
@@ -25,15 +28,16 @@ package struct BlockingHTTPClient: Sendable {
     ) throws(HTTPClientError) -> HTTPResponse {
         let connection = try BlockingConnection(to: address, before: ContinuousClock.now + self.timeout)
         defer { connection.close() }
-        try connection.send(Self.requestBytes(method, address, target, body: body))
+        try connection.send(Self.requestBytes(method, address, target, body: body, credential: self.credential))
         return try self.receive(on: connection, method: method)
     }
 
-    /// The request as sent: `Host`, `Connection: close`, and for a body its type and length.
+    /// The request as sent: `Host`, `Connection: close`, the credential if any, and for a body its type and length.
     package static func requestBytes(
-        _ method: String, _ address: SocketAddress, _ target: String, body: [UInt8]
+        _ method: String, _ address: SocketAddress, _ target: String, body: [UInt8], credential: String? = nil
     ) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n"
+        if let credential { head += "Authorization: Bearer \(credential)\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
             head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
         }

@@ -31,7 +31,7 @@ public struct TokenVerifier: Sendable {
             throw TokenError(.invalidToken, "The token is signed with \(token.algorithm ?? "no algorithm"), not HS256.")
         }
         let expected = HMACSHA256.authenticationCode(for: token.signingInput, key: self.secret)
-        guard Self.constantTimeEqual(expected, token.signature) else {
+        guard HMACSHA256.constantTimeEqual(expected, token.signature) else {
             throw TokenError(.invalidToken, "The token's signature does not match the database secret.")
         }
         try Self.checkTimes(token.claims, now: now, leeway: self.leeway)
@@ -67,13 +67,5 @@ public struct TokenVerifier: Sendable {
         case .double(let number): number
         default: nil
         }
-    }
-
-    /// Compares two byte strings in time that depends only on their lengths.
-    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
-        return difference == 0
     }
 }

@@ -74,6 +74,10 @@ extension ClusterNode {
         registry.sampledCounters(
             "hearth_peer_reconnects_total", help: "Connections to each peer after the first.", labels: ["peer"]
         ) { transport.statistics.map { ([$0.key.name], Double($0.value.reconnects)) } }
+        registry.sampledCounter(
+            "hearth_peer_handshakes_refused_total",
+            help: "Peer connections closed before the peer proved the cluster secret and who it is."
+        ) { Double(transport.refusedHandshakes) }
         let calls = database.calls
         registry.sampledCounters(
             "hearth_shard_call_round_trips_total", help: "Shard commands answered by each peer's leaders.",

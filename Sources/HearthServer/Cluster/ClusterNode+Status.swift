@@ -24,7 +24,9 @@ extension ClusterNode: ClusterOperations {
     /// `membership` is `active`, `joining` (not yet in every group) or `leaving` (its replicas are moving off);
     /// `replicas` are the voters this node's replica has committed, `targetReplicas` the placement's;
     /// `rebalancing.moving` lists each group whose committed replica set is not its target yet. `followers` is
-    /// reported by the shard's leader only; `applyLag` is how many committed entries this node has yet to show.
+    /// reported by the shard's leader only; `applyLag` is how many committed entries this node has yet to show;
+    /// `halted` (`{"index": …, "reason": …}`) appears when this replica stopped at a committed entry it cannot
+    /// apply (`RaftApplyHalt`).
     var status: JSONValue {
         let list = self.members
         let targets = list.targets(shardCount: self.cluster.shards)
@@ -49,6 +51,9 @@ extension ClusterNode: ClusterOperations {
                 "applied": .int(Int64(delivered)),
                 "applyLag": .int(Int64(status.commit > delivered ? status.commit - delivered : 0)),
             ]
+            if let halt = host.halt {
+                entry["halted"] = .object(["index": .int(Int64(halt.index)), "reason": .string(halt.reason)])
+            }
             if soft.role == .leader {
                 entry["followers"] = .array(
                     status.followers.map { follower in

@@ -50,7 +50,8 @@ final class ClusterNode: NodeBackend {
     /// - Throws: `ClusterNodeError` when `node` is not a member of `cluster`; `IOError` when the peer port cannot be
     ///   bound; storage and recovery errors from the log.
     static func open(
-        cluster: ClusterConfiguration, node: NodeID, directory: String, fsync: FsyncMode, log: Log
+        cluster: ClusterConfiguration, node: NodeID, secret: PeerClusterSecret, directory: String, fsync: FsyncMode,
+        log: Log
     ) async throws -> ClusterNode {
         guard let member = cluster.node(node) else {
             throw ClusterNodeError(
@@ -60,14 +61,16 @@ final class ClusterNode: NodeBackend {
         }
         let founding = MemberList(founding: cluster)
         return try await Self.start(
-            cluster: cluster, member: member, peers: cluster.nodes,
+            cluster: cluster, member: member, peers: cluster.nodes, secret: secret,
             groups: founding.targets(shardCount: cluster.shards), directory: directory, fsync: fsync, log: log)
     }
 
     /// A node that joined earlier, restarting from its data directory.
-    static func open(joined: JoinedMember, directory: String, fsync: FsyncMode, log: Log) async throws -> ClusterNode {
+    static func open(
+        joined: JoinedMember, secret: PeerClusterSecret, directory: String, fsync: FsyncMode, log: Log
+    ) async throws -> ClusterNode {
         try await Self.start(
-            cluster: joined.founding, member: joined.node, peers: joined.members,
+            cluster: joined.founding, member: joined.node, peers: joined.members, secret: secret,
             groups: Self.waitingGroups(shards: joined.founding.shards), directory: directory, fsync: fsync, log: log)
     }
 
@@ -87,17 +90,20 @@ final class ClusterNode: NodeBackend {
 
     private static func start(
         cluster: ClusterConfiguration, member: ClusterConfiguration.Node, peers: [ClusterConfiguration.Node],
-        groups: [RaftGroupID: RaftMembership], directory: String, fsync: FsyncMode, log: Log
+        secret: PeerClusterSecret, groups: [RaftGroupID: RaftMembership], directory: String, fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
         let node = member.id
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let inbox = PeerInbox()
-        let transport = try PeerTransport(
-            configuration: PeerTransport.Configuration(
-                node: node, cluster: cluster.name,
-                listenAddress: try SocketAddress(host: member.host, port: member.peerPort)),
-            log: log
-        ) { peer, kind, payload in inbox.deliver(kind: kind, payload, from: peer) }
+        // This run's incarnation: SWIM's generation, also sent in every peer hello and covered by its proofs.
+        let generation = UInt64(Date().timeIntervalSince1970 * 1000)
+        var transportConfiguration = PeerTransport.Configuration(
+            node: node, cluster: cluster.name, secret: secret,
+            listenAddress: try SocketAddress(host: member.host, port: member.peerPort))
+        transportConfiguration.generation = generation
+        let transport = try PeerTransport(configuration: transportConfiguration, log: log) { peer, kind, payload in
+            inbox.deliver(kind: kind, payload, from: peer)
+        }
         do {
             let database = try await ReplicatedDatabase.open(
                 directory: directory, node: node,
@@ -113,7 +119,7 @@ final class ClusterNode: NodeBackend {
                         id: node,
                         address: SWIMAddress(
                             host: member.host, peerPort: UInt16(member.peerPort), httpPort: UInt16(member.httpPort)),
-                        generation: UInt64(Date().timeIntervalSince1970 * 1000)),
+                        generation: generation),
                     random: SystemRandomNumberGenerator()),
                 log: log,
                 send: { peer, bytes in _ = transport.send(bytes, kind: .membership, to: peer) },

@@ -21,11 +21,31 @@ public struct JoinedMember: Sendable, Equatable {
     public var founding: ClusterConfiguration
     /// The members when this node joined.
     public var members: [ClusterConfiguration.Node]
+    /// Where the node's secrets are, as given when it joined.
+    public var secretFiles: SecretFiles
 
-    public init(node: ClusterConfiguration.Node, founding: ClusterConfiguration, members: [ClusterConfiguration.Node]) {
+    /// The files a joined node reads its secrets from at every start, as absolute paths (a restart may run in
+    /// another working directory).
+    public struct SecretFiles: Sendable, Equatable {
+        /// The cluster secret it proves to its peers (`--cluster-secret-file`).
+        public var cluster: String?
+        /// The administrators' database secrets (`--database-secret-file`).
+        public var database: String?
+
+        public init(cluster: String? = nil, database: String? = nil) {
+            self.cluster = cluster
+            self.database = database
+        }
+    }
+
+    public init(
+        node: ClusterConfiguration.Node, founding: ClusterConfiguration, members: [ClusterConfiguration.Node],
+        secretFiles: SecretFiles = SecretFiles()
+    ) {
         self.node = node
         self.founding = founding
         self.members = members
+        self.secretFiles = secretFiles
     }
 
     /// The joined member whose state `directory` holds, or nil when it holds none (a founding member's directory,
@@ -42,7 +62,10 @@ public struct JoinedMember: Sendable, Equatable {
             return JoinedMember(
                 node: try ClusterConfiguration.Node(json: node),
                 founding: try ClusterConfiguration(json: cluster.jsonBytes()),
-                members: try members.map { value throws in try ClusterConfiguration.Node(json: value) })
+                members: try members.map { value throws in try ClusterConfiguration.Node(json: value) },
+                secretFiles: SecretFiles(
+                    cluster: document["secretFile"]?.stringValue, database: document["databaseSecretFile"]?.stringValue)
+            )
         } catch {
             throw ClusterNodeError(
                 "\(path) cannot be read (\(error)); it records how this node joined its cluster. Restore it, or "
@@ -52,9 +75,12 @@ public struct JoinedMember: Sendable, Equatable {
 
     /// Writes the file into `directory` atomically (a temporary file renamed over it).
     func save(directory: String) throws {
-        let document = JSONValue.object([
+        var members: [String: JSONValue] = [
             "node": self.node.json, "cluster": self.founding.json, "members": .array(self.members.map(\.json)),
-        ])
+        ]
+        if let path = self.secretFiles.cluster { members["secretFile"] = .string(path) }
+        if let path = self.secretFiles.database { members["databaseSecretFile"] = .string(path) }
+        let document = JSONValue.object(members)
         try Data(document.jsonBytes(pretty: true)).write(
             to: URL(fileURLWithPath: directory + "/" + Self.fileName), options: .atomic)
     }

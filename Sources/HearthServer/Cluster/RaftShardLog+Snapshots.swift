@@ -65,7 +65,8 @@ extension RaftShardLog {
 
     /// The shard's committed state through `index` for a rebuild: the latest stored snapshot's machine (nil when
     /// there is none, and the log still starts at its beginning) and the committed commands after it.
-    /// - Throws: when the stored snapshot cannot be read or decoded.
+    /// - Throws: when the stored snapshot cannot be read or decoded; `RaftApplyHalt` at a committed command that is
+    ///   not a shard entry.
     func committedState(shard: Int, through index: UInt64) async throws
         -> (base: ShardStateMachine?, commands: [(ShardEntry, UInt64)])
     {
@@ -84,11 +85,15 @@ extension RaftShardLog {
                 "shard \(shard): rebuilding through \(index) needs a stored snapshot at or after the log's cut \(cut), "
                     + "but the newest usable one is at \(from)")
         }
-        let commands = host.entries(through: index).compactMap { entry -> (ShardEntry, UInt64)? in
-            guard entry.index > from, case .command(let bytes) = entry.payload,
-                case .entry(_, let shardIndex, let shardEntry)? = try? ShardLogRecord(decoding: bytes)
-            else { return nil }
-            return (shardEntry, shardIndex)
+        var commands: [(ShardEntry, UInt64)] = []
+        for entry in host.entries(through: index) {
+            guard entry.index > from, case .command(let bytes) = entry.payload else { continue }
+            guard case .entry(_, let shardIndex, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
+                throw RaftApplyHalt(
+                    group: RaftGroupID(UInt32(shard)), index: entry.index,
+                    reason: "the entry is not a shard entry this release reads")
+            }
+            commands.append((shardEntry, shardIndex))
         }
         return (base, commands)
     }

@@ -283,19 +283,21 @@ final class RaftShardLog: ShardLog {
 
     /// Committed entries of `shard`'s group, in order (the group's host calls this from its one run loop, once per
     /// Ready): their changes go to the read view in one batch, then the writes waiting for them resume.
-    /// - Throws: what reading the shard's latest snapshot throws, when a rebuild needs it.
+    /// - Throws: `RaftApplyHalt` after delivering the entries before one that is not a shard entry (the group's
+    ///   replica stops there; every other group goes on); what reading the shard's latest snapshot throws, when a
+    ///   rebuild needs it.
     func committed(shard: Int, _ entries: [RaftEntry]) async throws {
         let applier = self.connectedApplier()
         let alreadyDelivered = self.shards.withLock { $0[shard]?.delivered ?? 0 }
-        let fresh = entries.filter { $0.index > alreadyDelivered }
-        guard let last = fresh.last else { return }
+        var fresh = entries.filter { $0.index > alreadyDelivered }
+        var halt: RaftApplyHalt?
         var batch: [ShardApplied] = []
         var bytes = 0
-        for entry in fresh {
+        for (position, entry) in fresh.enumerated() {
             guard case .command(let command) = entry.payload else { continue }
-            bytes += command.count
             let pending = self.shards.withLock { shards in Self.takePending(&shards, shard: shard, entry: entry) }
             if let pending {
+                bytes += command.count
                 batch.append(pending)
                 continue
             }
@@ -305,11 +307,20 @@ final class RaftShardLog: ShardLog {
                 self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
             }
             guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: command) else {
-                preconditionFailure("shard \(shard): committed entry \(entry.index) is not a shard entry")
+                halt = RaftApplyHalt(
+                    group: RaftGroupID(UInt32(shard)), index: entry.index,
+                    reason: "the entry is not a shard entry this release reads")
+                fresh.removeSubrange(position...)
+                break
             }
+            bytes += command.count
             batch.append(await applier.apply(shard, shardEntry, index))
         }
-        if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
+        guard let last = fresh.last else {
+            if let halt { throw halt }
+            return
+        }
+        if halt == nil, self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
             // The machine ran ahead as a leader and no command of another leader came to trigger the rebuild (only
             // no-ops did): rebuild it now, or its uncommitted prepares would hold locks no resolver sees, and this
             // node could never take appends for the shard again.
@@ -330,6 +341,7 @@ final class RaftShardLog: ShardLog {
         }
         Self.resume(resumed, terms: terms, shard: shard)
         if isDue { self.snapshotDue.withLock { $0 }?(shard) }
+        if let halt { throw halt }
     }
 
     /// The machine's own application of committed command `entry`, when this node proposed it. Any other command

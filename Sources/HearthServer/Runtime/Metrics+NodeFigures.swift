@@ -30,6 +30,14 @@ extension Metrics {
         registry.sampledGauge(
             "hearth_wire_sessions", help: "Open realtime-protocol sessions (WebSocket and long polling)."
         ) { Double(wire.openSessionCount) }
+        registry.sampledGauge(
+            "hearth_wire_long_poll_bytes",
+            help: "Bytes long-polling sessions hold (segments being joined, answers waiting for a poll)."
+        ) { Double(wire.longPollMemory.heldBytes) }
+        registry.sampledCounter(
+            "hearth_wire_long_poll_refused_total",
+            help: "Long-polling sessions ended for a segment out of bounds or for holding more than the node allows."
+        ) { Double(wire.longPollMemory.refusedSessions) }
         registry.sampledGauge("hearth_connections_open", help: "Open client connections.") {
             Double(server.statistics.openConnections)
         }

@@ -1,5 +1,5 @@
 public import HearthCluster
-import HearthNet
+package import HearthNet
 public import HearthRules
 public import HearthStorage
 public import HearthSystem
@@ -51,6 +51,12 @@ public struct NodeConfiguration: Sendable {
     /// Received but not yet processed realtime-protocol bytes one session may have queued; a client that sends
     /// faster than its requests can be handled is disconnected past this, never growing the node's memory.
     public var maximumWireQueuedBytes = 64 * 1024 * 1024
+    /// The most listens one realtime session may hold; past it a listen is refused with `too_many_listens`.
+    public var maximumListensPerSession = 10_000
+    /// The most onDisconnect operations one realtime session may have registered at once.
+    public var maximumOnDisconnectsPerSession = 1_000
+    /// The most bytes of data one realtime session's registered onDisconnect operations may hold together.
+    public var maximumOnDisconnectBytesPerSession = 16 * 1024 * 1024
     /// Interval between WebSocket pings to realtime-protocol clients.
     public var wirePingSeconds = 30.0
     /// Interval between SSE keep-alive events.
@@ -67,6 +73,11 @@ public struct NodeConfiguration: Sendable {
     /// A node that joined earlier and restarts from its data directory (`JoinedMember`); `cluster` then holds the
     /// configuration the cluster was founded with.
     public var joined: JoinedMember?
+    /// The secret this member proves to its peers in every handshake (`secretFile`, `--cluster-secret-file`); a
+    /// cluster member does not start without one.
+    package var clusterSecret: PeerClusterSecret?
+    /// Where a node joining with `--join` was told its secrets are, kept in its data directory for its restarts.
+    public var joinSecretFiles = JoinedMember.SecretFiles()
     /// Whether `POST /.cluster/partition` and `/.cluster/heal` may cut this node's links (tests and
     /// `scripts/cluster partition`); off unless asked for.
     public var allowsFaultInjection = false

@@ -147,6 +147,14 @@ public final class NodeRuntime: Sendable {
     /// A single node's database, or this member's part of the cluster the configuration names.
     private func openBackend() async throws -> any NodeBackend {
         let configuration = self.configuration
+        guard configuration.isClusterMember else {
+            return try await Database.open(configuration: self.configuration, log: self.log)
+        }
+        guard let secret = configuration.clusterSecret else {
+            throw ClusterNodeError(
+                "A cluster member needs the cluster secret its peers prove: name the file with secretFile in the "
+                    + "cluster configuration or --cluster-secret-file (\(ClusterConfiguration.secretAdvice)).")
+        }
         if let seed = configuration.joinThrough {
             guard let node = configuration.node, let peerPort = configuration.peerPort else {
                 throw ClusterNodeError("A node joining a cluster needs --node and --peer-port.")
@@ -155,11 +163,13 @@ public final class NodeRuntime: Sendable {
                 seed: try Self.socketAddress(seed),
                 member: ClusterConfiguration.Node(
                     id: node, host: configuration.host, httpPort: configuration.port, peerPort: peerPort),
+                secret: secret, remembered: configuration.joinSecretFiles,
                 directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
         }
         if let joined = configuration.joined {
             return try await ClusterNode.open(
-                joined: joined, directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
+                joined: joined, secret: secret, directory: configuration.dataDirectory, fsync: configuration.fsync,
+                log: self.log)
         }
         guard let cluster = self.configuration.cluster else {
             return try await Database.open(configuration: self.configuration, log: self.log)
@@ -168,7 +178,7 @@ public final class NodeRuntime: Sendable {
             throw ClusterNodeError("A cluster node needs --node: which of the configuration's nodes this one is.")
         }
         return try await ClusterNode.open(
-            cluster: cluster, node: node, directory: self.configuration.dataDirectory,
+            cluster: cluster, node: node, secret: secret, directory: self.configuration.dataDirectory,
             fsync: self.configuration.fsync, log: self.log)
     }
 

@@ -18,6 +18,9 @@ public struct WireFrameAssembler: Sendable {
         self.maximumMessageBytes = maximumMessageBytes
     }
 
+    /// Bytes of the frames of the message in progress, held until it completes.
+    public var heldBytes: Int { self.bufferedBytes }
+
     /// Whether a multi-frame message is in progress.
     public var isMidMessage: Bool { self.expectedFrames > 0 }
 

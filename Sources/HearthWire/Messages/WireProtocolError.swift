@@ -32,6 +32,11 @@ public struct WireProtocolError: Error, Sendable, Hashable, CustomStringConverti
         public static let dataStale = Code("datastale")
         /// Data to send is larger than the protocol can carry in one message.
         public static let tooBig = Code("too_big")
+        /// A listen past the most one connection may hold (`--max-listens-per-session`); removing others makes room.
+        public static let tooManyListens = Code("too_many_listens")
+        /// An onDisconnect operation past the count or bytes one connection may register
+        /// (`--max-ondisconnects-per-session`, `--max-ondisconnect-bytes`); cancelling others makes room.
+        public static let tooManyOnDisconnects = Code("too_many_ondisconnects")
         /// The database could not complete the request (storage failure); retrying later may work.
         public static let unavailable = Code("unavailable")
     }

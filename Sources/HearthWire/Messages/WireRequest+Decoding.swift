@@ -5,6 +5,12 @@ extension WireRequest {
     /// The actions this server answers, for the message that refuses any other.
     static let knownActions = "q, n, p, m, g, o, om, oc, auth, unauth, s"
 
+    /// Every action name `init(action:body:)` decodes, legacy aliases included; any other is refused.
+    public static let actionNames: Set<String> = [
+        "q", "l", "n", "u", "p", "m", "g", "o", "om", "oc", "auth", "gauth", "unauth", "appcheck", "unappeck",
+        "unappcheck", "s",
+    ]
+
     /// Decodes the request `action` with `body`.
     /// - Throws: `WireProtocolError` `.invalidRequest` for an unknown action or a missing or mistyped field;
     ///   `.invalidData` for a write without its value or a merge whose data is not an object.

@@ -68,6 +68,8 @@ import Testing
             #expect(configuration.nodes.map(\.httpPort) == Array(9001...(9000 + count)))
             #expect(configuration.nodes.map(\.peerPort) == Array(9101...(9100 + count)))
             #expect(configuration.replicationFactor == 3)
+            #expect(configuration.secretFile == ".cluster/local-\(count)/cluster.secret")
+            #expect(configuration.databaseSecretFile == ".cluster/local-\(count)/admin.secret")
         }
     }
 

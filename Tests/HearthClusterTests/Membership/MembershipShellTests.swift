@@ -85,7 +85,8 @@ import Testing
         var transports: [PeerTransport] = []
         for id in ids {
             let configuration = PeerTransport.Configuration(
-                node: id, cluster: "test", listenAddress: try SocketAddress(host: "127.0.0.1", port: 0))
+                node: id, cluster: "test", secret: PeerTransportHarness.secret,
+                listenAddress: try SocketAddress(host: "127.0.0.1", port: 0))
             transports.append(
                 try PeerTransport(configuration: configuration, log: Log(level: .critical)) { from, kind, payload in
                     guard kind == PeerFrameKind.membership.rawValue else { return }

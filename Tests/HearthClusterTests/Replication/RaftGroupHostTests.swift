@@ -20,6 +20,8 @@ import Testing
         let runs = Mutex<[NodeID: Task<Void, Never>]>([:])
         /// How many read-index requests followers forwarded to a leader.
         let forwardedReads = Mutex(0)
+        /// A command each node's application cannot apply (it throws `RaftApplyHalt` there).
+        let unreadable = Mutex<[NodeID: [UInt8]]>([:])
 
         func start(_ id: NodeID, restoring state: RaftPersistentState, seed: UInt64) throws {
             let node = try RaftNode(
@@ -37,10 +39,14 @@ import Testing
                     target.step(message)
                 },
                 apply: { _, entries in
-                    let commands = entries.compactMap { entry -> [UInt8]? in
-                        if case .command(let data) = entry.payload { data } else { nil }
+                    let poison = self.unreadable.withLock { $0[id] }
+                    for entry in entries {
+                        guard case .command(let data) = entry.payload else { continue }
+                        if data == poison {
+                            throw RaftApplyHalt(group: RaftGroupHostTests.group, index: entry.index, reason: "test")
+                        }
+                        self.applied.withLock { $0[id, default: []].append(data) }
                     }
-                    self.applied.withLock { $0[id, default: []] += commands }
                 },
                 latestSnapshot: { nil },
                 observe: { _ in })
@@ -138,6 +144,25 @@ import Testing
         try cluster.start("n2", restoring: state, seed: 42)
         for n in 10..<15 { #expect(await cluster.propose([UInt8(n)])) }
         #expect(await eventually(seconds: 30) { cluster.appliedBy("n2") == (0..<15).map { [UInt8($0)] } })
+        await cluster.stopAll()
+    }
+
+    /// A committed entry one replica cannot apply stops that replica alone: it keeps what it applied before the
+    /// entry, applies nothing after it, says why, and the other two go on committing and applying.
+    @Test(.timeLimit(.minutes(1))) func anEntryOneReplicaCannotApplyHaltsThatReplicaAlone() async throws {
+        let cluster = Cluster()
+        cluster.unreadable.withLock { $0["n3"] = [0xFF] }
+        try self.startAll(cluster)
+        #expect(await cluster.propose([1]))
+        #expect(await cluster.propose([0xFF]))
+        let halted = try #require(cluster.hosts.withLock { $0["n3"] })
+        #expect(await eventually(seconds: 30) { halted.halt != nil })
+        #expect(halted.halt?.reason == "test")
+        for n in 2..<6 { #expect(await cluster.propose([UInt8(n)], excluding: ["n3"])) }
+        let expected: [[UInt8]] = [[1], [0xFF], [2], [3], [4], [5]]
+        #expect(await eventually(seconds: 30) { ["n1", "n2"].allSatisfy { cluster.appliedBy($0) == expected } })
+        #expect(cluster.appliedBy("n3") == [[1]])
+        #expect(halted.propose([9]) == .notLeader(leaderHint: nil))
         await cluster.stopAll()
     }
 

@@ -33,7 +33,8 @@ import Testing
             self.directory = directory
             self.segmentBytes = segmentBytes
             let configuration = PeerTransport.Configuration(
-                node: id, cluster: "test", listenAddress: try SocketAddress(host: "127.0.0.1", port: 0))
+                node: id, cluster: "test", secret: PeerTransportHarness.secret,
+                listenAddress: try SocketAddress(host: "127.0.0.1", port: 0))
             let slot = self.slot
             self.transport = try PeerTransport(configuration: configuration, log: Log(level: .critical)) {
                 from, kind, payload in

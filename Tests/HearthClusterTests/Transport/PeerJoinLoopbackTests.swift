@@ -24,7 +24,8 @@ import Testing
         }
         let address = try SocketAddress(host: "127.0.0.1", port: member.port)
         let reply = try await onDedicatedThread {
-            try PeerJoinClient.ask(address, JoinRequest(node: Self.newcomer), timeout: .seconds(10))
+            try PeerJoinClient.ask(
+                address, JoinRequest(node: Self.newcomer), secret: Harness.secret, timeout: .seconds(10))
         }
         guard case .accepted(let received, let members) = reply else {
             Issue.record("the join was not accepted: \(reply)")
@@ -40,7 +41,8 @@ import Testing
         let address = try SocketAddress(host: "127.0.0.1", port: member.port)
         await #expect(throws: PeerJoinError.self) {
             _ = try await onDedicatedThread {
-                try PeerJoinClient.ask(address, JoinRequest(node: Self.newcomer), timeout: .seconds(10))
+                try PeerJoinClient.ask(
+                    address, JoinRequest(node: Self.newcomer), secret: Harness.secret, timeout: .seconds(10))
             }
         }
         await member.shutdown()

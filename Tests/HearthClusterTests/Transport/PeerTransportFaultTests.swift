@@ -127,7 +127,8 @@ import Testing
         await n2.shutdown()
     }
 
-    /// A raw client speaking another protocol version, a stranger's id, or nothing at all is disconnected.
+    /// A raw client speaking another protocol version, a stranger's id, one that sends a frame instead of its proof,
+    /// or nothing at all is disconnected.
     @Test(.timeLimit(.minutes(1))) func refusesAnotherVersionOrAStranger() async throws {
         var configuration = try Harness.configuration("n2")
         configuration.handshakeTimeout = .milliseconds(200)
@@ -136,9 +137,10 @@ import Testing
         n2.addPeer("n1", at: try SocketAddress(host: "127.0.0.1", port: 1))
         let port = n2.port
         let hellos = [
-            PeerHello(version: 2, cluster: "test", node: "n1"),
-            PeerHello(cluster: "test", node: "n3"),
-            PeerHello(cluster: "test", node: "n0"),
+            PeerHello(version: 1, cluster: "test", node: "n1", nonce: PeerHello.freshNonce()),
+            PeerHello(cluster: "test", node: "n3", nonce: PeerHello.freshNonce()),
+            PeerHello(cluster: "test", node: "n0", nonce: PeerHello.freshNonce()),
+            PeerHello(cluster: "test", node: "n1", nonce: PeerHello.freshNonce()),
         ]
         for hello in hellos {
             let closed = try await onDedicatedThread {
@@ -169,10 +171,11 @@ import Testing
         #expect(n2.send([1], kind: 1, to: "n9") == .refused)
         let port = n2.port
         let closed = try await onDedicatedThread {
-            let client = try LoopbackConnection(port: port, timeoutSeconds: 5)
+            var client = try RawPeer(port: port, node: "n1")
+            try client.completeHandshake()
             let small = PeerFrame(kind: 1, payload: [UInt8](repeating: 1, count: 1_024)).encoded
-            try client.send(PeerHello(cluster: "test", node: "n1").frame.encoded + small + [0x01, 0x04, 0, 0, 1])
-            return client.isClosedByServer()
+            try client.connection.send(small + [0x01, 0x04, 0, 0, 1])
+            return client.connection.isClosedByServer()
         }
         #expect(closed)
         #expect(await eventually { inbox.all.count == 1 })

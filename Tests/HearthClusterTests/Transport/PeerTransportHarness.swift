@@ -28,13 +28,23 @@ final class FrameInbox: Sendable {
 /// Starts transports on loopback port 0 and wires them to each other (optionally through a proxy).
 enum PeerTransportHarness {
     static let quietLog = Log(level: .critical)
+    /// The cluster secret the test transports share.
+    static let secret = Self.makeSecret("test cluster secret, 32 bytes or more")
+    /// A secret of another cluster (or a stranger's guess).
+    static let otherSecret = Self.makeSecret("a different secret, also long enough")
 
-    static func configuration(_ node: NodeID, cluster: String = "test", port: Int = 0) throws
-        -> PeerTransport.Configuration
-    {
+    static func makeSecret(_ text: String) -> PeerClusterSecret {
+        guard let secret = PeerClusterSecret(keys: [Array(text.utf8)]) else { fatalError("test secret too short") }
+        return secret
+    }
+
+    static func configuration(
+        _ node: NodeID, cluster: String = "test", port: Int = 0, secret: PeerClusterSecret = Self.secret
+    ) throws -> PeerTransport.Configuration {
         var configuration = PeerTransport.Configuration(
             node: node,
             cluster: cluster,
+            secret: secret,
             listenAddress: try SocketAddress(host: "127.0.0.1", port: port)
         )
         configuration.backoff = Backoff(
@@ -68,6 +78,42 @@ enum PeerTransportHarness {
             var payload = withUnsafeBytes(of: UInt32(number).littleEndian) { Array($0) }
             payload += Array(repeating: UInt8(truncatingIfNeeded: number), count: max(0, size - 4))
             return payload
+        }
+    }
+}
+
+/// A peer driven by hand on a raw loopback connection: it speaks the handshake as a dialer would (or not), for tests
+/// of what a node does with connections that no honest transport makes.
+struct RawPeer {
+    let connection: LoopbackConnection
+    var handshake: PeerHandshake
+
+    /// Connects to `port` and sends a hello as `node` of `cluster`, for `purpose`.
+    init(
+        port: Int, node: String, cluster: String = "test", purpose: PeerHello.Purpose = .link,
+        secret: PeerClusterSecret = PeerTransportHarness.secret
+    ) throws {
+        self.connection = try LoopbackConnection(port: port, timeoutSeconds: 5)
+        self.handshake = PeerHandshake(
+            role: .dialer,
+            local: PeerHello(purpose: purpose, cluster: cluster, node: node, nonce: PeerHello.freshNonce()),
+            secret: secret)
+        try self.connection.send(self.handshake.opening.encoded)
+    }
+
+    /// Reads one whole frame, blocking until it has arrived.
+    func readFrame() throws -> PeerFrame {
+        let header = try self.connection.readExactly(PeerFrame.headerSize)
+        let length = (0..<4).reduce(0) { $0 | Int(header[$1]) << (8 * $1) }
+        return PeerFrame(kind: header[4], payload: try self.connection.readExactly(length))
+    }
+
+    /// Plays the dialer's part until the node's proof is verified; throws when the node refuses or closes.
+    mutating func completeHandshake() throws {
+        while self.handshake.established == nil {
+            for case .send(let frame) in try self.handshake.receive(try self.readFrame()) {
+                try self.connection.send(frame.encoded)
+            }
         }
     }
 }

@@ -14,6 +14,14 @@ import Testing
 /// Cluster nodes in one process, each with its own write-ahead log, peer transport (on loopback), Raft groups (one
 /// per shard), shard actors, coordinator and read view: what the cluster tests run a replicated write path on.
 enum InProcessCluster {
+    /// The cluster secret every member's transport proves.
+    static let secret: PeerClusterSecret = {
+        guard let secret = PeerClusterSecret(keys: [Array("in-process cluster secret of 32+ bytes".utf8)]) else {
+            fatalError("the in-process cluster's secret is too short")
+        }
+        return secret
+    }()
+
     /// One node: its transport (which outlives restarts, as a peer's address does) and its database.
     final class Member: Sendable {
         let id: NodeID
@@ -45,7 +53,8 @@ enum InProcessCluster {
             let slot = self.slot
             self.transport = try PeerTransport(
                 configuration: PeerTransport.Configuration(
-                    node: id, cluster: "test", listenAddress: try SocketAddress(host: "127.0.0.1", port: 0)),
+                    node: id, cluster: "test", secret: InProcessCluster.secret,
+                    listenAddress: try SocketAddress(host: "127.0.0.1", port: 0)),
                 log: Log(level: .critical)
             ) { from, kind, payload in
                 guard let kind = PeerFrameKind(rawValue: kind) else { return }

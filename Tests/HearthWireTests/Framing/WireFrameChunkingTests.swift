@@ -50,7 +50,8 @@ import Testing
                     for: message, firstNumber: segments.count, maximumLength: length)
             }
             #expect(segments.allSatisfy { $0.data.count <= length }, "seed \(seed)")
-            var assembler = WireLongPollAssembler()
+            var assembler = WireLongPollAssembler(
+                maximumMessageBytes: 1 << 20, window: segments.count + 1, segmentLength: length)
             var received: [String] = []
             for segment in segments.shuffled(using: &random) {
                 received += try assembler.receive(segment)
@@ -62,14 +63,14 @@ import Testing
     @Test func longPollMessagesAreReleasedOnlyOnceEveryEarlierOneIsComplete() throws {
         let first = WireLongPollAssembler.segments(for: #"{"a":1}"#, firstNumber: 0, maximumLength: 4)
         let second = WireLongPollAssembler.segments(for: #"{"b":2}"#, firstNumber: first.count)
-        var assembler = WireLongPollAssembler()
+        var assembler = WireLongPollAssembler(maximumMessageBytes: 1 << 20, segmentLength: 4)
         #expect(try assembler.receive(second[0]).isEmpty)
         for segment in first.dropLast() { #expect(try assembler.receive(segment).isEmpty) }
         #expect(try assembler.receive(first[first.count - 1]) == [#"{"a":1}"#, #"{"b":2}"#])
     }
 
     @Test func longPollSegmentsThatAreNotBase64AreRefused() {
-        var assembler = WireLongPollAssembler()
+        var assembler = WireLongPollAssembler(maximumMessageBytes: 1 << 20)
         #expect(throws: WireProtocolError(.malformedFrame, "A long-poll segment is not web-safe base64.")) {
             try assembler.receive(.init(number: 0, total: 1, data: "not base64!"))
         }

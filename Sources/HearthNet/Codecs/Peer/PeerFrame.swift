@@ -1,15 +1,19 @@
 /// One message between two cluster nodes as it travels on their TCP connection: `u32 length` (little-endian, the
 /// payload's size) + `u8 kind` + the payload.
 ///
-/// The transport gives frames no meaning beyond the reserved `hello` kind (0), which opens every connection in both
-/// directions; the kinds above it belong to the protocols the transport carries (Raft, membership, forwarding).
+/// The transport gives frames no meaning beyond the reserved handshake kind (0): the `PeerHello` that opens every
+/// connection in both directions and the `PeerProof` that follows it; the kinds above it belong to the protocols
+/// the transport carries (Raft, membership, forwarding).
 package struct PeerFrame: Sendable, Hashable {
-    /// The frame that opens every connection (`PeerHello`); never delivered to the transport's user.
-    package static let helloKind: UInt8 = 0
+    /// The frames of the handshake (`PeerHello`, `PeerProof`); never delivered to the transport's user.
+    package static let handshakeKind: UInt8 = 0
     /// Bytes before the payload: the length and the kind.
     package static let headerSize = 5
     /// The default limit on a payload: 16 MiB, room for a snapshot chunk or a large batch of log entries.
     package static let defaultMaximumPayloadSize = 16 * 1024 * 1024
+    /// The limit on a payload until the peer has proved the cluster secret: room for a hello, a proof or a join
+    /// request, so a stranger cannot make a node hold more than this per connection.
+    package static let handshakeMaximumPayloadSize = 4 * 1024
 
     package let kind: UInt8
     package let payload: [UInt8]

@@ -2,10 +2,12 @@
 /// `append(_:)`, then call `next()` until it returns `nil`.
 ///
 /// The payload limit is checked from the header, before any of the payload is buffered, so a peer cannot make the
-/// decoder hold more than one maximal frame plus one read. After an error the decoder keeps throwing it; the
-/// connection must be closed.
+/// decoder hold more than one maximal frame plus one read. The limit may change between frames: a connection
+/// starts with `PeerFrame.handshakeMaximumPayloadSize` and raises it once the peer has proved the cluster secret.
+/// After an error the decoder keeps throwing it; the connection must be closed.
 package struct PeerFrameDecoder: Sendable {
-    package let maximumPayloadSize: Int
+    /// The largest payload the next frames may declare.
+    package var maximumPayloadSize: Int
     private var input = ReadBuffer()
     private var failure: PeerFrameError?
 

@@ -1,5 +1,6 @@
-/// Why a peer connection is being closed: a frame over the size limit, a handshake that does not match, or a
-/// protocol violation. Its message names the peer's claim and what the operator should check.
+/// Why a peer connection is being closed: a frame over the size limit, a handshake that does not match or does not
+/// prove the cluster secret, or a protocol violation. Its message names the peer's claim and what the operator
+/// should check.
 package struct PeerFrameError: Error, Sendable, Hashable, CustomStringConvertible {
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
@@ -18,6 +19,8 @@ package struct PeerFrameError: Error, Sendable, Hashable, CustomStringConvertibl
         package static let clusterMismatch = Code("clusterMismatch")
         /// The peer is not the node expected on this connection (or not a member at all).
         package static let unexpectedNode = Code("unexpectedNode")
+        /// The peer's proof was not made with the cluster secret over this connection's hellos.
+        package static let authenticationFailed = Code("authenticationFailed")
     }
 
     package let code: Code

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthRules
 
 /// The operations endpoints beside the REST API: what a load balancer, a process supervisor and Prometheus ask.
 extension RESTHandler {
@@ -10,10 +11,12 @@ extension RESTHandler {
 
     /// `/.metrics` (Prometheus text), `/.health` (the process is up and its log can still make writes durable) and
     /// `/.ready` (the node can serve every shard: on one node as soon as recovery has finished, which is before the
-    /// port opens; in a cluster once every shard has a leader and this node applied what it knows was committed).
-    /// `/.cluster` is a cluster member's view of the cluster (404 on a single node). These answer `GET` and `HEAD`
-    /// only; `/.cluster/partition` and `/.cluster/heal` take `POST` on a node started with fault injection.
+    /// port opens; in a cluster once every shard has a leader and this node applied what it knows was committed)
+    /// are open to anyone, for load balancers and supervisors. `/.cluster` is a cluster member's view of the cluster
+    /// (404 on a single node), for administrators only. These answer `GET` and `HEAD` only; `/.cluster/partition`
+    /// and `/.cluster/heal` take an administrator's `POST` on a node started with fault injection.
     func operationsResponse(_ request: HTTPRequest) -> HTTPResponse {
+        if request.path.hasPrefix("/.cluster"), let refusal = self.administratorRefusal(request) { return refusal }
         if request.path.hasPrefix("/.cluster/") { return self.faultResponse(request) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.jsonError(
@@ -77,11 +80,12 @@ extension RESTHandler {
                 as: UTF8.self))
     }
 
-    /// `POST /.cluster/remove` with `{"node": "n4"}` starts removing a member: 202 once the member list says it is
+    /// `POST /.cluster/remove` with an administrator's credential and `{"node": "n4"}` starts removing a member: 202 once the member list says it is
     /// leaving (its replicas then move off, and the list drops it; `GET /.cluster` shows the progress), 421 with
     /// `leader` (the member list leader's HTTP address) from any other node, 409 when the removal breaks a rule,
     /// 503 when no answer can be given now.
     func removeMemberResponse(_ request: HTTPRequest) async -> HTTPResponse {
+        if let refusal = self.administratorRefusal(request) { return refusal }
         guard let cluster = self.cluster else {
             return .jsonError(status: 404, message: "This node runs alone; it has no members to remove.")
         }
@@ -114,6 +118,18 @@ extension RESTHandler {
         case .unavailable(let reason):
             return .jsonError(status: 503, message: reason)
         }
+    }
+
+    /// Firebase's 401 `Permission denied` unless the request carries an administrator's credential (a database
+    /// secret, or the emulator's `owner` where this node accepts it), checked before anything else is done or said:
+    /// the cluster's layout and its operations are for administrators only.
+    private func administratorRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        let parameters = Dictionary(request.query, uniquingKeysWith: { first, _ in first })
+        let credential = RESTRequest.credential(request, parameters: parameters)
+        guard (try? self.access.authenticate(credential).identity) == .admin else {
+            return RESTError.permissionDenied.response
+        }
+        return nil
     }
 
     private func metricsResponse() -> HTTPResponse {

@@ -36,14 +36,17 @@ extension RESTHandler {
 
         let node = self.database.root(request.namespace).node(at: request.path)
         let etag = Self.etag(of: node)
-        if let candidate = http.headers["if-none-match"], candidate == etag {
-            return .response(HTTPResponse(status: 304, headers: HTTPHeaders([("ETag", etag)])))
-        }
+        // Firebase answers `if-none-match` with the current ETag whether or not it matches (firebase-admin's
+        // `get_if_changed` keeps it to ask again), and `X-Firebase-ETag: true` with it too.
+        let candidate = http.headers["if-none-match"]
         var headers = HTTPHeaders()
-        if http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
+        if candidate != nil || http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
             headers.add("ETag", etag)
             self.conditionalWrites.read(
                 connection: http.connectionID, target: .init(namespace: request.namespace, path: request.path))
+        }
+        if let candidate, candidate == etag {
+            return .response(HTTPResponse(status: 304, headers: headers))
         }
         let body: [UInt8]
         if request.targetsPriority {

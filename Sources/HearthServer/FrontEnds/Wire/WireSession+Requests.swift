@@ -140,8 +140,20 @@ extension WireSession {
             evaluate: { [namespace = self.namespace] in access.evaluate($0, namespace: namespace, path: path, node: $1)
             })
         let key = WireListenKey(path: path, tag: tag)
-        let replaced = self.shared.withLock { $0.listens.updateValue(listen, forKey: key) }
-        if let replaced { self.remove(replaced) }
+        let bytes = Self.heldBytes(listenAt: path)
+        let limit = self.context.maximumListens
+        let added = self.shared.withLock { shared -> (replaced: WireListen?, charged: (any WireTransport)?)? in
+            guard shared.listens[key] != nil || shared.listens.count < limit else { return nil }
+            let replaced = shared.listens.updateValue(listen, forKey: key)
+            return (replaced, replaced == nil ? self.hold(bytes, holding: &shared) : nil)
+        }
+        guard let added else {
+            throw WireProtocolError(
+                .tooManyListens,
+                "This connection already holds \(limit) listens, the most this server allows one connection; stop "
+                    + "listening somewhere (off()) before listening to more.")
+        }
+        if let replaced = added.replaced { self.remove(replaced) } else { self.charge(bytes, to: added.charged) }
         let root = self.context.database.view.addListener(listen)
         _ = listen.start(root: root)
         // Firebase's warning for a query ordered by a child (or by value) that the rules declare no index for: it
@@ -156,8 +168,7 @@ extension WireSession {
 
     private func unlisten(_ text: String, tag: Int64?) throws -> WireData {
         let path = try Self.location(text, allowingPriority: false).path
-        let removed = self.shared.withLock { $0.listens.removeValue(forKey: WireListenKey(path: path, tag: tag)) }
-        if let removed { self.remove(removed) }
+        if let removed = self.dropListen(WireListenKey(path: path, tag: tag)) { self.remove(removed) }
         return Self.emptyObject
     }
 
@@ -205,15 +216,24 @@ extension WireSession {
         return .json(
             .object([
                 "auth": authentication.identity.auth.jsonValue,
-                "expires": authentication.expires.map { .int(Int64($0)) } ?? .null,
+                // A token's `exp` is the issuer's number: one past Int64's range is answered as it is, never
+                // converted (which would trap).
+                "expires": authentication.expires.map {
+                    Int64(exactly: $0.rounded(.down)).map { .int($0) } ?? .double($0)
+                }
+                    ?? .null,
             ]))
     }
 
     /// At `expires` (seconds since the Unix epoch), unless the client authenticated again since: tells it its
-    /// token expired (`ac`), drops back to unauthenticated and revokes what that may not read.
+    /// token expired (`ac`), drops back to unauthenticated and revokes what that may not read. One timer per
+    /// session: a newer credential's replaces (cancels) the older one's, so repeated `auth`s keep no sleeping tasks.
+    /// The timer is clamped to a year: a token's `exp` is the issuer's number, and a `Duration` past its range
+    /// would trap.
     private func expire(_ generation: UInt64, at expires: Double) {
-        let seconds = max(0, expires - Double(self.context.database.now()) / 1000)
-        Task { [weak self] in
+        let remaining = expires - Double(self.context.database.now()) / 1000
+        let seconds = remaining.isNaN ? 0 : min(max(0, remaining), 365 * 86_400)
+        let timer = Task { [weak self] in
             try await Task.sleep(for: .seconds(seconds))
             guard let self else { return }
             let isCurrent = self.shared.withLock { shared -> Bool in
@@ -226,17 +246,32 @@ extension WireSession {
             self.send(.authRevoked(status: "expired_token", reason: "Auth token is expired."))
             self.revokeDisallowedListens()
         }
+        let older = self.shared.withLock { shared in
+            defer { shared.expiryTimer = timer }
+            return shared.expiryTimer
+        }
+        older?.cancel()
     }
 
     /// Revokes (`c`) every listen the session's identity may no longer read under the rules in force.
     func revokeDisallowedListens() {
         let listens = self.shared.withLock { $0.listens }
         for (key, listen) in listens where !self.mayRead(listen.path, query: listen.query) {
-            let removed = self.shared.withLock { $0.listens.removeValue(forKey: key) }
-            guard let removed else { continue }
+            guard let removed = self.dropListen(key) else { continue }
             self.remove(removed)
             self.send(.listenRevoked(path: listen.path, query: listen.tag == nil ? nil : listen.query))
         }
+    }
+
+    /// Takes the listen at `key` out of the session's table, releasing what it was charged.
+    private func dropListen(_ key: WireListenKey) -> WireListen? {
+        let bytes = Self.heldBytes(listenAt: key.path)
+        let (removed, transport) = self.shared.withLock { shared -> (WireListen?, (any WireTransport)?) in
+            guard let removed = shared.listens.removeValue(forKey: key) else { return (nil, nil) }
+            return (removed, self.hold(-bytes, holding: &shared))
+        }
+        if removed != nil { self.charge(-bytes, to: transport) }
+        return removed
     }
 
     /// Who the session's client is now.

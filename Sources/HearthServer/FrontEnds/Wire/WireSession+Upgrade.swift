@@ -8,19 +8,27 @@ import HearthWire
 /// The browser opens `/.ws?…&s=<session id>` as a secondary transport and pings it until healthy (answered here
 /// with pongs), sends `a` on it, then `n` ("end of transmission") on the long poll and sends everything after on
 /// the WebSocket. Data arriving on the WebSocket before the long poll's `n` is held, so messages are processed in
-/// the order the client sent them. On `n` the server answers `n` on the long poll, closes it, and from then on the
-/// WebSocket is the session's only transport.
+/// the order the client sent them, up to `maximumQueuedBytes` with the session's backlog and charged to the
+/// WebSocket's share of the client memory budget. On `n` the server answers `n` on the long poll, closes it, and
+/// from then on the WebSocket is the session's only transport; what the session holds (its listens and
+/// onDisconnect operations) is charged to it from then on.
 extension WireSession {
     /// Attaches the secondary WebSocket transport.
     func attachSecondary(_ transport: any WireTransport) {
         self.shared.withLock { $0.secondary = transport }
     }
 
-    /// One frame on the secondary transport.
+    /// One frame on the secondary transport; the frames of a message in progress are charged to it, as on a
+    /// session's own WebSocket.
     func receiveOnSecondary(frame: String) {
-        let result = self.shared.withLock { shared -> Result<String?, WireProtocolError> in
-            Result { () throws(WireProtocolError) -> String? in try shared.secondaryAssembler.onFrame(frame) }
+        let (result, held, frameTransport) = self.shared.withLock { shared in
+            let before = shared.secondaryAssembler.heldBytes
+            let result = Result { () throws(WireProtocolError) -> String? in
+                try shared.secondaryAssembler.onFrame(frame)
+            }
+            return (result, shared.secondaryAssembler.heldBytes - before, shared.secondary)
         }
+        self.charge(held, to: frameTransport)
         guard case .success(let message?) = result else {
             if case .failure(let error) = result { self.terminate(reason: error.message) }
             return
@@ -37,33 +45,46 @@ extension WireSession {
             self.terminate(reason: "The upgraded connection sent a message that is not a wire envelope.")
             return
         }
-        let isQueued = self.shared.withLock { shared -> Bool in
+        let bytes = message.utf8.count
+        let (secondary, isQueued) = self.shared.withLock { shared -> ((any WireTransport)?, Bool) in
             guard shared.isSwitched else {
+                let backlog = shared.queuedBytes.addingReportingOverflow(shared.secondaryBufferBytes)
+                guard !backlog.overflow, bytes <= self.context.maximumQueuedBytes - backlog.partialValue else {
+                    return (nil, false)
+                }
                 shared.secondaryBuffer.append(message)
-                return true
+                shared.secondaryBufferBytes += bytes
+                return (shared.secondary, true)
             }
-            return self.enqueue(message, holding: &shared)
+            return (shared.secondary, self.enqueue(message, holding: &shared))
         }
-        if !isQueued { self.terminateForBacklog() }
+        guard isQueued else { return self.terminateForBacklog() }
+        // Released by `run()` once processed, through the transport of the moment: this one, after the switch.
+        secondary?.holdInbound(bytes)
     }
 
     /// The long poll said `n`: switch to the secondary transport and release what it already received.
     func switchToSecondary() {
-        let (old, isQueued) = self.shared.withLock { shared -> ((any WireTransport)?, Bool) in
-            guard let secondary = shared.secondary, !shared.isSwitched else { return (nil, true) }
+        let switched = self.shared.withLock {
+            shared -> (old: (any WireTransport)?, new: any WireTransport, held: Int, isQueued: Bool)? in
+            guard let secondary = shared.secondary, !shared.isSwitched else { return nil }
             let old = shared.transport
             shared.transport = secondary
             shared.isSwitched = true
             let buffered = shared.secondaryBuffer
             shared.secondaryBuffer = []
+            shared.secondaryBufferBytes = 0
             var isQueued = true
             for message in buffered where isQueued {
                 isQueued = self.enqueue(message, holding: &shared)
             }
-            return (old, isQueued)
+            return (old, secondary, shared.heldBytes, isQueued)
         }
-        if !isQueued { self.terminateForBacklog() }
-        guard let old else { return }
+        guard let switched else { return }
+        // Closing the long poll gives back what it was charged; the WebSocket now carries what the session holds.
+        self.charge(switched.held, to: switched.new)
+        if !switched.isQueued { self.terminateForBacklog() }
+        guard let old = switched.old else { return }
         self.releaseDisconnectFrame()
         old.send(WireServerMessage.endOfTransmission.encoded())
         old.close(reason: "Upgraded to WebSocket.")

@@ -79,22 +79,50 @@ extension WireSession {
     }
 
     /// `o` and `om`: checks the write now, against the rules and data of this moment and with the identity the
-    /// client has now, and queues it for when the client goes away.
+    /// client has now, and queues it for when the client goes away. A session holds at most
+    /// `maximumOnDisconnects` operations of at most `maximumOnDisconnectBytes` together; past either, the request
+    /// is refused (`too_many_ondisconnects`) and nothing is queued.
     func registerOnDisconnect(_ request: WireRequest) throws -> WireData {
         let (path, mutations) = try Self.mutations(of: request)
+        let (countLimit, byteLimit) = (self.context.maximumOnDisconnects, self.context.maximumOnDisconnectBytes)
+        let bytes = Self.heldBytes(path: path, mutations: mutations, upTo: byteLimit)
+        guard bytes <= byteLimit else { throw Self.onDisconnectLimit(count: countLimit, bytes: byteLimit) }
         let database = self.context.database
         let verdict = self.context.access.checkWrite(
             self.authIdentity, namespace: self.namespace, mutations: mutations, root: { database.root(self.namespace) },
             now: database.now())
         guard verdict.isAllowed else { throw WireProtocolError.permissionDeniedError }
-        self.shared.withLock { $0.onDisconnect.append(WireOnDisconnect(path: path, mutations: mutations)) }
+        let charged = self.shared.withLock { shared -> (any WireTransport)?? in
+            guard shared.onDisconnect.count < countLimit, bytes <= byteLimit - shared.onDisconnectBytes else {
+                return .none
+            }
+            shared.onDisconnect.append(WireOnDisconnect(path: path, mutations: mutations, bytes: bytes))
+            shared.onDisconnectBytes += bytes
+            return .some(self.hold(bytes, holding: &shared))
+        }
+        guard let charged else { throw Self.onDisconnectLimit(count: countLimit, bytes: byteLimit) }
+        self.charge(bytes, to: charged)
         return Self.emptyObject
     }
 
-    /// `oc`: drops queued operations registered at `path` or below it.
+    /// The refusal of an onDisconnect operation past the session's limits.
+    private static func onDisconnectLimit(count: Int, bytes: Int) -> WireProtocolError {
+        WireProtocolError(
+            .tooManyOnDisconnects,
+            "A connection may hold at most \(count) onDisconnect operations of \(bytes) bytes together; cancel "
+                + "some (onDisconnect().cancel()) or write less.")
+    }
+
+    /// `oc`: drops queued operations registered at `path` or below it, releasing what they were charged.
     func cancelOnDisconnect(_ text: String) throws -> WireData {
         let path = try Self.location(text, allowingPriority: false).path
-        self.shared.withLock { $0.onDisconnect.removeAll { path.contains($0.path) } }
+        let (released, transport) = self.shared.withLock { shared -> (Int, (any WireTransport)?) in
+            let released = shared.onDisconnect.reduce(0) { path.contains($1.path) ? $0 + $1.bytes : $0 }
+            shared.onDisconnect.removeAll { path.contains($0.path) }
+            shared.onDisconnectBytes -= released
+            return (released, self.hold(-released, holding: &shared))
+        }
+        self.charge(-released, to: transport)
         return Self.emptyObject
     }
 

@@ -33,14 +33,22 @@ final class WireSession: WebSocketMessageHandler {
         var isTerminated = false
         var listens: [WireListenKey: WireListen] = [:]
         var onDisconnect: [WireOnDisconnect] = []
+        /// Bytes of `onDisconnect`'s operations (`WireOnDisconnect.bytes`), held to the per-session limit.
+        var onDisconnectBytes = 0
+        /// Bytes charged for the listens and onDisconnect operations held (`WireSession+Holdings`).
+        var heldBytes = 0
         /// Who the client authenticated as, and until when; a new `auth` or `unauth` replaces it.
         var authentication = Authentication(identity: .anonymous, expires: nil)
         /// Counts `auth`/`unauth` requests, so an expiry timer set for an older credential does nothing.
         var authGeneration: UInt64 = 0
+        /// The timer that ends the current credential at its expiry (`expire(_:at:)`), cancelled when replaced.
+        var expiryTimer: Task<Void, any Error>?
         /// The WebSocket a long-polling session is upgrading to, its framing, and data it sent before the switch.
         var secondary: (any WireTransport)?
         var secondaryAssembler: WireFrameAssembler
         var secondaryBuffer: [String] = []
+        /// Bytes of `secondaryBuffer`, held to `maximumQueuedBytes` with the queued backlog.
+        var secondaryBufferBytes = 0
         var isSwitched = false
         /// The long-polling client's disconnect frame, held open while the session lives on the long poll.
         var disconnectFrame: WireDisconnectFrame?
@@ -103,12 +111,18 @@ final class WireSession: WebSocketMessageHandler {
         self.terminate(reason: "Too many unprocessed requests: send fewer at a time and wait for responses.")
     }
 
-    /// Takes one transport frame; a complete message is queued, a framing error ends the session.
+    /// Takes one transport frame; a complete message is queued, a framing error ends the session. The frames of a
+    /// message in progress count against the client memory budget until it completes.
     func receive(frame: String) {
-        let outcome = self.shared.withLock { shared -> Result<String?, WireProtocolError> in
-            guard !shared.isTerminated else { return .success(nil) }
-            return Result { () throws(WireProtocolError) -> String? in try shared.assembler.onFrame(frame) }
+        let (outcome, held, transport) = self.shared.withLock { shared in
+            guard !shared.isTerminated else {
+                return (Result<String?, WireProtocolError>.success(nil), 0, shared.transport)
+            }
+            let before = shared.assembler.heldBytes
+            let outcome = Result { () throws(WireProtocolError) -> String? in try shared.assembler.onFrame(frame) }
+            return (outcome, shared.assembler.heldBytes - before, shared.transport)
         }
+        self.charge(held, to: transport)
         switch outcome {
         case .success(let message?): self.enqueue(message: message)
         case .success(nil): break
@@ -116,13 +130,15 @@ final class WireSession: WebSocketMessageHandler {
         }
     }
 
-    /// Ends the session: closes the transport with `reason` and stops processing further messages.
+    /// Ends the session: closes the transport (and a WebSocket it was switching to) with `reason` and stops
+    /// processing further messages.
     func terminate(reason: String) {
-        let transport = self.shared.withLock { shared -> (any WireTransport)? in
+        let (transport, secondary) = self.shared.withLock { shared in
             shared.isTerminated = true
-            return shared.transport
+            return (shared.transport, shared.isSwitched ? nil : shared.secondary)
         }
         transport?.close(reason: reason)
+        secondary?.close(reason: reason)
         self.inboundContinuation.finish()
     }
 
@@ -214,14 +230,19 @@ final class WireSession: WebSocketMessageHandler {
     }
 
     private func finish() async {
-        let (listens, operations) = self.shared.withLock { shared in
+        let (listens, operations, held, transport) = self.shared.withLock { shared in
             shared.isTerminated = true
             let listens = Array(shared.listens.values)
             shared.listens = [:]
             let operations = shared.onDisconnect
             shared.onDisconnect = []
-            return (listens, operations)
+            shared.onDisconnectBytes = 0
+            let held = shared.heldBytes
+            shared.expiryTimer?.cancel()
+            shared.expiryTimer = nil
+            return (listens, operations, held, self.hold(-held, holding: &shared))
         }
+        self.charge(-held, to: transport)
         for listen in listens { self.remove(listen) }
         self.context.access.conditionalWrites.connectionClosed(self.caller)
         self.releaseDisconnectFrame()

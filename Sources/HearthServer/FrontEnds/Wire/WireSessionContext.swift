@@ -13,6 +13,13 @@ struct WireSessionContext: Sendable {
     let maximumMessageBytes: Int
     /// Largest backlog of received, unprocessed bytes (`NodeConfiguration.maximumWireQueuedBytes`).
     let maximumQueuedBytes: Int
+    /// The most listens one session may hold (`NodeConfiguration.maximumListensPerSession`).
+    let maximumListens: Int
+    /// The most onDisconnect operations one session may register (`NodeConfiguration.maximumOnDisconnectsPerSession`).
+    let maximumOnDisconnects: Int
+    /// The most bytes one session's onDisconnect operations may hold
+    /// (`NodeConfiguration.maximumOnDisconnectBytesPerSession`).
+    let maximumOnDisconnectBytes: Int
 }
 
 /// A queued onDisconnect operation (`o` or `om`): the path it was registered at and the writes it will make.
@@ -21,6 +28,8 @@ struct WireSessionContext: Sendable {
 struct WireOnDisconnect: Sendable {
     let path: Path
     let mutations: [Mutation]
+    /// What the operation is charged while it waits (`WireSession.heldBytes(path:mutations:)`).
+    let bytes: Int
 }
 
 /// Identifies a session's listen the way clients do: the path plus the tag of a filtered query.

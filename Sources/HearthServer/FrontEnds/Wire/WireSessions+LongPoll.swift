@@ -6,19 +6,29 @@ import HearthWire
 /// upgrades of long-polling sessions (`/.ws?…&s=<id>`).
 extension WireSessions {
     func longPoll(_ request: HTTPRequest) async -> HTTPReply {
-        let parameter = { (name: String) in request.query.first { $0.name == name }?.value }
+        // One table of the query (the first of repeated names wins, as a scan would find it), so reading a poll's
+        // many `seg`/`ts`/`d` parameters costs one pass over the query, not one per parameter.
+        let query = Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let parameter = { (name: String) in query[name] }
         if parameter("start") == "t" {
             let callback = parameter("cb") ?? ""
             guard callback.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 return Self.script(status: 400, Array("// cb must be alphanumeric\n".utf8))
             }
+            guard self.longPollMemory.take(WireLongPollMemory.sessionBytes) else {
+                self.longPollMemory.countRefusal()
+                return Self.script(status: 503, Array("// too many long-polling sessions; retry later\n".utf8))
+            }
             let session: WireSession
             do {
                 session = try self.makeSession(request)
             } catch {
+                self.longPollMemory.release(WireLongPollMemory.sessionBytes)
                 return .response(error.response)
             }
-            let transport = WireLongPollTransport(password: WireSession.makeID())
+            let transport = WireLongPollTransport(
+                password: WireSession.makeID(), maximumMessageBytes: self.context.maximumMessageBytes,
+                maximumQueuedBytes: self.context.maximumQueuedBytes, memory: self.longPollMemory)
             self.start(session)
             session.attach(transport)
             return Self.script(status: 200, transport.startScript(callback: callback, id: session.id))
@@ -38,6 +48,9 @@ extension WireSessions {
         guard let session, let transport, isAuthentic else {
             return Self.script(status: 200, Array("pLPCommand('close');\n".utf8))
         }
+        // Segment numbers and totals go to the assembler as parsed: it compares them, never adds to them, and
+        // refuses what is out of bounds. The session then ends with the reason in a shutdown message (`s`), which the
+        // client logs, as a WebSocket's close frame would carry it.
         var index = 0
         while let segment = parameter("seg\(index)").flatMap(Int.init),
             let total = parameter("ts\(index)").flatMap(Int.init), let data = parameter("d\(index)")
@@ -48,7 +61,10 @@ extension WireSessions {
                     session.enqueue(message: message)
                 }
             } catch {
+                self.longPollMemory.countRefusal()
+                session.send(.shutdown(reason: error.message))
                 session.terminate(reason: error.message)
+                break
             }
             index += 1
         }

@@ -10,6 +10,8 @@ public import HearthSystem
 /// end, plus the WebSocket ping loop. Cancelling `run()` ends every session.
 public final class WireSessions: Sendable {
     let context: WireSessionContext
+    /// What the node's long-polling sessions hold together, held to `--max-client-memory`.
+    let longPollMemory: WireLongPollMemory
     private let defaultNamespace: String
     private let pingInterval: Duration
     private let live = Lock<[String: WireSession]>([:])
@@ -23,7 +25,11 @@ public final class WireSessions: Sendable {
         self.context = WireSessionContext(
             database: database, access: access, log: log, metrics: metrics,
             maximumMessageBytes: configuration.maximumWireMessageBytes,
-            maximumQueuedBytes: configuration.maximumWireQueuedBytes)
+            maximumQueuedBytes: configuration.maximumWireQueuedBytes,
+            maximumListens: configuration.maximumListensPerSession,
+            maximumOnDisconnects: configuration.maximumOnDisconnectsPerSession,
+            maximumOnDisconnectBytes: configuration.maximumOnDisconnectBytesPerSession)
+        self.longPollMemory = WireLongPollMemory(limit: configuration.effectiveMaximumClientMemory)
         self.defaultNamespace = configuration.defaultNamespace
         self.pingInterval = .milliseconds(Int64(configuration.wirePingSeconds * 1000))
         (self.newSessions, self.newSessionsContinuation) = AsyncStream.makeStream(of: WireSession.self)

@@ -16,8 +16,9 @@ protocol WireTransport: AnyObject, Sendable {
     func closeForShutdown()
     /// A liveness probe (WebSocket ping); transports without one do nothing.
     func ping()
-    /// Charges (or, negative, releases) bytes of received messages the session holds to the node's client memory
-    /// budget; transports that span several connections (long polling) do not charge.
+    /// Charges (or, negative, releases) bytes the session holds for its client (received messages, listens,
+    /// onDisconnect operations) to the node's client memory budget, or for long polling to its own pool
+    /// (`WireLongPollMemory`).
     func holdInbound(_ delta: Int)
 }
 

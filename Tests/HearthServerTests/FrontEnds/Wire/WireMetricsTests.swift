@@ -19,9 +19,29 @@ import Testing
             #expect(metrics.contains(#"hearth_wire_requests_total{action="p",status="ok"} 1"#))
             #expect(metrics.contains(#"hearth_wire_requests_total{action="p",status="datastale"} 1"#))
             #expect(metrics.contains(#"hearth_wire_requests_total{action="g",status="ok"} 1"#))
-            #expect(metrics.contains(#"hearth_wire_requests_total{action="zz",status="invalid_request"} 1"#))
+            #expect(metrics.contains(#"hearth_wire_requests_total{action="other",status="invalid_request"} 1"#))
+            #expect(!metrics.contains("zz"))
             #expect(metrics.contains(#"hearth_wire_request_duration_seconds_count{action="p"} 2"#))
             #expect(metrics.contains("hearth_wire_sessions"))
+        }
+    }
+}
+
+/// Names a client invents never become metric labels: each would be kept for the process's life.
+@Suite struct MetricLabelBoundsTests {
+    /// Unknown realtime actions and HTTP methods are all counted under one `other` label.
+    @Test func unknownActionsAndMethodsShareTheOtherLabel() async throws {
+        try await TestNode.with { node in
+            try await onDedicatedThread {
+                let client = try WireTestClient(port: node.port)
+                for index in 0..<20 { _ = try client.call("invented\(index)", "{}") }
+            }
+            for index in 0..<5 { _ = try await node.request("BREW\(index)", "/x.json") }
+            let metrics = try await node.request("GET", "/.metrics").text
+            #expect(metrics.contains(#"hearth_wire_requests_total{action="other",status="invalid_request"} 20"#))
+            #expect(!metrics.contains("invented"))
+            #expect(metrics.contains(#"hearth_http_requests_total{method="other""#))
+            #expect(!metrics.contains("BREW"))
         }
     }
 }
