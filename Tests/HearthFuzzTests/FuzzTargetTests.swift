@@ -26,8 +26,7 @@ import Testing
     @Test func query() throws { try self.expectClean("query") }
 
     /// Long-poll requests and their segments are reassembled or refused.
-    @Test(.disabled("until wire-bounds' fix of WireLongPollAssembler's segment arithmetic lands"))
-    func longPoll() throws { try self.expectClean("long-poll") }
+    @Test func longPoll() throws { try self.expectClean("long-poll") }
 
     /// WebSocket frames, whole or in pieces, give the same events and never trap.
     @Test func webSocket() throws { try self.expectClean("websocket") }

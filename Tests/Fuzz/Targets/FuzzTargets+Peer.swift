@@ -6,19 +6,18 @@ import HearthTestKit
 
 /// What a peer port reads: the frame stream with its hello, and the payload of every frame kind.
 extension FuzzTargets {
-    /// A peer connection's bytes: frames however the reads split them (same frames either way), the hello (or a
-    /// join) first, then each frame's payload decoded by its kind.
+    /// A peer connection's bytes as the accepting node reads them: frames however the reads split them (same
+    /// frames either way), the handshake (hello and proof, refused without the cluster's secret), then each frame's
+    /// payload decoded by its kind. Inputs that keep a valid handshake reach the payloads; the rest test refusals.
     static let peerFrames = FuzzTarget(
-        name: "peer-frames", summary: "peer port streams: frame lengths and kinds, the hello, then any frame's payload",
+        name: "peer-frames", summary: "peer port streams: frame lengths and kinds, the handshake, then any payload",
         corpus: [
-            PeerHello(cluster: "hearth", node: "n1").frame.encoded
+            Self.dialerHandshake
                 + Self.peerPayloadSamples.flatMap { PeerFrame(kind: $0[0], payload: Array($0.dropFirst())).encoded },
-            PeerHello(cluster: "c", node: "ñ").frame.encoded + PeerFrame(kind: 9, payload: []).encoded,
-            PeerFrame(kind: PeerFrameKind.join.rawValue, payload: Self.peerPayloadSamples[5].dropFirst().map { $0 })
-                .encoded,
+            Self.dialerHandshake + PeerFrame(kind: 9, payload: []).encoded,
         ],
         dictionary: [[0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0x7F], [0, 0, 0, 1], [0x05, 0, 0, 0], Array("HRTH".utf8)]
-            + PeerFrameKind.allCases.map { [$0.rawValue] }
+            + [Array("HRPF".utf8)] + PeerFrameKind.allCases.map { [$0.rawValue] }
     ) { input throws(FuzzViolation) in
         let whole = Self.peerFrames([input[...]])
         let split = Self.peerFrames(Self.pieces(input))
@@ -26,17 +25,39 @@ extension FuzzTargets {
             whole.frames == split.frames && whole.error == split.error,
             "fed whole: \(whole.frames.count) frames, \(whole.error ?? "no error"); in pieces: \(split.frames.count) "
                 + "frames, \(split.error ?? "no error")")
-        guard let opening = whole.frames.first else { return false }
-        guard let hello = try? PeerHello(decoding: opening) else {
-            return try Self.decodePeerPayload(kind: opening.kind, opening.payload)
-                && opening.kind == PeerFrameKind.join.rawValue
+        guard let secret = Self.clusterSecret else {
+            throw FuzzViolation("a cluster secret of the minimum length is refused")
         }
-        _ = try? hello.check(cluster: "hearth")
-        let again = try? PeerHello(decoding: hello.frame)
-        try FuzzViolation.check(again == hello, "hello \(hello) does not round-trip")
-        for frame in whole.frames.dropFirst() { _ = try Self.decodePeerPayload(kind: frame.kind, frame.payload) }
+        var handshake = PeerHandshake(role: .acceptor, local: Self.acceptorHello, secret: secret)
+        var frames = whole.frames[...]
+        while handshake.established == nil, let frame = frames.popFirst() {
+            guard (try? handshake.receive(frame)) != nil else { return false }
+        }
+        guard let peer = handshake.established else { return false }
+        let again = try? PeerHello(decoding: peer.frame)
+        try FuzzViolation.check(again == peer, "hello \(peer) does not round-trip")
+        for frame in frames { _ = try Self.decodePeerPayload(kind: frame.kind, frame.payload) }
         return true
     }
+
+    /// The cluster secret both sides of the fuzzed connection hold.
+    private static let clusterSecret = PeerClusterSecret(
+        keys: [Array(repeating: 0x5A, count: PeerClusterSecret.minimumKeyLength)])
+
+    /// The accepting node's hello, with a fixed nonce so a corpus stream's proof stays valid.
+    private static let acceptorHello = PeerHello(
+        cluster: "hearth", node: "n2", generation: 1, nonce: Array(repeating: 2, count: PeerHello.nonceSize))
+
+    /// A dialing node's hello and proof for `acceptorHello`, as the first bytes of its connection.
+    private static let dialerHandshake: [UInt8] = {
+        let hello = PeerHello(
+            cluster: "hearth", node: "n1", generation: 1, nonce: Array(repeating: 1, count: PeerHello.nonceSize))
+        guard let secret = Self.clusterSecret else { return [] }
+        var dialer = PeerHandshake(role: .dialer, local: hello, secret: secret)
+        var bytes = dialer.opening.encoded
+        for case .send(let frame) in (try? dialer.receive(Self.acceptorHello.frame)) ?? [] { bytes += frame.encoded }
+        return bytes
+    }()
 
     /// The frames `pieces` make, and the decoder's error's code if it failed.
     private static func peerFrames(_ pieces: [ArraySlice<UInt8>]) -> (frames: [PeerFrame], error: String?) {
