@@ -37,7 +37,10 @@ extension FuzzTargets {
         name: "long-poll", summary: "long-poll requests (start, ser, id, pw, seg/ts/d, dframe) and segment reassembly",
         texts: [Self.longPollRequests(Self.realtimeMessages.prefix(3), maximumLength: 40)]
             + [Self.longPollRequests(Self.realtimeMessages.suffix(4), maximumLength: 1840)]
-            + ["/.lp?start=t&ser=1&cb=7&v=5&ns=x\n/.lp?dframe=t&id=s&pw=p\n" + Self.longPollRequests([Self.realtimeMessages[12]])],
+            + [
+                "/.lp?start=t&ser=1&cb=7&v=5&ns=x\n/.lp?dframe=t&id=s&pw=p\n"
+                    + Self.longPollRequests([Self.realtimeMessages[12]])
+            ],
         tokens: [
             "&seg", "&ts", "&d", "0=", "1=", "2=", "9223372036854775807", "-1", "=", "&", "\n", "%", "start=t", "ser=",
             "cb=", "id=", "pw=", "dframe=t", "-", "_", ".", "+", "/",
