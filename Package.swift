@@ -73,6 +73,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "HearthFuzzTargets",
+            dependencies: [
+                "HearthCluster", "HearthCore", "HearthNet", "HearthRules", "HearthServer", "HearthTestKit",
+                "HearthWire",
+            ],
+            path: "Tests/Fuzz/Targets",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "hearth-fuzz",
+            dependencies: ["HearthFuzzTargets", "HearthTestKit"],
+            path: "Tests/Fuzz/Runner",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "HearthTestKit",
             dependencies: ["HearthCore", "HearthStorage", "HearthSystem"],
             swiftSettings: strictSettings
@@ -125,6 +140,11 @@ let package = Package(
         .testTarget(
             name: "HearthTests",
             dependencies: ["Hearth", "HearthStorage", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthFuzzTests",
+            dependencies: ["HearthFuzzTargets", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

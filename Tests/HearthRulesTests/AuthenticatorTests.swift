@@ -43,6 +43,19 @@ import Testing
         #expect(throws: TokenError.self) { try Authenticator().authenticate(token, now: Self.now) }
     }
 
+    /// A token whose `exp` is as large as JSON allows authenticates until the latest expiry, a time every timer and
+    /// integer can hold (such a token over the realtime `auth` action used to stop the node converting it to Int64).
+    @Test func farFutureExpiriesAreHeldToTheLatestExpiry() throws {
+        let authenticator = Authenticator(databaseSecrets: [Self.secret])
+        for exp in ["1e308", "9223372036854775807", "1e19", "253402300800"] {
+            let token = TestTokens.hs256(
+                #"{"v":0,"iat":1799999000,"exp":\#(exp),"d":{"uid":"ada"}}"#, secret: Self.secret)
+            let authentication = try authenticator.authenticate(token, now: Self.now)
+            #expect(authentication.expires == Authentication.latestExpiry)
+            #expect(Int64(exactly: try #require(authentication.expires)) != nil)
+        }
+    }
+
     @Test func emulatorCredentialsOnlyWhereAllowed() throws {
         let claims = #"{"sub":"u1","iat":1799999000,"exp":1800003600,"firebase":{"sign_in_provider":"password"}}"#
         let unsigned = TestTokens.unsigned(claims)

@@ -4,59 +4,10 @@ import Testing
 
 @testable import HearthRules
 
-/// The rules parser and evaluator against random damage: every input is either read or refused with a position
-/// inside the text, and every expression that parses evaluates to an answer, never a crash or a hang.
+/// Random rule expressions built from the language's atoms and operators: every one that parses evaluates to an
+/// answer, never a crash or a hang. (Damaged rules files and mutated expressions are the `rules` and
+/// `rule-expression` fuzz targets, `FuzzTargetTests`.)
 @Suite struct RulesFuzzTests {
-    static let valid = #"""
-        {
-          // a comment with "quotes" and /* nested */ marks
-          "rules": {
-            ".read": "auth != null && root.child('admins/' + auth.uid).exists()",
-            "posts": {
-              ".indexOn": ["starCount", ".value"],
-              "$post": {
-                ".write": "!data.exists() || data.child('uid').val() === auth.uid",
-                ".validate": "newData.hasChildren(['uid', 'title']) && newData.child('title').val().matches(/^[a-z]+$/i)",
-                "starCount": { ".validate": "newData.isNumber() && newData.val() >= 0" }
-              }
-            }
-          }
-        }
-        """#
-
-    static let fragments = [
-        "{", "}", "[", "]", "\"", ":", ",", "//", "/*", "*/", "\n", ".read", ".write", ".validate", ".indexOn", "$x",
-        "true", "false", "null", "auth", "data", "newData", "root", "(", ")", "'", "&&", "||", "!", "===", "+", "?",
-        "/a/", "\\", "é", "\u{0}", "1e999", "-",
-    ]
-
-    @Test(arguments: [1, 2, 3] as [UInt64])
-    func damagedRulesFilesAreReadOrRefusedWithAPlaceInTheText(seed: UInt64) {
-        var random = SeededRandom(seed: seed)
-        let bytes = Array(Self.valid.utf8)
-        for _ in 0..<600 {
-            var damaged = bytes
-            for _ in 0..<Int.random(in: 1...4, using: &random) {
-                let position = Int.random(in: 0...damaged.count, using: &random)
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0 where position < damaged.count: damaged.remove(at: position)
-                case 1:
-                    let fragment = Self.fragments[Int.random(in: 0..<Self.fragments.count, using: &random)]
-                    damaged.insert(contentsOf: Array(fragment.utf8), at: position)
-                default: damaged = Array(damaged.prefix(position))
-                }
-            }
-            let text = String(decoding: damaged, as: UTF8.self)
-            do {
-                _ = try RulesDocument.parse(text)
-            } catch {
-                let lines = text.utf8.filter { $0 == 10 }.count + 1
-                #expect((1...lines).contains(error.line) && error.column >= 1, "\(error) for \(text)")
-                #expect(error.description.hasPrefix("Error saving rules - Line "))
-            }
-        }
-    }
-
     @Test(arguments: [4, 5] as [UInt64])
     func randomExpressionsParseOrAreRefusedAndEvaluateToAnAnswer(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)

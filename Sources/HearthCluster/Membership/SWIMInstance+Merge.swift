@@ -70,7 +70,9 @@ extension SWIMInstance {
 
     /// Gossip about this node itself: a suspicion at our incarnation or later is refuted by raising the
     /// incarnation; being declared `dead` (or `left`, which we did not do) while alive is answered by starting a new
-    /// generation, since those statuses are final. Records of other generations are old runs and change nothing.
+    /// generation, since those statuses are final, and so is a suspicion at the highest incarnation, which no
+    /// incarnation can outbid (the number comes from a peer). Records of other generations are old runs and change
+    /// nothing.
     private mutating func refute(_ incoming: SWIMMember) {
         guard incoming.generation == self.myself.generation, self.myself.status == .alive else { return }
         switch incoming.status {
@@ -78,7 +80,13 @@ extension SWIMInstance {
             return
         case .suspect:
             guard incoming.incarnation >= self.myself.incarnation else { return }
-            self.myself.incarnation = incoming.incarnation + 1
+            let (raised, overflow) = incoming.incarnation.addingReportingOverflow(1)
+            guard overflow else {
+                self.myself.incarnation = raised
+                break
+            }
+            self.myself.generation += 1
+            self.myself.incarnation = 0
         case .dead, .left:
             self.myself.generation += 1
             self.myself.incarnation = 0

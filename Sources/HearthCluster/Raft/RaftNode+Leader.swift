@@ -106,7 +106,10 @@ extension RaftNode {
             self.progress[peer] = progress
             self.handleAppendAccepted(from: peer, matchIndex: matchIndex)
         case .appendRejected(let rejectedIndex, let hintIndex, let hintTerm):
-            let hint = hintTerm > 0 ? self.log.conflictHint(index: hintIndex, term: hintTerm).index : hintIndex
+            // A follower's hint past this log's end says nothing more than the end does (and `hint + 1` must not
+            // overflow on a number a peer sent).
+            let hinted = hintTerm > 0 ? self.log.conflictHint(index: hintIndex, term: hintTerm).index : hintIndex
+            let hint = min(hinted, self.log.lastIndex)
             if progress.decrease(rejected: rejectedIndex, hint: hint) {
                 if progress.state == .replicate { progress.becomeProbe() }
                 self.progress[peer] = progress
@@ -130,7 +133,9 @@ extension RaftNode {
     }
 
     private mutating func handleAppendAccepted(from peer: NodeID, matchIndex: UInt64) {
-        guard var progress = self.progress[peer] else { return }
+        // No follower can match past the leader's log (Leader Completeness): a larger number is a peer's error, and
+        // taking it would overflow `matchIndex + 1`.
+        guard matchIndex <= self.log.lastIndex, var progress = self.progress[peer] else { return }
         guard progress.update(match: matchIndex) else {
             self.progress[peer] = progress
             return

@@ -40,6 +40,12 @@ public struct BinaryReader: Sendable {
         }
     }
 
+    /// `count` bytes, for a count read as a `u64`: one past `Int.max` cannot be there, so it is cut short too.
+    public mutating func readBytes(count: UInt64) throws(BinaryDecodingError) -> [UInt8] {
+        guard let exact = Int(exactly: count) else { throw BinaryDecodingError(truncatedAt: self.offset) }
+        return try self.readBytes(count: exact)
+    }
+
     public mutating func readBytes(count: Int) throws(BinaryDecodingError) -> [UInt8] {
         guard count >= 0, self.bytes.count - self.offset >= count else {
             throw BinaryDecodingError(truncatedAt: self.offset)

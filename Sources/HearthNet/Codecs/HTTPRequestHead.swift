@@ -1,20 +1,20 @@
 /// A parsed request line and header block, before the body: what the server needs to decide on limits, `100
 /// Continue` and keep-alive.
-struct HTTPRequestHead: Sendable {
+package struct HTTPRequestHead: Sendable {
     /// How the request body is delimited (RFC 9112 §6.3).
-    enum Framing: Sendable, Equatable {
+    package enum Framing: Sendable, Equatable {
         case none
         case length(Int)
         case chunked
     }
 
-    var method: String
+    package var method: String
     var target: String
-    var path: String
-    var query: [(name: String, value: String)]
+    package var path: String
+    package var query: [(name: String, value: String)]
     var version: String
     var headers: HTTPHeaders
-    var framing: Framing
+    package var framing: Framing
     /// Whether the connection stays open after this exchange: HTTP/1.1 unless `Connection: close`, HTTP/1.0 only
     /// with `Connection: keep-alive`.
     var isKeepAlive: Bool

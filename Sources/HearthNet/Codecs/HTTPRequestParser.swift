@@ -8,9 +8,9 @@
 ///
 /// Complexity: every byte is scanned a constant number of times, so parsing is O(n) in the input whatever the chunk
 /// sizes; the body is appended into one buffer reserved from `Content-Length`.
-struct HTTPRequestParser {
+package struct HTTPRequestParser {
     /// What the parser produced from the bytes so far.
-    enum Event {
+    package enum Event {
         case needMoreData
         case head(HTTPRequestHead)
         case body([UInt8])
@@ -44,7 +44,7 @@ struct HTTPRequestParser {
     private var bodyLimit = Int.max
     private var chunkedTotal = 0
 
-    init(maximumHeaderBytes: Int) {
+    package init(maximumHeaderBytes: Int) {
         self.maximumHeaderBytes = maximumHeaderBytes
     }
 
@@ -66,7 +66,7 @@ struct HTTPRequestParser {
         return false
     }
 
-    mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { self.append($0) }
     }
 
@@ -94,7 +94,7 @@ struct HTTPRequestParser {
 
     /// Sets the body limit for the head just returned; returns the error to answer with if the declared length
     /// already exceeds it.
-    mutating func acceptBody(limit: Int) -> HTTPParserError? {
+    package mutating func acceptBody(limit: Int) -> HTTPParserError? {
         guard case .awaitingBodyLimit(let framing) = self.state else {
             preconditionFailure("acceptBody(limit:) called without a pending head in state \(self.state)")
         }
@@ -117,7 +117,7 @@ struct HTTPRequestParser {
     }
 
     /// Advances as far as the buffered bytes allow and reports the next event.
-    mutating func next() -> Event {
+    package mutating func next() -> Event {
         while true {
             switch self.state {
             case .head(let scanned):

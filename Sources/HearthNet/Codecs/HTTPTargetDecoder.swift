@@ -2,9 +2,9 @@
 ///
 /// Kept apart from the parser so front ends and tests can decode targets without a connection. All operations are
 /// O(n) in the target length.
-enum HTTPTargetDecoder {
+package enum HTTPTargetDecoder {
     /// Decodes `target` in origin form (`/a/b?x=1`), absolute form (`http://host/a?x=1`) or asterisk form (`*`).
-    static func decode(
+    package static func decode(
         _ target: String
     ) throws(HTTPParserError) -> (path: String, query: [(name: String, value: String)]) {
         let bytes = Array(target.utf8)

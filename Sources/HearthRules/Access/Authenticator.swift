@@ -40,7 +40,7 @@ public struct Authenticator: Sendable {
             return Authentication(identity: .admin, expires: nil)
         }
         let token = try JSONWebToken(credential)
-        let expires = token.claims["exp"].flatMap(TokenVerifier.seconds)
+        let expires = token.claims["exp"].flatMap(TokenVerifier.seconds).map { min($0, Authentication.latestExpiry) }
         switch token.algorithm {
         case "HS256":
             guard !self.databaseSecrets.isEmpty else {
@@ -98,6 +98,10 @@ public struct Authenticator: Sendable {
 
 /// Who a credential belongs to, and when that stops being true (a token's `exp`, seconds since the Unix epoch).
 public struct Authentication: Sendable, Equatable {
+    /// The latest `expires` a credential is given, the last second of the year 9999: a token's `exp` past it (up to
+    /// 1e308) is held to it, so the session's expiry timer and the whole seconds a client is told stay representable.
+    public static let latestExpiry: Double = 253_402_300_799
+
     public var identity: AuthIdentity
     public var expires: Double?
 

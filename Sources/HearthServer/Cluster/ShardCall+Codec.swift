@@ -38,7 +38,7 @@ import HearthWire
 ///       path, u8 0 none | 1 int i64 | 2 double bits u64 | 3 string
 /// ```
 extension ShardCall {
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         BinaryWriter.append(self.id, to: &bytes)
         BinaryWriter.append(UInt16(truncatingIfNeeded: self.shard), to: &bytes)
@@ -109,7 +109,7 @@ extension ShardCall {
 
     /// Reads a call written by `encoded()`.
     /// - Throws: `BinaryDecodingError` or `CommitRecordError` naming what is damaged.
-    init(decoding bytes: [UInt8]) throws {
+    package init(decoding bytes: [UInt8]) throws {
         var reader = BinaryReader(bytes: bytes)
         self.id = try reader.readUInt64()
         self.shard = Int(try reader.readUInt16())
@@ -166,7 +166,7 @@ extension ShardCall {
 }
 
 extension ShardReply {
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         BinaryWriter.append(self.id, to: &bytes)
         switch self.outcome {
@@ -225,7 +225,7 @@ extension ShardReply {
 
     /// Reads a reply written by `encoded()`.
     /// - Throws: `BinaryDecodingError` or `CommitRecordError` naming what is damaged.
-    init(decoding bytes: [UInt8]) throws {
+    package init(decoding bytes: [UInt8]) throws {
         var reader = BinaryReader(bytes: bytes)
         self.id = try reader.readUInt64()
         switch try reader.readUInt8() {

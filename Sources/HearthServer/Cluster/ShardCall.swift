@@ -4,7 +4,7 @@ import HearthWire
 
 /// A shard command one node's coordinator sends to the node leading the shard, and the answer it gets back: the
 /// `ShardClient` methods as messages (`PeerFrameKind.shardCall` and `.shardReply` frames), matched by `id`.
-struct ShardCall: Sendable {
+package struct ShardCall: Sendable {
     /// What the leader's actor is asked to do.
     enum Command: Sendable {
         case write(ShardWrite, conditions: [WriteCondition])
@@ -31,7 +31,7 @@ struct ShardCall: Sendable {
 }
 
 /// The answer to a `ShardCall`.
-struct ShardReply: Sendable {
+package struct ShardReply: Sendable {
     /// What became of the command.
     enum Outcome: Sendable {
         /// An entry was appended at the position (a write, a decision or a finish), resolving to the mutations.

@@ -29,7 +29,7 @@ struct LegacyCommitRecord: Sendable {
         for _ in 0..<count {
             let kind = try reader.readUInt8()
             let path = LogDecoding.path(try reader.readString(count: Int(try reader.readUInt16())))
-            let value = try reader.readBytes(count: Int(try reader.readUInt64()))
+            let value = try reader.readBytes(count: try reader.readUInt64())
             let node = try LogDecoding.writeValue(value, at: path).node
             switch kind {
             case 1: mutations.append(.set(path, node))

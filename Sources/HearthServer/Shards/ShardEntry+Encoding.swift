@@ -160,7 +160,7 @@ extension ShardWrite {
         for _ in 0..<count {
             let kind = try reader.readUInt8()
             let path = LogDecoding.path(try reader.readString(count: Int(try reader.readUInt16())))
-            let value = try LogDecoding.writeValue(try reader.readBytes(count: Int(try reader.readUInt64())), at: path)
+            let value = try LogDecoding.writeValue(try reader.readBytes(count: try reader.readUInt64()), at: path)
             switch kind {
             case 1: mutations.append(.set(path, value))
             case 2: mutations.append(.setPriority(path, value))

@@ -44,6 +44,14 @@ import Testing
         #expect(ping.ping.gossip.contains(swim.myself), "the refutation is gossiped")
     }
 
+    /// A suspicion at the highest incarnation, which no incarnation can outbid, is refuted with a new generation
+    /// instead of trapping on `incarnation + 1` (the number comes from a peer).
+    @Test func suspicionAtTheHighestIncarnationStartsANewGeneration() throws {
+        var swim = try SWIMTest.instance(knowing: "n2 alive")
+        _ = self.gossip(&swim, "n1 suspect@\(UInt64.max) by=n2")
+        #expect(swim.myself.generation == 2 && swim.myself.incarnation == 0 && swim.myself.status == .alive)
+    }
+
     @Test func beingDeclaredDeadStartsANewGeneration() throws {
         var swim = try SWIMTest.instance(knowing: "n2 alive")
         _ = self.gossip(&swim, "n1 dead@3")

@@ -72,6 +72,31 @@ import Testing
         #expect(leader.log.committed == 2)
     }
 
+    /// Indexes a follower sends past the leader's log (up to `UInt64.max`) change nothing and never trap: an
+    /// acceptance cannot match entries the leader does not have, and a rejection's hint is read as the log's end.
+    @Test func indexesPastTheLeadersLogChangeNothing() throws {
+        let membership = RaftMembership(voters: [n1, n2, n3])
+        let state = RaftPersistentState(
+            hardState: RaftHardState(term: 1),
+            snapshot: RaftSnapshotMetadata(index: 0, term: 0, membership: membership), entries: [])
+        var leader = try RaftNode(
+            id: n1, group: RaftHarness.group, configuration: RaftConfiguration(), restoring: state, seed: 1)
+        while leader.role == .follower { leader.tick() }
+        func reply(_ kind: RaftMessage.Kind) {
+            leader.step(RaftMessage(group: RaftHarness.group, from: n2, to: n1, term: 2, kind: kind))
+        }
+        reply(.preVoteResponse(granted: true))
+        reply(.voteResponse(granted: true))
+        if let ready = leader.ready() { leader.advance(ready) }
+        #expect(leader.role == .leader && leader.log.lastIndex == 1)
+        reply(.appendAccepted(matchIndex: .max))
+        reply(.appendRejected(rejectedIndex: 1, hintIndex: .max, hintTerm: 0))
+        reply(.appendRejected(rejectedIndex: .max, hintIndex: .max, hintTerm: .max))
+        #expect(leader.log.committed == 0, "no quorum came from the out-of-range answers")
+        reply(.appendAccepted(matchIndex: 1))
+        #expect(leader.log.committed == 1, "the follower's real answer still counts")
+    }
+
     /// A leader's appends may reach its followers before its own write is durable, so its own log counts toward a
     /// commit only once persisted: two followers make a quorum of three without it, one does not.
     @Test func theLeadersOwnLogCountsOnlyOncePersisted() throws {

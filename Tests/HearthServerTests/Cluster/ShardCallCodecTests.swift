@@ -135,4 +135,15 @@ import Testing
         #expect(throws: (any Error).self) { try ShardCall(decoding: unknown) }
         #expect(throws: (any Error).self) { try ShardReply(decoding: [1, 0, 0, 0, 0, 0, 0, 0, 42]) }
     }
+
+    /// A write whose value length is past `Int.max` is refused, not trapped on (found by the `peer-payloads` fuzz
+    /// target, seed 1, input 137000: any node that reached a peer port could stop another this way).
+    @Test func aValueLengthPastIntMaxIsRefused() {
+        var call: [UInt8] = [7, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 1]
+        call += [0, 0] + [0, 0, 0, 0, 0, 0, 0, 0] + [1, 0, 0, 0]
+        call += [1] + [0, 0] + [0, 0, 0, 0, 0, 0, 0, 0x80]
+        #expect(throws: (any Error).self) { try ShardCall(decoding: call) }
+        call[call.count - 1] = 0xFF
+        #expect(throws: (any Error).self) { try ShardCall(decoding: call) }
+    }
 }

@@ -2,7 +2,7 @@ import HearthCore
 import HearthNet
 
 /// A REST failure rendered the way Firebase renders it: a status and `{"error": "<message>"}`.
-struct RESTError: Error, Sendable {
+package struct RESTError: Error, Sendable {
     var status: Int
     var message: String
     var headers: [(String, String)] = []

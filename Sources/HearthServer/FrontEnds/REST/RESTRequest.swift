@@ -1,5 +1,5 @@
 import HearthCore
-import HearthNet
+package import HearthNet
 import HearthWire
 
 /// A REST call as Firebase defines it, parsed and validated from an HTTP request.
@@ -7,7 +7,7 @@ import HearthWire
 /// Covers `/<path>.json` (and `/<path>/.priority.json`), the method after `X-HTTP-Method-Override`, the namespace
 /// (`ns=` or the host's first label), and the query parameters Firebase documents. Unknown parameters are ignored,
 /// as Firebase and its emulator ignore them.
-struct RESTRequest {
+package struct RESTRequest {
     enum Method: String { case get = "GET", put = "PUT", post = "POST", patch = "PATCH", delete = "DELETE" }
     enum PrintMode { case normal, pretty, silent }
 
@@ -16,7 +16,7 @@ struct RESTRequest {
     var path: Path
     /// True for `…/.priority.json`: the request reads or writes the priority of `path`.
     var targetsPriority: Bool
-    var parameters: [String: String]
+    package var parameters: [String: String]
     var printMode: PrintMode
     var exportFormat: Bool
     var shallow: Bool
@@ -31,7 +31,7 @@ struct RESTRequest {
 
     /// Parses the method, path, namespace and common parameters.
     /// - Throws: `RESTError` with Firebase's status and message.
-    init(_ request: HTTPRequest, defaultNamespace: String) throws(RESTError) {
+    package init(_ request: HTTPRequest, defaultNamespace: String) throws(RESTError) {
         var parameters: [String: String] = [:]
         for (name, value) in request.query {
             if parameters[name] != nil, Self.singleValued.contains(name) {
