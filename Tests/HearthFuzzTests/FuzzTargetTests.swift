@@ -44,8 +44,7 @@ import Testing
     @Test func ruleExpression() throws { try self.expectClean("rule-expression") }
 
     /// Rule regular expressions answer in linear time, whatever the pattern and subject.
-    @Test(.disabled("until rules-regex's linear-time matcher lands"))
-    func ruleRegex() throws { try self.expectClean("rule-regex") }
+    @Test func ruleRegex() throws { try self.expectClean("rule-regex") }
 
     /// Credentials authenticate or fail with a token error.
     @Test func token() throws { try self.expectClean("token") }

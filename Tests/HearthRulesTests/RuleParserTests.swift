@@ -67,4 +67,31 @@ import Testing
             }
         }
     }
+
+    /// Trees deeper than `maximumDepth` (brackets, unary operators, chains of binary operators or of members) are
+    /// refused with a message, so no rules file can exhaust the stack; trees within it parse.
+    @Test func expressionsDeeperThanTheLimitAreRefused() throws {
+        let limit = RuleParser.maximumDepth
+        let deep = [
+            String(repeating: "(", count: 100_000) + "a" + String(repeating: ")", count: 100_000),
+            String(repeating: "!", count: 100_000) + "a",
+            Array(repeating: "a", count: 100_000).joined(separator: " + "),
+            "root" + String(repeating: ".child('a')", count: 100_000) + ".exists()",
+            String(repeating: "a[", count: 100_000) + "0" + String(repeating: "]", count: 100_000),
+        ]
+        for text in deep {
+            #expect(throws: RuleSyntaxError.self, "\(text.prefix(20))") { try RuleParser.parse(text) }
+            do {
+                _ = try RuleParser.parse(text)
+            } catch {
+                #expect(error.message.hasPrefix("Expression nests too deeply"), "\(error)")
+            }
+        }
+        let fine = [
+            String(repeating: "(", count: limit / 4) + "a" + String(repeating: ")", count: limit / 4),
+            Array(repeating: "a", count: limit / 4).joined(separator: " || "),
+            "root" + String(repeating: ".child('a')", count: limit / 4) + ".exists()",
+        ]
+        for text in fine { _ = try RuleParser.parse(text) }
+    }
 }

@@ -1,9 +1,18 @@
 /// Reads a rule expression: JavaScript's expression syntax restricted to what Firebase's rules allow, with its
 /// precedence (from loosest: `?:`, `||`, `&&`, equality, comparison, `+ -`, `* / %`, unary `! -`, then `.`, calls
 /// and `[]`).
+///
+/// The tree it builds is at most `maximumDepth` deep (nested brackets, unary operators and chains of binary ones
+/// together), so that neither parsing nor evaluating an expression can run out of stack, whatever a rules file
+/// holds.
 public struct RuleParser {
+    /// The deepest expression tree accepted; real rules stay far below it.
+    public static let maximumDepth = 256
+
     private var tokens: [RuleToken] = []
     private var position = 0
+    /// How deep the tree being built is at the current point.
+    private var depth = 0
 
     /// - Throws: `RuleSyntaxError` naming what was unexpected and where.
     public static func parse(_ text: String) throws(RuleSyntaxError) -> RuleExpression {
@@ -22,6 +31,8 @@ public struct RuleParser {
     private var current: RuleToken { self.tokens[min(self.position, self.tokens.count - 1)] }
 
     private mutating func conditional() throws(RuleSyntaxError) -> RuleExpression {
+        try self.descend()
+        defer { self.depth -= 1 }
         let condition = try self.binary(level: 0)
         guard self.take("?") else { return condition }
         let then = try self.conditional()
@@ -32,7 +43,10 @@ public struct RuleParser {
     private mutating func binary(level: Int) throws(RuleSyntaxError) -> RuleExpression {
         guard level < Self.levels.count else { return try self.unary() }
         var left = try self.binary(level: level + 1)
+        let entered = self.depth
+        defer { self.depth = entered }
         while case .symbol(let symbol) = self.current.kind, Self.levels[level].contains(symbol) {
+            try self.descend()
             self.position += 1
             left = .binary(symbol, left, try self.binary(level: level + 1))
         }
@@ -41,6 +55,8 @@ public struct RuleParser {
 
     private mutating func unary() throws(RuleSyntaxError) -> RuleExpression {
         if case .symbol(let symbol) = self.current.kind, symbol == "!" || symbol == "-" {
+            try self.descend()
+            defer { self.depth -= 1 }
             self.position += 1
             return .unary(symbol, try self.unary())
         }
@@ -49,7 +65,10 @@ public struct RuleParser {
 
     private mutating func postfix(_ target: RuleExpression) throws(RuleSyntaxError) -> RuleExpression {
         var expression = target
+        let entered = self.depth
+        defer { self.depth = entered }
         while true {
+            if case .symbol(let symbol) = self.current.kind, symbol == "." || symbol == "[" { try self.descend() }
             if self.take(".") {
                 guard case .identifier(let name) = self.current.kind else { throw self.unexpected() }
                 self.position += 1
@@ -92,6 +111,16 @@ public struct RuleParser {
         default:
             self.position -= 1
             throw self.unexpected()
+        }
+    }
+
+    /// One level deeper into the tree; refuses a tree deeper than `maximumDepth`.
+    private mutating func descend() throws(RuleSyntaxError) {
+        self.depth += 1
+        guard self.depth <= Self.maximumDepth else {
+            throw RuleSyntaxError(
+                "Expression nests too deeply (more than \(Self.maximumDepth) levels); split it into simpler rules.",
+                offset: self.current.offset)
         }
     }
 
