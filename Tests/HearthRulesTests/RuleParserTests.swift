@@ -36,7 +36,8 @@ import Testing
         #expect(
             try RuleParser.parse("newData.val().matches(/^[a-z]+@x\\/y$/i)")
                 == .call(
-                    .call(.variable("newData"), "val", []), "matches", [.regex(try RuleRegex(pattern: "^[a-z]+@x\\/y$", flags: "i"))]))
+                    .call(.variable("newData"), "val", []), "matches",
+                    [.regex(try RuleRegex(pattern: "^[a-z]+@x\\/y$", flags: "i"))]))
         #expect(
             try RuleParser.parse("$uid === auth.uid")
                 == .binary("===", .variable("$uid"), .member(.variable("auth"), "uid")))
