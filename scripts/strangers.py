@@ -288,24 +288,30 @@ def listens():
     """One WebSocket pipelining 300,000 listens on distinct paths."""
     node = Node()
     try:
-        sock = open_websocket(node.port)
-        counter = StatusCounter(sock)
-        time.sleep(0.5)
-        node.reset_peak()
-        before = node.rss()
         frames = (text_frame(wire(index, "q", {"p": f"/l/{index}", "h": ""})) for index in range(300000))
-        sent = send_all(sock, frames, 45)
-        counter.wait(sent, 15)
-        growth = node.peak - before
-        why = counter.refusal or counter.goodbye()
-        sock.close()
-        alive = healthy(node.port)
-        refused = why is not None
-        return report("listens", f"{sent} sent, {counter.counts.get('ok', 0)} acknowledged; RSS +{growth / MB:.0f} MB"
-                      + (f"; refused {why[:90]!r}" if refused else ""),
-                      "≤ 128 MB or refused clearly", (growth <= 128 * MB or refused) and alive)
+        return flood_row(node, "listens", frames, 15, 128)
     finally:
         node.stop()
+
+
+def flood_row(node, row, frames, wait_seconds, bar_mb):
+    """Sends `frames` down one realtime WebSocket (45 s at most), waits for their answers, and reports the RSS growth
+    against `bar_mb`, or the refusal the node sent, with the node still healthy."""
+    sock = open_websocket(node.port)
+    counter = StatusCounter(sock)
+    time.sleep(0.5)
+    node.reset_peak()
+    before = node.rss()
+    sent = send_all(sock, frames, 45)
+    counter.wait(sent, wait_seconds)
+    growth = node.peak - before
+    why = counter.refusal or counter.goodbye()
+    sock.close()
+    alive = healthy(node.port)
+    refused = why is not None
+    return report(row, f"{sent} sent, {counter.counts.get('ok', 0)} acknowledged; RSS +{growth / MB:.0f} MB"
+                  + (f"; refused {why[:90]!r}" if refused else ""),
+                  f"≤ {bar_mb} MB or refused clearly", (growth <= bar_mb * MB or refused) and alive)
 
 
 def labels():
@@ -399,23 +405,9 @@ def ondisconnect():
     """One realtime session registering 400 onDisconnect sets (`o`) of 1 MB."""
     node = Node()
     try:
-        sock = open_websocket(node.port)
-        counter = StatusCounter(sock)
-        time.sleep(0.5)
-        node.reset_peak()
-        before = node.rss()
         value = "v" * MB
         frames = (text_frame(wire(index, "o", {"p": f"/od/{index}", "d": value})) for index in range(400))
-        sent = send_all(sock, frames, 45)
-        counter.wait(sent, 10)
-        growth = node.peak - before
-        why = counter.refusal or counter.goodbye()
-        sock.close()
-        alive = healthy(node.port)
-        refused = why is not None
-        return report("ondisconnect", f"{sent} sent, {counter.counts.get('ok', 0)} acknowledged; RSS +{growth / MB:.0f} MB"
-                      + (f"; refused {why[:90]!r}" if refused else ""),
-                      "≤ 256 MB or refused clearly", (growth <= 256 * MB or refused) and alive)
+        return flood_row(node, "ondisconnect", frames, 10, 256)
     finally:
         node.stop()
 

@@ -12,19 +12,8 @@ import Testing
 
     /// Two nodes whose secrets differ never connect, and no frame passes between them.
     @Test(.timeLimit(.minutes(1))) func aNodeWithAnotherSecretIsRefused() async throws {
-        let inbox1 = FrameInbox()
-        let inbox2 = FrameInbox()
-        let n1 = try Harness.start(try Harness.configuration("n1"), inbox: inbox1)
-        let n2 = try Harness.start(try Harness.configuration("n2", secret: Harness.otherSecret), inbox: inbox2)
-        try Harness.connectAll([n1, n2])
-        n1.send([1], kind: 1, to: "n2")
-        n2.send([2], kind: 1, to: "n1")
-        #expect(await eventually { (n1.statistics(for: "n2")?.handshakeFailures ?? 0) >= 2 })
-        #expect(n1.statistics(for: "n2")?.connectionsEstablished == 0)
-        #expect(n2.statistics(for: "n1")?.connectionsEstablished == 0)
-        #expect(inbox1.all.isEmpty && inbox2.all.isEmpty)
-        await n1.shutdown()
-        await n2.shutdown()
+        try await Harness.expectRefusedPair(
+            try Harness.configuration("n1"), try Harness.configuration("n2", secret: Harness.otherSecret))
     }
 
     /// A node that cannot prove the secret never reaches the join handler: not with another secret, not with a

@@ -3,6 +3,7 @@ import HearthNet
 import HearthSystem
 import HearthTestKit
 import Synchronization
+import Testing
 
 /// The frames one transport received, by sender, for assertions from the test's task.
 final class FrameInbox: Sendable {
@@ -63,6 +64,26 @@ enum PeerTransportHarness {
                 transport.addPeer(other.node, at: try SocketAddress(host: "127.0.0.1", port: other.port))
             }
         }
+    }
+
+    /// Starts nodes `n1` and `n2` with `first` and `second`, which must refuse each other's handshake: both try (at
+    /// least twice), neither connects, and no frame passes between them.
+    static func expectRefusedPair(_ first: PeerTransport.Configuration, _ second: PeerTransport.Configuration)
+        async throws
+    {
+        let inbox1 = FrameInbox()
+        let inbox2 = FrameInbox()
+        let n1 = try Self.start(first, inbox: inbox1)
+        let n2 = try Self.start(second, inbox: inbox2)
+        try Self.connectAll([n1, n2])
+        n1.send([1], kind: 1, to: "n2")
+        n2.send([2], kind: 1, to: "n1")
+        #expect(await eventually { (n1.statistics(for: "n2")?.handshakeFailures ?? 0) >= 2 })
+        #expect(n1.statistics(for: "n2")?.connectionsEstablished == 0)
+        #expect(n2.statistics(for: "n1")?.connectionsEstablished == 0)
+        #expect(inbox1.all.isEmpty && inbox2.all.isEmpty)
+        await n1.shutdown()
+        await n2.shutdown()
     }
 
     /// Whether `a` and `b` see each other connected within a few seconds.
