@@ -32,6 +32,8 @@ public final class HTTPServer: Sendable {
     private let acceptBackoffSeconds: Double
     private let counters: NetworkCounters
     private let budget: ClientMemoryBudget?
+    /// The client memory budget this server enforces, in bytes; `nil` when it has none.
+    package var clientMemoryLimit: Int? { self.budget?.limit }
     private let phase = Lock(Phase.created)
 
     public convenience init(configuration: HTTPServerConfiguration, handler: any HTTPRequestHandler) {

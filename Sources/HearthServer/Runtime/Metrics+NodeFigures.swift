@@ -18,6 +18,9 @@ extension Metrics {
         registry.sampledCounter("hearth_wal_fsyncs_total", help: "fsync calls made by the write-ahead log.") {
             Double(backend.walStatistics.fsyncs)
         }
+        registry.sampledCounter(
+            "hearth_wal_fsync_seconds_total", help: "Seconds the write-ahead log spent in fsync calls, summed."
+        ) { Double(backend.walStatistics.fsyncNanoseconds) / 1e9 }
         registry.sampledCounter("hearth_wal_records_total", help: "Records appended to the write-ahead log.") {
             Double(backend.walStatistics.records)
         }
@@ -73,6 +76,10 @@ extension Metrics {
             "hearth_client_memory_bytes",
             help: "Bytes held for clients (queued answers, requests being received), charged to --max-client-memory."
         ) { Double(server.statistics.clientMemoryBytes) }
+        registry.sampledGauge(
+            "hearth_client_memory_budget_bytes",
+            help: "The client memory budget (--max-client-memory) hearth_client_memory_bytes is charged to; 0: none."
+        ) { Double(server.clientMemoryLimit ?? 0) }
         registry.sampledCounters(
             "hearth_connections_evicted_total",
             help: "Connections closed to protect memory: over the client memory budget, or too long above the "

@@ -1,3 +1,5 @@
+import HearthSystem
+
 /// The writer thread's end of the log: appends framed batches to the current segment, rolls segments and fsyncs.
 ///
 /// Confined to one thread at a time: `WriteAheadLog.init` builds it, then hands it to the writer thread, which is
@@ -78,8 +80,10 @@ final class SegmentWriter: @unchecked Sendable {
     }
 
     private func synchronize(metadata: Bool) throws(StorageError) {
+        let start = MonotonicClock.now()
         try self.fileSystem.synchronize(self.handle, metadata: metadata)
         self.statistics.fsyncs += 1
+        self.statistics.fsyncNanoseconds &+= MonotonicClock.now() &- start
     }
 
     /// Closes the full segment (synced unless fsync is off) and starts `wal-<firstLSN>.log`.

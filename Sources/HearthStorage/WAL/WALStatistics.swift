@@ -2,6 +2,8 @@
 public struct WALStatistics: Sendable, Hashable {
     /// fsync/fdatasync calls on segment files.
     public var fsyncs: UInt64 = 0
+    /// Nanoseconds spent in those calls, summed: with `fsyncs`, the disk's average sync latency.
+    public var fsyncNanoseconds: UInt64 = 0
     /// Batches written (each is one or a few `write` calls).
     public var batches: UInt64 = 0
     /// Records written.
