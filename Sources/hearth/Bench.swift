@@ -56,7 +56,7 @@ enum Bench {
             print(self.usage)
         case let name?:
             throw UsageError(
-                "unknown benchmark '\(name)': one of query, restart, star, stars, fanout (`hearth bench --help`)")
+                "unknown benchmark '\(name)': one of query, restart, star, stars, fanout")
         }
     }
 
