@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthIntegrationTests",
-            dependencies: ["HearthServer", "HearthTestKit"],
+            dependencies: ["HearthServer", "HearthSystem", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
     ]

@@ -5,7 +5,6 @@ import HearthCore
 /// `hearth-bench stars|fanout …`: the load generators behind `hearth bench stars` and `hearth bench fanout` (a
 /// program of its own so that the server's binary does not link the client library and Foundation's networking).
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = StarsOptions.usage + "\n" + FanoutOptions.usage
 let wantsHelp = arguments.dropFirst().contains { ["--help", "-h"].contains($0) }
 
 /// Writes `text` and a newline to standard error.
@@ -20,12 +19,13 @@ func save(_ json: JSONValue, to file: String?) throws {
 }
 
 /// Runs load generator `name` and exits with its status: 0 when `body` says every check passed, 1 when one failed
-/// or the run could not be made, 2 (with `usage`) for a command line it cannot take.
-func run(_ name: String, usage: String, _ body: () async throws -> Bool) async -> Never {
+/// or the run could not be made, 2 for a command line it cannot take (with one line pointing to its `--help`, so
+/// that the error stays on screen).
+func run(_ name: String, _ body: () async throws -> Bool) async -> Never {
     do {
         exit(try await body() ? 0 : 1)
     } catch let error as BenchOptionsError {
-        complain("hearth bench \(name): \(error)\n\(usage)")
+        complain("hearth bench \(name): \(error)\nrun `hearth bench \(name) --help` for its options")
         exit(2)
     } catch {
         complain("hearth bench \(name): \(error)")
@@ -39,7 +39,7 @@ case "stars" where wantsHelp:
 case "fanout" where wantsHelp:
     print(FanoutOptions.usage)
 case "stars":
-    await run("stars", usage: StarsOptions.usage) {
+    await run("stars") {
         let options = try StarsOptions(arguments: Array(arguments.dropFirst()))
         let isTerminal = isatty(STDOUT_FILENO) != 0
         let report = try await StarsBenchmark.run(options, isTerminal: isTerminal) { line in
@@ -58,7 +58,7 @@ case "stars":
         return report.invariantsOk
     }
 case "fanout":
-    await run("fanout", usage: FanoutOptions.usage) {
+    await run("fanout") {
         let options = try FanoutOptions(arguments: Array(arguments.dropFirst()))
         let report = try await FanoutBenchmark.run(options)
         print(report.text)
@@ -66,6 +66,8 @@ case "fanout":
         return report.isComplete
     }
 default:
-    complain(usage)
+    complain(
+        "usage: hearth-bench stars|fanout [options]; `hearth bench stars --help` and `hearth bench fanout --help` "
+            + "list them")
     exit(2)
 }

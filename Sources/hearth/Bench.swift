@@ -6,20 +6,36 @@ import HearthSystem
 /// `hearth bench`: in-process measurements that do not need a load generator. Network throughput is measured
 /// with wrk against a running node (scripts/bench-rest.sh).
 enum Bench {
+    /// The benchmarks and the options of those run in this process, each with its meaning and default;
+    /// `stars` and `fanout` list theirs with `--help`.
     static let usage = """
-        usage: hearth bench query [--children N]      time ordered queries over one list of N children (default 1000000)
-               hearth bench restart --data DIR        time recovering a data directory (snapshot + log tail)
-               hearth bench star [--shape multi|single] [--clients N] [--seconds S]
-                                                      the docs' star through the core alone (no network)
-               hearth bench stars [options]           load-test running nodes with the docs' star, then check
-                                                      that nothing was lost (exits 1 if something was); runs
-                                                      hearth-bench: `hearth bench stars --help` lists its options
-               hearth bench fanout [options]          time one write's events at many listeners of a node (or
-                                                      Redis); runs hearth-bench (`hearth bench fanout --help`)
+        usage: hearth bench <benchmark> [options]
+
+          hearth bench query [--children N]
+                                  time ordered queries over one list of children
+              --children N        the list's children (default 1000000)
+          hearth bench restart --data DIR
+                                  time recovering a data directory (snapshot + log tail)
+              --data DIR          the data directory to open (required; a stopped node's)
+          hearth bench star [--shape multi|single] [--clients N] [--seconds S]
+                                  the docs' star through the core alone (no network)
+              --shape multi|single  multi: the star's two copies in different shards; single: in one shard
+                                  (default multi)
+              --clients N         tasks starring at once, each with one star in flight (default 64)
+              --seconds S         how long to run (default 5)
+          hearth bench stars [options]
+                                  load-test running nodes with the docs' star, then check that nothing was lost
+                                  (exits 1 if something was); runs hearth-bench: `hearth bench stars --help`
+                                  lists its options
+          hearth bench fanout [options]
+                                  time one write's events at many listeners of a node (or Redis); runs
+                                  hearth-bench: `hearth bench fanout --help` lists its options
         """
 
     static func run(_ arguments: [String]) async throws {
         switch arguments.first {
+        case let name? where ["query", "restart", "star"].contains(name) && Usage.asksForHelp(arguments.dropFirst()):
+            print(self.usage)
         case "query":
             let options = try BenchOptions(Array(arguments.dropFirst()), allowed: ["--children"])
             try self.query(children: try options.positiveInt("--children") ?? 1_000_000)
@@ -40,7 +56,7 @@ enum Bench {
             print(self.usage)
         case let name?:
             throw UsageError(
-                "unknown benchmark '\(name)': one of query, restart, star, stars, fanout (`hearth bench --help`)")
+                "unknown benchmark '\(name)': one of query, restart, star, stars, fanout")
         }
     }
 

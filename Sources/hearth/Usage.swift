@@ -1,12 +1,24 @@
-/// The help text, kept in one place so every error can show it.
+/// The help texts of `hearth`, kept in one place: `hearth help` prints them all, `hearth serve --help` and
+/// `hearth cluster --help` their own part, and a command line `hearth` cannot run gets one line pointing here.
 enum Usage {
-    static let text = """
+    /// Everything: what `hearth help` prints.
+    static let text = [Self.overview, Self.serve, Self.cluster, Bench.usage].joined(separator: "\n\n")
+
+    /// The commands, and where each one's options are listed.
+    static let overview = """
         usage: hearth <command> [options]
 
         commands:
-          serve    run a node (REST, SSE and realtime protocol on one port)
-          bench    run a benchmark against a node (see `hearth bench --help`)
-          cluster  look at and operate a running cluster (below; scripts/cluster wraps it)
+          serve    run a node (REST, SSE and realtime protocol on one port); `hearth serve --help`
+          bench    run a benchmark against a node; `hearth bench --help`
+          cluster  look at and operate a running cluster (scripts/cluster wraps it); `hearth cluster --help`
+          version  print this build's release, peer protocol and log format versions (also `hearth --version`)
+          help     print this, then every command's options
+        """
+
+    /// The options of `hearth serve`, each with its meaning and default.
+    static let serve = """
+        usage: hearth serve [options]
 
         serve options:
           --host ADDRESS          bind address (default 127.0.0.1)
@@ -79,6 +91,11 @@ enum Usage {
                                   for any node; the data directory must be empty). Restart a joined node with
                                   just --data DIR: it remembers its secret files.
           --peer-port N           with --join: where the other members reach this node
+        """
+
+    /// The subcommands of `hearth cluster` and their options, each with its meaning and default.
+    static let cluster = """
+        usage: hearth cluster <subcommand> --config FILE [options] [ID…]
 
         cluster commands (each asks the members over HTTP: those in --config FILE and those that joined since,
         as an administrator: with the first database secret of --credential-file FILE, else of the file
@@ -97,9 +114,26 @@ enum Usage {
           hearth cluster describe --config FILE
                                   the file's members as lines for scripts: name, root, secret, admin, then
                                   node ID HOST HTTP PEER
+          --json                  status: print the members' merged status document as JSON, not tables
           --timeout S             how long one request to one member may take (default 2)
           --credential-file FILE  the administrator's database secret to send (see above)
         """
+
+    /// The one line printed under a usage error: where the help for what was typed is, so that the error itself
+    /// stays on screen.
+    static func pointer(for arguments: [String]) -> String {
+        switch arguments.first {
+        case "serve": "run `hearth serve --help` for its options"
+        case "cluster": "run `hearth cluster --help` for its subcommands and options"
+        case "bench": "run `hearth bench --help` for the benchmarks and their options"
+        default: "run `hearth help` for the commands and their options"
+        }
+    }
+
+    /// Whether the words after a command ask for its help rather than to run it.
+    static func asksForHelp(_ arguments: some Sequence<String>) -> Bool {
+        arguments.contains { $0 == "--help" || $0 == "-h" }
+    }
 }
 
 /// A command line we cannot run; the message says which part.

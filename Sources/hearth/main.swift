@@ -6,19 +6,25 @@ import HearthStorage
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
+    case "serve" where Usage.asksForHelp(arguments.dropFirst()):
+        print(Usage.serve)
     case "serve":
         try await Serve.run(Array(arguments.dropFirst()))
     case "bench":
         try await Bench.run(Array(arguments.dropFirst()))
+    case "cluster" where Usage.asksForHelp(arguments.dropFirst()):
+        print(Usage.cluster)
     case "cluster":
         exit(try ClusterCommand.run(Array(arguments.dropFirst())))
+    case "version", "--version":
+        print(VersionText.text)
     case "help", "--help", "-h", nil:
         print(Usage.text)
     default:
         throw UsageError("unknown command '\(arguments[0])'")
     }
 } catch let error as UsageError {
-    FileHandle.standardError.write(Data("hearth: \(error.message)\n\n\(Usage.text)\n".utf8))
+    FileHandle.standardError.write(Data("hearth: \(error.message)\n\(Usage.pointer(for: arguments))\n".utf8))
     exit(2)
 } catch {
     FileHandle.standardError.write(Data("hearth: \(error)\n".utf8))

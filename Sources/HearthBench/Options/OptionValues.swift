@@ -24,6 +24,12 @@ enum OptionValues {
         throw BenchOptionsError(name, "takes a length such as 30s, 500ms or 2m\(zero), not \(text)")
     }
 
+    /// A length as `duration(_:_:)` reads it back: whole seconds as `30s`, else whole milliseconds as `500ms`.
+    static func text(of length: Duration) -> String {
+        let milliseconds = Int64((length.inSeconds * 1000).rounded())
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+
     /// `HOST:PORT`, the host possibly an IPv6 address written bare (`::1:9003`).
     static func node(_ name: String, _ text: some StringProtocol) throws(BenchOptionsError) -> StarsOptions.Node {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),

@@ -1,13 +1,4 @@
 extension StarsOptions {
-    /// The usage line of `hearth bench stars`.
-    public static let usage = """
-        usage: hearth bench stars [--nodes HOST:PORT[,HOST:PORT…]] [--clients N] [--posts N] [--users N]
-                                  [--duration 30s] [--mode increment|transaction|rest|mixed] [--hot] [--readers N]
-                                  [--namespace NAME]
-                                  [--chaos kill-leader [--cluster-script PATH] [--credential-file FILE]]
-                                  [--json FILE] [--html FILE]
-        """
-
     /// Reads the command line after `stars`.
     /// - Throws: `BenchOptionsError` naming the option and what it takes.
     public init(arguments: [String]) throws(BenchOptionsError) {
@@ -16,14 +7,17 @@ extension StarsOptions {
         while index < arguments.count {
             let name = arguments[index]
             index += 1
-            if name == "--hot" {
-                self.hot = true
-                continue
+            guard let option = Self.options.first(where: { $0.name == name }) else {
+                throw BenchOptionsError(name, "is not an option of hearth bench stars")
             }
-            guard index < arguments.count else { throw BenchOptionsError(name, "needs a value") }
-            let value = arguments[index]
-            index += 1
+            var value = ""
+            if option.value != nil {
+                guard index < arguments.count else { throw BenchOptionsError(name, "needs a value") }
+                value = arguments[index]
+                index += 1
+            }
             switch name {
+            case "--hot": self.hot = true
             case "--nodes": self.nodes = try Self.nodes(value)
             case "--clients": self.clients = try OptionValues.positive(name, value)
             case "--posts": self.posts = try OptionValues.positive(name, value)
@@ -49,7 +43,7 @@ extension StarsOptions {
                 }
                 self.mode = mode
             default:
-                throw BenchOptionsError(name, "is not an option of hearth bench stars")
+                throw BenchOptionsError(name, "is declared in StarsOptions.options but this build does not read it")
             }
         }
         guard self.users >= self.clients else {
