@@ -5,7 +5,7 @@ extension StarsOptions {
                                   [--duration 30s] [--mode increment|transaction|rest|mixed] [--hot] [--readers N]
                                   [--namespace NAME]
                                   [--chaos kill-leader [--cluster-script PATH] [--credential-file FILE]]
-                                  [--json FILE] [--html FILE]
+                                  [--cleanup] [--json FILE] [--html FILE]
         """
 
     /// Reads the command line after `stars`.
@@ -18,6 +18,10 @@ extension StarsOptions {
             index += 1
             if name == "--hot" {
                 self.hot = true
+                continue
+            }
+            if name == "--cleanup" {
+                self.cleansUp = true
                 continue
             }
             guard index < arguments.count else { throw BenchOptionsError(name, "needs a value") }
