@@ -22,8 +22,6 @@ final class RESTConnection {
     private var random = SystemRandomNumberGenerator()
     /// The earliest moment the next connect may be tried, after a failure.
     private var retryAt: ContinuousClock.Instant?
-    /// Connects tried so far, for the tests that bound them.
-    private(set) var connectAttempts = 0
 
     init(address: SocketAddress, deadline: ContinuousClock.Instant) {
         self.address = address
@@ -59,7 +57,6 @@ final class RESTConnection {
             let wait = min(retryAt, self.deadline) - ContinuousClock.now
             if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
         }
-        self.connectAttempts += 1
         do throws(HTTPClientError) {
             let connection = try BlockingConnection(to: self.address, before: self.deadline)
             self.connection = connection
