@@ -1,3 +1,4 @@
+import HearthCore
 import Testing
 
 @testable import HearthBench
@@ -36,6 +37,14 @@ import Testing
         #expect(html.contains(">2,000</text>") && html.contains(">10,000</text>") && !html.contains("2358.8"))
         #expect(html.contains("Latency percentiles, whole run (ms) (log scale)"))
         #expect(html.contains(">900</text>"), "the max is printed over its bar")
+    }
+
+    /// The JSON carries the same context for scripts.
+    @Test func theJSONCarriesTheContext() {
+        let json = Self.report().json
+        #expect(json["context"]?["startedUTC"] == .string("2026-11-28T03:47:30Z"))
+        #expect(json["context"]?["host"] == .string("bench-host") && json["context"]?["benchVersion"] == .string("b1"))
+        #expect(json["leftPaths"] == .int(0) && json["connectionFailures"] == .int(0))
     }
 
     /// A node's version comes from `hearth_build_info` in its metrics, when it exports one.

@@ -3,7 +3,8 @@ public import HearthCore
 extension StarReport {
     /// The report as JSON: `opsPerSecond`, `invariantsOk`, `gaveUp`, `latencyMs` (p50, p90, p99, p999, max), the
     /// same by kind of operation (`latencyMsByOperation`), each node's `server` figures from `/.metrics`,
-    /// `connectionFailures`, what the run left (`leftPaths`, `cleanedUp`), and the rest, for scripts.
+    /// `connectionFailures`, what the run left (`leftPaths`, `cleanedUp`), when, where and with which versions it ran
+    /// (`context`), and the rest, for scripts.
     public var json: JSONValue {
         let attempts = self.tally.attempts.map { (String($0.key), JSONValue.int(Int64($0.value))) }
         var object: [String: JSONValue] = [
@@ -37,6 +38,14 @@ extension StarReport {
         object["connectionFailures"] = .int(Int64(self.tally.connectionFailures))
         object["leftPaths"] = .int(Int64(self.leftPaths))
         object["cleanedUp"] = .bool(self.leftovers?.isRemoved == true)
+        object["context"] =
+            self.context.map { context in
+                .object([
+                    "startedUTC": .string(context.startedUTC), "host": .string(context.host),
+                    "benchVersion": .string(context.benchVersion),
+                    "nodeVersions": .array(context.nodeVersions.map { .string($0) }),
+                ])
+            } ?? .null
         return .object(object)
     }
 
