@@ -42,7 +42,7 @@ case "stars":
     await run("stars") {
         let options = try StarsOptions(arguments: Array(arguments.dropFirst()))
         let isTerminal = isatty(STDOUT_FILENO) != 0
-        let report = try await StarsBenchmark.run(options, isTerminal: isTerminal) { line in
+        let report = try await StarsBenchmark.run(options, isTerminal: isTerminal, announce: { print($0) }) { line in
             if isTerminal {
                 FileHandle.standardOutput.write(Data(line.utf8))
             } else {

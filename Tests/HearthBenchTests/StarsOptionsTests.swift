@@ -58,4 +58,11 @@ import Testing
             }
         }
     }
+
+    /// `--cleanup` takes no value and is off unless given.
+    @Test func cleanupIsAFlag() throws {
+        #expect(try !StarsOptions(arguments: []).cleansUp)
+        let options = try StarsOptions(arguments: ["--cleanup", "--posts", "3"])
+        #expect(options.cleansUp && options.posts == 3)
+    }
 }

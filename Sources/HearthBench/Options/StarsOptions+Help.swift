@@ -29,6 +29,11 @@ extension StarsOptions {
                 default: defaults.mode.rawValue),
             BenchOption("--hot", nil, "every client stars the same post (the worst case)", default: "off"),
             BenchOption(
+                "--cleanup", nil,
+                "remove what the run wrote once its checks are done; without it the report ends with what is left and "
+                    + "the curl that removes it",
+                default: "off"),
+            BenchOption(
                 "--readers", "N", "connections listening to the top 10 posts by starCount while the run goes",
                 default: "4 with --mode mixed, else 0"),
             BenchOption(

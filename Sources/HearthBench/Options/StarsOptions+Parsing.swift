@@ -18,6 +18,7 @@ extension StarsOptions {
             }
             switch name {
             case "--hot": self.hot = true
+            case "--cleanup": self.cleansUp = true
             case "--nodes": self.nodes = try Self.nodes(value)
             case "--clients": self.clients = try OptionValues.positive(name, value)
             case "--posts": self.posts = try OptionValues.positive(name, value)

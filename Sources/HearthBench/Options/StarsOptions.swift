@@ -51,6 +51,9 @@ public struct StarsOptions: Sendable, Equatable {
     /// The file holding an administrator's database secret, with which `--chaos` asks `/.cluster` for the shards'
     /// leaders (`--credential-file`; else the file `$HEARTH_CREDENTIAL_FILE` names).
     public var credentialFile: String?
+    /// Remove what the run wrote once its checks are done (`--cleanup`); otherwise the report ends with what was
+    /// left and the command that removes it.
+    public var cleansUp = false
     /// Where to write the final report as JSON.
     public var jsonFile: String?
     /// Where to write the final report as a self-contained HTML page with charts.

@@ -5,6 +5,7 @@ public enum ProgressLine {
         let figures =
             "\(second.operations) ops/s  p50 \(StarReport.format(second.p50Milliseconds)) ms  "
             + "p99 \(StarReport.format(second.p99Milliseconds)) ms  retries \(tally.retries)  errors \(tally.errorCount)"
+            + (tally.connectionFailures > 0 ? "  failed connects \(tally.connectionFailures)" : "")
         guard isTerminal else { return "\(second.second)/\(total) s: \(figures)" }
         let width = 20
         let done = total > 0 ? min(width, second.second * width / total) : width

@@ -2,11 +2,12 @@ public import HearthCore
 
 extension StarReport {
     /// The report as JSON: `opsPerSecond`, `invariantsOk`, `gaveUp`, `latencyMs` (p50, p90, p99, p999, max), the
-    /// same by kind of operation (`latencyMsByOperation`), each node's `server` figures from `/.metrics`, and the
-    /// rest, for scripts.
+    /// same by kind of operation (`latencyMsByOperation`), each node's `server` figures from `/.metrics`,
+    /// `connectionFailures`, what the run left (`leftPaths`, `cleanedUp`), when, where and with which versions it ran
+    /// (`context`), and the rest, for scripts.
     public var json: JSONValue {
         let attempts = self.tally.attempts.map { (String($0.key), JSONValue.int(Int64($0.value))) }
-        return .object([
+        var object: [String: JSONValue] = [
             "mode": .string(self.options.mode.rawValue), "hot": .bool(self.options.hot),
             "nodes": .array(self.options.nodes.map { .string($0.description) }),
             "clients": .int(Int64(self.options.clients)), "posts": .int(Int64(self.options.posts)),
@@ -33,7 +34,19 @@ extension StarReport {
                         "p50Ms": .double($0.p50Milliseconds), "p99Ms": .double($0.p99Milliseconds),
                     ])
                 }),
-        ])
+        ]
+        object["connectionFailures"] = .int(Int64(self.tally.connectionFailures))
+        object["leftPaths"] = .int(Int64(self.leftPaths))
+        object["cleanedUp"] = .bool(self.leftovers?.isRemoved == true)
+        object["context"] =
+            self.context.map { context in
+                .object([
+                    "startedUTC": .string(context.startedUTC), "host": .string(context.host),
+                    "benchVersion": .string(context.benchVersion),
+                    "nodeVersions": .array(context.nodeVersions.map { .string($0) }),
+                ])
+            } ?? .null
+        return .object(object)
     }
 
     /// The report for people: throughput, latency percentiles, attempts, errors and the checks.
@@ -63,6 +76,11 @@ extension StarReport {
         lines += self.serverLines
         let errors = self.tally.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("errors       " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
+        if self.tally.connectionFailures > 0 {
+            lines.append(
+                "connections  \(self.tally.connectionFailures) failed connects (a node away; clients back off 50 ms "
+                    + "to 1 s between them)")
+        }
         if self.invariantsOk {
             lines.append(
                 "checks       ok: every starCount equals its stars, every acknowledged star is stored, the total is "
@@ -71,7 +89,16 @@ extension StarReport {
             lines.append("checks       FAILED, \(self.violations.count) violation(s):")
             lines += self.violations.prefix(50).map { "  \($0)" }
         }
+        if let leftovers = self.leftovers, let node = self.options.nodes.first {
+            lines += leftovers.lines(node: node, namespace: self.options.namespace)
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// How many paths the run left in the database (none once `--cleanup` removed them).
+    var leftPaths: Int {
+        guard let leftovers = self.leftovers, !leftovers.isRemoved else { return 0 }
+        return leftovers.paths.count
     }
 
     /// A number with at most one decimal, as the text shows it.

@@ -30,6 +30,10 @@ public struct StarReport: Sendable {
     public var chaos: ChaosOutcome?
     /// What each node's `/.metrics` showed of the run.
     public var server: [ServerFigures] = []
+    /// What the run left in the database, or removed (`--cleanup`).
+    public var leftovers: RunLeftovers?
+    /// When, where and with what the run ran, for the HTML report's header.
+    public var context: RunContext?
 
     public init(options: StarsOptions, run: String, seconds: Double, tally: StarTally, violations: [String]) {
         self.options = options

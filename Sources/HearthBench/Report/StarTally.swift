@@ -17,6 +17,9 @@ public struct StarTally: Sendable, Equatable {
     public var gaveUp = 0
     /// Refusals and failures by their status (`permission_denied`, `disconnected`, …).
     public var errors: [String: Int] = [:]
+    /// Connects that failed (the node down or unreachable), counted apart from the operations' errors: a client
+    /// backs off between them, so they say how long a node was away rather than how much work failed.
+    public var connectionFailures = 0
 
     public init() {}
 
@@ -42,5 +45,6 @@ public struct StarTally: Sendable, Equatable {
         self.retries += other.retries
         self.gaveUp += other.gaveUp
         self.errors.merge(other.errors, uniquingKeysWith: +)
+        self.connectionFailures += other.connectionFailures
     }
 }

@@ -138,17 +138,21 @@ final class RESTStarClient: StarDriver {
         return (.unchanged, starring, StarClient.attemptLimit)
     }
 
-    /// The response, or nil (counted as an error by kind) when there was none; a refused read is counted too.
+    /// The response, or nil when there was none: a node that could not be reached counts as a connection failure,
+    /// an exchange that broke as an error (`connection`); a refused read is counted as an error too.
     private func send(
         _ connection: RESTConnection, _ method: String, _ target: String, _ headers: [(String, String)],
         _ body: [UInt8] = []
     ) -> HTTPResponse? {
-        do {
+        do throws(RESTConnection.Failure) {
             let response = try connection.request(method, target, headers: headers, body: body)
             if method == "GET", response.status != 200 { self.count("http_\(response.status)") }
             return response
         } catch {
-            self.count("connection")
+            switch error {
+            case .connecting: self.state.withLock { $0.tally.connectionFailures += 1 }
+            case .exchanging: self.count("connection")
+            }
             return nil
         }
     }

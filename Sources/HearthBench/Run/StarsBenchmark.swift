@@ -10,17 +10,24 @@ public enum StarsBenchmark {
     /// How long the last answers may take to arrive after the duration.
     static let drainTimeout: Duration = .seconds(10)
 
-    /// Runs the benchmark; `progress` hears each progress line (and `isTerminal` says how to draw them).
+    /// How many paths one update of `--cleanup` sets to null.
+    static let cleanupBatch = 500
+
+    /// Runs the benchmark; `announce` hears where the run writes, before it writes, and `progress` each progress
+    /// line (and `isTerminal` says how to draw them).
     /// - Parameter connectTimeout: how long the clients may take to connect.
     /// - Throws: `StarsRunError` when the nodes cannot be reached or refuse the set-up.
     public static func run(
         _ options: StarsOptions, isTerminal: Bool, connectTimeout: Duration = .seconds(10),
-        progress: @Sendable (String) -> Void
+        announce: @Sendable (String) -> Void = { _ in }, progress: @Sendable (String) -> Void
     ) async throws(StarsRunError) -> StarReport {
         var random = SystemRandomNumberGenerator()
         let workload = StarWorkload(
             run: StarWorkload.runID(using: &random), posts: options.posts, users: options.users,
             clients: options.clients, hot: options.hot)
+        announce(
+            "writing under \(workload.writtenPattern) (run \(workload.run), \(workload.writtenPaths.count) paths); "
+                + (options.cleansUp ? "--cleanup removes them after the checks" : "they stay after the run"))
         // Sets the run up and reads it back at the end; takes no part in the load.
         let admin = StarClient(
             index: 0, workload: workload, usesTransactions: false, nodes: options.nodes, namespace: options.namespace)
@@ -38,6 +45,7 @@ public enum StarsBenchmark {
         let chaos = try Self.chaos(options)
         let shardsAtStart = chaos?.shards() ?? [:]
         let metricsBefore = await ServerMetrics.scrape(options.nodes)
+        let context = RunContext.now(nodes: options.nodes, metrics: metricsBefore)
         let started = ContinuousClock.now
         for client in clients { client.start() }
         let samples = Lock<[ThroughputRecovery.Sample]>([])
@@ -97,10 +105,18 @@ public enum StarsBenchmark {
             violations: unreadable + verifier.violations(posts: posts, copies: copies, ledger: ledger)
                 + readerViolations + (outcome?.failure.map { ["chaos: \($0)"] } ?? []))
         report.chaos = outcome
+        report.context = context
         report.series = series
         report.readers = readers.count
         report.readerUpdates = readerUpdates
         report.server = ServerMetrics.figures(options.nodes, before: metricsBefore, after: metricsAfter)
+        var leftovers = RunLeftovers(paths: workload.writtenPaths, pattern: workload.writtenPattern)
+        if options.cleansUp {
+            // Only now: the checks have read everything back, and a killed leader is back and ready.
+            leftovers.failure = await Self.cleanUp(leftovers.paths, through: admin)
+            leftovers.isRemoved = leftovers.failure == nil
+        }
+        report.leftovers = leftovers
         return report
     }
 
@@ -258,6 +274,19 @@ public enum StarsBenchmark {
                 "the node refused to create the run's posts (\(error)); the benchmark writes under posts/ and "
                     + "user-posts/, so the rules must let an unauthenticated client write there")
         }
+    }
+
+    /// Sets every path to null, `cleanupBatch` at a time, each batch one multi-path update; returns why it
+    /// stopped, if it did.
+    private static func cleanUp(_ paths: [String], through client: StarClient) async -> String? {
+        for start in stride(from: 0, to: paths.count, by: Self.cleanupBatch) {
+            let batch = paths[start..<min(paths.count, start + Self.cleanupBatch)]
+            let update = Dictionary(uniqueKeysWithValues: batch.map { ($0, JSONValue.null) })
+            if case .failure(let error) = await client.update(update) {
+                return "the node refused to remove the run's paths: \(error)"
+            }
+        }
+        return nil
     }
 
     /// Each post and its copy as stored, and a violation for any that could not be read.

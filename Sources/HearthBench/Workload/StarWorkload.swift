@@ -55,6 +55,17 @@ public struct StarWorkload: Sendable, Equatable {
         ])
     }
 
+    /// Every path the run writes below, each holding nothing but the run's data: `posts/$p` for each post, and
+    /// `user-posts/$author` for each of the run's authors (whose ids carry the run's id, so the whole author is the
+    /// run's). Setting them all to null removes the run.
+    public var writtenPaths: [String] {
+        (0..<self.posts).map(self.postPath)
+            + (0..<min(self.posts, Self.authors)).map { "user-posts/\(self.author(ofPost: $0))" }
+    }
+
+    /// The paths a run wrote, in words: `posts/$run-p* and user-posts/$run-a*`.
+    public var writtenPattern: String { "posts/\(self.run)-p* and user-posts/\(self.run)-a*" }
+
     /// The posts the clients star: all of them, or post 0 alone when hot.
     public var starredPosts: Range<Int> { self.hot ? 0..<1 : 0..<self.posts }
 

@@ -11,6 +11,10 @@ extension Metrics {
     ) {
         let registry = self.registry
         backend.registerOwnFigures(in: self)
+        registry.gauge(
+            "hearth_build_info", help: "Always 1; its label names this node's release (hearth --version).",
+            labels: ["version"]
+        ).set(1, [HearthVersion.release])
         registry.sampledCounter(
             "hearth_rules_too_costly_total",
             help: "Requests refused because evaluating their security rules ran out of the per-request budget."

@@ -1,5 +1,6 @@
 import HearthServer
 import HearthStorage
+import HearthSystem
 import HearthTestKit
 import Testing
 
@@ -27,6 +28,14 @@ import Testing
             #expect(Self.sample("hearth_client_memory_budget_bytes", in: metrics) == Double(budget))
             #expect((Self.sample("hearth_wal_fsyncs_total", in: metrics) ?? 0) >= 1)
             #expect((Self.sample("hearth_wal_fsync_seconds_total", in: metrics) ?? 0) > 0)
+        }
+    }
+
+    /// `/.metrics` names the node's release, as `hearth --version` prints it, for dashboards and the bench's report.
+    @Test func theReleaseIsExported() async throws {
+        try await TestNode.with { node in
+            let metrics = try await node.request("GET", "/.metrics").text
+            #expect(metrics.contains("hearth_build_info{version=\"\(HearthVersion.release)\"} 1\n"), "\(metrics)")
         }
     }
 }
