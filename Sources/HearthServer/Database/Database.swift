@@ -43,25 +43,18 @@ public final class Database: DatabaseAccess {
         }
         var walConfiguration = WALConfiguration()
         walConfiguration.fsync = configuration.fsync
+        walConfiguration.segmentBytes = configuration.walSegmentBytes
         let shardLog = try LocalShardLog.open(directory: directory + "/wal", configuration: walConfiguration) {
             batch, sequence in view.receive(batch, through: sequence)
         }
-        let snapshots = try SnapshotStore(directory: directory + "/snapshots")
+        let snapshots = try SnapshotStore(directory: directory + "/snapshots", retaining: 2)
         phases.end("wal_scan")
 
-        var decoded: SnapshotContent.Decoded?
-        var sequence: UInt64 = 0
-        if let latest = try snapshots.latest() {
-            // Chunk by chunk: a gigabyte snapshot is never held whole beside the trees decoded from it.
-            var reader = try snapshots.reader(latest)
-            var decoder = SnapshotDecoder(parallelism: ProcessInfo.processInfo.activeProcessorCount)
-            while try await decoder.feed(from: { try reader.next(maximum: Self.snapshotChunkSize, appendingTo: &$0) }) {
-            }
-            try reader.finish()
-            decoded = try await decoder.finish()
-            phases.end("snapshot")
-            sequence = latest.lsn
-        }
+        let start = try await Self.loadSnapshot(
+            from: snapshots, logDirectory: directory + "/wal", logStartsAt: shardLog.firstSequence, log: logger)
+        if start != nil { phases.end("snapshot") }
+        let decoded = start?.content
+        var sequence = start?.lsn ?? 0
         var recovery = Recovery(router: router, snapshot: decoded)
         try shardLog.replay(after: sequence) { recordSequence, record in
             try recovery.replay(record, sequence: recordSequence)
@@ -115,18 +108,14 @@ public final class Database: DatabaseAccess {
         return positions.count
     }
 
-    /// Writes a snapshot when enough records have accumulated, then drops log segments it covers. Runs until
-    /// cancelled; a final snapshot is not needed on shutdown because the log is complete.
+    /// Writes a snapshot when enough records have accumulated (`writeSnapshot`). Runs until cancelled; a final
+    /// snapshot is not needed on shutdown because the log is complete.
     func runSnapshots(log logger: Log) async {
         for await capture in self.snapshotScheduler.requests {
             logger.info("snapshot.started", ["lsn": "\(capture.sequence)"])
             do {
                 let started = ContinuousClock.now
-                try self.snapshots.write(lsn: capture.sequence) { writer in
-                    try SnapshotContent.encode(capture, depth: self.coordinator.router.shardDepth, into: &writer)
-                }
-                self.log.truncate(through: capture.sequence)
-                self.view.pruneDecisions()
+                try self.writeSnapshot(capture)
                 self.snapshotScheduler.finished(next: self.view.capture())
                 logger.info(
                     "snapshot.written",
@@ -139,6 +128,16 @@ public final class Database: DatabaseAccess {
                 logger.error("snapshot.failed", ["lsn": "\(capture.sequence)", "error": "\(error)"])
             }
         }
+    }
+
+    /// Writes `capture` as a snapshot, then drops the log segments the older snapshot kept covers: the log keeps
+    /// every record after it, so recovery can fall back to it when the newest snapshot is damaged.
+    func writeSnapshot(_ capture: ViewSnapshot) throws {
+        let oldestKept = try self.snapshots.write(lsn: capture.sequence) { writer in
+            try SnapshotContent.encode(capture, depth: self.coordinator.router.shardDepth, into: &writer)
+        }
+        self.log.truncate(through: oldestKept)
+        self.view.pruneDecisions()
     }
 
     /// Snapshots the current view if anything was written since the last snapshot (called periodically).

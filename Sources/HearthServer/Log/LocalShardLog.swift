@@ -61,6 +61,10 @@ final class LocalShardLog: ShardLog {
         return LocalShardLog(wal: wal, delivery: delivery, directory: directory, pending: pending)
     }
 
+    /// The oldest record the log still holds (1 when none was ever truncated away): recovery can start from a
+    /// snapshot at sequence `firstSequence - 1` or later.
+    var firstSequence: UInt64 { self.wal.firstLSN }
+
     /// The newest record found on disk when the log was opened.
     var lastRecoveredSequence: UInt64 { self.wal.lastLSN }
 

@@ -27,6 +27,8 @@ public struct NodeConfiguration: Sendable {
     public var snapshotEveryRecords = 100_000
     /// …or after this many seconds if anything was written since the last snapshot.
     public var snapshotIntervalSeconds = 300.0
+    /// Size at which the write-ahead log starts a new segment file (tests shrink it to see old segments removed).
+    var walSegmentBytes = WALConfiguration().segmentBytes
     /// Slow-client guards for the HTTP front end.
     public var headerTimeoutSeconds = 10.0
     public var outboundBufferLimit = 64 * 1024 * 1024

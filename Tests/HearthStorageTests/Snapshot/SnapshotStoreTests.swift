@@ -32,6 +32,27 @@ import Testing
         #expect(try store.read(latest) == payload)
     }
 
+    /// A store retaining two keeps the newest two, reports the older one's LSN, lists them newest first, and a
+    /// quarantined snapshot becomes `<name>.broken`, which is neither listed nor removed by later writes.
+    @Test func retainsTheNewestTwoAndQuarantinesWithoutDeleting() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try SnapshotStore(directory: directory.path, retaining: 2)
+        #expect(try store.write(lsn: 10) { try $0.write([1]) } == 10)
+        #expect(try store.write(lsn: 20) { try $0.write([2, 2]) } == 10)
+        #expect(try store.write(lsn: 30) { try $0.write([3, 3, 3]) } == 20)
+        #expect(try store.all().map(\.lsn) == [30, 20])
+        let newest = try #require(try store.all().first)
+        #expect(try store.quarantine(newest) == newest.path + ".broken")
+        #expect(try store.all().map(\.lsn) == [20])
+        #expect(try store.write(lsn: 40) { try $0.write([4]) } == 20)
+        #expect(
+            try directory.fileNames() == [
+                "snapshot-00000000000000000020.snap", "snapshot-00000000000000000030.snap.broken",
+                "snapshot-00000000000000000040.snap",
+            ])
+    }
+
     @Test func latestIsNewestAndOlderSnapshotsAreRemoved() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
