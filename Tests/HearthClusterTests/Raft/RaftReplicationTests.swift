@@ -47,15 +47,7 @@ import Testing
     /// §5.4.2 / Figure 8: an entry of an earlier term is not committed by counting replicas; it commits only
     /// with an entry of the leader's own term.
     @Test func oldTermEntriesCommitOnlyWithCurrentTermEntry() throws {
-        let membership = RaftMembership(voters: [n1, n2, n3])
-        let state = RaftPersistentState(
-            hardState: RaftHardState(term: 1),
-            snapshot: RaftSnapshotMetadata(index: 0, term: 0, membership: membership),
-            entries: [RaftEntry(index: 1, term: 1, payload: .command([1]))]
-        )
-        var leader = try RaftNode(
-            id: n1, group: RaftHarness.group, configuration: RaftConfiguration(), restoring: state, seed: 1)
-        while leader.role == .follower { leader.tick() }
+        var leader = try self.candidate(entries: [RaftEntry(index: 1, term: 1, payload: .command([1]))])
         func reply(_ term: UInt64, _ kind: RaftMessage.Kind) {
             leader.step(RaftMessage(group: RaftHarness.group, from: n2, to: n1, term: term, kind: kind))
         }
@@ -75,13 +67,7 @@ import Testing
     /// Indexes a follower sends past the leader's log (up to `UInt64.max`) change nothing and never trap: an
     /// acceptance cannot match entries the leader does not have, and a rejection's hint is read as the log's end.
     @Test func indexesPastTheLeadersLogChangeNothing() throws {
-        let membership = RaftMembership(voters: [n1, n2, n3])
-        let state = RaftPersistentState(
-            hardState: RaftHardState(term: 1),
-            snapshot: RaftSnapshotMetadata(index: 0, term: 0, membership: membership), entries: [])
-        var leader = try RaftNode(
-            id: n1, group: RaftHarness.group, configuration: RaftConfiguration(), restoring: state, seed: 1)
-        while leader.role == .follower { leader.tick() }
+        var leader = try self.candidate()
         func reply(_ kind: RaftMessage.Kind) {
             leader.step(RaftMessage(group: RaftHarness.group, from: n2, to: n1, term: 2, kind: kind))
         }
@@ -100,13 +86,7 @@ import Testing
     /// A leader's appends may reach its followers before its own write is durable, so its own log counts toward a
     /// commit only once persisted: two followers make a quorum of three without it, one does not.
     @Test func theLeadersOwnLogCountsOnlyOncePersisted() throws {
-        let membership = RaftMembership(voters: [n1, n2, n3])
-        let state = RaftPersistentState(
-            hardState: RaftHardState(term: 1),
-            snapshot: RaftSnapshotMetadata(index: 0, term: 0, membership: membership), entries: [])
-        var leader = try RaftNode(
-            id: n1, group: RaftHarness.group, configuration: RaftConfiguration(), restoring: state, seed: 1)
-        while leader.role == .follower { leader.tick() }
+        var leader = try self.candidate()
         func reply(from peer: NodeID, _ kind: RaftMessage.Kind) {
             leader.step(RaftMessage(group: RaftHarness.group, from: peer, to: n1, term: 2, kind: kind))
         }
@@ -200,5 +180,18 @@ import Testing
         #expect(throws: RaftError.self) { try RaftConfiguration(electionTicks: 2, heartbeatTicks: 2) }
         #expect(throws: RaftError.self) { try RaftConfiguration(maxInflightAppends: 0) }
         #expect(throws: Never.self) { try RaftConfiguration(electionTicks: 20, heartbeatTicks: 2) }
+    }
+
+    /// Node n1 of a fresh three-voter group at term 1 holding `entries`, ticked until it campaigns (pre-vote first),
+    /// so that a test can answer for its peers.
+    private func candidate(entries: [RaftEntry] = []) throws -> RaftNode {
+        let membership = RaftMembership(voters: [n1, n2, n3])
+        let state = RaftPersistentState(
+            hardState: RaftHardState(term: 1),
+            snapshot: RaftSnapshotMetadata(index: 0, term: 0, membership: membership), entries: entries)
+        var node = try RaftNode(
+            id: n1, group: RaftHarness.group, configuration: RaftConfiguration(), restoring: state, seed: 1)
+        while node.role == .follower { node.tick() }
+        return node
     }
 }
