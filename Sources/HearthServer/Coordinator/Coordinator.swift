@@ -114,17 +114,6 @@ public final class Coordinator: Sendable {
         var directives = machine.start()
         var positions: [ShardLogPosition] = []
         var resolved: [[ResolvedMutation]] = []
-        // Shards that hold this transaction's read locks or prepared parts, until its decision is logged: a step
-        // that fails before then (a shard's leadership moved) must not leave them held.
-        var locked: Set<Int> = []
-        // The leader's term at each shard read under a lock: its prepare or decision there must present it.
-        var lockTerms: [Int: UInt64] = [:]
-        var preparedShards: [Int] = []
-        var isDecided = false
-        // A decision whose call failed without saying whether the anchor logged it (the answer was lost): the
-        // prepared parts must then not be aborted here, or a committed decision could meet aborted parts.
-        var isDecisionUncertain = false
-        var isForgettable = true
         do {
             while let directive = directives.first {
                 directives.removeFirst()
@@ -144,9 +133,10 @@ public final class Coordinator: Sendable {
                     var nodes: [Int: [Node]] = [:]
                     var through: [Int: UInt64] = [:]
                     for shard in participants {
-                        locked.insert(shard)
+                        machine.onLockRequested(shard)
                         let read = try await self.shards.lock(shard: shard, id, namespace: namespace, paths: paths)
-                        (nodes[shard], through[shard], lockTerms[shard]) = (read.nodes, read.through, read.term)
+                        (nodes[shard], through[shard]) = (read.nodes, read.through)
+                        machine.onLocked(shard, term: read.term)
                     }
                     directives += machine.onRead(nodes, through: through)
                 case .unrepresentable(_, let error):
@@ -158,7 +148,7 @@ public final class Coordinator: Sendable {
                     var unconfirmed: Int?
                     for shard in participants where unconfirmed == nil {
                         let isConfirmed =
-                            (try? await self.shards.confirmRefusal(shard: shard, term: lockTerms[shard] ?? 0))
+                            (try? await self.shards.confirmRefusal(shard: shard, term: machine.readLockTerm(shard) ?? 0))
                             ?? false
                         if !isConfirmed { unconfirmed = shard }
                     }
@@ -177,16 +167,17 @@ public final class Coordinator: Sendable {
                 case .prepare(let parts, let plan):
                     var prepared: [ShardLogPosition] = []
                     for (shard, intent) in parts {
-                        switch try await self.shards.prepare(shard: shard, id, intent, readLockTerm: lockTerms[shard]) {
+                        let term = machine.readLockTerm(shard)
+                        switch try await self.shards.prepare(shard: shard, id, intent, readLockTerm: term) {
                         case .prepared(let position):
                             prepared.append(position)
-                            preparedShards.append(shard)
+                            machine.onPartPrepared(shard)
                         case .needsAllShards:
                             return try await self.rerunOverEveryShard(
                                 id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
                                 conditions: conditions, now: now, origin: origin, escalated: escalated)
                         case .duplicate(let through):
-                            await self.release(id, locked: locked, prepared: preparedShards)
+                            await self.release(id, machine.release())
                             return PendingWrite(
                                 view: self.view, log: self.log, state: .duplicate(through: [shard: through]))
                         }
@@ -198,9 +189,9 @@ public final class Coordinator: Sendable {
                     do {
                         decided = try await self.shards.decide(
                             shard: anchor, id, commit: true, part: part, spineValues: machine.spineValues,
-                            readLockTerm: lockTerms[anchor])
+                            readLockTerm: machine.readLockTerm(anchor))
                     } catch {
-                        isDecisionUncertain = !Self.certainlyNotCarriedOut(error)
+                        machine.onDecisionFailed(certainlyNotCarriedOut: Self.certainlyNotCarriedOut(error))
                         throw error
                     }
                     let position: ShardLogPosition
@@ -213,29 +204,29 @@ public final class Coordinator: Sendable {
                             id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
                             conditions: conditions, now: now, origin: origin, escalated: escalated, preparedAll: true)
                     case .duplicate(let through):
-                        await self.release(id, locked: locked, prepared: preparedShards)
+                        await self.release(id, machine.release())
                         return PendingWrite(
                             view: self.view, log: self.log, state: .duplicate(through: [anchor: through]))
                     case .alreadyDecided(let commit, _):
                         // Only this coordinator commits; a decision already there is a resolver's abort, which
                         // found this transaction's parts prepared for too long.
-                        isDecisionUncertain = commit
+                        machine.onDecisionAlreadyThere(commit: commit)
                         throw TransactionAbortedError(commit: commit)
                     }
                     positions.append(position)
                     resolved.append(anchorPart)
-                    isDecided = true
-                    // A finish must never be committed before the decision it reports (recovery would apply a part
-                    // whose decision it cannot find): immediate on one log, a commit round with a log per shard.
-                    try await self.log.waitUntilOrdered(position)
+                    // The decision is logged: from here a failure releases nothing (`onDecided`). A finish must
+                    // never be committed before the decision it reports (recovery would apply a part whose decision
+                    // it cannot find): immediate on one log, a commit round with a log per shard.
                     directives += machine.onDecided()
+                    try await self.log.waitUntilOrdered(position)
                 case .finish(let participants, let commit):
                     for shard in participants {
                         guard let (position, mutations) = try await self.shards.finish(shard: shard, id, commit: commit)
                         else {
                             // A resolver finished this part first; its finish may not be committed yet, so the
                             // anchor keeps the decision (the resolver's bookkeeping, not ours, may forget it).
-                            isForgettable = false
+                            machine.onFinishedByResolver()
                             continue
                         }
                         positions.append(position)
@@ -244,15 +235,13 @@ public final class Coordinator: Sendable {
                 }
             }
         } catch {
-            if !isDecided {
-                await self.release(id, locked: locked, prepared: isDecisionUncertain ? [] : preparedShards)
-            }
+            await self.release(id, machine.release())
             throw error
         }
         return PendingWrite(
             view: self.view, log: self.log,
             state: .committed(positions, CommitFeed.merge(resolved, spineValues: machine.spineValues)),
-            finished: { [forgets = self.forgets, anchor = machine.plan.anchor, isForgettable] in
+            finished: { [forgets = self.forgets, anchor = machine.plan.anchor, isForgettable = machine.isForgettable] in
                 if isForgettable { forgets.add(id, anchor: anchor) }
             })
     }
@@ -285,14 +274,16 @@ extension Coordinator {
         }
     }
 
-    /// A transaction failed before its decision was logged: aborts its prepared parts and drops its read locks.
-    /// Best effort: a shard whose leadership moved cannot take the abort here, and its new leader's state machine
-    /// never held the lock; the part stays prepared there until the transaction is resolved.
-    fileprivate func release(_ id: TransactionID, locked: Set<Int>, prepared: [Int]) async {
-        for shard in prepared {
+    /// A transaction failed before its decision was logged: aborts its prepared parts and drops its read locks, as
+    /// `TwoPhaseCommit.release()` decided (nothing once the decision is logged). Best effort: a shard whose
+    /// leadership moved cannot take the abort here, and its new leader's state machine never held the lock; the part
+    /// stays prepared there until the transaction is resolved.
+    fileprivate func release(_ id: TransactionID, _ release: TwoPhaseCommit.Release?) async {
+        guard let release else { return }
+        for shard in release.abort {
             _ = try? await self.shards.finish(shard: shard, id, commit: false)
         }
-        for shard in locked.union(prepared) { await self.shards.unlock(shard: shard, id) }
+        for shard in release.unlock { await self.shards.unlock(shard: shard, id) }
     }
 }
 

@@ -61,6 +61,8 @@ public struct TwoPhaseCommit: Sendable {
     private var parts: [Int: [Mutation]] = [:]
     /// Whether the participants can commit their parts together (one executor, one log for every shard).
     private let together: Bool
+    /// What the transaction holds in the participants, and what became of its decision (`TwoPhaseCommit+Holdings`).
+    var holdings = Holdings()
 
     /// - Parameters:
     ///   - origin: who sent the write (`WriteOrigin`), when the client named it.
@@ -211,6 +213,7 @@ public struct TwoPhaseCommit: Sendable {
     public mutating func onDecided() -> [Directive] {
         precondition(self.phase == .deciding, "onDecided in phase \(self.phase)")
         self.phase = .done
+        self.holdings.decision = .logged
         return [.finish(participants: Array(self.participants.dropLast()), commit: true)]
     }
 

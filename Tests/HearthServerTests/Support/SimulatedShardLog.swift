@@ -1,6 +1,8 @@
 import HearthSystem
 import Synchronization
 
+@testable import HearthServer
+
 /// Every shard's log kept in memory, where a test decides when each appended entry becomes committed: the seam's
 /// deterministic stand-in, so tests run the real `Coordinator`, `ShardActor`s and read view through any order of
 /// commits, and crash between any two of them.
