@@ -13,8 +13,9 @@ import Testing
 
     @Test func readsEveryOption() throws {
         let options = try FanoutOptions(arguments: [
-            "--target", "redis", "--writer", "realtime", "--server", "127.0.0.1:6380", "--listeners", "2000", "--writes", "300",
-            "--interval", "5ms", "--threads", "3", "--server-pid", "42", "--namespace", "room", "--json", "out.json",
+            "--target", "redis", "--writer", "realtime", "--server", "127.0.0.1:6380", "--listeners", "2000",
+            "--writes", "300", "--interval", "5ms", "--threads", "3", "--server-pid", "42", "--namespace", "room",
+            "--json", "out.json",
         ])
         #expect(options.target == .redis && options.server == StarsOptions.Node(host: "127.0.0.1", port: 6380))
         #expect(options.listeners == 2000 && options.writes == 300 && options.interval == .milliseconds(5))
