@@ -8,8 +8,10 @@ import Testing
 /// Whole runs against a `hearth serve` process: every listener gets every event, paced or all at once, and a
 /// server that is not there ends the run with a message saying so.
 @Suite(.serialized) struct FanoutBenchmarkLoopbackTests {
-    @Test(arguments: [Duration.milliseconds(20), .zero])
-    func everyListenerGetsEveryEvent(interval: Duration) async throws {
+    /// Realtime puts and PUTs pipelined on one keep-alive connection, paced or all at once, each reach every
+    /// listener once.
+    @Test(arguments: [Duration.milliseconds(20), .zero], FanoutOptions.Writer.allCases)
+    func everyListenerGetsEveryEvent(interval: Duration, writer: FanoutOptions.Writer) async throws {
         let server = try ServerProcess()
         defer { server.stop() }
         var options = FanoutOptions()
@@ -17,6 +19,7 @@ import Testing
         options.listeners = 30
         options.writes = 5
         options.interval = interval
+        options.writer = writer
         options.serverPID = server.process.processIdentifier
         let report = try await FanoutBenchmark.run(options)
         #expect(report.isComplete, "\(report.text)")

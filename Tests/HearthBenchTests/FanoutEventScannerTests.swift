@@ -57,4 +57,21 @@ import Testing
         let redis = FanoutWriter.answers(in: Array(":3\r\n:3\r\n-ERR wrong\r\n".utf8), target: .redis)
         #expect(redis.answered == 2 && redis.refusal == "-ERR wrong")
     }
+
+    /// A REST writer's writes are PUTs of the same string to the same locations, and each HTTP status line is one
+    /// answer: a `200` a write made, anything else a refusal named with its status.
+    @Test func aRESTWriterPutsAndCountsStatusLines() {
+        var options = FanoutOptions()
+        options.writer = .rest
+        var random = BufferedSystemRandom()
+        let put = String(decoding: options.write(42, using: &random), as: UTF8.self)
+        #expect(put.hasPrefix("PUT /room/m000042.json?ns=bench HTTP/1.1\r\n") && put.hasSuffix("\r\n\r\n\"x\""))
+        #expect(!options.writerUpgrades)
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n\"x\""
+        let denied = "HTTP/1.1 401 Unauthorized\r\nContent-Length: 31\r\n\r\n{\"error\" : \"Permission denied\"}"
+        let answered = FanoutWriter.answers(in: Array((ok + ok).utf8), target: .hearth, writer: .rest)
+        #expect(answered.answered == 2 && answered.refusal == nil)
+        let refused = FanoutWriter.answers(in: Array((ok + denied).utf8), target: .hearth, writer: .rest)
+        #expect(refused.answered == 2 && refused.refusal?.hasPrefix("401 Unauthorized") == true)
+    }
 }

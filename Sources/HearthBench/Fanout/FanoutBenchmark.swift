@@ -106,11 +106,10 @@ public enum FanoutBenchmark {
         _ options: FanoutOptions, arrivals: [FanoutArrivals], subscribeSeconds: Double
     ) async throws(FanoutRunError) -> FanoutReport {
         let deadline = ContinuousClock.now + options.interval * options.writes + Self.settleTime
-        var writer = try FanoutWriter(
-            target: options.target, server: options.server, namespace: options.namespace, before: deadline)
+        var writer = try FanoutWriter(options, before: deadline)
         defer { writer.close() }
         var random = BufferedSystemRandom()
-        let writes = (0..<options.writes).map { options.target.write($0, using: &random) }
+        let writes = (0..<options.writes).map { options.write($0, using: &random) }
         let cpuBefore = options.serverPID.flatMap(Self.cpuSeconds)
         let start = MonotonicClock.now()
         var sent: [UInt64] = []

@@ -8,6 +8,11 @@ extension FanoutOptions {
                 "hearth: realtime-protocol listens on /room of a Hearth node; redis: "
                     + "SUBSCRIBE on one Redis channel (the peer figure)", default: defaults.target.rawValue),
             BenchOption(
+                "--writer", "realtime|rest",
+                "how the writes reach a Hearth node: realtime-protocol puts on a WebSocket, or PUT requests "
+                    + "pipelined on one keep-alive HTTP/1.1 connection (as firebase-admin writes)",
+                default: defaults.writer.rawValue),
+            BenchOption(
                 "--server", "HOST:PORT", "the server the listeners and the writer talk to",
                 default: "\(defaults.server)"),
             BenchOption("--listeners", "N", "connections listening", default: "\(defaults.listeners)"),
@@ -36,7 +41,8 @@ extension FanoutOptions {
         synopsis: """
             usage: hearth bench fanout [options]
               N listeners on one location of a Hearth node (realtime protocol) or one Redis channel, then one small
-              write under it every --interval; reports each event's latency from its write's send to its arrival at
+              write under it every --interval (for Hearth, a realtime put or, with --writer rest, a PUT pipelined on
+              one keep-alive connection); reports each event's latency from its write's send to its arrival at
               a listener (p50, p99, max), events delivered per second, and with --server-pid the server's CPU per
               event. Exits 1 when some listener missed an event.
             """,

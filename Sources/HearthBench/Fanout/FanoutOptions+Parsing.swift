@@ -18,6 +18,11 @@ extension FanoutOptions {
                     throw BenchOptionsError(name, "takes hearth or redis, not \(value)")
                 }
                 self.target = target
+            case "--writer":
+                guard let writer = Writer(rawValue: value) else {
+                    throw BenchOptionsError(name, "takes realtime or rest, not \(value)")
+                }
+                self.writer = writer
             case "--server": self.server = try OptionValues.node(name, value)
             case "--listeners": self.listeners = try OptionValues.positive(name, value)
             case "--writes":
@@ -35,6 +40,9 @@ extension FanoutOptions {
             default:
                 throw BenchOptionsError(name, "is declared in FanoutOptions.options but this build does not read it")
             }
+        }
+        guard self.writer == .realtime || self.target == .hearth else {
+            throw BenchOptionsError("--writer", "rest writes to a Hearth node; Redis takes PUBLISH only")
         }
     }
 

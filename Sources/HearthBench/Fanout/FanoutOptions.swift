@@ -9,7 +9,17 @@ public struct FanoutOptions: Sendable, Equatable {
         case redis
     }
 
+    /// How the writer sends a Hearth node its writes.
+    public enum Writer: String, Sendable, CaseIterable {
+        /// Realtime-protocol puts on a WebSocket of its own, as a client SDK writes.
+        case realtime
+        /// `PUT` requests pipelined on one keep-alive HTTP/1.1 connection, as server-side writers (firebase-admin
+        /// for Python, Java and Go) write.
+        case rest
+    }
+
     public var target = Target.hearth
+    public var writer = Writer.realtime
     public var server = StarsOptions.Node(host: "127.0.0.1", port: 9000)
     public var listeners = 10_000
     public var writes = 20

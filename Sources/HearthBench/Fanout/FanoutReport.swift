@@ -28,7 +28,8 @@ public struct FanoutReport: Sendable {
 
     public var json: JSONValue {
         var fields: [String: JSONValue] = [
-            "target": .string(self.options.target.rawValue), "listeners": .int(Int64(self.options.listeners)),
+            "target": .string(self.options.target.rawValue), "writer": .string(self.options.writer.rawValue),
+            "listeners": .int(Int64(self.options.listeners)),
             "writes": .int(Int64(self.options.writes)), "intervalMs": .double(self.options.interval.inSeconds * 1000),
             "threads": .int(Int64(self.options.threads)), "delivered": .int(Int64(self.delivered)),
             "complete": .int(Int64(self.complete)), "eventsPerSecond": .double(self.eventsPerSecond),
@@ -49,7 +50,7 @@ public struct FanoutReport: Sendable {
             options.interval == .zero ? "all at once" : "one every \(Self.format(options.interval.inSeconds * 1000)) ms"
         var lines = [
             "hearth bench fanout: \(options.target.rawValue) at \(options.server), \(options.listeners) listeners, "
-                + "\(options.writes) writes \(pace)",
+                + "\(options.writes) writes \(pace)" + (options.writer == .rest ? " as pipelined REST PUTs" : ""),
             "subscribed   in \(Self.format(self.subscribeSeconds)) s",
             "delivered    \(self.delivered) of \(options.listeners * options.writes) events, "
                 + "\(Self.format(self.eventsPerSecond)) /s, lag after the last write \(Self.format(self.lagSeconds)) s",

@@ -1,21 +1,22 @@
 import HearthNet
 import HearthSystem
 
-/// The run's one writer, on a blocking connection of its own: it opens (upgrading to WebSocket for Hearth), sends
-/// the writes it is given, and at the end reads every write's answer, so a write the server refused is reported
-/// rather than counted as events that never came.
+/// The run's one writer, on a blocking connection of its own: it opens (upgrading to WebSocket for a realtime writer
+/// to Hearth), sends the writes it is given, and at the end reads every write's answer, so a write the server
+/// refused is reported rather than counted as events that never came.
 struct FanoutWriter {
     private let target: FanoutOptions.Target
+    private let writer: FanoutOptions.Writer
     private let connection: BlockingConnection
     /// Bytes read so far that the answers' count has not looked at.
     private var unread: [UInt8]
 
-    /// Connects to `server` and, for Hearth, upgrades the connection, all before `deadline`.
-    init(
-        target: FanoutOptions.Target, server: StarsOptions.Node, namespace: String,
-        before deadline: ContinuousClock.Instant
-    ) throws(FanoutRunError) {
+    /// Connects to the run's server and, for a realtime writer to Hearth, upgrades the connection, all before
+    /// `deadline`.
+    init(_ options: FanoutOptions, before deadline: ContinuousClock.Instant) throws(FanoutRunError) {
+        let (target, server, namespace) = (options.target, options.server, options.namespace)
         self.target = target
+        self.writer = options.writer
         do {
             let address = try SocketAddress(host: server.host, port: server.port)
             self.connection = try BlockingConnection(to: address, before: deadline)
@@ -23,7 +24,7 @@ struct FanoutWriter {
             throw FanoutRunError("The writer could not connect to \(server): \(error)")
         }
         self.unread = []
-        guard target.upgrades else { return }
+        guard options.writerUpgrades else { return }
         var random = BufferedSystemRandom()
         let key = WebSocketClientHandshake.makeKey(using: &random)
         let request = WebSocketClientHandshake.request(
@@ -58,7 +59,7 @@ struct FanoutWriter {
     mutating func confirm(_ count: Int) throws(FanoutRunError) {
         var answered = 0
         while true {
-            let (oks, refusal) = Self.answers(in: self.unread, target: self.target)
+            let (oks, refusal) = Self.answers(in: self.unread, target: self.target, writer: self.writer)
             if let refusal { throw FanoutRunError("The server refused a write: \(refusal)") }
             answered = oks
             if answered >= count { return }
@@ -78,11 +79,17 @@ struct FanoutWriter {
 
     func close() { self.connection.close() }
 
-    /// The writes answered in `bytes` and the first refusal among them: Hearth's `"s":"ok"` statuses, or Redis's
-    /// integer replies to `PUBLISH`.
-    static func answers(in bytes: [UInt8], target: FanoutOptions.Target) -> (answered: Int, refusal: String?) {
+    /// The writes answered in `bytes` and the first refusal among them: Hearth's `"s":"ok"` statuses (or, to a
+    /// REST writer, its HTTP status lines, `200` for each write made), or Redis's integer replies to `PUBLISH`.
+    static func answers(
+        in bytes: [UInt8], target: FanoutOptions.Target, writer: FanoutOptions.Writer = .realtime
+    ) -> (answered: Int, refusal: String?) {
         let text = String(decoding: bytes, as: UTF8.self)
         switch target {
+        case .hearth where writer == .rest:
+            let statuses = text.split(separator: "HTTP/1.1 ", omittingEmptySubsequences: false).dropFirst()
+            let refusal = statuses.first { !$0.hasPrefix("200 ") }.map { String($0.prefix(200)) }
+            return (statuses.count, refusal)
         case .hearth:
             let statuses = text.split(separator: #""b":{"s":""#, omittingEmptySubsequences: false).dropFirst()
             let refusal = statuses.first { !$0.hasPrefix("ok\"") }.map { String($0.prefix(200)) }

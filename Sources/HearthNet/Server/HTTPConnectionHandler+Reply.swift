@@ -1,11 +1,40 @@
 /// Turning the application's `HTTPReply` into bytes and connection state, on the reactor thread.
 extension HTTPConnectionHandler {
-    /// Sends `reply` if the connection is waiting for it; otherwise the reply is discarded.
-    func deliver(_ reply: HTTPReply, on connection: Connection) {
-        guard case .awaitingReply(let head) = self.phase else {
-            reply.discard()
+    /// Sends the replies to the requests the connection is waiting for, in order (one reply, or a batch's);
+    /// replies it is not waiting for are discarded. Every reply but the last is a plain response
+    /// (`HTTPRequestHandler.sharesBatches`); the last one decides what the connection does next, unless an error
+    /// answer waits behind the batch (`heldAnswer`), which is then sent and closes it.
+    func deliver(_ replies: [HTTPReply], on connection: Connection) {
+        guard case .awaitingReply(let heads) = self.phase, heads.count == replies.count, let lastHead = heads.last,
+            let lastReply = replies.last
+        else {
+            for reply in replies { reply.discard() }
             return
         }
+        for (index, (head, reply)) in zip(heads.dropLast(), replies.dropLast()).enumerated() {
+            guard case .response(let response) = reply, self.enqueue(response, for: head, on: connection) else {
+                // A batch's member that streams, upgrades or closes ends the exchange: nothing after it is sent.
+                reply.discard()
+                for later in replies.dropFirst(index + 1) { later.discard() }
+                self.closeAfterFlush(connection)
+                return
+            }
+        }
+        if let answer = self.heldAnswer {
+            self.heldAnswer = nil
+            if case .response(let response) = lastReply, self.enqueue(response, for: lastHead, on: connection) {
+                self.answerAndClose(connection, with: answer)
+            } else {
+                lastReply.discard()
+                self.closeAfterFlush(connection)
+            }
+            return
+        }
+        self.deliver(lastReply, for: lastHead, on: connection)
+    }
+
+    /// Sends `reply`, the answer to the last request the connection waited for, and goes on from it.
+    private func deliver(_ reply: HTTPReply, for head: HTTPRequestHead, on connection: Connection) {
         let mustClose = !head.isKeepAlive || connection.isReactorDraining || connection.isPeerClosed
         switch reply {
         case .response(let response):
@@ -42,6 +71,29 @@ extension HTTPConnectionHandler {
     }
 
     private func send(_ response: HTTPResponse, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool) {
+        let closes = !self.enqueue(response, for: head, on: connection, mustClose: mustClose)
+        guard !closes else {
+            self.closeAfterFlush(connection)
+            return
+        }
+        self.phase = .reading
+        connection.flush()
+        guard !connection.isClosed else { return }
+        guard connection.queuedOutboundBytes <= Self.outputHighWater else {
+            // The client is not reading its answers: take none of its pipelined requests until it does, so
+            // answers never pile up for it. Reading stays paused; a client that reads nothing for the idle
+            // timeout is closed.
+            self.setTimer(.idle, on: connection)
+            connection.notifyWhenOutputDrains(to: Self.outputLowWater)
+            return
+        }
+        self.takeNextRequests(connection)
+    }
+
+    /// Queues `response` to `head`; returns false when it says `Connection: close` (it must be the last answer).
+    func enqueue(
+        _ response: HTTPResponse, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool = false
+    ) -> Bool {
         var response = response
         let forbidsBody = HTTPResponseEncoder.forbidsBody(response.status)
         let omitsBody = forbidsBody || head.method == "HEAD"
@@ -64,31 +116,31 @@ extension HTTPConnectionHandler {
         )
         if !omitsBody { bytes.append(contentsOf: response.body) }
         connection.enqueue(bytes)
-        guard !closes else {
-            self.closeAfterFlush(connection)
-            return
-        }
-        self.phase = .reading
-        connection.flush()
-        guard !connection.isClosed else { return }
-        guard connection.queuedOutboundBytes <= Self.outputHighWater else {
-            // The client is not reading its answers: take none of its pipelined requests until it does, so
-            // answers never pile up for it. Reading stays paused; a client that reads nothing for the idle
-            // timeout is closed.
-            self.setTimer(.idle, on: connection)
-            connection.notifyWhenOutputDrains(to: Self.outputLowWater)
-            return
-        }
-        self.takeNextRequests(connection)
+        return !closes
     }
 
     /// The reading phase after a reply: the next request's timer, then pipelined requests already buffered, then
-    /// whatever arrived while the handler ran.
+    /// whatever arrived while the handler ran. A request whose head came in behind the batch just answered has its
+    /// body timed, and its `100 Continue` sent, from now.
     func takeNextRequests(_ connection: Connection) {
-        self.setTimer(self.parser.isIdle ? .idle : .head, on: connection)
+        if let head = self.pendingHead {
+            self.startBody(of: head, on: connection)
+        } else {
+            self.setTimer(self.parser.isIdle ? .idle : .head, on: connection)
+        }
         self.processRequests(connection)
         connection.writer.setInboundHeld(self.parser.heldByteCount)
         if !connection.isClosed, self.isReading { connection.resumeReading() }
+    }
+}
+
+/// The replies to a batch of pipelined requests, in the requests' order, travel together to their connection's
+/// handler through the reactor's inbox.
+struct HTTPBatchReply: ConnectionMessage {
+    let replies: [HTTPReply]
+
+    func discard() {
+        for reply in self.replies { reply.discard() }
     }
 }
 

@@ -2,10 +2,12 @@ import HearthSystem
 
 /// HTTP/1.1 on one connection: the `ConnectionHandler` an `HTTPServer` gives the reactor for each accepted socket.
 ///
-/// It parses requests, hands each to the server's task group and pauses reading until the reply comes back (so
-/// pipelined requests wait in the parser's buffer and answers keep their order), then keeps the connection alive,
-/// streams, or hands it over to an upgrade handler. Its timer is the header, body or idle timeout. Confined to the
-/// reactor thread like every handler.
+/// It parses requests, hands them to the server's task group and pauses reading until the replies come back (so
+/// later pipelined requests wait in the parser's buffer and answers keep their order), then keeps the connection
+/// alive, streams, or hands it over to an upgrade handler. Pipelined requests already read when one is complete go
+/// over together, as one batch, while the application admits them (`HTTPRequestHandler.sharesBatches`): a writer
+/// pipelining PUTs has them ordered in one hand-off, as a realtime client's pipelined puts are. Its timer is the
+/// header, body or idle timeout. Confined to the reactor thread like every handler.
 final class HTTPConnectionHandler: ConnectionHandler {
     /// The server's limits, in the reactor's units.
     struct Settings {
@@ -20,8 +22,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
     enum Phase {
         /// Parsing a request head or body (or idle between keep-alive requests).
         case reading
-        /// A request is with the application; reading pauses so pipelined requests wait in the parser's buffer.
-        case awaitingReply(HTTPRequestHead)
+        /// Requests (one, or a batch of pipelined ones, in order) are with the application; reading pauses so
+        /// later pipelined requests wait in the parser's buffer.
+        case awaitingReply([HTTPRequestHead])
         /// A `.stream` reply is in progress; inbound bytes are discarded.
         case streaming
         /// Taken over by an upgrade handler; inbound bytes go to it.
@@ -46,6 +49,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case upgrade(any UpgradedConnectionHandler)
     }
 
+    /// The most pipelined requests, and body bytes together, one batch hands to the application.
+    static let maximumBatchRequests = 1024
+    static let maximumBatchBodyBytes = 1024 * 1024
+
     /// Above this many bytes queued for the client, the connection takes no more of its requests (pipelined
     /// HTTP requests, WebSocket messages) until the client has read down to `outputLowWater`.
     static let outputHighWater = 1024 * 1024
@@ -64,6 +71,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
     var idleSince: UInt64?
     /// The progress of the body (or, once upgraded, the message) arriving, held to the minimum data rate.
     var inputWatch: DataRateWatch?
+    /// An error answer (a refused or malformed request) that came right behind a batch: sent, and the connection
+    /// closed, once the batch is answered.
+    var heldAnswer: HTTPResponse?
 
     init(settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation) {
         self.settings = settings
@@ -177,11 +187,13 @@ final class HTTPConnectionHandler: ConnectionHandler {
     }
 
     func handle(_ message: any ConnectionMessage, on connection: Connection) {
-        guard let reply = message as? HTTPReply else {
+        if let reply = message as? HTTPReply {
+            self.deliver([reply], on: connection)
+        } else if let batch = message as? HTTPBatchReply {
+            self.deliver(batch.replies, on: connection)
+        } else {
             message.discard()
-            return
         }
-        self.deliver(reply, on: connection)
     }
 
     /// The node evicts the connection to protect its memory: a stream or an upgraded protocol says goodbye (SSE

@@ -77,7 +77,10 @@ public enum HTTPBodyAdmission: Sendable {
 /// The application behind an `HTTPServer`.
 ///
 /// `maximumBodyBytes` is called on the reactor thread as soon as a head arrives (it must be quick and must not
-/// block); `handle` runs in the server's task group, one request at a time per connection. `connectionClosed` is
+/// block); `handle` runs in the server's task group, one request at a time per connection. Pipelined requests that
+/// `sharesBatches` admits and that arrived together go to `handle(batch:)` in one hand-off instead, so the
+/// application can order them all before answering any (writes placed in one log turn, their listeners' events
+/// gathered per connection), and their answers leave in order. `connectionClosed` is
 /// called on the reactor thread (quick, never blocking) once per HTTP connection, with the `connectionID` its
 /// requests carried, so an application that remembers something per connection can forget it.
 public protocol HTTPRequestHandler: Sendable {
@@ -96,7 +99,20 @@ public protocol HTTPRequestHandler: Sendable {
         query: [(name: String, value: String)],
         headers: HTTPHeaders
     ) -> HTTPBodyAdmission
+    /// Whether a request with this head may share a batch with the pipelined requests that follow it; called on
+    /// the reactor thread (quick, never blocking). A request admitted here must be answered with a `.response`.
+    /// The default admits none: each request is handled alone, once the one before it was answered.
+    func sharesBatches(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)],
+        headers: HTTPHeaders
+    ) -> Bool
     func handle(_ request: HTTPRequest) async -> HTTPReply
+    /// Handles pipelined requests of one connection that arrived together, in their order, and returns one reply
+    /// for each, in the same order. Every request but the last was admitted by `sharesBatches`. The default handles
+    /// each in turn with `handle(_:)`.
+    func handle(batch requests: [HTTPRequest]) async -> [HTTPReply]
     func connectionClosed(_ connectionID: UInt64)
 }
 
@@ -119,6 +135,23 @@ extension HTTPRequestHandler {
         headers: HTTPHeaders
     ) -> HTTPBodyAdmission {
         .read(maximumBytes: self.maximumBodyBytes(method: method, path: path, query: query, headers: headers))
+    }
+
+    /// By default no request shares a batch.
+    public func sharesBatches(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)],
+        headers: HTTPHeaders
+    ) -> Bool {
+        false
+    }
+
+    /// Handles each request in turn, as if they had arrived one after another.
+    public func handle(batch requests: [HTTPRequest]) async -> [HTTPReply] {
+        var replies: [HTTPReply] = []
+        for request in requests { replies.append(await self.handle(request)) }
+        return replies
     }
 
     /// By default an application remembers nothing per connection.

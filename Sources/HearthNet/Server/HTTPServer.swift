@@ -7,7 +7,8 @@ import HearthSystem
 /// `HTTPConnectionHandler`, and sends the application's replies back to those handlers through the loop's inbox.
 ///
 /// `run()` owns everything: it starts the reactor thread, handles each request as a child task of its group (one at
-/// a time per connection, in order; different connections concurrently), and when the calling task is cancelled it
+/// a time per connection, in order, or pipelined requests that arrived together as one batch; different connections
+/// concurrently), and when the calling task is cancelled it
 /// shuts down gracefully: stop accepting and close idle connections, let in-flight handlers finish, flush their
 /// responses for at most `shutdownFlushSeconds`, end streams (`connectionClosed`), close every socket.
 ///
@@ -129,8 +130,12 @@ public final class HTTPServer: Sendable {
         await withDiscardingTaskGroup { group in
             for await item in requests {
                 group.addTask {
-                    let reply = await application.handle(item.request)
-                    loop.send(reply, to: item.connectionID)
+                    if item.requests.count == 1, let request = item.requests.first {
+                        loop.send(await application.handle(request), to: item.connectionID)
+                    } else {
+                        let replies = await application.handle(batch: item.requests)
+                        loop.send(HTTPBatchReply(replies: replies), to: item.connectionID)
+                    }
                 }
             }
             loop.drain()

@@ -1,5 +1,6 @@
-/// A request handed from the reactor thread to the server's task group, with the connection its reply goes to.
+/// Requests handed from the reactor thread to the server's task group, with the connection their replies go to:
+/// one request, or pipelined requests that arrived together and share a batch (`HTTPRequestHandler.sharesBatches`).
 struct ReactorRequest: Sendable {
     let connectionID: UInt64
-    let request: HTTPRequest
+    let requests: [HTTPRequest]
 }

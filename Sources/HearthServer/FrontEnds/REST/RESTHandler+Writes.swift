@@ -6,29 +6,64 @@ import HearthWire
 /// PUT, DELETE, POST and PATCH: everything is checked against the shared `WriteRules` first, so a bad request
 /// changes nothing, then against the security rules (`AccessControl`) as it is written.
 extension RESTHandler {
-    func set(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws -> HTTPResponse {
+    /// Orders a write that needs no turn at its location: a PUT or DELETE without `if-match`, a POST or a PATCH
+    /// (checked against the write rules, the size limit and the security rules, then placed in its shard's order);
+    /// nil for a read or a compare-and-set, which are not ordered ahead of their answer.
+    func orderWrite(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
+        -> OrderedRESTWrite?
+    {
+        switch request.method {
+        case .get: return nil
+        case .put, .delete:
+            guard http.headers["if-match"] == nil else { return nil }
+            let mutation = try self.setMutation(request, http, identity: identity)
+            let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: [mutation])
+            return OrderedRESTWrite(pending: pending) { outcome in
+                self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: false)
+            }
+        case .post: return try await self.orderPush(request, http, identity: identity)
+        case .patch: return try await self.orderUpdate(request, http, identity: identity)
+        }
+    }
+
+    /// A PUT or DELETE with `if-match`: a compare-and-set, made when its turn at the location comes.
+    func compareAndSet(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
+        -> HTTPResponse
+    {
+        let mutation = try self.setMutation(request, http, identity: identity)
+        let expected = http.headers["if-match"] ?? ""
+        let condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
+        let outcome = try await self.takingTurns(request, http) {
+            try await self.access.write(
+                identity, namespace: request.namespace, mutations: [mutation], condition: condition)
+        }
+        return self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: true)
+    }
+
+    /// The mutation of a PUT or DELETE, once it passed the write rules and the size limit.
+    private func setMutation(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> Mutation {
         let location = WriteLocation(path: request.path, targetsPriority: request.targetsPriority)
         let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
             request.method == .delete
                 ? try WriteRules.set(.null, at: location) : try WriteRules.set(body: http.body, at: location)
         }
         try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
-        var condition: WriteCondition?
-        if let expected = http.headers["if-match"] {
-            condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
-        }
-        let outcome = try await self.takingTurns(request, http) {
-            try await self.access.write(
-                identity, namespace: request.namespace, mutations: [mutation], condition: condition)
-        }
+        return mutation
+    }
+
+    /// The answer to a PUT or DELETE: the value written (or `null`), its ETag when asked for or conditional, or
+    /// the 412 of a compare-and-set that failed.
+    private func setResponse(
+        _ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity, outcome: WriteOutcome,
+        isConditional: Bool
+    ) -> HTTPResponse {
         switch outcome {
         case .conditionFailed(let current):
             return self.conditionFailedResponse(request, identity: identity, current: current)
         case .committed(let resolved):
             var headers = HTTPHeaders()
-            let written = resolved.first
             let body: [UInt8]
-            switch written {
+            switch resolved.first {
             case .set(_, let node)?:
                 if request.method == .delete {
                     body = Array("null".utf8)
@@ -37,7 +72,7 @@ extension RESTHandler {
                 } else {
                     body = node.jsonBytes(format: .plain, pretty: request.printMode == .pretty)
                 }
-                if condition != nil || http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
+                if isConditional || http.headers["X-Firebase-ETag"]?.lowercased() == "true" {
                     headers.add("ETag", Self.etag(of: node))
                 }
             case .setPriority(_, let priority)?:
@@ -49,7 +84,9 @@ extension RESTHandler {
         }
     }
 
-    func push(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws -> HTTPResponse {
+    private func orderPush(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
+        -> OrderedRESTWrite
+    {
         if request.targetsPriority { throw RESTError.invalidPath("POST cannot target .priority") }
         let name = self.database.nextPushID()
         let location = WriteLocation(path: request.path.appending(Key(unchecked: name)))
@@ -57,15 +94,17 @@ extension RESTHandler {
             try WriteRules.set(body: http.body, at: location)
         }
         try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
-        _ = try await self.access.write(identity, namespace: request.namespace, mutations: [mutation])
+        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: [mutation])
         let body =
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
                 UInt8(ascii: "}")
             ]
-        return self.success(request, body: body)
+        return OrderedRESTWrite(pending: pending) { _ in self.success(request, body: body) }
     }
 
-    func update(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws -> HTTPResponse {
+    private func orderUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
+        -> OrderedRESTWrite
+    {
         if request.targetsPriority { throw RESTError.invalidPath("PATCH cannot target .priority") }
         let document: JSONValue
         do {
@@ -81,19 +120,21 @@ extension RESTHandler {
             try WriteRules.update(members, at: request.path)
         }
         try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
-        let outcome = try await self.access.write(identity, namespace: request.namespace, mutations: mutations)
-        guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
-        var body = Array("{".utf8)
-        for (index, (key, mutation)) in zip(members.keys.sorted(), resolved).enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += Node(.string(key)).jsonBytes(format: .plain, pretty: false) + [UInt8(ascii: ":")]
-            switch mutation {
-            case .set(_, let node): body += node.jsonBytes(format: .plain, pretty: false)
-            case .setPriority(_, let priority): body += Node.priorityJSON(priority)
+        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: mutations)
+        return OrderedRESTWrite(pending: pending) { outcome in
+            guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
+            var body = Array("{".utf8)
+            for (index, (key, mutation)) in zip(members.keys.sorted(), resolved).enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                body += Node(.string(key)).jsonBytes(format: .plain, pretty: false) + [UInt8(ascii: ":")]
+                switch mutation {
+                case .set(_, let node): body += node.jsonBytes(format: .plain, pretty: false)
+                case .setPriority(_, let priority): body += Node.priorityJSON(priority)
+                }
             }
+            body.append(UInt8(ascii: "}"))
+            return self.success(request, body: body)
         }
-        body.append(UInt8(ascii: "}"))
-        return self.success(request, body: body)
     }
 
     /// Runs a compare-and-set (a write with `if-match`) when `conditionalWrites` gives it its turn, and reports how

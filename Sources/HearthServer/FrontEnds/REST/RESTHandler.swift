@@ -59,19 +59,33 @@ public final class RESTHandler: HTTPRequestHandler {
         } else {
             do {
                 reply = try await self.handleREST(request)
-            } catch let error as RESTError {
-                reply = .response(error.response)
-            } catch is AccessDeniedError {
-                reply = .response(RESTError.permissionDenied.response)
-            } catch let error as UnrepresentableIncrementError {
-                reply = .response(RESTError(400, error.description).response)
-            } catch let error as any WriteUnavailableError {
-                reply = .response(RESTError(503, error.description).response)
             } catch {
-                self.log.error("rest.failed", ["path": request.path, "error": "\(error)"])
-                reply = .response(RESTError(503, "The database is temporarily unavailable; retry shortly.").response)
+                reply = .response(self.response(to: error, path: request.path))
             }
         }
+        self.record(request, reply, since: started)
+        return reply
+    }
+
+    /// The answer to a REST request that failed with `error`, in Firebase's format.
+    func response(to error: any Error, path: String) -> HTTPResponse {
+        switch error {
+        case let error as RESTError:
+            return error.response
+        case is AccessDeniedError:
+            return RESTError.permissionDenied.response
+        case let error as UnrepresentableIncrementError:
+            return RESTError(400, error.description).response
+        case let error as any WriteUnavailableError:
+            return RESTError(503, error.description).response
+        default:
+            self.log.error("rest.failed", ["path": path, "error": "\(error)"])
+            return RESTError(503, "The database is temporarily unavailable; retry shortly.").response
+        }
+    }
+
+    /// Counts the request in `/.metrics` and logs it (debug).
+    func record(_ request: HTTPRequest, _ reply: HTTPReply, since started: ContinuousClock.Instant) {
         let status: Int
         switch reply {
         case .response(let response), .stream(let response, _), .upgrade(let response, _): status = response.status
@@ -84,21 +98,17 @@ public final class RESTHandler: HTTPRequestHandler {
                 "method": request.method, "path": request.path, "status": "\(status)",
                 "ms": String(format: "%.3f", seconds * 1000), "remote": request.remoteAddress,
             ])
-        return reply
     }
 
     private func handleREST(_ http: HTTPRequest) async throws -> HTTPReply {
         let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
         let (identity, expires) = try self.identity(of: request)
-        switch request.method {
-        case .get:
-            return try await self.get(request, http, identity: identity, expires: expires)
-        case .put, .delete:
-            return .response(try await self.set(request, http, identity: identity))
-        case .post:
-            return .response(try await self.push(request, http, identity: identity))
-        case .patch:
-            return .response(try await self.update(request, http, identity: identity))
+        if let write = try await self.orderWrite(request, http, identity: identity) {
+            return .response(try await write.response())
         }
+        // Not ordered ahead of its answer: a read, or a compare-and-set waiting for its turn.
+        return request.method == .get
+            ? try await self.get(request, http, identity: identity, expires: expires)
+            : .response(try await self.compareAndSet(request, http, identity: identity))
     }
 }

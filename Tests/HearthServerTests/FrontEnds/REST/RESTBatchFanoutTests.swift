@@ -1,0 +1,122 @@
+import Foundation
+import HearthCore
+import HearthRules
+import HearthSystem
+import HearthTestKit
+import Synchronization
+import Testing
+
+@testable import HearthNet
+@testable import HearthServer
+
+/// Writes a REST writer pipelines on one connection reach listeners the way a realtime client's pipelined puts do:
+/// ordered together, so each log turn's changes are told to listeners inside one `FlushBatch` and every listening
+/// connection gets the turn's events in one send, not one send per event.
+@Suite struct RESTBatchFanoutTests {
+    /// Hears every change under `/room`, noting each change's path and whether it was told inside a `FlushBatch`.
+    final class GatheringRecorder: ChangeListener {
+        let namespace = NodeConfiguration().defaultNamespace
+        let path = Fixture.path("room")
+        let heard = Mutex<[(path: Path, gathered: Bool)]>([])
+
+        func changed(_ change: CommittedChange) {
+            let gathered = FlushBatch.current != nil
+            self.heard.withLock { heard in
+                for mutation in change.mutations { heard.append((mutation.path, gathered)) }
+            }
+        }
+    }
+
+    private static let writes = 60
+
+    /// `PUT /room/mI.json` of a short string, for I in 0..<writes.
+    private static var puts: [HTTPRequest] {
+        (0..<Self.writes).map { index in
+            HTTPRequest(
+                method: "PUT", target: "/room/m\(index).json", path: "/room/m\(index).json", body: Array(#""x""#.utf8))
+        }
+    }
+
+    /// Runs `body` with a REST front end over a fresh durable node and a recorder listening to `/room`.
+    private static func withHandler(_ body: (RESTHandler, GatheringRecorder) async throws -> Void) async throws {
+        var configuration = NodeConfiguration()
+        configuration.dataDirectory = try TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        let database = try await Database.open(configuration: configuration, log: Log(level: .critical))
+        let access = AccessControl(database: database, authenticator: Authenticator(), defaultRules: .open)
+        let handler = RESTHandler(
+            database: database, configuration: configuration, access: access, metrics: Metrics(),
+            log: Log(level: .critical))
+        let recorder = GatheringRecorder()
+        _ = database.view.addListener(recorder)
+        try await body(handler, recorder)
+        await database.close()
+    }
+
+    /// Pipelined PUTs handed over as one batch are each answered 200, in order; the listener hears every one, in
+    /// order, and most of them inside a `FlushBatch` (a change told alone is one whose log turn held nothing else).
+    @Test func pipelinedPutsAreToldToListenersGathered() async throws {
+        try await Self.withHandler { handler, recorder in
+            let replies = await handler.handle(batch: Self.puts)
+            let statuses = replies.map { reply -> Int in
+                guard case .response(let response) = reply else { return 0 }
+                return response.status
+            }
+            #expect(statuses == Array(repeating: 200, count: Self.writes))
+            let heard = recorder.heard.withLock { $0 }
+            #expect(heard.map(\.path) == (0..<Self.writes).map { Fixture.path("room/m\($0)") })
+            let gathered = heard.filter(\.gathered).count
+            #expect(gathered * 2 >= Self.writes, "only \(gathered) of \(Self.writes) changes were told gathered")
+        }
+    }
+
+    /// The same PUTs answered one at a time each wait for the one before, so every change is told alone: the shape
+    /// a batch avoids.
+    @Test func putsAnsweredOneAtATimeAreEachToldAlone() async throws {
+        try await Self.withHandler { handler, recorder in
+            for request in Self.puts { _ = await handler.handle(request) }
+            let heard = recorder.heard.withLock { $0 }
+            #expect(heard.count == Self.writes && heard.allSatisfy { !$0.gathered })
+        }
+    }
+
+    /// A batch's refused write is answered in its place with Firebase's error, and the writes around it apply; a
+    /// GET at its end, handled after every write before it is answered, sees them all.
+    @Test func aRefusedWriteInABatchFailsAloneAndAGetAtItsEndSeesTheRest() async throws {
+        try await Self.withHandler { handler, _ in
+            var requests = Array(Self.puts.prefix(3))
+            requests.insert(
+                HTTPRequest(method: "PUT", target: "/room/bad.json", path: "/room/bad.json", body: Array("{".utf8)),
+                at: 1)
+            requests.append(HTTPRequest(method: "GET", target: "/room.json", path: "/room.json"))
+            let responses = await handler.handle(batch: requests).map { reply -> HTTPResponse in
+                guard case .response(let response) = reply else { return HTTPResponse(status: 0) }
+                return response
+            }
+            #expect(responses.map(\.status) == [200, 400, 200, 200, 200])
+            #expect(String(decoding: responses[4].body, as: UTF8.self) == #"{"m0":"x","m1":"x","m2":"x"}"#)
+        }
+    }
+
+    /// Over HTTP, PUTs and a GET pipelined in one send on one keep-alive connection are answered in order, each PUT
+    /// with its value, and the GET sees every PUT before it.
+    @Test func pipelinedPutsOnOneConnectionAreAnsweredInOrder() async throws {
+        try await TestNode.with { node in
+            let port = node.port
+            let responses = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                var bytes = ""
+                for index in 0..<20 {
+                    bytes += "PUT /pipe/k\(index).json HTTP/1.1\r\nHost: h\r\n"
+                    bytes += "Content-Length: \(String(index).count)\r\n\r\n\(index)"
+                }
+                try client.send(bytes + "GET /pipe.json HTTP/1.1\r\nHost: h\r\n\r\n")
+                return try (0...20).map { _ in try client.readResponse() }
+            }
+            #expect(responses.map(\.status) == Array(repeating: 200, count: 21))
+            #expect(responses.prefix(20).map(\.text) == (0..<20).map { "\($0)" })
+            let read = try JSONSerialization.jsonObject(with: Data(responses[20].body)) as? [String: Int]
+            #expect(read?.count == 20 && read?["k19"] == 19)
+        }
+    }
+}
