@@ -135,13 +135,23 @@ class Page:
         return result["result"].get("value")
 
     def wait_for(self, expression, seconds, what):
-        """Seconds until `expression` is truthy in the page; raises naming `what` if it is not within `seconds`."""
+        """Seconds until `expression` is truthy in the page (an exception counts as not yet, as while the page is
+        still loading); raises naming `what` if it is not within `seconds`."""
         start = time.monotonic()
+        last = None
         while True:
-            if self.evaluate(expression):
-                return time.monotonic() - start
+            try:
+                if self.evaluate(f"!!({expression})"):
+                    return time.monotonic() - start
+            except DevToolsError as error:
+                last = error
             if time.monotonic() - start > seconds:
-                raise DevToolsError(f"not within {seconds} s: {what}")
+                try:
+                    shown = self.evaluate("document.body ? document.body.innerText.slice(0, 400) : ''")
+                except DevToolsError:
+                    shown = "?"
+                raise DevToolsError(f"not within {seconds} s: {what}" + (f" ({last})" if last else "")
+                                    + f"; the page shows: {shown!r}")
             time.sleep(0.05)
 
     def screenshot(self, path):

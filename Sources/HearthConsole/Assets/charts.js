@@ -1,6 +1,6 @@
-// Live charts drawn as inline SVG from `/.metrics` (Prometheus text), polled every two seconds and kept for the
-// last five minutes.
-const keep = 150;
+// Live charts drawn as inline SVG from `/.metrics` (Prometheus text), polled every second and kept for the last
+// five minutes.
+const keep = 300;
 
 /** Sums every sample of each metric (all label sets) in Prometheus text. */
 export function parseMetrics(text) {
@@ -20,7 +20,7 @@ const charts = [
   { title: 'Requests/s', rate: ['hearth_http_requests_total', 'hearth_wire_requests_total'] },
   { title: 'Writes/s (log records)', rate: ['hearth_wal_records_total'] },
   { title: 'fsync latency (ms)', ratio: ['hearth_wal_fsync_seconds_total', 'hearth_wal_fsyncs_total'], scale: 1000 },
-  { title: 'Connections', gauge: 'hearth_connections_open' },
+  { title: 'Connections', gauge: 'hearth_connections_open', whole: true },
   { title: 'Client memory (MiB)', gauge: 'hearth_client_memory_bytes', scale: 1 / 1048576 },
   { title: 'Bytes sent/s (events delivered)', rate: ['hearth_network_sent_bytes_total'] },
 ];
@@ -53,7 +53,7 @@ export class Charts {
     return { now, line };
   }
 
-  /** Adds one sample of every chart from a `/.metrics` text read `seconds` after the previous one. */
+  /** Adds one sample of every chart from a `/.metrics` text read at `time` (milliseconds). */
   add(text, time) {
     const totals = parseMetrics(text);
     const previous = this.previous;
@@ -75,15 +75,15 @@ export class Charts {
       const series = this.series[index];
       series.push(value);
       if (series.length > keep) series.shift();
-      this.draw(this.figures[index], series, value);
+      this.draw(this.figures[index], series, value, chart.whole);
     });
   }
 
-  draw(figure, series, value) {
+  draw(figure, series, value, whole) {
     const top = Math.max(...series, 1e-9);
     const start = keep - series.length;
     figure.line.setAttribute('points', series.map((each, index) =>
       `${start + index},${(58 - (each / top) * 56).toFixed(1)}`).join(' '));
-    figure.now.textContent = value >= 100 ? value.toFixed(0) : value.toPrecision(3);
+    figure.now.textContent = whole || value >= 100 ? value.toFixed(0) : value.toPrecision(3);
   }
 }

@@ -1,11 +1,11 @@
 // The node page: health and readiness, charts from `/.metrics`, and (on a cluster member, for an administrator)
 // the members with their SWIM state and links and every shard's leader, term, commit index and lag. Polled every
-// two seconds while the page is shown, so a member that goes down shows within seconds.
+// second while the page is shown, so a member that goes down shows within seconds.
 import { call, NodeError, withParameters } from './api.js';
 import { Charts } from './charts.js';
 
 /** How often the page asks the node again, in milliseconds. */
-const interval = 2000;
+const interval = 1000;
 
 /** A table with a header row and one row per entry; `cell` gives a column's text and class. */
 function fill(table, headings, rows) {

@@ -9,6 +9,8 @@ import { Tree } from './tree.js';
 
 const byId = (id) => document.getElementById(id);
 let role = 'none';
+/** True while a visitor asked for the sign-in form. */
+let signingIn = false;
 
 /** Asks the user to confirm in the page's dialog; resolves to true for the confirming button. */
 function confirmInDialog(text) {
@@ -41,7 +43,7 @@ function currentKeys() {
 
 /** Shows the page the fragment names, or the sign-in form while the console has no one to act as. */
 function show() {
-  const page = role === 'none' ? 'sign-in' : (location.hash.slice(1) || 'data');
+  const page = role === 'none' || signingIn ? 'sign-in' : (location.hash.slice(1) || 'data');
   for (const section of document.querySelectorAll('main > section')) {
     section.hidden = section.id !== (page === 'sign-in' ? 'sign-in' : `page-${page}`);
   }
@@ -58,6 +60,7 @@ function showIdentity() {
   const names = { admin: 'administrator', visitor: 'visitor (the rules apply)', none: 'signed out' };
   byId('identity').textContent = names[role];
   byId('sign-out').hidden = role !== 'admin' || session.credential === 'owner';
+  byId('sign-in-open').hidden = role !== 'visitor';
 }
 
 async function start() {
@@ -77,12 +80,19 @@ byId('sign-in-form').addEventListener('submit', async (event) => {
   byId('credential').value = '';
   if (await signIn(credential)) {
     role = 'admin';
+    signingIn = false;
+    tree.close();
     byId('sign-in-error').textContent = '';
     showIdentity();
     show();
   } else {
     byId('sign-in-error').textContent = 'That credential is not an administrator\'s on this node.';
   }
+});
+
+byId('sign-in-open').addEventListener('click', () => {
+  signingIn = true;
+  show();
 });
 
 byId('sign-out').addEventListener('click', () => {

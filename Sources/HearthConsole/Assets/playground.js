@@ -41,7 +41,8 @@ export class Playground {
     const result = this.field('sim-result');
     try {
       const answer = JSON.parse(await call('POST', withParameters('/.rules/simulate'), JSON.stringify(this.question())));
-      result.textContent = `${answer.allowed ? 'Allowed' : 'Denied'} — ${answer.explanation}`;
+      const reason = answer.rule ? `${answer.rule}, line ${answer.line}` : answer.explanation;
+      result.textContent = `${answer.allowed ? 'Allowed' : 'Denied'} — ${reason}`;
       result.className = `sim-result ${answer.allowed ? 'allowed' : 'denied'}`;
       this.rules.mark(answer.line, answer.column);
     } catch (error) {

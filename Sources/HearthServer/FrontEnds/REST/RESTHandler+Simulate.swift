@@ -61,7 +61,7 @@ extension RESTHandler {
         guard let decider = verdict.decider else {
             let explanation =
                 verdict.isTooCostly
-                ? "Refused: the rules ran out of their evaluation budget." : "Refused: no \(kind) rule granted it."
+                ? "The rules ran out of their evaluation budget." : "No \(kind) rule grants it."
             return Self.decision(allowed: verdict.isAllowed, rule: nil, explanation: explanation)
         }
         let keys = rules.document.ruleKeys(of: decider)
