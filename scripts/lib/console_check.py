@@ -72,6 +72,11 @@ class Recorder:
         return sum(max(chunks.get(ident, 0), finished.get(ident, 0), messages.get(ident, 0))
                    for ident in set(chunks) | set(finished) | set(messages))
 
+    def stream_bytes(self):
+        """Bytes of SSE messages received (so the total visibly counts the live streams too)."""
+        return sum(len(event["params"]["data"].encode()) for event in self.page.events
+                   if event["method"] == "Network.eventSourceMessageReceived")
+
     def errors(self):
         found = []
         for event in self.page.events:
@@ -124,7 +129,8 @@ def open_node(browser, port, shots):
         seconds = page.wait_for(f"{row(['big', 'k000099'])}", 5, "the second page of /big")
         check(True, f"/big's next page shows in {seconds:.2f} s")
         received = recorder.received_bytes()
-        check(received < 5_000_000, f"two pages of /big opened having received {received / 1e6:.2f} MB in all")
+        check(received < 5_000_000, f"two pages of /big opened having received {received / 1e6:.2f} MB in all "
+                                    f"({recorder.stream_bytes() / 1e3:.1f} kB of it SSE messages)")
         page.evaluate(f"{row(['big'])}.item.setExpanded(false)")
 
         page.evaluate(f"{row(['shop'])}.item.setExpanded(true)")
@@ -215,6 +221,17 @@ def open_node(browser, port, shots):
               f"the playground decides and names the rule's line: {result!r}, line {decided} marked")
         check(rest(port, "GET", "/shop.json") == before, "the playground changed no data")
         page.screenshot(f"{shots}/playground.png")
+
+        # The node page of a single node: health, readiness and charts; no cluster to show.
+        page.evaluate("location.hash = '#node'")
+        page.wait_for("document.getElementById('node-health').textContent === 'ok' && document.getElementById("
+                      "'cluster-status').textContent.includes('alone')", 5, "the single node's page")
+        for index in range(30):  # some traffic for the charts
+            rest(port, "PUT", f"/traffic/{index}.json", index)
+            time.sleep(0.1)
+        page.wait_for("document.querySelectorAll('#charts polyline[points*=\" \"]').length >= 4", 5, "the charts")
+        check(True, "the node page shows health, readiness and live charts")
+        page.screenshot(f"{shots}/node.png")
 
         # A phone-sized screen.
         page.evaluate("location.hash = '#data'")

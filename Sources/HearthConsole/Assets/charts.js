@@ -81,9 +81,10 @@ export class Charts {
 
   draw(figure, series, value, whole) {
     const top = Math.max(...series, 1e-9);
-    const start = keep - series.length;
+    // Until five minutes are kept, the samples so far fill the width.
+    const step = (keep - 1) / Math.max(series.length - 1, 1);
     figure.line.setAttribute('points', series.map((each, index) =>
-      `${start + index},${(58 - (each / top) * 56).toFixed(1)}`).join(' '));
+      `${(index * step).toFixed(1)},${(58 - (each / top) * 56).toFixed(1)}`).join(' '));
     figure.now.textContent = whole || value >= 100 ? value.toFixed(0) : value.toPrecision(3);
   }
 }

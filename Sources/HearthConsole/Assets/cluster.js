@@ -39,8 +39,10 @@ async function answer(path, parameters) {
 }
 
 export class NodePage {
-  constructor(elements) {
+  /** `isAdministrator()` says whether the console acts as an administrator (who alone may read `/.cluster`). */
+  constructor(elements, isAdministrator) {
     this.elements = elements;
+    this.isAdministrator = isAdministrator;
     this.charts = new Charts(elements.charts);
     this.timer = null;
   }
@@ -57,10 +59,16 @@ export class NodePage {
   }
 
   async refresh() {
-    const [health, ready, metrics, cluster] = await Promise.all([
-      answer('/.health', {}), answer('/.ready', {}), answer('/.metrics', {}), answer('/.cluster', {}),
+    const [health, ready, metrics] = await Promise.all([
+      answer('/.health', {}), answer('/.ready', {}), answer('/.metrics', {}),
     ]);
     const { elements } = this;
+    // Only a cluster member has raft metrics; only an administrator may read /.cluster. Not asking otherwise keeps
+    // the browser's console free of refused requests.
+    const member = metrics.ok && metrics.text.includes('hearth_raft_leader_changes_total');
+    const cluster = member && this.isAdministrator()
+      ? await answer('/.cluster', {})
+      : { ok: false, status: member ? 401 : 404, text: 'Sign in as an administrator to see the members and shards.' };
     elements.health.textContent = health.ok ? 'ok' : health.text;
     elements.health.className = health.ok ? 'state-alive' : 'state-dead';
     elements.ready.textContent = ready.ok ? 'ready' : ready.text;

@@ -30,7 +30,7 @@ new Playground(byId('playground'), rules);
 const node = new NodePage({
   health: byId('node-health'), ready: byId('node-ready'), charts: byId('charts'), status: byId('cluster-status'),
   members: byId('members'), shards: byId('shards'),
-});
+}, () => role === 'admin');
 
 /** The keys of a path typed in the path bar (`/users/ada` → `["users", "ada"]`). */
 function keysOf(text) {

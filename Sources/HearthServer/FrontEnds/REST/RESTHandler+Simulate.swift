@@ -27,7 +27,8 @@ extension RESTHandler {
             let simulation = try RuleSimulationRequest(http.body)
             let rules: InstalledRules
             do {
-                rules = try simulation.draft.map { text throws(RulesError) in try InstalledRules(text: text) }
+                rules =
+                    try simulation.draft.map { text throws(RulesError) in try InstalledRules(text: text) }
                     ?? self.access.rules(namespace)
             } catch {
                 throw RESTError(400, error.description)
@@ -69,7 +70,8 @@ extension RESTHandler {
         let rule = "/" + keys.joined(separator: "/")
         return Self.decision(
             allowed: verdict.isAllowed, rule: (rule, line, column),
-            explanation: verdict.isAllowed ? "Allowed by \(rule) (line \(line))." : "Refused by \(rule) (line \(line)).")
+            explanation: verdict.isAllowed ? "Allowed by \(rule) (line \(line))." : "Refused by \(rule) (line \(line))."
+        )
     }
 
     /// The playground's answer: the decision, the deciding rule with its line and column (or nulls), and a sentence.
@@ -136,16 +138,19 @@ struct RuleSimulationRequest {
         case "read":
             self.operation = .read
         case "set":
-            self.operation = .write([try RESTHandler.applyingRules { () throws(WriteRuleError) in
-                try WriteRules.set(data, at: location)
-            }])
+            self.operation = .write([
+                try RESTHandler.applyingRules { () throws(WriteRuleError) in
+                    try WriteRules.set(data, at: location)
+                }
+            ])
         case "update":
             guard case .object(let children) = data else {
                 throw RESTError(400, "An update's data must be an object of child paths and values.")
             }
-            self.operation = .write(try RESTHandler.applyingRules { () throws(WriteRuleError) in
-                try WriteRules.update(children, at: location.path)
-            })
+            self.operation = .write(
+                try RESTHandler.applyingRules { () throws(WriteRuleError) in
+                    try WriteRules.update(children, at: location.path)
+                })
         default:
             throw RESTError(400, #"operation must be "read", "set" or "update"."#)
         }
