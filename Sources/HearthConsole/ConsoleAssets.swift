@@ -13,6 +13,7 @@ enum ConsoleAssets {
             ("cluster.js", PackageResources.cluster_js),
             ("charts.js", PackageResources.charts_js),
             ("playground.js", PackageResources.playground_js),
+            ("query.js", PackageResources.query_js),
             ("main.js", PackageResources.main_js),
         ]
         return Dictionary(uniqueKeysWithValues: files.map { ($0.0, ConsoleAsset(name: $0.0, bytes: $0.1)) })

@@ -133,8 +133,31 @@ def open_node(browser, port, shots):
                                     f"({recorder.stream_bytes() / 1e3:.1f} kB of it SSE messages)")
         page.evaluate(f"{row(['big'])}.item.setExpanded(false)")
 
-        page.evaluate(f"{row(['shop'])}.item.setExpanded(true)")
-        page.wait_for(f"{row(['shop', 'stock'])}", 5, "/shop's children")
+        # The query panel: the three largest values of /big, in order, kept live.
+        page.evaluate("(() => { document.querySelector('details.query').open = true;"
+                      " document.getElementById('path').value = '/big';"
+                      " document.getElementById('query-order').value = '$value';"
+                      " document.getElementById('query-anchor').value = 'limitToLast';"
+                      " document.getElementById('query-limit').value = '3';"
+                      " document.getElementById('query').requestSubmit(); })()")
+        keys = "[...document.querySelectorAll('#query-results .key')].map((key) => key.textContent).join(',')"
+        page.wait_for(f"{keys} === 'k099997,k099998,k099999'", 5, "the query's results")
+        rest(port, "PUT", "/big/k000000.json", 1_000_000)
+        seconds = page.wait_for(f"{keys} === 'k099998,k099999,k000000'", 3, "the query's live result")
+        check(True, f"a query's results (orderBy value, limitToLast 3) come in order and stay live "
+                    f"({seconds:.2f} s after a write)")
+        page.screenshot(f"{shots}/query.png")
+        page.evaluate("(() => { document.getElementById('query-stop').click();"
+                      " document.querySelector('details.query').open = false;"
+                      " document.getElementById('path').value = '/'; })()")
+
+        # The keyboard: focus /shop's row, → opens it, ↓ moves to its first child.
+        page.evaluate(f"{row(['shop'])}.querySelector('.row').focus()")
+        page.press("ArrowRight", 39)
+        page.wait_for(f"{row(['shop', 'stock'])}", 5, "/shop opened with →")
+        page.press("ArrowDown", 40)
+        focused = page.evaluate("document.activeElement.parentElement.item?.keys.join('/')")
+        check(focused == "shop/items", f"→ opens a node and ↓ moves to its first child ({focused})")
         rest(port, "PUT", "/shop/visitors.json", 7)
         seconds = page.wait_for(f"{row(['shop', 'visitors'])}?.textContent.includes('7')", 3,
                                 "a REST write made after opening")
@@ -145,11 +168,11 @@ def open_node(browser, port, shots):
         page.wait_for(f"{row(['shop', 'items', 'apple'])}", 5, "/shop/items")
         page.screenshot(f"{shots}/data.png")
 
-        # Edit a value in place (click it, type, Enter), then read it back over REST.
+        # Edit a value in place (click it, type, Enter: real key events), then read it back over REST.
         page.evaluate(f"{row(['shop', 'stock'])}.querySelector('.value').click()")
         page.wait_for(f"{row(['shop', 'stock'])}.querySelector('input')", 2, "the value editor")
-        page.evaluate(f"(() => {{ const input = {row(['shop', 'stock'])}.querySelector('input'); input.value = '40';"
-                      " input.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); })()")
+        page.call("Input.insertText", text="40")  # replaces the selected old value, as typing does
+        page.press("Enter", 13)
         page.wait_for(f"{row(['shop', 'stock'])}.querySelector('.value').textContent === '40'", 3,
                       "the edited value in the tree")
         check(rest(port, "GET", "/shop/stock.json") == 40, "a value edited in the console reads back over REST")

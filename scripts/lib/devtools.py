@@ -154,6 +154,11 @@ class Page:
                                     + f"; the page shows: {shown!r}")
             time.sleep(0.05)
 
+    def press(self, key, code):
+        """Presses and releases a key (`key` as KeyboardEvent.key, `code` its Windows virtual key code)."""
+        for kind in ("rawKeyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code)
+
     def screenshot(self, path):
         """Saves the page as a PNG."""
         data = self.call("Page.captureScreenshot", format="png")["data"]

@@ -3,6 +3,7 @@
 import { call, restURL, session } from './api.js';
 import { NodePage } from './cluster.js';
 import { Playground } from './playground.js';
+import { QueryPanel } from './query.js';
 import { RulesPage } from './rules.js';
 import { establish, signIn, signOut } from './session.js';
 import { Tree } from './tree.js';
@@ -41,6 +42,8 @@ function currentKeys() {
   return keysOf(byId('path').value);
 }
 
+const query = new QueryPanel(byId('query'), byId('query-results'), currentKeys);
+
 /** Shows the page the fragment names, or the sign-in form while the console has no one to act as. */
 function show() {
   const page = role === 'none' || signingIn ? 'sign-in' : (location.hash.slice(1) || 'data');
@@ -49,7 +52,10 @@ function show() {
   }
   for (const link of document.querySelectorAll('nav a')) link.classList.toggle('current', link.dataset.page === page);
   if (page === 'data' && !tree.root) tree.open(currentKeys());
-  if (page !== 'data' && page !== 'sign-in') tree.close();
+  if (page !== 'data' && page !== 'sign-in') {
+    tree.close();
+    query.close();
+  }
   if (page === 'rules') rules.load();
   if (page === 'node') node.show(); else node.hide();
   if (page === 'sign-in') byId('credential').focus();
@@ -98,6 +104,7 @@ byId('sign-in-open').addEventListener('click', () => {
 byId('sign-out').addEventListener('click', () => {
   signOut();
   tree.close();
+  query.close();
   role = 'none';
   showIdentity();
   start();
@@ -112,6 +119,7 @@ byId('path-bar').addEventListener('submit', (event) => {
 byId('namespace').addEventListener('change', () => {
   session.namespace = byId('namespace').value.trim();
   tree.close();
+  query.close();
   start();
 });
 
@@ -144,7 +152,8 @@ byId('import').addEventListener('change', async (event) => {
   }
   if (!(await confirmInDialog(`Replace /${keys.join('/')} with the contents of ${file.name}?`))) return;
   tree.report(`Importing ${file.name}…`);
-  await tree.attempt(() => call('PUT', restURL(keys, { print: 'silent' }), text));
+  // An administrator's import may be as large as --max-import-bytes; anyone else keeps --max-write-bytes.
+  await tree.attempt(() => call('PUT', restURL(keys, { print: 'silent', writeSizeLimit: 'unlimited' }), text));
 });
 
 byId('rules-reload').addEventListener('click', () => rules.load());

@@ -215,19 +215,23 @@ class Item {
     this.valueText.replaceChildren(input);
     input.focus();
     input.select();
+    // Once only: taking the field away blurs it, and that blur must not finish the edit a second time.
+    let finished = false;
     const finish = async (save) => {
-      input.remove();
+      if (finished) return;
+      finished = true;
+      const text = input.value;
       this.row.classList.remove('editing');
       this.render();
       this.row.focus();
-      if (save) await this.tree.attempt(() => write(this.keys, parseTyped(input.value)));
+      if (save) await this.tree.attempt(() => write(this.keys, parseTyped(text)));
     };
     input.addEventListener('keydown', (event) => {
       event.stopPropagation();
       if (event.key === 'Enter') finish(true);
       if (event.key === 'Escape') finish(false);
     });
-    input.addEventListener('blur', () => { if (input.isConnected) finish(false); });
+    input.addEventListener('blur', () => finish(false));
   }
 
   /** Adds a child: a row with a key and a value field; Enter writes it. */
