@@ -6,8 +6,10 @@ usage: console_check.py --open PORT --closed PORT --secret FILE --cluster PORTS 
 import argparse
 import json
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -250,6 +252,34 @@ def open_node(browser, port, shots, children):
               f"the playground decides and names the rule's line: {result!r}, line {decided} marked")
         check(rest(port, "GET", "/shop.json") == before, "the playground changed no data")
         page.screenshot(f"{shots}/playground.png")
+
+        # Export /shop as a file, then import it at /copy (after the confirmation); both read back over REST.
+        downloads = tempfile.mkdtemp(prefix="console-check-downloads-")
+        try:
+            page.evaluate("location.hash = '#data'")
+            page.call("Browser.setDownloadBehavior", behavior="allow", downloadPath=downloads)
+            page.evaluate("(() => { document.getElementById('path').value = '/shop';"
+                          " document.getElementById('export').click(); })()")
+            exported = os.path.join(downloads, "shop.json")
+            deadline = time.monotonic() + 5
+            while not os.path.exists(exported) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            with open(exported) as file:
+                check(json.load(file) == rest(port, "GET", "/shop.json"), "Export JSON downloads the location")
+            page.evaluate("(() => { document.getElementById('path').value = '/copy'; })()")
+            document = page.call("DOM.getDocument")
+            node = page.call("DOM.querySelector", nodeId=document["root"]["nodeId"], selector="#import")
+            page.call("DOM.setFileInputFiles", files=[exported], nodeId=node["nodeId"])
+            page.wait_for("document.getElementById('confirm').open", 5, "the import confirmation")
+            page.evaluate("document.getElementById('confirm-ok').click()")
+            deadline = time.monotonic() + 5
+            while rest(port, "GET", "/copy.json") is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            check(rest(port, "GET", "/copy.json") == rest(port, "GET", "/shop.json"),
+                  "Import JSON writes the file at the path (after its confirmation)")
+            page.evaluate("document.getElementById('path').value = '/'")
+        finally:
+            shutil.rmtree(downloads, ignore_errors=True)
 
         # The node page of a single node: health, readiness and charts; no cluster to show.
         page.evaluate("location.hash = '#node'")

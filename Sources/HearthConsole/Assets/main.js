@@ -13,10 +13,11 @@ let role = 'none';
 /** True while a visitor asked for the sign-in form. */
 let signingIn = false;
 
-/** Asks the user to confirm in the page's dialog; resolves to true for the confirming button. */
-function confirmInDialog(text) {
+/** Asks the user to confirm in the page's dialog (its button saying `action`); resolves to true when confirmed. */
+function confirmInDialog(text, action = 'Delete') {
   const dialog = byId('confirm');
   byId('confirm-text').textContent = text;
+  byId('confirm-ok').textContent = action;
   dialog.returnValue = '';
   dialog.showModal();
   return new Promise((resolve) => {
@@ -150,7 +151,7 @@ byId('import').addEventListener('change', async (event) => {
     tree.report(`${file.name} is not JSON: ${error.message}`);
     return;
   }
-  if (!(await confirmInDialog(`Replace /${keys.join('/')} with the contents of ${file.name}?`))) return;
+  if (!(await confirmInDialog(`Replace /${keys.join('/')} with the contents of ${file.name}?`, 'Replace'))) return;
   tree.report(`Importing ${file.name}…`);
   // An administrator's import may be as large as --max-import-bytes; anyone else keeps --max-write-bytes.
   await tree.attempt(() => call('PUT', restURL(keys, { print: 'silent', writeSizeLimit: 'unlimited' }), text));
