@@ -6,10 +6,12 @@ struct ConsoleAsset: Sendable {
     let name: String
     /// The `Content-Type` it is served with.
     let contentType: String
+    /// The file as it is in `Assets/`.
     let bytes: [UInt8]
     /// A strong validator made from the bytes, so a browser keeps its copy until a new build changes the file.
     let etag: String
 
+    /// The asset `name` holding `bytes`, with the content type its extension calls for and its ETag.
     init(name: String, bytes: [UInt8]) {
         self.name = name
         self.bytes = bytes

@@ -16,6 +16,7 @@ import Testing
         return text.matches(of: pattern).map { String($0.output.1) }
     }
 
+    /// The page is HTML with the strict policy, nosniff and an ETag at `/.console`, `/.console/` and its name.
     @Test func thePageIsHTMLWithAStrictPolicyAtBothAddresses() {
         for path in ["/.console", "/.console/", "/.console/index.html"] {
             let response = Self.get(path)
@@ -30,11 +31,13 @@ import Testing
         }
     }
 
+    /// Scripts are `text/javascript` and the stylesheet `text/css`, so `nosniff` lets them run.
     @Test func scriptsAndStylesCarryTheirContentTypes() {
         #expect(Self.get("/.console/tree.js").headers["Content-Type"] == "text/javascript; charset=utf-8")
         #expect(Self.get("/.console/console.css").headers["Content-Type"] == "text/css; charset=utf-8")
     }
 
+    /// Every file the page and its scripts refer to is served (none was left out of the catalog).
     @Test func everyFileThePagesReferToIsServed() {
         var pending = ["index.html"]
         var seen: Set<String> = []
@@ -47,6 +50,7 @@ import Testing
         #expect(seen.contains("tree.js") && seen.contains("rules.js") && seen.contains("cluster.js"))
     }
 
+    /// A browser whose copy is current (its ETag among `If-None-Match`) gets `304` without a body.
     @Test func aCurrentCopyGetsNotModified() {
         let etag = Self.get("/.console/main.js").headers["ETag"] ?? ""
         let again = Self.get("/.console/main.js", headers: [("If-None-Match", "\"other\", \(etag)")])
@@ -56,6 +60,7 @@ import Testing
         #expect(Self.get("/.console/main.js", headers: [("If-None-Match", "\"stale\"")]).status == 200)
     }
 
+    /// A name the console does not have is a JSON `404`; anything but `GET`/`HEAD` is `405`.
     @Test func unknownFilesAreNotFoundAndOtherMethodsRefused() {
         for path in ["/.console/nope.js", "/.console/../index.html", "/.console/tree.js/x"] {
             let response = Self.get(path)
@@ -67,6 +72,7 @@ import Testing
         #expect(put.headers["Allow"] == "GET, HEAD")
     }
 
+    /// Only `/.console` and what is under it are the console, never a data path.
     @Test func onlyTheDotPathBelongsToTheConsole() {
         #expect(Console.serves("/.console"))
         #expect(Console.serves("/.console/tree.js"))

@@ -26,6 +26,7 @@ import Testing
 
     private static let user = RuleValue.object(["uid": .string("ada")])
 
+    /// A read granted higher up names that `.read` and the line it is on (comments counted).
     @Test func aGrantingReadNamesItsRuleAndLine() throws {
         let document = try RulesDocument.parse(Self.text)
         let verdict = document.checkRead(at: try Path(validating: "/posts/p1"), auth: .null, data: .empty, now: 0)
@@ -35,6 +36,7 @@ import Testing
         #expect(RulesDocument.position(of: document.ruleKeys(of: decider), in: Self.text).line == 5)
     }
 
+    /// A write granted by a wildcard's `.write` names the rule as written (`$postId`).
     @Test func aWriteNamesTheWildcardRuleThatGrantedIt() throws {
         let document = try RulesDocument.parse(Self.text)
         let path = try Path(validating: "/posts/p1")
@@ -46,6 +48,7 @@ import Testing
         #expect(RulesDocument.position(of: document.ruleKeys(of: decider), in: Self.text).line == 7)
     }
 
+    /// A write refused by a `.validate` in the new data names that `.validate`.
     @Test func aFailingValidateIsTheDecider() throws {
         let document = try RulesDocument.parse(Self.text)
         let path = try Path(validating: "/posts/p1")
@@ -57,6 +60,7 @@ import Testing
         #expect(RulesDocument.position(of: document.ruleKeys(of: decider), in: Self.text).line == 8)
     }
 
+    /// A refusal because no rule granted names no rule.
     @Test func aRefusalNoRuleGrantedHasNoDecider() throws {
         let document = try RulesDocument.parse(Self.text)
         let path = try Path(validating: "/posts/p1")

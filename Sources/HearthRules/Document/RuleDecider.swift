@@ -8,10 +8,12 @@ public struct RuleDecider: Sendable, Equatable {
         case read = ".read", write = ".write", validate = ".validate"
     }
 
+    /// Which rule of the location decided.
     public var kind: Kind
     /// The data location whose rule decided (wildcards still bound to the keys they matched).
     public var path: Path
 
+    /// The `kind` rule at the data location `path`.
     public init(kind: Kind, path: Path) {
         self.kind = kind
         self.path = path

@@ -8,21 +8,19 @@ import HearthWire
 /// now and the rules in force (or a draft sent along); the answer names the rule that decided and its line. Nothing
 /// is written.
 extension RESTHandler {
+    /// The playground's endpoint: a dot path, so it is never a database location.
     static let simulatePath = "/.rules/simulate"
 
     /// Answers `{"operation": "read"|"set"|"update", "path": "/a/b", "auth": null|{…}, "admin": false, "data": …,
-    /// "rules": "<draft rules file>"}` (`?ns=` picks the namespace; without `rules`, the rules in force) with `{"allowed": …, "rule": "/rules/a/$b/.read"|null, "line": …, "column": …,
-    /// "explanation": "…"}`.
+    /// "rules": "<draft rules file>"}` (`?ns=` picks the namespace; without `rules`, the rules in force) with
+    /// `{"allowed": …, "rule": "/rules/a/$b/.read"|null, "line": …, "column": …, "explanation": "…"}`. Anyone but an
+    /// administrator gets Firebase's 401 before anything else is looked at.
     func simulateResponse(_ http: HTTPRequest) -> HTTPResponse {
+        if let refusal = self.administratorRefusal(http) { return refusal }
         do {
             let namespace = try RESTRequest.namespace(
                 http.query.first { $0.name == "ns" }?.value, host: http.headers["Host"],
                 default: self.configuration.defaultNamespace)
-            let credential = RESTRequest.credential(
-                http, parameters: Dictionary(http.query, uniquingKeysWith: { first, _ in first }))
-            guard (try? self.access.authenticate(credential).identity) == .admin else {
-                throw RESTError.permissionDenied
-            }
             guard http.method == "POST" else { throw RESTError(405, "\(Self.simulatePath) takes POST only.") }
             let simulation = try RuleSimulationRequest(http.body)
             let rules: InstalledRules
@@ -33,7 +31,8 @@ extension RESTHandler {
             } catch {
                 throw RESTError(400, error.description)
             }
-            return Self.jsonResponse(self.simulate(simulation, rules: rules, namespace: namespace))
+            let answer = self.simulate(simulation, rules: rules, namespace: namespace)
+            return Self.json(String(decoding: answer.jsonBytes(), as: UTF8.self))
         } catch let error as RESTError {
             return error.response
         } catch {
@@ -41,6 +40,7 @@ extension RESTHandler {
         }
     }
 
+    /// The decision for one question: administrators always, otherwise `rules` over the current data.
     private func simulate(_ simulation: RuleSimulationRequest, rules: InstalledRules, namespace: String) -> JSONValue {
         guard case .user(let auth) = simulation.identity else {
             return Self.decision(
@@ -84,21 +84,16 @@ extension RESTHandler {
             "explanation": .string(explanation),
         ])
     }
-
-    private static func jsonResponse(_ value: JSONValue) -> HTTPResponse {
-        HTTPResponse(
-            status: 200,
-            headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")]),
-            body: value.jsonBytes())
-    }
 }
 
 /// A playground question as the console sends it, checked and turned into the mutations a real write would make.
 struct RuleSimulationRequest {
+    /// What is simulated: a read, or the mutations of a set or an update.
     enum Operation {
         case read
         case write([Mutation])
 
+        /// True for a read (whose rules are `.read`, not `.write`).
         var isRead: Bool {
             if case .read = self { return true }
             return false
@@ -106,11 +101,14 @@ struct RuleSimulationRequest {
     }
 
     var operation: Operation
+    /// Where the read or write happens.
     var path: Path
+    /// Who asks: anonymous, a given `auth`, or an administrator.
     var identity: AuthIdentity
     /// A draft rules file to check against instead of the rules in force.
     var draft: String?
 
+    /// Reads the question from a request body.
     /// - Throws: `RESTError` 400 naming what to fix.
     init(_ body: [UInt8]) throws(RESTError) {
         guard case .object(let members)? = try? JSONReader.parseValue(body) else {

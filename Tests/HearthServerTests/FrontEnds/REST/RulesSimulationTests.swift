@@ -25,6 +25,7 @@ import Testing
         try await node.request("POST", "/.rules/simulate" + (auth.map { "?auth=\($0)" } ?? ""), body: body)
     }
 
+    /// Reads, sets and updates are decided against the current data, name the rule and line, and write nothing.
     @Test func decisionsNameTheRuleAndItsLineAndWriteNothing() async throws {
         try await TestNode.with(configure: { $0.databaseSecrets = [Self.secret] }) { node in
             _ = try await node.request("PUT", "/.settings/rules.json?auth=\(Self.secret)", body: Self.rules)
@@ -53,6 +54,7 @@ import Testing
         }
     }
 
+    /// A draft sent along is checked instead of the rules in force; a draft with a mistake gets its line.
     @Test func aDraftIsCheckedInsteadOfTheRulesInForceAndItsMistakesNamed() async throws {
         try await TestNode.with(configure: { $0.databaseSecrets = [Self.secret] }) { node in
             let draft = #""{\"rules\": {\".read\": \"auth.uid === 'ada'\"}}""#
@@ -67,6 +69,7 @@ import Testing
         }
     }
 
+    /// Anyone but an administrator gets 401; a bad question a 400 naming what to fix; GET a 405.
     @Test func onlyAdministratorsMayAskAndBadQuestionsAreNamed() async throws {
         try await TestNode.with(configure: { $0.databaseSecrets = [Self.secret] }) { node in
             #expect(try await Self.simulate(node, #"{"operation":"read","path":"/"}"#, auth: nil).status == 401)
