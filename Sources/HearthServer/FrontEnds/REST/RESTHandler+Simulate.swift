@@ -1,7 +1,7 @@
-import HearthCore
+package import HearthCore
 import HearthNet
-import HearthRules
-import HearthWire
+package import HearthRules
+package import HearthWire
 
 /// `POST /.rules/simulate`: the console's rules playground. An administrator asks whether a read, a set or an update
 /// at a path would be allowed as anonymous, as a given `auth`, or as an administrator, against the data as it is
@@ -87,30 +87,30 @@ extension RESTHandler {
 }
 
 /// A playground question as the console sends it, checked and turned into the mutations a real write would make.
-struct RuleSimulationRequest {
+package struct RuleSimulationRequest {
     /// What is simulated: a read, or the mutations of a set or an update.
-    enum Operation {
+    package enum Operation {
         case read
         case write([Mutation])
 
         /// True for a read (whose rules are `.read`, not `.write`).
-        var isRead: Bool {
+        package var isRead: Bool {
             if case .read = self { return true }
             return false
         }
     }
 
-    var operation: Operation
+    package var operation: Operation
     /// Where the read or write happens.
-    var path: Path
+    package var path: Path
     /// Who asks: anonymous, a given `auth`, or an administrator.
-    var identity: AuthIdentity
+    package var identity: AuthIdentity
     /// A draft rules file to check against instead of the rules in force.
-    var draft: String?
+    package var draft: String?
 
     /// Reads the question from a request body.
     /// - Throws: `RESTError` 400 naming what to fix.
-    init(_ body: [UInt8]) throws(RESTError) {
+    package init(_ body: [UInt8]) throws(RESTError) {
         guard case .object(let members)? = try? JSONReader.parseValue(body) else {
             throw RESTError(400, #"Send a JSON object: {"operation": "read", "path": "/a/b", "auth": null}."#)
         }

@@ -22,7 +22,7 @@ package struct RESTRequest {
     var shallow: Bool
     /// `shallow=values` (Hearth's own): one level, leaf children with their values and a child object as `{}`; a
     /// stream with it sends that level whole whenever it changes (what the web console browses with).
-    var oneLevel: Bool
+    package var oneLevel: Bool
     var credential: String?
     var isEventStream: Bool
 
