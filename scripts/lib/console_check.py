@@ -176,6 +176,21 @@ def open_node(browser, port, shots, children):
         page.wait_for(f"{row(['shop', 'items', 'apple'])}", 5, "/shop/items")
         page.screenshot(f"{shots}/data.png")
 
+        # Eight locations open at once (more than the browser's six connections to a node): all show their
+        # children, writes still go through, and a write under the first opened (now polled) one still shows.
+        rest(port, "PUT", "/many.json", {f"m{index}": {"v": index} for index in range(8)})
+        page.wait_for(f"{row(['many'])}", 5, "/many")
+        page.evaluate(f"{row(['many'])}.item.setExpanded(true)")
+        page.wait_for(f"{row(['many', 'm7'])}", 5, "/many's children")
+        for index in range(8):
+            page.evaluate(f"{row(['many', f'm{index}'])}.item.setExpanded(true)")
+        seconds = page.wait_for(" && ".join(row(["many", f"m{index}", "v"]) for index in range(8)), 5,
+                                "eight opened locations")
+        rest(port, "PUT", "/many/m0/w.json", "polled")
+        seconds = page.wait_for(f"{row(['many', 'm0', 'w'])}", 4, "a write under a polled location")
+        check(True, f"with 9 locations open, a write under the first shows in {seconds:.2f} s (read again every 2 s)")
+        page.evaluate(f"{row(['many'])}.item.setExpanded(false)")
+
         # Edit a value in place (click it, type, Enter: real key events), then read it back over REST.
         page.evaluate(f"{row(['shop', 'stock'])}.querySelector('.value').click()")
         page.wait_for(f"{row(['shop', 'stock'])}.querySelector('input')", 2, "the value editor")

@@ -1,10 +1,20 @@
 // The data tree: each expanded location is watched over SSE one level and one page at a time
 // (`shallow=values&orderBy="$key"&limitToFirst=…`), so a node with a million children never downloads whole. Rows
 // flash as values are added, changed and removed, and can be edited, added to and deleted in place.
-import { isObject, remove, restURL, watch, write } from './api.js';
+import { isObject, read, remove, restURL, watch, write } from './api.js';
 
 /** Children shown per page of an expanded location. */
 export const pageSize = 50;
+
+/**
+ * Locations watched over SSE at once. A browser opens at most six HTTP/1.1 connections to a node and every stream
+ * holds one, so the tree streams its three most recently opened locations, reads older ones again every
+ * `pollInterval`, and leaves the other connections to writes, the query panel and the node page.
+ */
+const maxStreams = 3;
+
+/** How often a location that is not streaming is read again, in milliseconds. */
+const pollInterval = 2000;
 
 /** How long a row stays marked after a change, in milliseconds. */
 const flashTime = 1600;
@@ -118,21 +128,60 @@ class Item {
     this.render();
   }
 
-  /** Opens (or reopens, after the page grew) the stream of this location's first `limit` children. */
+  /** The one-level, one-page read this location is watched with. */
+  get parameters() {
+    return { shallow: 'values', orderBy: '"$key"', limitToFirst: String(this.limit + 1) };
+  }
+
+  /** Opens (or reopens, after the page grew) the watch on this location's first `limit` children. */
   watch() {
-    if (this.stop) this.stop();
-    const parameters = { shallow: 'values', orderBy: '"$key"', limitToFirst: String(this.limit + 1) };
-    this.stop = watch(this.keys, parameters, (level) => this.update(level), (reason) => {
+    this.initialized = false;
+    if (this.tree.streaming.includes(this)) this.stream();
+    else if (this.tree.polled.has(this)) this.poll();
+    else this.tree.admit(this);
+  }
+
+  /** Watches over an SSE stream (what the tree gives its most recently opened locations). */
+  stream() {
+    this.unwatch();
+    this.mode = 'stream';
+    this.row.title = '';
+    this.stop = watch(this.keys, this.parameters, (level) => this.update(level), (reason) => {
       this.tree.report(`${pathText(this.keys)}: ${reason}`);
       this.collapse();
       this.render();
     });
   }
 
-  /** Closes this location's stream and its children's. */
-  collapse() {
+  /** Watches by reading the level every `pollInterval` (when the browser's connections are all streaming). */
+  poll() {
+    this.unwatch();
+    this.mode = 'poll';
+    this.row.title = `Read again every ${pollInterval / 1000} s`;
+    const stop = () => clearInterval(timer);
+    const tick = async () => {
+      try {
+        const level = await read(this.keys, this.parameters);
+        if (this.stop === stop) this.update(level);
+      } catch (error) {
+        if (this.stop === stop) this.tree.report(`${pathText(this.keys)}: ${error.message}`);
+      }
+    };
+    const timer = setInterval(tick, pollInterval);
+    this.stop = stop;
+    tick();
+  }
+
+  /** Ends this location's own stream or polling. */
+  unwatch() {
     if (this.stop) this.stop();
     this.stop = null;
+  }
+
+  /** Closes this location's watch and its children's. */
+  collapse() {
+    if (this.stop) this.tree.release(this);
+    this.unwatch();
     this.clearChildren();
   }
 
@@ -282,6 +331,9 @@ export class Tree {
     this.rootLabel = label;
     this.root = null;
     this.onLoaded = null;
+    /** The expanded locations streaming, oldest first, and those polled. */
+    this.streaming = [];
+    this.polled = new Set();
     list.addEventListener('keydown', (event) => this.key(event));
   }
 
@@ -298,6 +350,30 @@ export class Tree {
     this.root?.collapse();
     this.root = null;
     this.list.replaceChildren();
+  }
+
+  /** Starts watching an opened location: a stream, the oldest stream turning to polling when all are taken. */
+  admit(item) {
+    if (this.streaming.length >= maxStreams) {
+      const oldest = this.streaming.shift();
+      this.polled.add(oldest);
+      oldest.poll();
+    }
+    this.streaming.push(item);
+    item.stream();
+  }
+
+  /** A location stops being watched: a polled one, if any, takes its stream. */
+  release(item) {
+    this.polled.delete(item);
+    const index = this.streaming.indexOf(item);
+    if (index < 0) return;
+    this.streaming.splice(index, 1);
+    const next = [...this.polled].pop();
+    if (!next) return;
+    this.polled.delete(next);
+    this.streaming.push(next);
+    next.stream();
   }
 
   /** Called when a location's level arrives (the page's first paint is measured from here). */
