@@ -372,7 +372,7 @@ def cluster(browser, ports, secret, stop_member, shots):
             time.sleep(0.1)
         time.sleep(1.5)
         page.screenshot(f"{shots}/cluster.png")
-        os.kill(stop_member, signal.SIGKILL)
+        os.kill(stop_member, signal.SIGKILL)  # a crash, not a goodbye (the shell reports "Killed")
         seconds = page.wait_for("[...document.querySelectorAll('#members tr')].some((tr) => tr.children[0]"
                                 ".textContent === 'n3' && !['alive', 'self'].includes(tr.children[2].textContent))",
                                 20, "the stopped member's state")
