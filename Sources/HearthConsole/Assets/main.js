@@ -27,7 +27,7 @@ function confirmInDialog(text, action = 'Delete') {
 
 const tree = new Tree(byId('tree'), byId('data-status'), confirmInDialog,
   () => session.namespace || location.host);
-const rules = new RulesPage(byId('rules-text'), byId('rules-gutter'), byId('rules-status'));
+const rules = new RulesPage(byId('rules-text'), byId('rules-gutter'), byId('rules-status'), () => role === 'admin');
 new Playground(byId('playground'), rules);
 const node = new NodePage({
   health: byId('node-health'), ready: byId('node-ready'), charts: byId('charts'), status: byId('cluster-status'),

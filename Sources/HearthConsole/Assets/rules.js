@@ -10,7 +10,9 @@ export function errorPosition(message) {
 }
 
 export class RulesPage {
-  constructor(text, gutter, status) {
+  /** `isAdministrator()` says whether the console acts as an administrator (who alone may read the rules). */
+  constructor(text, gutter, status, isAdministrator) {
+    this.isAdministrator = isAdministrator;
     this.text = text;
     this.gutter = gutter;
     this.status = status;
@@ -48,6 +50,11 @@ export class RulesPage {
 
   /** Reads the rules in force. */
   async load() {
+    if (!this.isAdministrator()) {
+      this.status.textContent = 'Only an administrator may see and deploy the rules: sign in first.';
+      this.status.className = 'status error';
+      return;
+    }
     try {
       this.text.value = await call('GET', withParameters('/.settings/rules.json'));
       this.badLine = null;
