@@ -17,7 +17,7 @@ extension RESTHandler {
     /// administrator gets Firebase's 401 before anything else is looked at.
     func simulateResponse(_ http: HTTPRequest) -> HTTPResponse {
         if let refusal = self.administratorRefusal(http) { return refusal }
-        do {
+        do throws(RESTError) {
             let namespace = try RESTRequest.namespace(
                 http.query.first { $0.name == "ns" }?.value, host: http.headers["Host"],
                 default: self.configuration.defaultNamespace)
@@ -33,10 +33,8 @@ extension RESTHandler {
             }
             let answer = self.simulate(simulation, rules: rules, namespace: namespace)
             return Self.json(String(decoding: answer.jsonBytes(), as: UTF8.self))
-        } catch let error as RESTError {
-            return error.response
         } catch {
-            return RESTError(400, "\(error)").response
+            return error.response
         }
     }
 
@@ -100,6 +98,7 @@ package struct RuleSimulationRequest {
         }
     }
 
+    /// The read, or the write's mutations.
     package var operation: Operation
     /// Where the read or write happens.
     package var path: Path
