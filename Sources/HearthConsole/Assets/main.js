@@ -160,4 +160,12 @@ byId('import').addEventListener('change', async (event) => {
 byId('rules-reload').addEventListener('click', () => rules.load());
 byId('rules-deploy').addEventListener('click', () => rules.deploy());
 addEventListener('hashchange', show);
+// `/` jumps to the path bar from anywhere outside a text field, as in Firebase's console.
+addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.target.closest?.('input, textarea, select')) return;
+  if (byId('page-data').hidden) return;
+  event.preventDefault();
+  byId('path').focus();
+  byId('path').select();
+});
 start();
