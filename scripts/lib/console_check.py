@@ -187,7 +187,7 @@ def open_node(browser, port, shots, children):
         seconds = page.wait_for(" && ".join(row(["many", f"m{index}", "v"]) for index in range(8)), 5,
                                 "eight opened locations")
         rest(port, "PUT", "/many/m0/w.json", "polled")
-        seconds = page.wait_for(f"{row(['many', 'm0', 'w'])}", 4, "a write under a polled location")
+        seconds = page.wait_for(f"{row(['many', 'm0', 'w'])}", 6, "a write under a polled location")
         check(True, f"with 9 locations open, a write under the first shows in {seconds:.2f} s (read again every 2 s)")
         page.evaluate(f"{row(['many'])}.item.setExpanded(false)")
 
