@@ -34,6 +34,12 @@ let package = Package(
         .target(name: "HearthWire", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(name: "HearthRules", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(
+            name: "HearthConsole",
+            dependencies: ["HearthCore", "HearthNet"],
+            resources: [.embedInCode("Assets")],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "HearthCluster",
             dependencies: ["HearthCore", "HearthNet", "HearthStorage", "HearthSystem"],
             swiftSettings: strictSettings
@@ -41,8 +47,8 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthCluster", "HearthCore", "HearthNet", "HearthRules", "HearthStorage", "HearthSystem",
-                "HearthWire",
+                "HearthCluster", "HearthConsole", "HearthCore", "HearthNet", "HearthRules", "HearthStorage",
+                "HearthSystem", "HearthWire",
             ],
             swiftSettings: strictSettings
         ),
@@ -115,6 +121,11 @@ let package = Package(
         .testTarget(
             name: "HearthRulesTests",
             dependencies: ["HearthRules", "HearthCore", "HearthTestKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HearthConsoleTests",
+            dependencies: ["HearthConsole", "HearthNet"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -55,6 +55,9 @@ import Testing
     /// Every peer frame kind's payload decodes or is refused, and what decodes round-trips.
     @Test func peerPayloads() throws { try self.expectClean("peer-payloads") }
 
+    /// Playground questions are read or refused with a 400, and a draft's deciding rule is placed inside it.
+    @Test func simulate() throws { try self.expectClean("simulate") }
+
     /// The fuzzer itself: an index always gives the same input, and indexes below the corpus give the corpus.
     @Test func inputsReplayFromSeedAndIndex() {
         let fuzzer = Fuzzer(corpus: [Array("abc".utf8), Array("12".utf8)], dictionary: [Array("tok".utf8)], seed: 9)

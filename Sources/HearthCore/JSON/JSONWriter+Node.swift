@@ -39,6 +39,32 @@ extension JSONWriter {
         self.flush(to: &output)
     }
 
+    /// Writes one level of `node` (`shallow=values`, Hearth's form for browsing a tree a level at a time): an object
+    /// becomes `{"key": value, …}` where a leaf child keeps its value and a child with children of its own is `{}`
+    /// (never a stored value: an empty object is no value), a leaf is written as is, and an empty node is `null`.
+    /// Unlike REST's `shallow=true`, a child `true` and a child object can be told apart.
+    /// - Complexity: O(number of children) plus the size of the leaf children.
+    public mutating func writeOneLevel(_ node: Node, to output: inout some JSONOutput) {
+        let children = node.children
+        if let leaf = node.leafValue {
+            self.writeLeaf(leaf)
+        } else if children.isEmpty {
+            self.writeASCII("null")
+        } else {
+            self.open(UInt8(ascii: "{"))
+            var isFirst = true
+            for (key, child) in children {
+                self.separate(isFirst: isFirst)
+                isFirst = false
+                self.writeKey(key.string)
+                if let leaf = child.leafValue { self.writeLeaf(leaf) } else { self.writeASCII("{}") }
+                self.flushIfFull(to: &output)
+            }
+            self.close(UInt8(ascii: "}"), isEmpty: false)
+        }
+        self.flush(to: &output)
+    }
+
     private mutating func writeNode(_ node: Node, format: NodeJSONFormat, to output: inout some JSONOutput) {
         if node.withStringLeafUTF8({ self.writeQuoted($0) }) != nil { return }
         if let leaf = node.leafValue {

@@ -26,6 +26,15 @@ extension Node {
         return bytes
     }
 
+    /// One level of the tree (`shallow=values`): leaf children with their values, a child object as `{}`.
+    /// - Complexity: O(number of children) plus the size of the leaf children.
+    public func oneLevelJSONBytes() -> [UInt8] {
+        var writer = JSONWriter(pretty: false)
+        var bytes: [UInt8] = []
+        writer.writeOneLevel(self, to: &bytes)
+        return bytes
+    }
+
     /// The tree as a `JSONValue`, for embedding in wire-protocol messages.
     /// - Complexity: O(n) in the size of the tree (plus hashing into each object's dictionary).
     public func jsonValue(format: NodeJSONFormat) -> JSONValue {

@@ -17,7 +17,8 @@ extension RulesDocument {
             context: RuleContext(auth: auth, before: data, now: now, query: query),
             budget: RuleBudget(limit: self.evaluationLimit))
         let isAllowed = walk.grants(\.read, along: path, in: self)
-        return RuleVerdict(isAllowed: isAllowed, reads: walk.reads, isTooCostly: walk.budget.isExhausted)
+        return RuleVerdict(
+            isAllowed: isAllowed, reads: walk.reads, isTooCostly: walk.budget.isExhausted, decider: walk.decider)
     }
 
     /// Whether `auth` may make a write at `path` that turns `before` into `after` (the whole database, before and
@@ -36,10 +37,11 @@ extension RulesDocument {
         for path in paths {
             walk.context = RuleContext(auth: auth, before: before, after: after, now: now)
             guard walk.grants(\.write, along: path, in: self), walk.validates(along: path, in: self) else {
-                return RuleVerdict(isAllowed: false, reads: walk.reads, isTooCostly: walk.budget.isExhausted)
+                return RuleVerdict(
+                    isAllowed: false, reads: walk.reads, isTooCostly: walk.budget.isExhausted, decider: walk.decider)
             }
         }
-        return RuleVerdict(isAllowed: true, reads: walk.reads)
+        return RuleVerdict(isAllowed: true, reads: walk.reads, decider: walk.decider)
     }
 }
 
@@ -49,6 +51,8 @@ private struct Walk {
     var context: RuleContext
     var reads = RuleReads()
     var budget: RuleBudget
+    /// The rule that decided: the last `.read`/`.write` that granted, or the `.validate` that failed.
+    var decider: RuleDecider?
 
     init(context: RuleContext, budget: RuleBudget) {
         self.context = context
@@ -63,7 +67,10 @@ private struct Walk {
         self.context.path = .root
         self.context.nodes = (self.context.before, self.context.after)
         for depth in 0...path.count {
-            if let expression = node[keyPath: rule], self.evaluates(expression, in: self.context) { return true }
+            if let expression = node[keyPath: rule], self.evaluates(expression, in: self.context) {
+                self.decider = RuleDecider(kind: rule == \RuleNode.read ? .read : .write, path: self.context.path)
+                return true
+            }
             guard !self.budget.isExhausted, depth < path.count, let next = node.child(path.keys[depth].string) else {
                 return false
             }
@@ -114,7 +121,11 @@ private struct Walk {
         let newData = context.newData
         self.reads.record(newData, kindOnly: true)
         guard !newData.node.isEmpty else { return true }
-        return self.evaluates(validate, in: context)
+        guard self.evaluates(validate, in: context) else {
+            self.decider = RuleDecider(kind: .validate, path: context.path)
+            return false
+        }
+        return true
     }
 
     /// Whether `expression` grants in `context`, within the budget left.
@@ -130,10 +141,13 @@ public struct RuleVerdict: Sendable, Equatable {
     public var reads: RuleReads
     /// Whether the request was refused because its rules ran out of `RuleBudget`, so the server can say so.
     public var isTooCostly: Bool
+    /// The rule that decided (see `RuleDecider`); nil when no rule granted, or the budget ran out.
+    public var decider: RuleDecider?
 
-    public init(isAllowed: Bool, reads: RuleReads, isTooCostly: Bool = false) {
+    public init(isAllowed: Bool, reads: RuleReads, isTooCostly: Bool = false, decider: RuleDecider? = nil) {
         self.isAllowed = isAllowed
         self.reads = reads
         self.isTooCostly = isTooCostly
+        self.decider = decider
     }
 }

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthNet
+import HearthRules
 import HearthServer
 import HearthTestKit
 import HearthWire
@@ -72,10 +73,12 @@ extension FuzzTargets {
             "/a/.priority.json?orderBy=%22$priority%22&startAt=1,%22k%22&ns=other&auth=owner",
             "/a.json?timeout=15min&writeSizeLimit=unlimited&print=silent&access_token=t&x-http-method-override=PUT",
             "/a.json?orderBy=%22a/b%22&endBefore=null&startAfter=%22x%22,%22k%22&callback=cb&download=f",
+            "/a.json?shallow=values&orderBy=%22$key%22&limitToFirst=51&startAfter=%22k%22",
         ],
         tokens: [
             "orderBy=", "%22$key%22", "%22$value%22", "%22$priority%22", "limitToFirst=", "limitToLast=", "startAt=",
-            "startAfter=", "endAt=", "endBefore=", "equalTo=", "print=", "format=export", "shallow=true", "timeout=",
+            "startAfter=", "endAt=", "endBefore=", "equalTo=", "print=", "format=export", "shallow=true",
+            "shallow=values", "timeout=",
             "ms", "s", "min", "writeSizeLimit=", "unlimited", "large", "ns=", "auth=", "&", "=", "%", "%2F", "%22", ",",
             "[", "{", "null", "true", "/.priority", ".json", "..", "//", "$", "#", "[]", ".",
         ]
@@ -87,13 +90,19 @@ extension FuzzTargets {
             headers: HTTPHeaders([("Host", "fuzz.firebaseio.com")]))
         guard let rest = try? RESTRequest(request, defaultNamespace: "fuzz") else { return false }
         if let name = rest.parameters["writeSizeLimit"] { _ = try? WriteSizeLimit(name: name) }
+        let spec: QuerySpec?
         do {
-            let query = try QuerySpec.rest(parameters: rest.parameters) { text in try JSONReader.parseValue(text) }
-            _ = query?.evaluate(Self.queriedData)
-            return true
+            spec = try QuerySpec.rest(parameters: rest.parameters) { text in try JSONReader.parseValue(text) }
         } catch {
             return false
         }
+        let result = spec?.evaluate(Self.queriedData) ?? Self.queriedData
+        if rest.oneLevel {
+            try FuzzViolation.check(
+                (try? JSONReader.parseValue(result.oneLevelJSONBytes())) != nil,
+                "shallow=values wrote JSON that does not parse")
+        }
+        return true
     }
 
     /// Children of every kind a query orders: numbers, strings, booleans, objects, priorities, absent children.
@@ -104,4 +113,31 @@ extension FuzzTargets {
                     .utf8)
                 + Array(#""f":{"a":{"b":1}},"g":"str","-1":0,"10":{".value":5,".priority":"p"}}"#.utf8),
             depth: 1))?.node ?? .empty
+
+    /// The rules playground's question (`POST /.rules/simulate`): operation, path, auth, data and a draft rules
+    /// file, read into a value or refused with a 400, then the draft (or fixed rules) checked at the path.
+    static let simulate = FuzzTarget(
+        name: "simulate", summary: "rules playground questions: operation, path, auth, data, draft rules",
+        texts: [
+            #"{"operation":"read","path":"/users/ada","auth":{"uid":"ada","token":{"admin":true}}}"#,
+            #"{"operation":"set","path":"/a/b","auth":null,"data":{"x":1,".priority":2,"t":{".sv":"timestamp"}}}"#,
+            #"{"operation":"update","path":"/","data":{"a/b":1,"c":null},"admin":false,"rules":"{\"rules\":{}}"}"#,
+            #"{"operation":"read","path":"/x/y","rules":"{\"rules\":{\".read\":\"auth.uid === 'a'\"}}"}"#,
+        ],
+        tokens: [
+            "{", "}", "[", "]", "\"", ":", ",", "operation", "read", "set", "update", "path", "auth", "admin", "data",
+            "rules", "null", "true", "/", "//", ".", "$", "#", ".sv", "\\", "\\\"", "1e999", "é",
+        ]
+    ) { input throws(FuzzViolation) in
+        guard let question = try? RuleSimulationRequest(input) else { return false }
+        guard let draft = question.draft else { return true }
+        guard let document = try? RulesDocument.parse(draft) else { return false }
+        let verdict = document.checkRead(at: question.path, auth: question.identity.auth, data: .empty, now: 0)
+        if let decider = verdict.decider {
+            let lines = draft.utf8.filter { $0 == 10 }.count + 1
+            let position = RulesDocument.position(of: document.ruleKeys(of: decider), in: draft)
+            try FuzzViolation.check((1...lines).contains(position.line), "the deciding rule is outside the draft")
+        }
+        return true
+    }
 }

@@ -90,11 +90,22 @@ extension FuzzTargets {
             return false
         }
         let context = Self.ruleContext
+        let lines = text.utf8.filter { $0 == 10 }.count + 1
+        var verdicts: [RuleVerdict] = []
         for path in Self.rulePaths {
-            _ = document.allowsRead(at: path, auth: context.auth, data: context.before, now: context.now)
+            verdicts.append(document.checkRead(at: path, auth: context.auth, data: context.before, now: context.now))
         }
-        _ = document.checkWrite(
-            at: Self.rulePaths, auth: context.auth, before: context.before, after: context.after, now: context.now)
+        verdicts.append(
+            document.checkWrite(
+                at: Self.rulePaths, auth: context.auth, before: context.before, after: context.after,
+                now: context.now))
+        // The playground's answer: the deciding rule is one the file has, at a place inside the text.
+        for decider in verdicts.compactMap(\.decider) {
+            let position = RulesDocument.position(of: document.ruleKeys(of: decider), in: text)
+            try FuzzViolation.check(
+                (1...lines).contains(position.line) && position.column >= 1,
+                "the rule deciding at \(decider.path) is placed at \(position), outside the text")
+        }
         return true
     }
 

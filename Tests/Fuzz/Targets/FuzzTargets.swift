@@ -7,7 +7,7 @@ public enum FuzzTargets {
     public static let all: [FuzzTarget] = [
         Self.http, Self.query, Self.longPoll, Self.webSocket, Self.realtime, Self.json, Self.rules, Self.ruleExpression,
         Self.ruleRegex,
-        Self.token, Self.peerFrames, Self.peerPayloads,
+        Self.token, Self.peerFrames, Self.peerPayloads, Self.simulate,
     ]
 
     /// The target called `name`, if there is one.

@@ -123,7 +123,7 @@ extension RESTHandler {
     /// Firebase's 401 `Permission denied` unless the request carries an administrator's credential (a database
     /// secret, or the emulator's `owner` where this node accepts it), checked before anything else is done or said:
     /// the cluster's layout and its operations are for administrators only.
-    private func administratorRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+    func administratorRefusal(_ request: HTTPRequest) -> HTTPResponse? {
         let parameters = Dictionary(request.query, uniquingKeysWith: { first, _ in first })
         let credential = RESTRequest.credential(request, parameters: parameters)
         guard (try? self.access.authenticate(credential).identity) == .admin else {
@@ -140,7 +140,8 @@ extension RESTHandler {
             body: Array(text.utf8))
     }
 
-    private static func json(_ text: String) -> HTTPResponse {
+    /// A 200 with a JSON body the client must not cache.
+    static func json(_ text: String) -> HTTPResponse {
         HTTPResponse(
             status: 200,
             headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")]),

@@ -18,7 +18,7 @@ extension RESTHandler {
                 namespace: request.namespace, path: request.path, identity: identity, query: query,
                 evaluate: { [access = self.access, namespace = request.namespace, path = request.path] in
                     access.evaluate($0, namespace: namespace, path: path, node: $1)
-                }, exportFormat: request.exportFormat, view: self.database.view)
+                }, exportFormat: request.exportFormat, oneLevel: request.oneLevel, view: self.database.view)
             stream.register()
             if let expires {
                 let seconds = max(0, expires - Double(self.database.now()) / 1000)
@@ -53,6 +53,8 @@ extension RESTHandler {
             body = Node.priorityJSON(node.priority)
         } else if request.shallow {
             body = (query.map { self.evaluate($0, request, node) } ?? node).shallowJSONBytes()
+        } else if request.oneLevel {
+            body = (query.map { self.evaluate($0, request, node) } ?? node).oneLevelJSONBytes()
         } else {
             let result = query.map { self.evaluate($0, request, node) } ?? node
             body = result.jsonBytes(

@@ -1,11 +1,12 @@
 import Foundation
+import HearthConsole
 import HearthCore
 public import HearthNet
 import HearthRules
 public import HearthSystem
 
-/// Serves Firebase's REST API (and SSE streaming, and the operations endpoints `/.metrics`, `/.health`, `/.ready`)
-/// on the node's HTTP port.
+/// Serves Firebase's REST API (and SSE streaming, the operations endpoints `/.metrics`, `/.health`, `/.ready`, and
+/// the web console's files at `/.console`) on the node's HTTP port.
 public final class RESTHandler: HTTPRequestHandler {
     let database: any DatabaseAccess
     let configuration: NodeConfiguration
@@ -52,6 +53,10 @@ public final class RESTHandler: HTTPRequestHandler {
         let reply: HTTPReply
         if request.path == RESTHandler.rulesPath {
             reply = .response(await self.rulesResponse(request))
+        } else if request.path == RESTHandler.simulatePath {
+            reply = .response(self.simulateResponse(request))
+        } else if Console.serves(request.path) {
+            reply = .response(Console.response(to: request))
         } else if request.path == "/.cluster/remove" {
             reply = .response(await self.removeMemberResponse(request))
         } else if Self.operationsPaths.contains(request.path) {

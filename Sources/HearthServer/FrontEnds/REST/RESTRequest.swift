@@ -20,6 +20,9 @@ package struct RESTRequest {
     var printMode: PrintMode
     var exportFormat: Bool
     var shallow: Bool
+    /// `shallow=values` (Hearth's own): one level, leaf children with their values and a child object as `{}`; a
+    /// stream with it sends that level whole whenever it changes (what the web console browses with).
+    package var oneLevel: Bool
     var credential: String?
     var isEventStream: Bool
 
@@ -75,9 +78,10 @@ package struct RESTRequest {
         case let other?: throw RESTError(400, "format must be \"export\", not \"\(other)\".")
         }
         switch parameters["shallow"] {
-        case nil, "false": self.shallow = false
-        case "true": self.shallow = true
-        case let other?: throw RESTError(400, "shallow must be true or false, not \"\(other)\".")
+        case nil, "false": (self.shallow, self.oneLevel) = (false, false)
+        case "true": (self.shallow, self.oneLevel) = (true, false)
+        case "values": (self.shallow, self.oneLevel) = (false, true)
+        case let other?: throw RESTError(400, "shallow must be true, false or values, not \"\(other)\".")
         }
         if let timeout = parameters["timeout"] { try Self.validateTimeout(timeout) }
 

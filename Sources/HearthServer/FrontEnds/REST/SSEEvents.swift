@@ -8,7 +8,12 @@ struct SSEEvents: Sendable {
 
     /// A `put` of the whole value at the stream's path.
     func put(_ value: Node) -> [UInt8] {
-        self.event("put", path: .root, data: self.render(value))
+        self.put(json: self.render(value))
+    }
+
+    /// A `put` at the stream's path of data already written as JSON (a `shallow=values` stream's level).
+    func put(json: [UInt8]) -> [UInt8] {
+        self.event("put", path: .root, data: json)
     }
 
     /// The `put`/`patch` events a default (unfiltered) stream at `path` gets for a change: the same for every one.

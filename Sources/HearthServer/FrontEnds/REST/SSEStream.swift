@@ -8,12 +8,17 @@ import HearthSystem
 ///
 /// Changes arrive on the commit thread, possibly before the HTTP head has been written; until `start` they are held
 /// in order and flushed right after the initial event, so a client never misses or reorders a change.
+///
+/// With `shallow=values` (Hearth's own, see `RESTRequest.oneLevel`) every event is a `put` of the whole level, sent
+/// when it changes: the web console watches a page of a large node with it, never downloading the subtrees beneath.
 final class SSEStream: HTTPStreamSession, GroupedChangeListener {
     let namespace: String
     let path: Path
     /// Who opened the stream: it ends with `cancel` when the rules stop letting them read it.
     let identity: AuthIdentity
     let query: QuerySpec?
+    /// True for `shallow=values`: events carry one level (see the type's description).
+    let oneLevel: Bool
     /// Runs the query over the value at the path (from a maintained index when the rules declare one).
     private let evaluate: @Sendable (QuerySpec, Node) -> Node
     /// How the stream's events are written.
@@ -26,13 +31,17 @@ final class SSEStream: HTTPStreamSession, GroupedChangeListener {
         var pending: [[UInt8]] = []
         var initial: [UInt8]?
         var lastQueryResult: Node?
+        /// The last level sent (`oneLevel`), so a change that leaves it as it was sends nothing.
+        var lastLevel: [UInt8]?
         var closed = false
     }
 
     init(
         namespace: String, path: Path, identity: AuthIdentity, query: QuerySpec?,
-        evaluate: @escaping @Sendable (QuerySpec, Node) -> Node, exportFormat: Bool, view: DatabaseView
+        evaluate: @escaping @Sendable (QuerySpec, Node) -> Node, exportFormat: Bool, oneLevel: Bool = false,
+        view: DatabaseView
     ) {
+        self.oneLevel = oneLevel
         self.namespace = namespace
         self.path = path
         self.identity = identity
@@ -42,9 +51,10 @@ final class SSEStream: HTTPStreamSession, GroupedChangeListener {
         self.view = view
     }
 
-    /// Default streams at one path in one format share their events; a query's depend on its own result.
+    /// Default streams at one path in one format share their events; a query's or a one-level one's depend on its
+    /// own result.
     var groupKind: String? {
-        guard self.query == nil else { return nil }
+        guard self.query == nil, !self.oneLevel else { return nil }
         return self.events.exportFormat ? "sse-export" : "sse"
     }
 
@@ -58,9 +68,11 @@ final class SSEStream: HTTPStreamSession, GroupedChangeListener {
     func register() {
         let root = self.view.addListener(self)
         let value = self.currentValue(in: root)
-        let event = self.events.put(value)
+        let level = self.oneLevel ? value.oneLevelJSONBytes() : nil
+        let event = level.map { self.events.put(json: $0) } ?? self.events.put(value)
         self.state.withLock {
             $0.initial = event
+            if level != nil, $0.lastLevel == nil { $0.lastLevel = level }
             if self.query != nil, $0.lastQueryResult == nil { $0.lastQueryResult = value }
         }
     }
@@ -124,6 +136,16 @@ final class SSEStream: HTTPStreamSession, GroupedChangeListener {
     }
 
     func changed(_ change: CommittedChange) {
+        if self.oneLevel {
+            let level = self.currentValue(in: change.newRoot).oneLevelJSONBytes()
+            let isNew = self.state.withLock { state -> Bool in
+                guard state.lastLevel != level else { return false }
+                state.lastLevel = level
+                return true
+            }
+            if isNew { self.send(self.events.put(json: level)) }
+            return
+        }
         if self.query != nil {
             let result = self.currentValue(in: change.newRoot)
             let isNew = self.state.withLock { state -> Bool in
