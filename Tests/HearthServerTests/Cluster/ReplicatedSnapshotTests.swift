@@ -224,6 +224,33 @@ import Testing
         }
     }
 
+    /// While one shard takes every write, the idle ones, whose logs reach back to their older snapshots, write those
+    /// entries again, so the write-ahead log comes down to its newest segments instead of keeping old ones forever.
+    @Test(.timeLimit(.minutes(2))) func idleShardsDoNotPinOldSegments() async throws {
+        try await self.withCluster { (members) async throws in
+            try await self.write(rounds: 0..<12, members: members)
+            for value in 0..<300 {
+                #expect(
+                    try await InProcessCluster.write(
+                        value, at: "/posts/p0/stars", members: members, retryingUnconfirmed: true))
+            }
+            let database = try #require(members[0].database)
+            func segments() -> Int {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: members[0].directory)) ?? []
+                return names.filter { $0.hasPrefix("wal-") }.count
+            }
+            #expect(
+                await eventually(seconds: 30) { segments() <= 2 },
+                "\(segments()) segments, the log starting at \(database.wal.firstLSN)")
+            for shard in 0..<4 {
+                let host = try #require(database.service.host(RaftGroupID(UInt32(shard))))
+                #expect(
+                    host.snapshotCut.index < database.log.snapshotIndex(shard: shard),
+                    "shard \(shard)'s log still reaches back to its older snapshot")
+            }
+        }
+    }
+
     @Test(.timeLimit(.minutes(2))) func aLeaderThatSteppedDownAfterCompactionIsRebuiltFromItsSnapshot() async throws {
         try await self.withCluster { (members) async throws in
             try await self.write(rounds: 0..<4, members: members)
