@@ -106,6 +106,16 @@ enum Serve {
                 configuration.databaseSecrets = try Self.secrets(fromFile: path)
                 secretFiles.database = Self.absolute(path)
             case "--cluster-secret-file": secretFiles.cluster = Self.absolute(try value(flag))
+            case "--minimum-peer-release":
+                let text = try value(flag)
+                guard let release = HearthRelease(parsing: text),
+                    ReleaseRule.floor(release, for: HearthVersion.current) != nil
+                else {
+                    throw UsageError(
+                        "--minimum-peer-release needs a release MAJOR.MINOR.PATCH no newer than this one "
+                            + "(\(HearthVersion.release)), not '\(text)'")
+                }
+                configuration.minimumPeerRelease = release
             case "--allow-unsigned-tokens": configuration.allowsUnsignedTokens = true
             case "--project-id": projectID = try value(flag)
             case "--auth-keys": authKeysPath = try value(flag)

@@ -91,6 +91,10 @@ enum Usage {
                                   for any node; the data directory must be empty). Restart a joined node with
                                   just --data DIR: it remembers its secret files.
           --peer-port N           with --join: where the other members reach this node
+          --minimum-peer-release R
+                                  refuse peers older than release R (default: the previous minor release,
+                                  the oldest the upgrade rule allows); raise it to this release once every
+                                  member runs it, so a member left on the old one cannot rejoin
         """
 
     /// The subcommands of `hearth cluster` and their options, each with its meaning and default.

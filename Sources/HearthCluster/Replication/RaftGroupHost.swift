@@ -56,6 +56,8 @@ package final class RaftGroupHost: Sendable {
     let reads: Lock<ReadRequests>
     /// Set by `rewriteDurableState()`; the run loop rewrites the group's records once no Ready is pending.
     private let rewriteRequested = Atomic(false)
+    /// Whether the next rewrite writes the log's entries after its cut again too (`rewriteDurableState`).
+    private let entriesRewriteRequested = Atomic(false)
     /// Set when the application could not apply a committed entry (`RaftApplyHalt`): from then on the replica
     /// takes no inputs and makes no Readies.
     private let halted = Lock<RaftApplyHalt?>(nil)
@@ -196,7 +198,10 @@ package final class RaftGroupHost: Sendable {
 
     /// Asks the run loop to write the group's hard state and snapshot marker again, so that the write-ahead log can
     /// drop the old segment holding the previous copies (an idle group writes nothing else; `RaftLogRetention`).
-    package func rewriteDurableState() {
+    /// With `includingEntries`, the entries the log holds after its cut are written again too: an idle shard's
+    /// group keeps the entries since its older stored snapshot, and they must not pin old segments forever.
+    package func rewriteDurableState(includingEntries: Bool = false) {
+        if includingEntries { self.entriesRewriteRequested.store(true, ordering: .releasing) }
         self.rewriteRequested.store(true, ordering: .releasing)
         self.wake.yield()
     }
@@ -205,19 +210,23 @@ package final class RaftGroupHost: Sendable {
     /// state is exactly the persisted one); with a Ready pending, tries again after it.
     private func rewriteIfRequested() async throws {
         guard self.rewriteRequested.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        let durable: (RaftHardState, RaftSnapshotMetadata)? = self.node.withLock { node in
-            node.hasReady ? nil : (node.hardState, node.log.snapshot)
+        let durable: (RaftHardState, RaftSnapshotMetadata, [RaftEntry])? = self.node.withLock { node in
+            node.hasReady ? nil : (node.hardState, node.log.snapshot, node.log.entries)
         }
-        guard let (hardState, snapshot) = durable else {
+        guard let (hardState, snapshot, entries) = durable else {
             self.rewriteDurableState()
             return
         }
+        // Same order as a Ready's records: the marker, the entries after it, then the hard state that may point
+        // into them. With no Ready pending, every entry the log holds is already durable: this writes them again.
+        var records = [RaftGroupStorage.snapshotRecord(snapshot, group: self.group)]
+        if self.entriesRewriteRequested.exchange(false, ordering: .acquiringAndReleasing), let first = entries.first {
+            records.append(RaftGroupStorage.entriesRecord(entries, first: first.index, group: self.group))
+        }
         var bytes: [UInt8] = []
         hardState.encode(to: &bytes)
-        try await self.io.persist([
-            RaftGroupStorage.snapshotRecord(snapshot, group: self.group),
-            .hardState(group: Int(self.group.rawValue), bytes: bytes),
-        ])
+        records.append(.hardState(group: Int(self.group.rawValue), bytes: bytes))
+        try await self.io.persist(records)
     }
 
     /// Stops `run()` after the Ready in hand; read-index requests still waiting fail.

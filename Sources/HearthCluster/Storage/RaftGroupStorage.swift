@@ -14,12 +14,7 @@ public enum RaftGroupStorage {
             records.append(self.snapshotRecord(snapshot.metadata, group: group))
         }
         if let first = ready.entries.first {
-            let entries = ready.entries.map { entry in
-                var bytes: [UInt8] = []
-                entry.encode(to: &bytes)
-                return bytes
-            }
-            records.append(.entries(group: number, firstIndex: first.index, entries: entries))
+            records.append(self.entriesRecord(ready.entries, first: first.index, group: group))
         }
         if let hardState = ready.hardState {
             var bytes: [UInt8] = []
@@ -27,6 +22,18 @@ public enum RaftGroupStorage {
             records.append(.hardState(group: number, bytes: bytes))
         }
         return records
+    }
+
+    /// The record of `entries`, the first at index `first`.
+    public static func entriesRecord(
+        _ entries: some Collection<RaftEntry>, first: UInt64, group: RaftGroupID
+    ) -> RaftLogRecord {
+        let encoded = entries.map { entry in
+            var bytes: [UInt8] = []
+            entry.encode(to: &bytes)
+            return bytes
+        }
+        return .entries(group: Int(group.rawValue), firstIndex: first, entries: encoded)
     }
 
     /// The marker of a snapshot (or of a new group's founding membership, as a snapshot at index 0).

@@ -46,7 +46,7 @@ final class PeerConnectionHandler: ConnectionHandler {
         let configuration = core.configuration
         let hello = PeerHello(
             cluster: configuration.cluster, node: configuration.node.name, generation: configuration.generation,
-            nonce: PeerHello.freshNonce())
+            nonce: PeerHello.freshNonce(), release: configuration.release)
         switch role {
         case .dialed(let peer):
             self.state = .handshaking(
@@ -235,7 +235,7 @@ final class PeerConnectionHandler: ConnectionHandler {
         case .established(let link):
             self.core.detach(connection.id, from: link)
         case .handshaking:
-            self.core.refusedHandshakes.add(1, ordering: .relaxed)
+            self.core.refusedHandshakes.withLock { $0[error.code.description, default: 0] += 1 }
             if case .dialed(let peer) = self.role { self.core.link(for: peer)?.handshakeFailed() }
         case .awaitingJoin, .answeringJoin, .failed:
             break

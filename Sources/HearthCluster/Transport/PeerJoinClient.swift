@@ -5,11 +5,13 @@ package import HearthNet
 /// request and the member's answer. Blocks the calling thread: a joining node makes this exchange before it runs
 /// anything else.
 package enum PeerJoinClient {
-    /// Asks the member at `address` to let `request.node` join, within `timeout`, proving `secret`.
+    /// Asks the member at `address` to let `request.node` join, within `timeout`, proving `secret`, with this node's
+    /// `release` in its hello (a member of a release the rule does not allow beside it refuses it, naming both).
     /// - Throws: `PeerJoinError` when the member cannot be reached, refuses the handshake (another secret), or its
     ///   answer cannot be read.
     package static func ask(
-        _ address: SocketAddress, _ request: JoinRequest, secret: PeerClusterSecret, timeout: Duration
+        _ address: SocketAddress, _ request: JoinRequest, secret: PeerClusterSecret,
+        release: PeerReleaseTag = .current, timeout: Duration
     ) throws(PeerJoinError) -> JoinReply {
         do {
             let connection = try BlockingConnection(to: address, before: ContinuousClock.now + timeout)
@@ -17,7 +19,8 @@ package enum PeerJoinClient {
             var handshake = PeerHandshake(
                 role: .dialer,
                 local: PeerHello(
-                    purpose: .join, cluster: "", node: request.node.id.name, nonce: PeerHello.freshNonce()),
+                    purpose: .join, cluster: "", node: request.node.id.name, nonce: PeerHello.freshNonce(),
+                    release: release),
                 secret: secret)
             try connection.send(handshake.opening.encoded)
             var decoder = PeerFrameDecoder(maximumPayloadSize: PeerFrame.handshakeMaximumPayloadSize)

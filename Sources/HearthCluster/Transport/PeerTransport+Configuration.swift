@@ -9,6 +9,9 @@ extension PeerTransport {
         package var cluster: String
         /// The secret every member proves it holds in each handshake; peers that cannot are refused.
         package var secret: PeerClusterSecret
+        /// This node's release and the oldest it accepts, sent in its hello; peers the rule does not allow beside
+        /// it are refused (`ReleaseRule`).
+        package var release = PeerReleaseTag.current
         /// This node's incarnation (its SWIM generation), sent in its hello and covered by its proofs.
         package var generation: UInt64 = 0
         /// Where other nodes dial this one (the node's `peerPort`; port 0 picks a free one).

@@ -156,8 +156,12 @@ package final class PeerTransport: Sendable {
     }
 
     /// Connections this node closed before their peer proved the cluster secret and its identity (a stranger, a node
-    /// with another secret, cluster or version, a frame too large or out of turn, a handshake that timed out).
-    package var refusedHandshakes: UInt64 { self.core.refusedHandshakes.load(ordering: .relaxed) }
+    /// with another secret, cluster or release, a frame too large or out of turn, a handshake that timed out).
+    package var refusedHandshakes: UInt64 { self.refusedHandshakesByReason.values.reduce(0, +) }
+
+    /// `refusedHandshakes` by the refusal's code (`PeerFrameError.Code`: `authenticationFailed`,
+    /// `releaseIncompatible`, …).
+    package var refusedHandshakesByReason: [String: UInt64] { self.core.refusedHandshakes.withLock { $0 } }
 
     /// The counters of every link, by peer.
     package var statistics: [NodeID: PeerLinkStatistics] {

@@ -18,8 +18,9 @@ final class PeerTransportCore: Sendable {
     /// Told when the connection to a peer is lost (`PeerTransport.setDisconnectHandler`).
     let disconnectHandler = Lock<(@Sendable (NodeID) -> Void)?>(nil)
     /// Connections closed before their peer was verified: a wrong or missing proof, another cluster or version, an
-    /// unknown node, a frame out of turn or too large, a handshake that timed out.
-    let refusedHandshakes = Atomic<UInt64>(0)
+    /// unknown node, a release the rule does not allow, a frame out of turn or too large, a handshake that timed out;
+    /// by the refusal's code (`PeerFrameError.Code`).
+    let refusedHandshakes = Lock<[String: UInt64]>([:])
 
     init(configuration: PeerTransport.Configuration, log: Log, onFrame: @escaping PeerTransport.FrameHandler) {
         self.configuration = configuration

@@ -19,7 +19,8 @@ extension ClusterNode {
     ///   (the message says why), or no member answered within `joinPatience`.
     static func join(
         seed: SocketAddress, member: ClusterConfiguration.Node, secret: PeerClusterSecret,
-        remembered: JoinedMember.SecretFiles, directory: String, fsync: FsyncMode, log: Log
+        release: PeerReleaseTag = .current, remembered: JoinedMember.SecretFiles, directory: String, fsync: FsyncMode,
+        log: Log
     ) async throws -> ClusterNode {
         if let joined = try JoinedMember.load(directory: directory) {
             guard joined.node == member else {
@@ -29,7 +30,8 @@ extension ClusterNode {
                         + "\(directory), or use another data directory for \(member.id).")
             }
             log.info("cluster.rejoining", ["node": member.id.name, "reason": "already joined; restarting from data"])
-            return try await Self.open(joined: joined, secret: secret, directory: directory, fsync: fsync, log: log)
+            return try await Self.open(
+                joined: joined, secret: secret, release: release, directory: directory, fsync: fsync, log: log)
         }
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         guard existing.allSatisfy({ $0.hasPrefix(".") }) else {
@@ -39,36 +41,42 @@ extension ClusterNode {
         }
         let request = JoinRequest(node: member)
         log.info("cluster.joining", ["node": member.id.name, "through": "\(seed)"])
-        let (founding, members) = try await Self.ask(seed, request, secret: secret, log: log)
+        let (founding, members) = try await Self.ask(seed, request, secret: secret, release: release, log: log)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let joined = JoinedMember(
             node: member, founding: founding, members: members.members.map(\.node), secretFiles: remembered)
         try joined.save(directory: directory)
         log.info("cluster.joined", ["cluster": founding.name, "node": member.id.name])
-        return try await Self.open(joined: joined, secret: secret, directory: directory, fsync: fsync, log: log)
+        return try await Self.open(
+            joined: joined, secret: secret, release: release, directory: directory, fsync: fsync, log: log)
     }
 
     /// Asks until a member accepts, following redirects to the member list's leader, on a thread of its own (the
     /// exchange blocks).
     private static func ask(
-        _ seed: SocketAddress, _ request: JoinRequest, secret: PeerClusterSecret, log: Log
+        _ seed: SocketAddress, _ request: JoinRequest, secret: PeerClusterSecret, release: PeerReleaseTag, log: Log
     ) async throws -> (ClusterConfiguration, MemberList) {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.askBlocking(seed, request, secret: secret, log: log) })
+                continuation.resume(
+                    with: Result {
+                        try Self.askBlocking(seed, request, secret: secret, release: release, log: log)
+                    })
             }
         }
     }
 
     private static func askBlocking(
-        _ seed: SocketAddress, _ request: JoinRequest, secret: PeerClusterSecret, log: Log
+        _ seed: SocketAddress, _ request: JoinRequest, secret: PeerClusterSecret, release: PeerReleaseTag, log: Log
     ) throws -> (ClusterConfiguration, MemberList) {
         let deadline = ContinuousClock.now + Self.joinPatience
         var address = seed
         var lastProblem = "no answer yet"
         while ContinuousClock.now < deadline {
             do {
-                switch try PeerJoinClient.ask(address, request, secret: secret, timeout: .seconds(35)) {
+                switch try PeerJoinClient.ask(
+                    address, request, secret: secret, release: release, timeout: .seconds(35))
+                {
                 case .accepted(let founding, let members):
                     return (founding, members)
                 case .redirect(let host, let peerPort):

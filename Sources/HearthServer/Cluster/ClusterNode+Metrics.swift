@@ -74,10 +74,12 @@ extension ClusterNode {
         registry.sampledCounters(
             "hearth_peer_reconnects_total", help: "Connections to each peer after the first.", labels: ["peer"]
         ) { transport.statistics.map { ([$0.key.name], Double($0.value.reconnects)) } }
-        registry.sampledCounter(
+        registry.sampledCounters(
             "hearth_peer_handshakes_refused_total",
-            help: "Peer connections closed before the peer proved the cluster secret and who it is."
-        ) { Double(transport.refusedHandshakes) }
+            help: "Peer connections closed before the peer proved the cluster secret and who it is, by reason "
+                + "(releaseIncompatible: a release the upgrade rule does not allow beside this one).",
+            labels: ["reason"]
+        ) { transport.refusedHandshakesByReason.map { ([$0.key], Double($0.value)) } }
         let calls = database.calls
         registry.sampledCounters(
             "hearth_shard_call_round_trips_total", help: "Shard commands answered by each peer's leaders.",

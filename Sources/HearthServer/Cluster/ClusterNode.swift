@@ -50,8 +50,8 @@ final class ClusterNode: NodeBackend {
     /// - Throws: `ClusterNodeError` when `node` is not a member of `cluster`; `IOError` when the peer port cannot be
     ///   bound; storage and recovery errors from the log.
     static func open(
-        cluster: ClusterConfiguration, node: NodeID, secret: PeerClusterSecret, directory: String, fsync: FsyncMode,
-        log: Log
+        cluster: ClusterConfiguration, node: NodeID, secret: PeerClusterSecret, release: PeerReleaseTag = .current,
+        directory: String, fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
         guard let member = cluster.node(node) else {
             throw ClusterNodeError(
@@ -61,16 +61,17 @@ final class ClusterNode: NodeBackend {
         }
         let founding = MemberList(founding: cluster)
         return try await Self.start(
-            cluster: cluster, member: member, peers: cluster.nodes, secret: secret,
+            cluster: cluster, member: member, peers: cluster.nodes, secret: secret, release: release,
             groups: founding.targets(shardCount: cluster.shards), directory: directory, fsync: fsync, log: log)
     }
 
     /// A node that joined earlier, restarting from its data directory.
     static func open(
-        joined: JoinedMember, secret: PeerClusterSecret, directory: String, fsync: FsyncMode, log: Log
+        joined: JoinedMember, secret: PeerClusterSecret, release: PeerReleaseTag = .current, directory: String,
+        fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
         try await Self.start(
-            cluster: joined.founding, member: joined.node, peers: joined.members, secret: secret,
+            cluster: joined.founding, member: joined.node, peers: joined.members, secret: secret, release: release,
             groups: Self.waitingGroups(shards: joined.founding.shards), directory: directory, fsync: fsync, log: log)
     }
 
@@ -90,7 +91,8 @@ final class ClusterNode: NodeBackend {
 
     private static func start(
         cluster: ClusterConfiguration, member: ClusterConfiguration.Node, peers: [ClusterConfiguration.Node],
-        secret: PeerClusterSecret, groups: [RaftGroupID: RaftMembership], directory: String, fsync: FsyncMode, log: Log
+        secret: PeerClusterSecret, release: PeerReleaseTag, groups: [RaftGroupID: RaftMembership], directory: String,
+        fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
         let node = member.id
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -101,6 +103,7 @@ final class ClusterNode: NodeBackend {
             node: node, cluster: cluster.name, secret: secret,
             listenAddress: try SocketAddress(host: member.host, port: member.peerPort))
         transportConfiguration.generation = generation
+        transportConfiguration.release = release
         let transport = try PeerTransport(configuration: transportConfiguration, log: log) { peer, kind, payload in
             inbox.deliver(kind: kind, payload, from: peer)
         }

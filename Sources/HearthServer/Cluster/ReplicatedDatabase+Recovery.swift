@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthSystem
 
 /// How a cluster node brings its shards back at startup: each shard from its latest stored snapshot, then the
 /// entries its group's log had committed after it.
@@ -17,12 +18,15 @@ extension ReplicatedDatabase {
         var unrecorded: RaftSnapshotMetadata?
     }
 
-    /// Restores `shard` from its latest stored snapshot (if any) and the committed entries after it in `recovered`,
-    /// which it makes start at that snapshot when the group's log had not recorded it yet (as Raft installs one).
-    /// - Throws: `CommitRecordError` when the snapshot or an entry cannot be read, or the log and the stored
-    ///   snapshot do not fit together; `StorageError` when the snapshot file is damaged.
+    /// Restores `shard` from its newest usable stored snapshot (if any; `loadSnapshot` falls back from a damaged
+    /// one) and the committed entries after it in `recovered`. The group's log keeps reaching back to its cut (the
+    /// older snapshot kept) when it holds the snapshot's entry; otherwise (an installed snapshot whose marker the
+    /// log had not recorded yet) it is made to start at the snapshot, as Raft installs one.
+    /// - Throws: `CommitRecordError` when an entry cannot be read, or the log and the stored snapshots do not fit
+    ///   together; `StorageError` when no snapshot the log reaches is usable.
     static func recover(
-        shard: Int, router: ShardRouter, store: ShardSnapshotStore, recovered: inout ReplicationService.Recovered
+        shard: Int, router: ShardRouter, store: ShardSnapshotStore, recovered: inout ReplicationService.Recovered,
+        log logger: Log
     ) async throws -> RecoveredShard {
         let group = RaftGroupID(UInt32(shard))
         var result = RecoveredShard(
@@ -37,22 +41,24 @@ extension ReplicatedDatabase {
             return result
         }
         var from: UInt64 = 0
-        if let stored = try store.latest(shard: shard) {
+        if let stored = try await Self.loadSnapshot(
+            shard: shard, router: router, store: store, logCut: state.snapshot.index, log: logger)
+        {
             let metadata = stored.metadata
-            let payload = try await ShardSnapshotPayload.decode(
-                stored.data, shard: shard, spineDepth: router.shardDepth)
+            let payload = stored.payload
             guard metadata.index >= state.snapshot.index else {
                 throw CommitRecordError(
                     "shard \(shard)'s log starts after entry \(state.snapshot.index) but its newest stored snapshot "
                         + "is at \(metadata.index); the snapshot that log needs is missing")
             }
             if metadata.index > state.snapshot.index {
-                let keeps = state.entries.contains { $0.index == metadata.index && $0.term == metadata.term }
-                state.entries = keeps ? state.entries.filter { $0.index > metadata.index } : []
-                state.snapshot = metadata
+                if !state.entries.contains(where: { $0.index == metadata.index && $0.term == metadata.term }) {
+                    state.entries = []
+                    state.snapshot = metadata
+                    result.unrecorded = metadata
+                }
                 state.hardState.commit = max(state.hardState.commit, metadata.index)
                 recovered[group] = state
-                result.unrecorded = metadata
             }
             from = metadata.index
             result.machine = payload.snapshot.machine

@@ -117,7 +117,8 @@ final class ReplicatedDatabase: DatabaseAccess {
         var shardsRecovered: [RecoveredShard] = []
         for shard in 0..<router.shardCount {
             shardsRecovered.append(
-                try await Self.recover(shard: shard, router: router, store: store, recovered: &recovered))
+                try await Self.recover(
+                    shard: shard, router: router, store: store, recovered: &recovered, log: logger))
         }
         let (memberDirectory, membersUnrecorded) = try MemberDirectory.recover(
             founding: members, directory: directory, recovered: &recovered, fileSystem: environment.fileSystem)

@@ -3,8 +3,8 @@ import HearthSystem
 
 /// Takes the shards' snapshots off the commit path and compacts their logs: cuts a shard's part from a capture of
 /// the read view (committed state on every node, leaders included, whose actors run ahead of commit), stores it
-/// before anything depends on it, cuts the group's Raft log there, then lets the node's write-ahead log drop what no
-/// group needs any more (`ReplicationService.releaseLog`).
+/// before anything depends on it (the store keeps it and the one before), cuts the group's Raft log at the older of
+/// the two, then lets the node's write-ahead log drop what no group needs any more (`ReplicationService.releaseLog`).
 ///
 /// One task (`run()`) works through the requests one at a time; a shard waits in the queue at most once. Every
 /// `retentionInterval` it also asks the write-ahead log what it could drop, which makes idle groups write their
@@ -68,31 +68,43 @@ final class ShardSnapshotter: Sendable {
     private func snapshot(_ shard: Int) async throws {
         self.queued.withLock { _ = $0.remove(shard) }
         let group = RaftGroupID(UInt32(shard))
-        guard let (capture, position) = self.log.view.capture(shard: shard),
-            position > self.log.snapshotIndex(shard: shard), let host = self.log.service.host(group),
-            let metadata = host.snapshotMetadata(at: position)
+        guard let (capture, position) = self.log.view.capture(shard: shard), let host = self.log.service.host(group)
         else { return }
+        let newest = self.log.snapshotIndex(shard: shard)
+        guard position > newest, let metadata = host.snapshotMetadata(at: position) else {
+            // Nothing new to take: an idle shard whose log reaches back to its older snapshot writes those entries
+            // again, so that they stop holding old segments of the write-ahead log.
+            if host.snapshotCut.index < newest { host.rewriteDurableState(includingEntries: true) }
+            return
+        }
         let payload = ShardSnapshotPayload(
             snapshot: capture.snapshot(router: self.log.router), terms: self.log.terms(shard: shard, through: position))
         let data = payload.encoded()
-        try self.log.store.write(RaftSnapshot(metadata: metadata, data: data), shard: shard)
-        // The host applies an entry before it records it applied; compacting waits for that.
-        var waited = 0
-        while host.status.applied < position, waited < 1_000 {
-            try await self.log.clock.sleep(for: .milliseconds(1))
-            waited += 1
-        }
-        do {
-            try await self.log.service.compact(group, through: position)
-        } catch let error as RaftError {
-            // An installed snapshot moved the log past `position` meanwhile; the next snapshot compacts.
-            self.logger.debug("shard.compaction_skipped", ["shard": "\(shard)", "reason": error.description])
-            return
+        let oldestKept = try self.log.store.write(RaftSnapshot(metadata: metadata, data: data), shard: shard)
+        // The log is cut at the older snapshot kept, not at this one: a restart that finds this one damaged starts
+        // from the older one and the entries after it. The first snapshot cuts nothing.
+        if oldestKept < position, oldestKept > host.snapshotCut.index {
+            try await self.compact(group, through: oldestKept, host: host, shard: shard)
         }
         self.log.snapshotTaken(shard: shard, at: position)
         self.logger.debug(
             "shard.snapshot", ["shard": "\(shard)", "index": "\(position)", "bytes": "\(data.count)"])
         self.release()
+    }
+
+    /// Cuts `group`'s log through `index`, once the host has recorded it applied (it applies an entry before it
+    /// records that); an installed snapshot that moved the log past `index` meanwhile leaves it to the next cut.
+    private func compact(_ group: RaftGroupID, through index: UInt64, host: RaftGroupHost, shard: Int) async throws {
+        var waited = 0
+        while host.status.applied < index, waited < 1_000 {
+            try await self.log.clock.sleep(for: .milliseconds(1))
+            waited += 1
+        }
+        do {
+            try await self.log.service.compact(group, through: index)
+        } catch let error as RaftError {
+            self.logger.debug("shard.compaction_skipped", ["shard": "\(shard)", "reason": error.description])
+        }
     }
 
     /// Lets the write-ahead log drop what no group needs, and asks for the snapshots that would let it drop more.

@@ -78,6 +78,9 @@ public struct NodeConfiguration: Sendable {
     /// The secret this member proves to its peers in every handshake (`secretFile`, `--cluster-secret-file`); a
     /// cluster member does not start without one.
     package var clusterSecret: PeerClusterSecret?
+    /// `--minimum-peer-release`: the oldest release this member accepts as a peer, raised above the rule's
+    /// (`ReleaseRule.oldestPeer`) once every member runs the new release; nil for the rule's.
+    public var minimumPeerRelease: HearthRelease?
     /// Where a node joining with `--join` was told its secrets are, kept in its data directory for its restarts.
     public var joinSecretFiles = JoinedMember.SecretFiles()
     /// Whether `POST /.cluster/partition` and `/.cluster/heal` may cut this node's links (tests and
@@ -126,5 +129,16 @@ public struct NodeConfiguration: Sendable {
     public var effectiveMaximumClientMemory: Int {
         self.maximumClientMemory
             ?? max(HTTPServerConfiguration.defaultMaximumClientMemory, self.maximumImportBytes + 64 * 1024 * 1024)
+    }
+}
+
+extension NodeConfiguration {
+    /// What this member's hellos say of its release: this build's, accepting peers from `minimumPeerRelease` on
+    /// (the rule's oldest when none is set, or when it is set above this release, which `hearth serve` refuses).
+    package var peerRelease: PeerReleaseTag {
+        PeerReleaseTag(
+            release: HearthVersion.current,
+            minimumPeer: ReleaseRule.floor(self.minimumPeerRelease, for: HearthVersion.current)
+                ?? ReleaseRule.oldestPeer(of: HearthVersion.current))
     }
 }

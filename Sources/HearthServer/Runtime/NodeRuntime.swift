@@ -164,13 +164,13 @@ public final class NodeRuntime: Sendable {
                 seed: try Self.socketAddress(seed),
                 member: ClusterConfiguration.Node(
                     id: node, host: configuration.host, httpPort: configuration.port, peerPort: peerPort),
-                secret: secret, remembered: configuration.joinSecretFiles,
+                secret: secret, release: configuration.peerRelease, remembered: configuration.joinSecretFiles,
                 directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
         }
         if let joined = configuration.joined {
             return try await ClusterNode.open(
-                joined: joined, secret: secret, directory: configuration.dataDirectory, fsync: configuration.fsync,
-                log: self.log)
+                joined: joined, secret: secret, release: configuration.peerRelease,
+                directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
         }
         guard let cluster = self.configuration.cluster else {
             return try await Database.open(configuration: self.configuration, log: self.log)
@@ -179,8 +179,8 @@ public final class NodeRuntime: Sendable {
             throw ClusterNodeError("A cluster node needs --node: which of the configuration's nodes this one is.")
         }
         return try await ClusterNode.open(
-            cluster: cluster, node: node, secret: secret, directory: self.configuration.dataDirectory,
-            fsync: self.configuration.fsync, log: self.log)
+            cluster: cluster, node: node, secret: secret, release: configuration.peerRelease,
+            directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
     }
 
     /// `HOST:PORT` (IPv6 as `[::1]:9101`) as a socket address.

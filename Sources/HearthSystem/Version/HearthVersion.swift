@@ -1,7 +1,10 @@
-/// The release this build of Hearth is, in one place so that `hearth --version`, `hearth-bench` and the bench's
-/// reports all name the same one.
+/// The release this build of Hearth is, in one place so that `hearth --version`, `hearth-bench`, the bench's reports
+/// and every peer hello name the same one.
 public enum HearthVersion {
-    /// The release number, `MAJOR.MINOR.PATCH`; raised with each release. What may run beside what is decided by
-    /// the peer protocol and log format versions `hearth --version` prints with it, not by this number.
-    public static let release = "0.1.0"
+    /// This build's release; raised with each release. Which releases may run together in one cluster follows from
+    /// it (`ReleaseRule`): a hello carries it, and peers of releases the rule does not allow are refused.
+    public static let current = HearthRelease(major: 0, minor: 2, patch: 0)
+
+    /// The release number as text, `MAJOR.MINOR.PATCH`.
+    public static let release = HearthVersion.current.description
 }

@@ -11,8 +11,9 @@ import Testing
 
 /// Three nodes in one process whose shards snapshot every 16 entries, whose write-ahead logs roll every 8 KiB and
 /// whose snapshots travel in 64-byte chunks: logs are compacted, old segments deleted, a node that missed several
-/// compactions catches up by snapshot (and its listeners hear what changed), a restarted node recovers from its snapshots and the log after them, and a leader
-/// that stepped down with uncommitted entries is rebuilt from its latest snapshot.
+/// compactions catches up by snapshot (and its listeners hear what changed), a restarted node recovers from its
+/// snapshots and the log after them (from the older of a shard's two when the newest is damaged, or refuses to start
+/// when both are), and a leader that stepped down with uncommitted entries is rebuilt from its latest snapshot.
 @Suite(.serialized) struct ReplicatedSnapshotTests {
     typealias Member = InProcessCluster.Member
 
@@ -138,6 +139,69 @@ import Testing
         }
     }
 
+    /// Flips a byte in the middle of the newest (`which: 1`) or both (`which: 2`) of each shard's stored snapshots
+    /// of `member`; returns the files damaged. Every shard must hold two by then.
+    private static func damageSnapshots(of member: Member, newest which: Int) throws -> [String] {
+        var damaged: [String] = []
+        for shard in 0..<4 {
+            let directory = member.directory + "/snapshots/shard-\(shard)"
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { $0.hasSuffix(".snap") }.sorted(by: >)
+            #expect(files.count == 2, "shard \(shard) keeps \(files)")
+            for name in files.prefix(which) {
+                let path = directory + "/" + name
+                var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                bytes[bytes.count / 2] ^= 0xFF
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                damaged.append(path)
+            }
+        }
+        return damaged
+    }
+
+    /// A member whose newest snapshot of every shard is damaged starts alone from the older one each shard keeps and
+    /// the log after it, with every acknowledged write, and keeps the damaged files as `.broken`.
+    @Test(.timeLimit(.minutes(2))) func aMemberFallsBackFromADamagedNewestShardSnapshot() async throws {
+        try await self.withCluster { (members) async throws in
+            try await self.write(rounds: 0..<12, members: members)
+            let expected = try Self.expected(after: 12)
+            #expect(await eventually(seconds: 30) { members.allSatisfy { Self.posts($0) == expected } })
+            for member in members { await member.close() }
+            let restarted = members[0]
+            let damaged = try Self.damageSnapshots(of: restarted, newest: 1)
+            try await restarted.open()
+            #expect(Self.posts(restarted) == expected)
+            for path in damaged {
+                #expect(FileManager.default.fileExists(atPath: path + ".broken"), "\(path) was not kept as .broken")
+                #expect(!FileManager.default.fileExists(atPath: path))
+            }
+        }
+    }
+
+    /// A member whose two snapshots of a shard are both damaged, and whose log was cut at the older one, refuses to
+    /// start, naming the files and how to bring it back, and leaves them in place.
+    @Test(.timeLimit(.minutes(2))) func aMemberWithEveryShardSnapshotDamagedRefusesToStart() async throws {
+        try await self.withCluster { (members) async throws in
+            try await self.write(rounds: 0..<12, members: members)
+            let expected = try Self.expected(after: 12)
+            #expect(await eventually(seconds: 30) { members.allSatisfy { Self.posts($0) == expected } })
+            for member in members { await member.close() }
+            let restarted = members[0]
+            let damaged = try Self.damageSnapshots(of: restarted, newest: 2)
+            do {
+                try await restarted.open()
+                Issue.record("a member without a usable snapshot started")
+            } catch let error as StorageError {
+                #expect(error.code == .damagedSnapshot)
+                #expect(error.message.contains("hearth cluster remove"), "\(error.message)")
+                #expect(error.message.contains("hearth serve --join"), "\(error.message)")
+                let named = damaged.filter { error.message.contains($0) }
+                #expect(named.count == 2, "\(error.message)")
+            }
+            for path in damaged { #expect(FileManager.default.fileExists(atPath: path)) }
+        }
+    }
+
     @Test(.timeLimit(.minutes(2))) func theWriteAheadLogDropsTheSegmentsEveryGroupsSnapshotCovers() async throws {
         try await self.withCluster { (members) async throws in
             try await self.write(rounds: 0..<8, members: members)
@@ -157,6 +221,33 @@ import Testing
             await members[1].close()
             try await members[1].open()
             #expect(Self.posts(members[1]) == expected)
+        }
+    }
+
+    /// While one shard takes every write, the idle ones, whose logs reach back to their older snapshots, write those
+    /// entries again, so the write-ahead log comes down to its newest segments instead of keeping old ones forever.
+    @Test(.timeLimit(.minutes(2))) func idleShardsDoNotPinOldSegments() async throws {
+        try await self.withCluster { (members) async throws in
+            try await self.write(rounds: 0..<12, members: members)
+            for value in 0..<300 {
+                #expect(
+                    try await InProcessCluster.write(
+                        value, at: "/posts/p0/stars", members: members, retryingUnconfirmed: true))
+            }
+            let database = try #require(members[0].database)
+            func segments() -> Int {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: members[0].directory)) ?? []
+                return names.filter { $0.hasPrefix("wal-") }.count
+            }
+            #expect(
+                await eventually(seconds: 30) { segments() <= 2 },
+                "\(segments()) segments, the log starting at \(database.wal.firstLSN)")
+            for shard in 0..<4 {
+                let host = try #require(database.service.host(RaftGroupID(UInt32(shard))))
+                #expect(
+                    host.snapshotCut.index < database.log.snapshotIndex(shard: shard),
+                    "shard \(shard)'s log still reaches back to its older snapshot")
+            }
         }
     }
 

@@ -15,6 +15,8 @@ package struct PeerFrameError: Error, Sendable, Hashable, CustomStringConvertibl
         package static let malformedHello = Code("malformedHello")
         /// The peer speaks another version of the peer protocol.
         package static let versionMismatch = Code("versionMismatch")
+        /// The peer runs a release this node may not run beside, or this node one the peer may not (`ReleaseRule`).
+        package static let releaseIncompatible = Code("releaseIncompatible")
         /// The peer belongs to another cluster.
         package static let clusterMismatch = Code("clusterMismatch")
         /// The peer is not the node expected on this connection (or not a member at all).

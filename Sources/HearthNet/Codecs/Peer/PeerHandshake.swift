@@ -65,8 +65,8 @@ package struct PeerHandshake: Sendable {
     /// Takes the next frame from the peer.
     ///
     /// - Throws: `PeerFrameError`: `.unexpectedFrame` for a frame out of turn, `.malformedHello`,
-    ///   `.versionMismatch`, `.clusterMismatch`, `.unexpectedNode` for a hello that does not fit, and
-    ///   `.authenticationFailed` for a proof not made with the cluster secret over this connection's hellos.
+    ///   `.versionMismatch`, `.clusterMismatch`, `.unexpectedNode`, `.releaseIncompatible` for a hello that does not
+    ///   fit, and `.authenticationFailed` for a proof not made with the cluster secret over this connection's hellos.
     package mutating func receive(_ frame: PeerFrame) throws(PeerFrameError) -> [Output] {
         do {
             return try self.step(frame)
@@ -105,8 +105,8 @@ package struct PeerHandshake: Sendable {
         }
     }
 
-    /// Whether the peer's hello fits this connection: its own nonce (not ours sent back), its cluster, and for a
-    /// dialer the node dialed.
+    /// Whether the peer's hello fits this connection: its own nonce (not ours sent back), its cluster, for a dialer
+    /// the node dialed, and a release this node may run beside (`ReleaseRule`).
     private func check(_ peer: PeerHello) throws(PeerFrameError) {
         guard peer.nonce != self.local.nonce else {
             throw PeerFrameError(.unexpectedNode, "The peer sent this node's own hello back; it is not a Hearth node.")
@@ -127,6 +127,7 @@ package struct PeerHandshake: Sendable {
                 )
             }
         }
+        try peer.check(release: self.local.release)
     }
 
     /// This side's proof over this connection's hellos, made with the secret's first key.

@@ -1,11 +1,15 @@
 import HearthCore
+import HearthSystem
 
 /// The first frame each side sends on a peer connection: who it is, what it speaks, why it connects, and a fresh
 /// random challenge for the other side, so that a node of another cluster, one speaking another protocol version,
 /// or one that does not know the cluster secret, is never talked to (`PeerHandshake`).
 ///
 /// Payload: the magic `HRTH`, `u16` protocol version, `u8` purpose, the cluster name and the sender's node id (each
-/// `u16 length` + UTF-8, `BinaryWriter.appendString`), `u64` generation, and the nonce (`u32 length` + bytes).
+/// `u16 length` + UTF-8, `BinaryWriter.appendString`), `u64` generation, and the nonce field (`u32 length` + bytes):
+/// the nonce, then, from release 0.2.0 on, the sender's `PeerReleaseTag`, which release 0.1.0 reads as part of the
+/// nonce. The protocol version stays 2 so that 0.1.0, which requires exactly 2 and no byte after the nonce field,
+/// runs beside 0.2.0 during a rolling upgrade; which releases may meet is decided by the tags (`ReleaseRule`).
 package struct PeerHello: Sendable, Hashable {
     /// The first bytes of every hello's payload.
     package static let magic: [UInt8] = Array("HRTH".utf8)
@@ -39,10 +43,15 @@ package struct PeerHello: Sendable, Hashable {
     package let generation: UInt64
     /// Fresh random bytes the other side's proof must cover, so no proof can be replayed.
     package let nonce: [UInt8]
+    /// The sender's release and the oldest it accepts, as its hello carried them; nil for a hello of release 0.1.0.
+    package let tag: PeerReleaseTag?
+
+    /// The sender's release and the oldest it accepts (0.1.0's for a hello without a tag).
+    package var release: PeerReleaseTag { self.tag ?? .untagged }
 
     package init(
         version: UInt16 = PeerHello.currentVersion, purpose: Purpose = .link, cluster: String, node: String,
-        generation: UInt64 = 0, nonce: [UInt8]
+        generation: UInt64 = 0, nonce: [UInt8], release: PeerReleaseTag? = .current
     ) {
         self.version = version
         self.purpose = purpose
@@ -50,6 +59,7 @@ package struct PeerHello: Sendable, Hashable {
         self.node = node
         self.generation = generation
         self.nonce = nonce
+        self.tag = release
     }
 
     /// A fresh nonce of `nonceSize` bytes from the system's cryptographic generator.
@@ -66,7 +76,7 @@ package struct PeerHello: Sendable, Hashable {
         BinaryWriter.appendString(self.cluster, to: &payload)
         BinaryWriter.appendString(self.node, to: &payload)
         BinaryWriter.append(self.generation, to: &payload)
-        BinaryWriter.appendBytes(self.nonce, to: &payload)
+        BinaryWriter.appendBytes(self.nonce + (self.tag?.encoded ?? []), to: &payload)
         return payload
     }
 
@@ -98,8 +108,9 @@ package struct PeerHello: Sendable, Hashable {
         guard self.version == Self.currentVersion else {
             throw PeerFrameError(
                 .versionMismatch,
-                "The peer speaks peer protocol version \(self.version), this node \(Self.currentVersion); run the "
-                    + "same Hearth release on every node."
+                "The peer speaks peer protocol version \(self.version), this node \(Self.currentVersion) (hearth "
+                    + "\(HearthVersion.release)); run releases the upgrade rule allows together (docs/operations.md, "
+                    + "Upgrades)."
             )
         }
         do throws(BinaryDecodingError) {
@@ -110,7 +121,8 @@ package struct PeerHello: Sendable, Hashable {
             self.cluster = try reader.readString()
             self.node = try reader.readString()
             self.generation = try reader.readUInt64()
-            self.nonce = try reader.readLengthPrefixedBytes()
+            (self.nonce, self.tag) = PeerReleaseTag.split(
+                try reader.readLengthPrefixedBytes(), nonceSize: Self.nonceSize)
             guard (Self.minimumNonceSize...Self.maximumNonceSize).contains(self.nonce.count) else {
                 throw BinaryDecodingError("a nonce of \(self.nonce.count) bytes")
             }
@@ -125,6 +137,32 @@ package struct PeerHello: Sendable, Hashable {
             .malformedHello,
             "The peer's hello is not a Hearth hello (\(error)); check that the address is another node's peerPort."
         )
+    }
+
+    /// Checks that this received hello's sender and this node, whose release and floor are `local`, may run
+    /// together (`ReleaseRule`).
+    ///
+    /// - Throws: `.releaseIncompatible`, naming both releases and which node to upgrade.
+    package func check(release local: PeerReleaseTag) throws(PeerFrameError) {
+        let peer = self.release
+        switch ReleaseRule.verdict(
+            local: local.release, localMinimum: local.minimumPeer, peer: peer.release, peerMinimum: peer.minimumPeer)
+        {
+        case .compatible:
+            return
+        case .peerTooOld(let needs):
+            throw PeerFrameError(
+                .releaseIncompatible,
+                "Node \(self.node) runs hearth \(peer.release); this node runs hearth \(local.release) and needs at "
+                    + "least \(needs) — upgrade \(self.node) (docs/operations.md, Upgrades)."
+            )
+        case .localTooOld(let needs):
+            throw PeerFrameError(
+                .releaseIncompatible,
+                "This node runs hearth \(local.release); node \(self.node) runs hearth \(peer.release) and the cluster "
+                    + "needs at least \(needs) — upgrade this node (docs/operations.md, Upgrades)."
+            )
+        }
     }
 
     /// Checks that this received hello comes from a member of `cluster`.

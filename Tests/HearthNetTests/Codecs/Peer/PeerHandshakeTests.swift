@@ -165,7 +165,7 @@ import Testing
             _ = try PeerHello(decoding: PeerHello(version: 1, cluster: "c1", node: "n1", nonce: [1]).frame)
         }
         Self.expectRefusal(.malformedHello) { () throws(PeerFrameError) in
-            _ = try PeerHello(decoding: PeerHello(cluster: "c1", node: "n1", nonce: [1, 2, 3]).frame)
+            _ = try PeerHello(decoding: PeerHello(cluster: "c1", node: "n1", nonce: [1, 2, 3], release: nil).frame)
         }
         let hello = Self.hello("n1")
         #expect(try PeerHello(decoding: hello.frame) == hello)
