@@ -52,6 +52,8 @@ public final class RESTHandler: HTTPRequestHandler {
         let reply: HTTPReply
         if request.path == RESTHandler.rulesPath {
             reply = .response(await self.rulesResponse(request))
+        } else if request.path == Self.backupPath {
+            reply = await self.backupReply(request)
         } else if request.path == "/.cluster/remove" {
             reply = .response(await self.removeMemberResponse(request))
         } else if Self.operationsPaths.contains(request.path) {
