@@ -135,10 +135,10 @@ enum BackupCommand {
     }
 
     /// The lines printed once the backup is in place.
-    static func summary(_ header: BackupHeader, file: String, bytes: Int) -> String {
+    static func summary(_ header: BackupHeader, file: String, bytes: Int, verb: String = "wrote") -> String {
         let written = Date(timeIntervalSince1970: Double(header.writtenMilliseconds) / 1000)
         return """
-            wrote \(file): \(bytes) bytes, checksum verified
+            \(verb) \(file): \(bytes) bytes, checksum verified
             release \(header.release), cut at \(ISO8601DateFormatter().string(from: written))
             shards \(header.shardCount) (depth \(header.shardDepth)), indexes \(header.cut.map(String.init).joined(separator: ","))
             namespaces \(header.namespaces.isEmpty ? "(none)" : header.namespaces.joined(separator: ", "))

@@ -143,13 +143,20 @@ enum Usage {
     /// The options of `hearth restore`.
     static let restore = """
         usage: hearth restore --in FILE --data DIR
+               hearth restore --in FILE --config FILE [--data-root DIR | --member NAME [--data DIR]]
 
-        Checks the whole backup file (a damaged or cut-short one is refused and nothing is written), then makes DIR
-        the data directory of a fresh node holding it; start it with `hearth serve --data DIR`.
+        Checks the whole backup file (a damaged or cut-short one is refused and nothing is written), then makes the
+        data directory of a fresh node holding it; with --config, those of a fresh cluster's members, every member
+        starting from the same snapshot with the file's membership. Each directory must be absent or empty.
 
         restore options:
           --in FILE               the backup file (from `hearth backup`)
-          --data DIR              the new node's data directory: absent or empty
+          --data DIR              the new node's data directory (with --member: that member's)
+          --config FILE           a cluster file, as `hearth serve --config` takes it: restore its members, each
+                                  into the directory `hearth serve --config FILE --node NAME` uses (the file's
+                                  dataDirectory/NAME, else ./hearth-data/NAME)
+          --data-root DIR         with --config: each member into DIR/NAME instead
+          --member NAME           with --config: only this member (run it on each member's machine)
         """
 
     /// The one line printed under a usage error: where the help for what was typed is, so that the error itself

@@ -23,7 +23,7 @@ do {
     case "restore" where Usage.asksForHelp(arguments.dropFirst()):
         print(Usage.restore)
     case "restore":
-        exit(try RestoreCommand.run(Array(arguments.dropFirst())))
+        exit(try await RestoreCommand.run(Array(arguments.dropFirst())))
     case "version", "--version":
         print(VersionText.text)
     case "help", "--help", "-h", nil:

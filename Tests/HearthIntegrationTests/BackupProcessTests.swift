@@ -8,7 +8,7 @@ import Testing
 /// `hearth backup` taken while clients star posts (`hearth bench stars`, multi-path writes in fan-out) and restored
 /// into a fresh node with `hearth restore`: every post's `starCount` equals its stars and its `user-posts` copy (no
 /// multi-path write half in the backup), and every star acknowledged before the backup began is in it.
-@Suite struct BackupProcessTests {
+@Suite(.serialized) struct BackupProcessTests {
     /// A client that only ever adds stars, one at a time, to posts of its own, and remembers which were
     /// acknowledged: the stars a backup begun after them must hold.
     final class Witness: Sendable {
@@ -73,12 +73,14 @@ import Testing
         return [:]
     }
 
-    @Test func aBackupTakenWhileClientsStarRestoresEveryStarWhole() throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
-        let directory = try TemporaryDirectory("backup-process")
+    /// Stars posts with 16 clients (`hearth bench stars` against `nodes`) and the witness (on `witness`), takes a
+    /// backup with `hearth backup ARGUMENTS --out FILE` in the middle, and returns the witness's stars acknowledged
+    /// before the backup began.
+    private static func backUpWhileStarring(
+        nodes: [Int], witness port: Int, backup arguments: [String], file: String
+    ) throws -> [(post: Int, user: Int)] {
         let witness = Witness()
-        try witness.start(port: server.port)
+        try witness.start(port: port)
         defer {
             witness.stop.set()
             witness.done.wait()
@@ -86,8 +88,8 @@ import Testing
         let bench = Process()
         bench.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
         bench.arguments = [
-            "bench", "stars", "--nodes", "127.0.0.1:\(server.port)", "--clients", "16", "--posts", "24", "--users",
-            "256", "--duration", "4s",
+            "bench", "stars", "--nodes", nodes.map { "127.0.0.1:\($0)" }.joined(separator: ","), "--clients", "16",
+            "--posts", "24", "--users", "256", "--duration", "4s",
         ]
         bench.standardOutput = FileHandle.nullDevice
         bench.standardError = FileHandle.nullDevice
@@ -97,27 +99,21 @@ import Testing
         Thread.sleep(forTimeInterval: 2)
 
         let before = witness.acknowledged.withLock { $0 }
-        let file = directory.child("stars.backup")
-        let backup = try Self.hearth(["backup", "--server", "http://127.0.0.1:\(server.port)", "--out", file])
+        let backup = try Self.hearth(["backup"] + arguments + ["--out", file])
         #expect(backup.status == 0, "\(backup.output)")
         bench.waitUntilExit()
-        witness.stop.set()
-        witness.done.wait()
         #expect(!FileManager.default.fileExists(atPath: file + ".partial"))
+        #expect(!before.isEmpty, "the witness had no star acknowledged before the backup")
+        return before
+    }
 
-        let data = directory.child("restored")
-        let restore = try Self.hearth(["restore", "--in", file, "--data", data])
-        #expect(restore.status == 0, "\(restore.output)")
-        let restored = try ServerProcess(dataDirectory: data)
-        defer { restored.stop() }
-        let posts = try Self.read("/posts.json", port: restored.port)
-        let copies = try Self.read("/user-posts.json", port: restored.port)
-        guard case .object(let all) = posts else {
-            Issue.record("the restored node has no posts: \(posts)")
-            return
-        }
+    /// Checks the node on `port`: every post's `starCount` equals its stars and its `user-posts` copy's, the bench
+    /// starred more than the witness's posts, and every star in `before` is there.
+    private static func verify(port: Int, before: [(post: Int, user: Int)]) throws {
+        let posts = try Self.read("/posts.json", port: port)
+        let copies = try Self.read("/user-posts.json", port: port)
         var starred = 0
-        for (id, post) in all {
+        for (id, post) in Self.members(posts) {
             let stars = Self.members(post["stars"]).count
             let count = post["starCount"]?.intValue
             #expect(count == Int64(stars), "post \(id): starCount \(count.map(String.init) ?? "-"), \(stars) stars")
@@ -128,11 +124,67 @@ import Testing
             if stars > 0 { starred += 1 }
         }
         #expect(starred > Witness.posts, "the bench's clients starred nothing before the backup")
-        #expect(!before.isEmpty)
         for (post, user) in before {
             #expect(
                 posts[Witness.post(post)]?["stars"]?["u\(user)"] == .bool(true),
                 "star u\(user) on \(Witness.post(post)) was acknowledged before the backup began but is missing")
+        }
+    }
+
+    @Test func aBackupTakenWhileClientsStarRestoresIntoAFreshNodeWhole() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory("backup-process")
+        let file = directory.child("stars.backup")
+        let before = try Self.backUpWhileStarring(
+            nodes: [server.port], witness: server.port, backup: ["--server", "http://127.0.0.1:\(server.port)"],
+            file: file)
+        let data = directory.child("restored")
+        let restore = try Self.hearth(["restore", "--in", file, "--data", data])
+        #expect(restore.status == 0, "\(restore.output)")
+        let restored = try ServerProcess(dataDirectory: data)
+        defer { restored.stop() }
+        try Self.verify(port: restored.port, before: before)
+    }
+
+    /// The same across a cluster: one cut across every shard, taken through one member, restored into the members
+    /// of a fresh three-node cluster (each as on its own machine), which elect leaders and serve it as one database.
+    @Test(.timeLimit(.minutes(3))) func aClusterBackupRestoresIntoAFreshClusterWhole() async throws {
+        let directory = try TemporaryDirectory("backup-cluster")
+        let file = directory.child("cluster.backup")
+        let before: [(post: Int, user: Int)]
+        do {
+            let cluster = try ProcessCluster(nodes: 3)
+            defer { cluster.stopAll() }
+            #expect(await Self.ready(cluster))
+            let ports = cluster.ids.compactMap { cluster.httpPorts[$0] }
+            let member = try #require(cluster.httpPorts["n2"])
+            before = try Self.backUpWhileStarring(
+                nodes: ports, witness: ports[0],
+                backup: ["--server", "127.0.0.1:\(member)", "--config", cluster.configurationPath], file: file)
+        }
+        let fresh = try ProcessCluster(nodes: 3, starting: false)
+        defer { fresh.stopAll() }
+        for id in fresh.ids {
+            let restore = try Self.hearth([
+                "restore", "--in", file, "--config", fresh.configurationPath, "--member", id, "--data",
+                fresh.dataDirectory(id),
+            ])
+            #expect(restore.status == 0, "\(restore.output)")
+        }
+        for id in fresh.ids { try fresh.start(id) }
+        #expect(await Self.ready(fresh))
+        for id in ["n1", "n3"] {
+            try Self.verify(port: try #require(fresh.httpPorts[id]), before: before)
+        }
+        let write = try fresh.request("n2", "PATCH", "/.json", body: #"{"after-restore":true}"#)
+        #expect(write.status == 200, "\(write.text)")
+    }
+
+    /// Waits until every member answers `/.ready` with 200.
+    private static func ready(_ cluster: ProcessCluster) async -> Bool {
+        await eventually(seconds: 60, every: 0.1) {
+            cluster.ids.allSatisfy { (try? cluster.request($0, "GET", "/.ready").status) == 200 }
         }
     }
 }

@@ -3,14 +3,16 @@ import HearthStorage
 
 /// `hearth restore`: checks a backup file whole, then makes a fresh node's data directory from it.
 public enum BackupRestore {
-    /// How much of the file is read at a time.
-    static let chunkBytes = 1 << 20
-
     /// What checking a backup file found: its header, where its trees begin, and how long it is before its trailer.
     public struct Checked: Sendable {
         public var header: BackupHeader
         public var treesOffset: UInt64
         public var payloadLength: UInt64
+
+        /// A reader of the trees' bytes in the file at `path`, starting with the `B` line.
+        func trees(of path: String) throws(BackupFileError) -> BackupFileReader {
+            try BackupFileReader(path: path, from: self.treesOffset, count: self.payloadLength - self.treesOffset)
+        }
     }
 
     /// Reads the file at `path` once through a `BackupChecker`.
@@ -18,15 +20,14 @@ public enum BackupRestore {
     public static func check(file path: String) throws(BackupFileError) -> Checked {
         var checker = BackupChecker()
         do {
-            try Self.read(path, from: 0, count: nil) { bytes in try checker.feed(bytes) }
+            var reader = try BackupFileReader(path: path, from: 0, count: nil)
+            while let bytes = try reader.next() { try checker.feed(bytes) }
             let header = try checker.finish()
             return Checked(
                 header: header, treesOffset: checker.treesOffset,
                 payloadLength: checker.count - UInt64(BackupFormat.trailerLength))
-        } catch let error as BackupFileError {
-            throw BackupFileError("\(path): \(error.message)")
         } catch {
-            throw BackupFileError("\(path): \(error)")
+            throw BackupFileError("\(path): \(error.message)")
         }
     }
 
@@ -44,9 +45,8 @@ public enum BackupRestore {
         let snapshots = try SnapshotStore(directory: directory + "/snapshots")
         try snapshots.write(lsn: 0) { writer in
             try writer.write(Array((SnapshotContent.header + "\n").utf8))
-            try Self.read(path, from: checked.treesOffset, count: checked.payloadLength - checked.treesOffset) {
-                bytes in try writer.write(bytes)
-            }
+            var reader = try checked.trees(of: path)
+            while let bytes = try reader.next() { try writer.write(bytes) }
         }
         return checked.header
     }
@@ -63,39 +63,6 @@ public enum BackupRestore {
             throw RestoreTargetError(
                 "\(directory) is not empty (it holds \(entries.sorted().prefix(3).joined(separator: ", "))); a "
                     + "restore makes a fresh data directory: name a new or empty one")
-        }
-    }
-
-    /// Reads `count` bytes of the file at `path` from `offset` (to its end when nil), a chunk at a time.
-    /// - Throws: what `body` throws; `BackupFileError` when the file cannot be read or ends early.
-    private static func read(
-        _ path: String, from offset: UInt64, count: UInt64?, _ body: ([UInt8]) throws -> Void
-    ) throws {
-        let handle: Foundation.FileHandle
-        do {
-            handle = try Foundation.FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        } catch {
-            throw BackupFileError("cannot open the file: \(error.localizedDescription)")
-        }
-        defer { try? handle.close() }
-        do {
-            try handle.seek(toOffset: offset)
-            var remaining = count ?? UInt64.max
-            while remaining > 0 {
-                let data = try handle.read(upToCount: Int(min(UInt64(Self.chunkBytes), remaining))) ?? Data()
-                if data.isEmpty { break }
-                remaining -= UInt64(data.count)
-                try body(Array(data))
-            }
-            if count != nil && remaining > 0 {
-                throw BackupFileError("the file changed while it was read: it ended \(remaining) bytes early")
-            }
-        } catch let error as BackupFileError {
-            throw error
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            throw BackupFileError("cannot read the file: \(error.localizedDescription)")
         }
     }
 }
