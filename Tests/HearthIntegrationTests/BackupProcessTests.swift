@@ -147,6 +147,30 @@ import Testing
         try Self.verify(port: restored.port, before: before)
     }
 
+    /// A backup reads everything: where the rules keep the root from everyone, it takes an administrator's
+    /// credential, and without one it is refused with a message saying how to give one, leaving no file behind.
+    @Test func aBackupNeedsAnAdministratorWhereTheRulesCloseTheRoot() throws {
+        let directory = try TemporaryDirectory("backup-rules")
+        try #"{"rules": {"public": {".read": true}}}"#.write(
+            toFile: directory.child("rules.json"), atomically: true, encoding: .utf8)
+        try "backup-test-admin-secret\n".write(toFile: directory.child("secret"), atomically: true, encoding: .utf8)
+        let server = try ServerProcess(arguments: [
+            "--rules", directory.child("rules.json"), "--database-secret-file", directory.child("secret"),
+        ])
+        defer { server.stop() }
+        let file = directory.child("db.backup")
+        let refused = try Self.hearth(["backup", "--server", "127.0.0.1:\(server.port)", "--out", file])
+        #expect(refused.status == 1 && refused.output.contains("--credential-file"), "\(refused.output)")
+        #expect(
+            !FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))
+        let taken = try Self.hearth([
+            "backup", "--server", "127.0.0.1:\(server.port)", "--out", file, "--credential-file",
+            directory.child("secret"),
+        ])
+        #expect(taken.status == 0, "\(taken.output)")
+        #expect(taken.output.contains("checksum verified"))
+    }
+
     /// The same across a cluster: one cut across every shard, taken through one member, restored into the members
     /// of a fresh three-node cluster (each as on its own machine), which elect leaders and serve it as one database.
     @Test(.timeLimit(.minutes(3))) func aClusterBackupRestoresIntoAFreshClusterWhole() async throws {
