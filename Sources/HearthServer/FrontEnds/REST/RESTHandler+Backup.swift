@@ -12,7 +12,8 @@ extension RESTHandler {
     /// read index on each shard, then this node's view catching up with it), so every write acknowledged anywhere
     /// before the request is in the backup; then one O(1) capture of the view's roots, which never show part of a
     /// multi-path write. The backup is for administrators, or for anyone where the rules let everyone read the root
-    /// of every namespace; anyone else gets Firebase's 401, as for `/.cluster`.
+    /// of every namespace (their backup leaves out the stored rules, the `.settings` namespace, which only
+    /// administrators read); anyone else gets Firebase's 401, as for `/.cluster`.
     func backupReply(_ request: HTTPRequest) async -> HTTPReply {
         guard request.method == "GET" else {
             var response = HTTPResponse.jsonError(status: 405, message: "\(request.path) answers GET only.")
@@ -29,10 +30,15 @@ extension RESTHandler {
         } catch {
             return .response(.jsonError(status: 503, message: "No consistent backup can be taken now: \(error)"))
         }
-        let (roots, cut) = self.database.view.backupCut()
-        let namespaces = Set(roots.keys).union([self.configuration.defaultNamespace])
-        guard identity == .admin || namespaces.allSatisfy({ self.access.mayRead(identity, namespace: $0, path: .root) })
-        else { return .response(RESTError.permissionDenied.response) }
+        var (roots, cut) = self.database.view.backupCut()
+        if identity != .admin {
+            // The stored rules are for administrators only (as `GET /.settings/rules.json`).
+            roots[AccessControl.settingsNamespace] = nil
+            let namespaces = Set(roots.keys).union([self.configuration.defaultNamespace])
+            guard namespaces.allSatisfy({ self.access.mayRead(identity, namespace: $0, path: .root) }) else {
+                return .response(RESTError.permissionDenied.response)
+            }
+        }
         let header = BackupHeader(
             release: HearthVersion.release, writtenMilliseconds: self.database.now(),
             shardDepth: self.database.coordinator.router.shardDepth, cut: cut, namespaces: Array(roots.keys))
