@@ -18,7 +18,8 @@ start_node() {
     on_exit "stop_node $NODE_PID; rm -rf '$NODE_WORK'"
     NODE_PORT=""
     for _ in $(seq 1 100); do
-        NODE_PORT="$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$NODE_WORK/stdout")"
+        # The node's shell may not have opened stdout yet.
+        NODE_PORT="$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$NODE_WORK/stdout" 2>/dev/null || true)"
         [ -n "$NODE_PORT" ] && return 0
         sleep 0.1
     done
