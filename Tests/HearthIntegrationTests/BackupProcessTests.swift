@@ -173,7 +173,8 @@ import Testing
     }
 
     /// The same across a cluster: one cut across every shard, taken through one member, restored into the members
-    /// of a fresh three-node cluster (each as on its own machine), which elect leaders and serve it as one database.
+    /// of a fresh three-node cluster (each as on its own machine), which elect leaders, serve it as one database,
+    /// take writes and restart from their logs.
     @Test(.timeLimit(.minutes(3))) func aClusterBackupRestoresIntoAFreshClusterWhole() async throws {
         let directory = try TemporaryDirectory("backup-cluster")
         let file = directory.child("cluster.backup")
@@ -204,6 +205,12 @@ import Testing
         }
         let write = try fresh.request("n2", "PATCH", "/.json", body: #"{"after-restore":true}"#)
         #expect(write.status == 200, "\(write.text)")
+        // A restored member restarts from its own log like any other.
+        fresh.stop("n1")
+        try fresh.start("n1")
+        #expect(await Self.ready(fresh))
+        #expect(try fresh.request("n1", "GET", "/after-restore.json").text == "true")
+        try Self.verify(port: try #require(fresh.httpPorts["n1"]), before: before)
     }
 
     /// Waits until every member answers `/.ready` with 200.
