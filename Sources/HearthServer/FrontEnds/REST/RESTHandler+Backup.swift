@@ -25,6 +25,10 @@ extension RESTHandler {
             let identity = try? self.access.authenticate(RESTRequest.credential(request, parameters: parameters))
                 .identity
         else { return .response(RESTError.permissionDenied.response) }
+        // Refused before anything is done for it (as `/.cluster`), and again on the namespaces of the cut.
+        if identity != .admin, !self.mayBackUp(self.database.view.backupCut().roots.keys, identity) {
+            return .response(RESTError.permissionDenied.response)
+        }
         do {
             try await self.database.readBarrier(namespace: self.configuration.defaultNamespace, path: .root)
         } catch {
@@ -34,10 +38,7 @@ extension RESTHandler {
         if identity != .admin {
             // The stored rules are for administrators only (as `GET /.settings/rules.json`).
             roots[AccessControl.settingsNamespace] = nil
-            let namespaces = Set(roots.keys).union([self.configuration.defaultNamespace])
-            guard namespaces.allSatisfy({ self.access.mayRead(identity, namespace: $0, path: .root) }) else {
-                return .response(RESTError.permissionDenied.response)
-            }
+            guard self.mayBackUp(roots.keys, identity) else { return .response(RESTError.permissionDenied.response) }
         }
         let header = BackupHeader(
             release: HearthVersion.release, writtenMilliseconds: self.database.now(),
@@ -52,5 +53,11 @@ extension RESTHandler {
             status: 200,
             headers: HTTPHeaders([("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")]))
         return .stream(head, BackupStream(header: header, roots: roots, log: self.log))
+    }
+
+    /// Whether `identity` may read the root of each of `namespaces` (but the stored rules') and of the default one.
+    private func mayBackUp(_ namespaces: some Sequence<String>, _ identity: AuthIdentity) -> Bool {
+        Set(namespaces).subtracting([AccessControl.settingsNamespace]).union([self.configuration.defaultNamespace])
+            .allSatisfy { self.access.mayRead(identity, namespace: $0, path: .root) }
     }
 }
