@@ -138,4 +138,28 @@ import Testing
         #expect(reopened.view.root("other") == (try Self.roots())["other"])
         await reopened.close()
     }
+
+    /// A restored node whose only snapshot is damaged refuses to start, naming the restore, instead of falling back
+    /// to its (empty) log, which holds none of the restored data.
+    @Test func aRestoredNodeWithADamagedSnapshotRefusesToStartEmpty() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.child("db.backup")
+        try Data(try Self.encoded()).write(to: URL(fileURLWithPath: file))
+        let data = directory.child("node")
+        try BackupRestore.restoreNode(from: file, into: data)
+        let snapshot = try #require(try SnapshotStore(directory: data + "/snapshots").all().first)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: snapshot.path)))
+        bytes[bytes.count / 2] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: snapshot.path))
+        var configuration = NodeConfiguration()
+        configuration.dataDirectory = data
+        configuration.fsync = .off
+        do {
+            let database = try await Database.open(configuration: configuration, log: Log(level: .critical))
+            await database.close()
+            Issue.record("a restored node started without its damaged snapshot")
+        } catch let error as StorageError {
+            #expect(error.message.contains("hearth restore"), "\(error)")
+        }
+    }
 }
