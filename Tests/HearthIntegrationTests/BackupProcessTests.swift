@@ -148,7 +148,8 @@ import Testing
     }
 
     /// A backup reads everything: where the rules keep the root from everyone, it takes an administrator's
-    /// credential, and without one it is refused with a message saying how to give one, leaving no file behind.
+    /// credential (`--credential-file`, or the file `$HEARTH_CREDENTIAL_FILE` names), and without one it is refused
+    /// with a message saying how to give one, leaving no file behind.
     @Test func aBackupNeedsAnAdministratorWhereTheRulesCloseTheRoot() throws {
         let directory = try TemporaryDirectory("backup-rules")
         try #"{"rules": {"public": {".read": true}}}"#.write(
@@ -170,6 +171,13 @@ import Testing
         #expect(taken.status == 0, "\(taken.output)")
         // An administrator's backup holds the stored rules too (`--rules` installs them in `.settings`).
         #expect(taken.output.contains("checksum verified") && taken.output.contains(".settings"), "\(taken.output)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEARTH_CREDENTIAL_FILE"] = directory.child("secret")
+        let fromEnvironment = try ProcessOutput.run(
+            URL(fileURLWithPath: try ServerProcess.binaryPath()),
+            ["backup", "--server", "127.0.0.1:\(server.port)", "--out", directory.child("again.backup")],
+            environment: environment)
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.output)")
     }
 
     /// The same across a cluster: one cut across every shard, taken through one member, restored into the members
