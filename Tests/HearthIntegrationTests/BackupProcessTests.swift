@@ -180,6 +180,44 @@ import Testing
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.output)")
     }
 
+    /// A backup whose connection is cut in the middle of the stream fails, and leaves neither the file nor its
+    /// partial copy: nothing that could pass for a backup.
+    @Test func aBackupCutOffMidStreamLeavesNoFile() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        let value = String(repeating: "x", count: 1000)
+        for batch in 0..<8 {
+            let members = (0..<4000).map { #""i\#($0)":"\#(value)""# }.joined(separator: ",")
+            let answer = try client.request("PUT", "/items/b\(batch).json", body: "{" + members + "}")
+            try #require(answer.status == 200, "\(answer.text)")
+        }
+        let proxy = try FaultyTCPProxy(targetPort: server.port)
+        defer { proxy.close() }
+        let directory = try TemporaryDirectory("backup-cut")
+        let file = directory.child("cut.backup")
+        let backup = Process()
+        backup.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
+        backup.arguments = ["backup", "--server", "127.0.0.1:\(proxy.port)", "--out", file]
+        let output = Pipe()
+        backup.standardOutput = output
+        backup.standardError = output
+        try backup.run()
+        defer { if backup.isRunning { backup.terminate() } }
+        let started = ContinuousClock.now
+        while ((try? FileManager.default.attributesOfItem(atPath: file + ".partial")[.size] as? Int) ?? 0) == 0 {
+            try #require(ContinuousClock.now - started < .seconds(30) && backup.isRunning, "the backup never began")
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        proxy.setMode(.stall)
+        proxy.dropConnections()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        backup.waitUntilExit()
+        #expect(backup.terminationStatus == 1, "\(text)")
+        #expect(
+            !FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))
+    }
+
     /// The same across a cluster: one cut across every shard, taken through one member, restored into the members
     /// of a fresh three-node cluster (each as on its own machine), which elect leaders, serve it as one database,
     /// take writes and restart from their logs.
