@@ -36,7 +36,13 @@ extension BackupRestore {
         let roots = try await Self.roots(path, checked)
         let router = ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth)
         let groups = MemberList(founding: cluster).targets(shardCount: cluster.shards)
-        var snapshots: [RaftSnapshot] = []
+        var stores: [ShardSnapshotStore] = []
+        for (_, directory) in directories {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            stores.append(try ShardSnapshotStore(directory: directory, shardCount: router.shardCount))
+        }
+        // One shard's snapshot at a time, into every member's store: a restore holds the trees and one payload.
+        var markers: [RaftSnapshotMetadata] = []
         for shard in 0..<router.shardCount {
             let others = (0..<router.shardCount).filter { $0 != shard }
             let capture = ShardCapture(
@@ -45,13 +51,13 @@ extension BackupRestore {
                 sessions: WriteSessions())
             let payload = ShardSnapshotPayload(snapshot: capture.snapshot(router: router), terms: CommittedTerms())
             let membership = groups[RaftGroupID(UInt32(shard))] ?? RaftMembership(voters: cluster.nodeIDs)
-            snapshots.append(
-                RaftSnapshot(
-                    metadata: RaftSnapshotMetadata(index: Self.raftIndex, term: Self.raftIndex, membership: membership),
-                    data: payload.encoded()))
+            let metadata = RaftSnapshotMetadata(index: Self.raftIndex, term: Self.raftIndex, membership: membership)
+            let snapshot = RaftSnapshot(metadata: metadata, data: payload.encoded())
+            for store in stores { try store.write(snapshot, shard: shard) }
+            markers.append(metadata)
         }
         for (_, directory) in directories {
-            try await Self.writeMember(snapshots, into: directory)
+            try await Self.startGroups(markers, inLogAt: directory)
         }
         return checked.header
     }
@@ -59,13 +65,9 @@ extension BackupRestore {
     /// The Raft index (and term) every restored shard's group starts from.
     static let raftIndex: UInt64 = 1
 
-    /// Writes one member's directory: each shard's snapshot, then the log records that start its group there.
-    private static func writeMember(_ snapshots: [RaftSnapshot], into directory: String) async throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let store = try ShardSnapshotStore(directory: directory, shardCount: snapshots.count)
-        for (shard, snapshot) in snapshots.enumerated() {
-            try store.write(snapshot, shard: shard)
-        }
+    /// Writes a member's log: for each shard's group, the marker of its stored snapshot and a hard state of the
+    /// snapshot's term committed through it.
+    private static func startGroups(_ markers: [RaftSnapshotMetadata], inLogAt directory: String) async throws {
         var configuration = WALConfiguration()
         configuration.fsync = .always
         let wal = try WriteAheadLog(directory: directory, configuration: configuration, fileSystem: PosixFileSystem()) {
@@ -73,12 +75,11 @@ extension BackupRestore {
         }
         wal.start()
         var last: UInt64 = 0
-        for (shard, snapshot) in snapshots.enumerated() {
-            let group = RaftGroupID(UInt32(shard))
+        for (shard, metadata) in markers.enumerated() {
             var hardState: [UInt8] = []
-            RaftHardState(term: Self.raftIndex, commit: Self.raftIndex).encode(to: &hardState)
+            RaftHardState(term: metadata.term, commit: metadata.index).encode(to: &hardState)
             for record in [
-                RaftGroupStorage.snapshotRecord(snapshot.metadata, group: group),
+                RaftGroupStorage.snapshotRecord(metadata, group: RaftGroupID(UInt32(shard))),
                 .hardState(group: shard, bytes: hardState),
             ] {
                 last = wal.enqueue(record.encoded())
