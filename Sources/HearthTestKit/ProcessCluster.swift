@@ -20,8 +20,9 @@ public final class ProcessCluster {
     private let directory: TemporaryDirectory
     private var processes: [String: ServerProcess] = [:]
 
-    /// Writes a configuration for `count` nodes and starts them all.
-    public init(nodes count: Int, shards: Int = 8, replicationFactor: Int = 3) throws {
+    /// Writes a configuration for `count` nodes and starts them all, unless `starting` is false (the test fills their
+    /// data directories first, `dataDirectory(_:)`, and starts them with `start(_:)`).
+    public init(nodes count: Int, shards: Int = 8, replicationFactor: Int = 3, starting: Bool = true) throws {
         self.directory = try TemporaryDirectory("hearth-cluster")
         self.ids = (1...count).map { "n\($0)" }
         let ports = try FreePorts.take(2 * count)
@@ -44,8 +45,12 @@ public final class ProcessCluster {
             """
         self.configurationPath = self.directory.child("cluster.json")
         try json.write(toFile: self.configurationPath, atomically: true, encoding: .utf8)
+        guard starting else { return }
         for id in self.ids { try self.start(id) }
     }
+
+    /// Member `id`'s data directory.
+    public func dataDirectory(_ id: String) -> String { self.directory.child(id) }
 
     deinit {
         for process in self.processes.values { process.stop(signal: SIGKILL) }
@@ -71,11 +76,11 @@ public final class ProcessCluster {
     private func startOnce(_ id: String) throws {
         if self.joined.contains(id) {
             self.processes[id] = try ServerProcess(
-                dataDirectory: self.directory.child(id), arguments: ["--fault-injection"], choosesPort: false)
+                dataDirectory: self.dataDirectory(id), arguments: ["--fault-injection"], choosesPort: false)
             return
         }
         self.processes[id] = try ServerProcess(
-            dataDirectory: self.directory.child(id),
+            dataDirectory: self.dataDirectory(id),
             arguments: ["--config", self.configurationPath, "--node", id, "--fault-injection"])
     }
 

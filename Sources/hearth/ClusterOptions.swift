@@ -1,4 +1,3 @@
-import Foundation
 import HearthCluster
 import HearthNet
 
@@ -17,13 +16,9 @@ struct ClusterOptions {
     var waitSeconds = 60
     /// The member names after the flags, in the order given.
     var members: [String] = []
-    /// The administrator's credential sent to the members, once `loadCredential()` has read it (the first database secret of `--credential-file`, else
-    /// of the file `$HEARTH_CREDENTIAL_FILE` names, else of the cluster file's `databaseSecretFile`); `nil` when
-    /// none is named, and then the cluster's layout and operations are refused.
+    /// The administrator's credential sent to the members, once `loadCredential()` has read it (`AdminCredential`);
+    /// `nil` when none is named, and then the cluster's layout and operations are refused.
     var credential: String?
-
-    /// The environment variable that names a credential file when `--credential-file` is not given.
-    static let credentialVariable = "HEARTH_CREDENTIAL_FILE"
 
     /// A client for the members, with this command's timeout and credential.
     var client: BlockingHTTPClient {
@@ -87,15 +82,8 @@ struct ClusterOptions {
     ///
     /// - Throws: `UsageError` when the file named cannot be read or holds no secret.
     mutating func loadCredential() throws {
-        if let file = self.credentialFile {
-            self.credential = try Serve.secrets(fromFile: file, for: "--credential-file").first
-        } else if let file = ProcessInfo.processInfo.environment[Self.credentialVariable], !file.isEmpty {
-            self.credential = try Serve.secrets(fromFile: file, for: "$" + Self.credentialVariable).first
-        } else if let file = self.cluster.databaseSecretFile {
-            self.credential = try Serve.secrets(
-                fromFile: file, for: "databaseSecretFile in \(self.configurationPath)"
-            ).first
-        }
+        self.credential = try AdminCredential.load(
+            file: self.credentialFile, cluster: self.cluster, configurationPath: self.configurationPath)
     }
 
     /// What to do about a 401 from a member.

@@ -2,7 +2,8 @@
 /// `hearth cluster --help` their own part, and a command line `hearth` cannot run gets one line pointing here.
 enum Usage {
     /// Everything: what `hearth help` prints.
-    static let text = [Self.overview, Self.serve, Self.cluster, Bench.usage].joined(separator: "\n\n")
+    static let text = [Self.overview, Self.serve, Self.cluster, Self.backup, Self.restore, Bench.usage].joined(
+        separator: "\n\n")
 
     /// The commands, and where each one's options are listed.
     static let overview = """
@@ -12,6 +13,8 @@ enum Usage {
           serve    run a node (REST, SSE and realtime protocol on one port); `hearth serve --help`
           bench    run a benchmark against a node; `hearth bench --help`
           cluster  look at and operate a running cluster (scripts/cluster wraps it); `hearth cluster --help`
+          backup   save a consistent cut of a running node's or cluster's data to a file; `hearth backup --help`
+          restore  make a fresh node's data directory from a backup file; `hearth restore --help`
           version  print this build's release, peer protocol and log format versions (also `hearth --version`)
           help     print this, then every command's options
         """
@@ -123,6 +126,43 @@ enum Usage {
           --credential-file FILE  the administrator's database secret to send (see above)
         """
 
+    /// The options of `hearth backup`.
+    static let backup = """
+        usage: hearth backup --server HOST:PORT --out FILE [options]
+
+        Saves a consistent cut of the whole database (of one node, or of a whole cluster through any member) while
+        writes go on: every write acknowledged before the backup began is in it, and no multi-path write is half in
+        it. The file is checked end to end (SHA-256) before it is renamed into place (see docs/operations.md).
+
+        backup options:
+          --server HOST:PORT      the node (any member of a cluster) to back up; http:// may precede it
+          --out FILE              the backup file to write (a FILE.partial beside it until it is complete)
+          --credential-file FILE  an administrator's credential (a database secret, first line); default
+                                  $HEARTH_CREDENTIAL_FILE, else the databaseSecretFile of --config; none works
+                                  only where the rules let everyone read the root
+          --config FILE           a cluster file whose databaseSecretFile holds the credential
+          --timeout SECONDS       the longest the whole backup may take (default 3600)
+        """
+
+    /// The options of `hearth restore`.
+    static let restore = """
+        usage: hearth restore --in FILE --data DIR
+               hearth restore --in FILE --config FILE [--data-root DIR | --member NAME [--data DIR]]
+
+        Checks the whole backup file (a damaged or cut-short one is refused and nothing is written), then makes the
+        data directory of a fresh node holding it; with --config, those of a fresh cluster's members, every member
+        starting from the same snapshot with the file's membership. Each directory must be absent or empty.
+
+        restore options:
+          --in FILE               the backup file (from `hearth backup`)
+          --data DIR              the new node's data directory (with --member: that member's)
+          --config FILE           a cluster file, as `hearth serve --config` takes it: restore its members, each
+                                  into the directory `hearth serve --config FILE --node NAME` uses (the file's
+                                  dataDirectory/NAME, else ./hearth-data/NAME)
+          --data-root DIR         with --config: each member into DIR/NAME instead
+          --member NAME           with --config: only this member (run it on each member's machine)
+        """
+
     /// The one line printed under a usage error: where the help for what was typed is, so that the error itself
     /// stays on screen.
     static func pointer(for arguments: [String]) -> String {
@@ -130,6 +170,8 @@ enum Usage {
         case "serve": "run `hearth serve --help` for its options"
         case "cluster": "run `hearth cluster --help` for its subcommands and options"
         case "bench": "run `hearth bench --help` for the benchmarks and their options"
+        case "backup": "run `hearth backup --help` for its options"
+        case "restore": "run `hearth restore --help` for its options"
         default: "run `hearth help` for the commands and their options"
         }
     }

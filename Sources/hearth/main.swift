@@ -16,6 +16,14 @@ do {
         print(Usage.cluster)
     case "cluster":
         exit(try ClusterCommand.run(Array(arguments.dropFirst())))
+    case "backup" where Usage.asksForHelp(arguments.dropFirst()):
+        print(Usage.backup)
+    case "backup":
+        exit(try BackupCommand.run(Array(arguments.dropFirst())))
+    case "restore" where Usage.asksForHelp(arguments.dropFirst()):
+        print(Usage.restore)
+    case "restore":
+        exit(try await RestoreCommand.run(Array(arguments.dropFirst())))
     case "version", "--version":
         print(VersionText.text)
     case "help", "--help", "-h", nil:

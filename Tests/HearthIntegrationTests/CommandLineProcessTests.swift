@@ -76,6 +76,19 @@ import Testing
         }
     }
 
+    /// `hearth backup --help` and `hearth restore --help` list every option their parsers take, and exit 0.
+    @Test func backupAndRestoreHelpListEveryOption() throws {
+        for (command, file) in [("backup", "BackupCommand.swift"), ("restore", "RestoreCommand.swift")] {
+            let (status, output) = try Self.hearth([command, "--help"])
+            #expect(status == 0, "\(command)")
+            let options = try Self.options(namedIn: file)
+            #expect(!options.isEmpty, "\(file)")
+            for option in options {
+                #expect(output.contains(option + " "), "\(command): \(option)")
+            }
+        }
+    }
+
     /// `hearth bench --help` and each benchmark's `--help` list their options with defaults, and exit 0.
     @Test func benchHelpListsEveryOption() throws {
         for benchmark in ["query", "restart", "star"] {

@@ -52,6 +52,19 @@ package enum HTTPResponseReader {
         return response
     }
 
+    /// The response head in `bytes` and the offset where its body starts, or `nil` when the head is incomplete
+    /// (for a client that reads the body itself, as `BlockingHTTPClient.download` does).
+    /// - Throws: `HTTPClientError.Code.malformedResponse` when the head is not HTTP/1.1 or too long.
+    package static func head(in bytes: [UInt8]) throws(HTTPClientError) -> (response: HTTPResponse, bodyStart: Int)? {
+        guard let headEnd = Self.endOfHead(bytes) else {
+            if bytes.count > Self.maximumHeadBytes {
+                throw Self.malformed("the server sent no complete response head (\(bytes.count) bytes)")
+            }
+            return nil
+        }
+        return (try Self.head(bytes[..<headEnd]), headEnd + 4)
+    }
+
     /// Where the head ends: the offset of the `\r\n\r\n` that closes it.
     private static func endOfHead(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }

@@ -41,7 +41,7 @@ public final class ConnectionWriter: Sendable {
     }
 
     /// Bytes held for this connection: queued outbound and buffered inbound.
-    var heldBytes: Int {
+    package var heldBytes: Int {
         self.queue.withLock { $0.queuedBytes } + self.inbound.load(ordering: .relaxed)
             + self.application.withLock { $0.held }
     }

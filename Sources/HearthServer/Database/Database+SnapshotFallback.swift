@@ -12,7 +12,8 @@ extension Database {
     /// Decodes the newest snapshot; when it is damaged (truncated, failing its checksum, or not decodable), logs a
     /// warning naming it and falls back to the next older one the log still covers (every record after it is in
     /// the log), or to the empty database when the log reaches back to its first record. Damaged snapshots are
-    /// renamed to `<name>.broken` once a fallback is found, never deleted. Nil when there is no snapshot at all.
+    /// renamed to `<name>.broken` once a fallback is found, never deleted. Nil when there is no snapshot at all. A
+    /// damaged snapshot at LSN 0 (one `hearth restore` made) is never replaced by the log, which holds none of it.
     ///
     /// - Throws: `StorageError` `.damagedSnapshot` naming every damaged file and the log's first record when no
     ///   snapshot the log covers is usable (the operator restores from a backup); I/O errors as they happen.
@@ -40,6 +41,15 @@ extension Database {
             logger.warning("snapshot.damaged", ["path": snapshot.path, "lsn": "\(snapshot.lsn)", "reason": reason])
         }
         guard !damaged.isEmpty else { return nil }
+        // A snapshot at LSN 0 covers no log record: `hearth restore` made it, and only it holds the data.
+        if let restored = damaged.first(where: { $0.snapshot.lsn == 0 }) {
+            throw StorageError(
+                .damagedSnapshot,
+                damaged.map(\.reason).joined(separator: " ") + " \(restored.snapshot.path) is the snapshot "
+                    + "`hearth restore` made, and no log record holds its data, so nothing can replace it. Restore the "
+                    + "data directory from the backup again; the damaged files are left in place for inspection.",
+                path: restored.snapshot.path)
+        }
         guard uncovered == nil, firstSequence <= 1 else {
             let older =
                 uncovered.map { "the older snapshot \($0.path) needs every log record after LSN \($0.lsn)" }

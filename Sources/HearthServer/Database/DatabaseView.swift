@@ -99,6 +99,12 @@ public final class DatabaseView: Sendable {
         self.state.withLock { $0.data.capture() }
     }
 
+    /// Every namespace's root and, per shard, the index through which every entry is shown, taken at one moment:
+    /// a consistent cut (the feed never shows part of a transaction), in O(1). What a backup holds.
+    func backupCut() -> (roots: [String: Node], appliedIndex: [UInt64]) {
+        self.state.withLock { ($0.data.roots, $0.data.feed.appliedIndex) }
+    }
+
     /// Whether a shard's committed entries, as far as this view received them, applied the write `origin` names.
     func hasApplied(_ origin: WriteOrigin) -> Bool {
         self.state.withLock { state in state.data.feed.sessions.contains { $0.contains(origin) } }

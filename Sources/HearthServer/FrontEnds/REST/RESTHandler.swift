@@ -57,6 +57,8 @@ public final class RESTHandler: HTTPRequestHandler {
             reply = .response(self.simulateResponse(request))
         } else if Console.serves(request.path) {
             reply = .response(Console.response(to: request))
+        } else if request.path == Self.backupPath {
+            reply = await self.backupReply(request)
         } else if request.path == "/.cluster/remove" {
             reply = .response(await self.removeMemberResponse(request))
         } else if Self.operationsPaths.contains(request.path) {
