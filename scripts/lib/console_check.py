@@ -79,6 +79,19 @@ class Recorder:
         return sum(len(event["params"]["data"].encode()) for event in self.page.events
                    if event["method"] == "Network.eventSourceMessageReceived")
 
+    def refused(self):
+        """The requests the node answered with a 4xx or 5xx: (status, URL) pairs."""
+        return [(event["params"]["response"]["status"], event["params"]["response"]["url"])
+                for event in self.page.events if event["method"] == "Network.responseReceived"
+                and event["params"]["response"]["status"] >= 400]
+
+    def unexpected_errors(self, expected=()):
+        """The errors the browser logged, but the failed requests `expected` names as (path, status) pairs: the
+        ones a check itself asks for."""
+        return [error for error in self.errors()
+                if not any(error.startswith("network:") and f"status of {status} " in error and path in error
+                           for path, status in expected)]
+
     def errors(self):
         found = []
         for event in self.page.events:
@@ -91,6 +104,13 @@ class Recorder:
             elif event["method"] == "Runtime.consoleAPICalled" and params["type"] == "error":
                 found.append(" ".join(str(arg.get("value", arg.get("description"))) for arg in params["args"]))
         return found
+
+
+def no_error(recorder, where, expected=()):
+    """Checks the browser logged no error on the page but those `expected` ((path, status) of a request the check
+    meant to fail)."""
+    errors = recorder.unexpected_errors(expected)
+    check(not errors, f"the browser logged no error on {where}" + (f": {errors[:3]}" if errors else ""))
 
 
 def open_console(browser, port, width=1200, height=860):
@@ -321,9 +341,7 @@ def open_node(browser, port, shots, children):
         check(not outside, f"nothing loaded from another origin ({len(recorder.requests())} requests"
                            + (f"; outside: {outside[:3]}" if outside else "") + ")")
         # The one error the check itself asks for: the 400 the broken rules file was meant to get.
-        errors = [error for error in recorder.errors()
-                  if not (error.startswith("network:") and "status of 400" in error and "/.settings/rules.json" in error)]
-        check(not errors, "the browser logged no error" + (f": {errors[:3]}" if errors else ""))
+        no_error(recorder, "the open node", expected=[("/.settings/rules.json", 400)])
     finally:
         page.close()
 
@@ -332,6 +350,7 @@ def closed_node(browser, port, secret, shots):
     """The closed node: nothing of the data without a credential; the tree after signing in."""
     rest(port, "PUT", "/vault.json", {"codename": "bluebird", "pin": 8231}, auth=secret)
     page = open_console(browser, port)
+    recorder = Recorder(page)
     try:
         page.wait_for("!document.getElementById('sign-in').hidden", 5, "the sign-in form")
         time.sleep(1)
@@ -340,11 +359,29 @@ def closed_node(browser, port, secret, shots):
         check(not leaked, "a visitor without a credential sees no key and no value"
               + (f" (saw {leaked})" if leaked else ""))
         page.screenshot(f"{shots}/sign-in.png")
+        refused = recorder.refused()
+        check(not refused, f"the sign-in form came after {len(recorder.requests())} requests, none refused"
+              + (f" (refused: {refused[:3]})" if refused else ""))
+        no_error(recorder, "the closed node, signed out")
+        page.evaluate("(() => { document.getElementById('credential').value = 'not-the-secret';"
+                      " document.getElementById('sign-in-form').requestSubmit(); })()")
+        page.wait_for("document.getElementById('sign-in-error').textContent.includes('not an administrator')", 5,
+                      "a wrong credential refused")
+        refused = recorder.refused()
+        check(not refused, "a wrong credential is refused in the page, by no refused request"
+              + (f" (refused: {refused[:3]})" if refused else ""))
         page.evaluate(f"(() => {{ document.getElementById('credential').value = {js(secret)};"
                       " document.getElementById('sign-in-form').requestSubmit(); })()")
         page.wait_for(f"{row(['vault'])}", 5, "the tree after signing in")
         check(page.evaluate("location.href").endswith("/.console"), "the credential never enters the page's URL")
         check(page.evaluate("document.cookie") == "", "the credential is in no cookie")
+        page.evaluate("location.hash = '#rules'")
+        page.wait_for("document.getElementById('rules-text').value.includes('rules')", 5, "the rules, signed in")
+        page.evaluate("location.hash = '#node'")
+        page.wait_for("document.getElementById('node-health').textContent === 'ok'", 5, "the node page, signed in")
+        page.evaluate("location.hash = '#data'")
+        page.wait_for(f"{row(['vault'])}", 5, "the tree again")
+        no_error(recorder, "the closed node, signed in")
     finally:
         page.close()
 
@@ -352,9 +389,12 @@ def closed_node(browser, port, secret, shots):
 def cluster(browser, ports, secret, stop_member, shots):
     """A 3-node cluster's node page: every member, a leader for every shard, a member going down."""
     page = open_console(browser, ports[0])
+    recorder = Recorder(page)
     try:
         # The cluster's rules let anyone read, so the console opens as a visitor with a "Sign in" button.
         page.wait_for("!document.getElementById('sign-in-open').hidden", 5, "the sign-in button")
+        page.wait_for(f"{row(['cluster-check'])} || document.querySelector('#tree > li')", 5, "the visitor's tree")
+        no_error(recorder, "the cluster member, as a visitor")
         page.evaluate("document.getElementById('sign-in-open').click()")
         page.wait_for("!document.getElementById('sign-in').hidden", 5, "the sign-in form")
         page.evaluate(f"(() => {{ document.getElementById('credential').value = {js(secret)};"
@@ -367,6 +407,7 @@ def cluster(browser, ports, secret, stop_member, shots):
                       "a leader for every shard")
         shards = page.evaluate("document.querySelectorAll('#shards tr').length - 1")
         check(True, f"the cluster page shows 3 members and a leader for each of {shards} shards")
+        no_error(recorder, "the cluster page")
         for index in range(40):  # some traffic for the charts
             rest(ports[index % 3], "PUT", f"/cluster-check/{index}.json", {"at": index}, auth=secret)
             time.sleep(0.1)
@@ -379,6 +420,7 @@ def cluster(browser, ports, secret, stop_member, shots):
         state = page.evaluate("[...document.querySelectorAll('#members tr')].find((tr) => tr.children[0]"
                               ".textContent === 'n3').children[2].textContent")
         check(True, f"a member that goes down shows as {state} in {seconds:.1f} s")
+        no_error(recorder, "the cluster page, a member down")
     finally:
         page.close()
 

@@ -124,12 +124,15 @@ extension RESTHandler {
     /// secret, or the emulator's `owner` where this node accepts it), checked before anything else is done or said:
     /// the cluster's layout and its operations are for administrators only.
     func administratorRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        self.isAdministrator(request) ? nil : RESTError.permissionDenied.response
+    }
+
+    /// Whether the request carries an administrator's credential (a database secret, an admin token, or `owner`
+    /// where the node accepts it); no credential, or one that is not valid, is not.
+    func isAdministrator(_ request: HTTPRequest) -> Bool {
         let parameters = Dictionary(request.query, uniquingKeysWith: { first, _ in first })
         let credential = RESTRequest.credential(request, parameters: parameters)
-        guard (try? self.access.authenticate(credential).identity) == .admin else {
-            return RESTError.permissionDenied.response
-        }
-        return nil
+        return (try? self.access.authenticate(credential).identity) == .admin
     }
 
     private func metricsResponse() -> HTTPResponse {
