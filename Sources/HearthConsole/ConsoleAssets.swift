@@ -14,6 +14,7 @@ enum ConsoleAssets {
             ("charts.js", PackageResources.charts_js),
             ("playground.js", PackageResources.playground_js),
             ("query.js", PackageResources.query_js),
+            ("namespaces.js", PackageResources.namespaces_js),
             ("main.js", PackageResources.main_js),
         ]
         return Dictionary(uniqueKeysWithValues: files.map { ($0.0, ConsoleAsset(name: $0.0, bytes: $0.1)) })

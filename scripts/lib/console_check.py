@@ -346,6 +346,33 @@ def open_node(browser, port, shots, children):
         page.close()
 
 
+def namespaces(browser, port):
+    """The namespace picker on the open node: it lists the namespaces written to, and picking one browses it."""
+    rest(port, "PUT", "/fruit.json?ns=alpha", {"kiwi": 1}, auth="owner")
+    rest(port, "PUT", "/roots.json?ns=beta", {"beet": 2}, auth="owner")
+    page = open_console(browser, port)
+    recorder = Recorder(page)
+    try:
+        offered = "[...document.querySelectorAll('#namespace-list option')].map((option) => option.value)"
+        page.wait_for(f"{offered}.includes('alpha') && {offered}.includes('beta')", 5, "the listed namespaces")
+        check(True, f"the namespace picker lists the node's namespaces: {page.evaluate(offered)}")
+        page.evaluate("(() => { const field = document.getElementById('namespace'); field.value = 'alpha';"
+                      " field.dispatchEvent(new Event('input')); })()")
+        page.wait_for(f"{row(['fruit'])} && !{row(['shop'])}", 5, "namespace alpha's tree")
+        check(True, "picking a listed namespace browses it")
+        page.evaluate("(() => { const field = document.getElementById('namespace'); field.value = 'fresh';"
+                      " field.dispatchEvent(new Event('change')); })()")
+        page.wait_for(f"!{row(['fruit'])} && document.getElementById('identity').textContent === 'administrator'",
+                      5, "a new namespace typed")
+        page.evaluate("(() => { const field = document.getElementById('namespace'); field.value = 'beta';"
+                      " field.dispatchEvent(new Event('input')); })()")
+        page.wait_for(f"{row(['roots'])}", 5, "namespace beta's tree")
+        check(True, "a new name may still be typed, and another listed one picked after it")
+        no_error(recorder, "the namespace picker")
+    finally:
+        page.close()
+
+
 def closed_node(browser, port, secret, shots):
     """The closed node: nothing of the data without a credential; the tree after signing in."""
     rest(port, "PUT", "/vault.json", {"codename": "bluebird", "pin": 8231}, auth=secret)
@@ -443,6 +470,7 @@ def main():
     browser = Browser()
     try:
         for name, run in (("open node", lambda: open_node(browser, arguments.open, arguments.shots, arguments.children)),
+                          ("namespaces", lambda: namespaces(browser, arguments.open)),
                           ("closed node", lambda: closed_node(browser, arguments.closed, secret, arguments.shots)),
                           ("cluster", lambda: cluster(browser, [int(p) for p in arguments.cluster.split(",")],
                                                       cluster_secret, arguments.stop_member, arguments.shots))):

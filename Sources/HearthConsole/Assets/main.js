@@ -2,6 +2,7 @@
 // #node). The fragment never carries the credential.
 import { call, restURL, session } from './api.js';
 import { NodePage } from './cluster.js';
+import { NamespacePicker } from './namespaces.js';
 import { Playground } from './playground.js';
 import { QueryPanel } from './query.js';
 import { RulesPage } from './rules.js';
@@ -62,8 +63,9 @@ function show() {
   if (page === 'sign-in') byId('credential').focus();
 }
 
-/** Shows who the console acts as in the header. */
+/** Shows who the console acts as in the header (and offers an administrator the node's namespaces). */
 function showIdentity() {
+  namespaces.setAdministrator(role === 'admin');
   const names = { admin: 'administrator', visitor: 'visitor (the rules apply)', none: 'signed out' };
   byId('identity').textContent = names[role];
   byId('sign-out').hidden = role !== 'admin' || session.credential === 'owner';
@@ -117,8 +119,8 @@ byId('path-bar').addEventListener('submit', (event) => {
   tree.open(currentKeys());
 });
 
-byId('namespace').addEventListener('change', () => {
-  session.namespace = byId('namespace').value.trim();
+const namespaces = new NamespacePicker(byId('namespace'), byId('namespace-list'), (name) => {
+  session.namespace = name;
   tree.close();
   query.close();
   start();

@@ -97,6 +97,11 @@ public final class AccessControl: Sendable {
         self.state.withLock { $0.rules[namespace] != nil }
     }
 
+    /// The namespaces given rules of their own (which may hold no data yet).
+    func namespacesWithRules() -> Set<String> {
+        self.state.withLock { Set($0.rules.keys) }
+    }
+
     /// Whether `identity` may read `path` of `namespace` with `query`, against the data as the read view holds it.
     public func mayRead(_ identity: AuthIdentity, namespace: String, path: Path, query: QuerySpec? = nil) -> Bool {
         guard case .user(let auth) = identity else { return true }

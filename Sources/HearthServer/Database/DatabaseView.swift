@@ -84,6 +84,11 @@ public final class DatabaseView: Sendable {
         self.state.withLock { $0.data.roots[namespace] ?? .empty }
     }
 
+    /// The namespaces that hold data in this view (an emptied namespace leaves it).
+    func namespaces() -> Set<String> {
+        self.state.withLock { Set($0.data.roots.keys) }
+    }
+
     /// Installs recovered state (startup only).
     func load(_ data: ViewState) {
         self.indexes.dropAll()

@@ -4,10 +4,13 @@ import HearthNet
 import HearthRules
 
 /// What the web console asks before it shows anything: who it may act as (`/.console/session`, answered to anyone,
-/// so a signed-out page causes no refused request).
+/// so a signed-out page causes no refused request) and, for an administrator, which namespaces the node holds
+/// (`/.namespaces`, for its namespace picker).
 extension RESTHandler {
     /// The console's question about the caller, under the console's own dot path.
     static let consoleSessionPath = Console.path + "/session"
+    /// The list of namespaces, for administrators (as `/.cluster`).
+    static let namespacesPath = "/.namespaces"
 
     /// `GET /.console/session[?ns=…][&auth=…]`: `{"administrator": …, "ownerAccepted": …, "publicRead": …,
     /// "namespace": "…"}`, answered 200 to anyone and holding no data: whether the credential given (if any) makes an
@@ -34,6 +37,22 @@ extension RESTHandler {
             "publicRead": .bool(self.access.mayRead(.anonymous, namespace: namespace, path: .root)),
             "namespace": .string(namespace),
         ])
+        return Self.json(String(decoding: answer.jsonBytes(), as: UTF8.self))
+    }
+
+    /// `GET /.namespaces?auth=…`: `{"namespaces": ["a", "b"]}`, sorted: the default namespace, every namespace that
+    /// holds data on this node and every one given rules of its own (the stored rules' `.settings` left out).
+    /// Anyone but an administrator gets Firebase's 401 before anything is said.
+    func namespacesResponse(_ http: HTTPRequest) -> HTTPResponse {
+        if let refusal = self.administratorRefusal(http) { return refusal }
+        guard http.method == "GET" || http.method == "HEAD" else {
+            var response = HTTPResponse.jsonError(status: 405, message: "\(http.path) answers GET and HEAD only.")
+            response.headers.add("Allow", "GET, HEAD")
+            return response
+        }
+        let names = self.database.view.namespaces().union(self.access.namespacesWithRules())
+            .union([self.configuration.defaultNamespace]).subtracting([AccessControl.settingsNamespace])
+        let answer = JSONValue.object(["namespaces": .array(names.sorted().map { .string($0) })])
         return Self.json(String(decoding: answer.jsonBytes(), as: UTF8.self))
     }
 }

@@ -6,8 +6,8 @@ import HearthRules
 public import HearthSystem
 
 /// Serves Firebase's REST API (and SSE streaming, the operations endpoints `/.metrics`, `/.health`, `/.ready`, and
-/// the web console's files at `/.console` and what it asks first,
-/// `/.console/session`) on the node's HTTP port.
+/// the web console's files at `/.console` with what it asks, `/.console/session` and `/.namespaces`) on the node's
+/// HTTP port.
 public final class RESTHandler: HTTPRequestHandler {
     let database: any DatabaseAccess
     let configuration: NodeConfiguration
@@ -58,6 +58,8 @@ public final class RESTHandler: HTTPRequestHandler {
             reply = .response(self.simulateResponse(request))
         } else if request.path == Self.consoleSessionPath {
             reply = .response(self.consoleSessionResponse(request))
+        } else if request.path == Self.namespacesPath {
+            reply = .response(self.namespacesResponse(request))
         } else if Console.serves(request.path) {
             reply = .response(Console.response(to: request))
         } else if request.path == Self.backupPath {

@@ -3,7 +3,8 @@ import HearthServer
 import HearthTestKit
 import Testing
 
-/// What the console asks before it shows anything (`/.console/session`, answered to anyone).
+/// What the console asks before it shows anything (`/.console/session`, answered to anyone) and the namespace list
+/// of its picker (`/.namespaces`, administrators only).
 @Suite struct ConsoleSessionTests {
     static let secret = "session-secret"
 
@@ -47,5 +48,36 @@ import Testing
             #expect(
                 try await node.request("GET", "/.console/session?auth=owner").text.contains(#""administrator":true"#))
         }
+    }
+
+    /// Only an administrator gets the namespace list; it names every namespace written to or given rules, the
+    /// default one, and never the stored rules' `.settings`.
+    @Test func administratorsListTheNamespacesTheNodeHolds() async throws {
+        try await TestNode.with(configure: { $0.databaseSecrets = [Self.secret] }) { node in
+            #expect(try await node.request("GET", "/.namespaces").status == 401)
+            #expect(try await node.request("GET", "/.namespaces?auth=not-a-secret").status == 401)
+            _ = try await node.request("PUT", "/a.json?ns=alpha&auth=\(Self.secret)", body: "1")
+            _ = try await node.request("PUT", "/b/c.json?ns=beta&auth=\(Self.secret)", body: #""x""#)
+            _ = try await node.request(
+                "PUT", "/.settings/rules.json?ns=gamma&auth=\(Self.secret)", body: #"{"rules": {".read": true}}"#)
+            let listed = try await node.request("GET", "/.namespaces?auth=\(Self.secret)")
+            #expect(listed.status == 200)
+            let names = Self.member("namespaces", of: listed.text)?.arrayOfStrings ?? []
+            #expect(names == names.sorted())
+            #expect(Set(names).isSuperset(of: ["alpha", "beta", "gamma"]))
+            #expect(!names.contains(".settings"))
+            let session = try await node.request("GET", "/.console/session").text
+            let defaultNamespace = try #require(Self.member("namespace", of: session)?.stringValue)
+            #expect(names.contains(defaultNamespace))
+            #expect(try await node.request("POST", "/.namespaces?auth=\(Self.secret)", body: "{}").status == 405)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The strings of a JSON array of strings, or nil for anything else.
+    fileprivate var arrayOfStrings: [String]? {
+        guard case .array(let items) = self else { return nil }
+        return items.compactMap(\.stringValue)
     }
 }
