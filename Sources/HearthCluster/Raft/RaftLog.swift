@@ -13,6 +13,13 @@ public struct RaftLog: Sendable {
     var unstableFrom: UInt64
 
     init(restoring state: RaftPersistentState) throws(RaftError) {
+        let (end, overflow) = state.snapshot.index.addingReportingOverflow(UInt64(state.entries.count))
+        guard !overflow, end <= RaftMessage.maxIndex, state.hardState.term <= RaftMessage.maxIndex else {
+            throw .invalidPersistentState(
+                "the snapshot at \(state.snapshot.index) with \(state.entries.count) entries after it, in term "
+                    + "\(state.hardState.term), is beyond the largest index or term \(RaftMessage.maxIndex)"
+            )
+        }
         for (offset, entry) in state.entries.enumerated() where entry.index != state.snapshot.index + 1 + UInt64(offset)
         {
             throw .invalidPersistentState(

@@ -1,8 +1,10 @@
 extension RaftNode {
     /// Feeds a message from a peer. Messages for another group or node, and messages from older terms, are
-    /// ignored (a stale leader is told the newer term so it steps down).
+    /// ignored (a stale leader is told the newer term so it steps down), and so are messages whose numbers no log can
+    /// hold (`RaftMessage.refusal`): they change nothing, where they could otherwise overflow the log's arithmetic.
     public mutating func step(_ message: RaftMessage) {
-        guard message.group == self.group, message.to == self.id, message.from != self.id else { return }
+        guard message.group == self.group, message.to == self.id, message.from != self.id, message.refusal == nil
+        else { return }
         if message.term > self.term {
             guard self.acceptsHigherTerm(message) else { return }
         } else if message.term < self.term {

@@ -129,6 +129,13 @@ package final class RaftGroupHost: Sendable {
         self.node.withLock { node in node.log.entries.filter { $0.index <= index } }
     }
 
+    /// Stops the replica at `halt` as the run loop does when the application cannot apply a committed entry; used
+    /// when recovery already found that entry, before the replica runs.
+    package func halt(_ halt: RaftApplyHalt) {
+        self.halted.withLock { $0 = halt }
+        self.stopReads()
+    }
+
     /// One tick of the group's logical clock (the node ticks every group on one timer).
     package func tick() {
         guard self.halt == nil else { return }

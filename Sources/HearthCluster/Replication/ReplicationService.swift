@@ -1,6 +1,7 @@
 import HearthCore
 package import HearthStorage
 package import HearthSystem
+import Synchronization
 
 /// Every Raft group this node takes part in (one per shard): one `RaftGroupHost` each, all persisting through the
 /// node's one write-ahead log (so one fsync covers every group's batch), all ticked by one timer, all talking over
@@ -91,6 +92,8 @@ package final class ReplicationService: Sendable {
     let writer: RaftLogWriter
     /// Sends every group's messages, large snapshots in chunks.
     private let transfers: SnapshotTransferShell
+    /// Messages peers sent with numbers no log can hold (`RaftMessage.refusal`), dropped unseen by the replicas.
+    private let refused = Atomic<UInt64>(0)
 
     /// Starts every group from `recovered` (what `recover` found), or from its founding membership, whose record it
     /// appends to `wal` first.
@@ -175,7 +178,24 @@ package final class ReplicationService: Sendable {
             self.log.warning("raft.misrouted", ["from": peer.name, "group": "\(message.group.rawValue)"])
             return
         }
-        host.step(message)
+        self.deliver(message, to: host)
+    }
+
+    /// How many messages peers sent that no replica could take (`RaftMessage.refusal`), for `/.metrics`.
+    package var refusedMessages: UInt64 { self.refused.load(ordering: .relaxed) }
+
+    /// Hands `message` to its group's replica, unless its numbers are ones no log can hold: such a message (from a
+    /// buggy or newer member) is counted and dropped, and the first one is logged, so it cannot stop the replica.
+    private func deliver(_ message: RaftMessage, to host: RaftGroupHost) {
+        guard let reason = message.refusal else {
+            host.step(message)
+            return
+        }
+        let (before, _) = self.refused.add(1, ordering: .relaxed)
+        guard before == 0 else { return }
+        self.log.warning(
+            "raft.refused_message",
+            ["from": message.from.name, "group": "\(message.group.rawValue)", "reason": reason])
     }
 
     /// A frame of kind `raftSnapshot` from `peer` (a piece of a snapshot's transfer); a snapshot it completes goes
@@ -190,7 +210,7 @@ package final class ReplicationService: Sendable {
         }
         for message in self.transfers.receive(frame, from: peer) {
             guard message.to == self.configuration.node, let host = self.hosts[message.group] else { continue }
-            host.step(message)
+            self.deliver(message, to: host)
         }
     }
 
@@ -234,14 +254,27 @@ package final class ReplicationService: Sendable {
                 do {
                     try await io.apply(group, snapshot, entries)
                 } catch let halt as RaftApplyHalt {
-                    log.critical(
-                        "raft.group_halted",
-                        ["group": "\(group.rawValue)", "index": "\(halt.index)", "reason": halt.description])
+                    Self.report(halt, to: log)
                     throw halt
                 }
             },
             latestSnapshot: { io.latestSnapshot(group) },
             observe: { state in io.observe(group, state) })
+    }
+
+    /// Stops `halt.group`'s replica before it runs, at a committed entry recovery found it cannot apply: the node
+    /// starts, the group's other replicas go on without this one, and the halt is reported as at runtime.
+    package func halt(_ halt: RaftApplyHalt) {
+        guard let host = self.hosts[halt.group] else { return }
+        host.halt(halt)
+        Self.report(halt, to: self.log)
+    }
+
+    /// The one log line of a replica that stopped at an entry it cannot apply.
+    private static func report(_ halt: RaftApplyHalt, to log: Log) {
+        log.critical(
+            "raft.group_halted",
+            ["group": "\(halt.group.rawValue)", "index": "\(halt.index)", "reason": halt.description])
     }
 
     /// A different election-timeout seed per node and group, stable across restarts of the node.

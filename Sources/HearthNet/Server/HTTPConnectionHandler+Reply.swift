@@ -1,27 +1,69 @@
 /// Turning the application's `HTTPReply` into bytes and connection state, on the reactor thread.
 extension HTTPConnectionHandler {
-    /// Sends the replies to the requests the connection is waiting for, in order (one reply, or a batch's);
-    /// replies it is not waiting for are discarded. Every reply but the last is a plain response
-    /// (`HTTPRequestHandler.sharesBatches`); the last one decides what the connection does next, unless an error
-    /// answer waits behind the batch (`heldAnswer`), which is then sent and closes it.
-    func deliver(_ replies: [HTTPReply], on connection: Connection) {
-        guard case .awaitingReply(let heads) = self.phase, heads.count == replies.count, let lastHead = heads.last,
-            let lastReply = replies.last
+    /// Takes the replies to batch `number` and sends, in order, those of every batch whose turn has come: a batch's
+    /// replies wait until every batch before it is answered. Replies the connection is not waiting for are
+    /// discarded. A batch answered while later ones are still out is all plain responses
+    /// (`HTTPRequestHandler.sharesBatches`); the last one's last reply decides what the connection does next.
+    func deliver(_ replies: [HTTPReply], of number: UInt64, on connection: Connection) {
+        guard self.isReading || self.isAwaitingReply,
+            let position = self.inFlight.firstIndex(where: { $0.number == number }),
+            self.inFlight[position].heads.count == replies.count, self.inFlight[position].replies == nil
         else {
             for reply in replies { reply.discard() }
             return
         }
-        for (index, (head, reply)) in zip(heads.dropLast(), replies.dropLast()).enumerated() {
-            guard case .response(let response) = reply, self.enqueue(response, for: head, on: connection) else {
-                // A batch's member that streams, upgrades or closes ends the exchange: nothing after it is sent.
-                reply.discard()
-                for later in replies.dropFirst(index + 1) { later.discard() }
+        self.inFlight[position].replies = replies
+        while let oldest = self.inFlight.first, let ready = oldest.replies {
+            self.inFlight.removeFirst()
+            guard !self.inFlight.isEmpty else {
+                self.deliverLast(ready, for: oldest.heads, on: connection)
+                return
+            }
+            guard self.enqueueAll(ready, for: oldest.heads, on: connection) else {
+                for batch in self.inFlight { batch.replies?.forEach { $0.discard() } }
+                self.inFlight = []
+                self.heldRequest = nil
                 self.closeAfterFlush(connection)
                 return
             }
+            connection.flush()
+        }
+        self.readAhead(connection)
+    }
+
+    /// Whether the connection is waiting for the application's replies with reading paused.
+    var isAwaitingReply: Bool {
+        if case .awaitingReply = self.phase { return true }
+        return false
+    }
+
+    /// Queues the plain responses of a batch's requests but its last; false (having discarded the rest) when one
+    /// streams, upgrades or closes, which ends the exchange: nothing after it is sent.
+    private func enqueueAll(_ replies: [HTTPReply], for heads: [HTTPRequestHead], on connection: Connection) -> Bool {
+        for (index, (head, reply)) in zip(heads, replies).enumerated() {
+            guard case .response(let response) = reply, self.enqueue(response, for: head, on: connection) else {
+                reply.discard()
+                for later in replies.dropFirst(index + 1) { later.discard() }
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Sends the replies of the last batch out (every request but the last is a plain response); the last one
+    /// decides what the connection does next, unless an error answer waits behind the batch (`heldAnswer`), which
+    /// is then sent and closes it.
+    private func deliverLast(_ replies: [HTTPReply], for heads: [HTTPRequestHead], on connection: Connection) {
+        guard let lastHead = heads.last, let lastReply = replies.last else { return }
+        guard self.enqueueAll(Array(replies.dropLast()), for: Array(heads.dropLast()), on: connection) else {
+            lastReply.discard()
+            self.heldRequest = nil
+            self.closeAfterFlush(connection)
+            return
         }
         if let answer = self.heldAnswer {
             self.heldAnswer = nil
+            self.heldRequest = nil
             if case .response(let response) = lastReply, self.enqueue(response, for: lastHead, on: connection) {
                 self.answerAndClose(connection, with: answer)
             } else {
@@ -134,9 +176,11 @@ extension HTTPConnectionHandler {
     }
 }
 
-/// The replies to a batch of pipelined requests, in the requests' order, travel together to their connection's
-/// handler through the reactor's inbox.
+/// The replies to a batch of pipelined requests (or to one request), in the requests' order, travel together to
+/// their connection's handler through the reactor's inbox.
 struct HTTPBatchReply: ConnectionMessage {
+    /// The batch's number on its connection (`ReactorRequest.batch`).
+    let batch: UInt64
     let replies: [HTTPReply]
 
     func discard() {
@@ -144,7 +188,16 @@ struct HTTPBatchReply: ConnectionMessage {
     }
 }
 
-/// An `HTTPReply` travels to its connection's handler through the reactor's inbox.
+/// The application put every request of a batch in order (`HTTPRequestHandler.handle(batch:ordered:)`): its
+/// connection may take the requests behind it before it is answered.
+struct HTTPBatchOrdered: ConnectionMessage {
+    /// The batch's number on its connection (`ReactorRequest.batch`).
+    let batch: UInt64
+
+    func discard() {}
+}
+
+/// A reply can be discarded like a message to a connection that is gone.
 extension HTTPReply: ConnectionMessage {
     /// A reply that can never be sent still keeps its promise: a stream session or upgrade handler hears that its
     /// connection closed.

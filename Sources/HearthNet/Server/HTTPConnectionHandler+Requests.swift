@@ -3,9 +3,19 @@ import HearthSystem
 /// Turning parsed bytes into requests for the application, and protocol errors into error responses.
 extension HTTPConnectionHandler {
     /// Drives the parser while the connection is reading; dispatches at most one batch: a request, with the
-    /// pipelined requests already read behind it while each one before shares batches.
+    /// pipelined requests already read behind it while each one before shares batches. Read behind batches still
+    /// with the application (`inFlight`), only requests that share batches join one: anything else waits until
+    /// every batch ahead of it is answered.
     func processRequests(_ connection: Connection) {
         var batch = HTTPRequestBatch()
+        if let held = self.heldRequest {
+            self.heldRequest = nil
+            batch.append(held.head, held.request)
+            guard batch.admitsMore(after: held.head, application: self.application) else {
+                self.dispatch(batch, on: connection)
+                return
+            }
+        }
         while !connection.isClosed, self.isReading {
             switch self.parser.next() {
             case .needMoreData:
@@ -14,7 +24,13 @@ extension HTTPConnectionHandler {
             case .head(let head):
                 guard !connection.isReactorDraining else {
                     // A batch ahead of it is still answered; its last answer closes the draining connection.
-                    if batch.isEmpty { connection.close() } else { self.dispatch(batch, on: connection) }
+                    if !batch.isEmpty {
+                        self.dispatch(batch, on: connection)
+                    } else if self.inFlight.isEmpty {
+                        connection.close()
+                    } else {
+                        self.stopReadingAhead(connection)
+                    }
                     return
                 }
                 let limit: Int
@@ -31,10 +47,10 @@ extension HTTPConnectionHandler {
                     return
                 }
                 self.pendingHead = head
-                if !batch.isEmpty, Self.awaitsContinue(head) {
-                    // Its body is read once the batch ahead of it is answered (`takeNextRequests`); a `100 Continue`
-                    // now would reach the client before those answers.
-                    self.dispatch(batch, on: connection)
+                if !batch.isEmpty || !self.inFlight.isEmpty, Self.awaitsContinue(head) {
+                    // Its body is read once the batches ahead of it are answered (`takeNextRequests`); a
+                    // `100 Continue` now would reach the client before those answers.
+                    if batch.isEmpty { self.stopReadingAhead(connection) } else { self.dispatch(batch, on: connection) }
                     return
                 }
                 self.startBody(of: head, on: connection)
@@ -46,6 +62,11 @@ extension HTTPConnectionHandler {
                 self.inputWatch = nil
                 let request = head.makeRequest(
                     body: body, remoteAddress: connection.remoteAddress, connectionID: connection.id)
+                if !self.inFlight.isEmpty, !Self.sharesBatches(head, application: self.application) {
+                    self.heldRequest = (head, request)
+                    if batch.isEmpty { self.stopReadingAhead(connection) } else { self.dispatch(batch, on: connection) }
+                    return
+                }
                 batch.append(head, request)
                 guard batch.admitsMore(after: head, application: self.application) else {
                     self.dispatch(batch, on: connection)
@@ -74,17 +95,57 @@ extension HTTPConnectionHandler {
         head.expectsContinue && head.framing != .none && head.framing != .length(0)
     }
 
+    /// Whether a request with `head` may be handed over behind batches not yet answered: it shares batches.
+    private static func sharesBatches(_ head: HTTPRequestHead, application: any HTTPRequestHandler) -> Bool {
+        application.sharesBatches(method: head.method, path: head.path, query: head.query, headers: head.headers)
+    }
+
     /// Hands `batch`'s requests to the application (nothing when it is empty) and pauses reading until they are
-    /// answered.
+    /// answered, or ordered (`batchOrdered`).
     private func dispatch(_ batch: HTTPRequestBatch, on connection: Connection) {
-        guard !batch.isEmpty else { return }
-        self.phase = .awaitingReply(batch.heads)
+        guard !batch.isEmpty, let last = batch.heads.last else { return }
+        let number = self.nextBatch
+        self.nextBatch += 1
+        self.inFlight.append(
+            InFlightBatch(
+                number: number, heads: batch.heads,
+                admitsReadAhead: last.isKeepAlive && Self.sharesBatches(last, application: self.application)))
+        self.stopReadingAhead(connection)
+        let request = ReactorRequest(connectionID: connection.id, batch: number, requests: batch.requests)
+        if case .terminated = self.requests.yield(request) { connection.close() }
+    }
+
+    /// Pauses reading until the batches with the application are answered (or the newest is ordered).
+    func stopReadingAhead(_ connection: Connection) {
+        self.phase = .awaitingReply
         connection.cancelTimer()
         connection.pauseReading()
-        if case .terminated = self.requests.yield(ReactorRequest(connectionID: connection.id, requests: batch.requests))
-        {
-            connection.close()
+    }
+
+    /// The application ordered batch `number`: when it is the newest and admits it, the requests behind it are
+    /// taken now, while it is answered.
+    func batchOrdered(_ number: UInt64, on connection: Connection) {
+        guard let position = self.inFlight.firstIndex(where: { $0.number == number }) else { return }
+        self.inFlight[position].isOrdered = true
+        self.readAhead(connection)
+    }
+
+    /// Takes the requests behind the batches with the application when the newest is ordered and admits it, the
+    /// connection has room for another batch, and its client reads its answers.
+    func readAhead(_ connection: Connection) {
+        guard case .awaitingReply = self.phase, let newest = self.inFlight.last, newest.isOrdered,
+            newest.admitsReadAhead, self.inFlight.count < Self.maximumBatchesInFlight, self.heldAnswer == nil,
+            self.heldRequest == nil, !connection.isClosed, !connection.isReactorDraining, !connection.isPeerClosed,
+            connection.queuedOutboundBytes <= Self.outputHighWater
+        else { return }
+        if let head = self.pendingHead {
+            guard !Self.awaitsContinue(head) else { return }
+            self.startBody(of: head, on: connection)
         }
+        self.phase = .reading
+        self.processRequests(connection)
+        connection.writer.setInboundHeld(self.parser.heldByteCount)
+        if !connection.isClosed, self.isReading { connection.resumeReading() }
     }
 
     /// Answers with `answer` and closes: at once, or, behind a batch, once the batch is answered.
@@ -109,8 +170,14 @@ extension HTTPConnectionHandler {
     }
 
     /// Sends `response` with `Connection: close` and closes once it is sent, reading nothing more: a body the
-    /// client is still sending is never read.
+    /// client is still sending is never read. Behind batches not yet answered, it waits for their answers.
     func answerAndClose(_ connection: Connection, with answer: HTTPResponse) {
+        guard self.inFlight.isEmpty else {
+            self.pendingHead = nil
+            self.heldAnswer = answer
+            self.stopReadingAhead(connection)
+            return
+        }
         var response = answer
         response.headers.add("Content-Length", String(response.body.count))
         response.headers.add("Connection", "close")

@@ -6,8 +6,11 @@ import HearthSystem
 /// later pipelined requests wait in the parser's buffer and answers keep their order), then keeps the connection
 /// alive, streams, or hands it over to an upgrade handler. Pipelined requests already read when one is complete go
 /// over together, as one batch, while the application admits them (`HTTPRequestHandler.sharesBatches`): a writer
-/// pipelining PUTs has them ordered in one hand-off, as a realtime client's pipelined puts are. Its timer is the
-/// header, body or idle timeout. Confined to the reactor thread like every handler.
+/// pipelining PUTs has them ordered in one hand-off, as a realtime client's pipelined puts are. Once the application
+/// says a batch of such requests is ordered (`HTTPBatchOrdered`), the next batch of them is taken while the first is
+/// answered (up to `maximumBatchesInFlight`); answers still leave in request order, and a request that shares no
+/// batch waits until every batch ahead of it is answered. Its timer is the header, body or idle timeout. Confined
+/// to the reactor thread like every handler.
 final class HTTPConnectionHandler: ConnectionHandler {
     /// The server's limits, in the reactor's units.
     struct Settings {
@@ -22,9 +25,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
     enum Phase {
         /// Parsing a request head or body (or idle between keep-alive requests).
         case reading
-        /// Requests (one, or a batch of pipelined ones, in order) are with the application; reading pauses so
-        /// later pipelined requests wait in the parser's buffer.
-        case awaitingReply([HTTPRequestHead])
+        /// Requests (one, or batches of pipelined ones, in order: `inFlight`) are with the application; reading
+        /// pauses so later pipelined requests wait in the parser's buffer.
+        case awaitingReply
         /// A `.stream` reply is in progress; inbound bytes are discarded.
         case streaming
         /// Taken over by an upgrade handler; inbound bytes go to it.
@@ -52,6 +55,21 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// The most pipelined requests, and body bytes together, one batch hands to the application.
     static let maximumBatchRequests = 1024
     static let maximumBatchBodyBytes = 1024 * 1024
+    /// The most batches a connection has with the application at once (all but the newest ordered, and being
+    /// answered), so a client pipelining writes cannot make the node hold more than this many batches of them.
+    static let maximumBatchesInFlight = 4
+
+    /// A batch with the application: the heads its answers need, whether it is ordered, and its replies once they
+    /// came (held until every batch before it is answered).
+    struct InFlightBatch {
+        let number: UInt64
+        let heads: [HTTPRequestHead]
+        /// Whether the requests behind it may be read before it is answered: its last request shares batches and
+        /// keeps the connection open.
+        let admitsReadAhead: Bool
+        var isOrdered = false
+        var replies: [HTTPReply]?
+    }
 
     /// Above this many bytes queued for the client, the connection takes no more of its requests (pipelined
     /// HTTP requests, WebSocket messages) until the client has read down to `outputLowWater`.
@@ -74,6 +92,13 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// An error answer (a refused or malformed request) that came right behind a batch: sent, and the connection
     /// closed, once the batch is answered.
     var heldAnswer: HTTPResponse?
+    /// Batches with the application, oldest first.
+    var inFlight: [InFlightBatch] = []
+    /// The number the next batch handed over gets.
+    var nextBatch: UInt64 = 0
+    /// A request read behind ordered batches that shares no batch: handed over once every batch ahead of it is
+    /// answered, so it sees all their effects.
+    var heldRequest: (head: HTTPRequestHead, request: HTTPRequest)?
 
     init(settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation) {
         self.settings = settings
@@ -121,6 +146,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     func peerClosed(_ connection: Connection) {
         switch self.phase {
+        case .reading where !self.inFlight.isEmpty:
+            // Batches read ahead are still answered; the last answer closes the connection.
+            self.stopReadingAhead(connection)
         case .awaitingReply, .closing:
             // The reply still goes out (and closes the connection, since the peer is gone).
             break
@@ -132,7 +160,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     func timerFired(_ connection: Connection) {
         switch self.timerKind {
         case .head:
-            guard self.isReading, self.pendingHead == nil else { return }
+            // Behind batches still with the application, the timeouts start again once they are answered.
+            guard self.isReading, self.pendingHead == nil, self.inFlight.isEmpty else { return }
             let message = "The request head did not arrive within the header timeout; send it promptly."
             self.respond(to: connection, with: HTTPParserError(.headTimeout, message))
         case .body:
@@ -163,6 +192,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
                 handler.inputTooSlow(watch.rate)
             }
         case .idle:
+            guard self.inFlight.isEmpty else { return }
             connection.close()
         }
     }
@@ -187,10 +217,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
     }
 
     func handle(_ message: any ConnectionMessage, on connection: Connection) {
-        if let reply = message as? HTTPReply {
-            self.deliver([reply], on: connection)
-        } else if let batch = message as? HTTPBatchReply {
-            self.deliver(batch.replies, on: connection)
+        if let batch = message as? HTTPBatchReply {
+            self.deliver(batch.replies, of: batch.batch, on: connection)
+        } else if let ordered = message as? HTTPBatchOrdered {
+            self.batchOrdered(ordered.batch, on: connection)
         } else {
             message.discard()
         }
@@ -225,6 +255,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// before they close; a request with the application finishes first.
     func reactorDraining(_ connection: Connection) {
         switch self.phase {
+        case .reading where !self.inFlight.isEmpty:
+            self.stopReadingAhead(connection)
         case .reading:
             connection.close()
         case .upgraded(let handler):
@@ -241,7 +273,11 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     /// Every request handler has returned, so a connection still waiting holds a request nobody took.
     func reactorFinishing(_ connection: Connection) {
-        if case .awaitingReply = self.phase { connection.close() }
+        if case .awaitingReply = self.phase {
+            connection.close()
+        } else if !self.inFlight.isEmpty {
+            connection.close()
+        }
     }
 
     func connectionClosed(_ connection: Connection, error: IOError?) {

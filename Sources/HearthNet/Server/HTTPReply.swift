@@ -113,6 +113,13 @@ public protocol HTTPRequestHandler: Sendable {
     /// for each, in the same order. Every request but the last was admitted by `sharesBatches`. The default handles
     /// each in turn with `handle(_:)`.
     func handle(batch requests: [HTTPRequest]) async -> [HTTPReply]
+    /// Handles a batch as `handle(batch:)` does, and calls `ordered` once every request of it is in order — its
+    /// effect placed after every earlier request's and before any later one's — which may be well before their
+    /// answers: the connection then takes the pipelined requests behind the batch while it is answered, and still
+    /// sends every answer in request order. Call it at most once, and only when the batch's answers do not depend
+    /// on anything a later request could do. The default calls `handle(batch:)` and never calls `ordered`, so the
+    /// next requests wait for these answers.
+    func handle(batch requests: [HTTPRequest], ordered: @escaping @Sendable () -> Void) async -> [HTTPReply]
     func connectionClosed(_ connectionID: UInt64)
 }
 
@@ -152,6 +159,11 @@ extension HTTPRequestHandler {
         var replies: [HTTPReply] = []
         for request in requests { replies.append(await self.handle(request)) }
         return replies
+    }
+
+    /// Handles the batch with `handle(batch:)`; the connection waits for its answers before it takes more.
+    public func handle(batch requests: [HTTPRequest], ordered: @escaping @Sendable () -> Void) async -> [HTTPReply] {
+        await self.handle(batch: requests)
     }
 
     /// By default an application remembers nothing per connection.

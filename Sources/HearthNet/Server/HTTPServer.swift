@@ -130,12 +130,15 @@ public final class HTTPServer: Sendable {
         await withDiscardingTaskGroup { group in
             for await item in requests {
                 group.addTask {
+                    let replies: [HTTPReply]
                     if item.requests.count == 1, let request = item.requests.first {
-                        loop.send(await application.handle(request), to: item.connectionID)
+                        replies = [await application.handle(request)]
                     } else {
-                        let replies = await application.handle(batch: item.requests)
-                        loop.send(HTTPBatchReply(replies: replies), to: item.connectionID)
+                        replies = await application.handle(batch: item.requests) {
+                            loop.send(HTTPBatchOrdered(batch: item.batch), to: item.connectionID)
+                        }
                     }
+                    loop.send(HTTPBatchReply(batch: item.batch, replies: replies), to: item.connectionID)
                 }
             }
             loop.drain()

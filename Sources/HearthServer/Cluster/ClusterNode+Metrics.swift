@@ -31,6 +31,11 @@ extension ClusterNode {
             }
         }
         registry.sampledGauges(
+            "hearth_raft_group_halted",
+            help: "1 for each shard whose replica here stopped at a committed entry it cannot apply, else 0.",
+            labels: ["shard"]
+        ) { perShard { _, host in host.halt == nil ? 0 : 1 } }
+        registry.sampledGauges(
             "hearth_raft_is_leader", help: "1 for each shard this node leads, else 0.", labels: ["shard"]
         ) { perShard { _, host in host.softState.role == .leader ? 1 : 0 } }
         registry.sampledCounters(
@@ -46,6 +51,11 @@ extension ClusterNode {
                 return host.status.followers.map { ([String(group.rawValue), $0.node.name], Double($0.lag)) }
             }
         }
+        let service = database.service
+        registry.sampledCounter(
+            "hearth_raft_messages_refused_total",
+            help: "Raft messages from peers dropped because they carry an index or term no log can hold."
+        ) { Double(service.refusedMessages) }
         let directory = database.directory
         registry.sampledGauges(
             "hearth_cluster_members", help: "Members of the member list as this node applied it, by membership state.",

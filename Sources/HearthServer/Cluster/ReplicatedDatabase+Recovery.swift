@@ -16,14 +16,20 @@ extension ReplicatedDatabase {
         /// The snapshot's metadata, when its group's log had not recorded it yet (the node stopped in between) and
         /// the group was started from it: the record is written once the group runs.
         var unrecorded: RaftSnapshotMetadata?
+        /// The committed entry recovery could not apply, as the group's running replica would report it: the
+        /// shard is recovered through the entry before it, and its replica starts halted there.
+        var halt: RaftApplyHalt?
     }
 
     /// Restores `shard` from its newest usable stored snapshot (if any; `loadSnapshot` falls back from a damaged
     /// one) and the committed entries after it in `recovered`. The group's log keeps reaching back to its cut (the
     /// older snapshot kept) when it holds the snapshot's entry; otherwise (an installed snapshot whose marker the
-    /// log had not recorded yet) it is made to start at the snapshot, as Raft installs one.
-    /// - Throws: `CommitRecordError` when an entry cannot be read, or the log and the stored snapshots do not fit
-    ///   together; `StorageError` when no snapshot the log reaches is usable.
+    /// log had not recorded yet) it is made to start at the snapshot, as Raft installs one. A committed entry that
+    /// does not decode as a shard entry (written by a newer release, or damaged) does not stop the node: the shard is
+    /// recovered through the entry before it and `halt` says where its replica stops, as `RaftShardLog.committed`
+    /// does when it meets such an entry at runtime.
+    /// - Throws: `CommitRecordError` when the log and the stored snapshots do not fit together; `StorageError` when
+    ///   no snapshot the log reaches is usable.
     static func recover(
         shard: Int, router: ShardRouter, store: ShardSnapshotStore, recovered: inout ReplicationService.Recovered,
         log logger: Log
@@ -72,14 +78,17 @@ extension ReplicatedDatabase {
         }
         let commit = state.hardState.commit
         for entry in state.entries where entry.index > from && entry.index <= commit {
-            result.log.terms.record(index: entry.index, term: entry.term)
-            guard case .command(let bytes) = entry.payload else { continue }
-            guard case .entry(_, let index, let shardEntry) = try ShardLogRecord(decoding: bytes) else {
-                throw CommitRecordError("Raft entry \(entry.index) of shard \(shard) is not a shard entry")
+            if case .command(let bytes) = entry.payload {
+                guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
+                    result.halt = RaftApplyHalt(
+                        group: group, index: entry.index, reason: "the entry is not a shard entry this release reads")
+                    break
+                }
+                result.applied.append(result.machine.apply(shardEntry, at: index))
             }
-            result.applied.append(result.machine.apply(shardEntry, at: index))
+            result.log.terms.record(index: entry.index, term: entry.term)
         }
-        result.log.delivered = max(commit, from)
+        result.log.delivered = result.halt.map { $0.index - 1 } ?? max(commit, from)
         return result
     }
 }

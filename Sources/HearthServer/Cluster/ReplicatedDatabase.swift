@@ -162,6 +162,7 @@ final class ReplicatedDatabase: DatabaseAccess {
             guard let metadata = recoveredShard.unrecorded else { continue }
             try await service.recordSnapshot(metadata, group: RaftGroupID(UInt32(shard)))
         }
+        for case let halt? in shardsRecovered.map(\.halt) { service.halt(halt) }
         if let membersUnrecorded { try await service.recordSnapshot(membersUnrecorded, group: .members) }
         let log = RaftShardLog(
             service: service, view: view, store: store, router: router, policy: snapshots,

@@ -79,9 +79,10 @@ final class LocalShardLog: ShardLog {
             } catch let error as CommitRecordError {
                 let place = record.location.map { "\($0.segment) at byte \($0.offset)" } ?? self.directory
                 throw CommitRecordError(
-                    "record \(record.lsn) of the write-ahead log (\(place)) cannot be read by this version: "
-                        + "\(error.detail). Recovery stopped here rather than skip it; restore the data directory "
-                        + "from a backup or run the version that wrote it.")
+                    "record \(record.lsn) of the write-ahead log (\(place)) cannot be read by this version "
+                        + "(\(error.detail)); recovery stopped there rather than skip it, since this node's one log "
+                        + "holds every shard. Start the Hearth release that wrote it, or restore the data directory "
+                        + "from a backup")
             }
             try body(record.lsn, decoded)
         }

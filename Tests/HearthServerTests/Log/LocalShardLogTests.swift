@@ -130,6 +130,8 @@ import Testing
         #expect(replayed == 1, "nothing after the unreadable record is applied")
         #expect(error.detail.contains("record 2") && error.detail.contains(directory))
         #expect(error.detail.contains(".log at byte "), "names the segment file and offset: \(error.detail)")
+        #expect(error.description.contains("Start the Hearth release that wrote it"), "says what to do")
+        #expect(!error.description.contains(".."), "reads as sentences: \(error.description)")
         log.start()
         await log.close()
     }

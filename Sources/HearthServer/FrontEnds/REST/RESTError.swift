@@ -20,6 +20,15 @@ package struct RESTError: Error, Sendable {
     static let writeTooBig = RESTError(
         400, "Data to write exceeds the maximum size that can be modified with a single request.")
 
+    /// A PATCH or POST with `if-match`: conditional requests are PUT's and DELETE's only, and a write that would
+    /// ignore its condition is refused rather than made unconditionally.
+    static func conditionalMethod(_ method: String) -> RESTError {
+        RESTError(
+            400,
+            "if-match (a conditional request) is supported only for PUT and DELETE; this \(method) was not applied. "
+                + "Send it without if-match, or write with a conditional PUT.")
+    }
+
     /// A value that breaks Firebase's data rules, worded as Firebase words it ("Invalid data; …").
     static func invalidData(_ detail: String) -> RESTError {
         RESTError(400, detail.hasPrefix("Invalid data") ? detail : "Invalid data; \(detail)")

@@ -20,11 +20,23 @@ extension RESTHandler {
     /// every write before it is answered, so it sees them all. A write refused before it was ordered is answered in
     /// its place.
     public func handle(batch requests: [HTTPRequest]) async -> [HTTPReply] {
+        await self.handle(batch: requests, ordered: {})
+    }
+
+    /// Handles the batch as `handle(batch:)` does and, when every request of it shares batches, calls `ordered`
+    /// once all its writes are submitted and before waiting for their answers: the connection's next writes are
+    /// then ordered after these while these are made durable. Each answer still waits for its write to be durable
+    /// and visible.
+    public func handle(batch requests: [HTTPRequest], ordered isOrdered: @escaping @Sendable () -> Void) async
+        -> [HTTPReply]
+    {
         var replies: [HTTPReply] = []
         var ordered: [Ordered] = []
+        var sharesAll = true
         for http in requests {
             guard self.sharesBatches(method: http.method, path: http.path, query: http.query, headers: http.headers)
             else {
+                sharesAll = false
                 replies += await self.answer(ordered)
                 ordered = []
                 replies.append(await self.handle(http))
@@ -40,6 +52,7 @@ extension RESTHandler {
                 ordered.append(Ordered(http: http, started: started, write: .failure(error)))
             }
         }
+        if sharesAll { isOrdered() }
         return replies + (await self.answer(ordered))
     }
 

@@ -9,9 +9,13 @@ extension RESTHandler {
     /// Orders a write that needs no turn at its location: a PUT or DELETE without `if-match`, a POST or a PATCH
     /// (checked against the write rules, the size limit and the security rules, then placed in its shard's order);
     /// nil for a read or a compare-and-set, which are not ordered ahead of their answer.
+    /// - Throws: `RESTError.conditionalMethod` for a POST or PATCH with `if-match`, which changes nothing.
     func orderWrite(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
         -> OrderedRESTWrite?
     {
+        if request.method == .post || request.method == .patch, http.headers["if-match"] != nil {
+            throw RESTError.conditionalMethod(request.method.rawValue)
+        }
         switch request.method {
         case .get: return nil
         case .put, .delete:

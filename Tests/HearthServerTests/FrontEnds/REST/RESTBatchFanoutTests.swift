@@ -119,4 +119,50 @@ import Testing
             #expect(read?.count == 20 && read?["k19"] == 19)
         }
     }
+
+    /// A batch of plain writes is reported ordered once (its writes submitted, so the connection may take the next
+    /// batch while these are answered); a batch ending with a request that shares none (a GET, which must see every
+    /// write before it) is not, and its GET sees all of them.
+    @Test func aBatchOfWritesIsReportedOrderedAndOneEndingWithAReadIsNot() async throws {
+        try await Self.withHandler { handler, _ in
+            let ordered = Mutex(0)
+            let replies = await handler.handle(batch: Self.puts) { ordered.withLock { $0 += 1 } }
+            #expect(ordered.withLock { $0 } == 1)
+            #expect(replies.count == Self.writes)
+            let read = HTTPRequest(method: "GET", target: "/room.json", path: "/room.json", body: [])
+            let notOrdered = Mutex(0)
+            let withRead = await handler.handle(batch: Self.puts + [read]) { notOrdered.withLock { $0 += 1 } }
+            #expect(notOrdered.withLock { $0 } == 0)
+            guard case .response(let response)? = withRead.last else {
+                Issue.record("the GET got no plain response")
+                return
+            }
+            #expect(
+                String(decoding: response.body, as: UTF8.self).components(separatedBy: "m").count == Self.writes + 1)
+        }
+    }
+
+    /// 3,000 PUTs pipelined on one connection are each answered 200, in order, and a GET pipelined behind them sees
+    /// every one of them.
+    @Test func aLongPipelinedBurstIsAnsweredInOrderAndReadBehindIt() async throws {
+        try await TestNode.with { node in
+            let count = 3000
+            let port = node.port
+            let (statuses, last) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                var burst = ""
+                for index in 0..<count {
+                    burst += "PUT /burst/k\(index).json HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\n\(index % 10)"
+                }
+                try client.send(burst + "GET /burst.json?shallow=true HTTP/1.1\r\nHost: h\r\n\r\n")
+                let answers = try (0..<count).map { _ in try client.readResponse() }
+                let statuses = answers.enumerated().map { index, answer in
+                    answer.status == 200 && answer.text == "\(index % 10)" ? 200 : answer.status
+                }
+                return (statuses, try client.readResponse().text)
+            }
+            #expect(statuses == Array(repeating: 200, count: count))
+            #expect(last.components(separatedBy: ":true").count == count + 1)
+        }
+    }
 }

@@ -76,4 +76,25 @@ import Testing
             #expect(try await node.request("GET", "/d.json").text == "null")
         }
     }
+
+    /// Conditional requests are PUT's and DELETE's: a PATCH or POST with `if-match` (matching or not, pipelined or
+    /// alone) is refused with a 400 and `{"error": …}`, and changes nothing.
+    @Test func ifMatchOnPatchOrPostIsRefusedAndChangesNothing() async throws {
+        try await TestNode.with { node in
+            let put = try await node.request(
+                "PUT", "/p.json", body: #"{"a":1}"#, headers: [("X-Firebase-ETag", "true")])
+            let tag = try #require(put.header("ETag"))
+            for (method, body) in [("PATCH", #"{"a":2}"#), ("POST", "3")] {
+                for condition in [tag, "null_etag", "stale"] {
+                    let refused = try await node.request(
+                        method, "/p.json", body: body, headers: [("if-match", condition)])
+                    #expect(refused.status == 400, "\(method) with if-match \(condition)")
+                    #expect(refused.text.hasPrefix(#"{"error":"if-match"#) && refused.text.contains(method))
+                }
+            }
+            #expect(try await node.request("GET", "/p.json").text == #"{"a":1}"#)
+            let patched = try await node.request("PATCH", "/p.json", body: #"{"a":2}"#)
+            #expect(patched.status == 200 && patched.text == #"{"a":2}"#)
+        }
+    }
 }
