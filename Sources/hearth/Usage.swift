@@ -105,7 +105,7 @@ enum Usage {
         as an administrator: with the first database secret of --credential-file FILE, else of the file
         $HEARTH_CREDENTIAL_FILE names, else of the cluster file's databaseSecretFile):
           hearth cluster status --config FILE [--json]
-                                  members (health, SWIM status, links) and shards (leader, term, commit, lag);
+                                  members (health, release, SWIM status, links) and shards (leader, term, commit, lag);
                                   exits 0 only when every member is up and ready and every shard has a leader
           hearth cluster wait --config FILE [--within S] [ID…]
                                   wait until the members (default: all) answer /.ready with 200 (default 60 s)

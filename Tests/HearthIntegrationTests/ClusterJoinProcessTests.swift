@@ -1,4 +1,5 @@
 import Foundation
+import HearthSystem
 import HearthTestKit
 import Testing
 
@@ -51,6 +52,13 @@ import Testing
         let metrics = try cluster.request("n1", "GET", "/.metrics").text
         #expect(metrics.contains(#"hearth_cluster_members{state="active"} 4"#))
         #expect(metrics.contains("hearth_cluster_groups_moving 0"))
+        // Every member's release shows in n1's `/.cluster`: its own, and each peer's as its hello announced it.
+        #expect(
+            await eventually(seconds: 30) {
+                let entries = self.cluster(cluster, "n1")?["members"] as? [[String: Any]] ?? []
+                return entries.count == 4 && entries.allSatisfy { ($0["release"] as? String) == HearthVersion.release }
+            })
+        #expect(self.cluster(cluster, "n1")?["release"] as? String == HearthVersion.release)
         for item in 11...15 {
             #expect(await self.write(cluster, "n4", "/items/k\(item).json", "\(item)"))
         }
@@ -86,5 +94,14 @@ import Testing
         #expect(refused.output.contains("fewer than the replication factor"))
         let status = try await self.hearth(["cluster", "status", "--config", cluster.configurationPath])
         #expect(status.status == 0, "\(status.output)")
+        // The member table has each member's release.
+        #expect(status.output.contains("RELEASE"), "\(status.output)")
+        for id in ["n1", "n2", "n3"] {
+            #expect(
+                status.output.split(separator: "\n").contains {
+                    $0.hasPrefix(id + " ") && $0.contains(HearthVersion.release)
+                },
+                "\(status.output)")
+        }
     }
 }

@@ -124,12 +124,15 @@ final class PeerConnectionHandler: ConnectionHandler {
         self.decoder.maximumPayloadSize = self.core.configuration.maximumPayloadSize
         connection.cancelTimer()
         connection.confirmDial()
-        if let replaced = link.attach(connection.id) {
+        if let replaced = link.attach(connection.id, release: hello.release.release) {
             self.core.close(connection: replaced, reason: "a newer connection from \(link.peer) replaced it")
         }
         self.core.log.info(
             "peer.connected",
-            ["peer": link.peer.name, "address": connection.remoteAddress, "connection": "\(connection.id)"]
+            [
+                "peer": link.peer.name, "address": connection.remoteAddress, "connection": "\(connection.id)",
+                "release": "\(hello.release.release)",
+            ]
         )
         self.flushPending(link, on: connection)
     }
