@@ -65,9 +65,20 @@ import Testing
 
         // Killed and restarted with nothing but its data directory, n4 is a member again.
         cluster.stop("n4", signal: SIGKILL)
+        // While n4 is down the cluster is not caught up, even for a wait that names only n1 (which is ready).
+        let early = try await self.hearth([
+            "cluster", "wait", "--config", cluster.configurationPath, "--caught-up", "--within", "2", "n1",
+        ])
+        #expect(early.status == 1, "\(early.output)")
+        #expect(early.output.contains("n4 is down"), "\(early.output)")
         try cluster.start("n4")
         #expect(await eventually(seconds: 60, every: 0.1) { self.isReady(cluster, "n4") })
         #expect(await eventually(seconds: 30) { (try? cluster.request("n4", "GET", "/items/k15.json").text) == "15" })
+        let caughtUp = try await self.hearth([
+            "cluster", "wait", "--config", cluster.configurationPath, "--caught-up", "--max-lag", "0", "--within", "60",
+        ])
+        #expect(caughtUp.status == 0, "\(caughtUp.output)")
+        #expect(caughtUp.output.contains("caught up within 0 entries: n1 n2 n3 n4"), "\(caughtUp.output)")
 
         let removal = try await self.hearth(["cluster", "remove", "--config", cluster.configurationPath, "n4"])
         #expect(removal.status == 0, "\(removal.output)")
