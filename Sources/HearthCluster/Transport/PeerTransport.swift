@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// - **One connection per pair.** The node with the lower id dials (with jittered exponential back-off through a
 ///   `Dialer`, reset by every verified handshake, so a refused node is redialled less and less often); the other
-///   accepts. So two nodes starting together never dial each other
-///   twice, and a restarted dialer's new connection simply replaces the old one on the accepting side.
+///   accepts. So two nodes starting together never dial each other twice, and a restarted dialer's new connection
+///   simply replaces the old one on the accepting side.
 /// - **Bounded, batched output.** `send` appends the frame to the peer's queue from any thread; the connection moves
 ///   everything queued into its socket in one write per reactor turn. Frames wait in the queue while the peer is
 ///   unreachable or slow; when it would exceed `outboundQueueLimit`, new frames are dropped and counted (Raft and
