@@ -14,6 +14,10 @@ struct ClusterOptions {
     var requestTimeout: Duration = .seconds(2)
     /// `--within SECONDS`: how long `wait` waits for the members to be ready.
     var waitSeconds = 60
+    /// `--caught-up`: `wait` also waits until every replica of every shard is caught up (`ClusterReport.lagProblems`).
+    var waitsForCatchUp = false
+    /// `--max-lag N`: with `--caught-up`, the most entries a replica may lack or have yet to apply.
+    var maximumLag: Int64 = 64
     /// The member names after the flags, in the order given.
     var members: [String] = []
     /// The administrator's credential sent to the members, once `loadCredential()` has read it (`AdminCredential`);
@@ -27,7 +31,8 @@ struct ClusterOptions {
         return client
     }
 
-    /// Parses `--config FILE [--json] [--timeout S] [--within S] [--credential-file FILE] [ID…]` and reads the file
+    /// Parses `--config FILE [--json] [--timeout S] [--within S] [--caught-up] [--max-lag N] [--credential-file FILE]
+    /// [ID…]` and reads the file
     /// and the credential.
     ///
     /// - Throws: `UsageError` for a missing or malformed flag, an unknown member or a credential file that cannot be
@@ -40,6 +45,8 @@ struct ClusterOptions {
         var printsJSON = false
         var requestTimeout = Duration.seconds(2)
         var waitSeconds = 60
+        var waitsForCatchUp = false
+        var maximumLag: Int64 = 64
         func seconds(_ flag: String) throws -> Int {
             guard let text = remaining.popFirst(), let number = Int(text), number >= 1 else {
                 throw UsageError("\(flag) needs a whole number of seconds ≥ 1")
@@ -57,6 +64,12 @@ struct ClusterOptions {
             case "--json": printsJSON = true
             case "--timeout": requestTimeout = .seconds(try seconds(argument))
             case "--within": waitSeconds = try seconds(argument)
+            case "--caught-up": waitsForCatchUp = true
+            case "--max-lag":
+                guard let text = remaining.popFirst(), let number = Int64(text), number >= 0 else {
+                    throw UsageError("--max-lag needs a whole number of log entries ≥ 0")
+                }
+                maximumLag = number
             default:
                 guard !argument.hasPrefix("-") else { throw UsageError("unknown option '\(argument)'") }
                 members.append(argument)
@@ -71,6 +84,8 @@ struct ClusterOptions {
         self.printsJSON = printsJSON
         self.requestTimeout = requestTimeout
         self.waitSeconds = waitSeconds
+        self.waitsForCatchUp = waitsForCatchUp
+        self.maximumLag = maximumLag
         self.members = members
         self.credentialFile = credentialFile
     }

@@ -5,7 +5,7 @@ import HearthCore
 ///
 /// ```
 /// {"cluster": "local-3", "healthy": true, "problems": [],
-///  "members": [{"id": "n1", "http": "127.0.0.1:9001", "health": "up", "reason": null,
+///  "members": [{"id": "n1", "http": "127.0.0.1:9001", "health": "up", "release": "0.2.0", "reason": null,
 ///               "swim": {"n2": "alive", "n3": "alive"}, "view": {…}}, …],
 ///  "shards": [{"shard": 0, "replicas": ["n1", "n2", "n3"], "leader": "n2", "term": 3, "commit": 41, "lag": 0,
 ///              "applyLag": {"n1": 0, "n2": 0, "n3": 0}, "viewsDiffer": false}, …]}
@@ -18,6 +18,7 @@ extension ClusterReport {
                 "http": .string(member.http),
                 "health": .string(member.state.rawValue),
                 "membership": .string(member.membership),
+                "release": member.release.map { .string($0) } ?? .null,
                 "reason": member.reason.map { .string($0) } ?? .null,
                 "swim": .object(Dictionary(member.swim.map { ($0.observer, .string($0.status)) }) { $1 }),
                 "view": member.view ?? .null,

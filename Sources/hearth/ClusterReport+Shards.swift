@@ -13,8 +13,11 @@ extension ClusterReport {
             let commit: Int64
             /// Committed entries this replica has yet to apply (and show to its clients).
             let applyLag: Int64
+            /// How many entries each of its followers lacks, by follower, when it is the leader.
+            let followerLags: [String: Int64]?
+
             /// The largest lag of its followers, when it is the leader.
-            let followerLag: Int64?
+            var followerLag: Int64? { self.followerLags.map { $0.values.max() ?? 0 } }
         }
 
         let shard: Int
@@ -56,16 +59,23 @@ extension ClusterReport {
                 if case .array(let names)? = entry["replicas"] {
                     replicas[shard] = names.compactMap(\.stringValue)
                 }
-                var followerLag: Int64?
+                var followerLags: [String: Int64]?
                 if case .array(let followers)? = entry["followers"] {
-                    followerLag = followers.compactMap { $0["lag"]?.intValue }.max() ?? 0
+                    followerLags = Dictionary(
+                        followers.compactMap { follower in
+                            guard let id = follower["id"]?.stringValue, let lag = follower["lag"]?.intValue else {
+                                return nil
+                            }
+                            return (id, lag)
+                        }
+                    ) { max($0, $1) }
                 }
                 reports[shard, default: []].append(
                     Shard.Replica(
                         node: member.id, role: entry["role"]?.stringValue ?? "unknown",
                         leader: entry["leader"]?.stringValue, term: entry["term"]?.intValue ?? 0,
                         commit: entry["commit"]?.intValue ?? 0, applyLag: entry["applyLag"]?.intValue ?? 0,
-                        followerLag: followerLag))
+                        followerLags: followerLags))
             }
         }
         let placement = ShardPlacement(

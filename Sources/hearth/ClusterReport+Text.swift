@@ -9,11 +9,12 @@ extension ClusterReport {
             "cluster \(self.name): \(self.members.count) members, \(self.shardCount) shards, "
                 + "\(self.replicationFactor) replicas each: \(verdict)", "",
         ]
-        var members = TextTable("MEMBER", "HTTP", "HEALTH", "MEMBERSHIP", "SWIM (AS OTHERS SEE IT)", "LINKS")
+        var members = TextTable(
+            "MEMBER", "HTTP", "HEALTH", "RELEASE", "MEMBERSHIP", "SWIM (AS OTHERS SEE IT)", "LINKS")
         for member in self.members {
             members.add(
-                member.id, member.http, member.state.rawValue, member.membership, Self.swim(member),
-                Self.links(member))
+                member.id, member.http, member.state.rawValue, member.release ?? "-", member.membership,
+                Self.swim(member), Self.links(member))
         }
         lines += members.lines + [""]
         if let rebalancing = self.rebalancing, rebalancing.settled < rebalancing.groups {

@@ -32,6 +32,9 @@ struct ClusterReport {
         let reason: String?
         /// Where it is in its membership as the member list says (`active`, `joining`, `leaving`), or `-`.
         let membership: String
+        /// The release it runs: as its own `/.cluster` says, else as another member's link to it last saw it (a
+        /// member of release 0.1.0, or one that did not answer); `nil` when neither says.
+        let release: String?
         /// Its SWIM status as each other member that answered sees it, by observer.
         let swim: [(observer: String, status: String)]
         /// Its peer links as its own view reports them.
@@ -115,13 +118,22 @@ struct ClusterReport {
             else { return nil }
             return (other.node.id.name, status)
         }
-        let membership = others.lazy.compactMap { other -> String? in
-            guard case .array(let list)? = other.view?["members"] else { return nil }
-            return list.first(where: { $0["id"]?.stringValue == id })?["membership"]?.stringValue
-        }.first
+        let membership = Self.entries(for: id, in: others).compactMap { $0["membership"]?.stringValue }.first
+        let release =
+            view?["release"]?.stringValue
+            ?? Self.entries(for: id, in: others.filter { $0.node.id != probe.node.id })
+            .compactMap { $0["release"]?.stringValue }.first
         return Member(
-            id: id, http: probe.http, state: state, reason: reason, membership: membership ?? "-", swim: swim,
-            links: Self.links(of: id, view), view: view)
+            id: id, http: probe.http, state: state, reason: reason, membership: membership ?? "-",
+            release: release, swim: swim, links: Self.links(of: id, view), view: view)
+    }
+
+    /// The entries for member `id` in the `/.cluster` member lists of `probes` that answered one, in probe order.
+    private static func entries(for id: String, in probes: [MemberProbe]) -> [JSONValue] {
+        probes.compactMap { probe in
+            guard case .array(let list)? = probe.view?["members"] else { return nil }
+            return list.first(where: { $0["id"]?.stringValue == id })
+        }
     }
 
     private static func links(of id: String, _ view: JSONValue?) -> [Link] {

@@ -108,10 +108,13 @@ enum Usage {
         as an administrator: with the first database secret of --credential-file FILE, else of the file
         $HEARTH_CREDENTIAL_FILE names, else of the cluster file's databaseSecretFile):
           hearth cluster status --config FILE [--json]
-                                  members (health, SWIM status, links) and shards (leader, term, commit, lag);
+                                  members (health, release, SWIM status, links) and shards (leader, term, commit, lag);
                                   exits 0 only when every member is up and ready and every shard has a leader
-          hearth cluster wait --config FILE [--within S] [ID…]
-                                  wait until the members (default: all) answer /.ready with 200 (default 60 s)
+          hearth cluster wait --config FILE [--within S] [--caught-up [--max-lag N]] [ID…]
+                                  wait until the members (default: all) answer /.ready with 200 (default 60 s);
+                                  with --caught-up, also until every member is up and ready, every shard has a
+                                  leader, and every replica of every shard reports its lag: none lacks, or has
+                                  yet to apply, more than N entries (default 64) — the rolling upgrade's check
           hearth cluster partition --config FILE A B [C…]
                                   cut A off from each of B… in both directions (needs --fault-injection)
           hearth cluster heal --config FILE

@@ -1,4 +1,5 @@
 import Foundation
+import HearthSystem
 import HearthTestKit
 import Testing
 
@@ -51,15 +52,33 @@ import Testing
         let metrics = try cluster.request("n1", "GET", "/.metrics").text
         #expect(metrics.contains(#"hearth_cluster_members{state="active"} 4"#))
         #expect(metrics.contains("hearth_cluster_groups_moving 0"))
+        // Every member's release shows in n1's `/.cluster`: its own, and each peer's as its hello announced it.
+        #expect(
+            await eventually(seconds: 30) {
+                let entries = self.cluster(cluster, "n1")?["members"] as? [[String: Any]] ?? []
+                return entries.count == 4 && entries.allSatisfy { ($0["release"] as? String) == HearthVersion.release }
+            })
+        #expect(self.cluster(cluster, "n1")?["release"] as? String == HearthVersion.release)
         for item in 11...15 {
             #expect(await self.write(cluster, "n4", "/items/k\(item).json", "\(item)"))
         }
 
         // Killed and restarted with nothing but its data directory, n4 is a member again.
         cluster.stop("n4", signal: SIGKILL)
+        // While n4 is down the cluster is not caught up, even for a wait that names only n1 (which is ready).
+        let early = try await self.hearth([
+            "cluster", "wait", "--config", cluster.configurationPath, "--caught-up", "--within", "2", "n1",
+        ])
+        #expect(early.status == 1, "\(early.output)")
+        #expect(early.output.contains("n4 is down"), "\(early.output)")
         try cluster.start("n4")
         #expect(await eventually(seconds: 60, every: 0.1) { self.isReady(cluster, "n4") })
         #expect(await eventually(seconds: 30) { (try? cluster.request("n4", "GET", "/items/k15.json").text) == "15" })
+        let caughtUp = try await self.hearth([
+            "cluster", "wait", "--config", cluster.configurationPath, "--caught-up", "--max-lag", "0", "--within", "60",
+        ])
+        #expect(caughtUp.status == 0, "\(caughtUp.output)")
+        #expect(caughtUp.output.contains("caught up within 0 entries: n1 n2 n3 n4"), "\(caughtUp.output)")
 
         let removal = try await self.hearth(["cluster", "remove", "--config", cluster.configurationPath, "n4"])
         #expect(removal.status == 0, "\(removal.output)")
@@ -86,5 +105,14 @@ import Testing
         #expect(refused.output.contains("fewer than the replication factor"))
         let status = try await self.hearth(["cluster", "status", "--config", cluster.configurationPath])
         #expect(status.status == 0, "\(status.output)")
+        // The member table has each member's release.
+        #expect(status.output.contains("RELEASE"), "\(status.output)")
+        for id in ["n1", "n2", "n3"] {
+            #expect(
+                status.output.split(separator: "\n").contains {
+                    $0.hasPrefix(id + " ") && $0.contains(HearthVersion.release)
+                },
+                "\(status.output)")
+        }
     }
 }

@@ -442,10 +442,10 @@ def cluster(browser, ports, secret, stop_member, shots):
         page.screenshot(f"{shots}/cluster.png")
         os.kill(stop_member, signal.SIGKILL)  # a crash, not a goodbye (the shell reports "Killed")
         seconds = page.wait_for("[...document.querySelectorAll('#members tr')].some((tr) => tr.children[0]"
-                                ".textContent === 'n3' && !['alive', 'self'].includes(tr.children[2].textContent))",
+                                ".textContent === 'n3' && !['alive', 'self'].includes(tr.children[3].textContent))",
                                 20, "the stopped member's state")
         state = page.evaluate("[...document.querySelectorAll('#members tr')].find((tr) => tr.children[0]"
-                              ".textContent === 'n3').children[2].textContent")
+                              ".textContent === 'n3').children[3].textContent")
         check(True, f"a member that goes down shows as {state} in {seconds:.1f} s")
         no_error(recorder, "the cluster page, a member down")
     finally:

@@ -9,7 +9,9 @@ import Synchronization
 /// stranger naming a member can never replace that member's connection.
 ///
 /// Confined to the reactor thread. A handshake that fails or does not finish within the configured timeout closes
-/// the connection with a logged reason.
+/// the connection with a logged reason (repeats of one refusal are left out, and counted in the next line logged).
+/// A dialed connection confirms its dial once verified, so the dialer's back-off starts over only then: a peer that
+/// refuses every handshake is redialled less and less often.
 final class PeerConnectionHandler: ConnectionHandler {
     /// Which side of the connection this node is.
     enum Role {
@@ -121,12 +123,16 @@ final class PeerConnectionHandler: ConnectionHandler {
         self.state = .established(link)
         self.decoder.maximumPayloadSize = self.core.configuration.maximumPayloadSize
         connection.cancelTimer()
-        if let replaced = link.attach(connection.id) {
+        connection.confirmDial()
+        if let replaced = link.attach(connection.id, release: hello.release.release) {
             self.core.close(connection: replaced, reason: "a newer connection from \(link.peer) replaced it")
         }
         self.core.log.info(
             "peer.connected",
-            ["peer": link.peer.name, "address": connection.remoteAddress, "connection": "\(connection.id)"]
+            [
+                "peer": link.peer.name, "address": connection.remoteAddress, "connection": "\(connection.id)",
+                "release": "\(hello.release.release)",
+            ]
         )
         self.flushPending(link, on: connection)
     }
@@ -241,20 +247,42 @@ final class PeerConnectionHandler: ConnectionHandler {
             break
         }
         self.state = .failed
-        self.core.log.warning(
-            "peer.refused",
-            ["address": connection.remoteAddress, "code": "\(error.code)", "reason": error.message]
-        )
+        if let omitted = self.core.admitRefusalLog("\(self.refusedParty(connection)) \(error.code)") {
+            self.core.log.warning(
+                "peer.refused",
+                [
+                    "address": connection.remoteAddress, "code": "\(error.code)", "reason": error.message,
+                    "omitted": "\(omitted)",
+                ]
+            )
+        }
         connection.close()
+    }
+
+    /// Who a refusal on `connection` concerns, for leaving its repeats out of the log: the peer dialed, or the host
+    /// an accepted connection came from (its port changes with every connection).
+    private func refusedParty(_ connection: Connection) -> String {
+        switch self.role {
+        case .dialed(let peer): peer.name
+        case .accepted:
+            connection.remoteAddress.lastIndex(of: ":").map { String(connection.remoteAddress[..<$0]) }
+                ?? connection.remoteAddress
+        }
     }
 
     func connectionClosed(_ connection: Connection, error: IOError?) {
         if case .handshaking = self.state, case .dialed(let peer) = self.role {
             // The node dialed closed before proving itself: it refused this node's proof, or is not a member.
             self.core.link(for: peer)?.handshakeFailed()
-            self.core.log.warning(
-                "peer.refused",
-                ["address": connection.remoteAddress, "reason": "\(peer) closed the connection during the handshake"])
+            if let omitted = self.core.admitRefusalLog("\(peer) closed") {
+                self.core.log.warning(
+                    "peer.refused",
+                    [
+                        "address": connection.remoteAddress,
+                        "reason": "\(peer) closed the connection during the handshake", "omitted": "\(omitted)",
+                    ]
+                )
+            }
         }
         guard case .established(let link) = self.state else { return }
         self.core.detach(connection.id, from: link)

@@ -83,14 +83,15 @@ final class PeerLink: Sendable {
         self.state.withLock { $0.isFlushScheduled = false }
     }
 
-    /// Reactor-side: `connectionID` passed its handshake and carries the peer's frames from now on. Returns the
-    /// connection it replaces, which the caller closes.
-    func attach(_ connectionID: UInt64) -> UInt64? {
+    /// Reactor-side: `connectionID` passed its handshake, with the peer announcing `release`, and carries the peer's
+    /// frames from now on. Returns the connection it replaces, which the caller closes.
+    func attach(_ connectionID: UInt64, release: HearthRelease) -> UInt64? {
         self.state.withLock { state in
             let previous = state.connectionID
             state.connectionID = connectionID
             state.isFlushScheduled = false
             state.statistics.connectionsEstablished += 1
+            state.statistics.release = release
             return previous == connectionID ? nil : previous
         }
     }

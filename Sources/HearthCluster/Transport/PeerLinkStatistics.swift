@@ -1,3 +1,5 @@
+public import HearthSystem
+
 /// What one peer link has done since the transport started: the figures the node exports to `/.metrics` and shows
 /// in `/.cluster`.
 public struct PeerLinkStatistics: Sendable, Hashable {
@@ -17,6 +19,9 @@ public struct PeerLinkStatistics: Sendable, Hashable {
     public var queuedBytes: Int = 0
     /// Whether a connection to the peer is up and past its handshake.
     public var isConnected = false
+    /// The release the peer runs, as its latest verified hello said (0.1.0 for a hello without a release tag); `nil`
+    /// until a connection to it has passed its handshake. Kept after the connection closes: the release it last ran.
+    public var release: HearthRelease?
 
     public init() {}
 

@@ -26,7 +26,8 @@ extension PeerTransport {
         package var handshakeTimeout: Duration = .seconds(5)
         /// How long one dial may take.
         package var connectTimeout: Duration = .seconds(2)
-        /// Delays between dials to a peer that is down.
+        /// Delays between dials to a peer that is down or refuses the handshake; the longest is also the shortest
+        /// time between two logged lines of one repeated refusal.
         package var backoff = Backoff(initial: .milliseconds(50), maximum: .seconds(2), multiplier: 2, jitter: 0.5)
         /// Accepted connections beyond this many are closed at once.
         package var maximumConnections = 1024

@@ -6,8 +6,9 @@ import Synchronization
 /// carrying length-prefixed frames after a hello that proves both sides belong to the same cluster and version.
 ///
 /// - **One connection per pair.** The node with the lower id dials (with jittered exponential back-off through a
-///   `Dialer`, reset by every success); the other accepts. So two nodes starting together never dial each other
-///   twice, and a restarted dialer's new connection simply replaces the old one on the accepting side.
+///   `Dialer`, reset by every verified handshake, so a refused node is redialled less and less often); the other
+///   accepts. So two nodes starting together never dial each other twice, and a restarted dialer's new connection
+///   simply replaces the old one on the accepting side.
 /// - **Bounded, batched output.** `send` appends the frame to the peer's queue from any thread; the connection moves
 ///   everything queued into its socket in one write per reactor turn. Frames wait in the queue while the peer is
 ///   unreachable or slow; when it would exceed `outboundQueueLimit`, new frames are dropped and counted (Raft and
@@ -85,7 +86,7 @@ package final class PeerTransport: Sendable {
             connectingTo: address,
             on: self.loop,
             configuration: Dialer.Configuration(
-                connectTimeout: configuration.connectTimeout, backoff: configuration.backoff),
+                connectTimeout: configuration.connectTimeout, backoff: configuration.backoff, reset: .onConfirmation),
             makeHandler: { PeerConnectionHandler(core: core, role: .dialed(peer)) }
         )
         link.setDialer(dialer)

@@ -21,11 +21,22 @@ final class PeerTransportCore: Sendable {
     /// unknown node, a release the rule does not allow, a frame out of turn or too large, a handshake that timed out;
     /// by the refusal's code (`PeerFrameError.Code`).
     let refusedHandshakes = Lock<[String: UInt64]>([:])
+    /// Leaves repeated refusals out of the log: a peer refused again and again is logged once per the dialers'
+    /// longest back-off delay, with the number of refusals left out.
+    private let refusalLog: Lock<RepeatedLogLimiter>
 
     init(configuration: PeerTransport.Configuration, log: Log, onFrame: @escaping PeerTransport.FrameHandler) {
         self.configuration = configuration
         self.log = log
         self.onFrame = onFrame
+        self.refusalLog = Lock(RepeatedLogLimiter(interval: configuration.backoff.maximum))
+    }
+
+    /// Whether a refused handshake of `key` (who was refused, and why) should be logged: the number of identical
+    /// refusals left out since the last logged one, or `nil` to leave this one out too.
+    func admitRefusalLog(_ key: String) -> UInt64? {
+        let now = MonotonicClock.now()
+        return self.refusalLog.withLock { $0.admit(key, now: now) }
     }
 
     /// Hands an inbound frame on, unless its sender is cut off by fault injection.

@@ -1,6 +1,6 @@
 // The node page: health and readiness, charts from `/.metrics`, and (on a cluster member, for an administrator)
-// the members with their SWIM state and links and every shard's leader, term, commit index and lag. Polled every
-// second while the page is shown, so a member that goes down shows within seconds.
+// the members with their release, SWIM state and links and every shard's leader, term, commit index and lag.
+// Polled every second while the page is shown, so a member that goes down shows within seconds.
 import { call, NodeError, withParameters } from './api.js';
 import { Charts } from './charts.js';
 
@@ -91,9 +91,10 @@ export class NodePage {
     elements.status.textContent = `Cluster ${status.cluster}, seen from ${status.node}: `
       + `${status.members.length} members, ${led} of ${shards.length} shards with a leader`
       + (status.ready ? '.' : ` — not ready: ${status.notReadyReason}`);
-    fill(elements.members, ['Member', 'Membership', 'SWIM', 'Link', 'HTTP', 'Peer', 'Reconnects', 'Queued bytes'],
+    fill(elements.members,
+      ['Member', 'Release', 'Membership', 'SWIM', 'Link', 'HTTP', 'Peer', 'Reconnects', 'Queued bytes'],
       status.members.map((member) => [
-        member.id, member.membership, [member.status, `state-${member.status}`],
+        member.id, member.release ?? '—', member.membership, [member.status, `state-${member.status}`],
         member.status === 'self' ? '—' : (member.partitioned ? 'partitioned' : (member.connected ? 'connected' : 'down')),
         member.http, member.peer, member.reconnects ?? '—', member.queuedBytes ?? '—',
       ]));

@@ -130,6 +130,12 @@ package final class Connection {
         self.deadline = nil
     }
 
+    /// The protocol on this connection is established (its handshake passed): when a `Dialer` with
+    /// `Dialer.BackoffReset.onConfirmation` made it, its back-off starts over now. Does nothing on other connections.
+    package func confirmDial() {
+        (self.handler as? DialedConnectionHandler)?.confirmed()
+    }
+
     /// Closes the socket now, dropping anything still queued.
     package func close() {
         self.reactor.close(self)

@@ -14,6 +14,11 @@ final class DialedConnectionHandler: ConnectionHandler {
         self.inner.connectionOpened(connection)
     }
 
+    /// The inner handler confirmed the connection (`Connection.confirmDial()`).
+    func confirmed() {
+        self.core.confirmed()
+    }
+
     func connectFailed(_ error: IOError) {
         self.inner.connectFailed(error)
         self.core.ended(error: error, wasConnected: false)

@@ -13,13 +13,28 @@ package final class Dialer: Sendable {
     package struct Configuration: Sendable {
         /// How long one dial may take before it counts as failed (`IOError.Code.timedOut`).
         package var connectTimeout: Duration = .seconds(5)
-        /// The delays between attempts; reset whenever a connection comes up.
+        /// The delays between attempts; reset as `reset` says.
         package var backoff = Backoff()
+        /// When the back-off starts over: when a dial connects, or only once the handler confirms the connection.
+        package var reset = BackoffReset.onConnect
 
-        package init(connectTimeout: Duration = .seconds(5), backoff: Backoff = Backoff()) {
+        package init(
+            connectTimeout: Duration = .seconds(5), backoff: Backoff = Backoff(), reset: BackoffReset = .onConnect
+        ) {
             self.connectTimeout = connectTimeout
             self.backoff = backoff
+            self.reset = reset
         }
+    }
+
+    /// When a dialer's back-off starts over (`Configuration.reset`).
+    package enum BackoffReset: Sendable, Hashable {
+        /// As soon as a dial connects.
+        case onConnect
+        /// Only when the connection's handler calls `Connection.confirmDial()`, after its protocol's handshake: a
+        /// peer that accepts each connection and then refuses it (another cluster secret, a release too old) is
+        /// redialled less and less often instead of after the initial delay every time.
+        case onConfirmation
     }
 
     /// What the dialer did, for logs, metrics and tests.

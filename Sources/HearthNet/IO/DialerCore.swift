@@ -27,7 +27,7 @@ final class DialerCore {
         self.id = id
         self.address = address
         self.connectTimeout = configuration.connectTimeout.reactorNanoseconds
-        self.machine = DialerStateMachine(backoff: configuration.backoff)
+        self.machine = DialerStateMachine(backoff: configuration.backoff, reset: configuration.reset)
         self.random = random
         self.makeHandler = makeHandler
         self.events = events
@@ -54,6 +54,11 @@ final class DialerCore {
     func opened(_ connection: Connection) {
         self.machine.connected()
         self.events.yield(.connected)
+    }
+
+    /// The handler confirmed the connection that is up (called by `DialedConnectionHandler`).
+    func confirmed() {
+        self.machine.confirmed()
     }
 
     /// The dial failed, or the connection closed (called by `DialedConnectionHandler`).

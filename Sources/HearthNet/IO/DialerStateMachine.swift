@@ -2,8 +2,10 @@
 /// back-off delay and connect again, until stopped.
 ///
 /// No I/O, clock or hidden randomness: each event returns what the shell must do, and the random number generator
-/// for the back-off's jitter is passed in. The back-off resets when a connection comes up, so a peer that restarts
-/// is redialled after the short initial delay, while a peer that stays down is tried less and less often.
+/// for the back-off's jitter is passed in. The back-off resets when a connection comes up (or, with
+/// `Dialer.BackoffReset.onConfirmation`, once its handler confirms the protocol's handshake), so a peer that restarts
+/// is redialled after the short initial delay, while a peer that stays down, or accepts and then refuses every
+/// connection, is tried less and less often.
 struct DialerStateMachine {
     enum State: Equatable {
         /// Not started.
@@ -33,9 +35,12 @@ struct DialerStateMachine {
 
     private(set) var state = State.idle
     private(set) var backoff: Backoff
+    /// When the back-off starts over.
+    let reset: Dialer.BackoffReset
 
-    init(backoff: Backoff) {
+    init(backoff: Backoff, reset: Dialer.BackoffReset = .onConnect) {
         self.backoff = backoff
+        self.reset = reset
     }
 
     /// The first dial.
@@ -45,10 +50,16 @@ struct DialerStateMachine {
         return .connect
     }
 
-    /// The dial in progress connected; the back-off starts over.
+    /// The dial in progress connected; with `.onConnect` the back-off starts over.
     mutating func connected() {
         guard self.state == .connecting else { return }
         self.state = .connected
+        if self.reset == .onConnect { self.backoff.reset() }
+    }
+
+    /// The handler of the connection that is up confirmed it (its handshake passed): the back-off starts over.
+    mutating func confirmed() {
+        guard self.state == .connected else { return }
         self.backoff.reset()
     }
 

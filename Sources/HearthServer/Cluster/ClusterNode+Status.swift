@@ -8,12 +8,13 @@ extension ClusterNode: ClusterOperations {
     /// replica sees it, and how far the groups are from the placement the member list gives.
     ///
     /// ```
-    /// {"cluster": "local-3", "node": "n1", "ready": true, "notReadyReason": null,
+    /// {"cluster": "local-3", "node": "n1", "release": "0.2.0", "ready": true, "notReadyReason": null,
     ///  "shardCount": 16, "replicationFactor": 3, "shardDepth": 2,
     ///  "members": [{"id": "n1", "membership": "active", "status": "self", "http": "127.0.0.1:9001",
-    ///               "peer": "127.0.0.1:9101"},
+    ///               "peer": "127.0.0.1:9101", "release": "0.2.0"},
     ///              {"id": "n2", "membership": "active", "status": "alive", "http": "127.0.0.1:9002", …,
-    ///               "connected": true, "reconnects": 0, "framesDropped": 0, "queuedBytes": 0}, …],
+    ///               "release": "0.1.0", "connected": true, "reconnects": 0, "framesDropped": 0,
+    ///               "queuedBytes": 0}, …],
     ///  "removed": ["n5"],
     ///  "rebalancing": {"groups": 17, "settled": 17, "moving": []},
     ///  "shards": [{"shard": 0, "replicas": ["n1", "n2", "n3"], "targetReplicas": ["n1", "n2", "n3"],
@@ -21,6 +22,9 @@ extension ClusterNode: ClusterOperations {
     ///              "applied": 41, "applyLag": 0,
     ///              "followers": [{"id": "n3", "match": 41, "lag": 0, "state": "replicate"}]}, …]}
     /// ```
+    /// A member's `release` is the one its peer link's latest verified hello announced (0.1.0 for a hello without a
+    /// release tag; `null` until its link has connected once), this node's its own: mid-upgrade, the members still
+    /// on the old release.
     /// `membership` is `active`, `joining` (not yet in every group) or `leaving` (its replicas are moving off);
     /// `replicas` are the voters this node's replica has committed, `targetReplicas` the placement's;
     /// `rebalancing.moving` lists each group whose committed replica set is not its target yet. `followers` is
@@ -69,6 +73,7 @@ extension ClusterNode: ClusterOperations {
         return .object([
             "cluster": .string(self.cluster.name),
             "node": .string(self.node.name),
+            "release": .string(HearthVersion.release),
             "ready": .bool(self.notReadyReason == nil),
             "notReadyReason": self.notReadyReason.map { .string($0) } ?? .null,
             "shardCount": .int(Int64(self.cluster.shards)),
@@ -124,9 +129,11 @@ extension ClusterNode: ClusterOperations {
             ]
             if member.id == self.node {
                 entry["status"] = .string("self")
+                entry["release"] = .string(HearthVersion.release)
             } else {
                 entry["status"] = .string(records[member.id].map { Self.name(of: $0.status) } ?? "unknown")
                 let link = links[member.id] ?? PeerLinkStatistics()
+                entry["release"] = link.release.map { .string($0.description) } ?? .null
                 entry["connected"] = .bool(link.isConnected)
                 entry["reconnects"] = .int(Int64(link.reconnects))
                 entry["framesDropped"] = .int(Int64(link.framesDropped))

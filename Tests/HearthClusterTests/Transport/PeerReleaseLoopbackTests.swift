@@ -2,6 +2,7 @@ import HearthCluster
 import HearthNet
 import HearthSystem
 import HearthTestKit
+import Synchronization
 import Testing
 
 /// The upgrade rule over real loopback connections: members of adjacent releases link up, and a member older than
@@ -47,5 +48,33 @@ import Testing
         #expect(n1.statistics(for: "n2")?.connectionsEstablished == 0)
         await n1.shutdown()
         await n2.shutdown()
+    }
+
+    /// A member refused at every handshake is redialled with a growing back-off, not every initial delay: with the
+    /// production back-off (50 ms doubling to 2 s) the refusing node sees a handful of attempts in 2 s instead of
+    /// about a hundred, and logs the first refusal and then at most one line per 2 s.
+    @Test(.timeLimit(.minutes(1))) func aRefusedMemberBacksOffAndItsRefusalsAreNotLoggedEachTime() async throws {
+        let production = PeerTransport.Configuration(
+            node: "n1", cluster: "test", secret: Harness.secret,
+            listenAddress: try SocketAddress(host: "127.0.0.1", port: 0)
+        ).backoff
+        var old = try Self.configuration("n1", release: "0.1.0", accepting: "0.1.0")
+        var new = try Self.configuration("n2", release: "0.2.0", accepting: "0.2.0")
+        old.backoff = production
+        new.backoff = production
+        let lines = Mutex<[String]>([])
+        let log = Log(level: .warning) { line in lines.withLock { $0.append(line) } }
+        let n1 = try Harness.start(old, inbox: FrameInbox())
+        let n2 = try PeerTransport(configuration: new, log: log, onFrame: FrameInbox().handler)
+        try Harness.connectAll([n1, n2])
+        try await Task.sleep(for: .seconds(2))
+        let refusals = n2.refusedHandshakes
+        let logged = lines.withLock { $0 }.filter { $0.contains("event=peer.refused") }
+        await n1.shutdown()
+        await n2.shutdown()
+        #expect(refusals >= 2)
+        #expect(refusals <= 10)
+        #expect(logged.count <= 2)
+        #expect(logged.first?.contains("omitted=0") == true)
     }
 }

@@ -82,6 +82,31 @@ import Testing
         }
     }
 
+    /// A dialer that resets only on confirmation, against a peer that accepts and closes every connection at once (as
+    /// one refusing the handshake does), waits longer and longer between connections, up to the cap.
+    @Test(.timeLimit(.minutes(1))) func unconfirmedConnectionsKeepTheBackoffGrowing() async throws {
+        let listener = try recordingListener(ConnectionLog(), .init(closeFirst: 1_000))
+        let backoff = Backoff(initial: .milliseconds(10), maximum: .milliseconds(40), jitter: 0)
+        try await withEventLoop(listener: listener) { loop in
+            let dialer = Dialer(
+                connectingTo: try SocketAddress(host: "127.0.0.1", port: listener.port),
+                on: loop,
+                configuration: .init(connectTimeout: .seconds(1), backoff: backoff, reset: .onConfirmation),
+                makeHandler: RecordingConnectionHandler.factory(ConnectionLog())
+            )
+            let (events, task) = self.record(dialer)
+            #expect(await events.wait { $0.filter { $0 == .connected }.count >= 5 })
+            dialer.stop()
+            await task.value
+            let delays = events.all.compactMap { event -> Duration? in
+                guard case .disconnected(_, let delay) = event else { return nil }
+                return delay
+            }
+            let expected: [Duration] = [10, 20, 40, 40].map { .milliseconds($0) }
+            #expect(Array(delays.prefix(4)) == expected)
+        }
+    }
+
     /// A dial that never completes fails with `timedOut` after the connect timeout and is tried again.
     @Test(.timeLimit(.minutes(1))) func retriesADialThatTimesOut() async throws {
         let silent = try UnacceptingListener()

@@ -7,6 +7,7 @@ import Testing
 @Suite struct DialerStateMachineTests {
     private let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0)
 
+    /// Failed dials wait longer and longer; a dial that connects starts the back-off over.
     @Test func connectsRetriesWithGrowingDelaysAndResetsOnSuccess() {
         var machine = DialerStateMachine(backoff: self.backoff)
         var random = SeededRandom(seed: 1)
@@ -21,6 +22,30 @@ import Testing
         #expect(machine.state == .waiting)
     }
 
+    /// With `.onConfirmation`, connections that come up and are then refused (their handshake never confirmed) keep
+    /// the back-off growing to its cap; only a confirmed connection starts it over.
+    @Test func onlyAConfirmedConnectionResetsTheBackoff() {
+        var machine = DialerStateMachine(backoff: self.backoff, reset: .onConfirmation)
+        var random = SeededRandom(seed: 1)
+        #expect(machine.start() == .connect)
+        var delays: [Duration] = []
+        for _ in 0..<6 {
+            machine.connected()
+            guard case .retry(let delay) = machine.connectionEnded(using: &random) else { break }
+            delays.append(delay)
+            #expect(machine.retryTimerFired() == .connect)
+        }
+        let expected: [Duration] = [100, 200, 400, 800, 1000, 1000].map { .milliseconds($0) }
+        #expect(delays == expected)
+        machine.connected()
+        machine.confirmed()
+        #expect(machine.connectionEnded(using: &random) == .retry(after: .milliseconds(100)))
+        machine.confirmed()
+        #expect(machine.state == .waiting)
+        #expect(machine.backoff.failures == 1)
+    }
+
+    /// Closing a dialer closes its connection, or cancels its pending retry; nothing is dialled afterwards.
     @Test func stoppingClosesTheConnectionOrCancelsTheRetry() {
         var random = SeededRandom(seed: 1)
         var connected = DialerStateMachine(backoff: self.backoff)
@@ -37,6 +62,7 @@ import Testing
         #expect(waiting.state == .stopped)
     }
 
+    /// Events that do not fit the state are ignored.
     @Test func eventsOutOfTurnDoNothing() {
         var random = SeededRandom(seed: 1)
         var machine = DialerStateMachine(backoff: self.backoff)
