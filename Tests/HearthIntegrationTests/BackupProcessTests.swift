@@ -32,7 +32,9 @@ import Testing
             let answer = try client.request("PATCH", "/.json", body: "{" + setup.joined(separator: ",") + "}")
             try #require(answer.status == 200, "\(answer.text)")
             self.done.enter()
-            DispatchQueue.global().async {
+            // A thread of its own: a blocking client on a Dispatch worker would hold one of the few threads the
+            // whole test run's tasks share.
+            try DedicatedThread.start(name: "backup-witness") {
                 defer { self.done.leave() }
                 guard let client = try? HTTPTestClient(port: port) else { return }
                 var user = 0
@@ -52,12 +54,20 @@ import Testing
                     self.acknowledged.withLock { $0.append((post, user)) }
                     user += 1
                 }
-            }
+            }.detach()
         }
     }
 
-    private static func hearth(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
+    /// Runs `hearth ARGUMENTS` to its end on a thread of its own, off the cooperative pool.
+    private static func hearth(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await onDedicatedThread {
+            try ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
+        }
+    }
+
+    /// Waits for `process` to exit without holding a thread of the cooperative pool.
+    private static func exit(of process: Process) async throws {
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// The JSON at `path` of the node on `port`.
@@ -78,7 +88,7 @@ import Testing
     /// before the backup began.
     private static func backUpWhileStarring(
         nodes: [Int], witness port: Int, backup arguments: [String], file: String
-    ) throws -> [(post: Int, user: Int)] {
+    ) async throws -> [(post: Int, user: Int)] {
         let witness = Witness()
         try witness.start(port: port)
         defer {
@@ -96,12 +106,12 @@ import Testing
         try bench.run()
         defer { if bench.isRunning { bench.terminate() } }
         // Into the run: the bench's posts are written and its clients star them.
-        Thread.sleep(forTimeInterval: 2)
+        try await Task.sleep(for: .seconds(2))
 
         let before = witness.acknowledged.withLock { $0 }
-        let backup = try Self.hearth(["backup"] + arguments + ["--out", file])
+        let backup = try await Self.hearth(["backup"] + arguments + ["--out", file])
         #expect(backup.status == 0, "\(backup.output)")
-        bench.waitUntilExit()
+        try await Self.exit(of: bench)
         #expect(!FileManager.default.fileExists(atPath: file + ".partial"))
         #expect(!before.isEmpty, "the witness had no star acknowledged before the backup")
         return before
@@ -131,16 +141,16 @@ import Testing
         }
     }
 
-    @Test func aBackupTakenWhileClientsStarRestoresIntoAFreshNodeWhole() throws {
+    @Test func aBackupTakenWhileClientsStarRestoresIntoAFreshNodeWhole() async throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let directory = try TemporaryDirectory("backup-process")
         let file = directory.child("stars.backup")
-        let before = try Self.backUpWhileStarring(
+        let before = try await Self.backUpWhileStarring(
             nodes: [server.port], witness: server.port, backup: ["--server", "http://127.0.0.1:\(server.port)"],
             file: file)
         let data = directory.child("restored")
-        let restore = try Self.hearth(["restore", "--in", file, "--data", data])
+        let restore = try await Self.hearth(["restore", "--in", file, "--data", data])
         #expect(restore.status == 0, "\(restore.output)")
         let restored = try ServerProcess(dataDirectory: data)
         defer { restored.stop() }
@@ -150,7 +160,7 @@ import Testing
     /// A backup reads everything: where the rules keep the root from everyone, it takes an administrator's
     /// credential (`--credential-file`, or the file `$HEARTH_CREDENTIAL_FILE` names), and without one it is refused
     /// with a message saying how to give one, leaving no file behind.
-    @Test func aBackupNeedsAnAdministratorWhereTheRulesCloseTheRoot() throws {
+    @Test func aBackupNeedsAnAdministratorWhereTheRulesCloseTheRoot() async throws {
         let directory = try TemporaryDirectory("backup-rules")
         try #"{"rules": {"public": {".read": true}}}"#.write(
             toFile: directory.child("rules.json"), atomically: true, encoding: .utf8)
@@ -160,11 +170,11 @@ import Testing
         ])
         defer { server.stop() }
         let file = directory.child("db.backup")
-        let refused = try Self.hearth(["backup", "--server", "127.0.0.1:\(server.port)", "--out", file])
+        let refused = try await Self.hearth(["backup", "--server", "127.0.0.1:\(server.port)", "--out", file])
         #expect(refused.status == 1 && refused.output.contains("--credential-file"), "\(refused.output)")
         #expect(
             !FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))
-        let taken = try Self.hearth([
+        let taken = try await Self.hearth([
             "backup", "--server", "127.0.0.1:\(server.port)", "--out", file, "--credential-file",
             directory.child("secret"),
         ])
@@ -173,16 +183,17 @@ import Testing
         #expect(taken.output.contains("checksum verified") && taken.output.contains(".settings"), "\(taken.output)")
         var environment = ProcessInfo.processInfo.environment
         environment["HEARTH_CREDENTIAL_FILE"] = directory.child("secret")
-        let fromEnvironment = try ProcessOutput.run(
-            URL(fileURLWithPath: try ServerProcess.binaryPath()),
-            ["backup", "--server", "127.0.0.1:\(server.port)", "--out", directory.child("again.backup")],
-            environment: environment)
+        let arguments = ["backup", "--server", "127.0.0.1:\(server.port)", "--out", directory.child("again.backup")]
+        let fromEnvironment = try await onDedicatedThread { [environment] in
+            try ProcessOutput.run(
+                URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments, environment: environment)
+        }
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.output)")
     }
 
     /// A backup whose connection is cut in the middle of the stream fails, and leaves neither the file nor its
     /// partial copy: nothing that could pass for a backup.
-    @Test func aBackupCutOffMidStreamLeavesNoFile() throws {
+    @Test func aBackupCutOffMidStreamLeavesNoFile() async throws {
         let server = try ServerProcess()
         defer { server.stop() }
         let client = try HTTPTestClient(port: server.port)
@@ -207,12 +218,13 @@ import Testing
         let started = ContinuousClock.now
         while ((try? FileManager.default.attributesOfItem(atPath: file + ".partial")[.size] as? Int) ?? 0) == 0 {
             try #require(ContinuousClock.now - started < .seconds(30) && backup.isRunning, "the backup never began")
-            Thread.sleep(forTimeInterval: 0.005)
+            try await Task.sleep(for: .milliseconds(5))
         }
         proxy.setMode(.stall)
         proxy.dropConnections()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        backup.waitUntilExit()
+        let reading = output.fileHandleForReading
+        let text = try await onDedicatedThread { String(decoding: reading.readDataToEndOfFile(), as: UTF8.self) }
+        try await Self.exit(of: backup)
         #expect(backup.terminationStatus == 1, "\(text)")
         #expect(
             !FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))
@@ -231,14 +243,14 @@ import Testing
             #expect(await Self.ready(cluster))
             let ports = cluster.ids.compactMap { cluster.httpPorts[$0] }
             let member = try #require(cluster.httpPorts["n2"])
-            before = try Self.backUpWhileStarring(
+            before = try await Self.backUpWhileStarring(
                 nodes: ports, witness: ports[0],
                 backup: ["--server", "127.0.0.1:\(member)", "--config", cluster.configurationPath], file: file)
         }
         let fresh = try ProcessCluster(nodes: 3, starting: false)
         defer { fresh.stopAll() }
         for id in fresh.ids {
-            let restore = try Self.hearth([
+            let restore = try await Self.hearth([
                 "restore", "--in", file, "--config", fresh.configurationPath, "--member", id, "--data",
                 fresh.dataDirectory(id),
             ])

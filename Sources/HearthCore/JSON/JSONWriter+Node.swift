@@ -19,24 +19,7 @@ extension JSONWriter {
     /// (without its priority), and an empty node is `null`.
     /// - Complexity: O(number of children).
     public mutating func writeShallow(_ node: Node, to output: inout some JSONOutput) {
-        let children = node.children
-        if let leaf = node.leafValue {
-            self.writeLeaf(leaf)
-        } else if children.isEmpty {
-            self.writeASCII("null")
-        } else {
-            self.open(UInt8(ascii: "{"))
-            var isFirst = true
-            for (key, _) in children {
-                self.separate(isFirst: isFirst)
-                isFirst = false
-                self.writeKey(key.string)
-                self.writeASCII("true")
-                self.flushIfFull(to: &output)
-            }
-            self.close(UInt8(ascii: "}"), isEmpty: false)
-        }
-        self.flush(to: &output)
+        self.writeLevel(node, to: &output) { writer, _ in writer.writeASCII("true") }
     }
 
     /// Writes one level of `node` (`shallow=values`, Hearth's form for browsing a tree a level at a time): an object
@@ -45,6 +28,16 @@ extension JSONWriter {
     /// Unlike REST's `shallow=true`, a child `true` and a child object can be told apart.
     /// - Complexity: O(number of children) plus the size of the leaf children.
     public mutating func writeOneLevel(_ node: Node, to output: inout some JSONOutput) {
+        self.writeLevel(node, to: &output) { writer, child in
+            if let leaf = child.leafValue { writer.writeLeaf(leaf) } else { writer.writeASCII("{}") }
+        }
+    }
+
+    /// Writes `node` one level deep: a leaf as is, an empty node as `null`, an object as its keys, each followed by
+    /// what `writeChild` writes for that child.
+    private mutating func writeLevel(
+        _ node: Node, to output: inout some JSONOutput, child writeChild: (inout JSONWriter, Node) -> Void
+    ) {
         let children = node.children
         if let leaf = node.leafValue {
             self.writeLeaf(leaf)
@@ -57,7 +50,7 @@ extension JSONWriter {
                 self.separate(isFirst: isFirst)
                 isFirst = false
                 self.writeKey(key.string)
-                if let leaf = child.leafValue { self.writeLeaf(leaf) } else { self.writeASCII("{}") }
+                writeChild(&self, child)
                 self.flushIfFull(to: &output)
             }
             self.close(UInt8(ascii: "}"), isEmpty: false)

@@ -145,11 +145,18 @@ import Testing
     }
 
     /// With the server quiet, the keep-alive pings — no sooner than `pingAfterIdle` after the last frame, although
-    /// the wake-up asked for after the handshake came before it.
+    /// the wake-up asked for after the handshake came before it. The handshake and pong timeouts are far longer than
+    /// the test, so a test process starved of CPU for seconds (a full suite starting dozens of nodes on two cores)
+    /// cannot see the connection dropped and redialled between its steps, which would leave nothing to ping.
     @Test func aQuietConnectionPingsAfterTheIdleTimeFromTheLastFrame() async {
         let transport = FakeTransport()
         let connection = Self.connection(
-            transport: transport, configure: { $0.pingAfterIdle = .milliseconds(300) }, onEvent: { _ in })
+            transport: transport,
+            configure: {
+                $0.pingAfterIdle = .milliseconds(300)
+                $0.pongTimeout = .seconds(120)
+                $0.handshakeTimeout = .seconds(120)
+            }, onEvent: { _ in })
         defer { connection.close() }
         connection.goOnline()
         transport.handshake()
