@@ -7,22 +7,27 @@ import HearthSystem
 /// on a thread of its own and sent as the client takes it. The encoder waits while more than `queuedBytesLimit`
 /// bytes are queued for the client, so a backup costs the node that much memory beyond the captured roots (which
 /// share their nodes with the live view) however large the database is, and never trips the connection's outbound
-/// bound. A failure (or the client going away) stops the stream before its trailer, so what the client holds can
-/// never pass for a complete backup.
+/// bound; a client that takes nothing for `stallLimit` is given up on. A failure (or the client going away) stops the
+/// stream before its trailer, so what the client holds can never pass for a complete backup.
 final class BackupStream: HTTPStreamSession {
     /// Bytes gathered before they are handed to the connection as one chunk.
     static let chunkBytes = 256 << 10
     /// The most bytes left queued for the client while the encoder waits for it.
     static let queuedBytesLimit = 4 << 20
+    /// How long the encoder waits for a client that takes nothing of what is queued before it gives up on it.
+    static let stallLimit: Duration = .seconds(60)
 
     private let header: BackupHeader
     private let roots: [String: Node]
+    /// This backup's place among those the node sends at once, given back when the stream is dropped.
+    private let slot: BackupSlots.Slot
     private let log: Log
     private let closed = Lock(false)
 
-    init(header: BackupHeader, roots: [String: Node], log: Log) {
+    init(header: BackupHeader, roots: [String: Node], slot: BackupSlots.Slot, log: Log) {
         self.header = header
         self.roots = roots
+        self.slot = slot
         self.log = log
     }
 
@@ -77,12 +82,22 @@ final class BackupStream: HTTPStreamSession {
             if self.buffer.count >= BackupStream.chunkBytes { try self.flush() }
         }
 
-        /// Sends what is gathered once the client has taken enough of what was sent before.
+        /// Sends what is gathered once the client has taken enough of what was sent before; gives up on a client
+        /// that takes nothing for `stallLimit`.
         mutating func flush() throws {
             guard !self.buffer.isEmpty else { return }
-            while self.writer.heldBytes > BackupStream.queuedBytesLimit {
+            var held = self.writer.heldBytes
+            var lastProgress = ContinuousClock.now
+            while held > BackupStream.queuedBytesLimit {
                 if self.closed.withLock({ $0 }) || self.writer.isClosed { break }
                 usleep(1000)
+                let now = self.writer.heldBytes
+                if now < held {
+                    lastProgress = ContinuousClock.now
+                } else if ContinuousClock.now - lastProgress > BackupStream.stallLimit {
+                    throw BackupClientGoneError(sent: self.sent)
+                }
+                held = now
             }
             guard !self.closed.withLock({ $0 }), self.writer.write(self.buffer) else {
                 throw BackupClientGoneError(sent: self.sent)

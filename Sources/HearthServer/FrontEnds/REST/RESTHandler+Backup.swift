@@ -13,7 +13,8 @@ extension RESTHandler {
     /// before the request is in the backup; then one O(1) capture of the view's roots, which never show part of a
     /// multi-path write. The backup is for administrators, or for anyone where the rules let everyone read the root
     /// of every namespace (their backup leaves out the stored rules, the `.settings` namespace, which only
-    /// administrators read); anyone else gets Firebase's 401, as for `/.cluster`.
+    /// administrators read); anyone else gets Firebase's 401, as for `/.cluster`. A node sends at most
+    /// `BackupSlots.limit` backups at once; one more is answered 503.
     func backupReply(_ request: HTTPRequest) async -> HTTPReply {
         guard request.method == "GET" else {
             var response = HTTPResponse.jsonError(status: 405, message: "\(request.path) answers GET only.")
@@ -28,6 +29,13 @@ extension RESTHandler {
         // Refused before anything is done for it (as `/.cluster`), and again on the namespaces of the cut.
         if identity != .admin, !self.mayBackUp(self.database.view.backupCut().roots.keys, identity) {
             return .response(RESTError.permissionDenied.response)
+        }
+        guard let slot = self.backups.take() else {
+            return .response(
+                .jsonError(
+                    status: 503,
+                    message: "This node is already sending \(self.backups.limit) backups, the most it sends at once; "
+                        + "try again when one of them ends."))
         }
         do {
             try await self.database.readBarrier(namespace: self.configuration.defaultNamespace, path: .root)
@@ -52,7 +60,7 @@ extension RESTHandler {
         let head = HTTPResponse(
             status: 200,
             headers: HTTPHeaders([("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")]))
-        return .stream(head, BackupStream(header: header, roots: roots, log: self.log))
+        return .stream(head, BackupStream(header: header, roots: roots, slot: slot, log: self.log))
     }
 
     /// Whether `identity` may read the root of each of `namespaces` (but the stored rules') and of the default one.

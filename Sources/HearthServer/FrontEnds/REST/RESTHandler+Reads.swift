@@ -7,10 +7,21 @@ import HearthRules
 /// Every one of them first passes the database's read barrier, so it reflects every write acknowledged before it on
 /// any node of a cluster (an SSE stream's first `put` included: it registers after the barrier).
 extension RESTHandler {
+    /// The most children a `shallow=values` stream may watch (its `limitToFirst` or `limitToLast`).
+    static let oneLevelStreamLimit = 10_000
+
     func get(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity, expires: Double?) async throws
         -> HTTPReply
     {
         let query = try self.query(for: request)
+        if request.isEventStream, request.oneLevel, (query?.limit?.count ?? Int.max) > Self.oneLevelStreamLimit {
+            // Such a stream sends its whole level again on every change under it: without a page, one client could
+            // make every write under a large node cost the node a serialisation of all of its children.
+            throw RESTError(
+                400,
+                "A shallow=values stream must name a page of at most \(Self.oneLevelStreamLimit) children "
+                    + "(limitToFirst or limitToLast): it sends the whole level again on every change under it.")
+        }
         try await self.database.readBarrier(namespace: request.namespace, path: request.path)
         try self.authorizeRead(identity, request, query: query)
         if request.isEventStream {

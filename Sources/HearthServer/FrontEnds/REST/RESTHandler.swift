@@ -19,6 +19,8 @@ public final class RESTHandler: HTTPRequestHandler {
     let wire: WireSessions?
     /// The cluster this node is a member of, if any (`/.cluster`).
     let cluster: (any ClusterOperations)?
+    /// The backups this node streams at once (`GET /.backup`).
+    let backups = BackupSlots()
     /// Takes turns among callers contending with compare-and-sets on one location (shared with realtime clients).
     var conditionalWrites: any ConditionalWriteTurns { self.access.conditionalWrites }
 

@@ -52,4 +52,19 @@ import Testing
             #expect(events == [#"{"path":"/","data":{"a":1,"b":{}}}"#, #"{"path":"/","data":{"a":5,"b":{}}}"#])
         }
     }
+
+    /// A `shallow=values` stream without a page (or a page past the limit) is refused: it would serialise the whole
+    /// level again on every change under it. A one-off read needs none.
+    @Test func oneLevelStreamsNeedAPage() async throws {
+        try await TestNode.with { node in
+            _ = try await node.request("PUT", "/big.json", body: #"{"a":1,"b":2}"#)
+            let stream = [("Accept", "text/event-stream")]
+            let unpaged = try await node.request("GET", "/big.json?shallow=values", headers: stream)
+            #expect(unpaged.status == 400 && unpaged.text.contains("limitToFirst"), "\(unpaged.text)")
+            let tooLarge = try await node.request(
+                "GET", "/big.json?shallow=values&orderBy=%22$key%22&limitToLast=10001", headers: stream)
+            #expect(tooLarge.status == 400, "\(tooLarge.text)")
+            #expect(try await node.request("GET", "/big.json?shallow=values").status == 200)
+        }
+    }
 }
