@@ -59,9 +59,12 @@ export class NodePage {
   }
 
   async refresh() {
-    const [health, ready, metrics] = await Promise.all([
-      answer('/.health', {}), answer('/.ready', {}), answer('/.metrics', {}),
-    ]);
+    // Health and readiness come from the console's session answer (always a 200), not from /.health and /.ready,
+    // whose 503s would show as errors in the browser's console while a member is down.
+    const [session, metrics] = await Promise.all([answer('/.console/session', {}), answer('/.metrics', {})]);
+    const state = session.ok ? JSON.parse(session.text) : null;
+    const health = state ? { ok: state.healthProblem === null, text: state.healthProblem } : session;
+    const ready = state ? { ok: state.notReadyReason === null, text: state.notReadyReason } : session;
     const { elements } = this;
     // Only a cluster member has raft metrics; only an administrator may read /.cluster. Not asking otherwise keeps
     // the browser's console free of refused requests.

@@ -13,10 +13,12 @@ extension RESTHandler {
     static let namespacesPath = "/.namespaces"
 
     /// `GET /.console/session[?ns=…][&auth=…]`: `{"administrator": …, "ownerAccepted": …, "publicRead": …,
-    /// "namespace": "…"}`, answered 200 to anyone and holding no data: whether the credential given (if any) makes an
-    /// administrator, whether the node accepts the emulator's `owner` credential (then the console opens as an
-    /// administrator at once, as the Emulator Suite UI does), and whether the rules let anyone read the root of the
-    /// namespace (then it opens as a visitor). A credential that is no valid token is simply not an administrator's.
+    /// "namespace": "…", "healthProblem": …, "notReadyReason": …}`, answered 200 to anyone and holding no data:
+    /// whether the credential given (if any) makes an administrator, whether the node accepts the emulator's `owner`
+    /// credential (then the console opens as an administrator at once, as the Emulator Suite UI does), whether the
+    /// rules let anyone read the root of the namespace (then it opens as a visitor), and why `/.health` or `/.ready`
+    /// would answer 503 (null when they answer 200), so the node page shows them without a refused request. A
+    /// credential that is no valid token is simply not an administrator's.
     func consoleSessionResponse(_ http: HTTPRequest) -> HTTPResponse {
         guard http.method == "GET" || http.method == "HEAD" else {
             var response = HTTPResponse.jsonError(status: 405, message: "\(http.path) answers GET and HEAD only.")
@@ -36,6 +38,8 @@ extension RESTHandler {
             "ownerAccepted": .bool((try? self.access.authenticate("owner").identity) == .admin),
             "publicRead": .bool(self.access.mayRead(.anonymous, namespace: namespace, path: .root)),
             "namespace": .string(namespace),
+            "healthProblem": self.healthProblem.map(JSONValue.string) ?? .null,
+            "notReadyReason": self.database.notReadyReason.map(JSONValue.string) ?? .null,
         ])
         return Self.json(String(decoding: answer.jsonBytes(), as: UTF8.self))
     }

@@ -28,11 +28,7 @@ extension RESTHandler {
         case "/.metrics":
             return self.metricsResponse()
         case "/.health":
-            guard !self.database.hasFailed else {
-                return .jsonError(
-                    status: 503,
-                    message: "The write-ahead log failed; this node can no longer make writes durable. Restart it.")
-            }
+            if let problem = self.healthProblem { return .jsonError(status: 503, message: problem) }
             return Self.json(#"{"status":"ok"}"#)
         case "/.cluster":
             guard let cluster = self.cluster else {
@@ -149,5 +145,13 @@ extension RESTHandler {
             status: 200,
             headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")]),
             body: Array(text.utf8))
+    }
+}
+
+extension RESTHandler {
+    /// Why `/.health` answers 503, or nil when the node is healthy.
+    var healthProblem: String? {
+        guard self.database.hasFailed else { return nil }
+        return "The write-ahead log failed; this node can no longer make writes durable. Restart it."
     }
 }

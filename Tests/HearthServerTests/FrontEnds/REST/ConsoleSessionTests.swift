@@ -25,6 +25,7 @@ import Testing
             #expect(visitor.text.contains(#""administrator":false"#))
             #expect(visitor.text.contains(#""ownerAccepted":false"#))
             #expect(visitor.text.contains(#""publicRead":false"#))
+            #expect(visitor.text.contains(#""healthProblem":null"#) && visitor.text.contains(#""notReadyReason":null"#))
             #expect(!visitor.text.contains("vault") && !visitor.text.contains("8231"))
             let wrong = try await node.request("GET", "/.console/session?auth=not-a-secret")
             #expect(wrong.status == 200)
