@@ -93,11 +93,13 @@ import Testing
             await lagging.close()
             let others = Array(members.prefix(2))
             try await self.write(rounds: 1..<12, members: others)
-            // Every shard's log was compacted past what the stopped node holds (several times over).
+            // Every shard's log was compacted past what the stopped node holds, so it can only catch up by snapshot.
+            // (The cut is at the older of the two snapshots each shard keeps, one snapshot interval behind the newest,
+            // so it may pass the stopped node's position by less than an interval.)
             for shard in 0..<4 {
                 let group = RaftGroupID(UInt32(shard))
                 let cuts = others.compactMap { $0.database?.service.host(group)?.snapshotCut.index }
-                #expect(cuts.allSatisfy { $0 > before[shard] + 16 }, "shard \(shard): cuts \(cuts), before \(before)")
+                #expect(cuts.allSatisfy { $0 > before[shard] }, "shard \(shard): cuts \(cuts), before \(before)")
             }
             try await lagging.open()
             let recorder = Recorder(Fixture.path("posts"))
