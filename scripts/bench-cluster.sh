@@ -16,7 +16,6 @@ cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 clients="${2:-64}"
 
-command -v etcd >/dev/null || { apt-get update -qq && apt-get install -y -qq etcd-server etcd-client >/dev/null; }
 swift build -c release --product hearth >/dev/null
 binary="$(swift build -c release --show-bin-path)/hearth"
 # shellcheck source=scripts/lib/exit-hooks.sh
@@ -25,6 +24,8 @@ source scripts/lib/exit-hooks.sh
 source scripts/lib/node.sh
 # shellcheck source=scripts/lib/cluster.sh
 source scripts/lib/cluster.sh
+# shellcheck source=scripts/lib/etcd.sh
+source scripts/lib/etcd.sh
 work="$(mktemp -d)"
 on_exit "rm -rf '$work'"
 results="$work/results.jsonl"
@@ -44,29 +45,17 @@ EOF
 }
 
 echo "== etcd: 3 members, etcdctl check perf --load=l"
-read -r -a ep <<<"$(free_ports 6)"
-initial="e1=http://127.0.0.1:${ep[3]},e2=http://127.0.0.1:${ep[4]},e3=http://127.0.0.1:${ep[5]}"
-etcd_pids=()
-for i in 0 1 2; do
-    etcd --name "e$((i + 1))" --data-dir "$work/etcd-$i" \
-        --listen-client-urls "http://127.0.0.1:${ep[$i]}" --advertise-client-urls "http://127.0.0.1:${ep[$i]}" \
-        --listen-peer-urls "http://127.0.0.1:${ep[$((i + 3))]}" \
-        --initial-advertise-peer-urls "http://127.0.0.1:${ep[$((i + 3))]}" \
-        --initial-cluster "$initial" --initial-cluster-state new --initial-cluster-token bench \
-        >"$work/etcd-$i.log" 2>&1 &
-    etcd_pids+=("$!")
-    on_exit "kill $! 2>/dev/null || true"
-done
-sleep 3
-before="$(cpu_ticks "${etcd_pids[@]}")"
-perf="$(ETCDCTL_API=3 etcdctl --endpoints="127.0.0.1:${ep[0]},127.0.0.1:${ep[1]},127.0.0.1:${ep[2]}" \
-    check perf --load=l 2>&1 | tr '\r' '\n' | grep -E 'Throughput|Slowest|PASS|FAIL' || true)"
+start_etcd "$work/etcd"
+before="$(cpu_ticks "${ETCD_PIDS[@]}")"
+perf="$(ETCDCTL_API=3 etcdctl --endpoints="$ETCD_ENDPOINTS" check perf --load=l 2>&1 | tr '\r' '\n' \
+    | grep -E 'Throughput|Slowest|PASS|FAIL' || true)"
 echo "$perf"
 etcd_rate="$(sed -n 's/.*Throughput[^0-9]*\([0-9][0-9]*\) writes\/s.*/\1/p' <<<"$perf" | head -1)"
 echo "{\"target\":\"etcd\",\"shape\":\"check perf --load=l\",\"perSecond\":${etcd_rate:-0}}" >"$work/etcd.line"
-# check perf runs its load for 60 s; the members' CPU includes its set-up and clean-up, so this slightly overstates.
-seconds=60 record_with_cpu "$work/etcd.line" "$before" "$(cpu_ticks "${etcd_pids[@]}")"
-pkill -f "initial-cluster-token bench" 2>/dev/null || true
+# check perf runs its load for 60 s; the members' CPU includes its set-up and clean-up, so this slightly overstates
+# (scripts/bench-cpu --cluster reads it over the load alone).
+seconds=60 record_with_cpu "$work/etcd.line" "$before" "$(cpu_ticks "${ETCD_PIDS[@]}")"
+stop_etcd
 
 echo "== Hearth: 3 nodes"
 start_cluster "$work/hearth"

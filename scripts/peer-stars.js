@@ -9,8 +9,8 @@
 //   transaction: the docs' toggle as Redis's optimistic transaction on the post, a hash: WATCH it, read the
 //                user's star, MULTI, HSET (or HDEL) the star and HINCRBY starCount, EXEC; a nil EXEC (the post
 //                changed) runs it again, up to 25 attempts as the SDKs allow.
-// Prints one JSON line: opsPerSecond, latencyMs {p50, p99}, gaveUp, invariantsOk (every post's count equals its
-// stars, each copy equals the post, the stars total what the acknowledged toggles say).
+// Prints one JSON line: operations (acknowledged), opsPerSecond, latencyMs {p50, p99}, gaveUp, invariantsOk (every
+// post's count equals its stars, each copy equals the post, the stars total what the acknowledged toggles say).
 'use strict';
 const { runClosedLoop } = require('./lib/closed-loop');
 const { connectRedis } = require('./lib/redis-client');
@@ -97,8 +97,8 @@ return 1`;
   if (total !== starred.size) ok = false;
   connections.forEach((redis) => redis.close());
   console.log(JSON.stringify({
-    target: 'redis', mode, hot, clients, opsPerSecond: result.perSecond, latencyMs: { p50: result.p50, p99: result.p99 },
-    retries, gaveUp, invariantsOk: ok,
+    target: 'redis', mode, hot, clients, operations: result.acked, opsPerSecond: result.perSecond,
+    latencyMs: { p50: result.p50, p99: result.p99 }, retries, gaveUp, invariantsOk: ok,
   }));
   process.exit(ok ? 0 : 1);
 })().catch((error) => { console.error('peer-stars failed:', error); process.exit(1); });

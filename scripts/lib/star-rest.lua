@@ -1,5 +1,8 @@
--- wrk script for scripts/stars-bench.js: every request is one star PATCH with a uid never used before.
--- usage: wrk … -s scripts/lib/star-rest.lua <url> -- <target> <body template with UID where the uid goes>
+-- wrk script for scripts/stars-bench.js and scripts/bench-cpu: every request is one star PATCH with a uid never used
+-- before.
+-- usage: wrk … -s scripts/lib/star-rest.lua <url> -- <target> <body template with UID where the uid goes> [posts]
+--        With posts, each star picks one of that many posts at random: POST in the template becomes its number and
+--        AUTHOR its author's (the post's number mod 8, as `hearth bench stars` shares posts out among 8 authors).
 --        wrk … -s scripts/lib/star-rest.lua <url> -- <target>   (no template: a plain GET of target, the ceiling)
 -- When the run ends it prints one line: RESULT {"acked":…,"failed":…,"seconds":…,"perSecond":…,"p50":…,"p99":…}
 -- (latencies in ms). In-flight stars when wrk stops are abandoned, not counted, and may still be applied.
@@ -14,6 +17,7 @@ end
 function init(args)
     target = args[1]
     template = args[2]
+    posts = tonumber(args[3])
     sent = 0
 end
 
@@ -24,6 +28,10 @@ function request()
     sent = sent + 1
     local uid = "t" .. thread_id .. "x" .. sent
     local body = string.gsub(template, "UID", uid)
+    if posts then
+        local post = math.random(0, posts - 1)
+        body = string.gsub(string.gsub(body, "POST", tostring(post)), "AUTHOR", tostring(post % 8))
+    end
     return wrk.format("PATCH", target, { ["Content-Type"] = "application/json" }, body)
 end
 
