@@ -14,7 +14,8 @@ Windows, and the operations counted in them:
   etcd-perf   `etcdctl check perf`: from its progress bar's `1 / 60` to `60 / 60`, without the key-space check before
               and the delete after; operations: the rise of `etcd_mvcc_put_total` at --metrics over the window.
 Prints one JSON line: exitCode, windowSeconds, windowCPUSeconds, windowOperations (null when the caller counts),
-wholeSeconds, wholeCPUSeconds, wholeOperations (etcd-perf's puts over the whole command, else null), and a note when the marks were not both seen (then the window figures are null).
+wholeSeconds, wholeCPUSeconds, wholeOperations (etcd-perf's puts over the whole command, else null), and a note when
+the marks were not both seen (then the window figures are null).
 The command's stdout and stderr go to --log."""
 import argparse
 import json

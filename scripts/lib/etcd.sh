@@ -22,7 +22,8 @@ start_etcd() {
     ETCD_PIDS=()
     for i in 0 1 2; do
         etcd --name "e$((i + 1))" --data-dir "$dir/e$((i + 1))" \
-            --listen-client-urls "http://127.0.0.1:${ports[$i]}" --advertise-client-urls "http://127.0.0.1:${ports[$i]}" \
+            --listen-client-urls "http://127.0.0.1:${ports[$i]}" \
+            --advertise-client-urls "http://127.0.0.1:${ports[$i]}" \
             --listen-peer-urls "http://127.0.0.1:${ports[$((i + 3))]}" \
             --initial-advertise-peer-urls "http://127.0.0.1:${ports[$((i + 3))]}" \
             --initial-cluster "$initial" --initial-cluster-state new --initial-cluster-token "bench-$$" \
