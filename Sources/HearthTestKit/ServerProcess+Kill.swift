@@ -32,6 +32,6 @@ extension ServerProcess {
                 stop.set()
             }
         }
-        self.process.waitUntilExit()
+        await self.exited()
     }
 }

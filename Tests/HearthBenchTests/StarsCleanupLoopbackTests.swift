@@ -27,8 +27,8 @@ import Testing
 
     /// With `--cleanup`, the run's checks pass and then its posts and authors' copies are gone.
     @Test func cleanupRemovesWhatTheRunWrote() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let announced = Slot<String>()
         let report = try await StarsBenchmark.run(
             Self.options(server, cleansUp: true), isTerminal: false, announce: { announced.set($0) }
@@ -43,8 +43,8 @@ import Testing
 
     /// Without `--cleanup`, the data stays and the report's last lines count it and give the curl that removes it.
     @Test func withoutCleanupTheReportSaysWhatIsLeft() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let report = try await StarsBenchmark.run(Self.options(server, cleansUp: false), isTerminal: false) { _ in }
         #expect(report.invariantsOk, "\(report.violations)")
         #expect(try Self.read(server, "posts") != "null")

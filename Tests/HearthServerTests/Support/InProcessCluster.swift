@@ -147,7 +147,11 @@ enum InProcessCluster {
                     other.id, at: try SocketAddress(host: "127.0.0.1", port: other.transport.port))
             }
         }
-        for member in members { try await member.open() }
+        // Opening takes one slot of the gate that process nodes take too, so a burst of cluster tests does not start
+        // dozens of nodes on two cores at once.
+        try await StartGate.nodes.withSlot {
+            for member in members { try await member.open() }
+        }
         return (directory, members)
     }
 
