@@ -93,18 +93,27 @@ import Testing
         bench.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
         bench.arguments = [
             "bench", "stars", "--nodes", nodes.map { "127.0.0.1:\($0)" }.joined(separator: ","), "--clients", "16",
-            "--posts", "24", "--users", "256", "--duration", "4s",
+            "--posts", "24", "--users", "256", "--duration", "300s",
         ]
         bench.standardOutput = FileHandle.nullDevice
         bench.standardError = FileHandle.nullDevice
         try bench.run()
         defer { if bench.isRunning { bench.terminate() } }
-        // Into the run: the bench's posts are written and its clients star them.
-        try await Task.sleep(for: .seconds(2))
+        // Into the run: the bench's posts are written and its clients star them, and the witness has stars
+        // acknowledged, however long a loaded machine takes to get there. The bench runs until the backup is taken.
+        try #require(
+            await eventually(seconds: 120, every: 0.2) {
+                guard !witness.acknowledged.withLock({ $0.isEmpty }),
+                    let answer = try? await HTTPTestClient.request(port: port, "GET", "/posts.json"),
+                    answer.status == 200, let posts = try? JSONReader.parseValue(answer.body)
+                else { return false }
+                return Self.members(posts).values.filter { !Self.members($0["stars"]).isEmpty }.count > Witness.posts
+            }, "the bench's clients starred nothing")
 
         let before = witness.acknowledged.withLock { $0 }
         let backup = try await Self.hearth(["backup"] + arguments + ["--out", file])
         #expect(backup.status == 0, "\(backup.output)")
+        bench.terminate()
         try await Self.exit(of: bench)
         witness.stop.set()
         #expect(await eventually(seconds: 30) { witness.done.isSet }, "the witness's client did not stop")

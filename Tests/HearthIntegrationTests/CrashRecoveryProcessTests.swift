@@ -10,7 +10,9 @@ import Testing
     @Test func everyAcknowledgedWriteSurvivesSIGKILL() async throws {
         let server = try await ServerProcess()
         let acknowledged = AcknowledgedWrites()
-        await server.killDuringLoad(writers: 8, afterMilliseconds: 1500) { writer, sequence, client in
+        // Killed 1.5 s into the load, and not before it has 100 writes acknowledged (a loaded machine is slower).
+        await server.killDuringLoad(writers: 8, afterMilliseconds: 1500, once: { acknowledged.all.count > 100 }) {
+            writer, sequence, client in
             let key = "w\(writer)/k\(sequence)"
             guard let response = try? client.request("PUT", "/load/\(key).json", body: "\(sequence)"),
                 response.status == 200

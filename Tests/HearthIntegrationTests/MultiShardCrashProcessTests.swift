@@ -14,7 +14,11 @@ import Testing
         let acknowledged = Acknowledged()
         for round in 0..<3 {
             let killAfter = Int.random(in: 300...1200, using: &random)
-            await server.killDuringLoad(writers: 6, afterMilliseconds: killAfter) { writer, sequence, client in
+            // Each round's crash comes once its load has committed 20 updates, however slowly a loaded machine does.
+            let enough = acknowledged.all.count + 20
+            await server.killDuringLoad(
+                writers: 6, afterMilliseconds: killAfter, once: { acknowledged.all.count >= enough }
+            ) { writer, sequence, client in
                 let entry = "r\(round)w\(writer)s\(sequence)"
                 let body =
                     #"{"acct/alice/balance":{".sv":{"increment":-1}},"#
