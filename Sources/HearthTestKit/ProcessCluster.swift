@@ -156,7 +156,9 @@ public final class ProcessCluster {
     public func partition(_ id: String, from peers: [String]) async throws {
         let list = peers.map { "\"\($0)\"" }.joined(separator: ",")
         _ = try await self.request(id, "POST", "/.cluster/partition", body: #"{"peers":[\#(list)]}"#)
-        for peer in peers { _ = try await self.request(peer, "POST", "/.cluster/partition", body: #"{"peers":["\#(id)"]}"#) }
+        for peer in peers {
+            _ = try await self.request(peer, "POST", "/.cluster/partition", body: #"{"peers":["\#(id)"]}"#)
+        }
     }
 
     /// Restores every link of every running member.

@@ -40,12 +40,15 @@ import Testing
         try await cluster.join("n4", through: "n2")
         #expect(await eventually(seconds: 60, every: 0.1) { await cluster.areReady(["n4"]) })
         #expect(await eventually(seconds: 60, every: 0.1) { await self.isSettled(cluster, "n1") })
-        let members = (await self.cluster(cluster, "n1")?["members"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+        let members = (await self.cluster(cluster, "n1")?["members"] as? [[String: Any]])?.compactMap {
+            $0["id"] as? String
+        }
         #expect(members == ["n1", "n2", "n3", "n4"])
         let shards = await self.cluster(cluster, "n1")?["shards"] as? [[String: Any]] ?? []
         #expect(shards.contains { ($0["replicas"] as? [String])?.contains("n4") == true })
         // n4 serves what was written before it joined once its replicas have applied it.
-        #expect(await eventually(seconds: 30) { (try? await cluster.request("n4", "GET", "/items/k10.json").text) == "10" })
+        #expect(
+            await eventually(seconds: 30) { (try? await cluster.request("n4", "GET", "/items/k10.json").text) == "10" })
         let metrics = try await cluster.request("n1", "GET", "/.metrics").text
         #expect(metrics.contains(#"hearth_cluster_members{state="active"} 4"#))
         #expect(metrics.contains("hearth_cluster_groups_moving 0"))
@@ -70,7 +73,8 @@ import Testing
         #expect(early.output.contains("n4 is down"), "\(early.output)")
         try await cluster.start("n4")
         #expect(await eventually(seconds: 60, every: 0.1) { await cluster.areReady(["n4"]) })
-        #expect(await eventually(seconds: 30) { (try? await cluster.request("n4", "GET", "/items/k15.json").text) == "15" })
+        #expect(
+            await eventually(seconds: 30) { (try? await cluster.request("n4", "GET", "/items/k15.json").text) == "15" })
         let caughtUp = try await self.hearth([
             "cluster", "wait", "--config", cluster.configurationPath, "--caught-up", "--max-lag", "0", "--within", "60",
         ])
@@ -109,7 +113,8 @@ import Testing
         var status: (status: Int32, output: String) = (-1, "")
         #expect(
             await eventually(seconds: 60, every: 0.5) {
-                status = (try? await self.hearth(["cluster", "status", "--config", cluster.configurationPath])) ?? (-1, "")
+                status =
+                    (try? await self.hearth(["cluster", "status", "--config", cluster.configurationPath])) ?? (-1, "")
                 return status.status == 0
             }, "\(status.output)")
         // The member table has each member's release.

@@ -34,7 +34,8 @@ import Testing
         // A listener on n3 hears a write made on n1.
         let port3 = try #require(cluster.httpPorts["n3"])
         let subscribed = Flag()
-        async let heard = onDedicatedThread { () -> (status: Int, first: String, event: (event: String, data: String)) in
+        async let heard = onDedicatedThread {
+            () -> (status: Int, first: String, event: (event: String, data: String)) in
             let listener = try HTTPTestClient(port: port3, timeoutSeconds: 30)
             let head = try listener.request("GET", "/posts/p1.json", headers: [("Accept", "text/event-stream")])
             let first = try listener.readEvent().event

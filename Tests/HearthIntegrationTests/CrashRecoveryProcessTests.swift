@@ -37,7 +37,8 @@ import Testing
 
     @Test func sigtermShutsDownGracefullyAndKeepsData() async throws {
         let server = try await ServerProcess()
-        #expect(try await HTTPTestClient.request(port: server.port, "PUT", "/kept.json", body: #"{"v":1}"#).status == 200)
+        #expect(
+            try await HTTPTestClient.request(port: server.port, "PUT", "/kept.json", body: #"{"v":1}"#).status == 200)
         await server.stop(signal: SIGTERM)
         #expect(server.process.terminationStatus == 0)
         let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)

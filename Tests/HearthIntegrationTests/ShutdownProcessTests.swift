@@ -21,7 +21,8 @@ import Testing
         #expect(server.process.terminationStatus == 0)
         let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
         defer { restarted.terminate() }
-        #expect(try await HTTPTestClient.request(port: restarted.port, "GET", "/presence/me.json").text == #""offline""#)
+        #expect(
+            try await HTTPTestClient.request(port: restarted.port, "GET", "/presence/me.json").text == #""offline""#)
     }
 
     /// A long-polling browser's held disconnect frame (`/.lp?dframe=t`) does not hold the node up: SIGTERM ends the
@@ -45,6 +46,7 @@ import Testing
         #expect(server.process.terminationStatus == 0)
         let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
         defer { restarted.terminate() }
-        #expect(try await HTTPTestClient.request(port: restarted.port, "GET", "/presence/lp.json").text == #""offline""#)
+        #expect(
+            try await HTTPTestClient.request(port: restarted.port, "GET", "/presence/lp.json").text == #""offline""#)
     }
 }

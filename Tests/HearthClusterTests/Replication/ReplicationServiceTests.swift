@@ -117,7 +117,8 @@ import Testing
     private func propose(_ data: [UInt8], in group: RaftGroupID, members: [Member]) async -> Bool {
         await eventually(seconds: 60) {
             for member in members {
-                guard let service = member.leads(group), case .accepted(let index, _) = service.host(group)?.propose(data)
+                guard let service = member.leads(group),
+                    case .accepted(let index, _) = service.host(group)?.propose(data)
                 else { continue }
                 _ = await eventually(seconds: 60) {
                     members.contains { ($0.slot.current?.host(group)?.status.applied ?? 0) >= index }
