@@ -1,5 +1,4 @@
 import HearthCore
-import HearthNet
 import HearthTestKit
 import Testing
 
@@ -19,10 +18,9 @@ import Testing
         return options
     }
 
-    private static func read(_ server: ServerProcess, _ path: String) throws -> String {
-        let address = try SocketAddress(parsing: "127.0.0.1:\(server.port)")
-        let response = try BlockingHTTPClient(timeout: .seconds(5)).request("GET", address, "/\(path).json")
-        return String(decoding: response.body, as: UTF8.self)
+    /// The JSON at `/path` of the node, read on a thread of its own.
+    private static func read(_ server: ServerProcess, _ path: String) async throws -> String {
+        try await HTTPTestClient.request(port: server.port, "GET", "/\(path).json").text
     }
 
     /// With `--cleanup`, the run's checks pass and then its posts and authors' copies are gone.
@@ -37,7 +35,8 @@ import Testing
         let pattern = "posts/\(report.run)-p* and user-posts/\(report.run)-a*"
         #expect(announced.current?.hasPrefix("writing under \(pattern)") == true, "\(announced.current ?? "")")
         #expect(report.leftovers?.isRemoved == true && report.json["leftPaths"] == .int(0))
-        #expect(try Self.read(server, "posts") == "null" && Self.read(server, "user-posts") == "null")
+        #expect(try await Self.read(server, "posts") == "null")
+        #expect(try await Self.read(server, "user-posts") == "null")
         #expect(report.text.contains("cleanup      removed the run's 18 path(s)"))
     }
 
@@ -47,7 +46,7 @@ import Testing
         defer { server.terminate() }
         let report = try await StarsBenchmark.run(Self.options(server, cleansUp: false), isTerminal: false) { _ in }
         #expect(report.invariantsOk, "\(report.violations)")
-        #expect(try Self.read(server, "posts") != "null")
+        #expect(try await Self.read(server, "posts") != "null")
         #expect(report.json["leftPaths"] == .int(18))
         let lines = report.text.split(separator: "\n")
         #expect(lines.dropLast().last?.hasPrefix("left behind  18 path(s)") == true)
@@ -56,10 +55,10 @@ import Testing
         // The update the curl sends removes the run.
         let leftovers = try #require(report.leftovers)
         let body = JSONValue.object(Dictionary(uniqueKeysWithValues: leftovers.paths.map { ($0, JSONValue.null) }))
-        let address = try SocketAddress(parsing: "127.0.0.1:\(server.port)")
-        let answer = try BlockingHTTPClient(timeout: .seconds(5))
-            .request("PATCH", address, "/.json?ns=default", body: body.jsonBytes())
+        let answer = try await HTTPTestClient.request(
+            port: server.port, "PATCH", "/.json?ns=default", body: String(decoding: body.jsonBytes(), as: UTF8.self))
         #expect(answer.status == 200)
-        #expect(try Self.read(server, "posts") == "null" && Self.read(server, "user-posts") == "null")
+        #expect(try await Self.read(server, "posts") == "null")
+        #expect(try await Self.read(server, "user-posts") == "null")
     }
 }

@@ -92,7 +92,7 @@ import Testing
         let n2 = try Harness.start(try Harness.configuration("n2"), inbox: FrameInbox())
         let port = n2.port
         let closed = try await onDedicatedThread {
-            let clients = try (0..<50).map { _ in try LoopbackConnection(port: port, timeoutSeconds: 5) }
+            let clients = try (0..<50).map { _ in try LoopbackConnection(port: port, timeoutSeconds: 30) }
             var header: [UInt8] = []
             PeerFrame.append(kind: 1, payload: [UInt8](), to: &header)
             header[3] = 0x01  // 16 MiB declared
