@@ -122,11 +122,6 @@ public final class ProcessCluster {
         await self.processes.removeValue(forKey: id)?.stop(signal: signal)
     }
 
-    /// Stops every member still running.
-    public func stopAll() async {
-        for id in self.processes.keys.sorted() { await self.stop(id) }
-    }
-
     /// Sends SIGTERM to every member still running and returns at once: for a `defer` at a test's end, which cannot
     /// wait without blocking its thread (the cluster's `deinit` waits for them on a thread of its own).
     public func terminateAll() {
