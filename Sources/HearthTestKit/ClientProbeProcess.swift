@@ -27,10 +27,11 @@ public final class ClientProbeProcess {
         }
     }
 
-    /// Kills the probe with SIGKILL (nothing of it runs after) and waits for it to exit.
-    public func kill() {
+    /// Kills the probe with SIGKILL (nothing of it runs after) and waits, on a dedicated thread, for it to exit.
+    public func kill() async {
         Foundation.kill(self.process.processIdentifier, SIGKILL)
-        self.process.waitUntilExit()
+        let process = self.process
+        _ = try? await onDedicatedThread { process.waitUntilExit() }
     }
 
     /// The built probe: next to the `hearth` binary the tests run (`ServerProcess.binaryPath()`).

@@ -1,7 +1,9 @@
 public import Foundation
+import HearthSystem
 
 /// A cluster of `hearth serve --config` child processes on free loopback ports, each with its own data directory,
-/// with fault injection on: what a real-process test needs to kill, restart and partition members.
+/// with fault injection on: what a real-process test needs to kill, restart and partition members. Every wait (a
+/// member starting or exiting, a request) happens on a dedicated thread, never on a thread of the cooperative pool.
 public final class ProcessCluster {
     /// The member names, `n1` … `nN`, then the nodes that joined.
     public private(set) var ids: [String]
@@ -22,7 +24,7 @@ public final class ProcessCluster {
 
     /// Writes a configuration for `count` nodes and starts them all, unless `starting` is false (the test fills their
     /// data directories first, `dataDirectory(_:)`, and starts them with `start(_:)`).
-    public init(nodes count: Int, shards: Int = 8, replicationFactor: Int = 3, starting: Bool = true) throws {
+    public init(nodes count: Int, shards: Int = 8, replicationFactor: Int = 3, starting: Bool = true) async throws {
         self.directory = try TemporaryDirectory("hearth-cluster")
         self.ids = (1...count).map { "n\($0)" }
         let ports = try FreePorts.take(2 * count)
@@ -46,50 +48,57 @@ public final class ProcessCluster {
         self.configurationPath = self.directory.child("cluster.json")
         try json.write(toFile: self.configurationPath, atomically: true, encoding: .utf8)
         guard starting else { return }
-        for id in self.ids { try self.start(id) }
+        for id in self.ids { try await self.start(id) }
     }
 
     /// Member `id`'s data directory.
     public func dataDirectory(_ id: String) -> String { self.directory.child(id) }
 
+    /// Kills the members still running; a dedicated thread waits for them to exit, then removes their data.
     deinit {
-        for process in self.processes.values { process.stop(signal: SIGKILL) }
-        self.directory.remove()
+        let processes = self.processes.values.map(\.process)
+        for process in processes { kill(process.processIdentifier, SIGKILL) }
+        let directory = self.directory
+        let exited = ExitedProcesses(processes: processes)
+        _ = try? DedicatedThread.start(name: "test-cluster-end") {
+            for process in exited.processes { process.waitUntilExit() }
+            directory.remove()
+        }.detach()
     }
 
     /// Starts (or restarts, on its old data) member `id`. A member that exits before listening is started again, up
     /// to three times half a second apart: its ports are fixed, and while it was down another test may have held
     /// one for a moment (`FreePorts` probes candidates by binding them), which a node reports as "Address already
     /// in use". A node that cannot start at all still fails.
-    public func start(_ id: String) throws {
+    public func start(_ id: String) async throws {
         var attempts = 1
         while true {
             do {
-                return try self.startOnce(id)
+                return try await self.startOnce(id)
             } catch let error as TestClientError where attempts < 3 && error.description.contains("before listening") {
                 attempts += 1
-                Thread.sleep(forTimeInterval: 0.5)
+                try? await Task.sleep(for: .milliseconds(500))
             }
         }
     }
 
-    private func startOnce(_ id: String) throws {
+    private func startOnce(_ id: String) async throws {
         if self.joined.contains(id) {
-            self.processes[id] = try ServerProcess(
+            self.processes[id] = try await ServerProcess(
                 dataDirectory: self.dataDirectory(id), arguments: ["--fault-injection"], choosesPort: false)
             return
         }
-        self.processes[id] = try ServerProcess(
+        self.processes[id] = try await ServerProcess(
             dataDirectory: self.dataDirectory(id),
             arguments: ["--config", self.configurationPath, "--node", id, "--fault-injection"])
     }
 
     /// Starts a new node `id` on free ports with `hearth serve --join` through member `seed`'s peer port; returns
     /// once it has joined and listens.
-    public func join(_ id: String, through seed: String) throws {
+    public func join(_ id: String, through seed: String) async throws {
         guard let seedPort = self.peerPorts[seed] else { throw TestClientError(description: "no member \(seed)") }
         let ports = try FreePorts.take(2)
-        self.processes[id] = try ServerProcess(
+        self.processes[id] = try await ServerProcess(
             dataDirectory: self.directory.child(id),
             arguments: [
                 "--join", "127.0.0.1:\(seedPort)", "--node", id, "--port", "\(ports[0])", "--peer-port",
@@ -103,42 +112,58 @@ public final class ProcessCluster {
         self.joined.insert(id)
     }
 
-    /// Runs `hearth ARGUMENTS` to completion (blocking) and returns its exit status and output.
-    public static func hearth(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
+    /// Runs `hearth ARGUMENTS` to completion and returns its exit status and output.
+    public static func hearth(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
     }
 
     /// Stops member `id` with `signal` (SIGKILL: a crash) and waits for it to exit.
-    public func stop(_ id: String, signal: Int32 = SIGTERM) {
-        self.processes.removeValue(forKey: id)?.stop(signal: signal)
+    public func stop(_ id: String, signal: Int32 = SIGTERM) async {
+        await self.processes.removeValue(forKey: id)?.stop(signal: signal)
     }
 
-    /// Stops every member still running.
-    public func stopAll() {
-        for id in self.processes.keys.sorted() { self.stop(id) }
+    /// Sends SIGTERM to every member still running and returns at once: for a `defer` at a test's end, which cannot
+    /// wait without blocking its thread (the cluster's `deinit` waits for them on a thread of its own).
+    public func terminateAll() {
+        for process in self.processes.values { process.terminate() }
     }
 
     /// The running process of member `id`.
     public func process(_ id: String) -> ServerProcess? { self.processes[id] }
 
     /// A request to member `id`, on a new connection; one to `/.cluster…` carries the administrator's credential.
-    public func request(_ id: String, _ method: String, _ target: String, body: String? = nil) throws
+    public func request(_ id: String, _ method: String, _ target: String, body: String? = nil) async throws
         -> HTTPTestClient.Response
     {
         guard let port = self.httpPorts[id] else { throw TestClientError(description: "no member \(id)") }
         let headers = target.hasPrefix("/.cluster") ? [("Authorization", "Bearer \(self.adminSecret)")] : []
-        return try HTTPTestClient(port: port, timeoutSeconds: 30).request(method, target, body: body, headers: headers)
+        return try await HTTPTestClient.request(
+            port: port, method, target, body: body, headers: headers, timeoutSeconds: 30)
+    }
+
+    /// Whether every member of `ids` (every member, by default) answers `/.ready` with 200 now.
+    public func areReady(_ ids: [String]? = nil) async -> Bool {
+        for id in ids ?? self.ids where (try? await self.request(id, "GET", "/.ready").status) != 200 { return false }
+        return true
     }
 
     /// Cuts member `id` off from `peers` in both directions (each side drops the other's frames).
-    public func partition(_ id: String, from peers: [String]) throws {
+    public func partition(_ id: String, from peers: [String]) async throws {
         let list = peers.map { "\"\($0)\"" }.joined(separator: ",")
-        _ = try self.request(id, "POST", "/.cluster/partition", body: #"{"peers":[\#(list)]}"#)
-        for peer in peers { _ = try self.request(peer, "POST", "/.cluster/partition", body: #"{"peers":["\#(id)"]}"#) }
+        _ = try await self.request(id, "POST", "/.cluster/partition", body: #"{"peers":[\#(list)]}"#)
+        for peer in peers {
+            _ = try await self.request(peer, "POST", "/.cluster/partition", body: #"{"peers":["\#(id)"]}"#)
+        }
     }
 
     /// Restores every link of every running member.
-    public func heal() throws {
-        for id in self.processes.keys.sorted() { _ = try self.request(id, "POST", "/.cluster/heal") }
+    public func heal() async throws {
+        for id in self.processes.keys.sorted() { _ = try await self.request(id, "POST", "/.cluster/heal") }
     }
+}
+
+/// The members' processes a cluster's `deinit` hands to the thread that waits for them. Unchecked sendable: the
+/// cluster is gone, so that thread is the only one left using them.
+private struct ExitedProcesses: @unchecked Sendable {
+    let processes: [Process]
 }

@@ -2,12 +2,14 @@ import Foundation
 
 extension ServerProcess {
     /// Runs `writers` blocking load generators against the server, each on its own connection and thread, and
-    /// SIGKILLs the server after `milliseconds`; returns once it has exited.
+    /// SIGKILLs the server once `milliseconds` have passed and `ready()` holds (the load has done what the test needs
+    /// before the crash, however long a loaded machine takes to get there; two minutes at most); returns once the
+    /// server has exited.
     ///
     /// Each generator calls `write(writer, sequence, client)` for sequence 1, 2, … until it returns false (the
     /// request failed, as every request does once the server is gone) or the server has been killed.
     public func killDuringLoad(
-        writers: Int, afterMilliseconds milliseconds: Int,
+        writers: Int, afterMilliseconds milliseconds: Int, once ready: @escaping @Sendable () -> Bool = { true },
         write: @escaping @Sendable (_ writer: Int, _ sequence: Int, _ client: HTTPTestClient) -> Bool
     ) async {
         let port = self.port
@@ -28,10 +30,11 @@ extension ServerProcess {
             }
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(milliseconds))
+                _ = await eventually(seconds: 120, every: 0.01) { ready() }
                 kill(pid, SIGKILL)
                 stop.set()
             }
         }
-        self.process.waitUntilExit()
+        await self.exited()
     }
 }

@@ -12,8 +12,8 @@ import Testing
     /// listener once.
     @Test(arguments: [Duration.milliseconds(20), .zero], FanoutOptions.Writer.allCases)
     func everyListenerGetsEveryEvent(interval: Duration, writer: FanoutOptions.Writer) async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         var options = FanoutOptions()
         options.server = StarsOptions.Node(host: "127.0.0.1", port: server.port)
         options.listeners = 30

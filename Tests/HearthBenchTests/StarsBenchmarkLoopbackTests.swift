@@ -25,8 +25,8 @@ import Testing
         (StarsOptions.Mode.increment, false), (.increment, true), (.transaction, false), (.transaction, true),
     ])
     func aRunKeepsEveryStar(mode: StarsOptions.Mode, hot: Bool) async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let lines = Mutex<[String]>([])
         let report = try await StarsBenchmark.run(Self.options(server, mode, hot: hot), isTerminal: false) { line in
             lines.withLock { $0.append(line) }
@@ -58,8 +58,8 @@ import Testing
     }
 
     @Test func chaosWithoutItsScriptEndsTheRunBeforeItStarts() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         var options = Self.options(server, .increment)
         options.killsLeader = true
         options.clusterScript = "/nonexistent/scripts/cluster"
@@ -72,8 +72,8 @@ import Testing
     }
 
     @Test func chaosAgainstASingleNodeIsReportedAsFailed() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         var options = Self.options(server, .increment)
         options.killsLeader = true
         options.clusterScript = "/bin/true"
@@ -86,8 +86,8 @@ import Testing
         let directory = try TemporaryDirectory("stars-rules")
         let rules = directory.path + "/rules.json"
         try Data(#"{"rules": {".read": true, ".write": false}}"#.utf8).write(to: URL(fileURLWithPath: rules))
-        let server = try ServerProcess(arguments: ["--rules", rules])
-        defer { server.stop() }
+        let server = try await ServerProcess(arguments: ["--rules", rules])
+        defer { server.terminate() }
         do {
             _ = try await StarsBenchmark.run(Self.options(server, .increment), isTerminal: false) { _ in }
             Issue.record("the run started")

@@ -1,5 +1,4 @@
 import HearthCore
-import HearthNet
 import HearthTestKit
 import Testing
 
@@ -19,16 +18,15 @@ import Testing
         return options
     }
 
-    private static func read(_ server: ServerProcess, _ path: String) throws -> String {
-        let address = try SocketAddress(parsing: "127.0.0.1:\(server.port)")
-        let response = try BlockingHTTPClient(timeout: .seconds(5)).request("GET", address, "/\(path).json")
-        return String(decoding: response.body, as: UTF8.self)
+    /// The JSON at `/path` of the node, read on a thread of its own.
+    private static func read(_ server: ServerProcess, _ path: String) async throws -> String {
+        try await HTTPTestClient.request(port: server.port, "GET", "/\(path).json").text
     }
 
     /// With `--cleanup`, the run's checks pass and then its posts and authors' copies are gone.
     @Test func cleanupRemovesWhatTheRunWrote() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let announced = Slot<String>()
         let report = try await StarsBenchmark.run(
             Self.options(server, cleansUp: true), isTerminal: false, announce: { announced.set($0) }
@@ -37,17 +35,18 @@ import Testing
         let pattern = "posts/\(report.run)-p* and user-posts/\(report.run)-a*"
         #expect(announced.current?.hasPrefix("writing under \(pattern)") == true, "\(announced.current ?? "")")
         #expect(report.leftovers?.isRemoved == true && report.json["leftPaths"] == .int(0))
-        #expect(try Self.read(server, "posts") == "null" && Self.read(server, "user-posts") == "null")
+        #expect(try await Self.read(server, "posts") == "null")
+        #expect(try await Self.read(server, "user-posts") == "null")
         #expect(report.text.contains("cleanup      removed the run's 18 path(s)"))
     }
 
     /// Without `--cleanup`, the data stays and the report's last lines count it and give the curl that removes it.
     @Test func withoutCleanupTheReportSaysWhatIsLeft() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let report = try await StarsBenchmark.run(Self.options(server, cleansUp: false), isTerminal: false) { _ in }
         #expect(report.invariantsOk, "\(report.violations)")
-        #expect(try Self.read(server, "posts") != "null")
+        #expect(try await Self.read(server, "posts") != "null")
         #expect(report.json["leftPaths"] == .int(18))
         let lines = report.text.split(separator: "\n")
         #expect(lines.dropLast().last?.hasPrefix("left behind  18 path(s)") == true)
@@ -56,10 +55,10 @@ import Testing
         // The update the curl sends removes the run.
         let leftovers = try #require(report.leftovers)
         let body = JSONValue.object(Dictionary(uniqueKeysWithValues: leftovers.paths.map { ($0, JSONValue.null) }))
-        let address = try SocketAddress(parsing: "127.0.0.1:\(server.port)")
-        let answer = try BlockingHTTPClient(timeout: .seconds(5))
-            .request("PATCH", address, "/.json?ns=default", body: body.jsonBytes())
+        let answer = try await HTTPTestClient.request(
+            port: server.port, "PATCH", "/.json?ns=default", body: String(decoding: body.jsonBytes(), as: UTF8.self))
         #expect(answer.status == 200)
-        #expect(try Self.read(server, "posts") == "null" && Self.read(server, "user-posts") == "null")
+        #expect(try await Self.read(server, "posts") == "null")
+        #expect(try await Self.read(server, "user-posts") == "null")
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HearthCore
 import HearthSystem
@@ -15,7 +14,8 @@ import Testing
         static let posts = 4
         let acknowledged = Lock<[(post: Int, user: Int)]>([])
         let stop = Flag()
-        let done = DispatchGroup()
+        /// Set when the starring thread has ended.
+        let done = Flag()
 
         static func post(_ post: Int) -> String { "witness-p\(post)" }
         static func author(_ post: Int) -> String { "witness-a\(post)" }
@@ -31,11 +31,10 @@ import Testing
             }
             let answer = try client.request("PATCH", "/.json", body: "{" + setup.joined(separator: ",") + "}")
             try #require(answer.status == 200, "\(answer.text)")
-            self.done.enter()
             // A thread of its own: a blocking client on a Dispatch worker would hold one of the few threads the
             // whole test run's tasks share.
             try DedicatedThread.start(name: "backup-witness") {
-                defer { self.done.leave() }
+                defer { self.done.set() }
                 guard let client = try? HTTPTestClient(port: port) else { return }
                 var user = 0
                 while !self.stop.isSet {
@@ -58,11 +57,9 @@ import Testing
         }
     }
 
-    /// Runs `hearth ARGUMENTS` to its end on a thread of its own, off the cooperative pool.
+    /// Runs `hearth ARGUMENTS` to its end.
     private static func hearth(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await onDedicatedThread {
-            try ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
-        }
+        try await ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
     }
 
     /// Waits for `process` to exit without holding a thread of the cooperative pool.
@@ -70,9 +67,9 @@ import Testing
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
     }
 
-    /// The JSON at `path` of the node on `port`.
-    private static func read(_ path: String, port: Int) throws -> JSONValue {
-        let answer = try HTTPTestClient(port: port).request("GET", path)
+    /// The JSON at `path` of the node on `port`, read on a thread of its own.
+    private static func read(_ path: String, port: Int) async throws -> JSONValue {
+        let answer = try await onDedicatedThread { try HTTPTestClient(port: port).request("GET", path) }
         try #require(answer.status == 200, "GET \(path): \(answer.text)")
         return try JSONReader.parseValue(answer.body)
     }
@@ -90,28 +87,36 @@ import Testing
         nodes: [Int], witness port: Int, backup arguments: [String], file: String
     ) async throws -> [(post: Int, user: Int)] {
         let witness = Witness()
-        try witness.start(port: port)
-        defer {
-            witness.stop.set()
-            witness.done.wait()
-        }
+        try await onDedicatedThread { try witness.start(port: port) }
+        defer { witness.stop.set() }
         let bench = Process()
         bench.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
         bench.arguments = [
             "bench", "stars", "--nodes", nodes.map { "127.0.0.1:\($0)" }.joined(separator: ","), "--clients", "16",
-            "--posts", "24", "--users", "256", "--duration", "4s",
+            "--posts", "24", "--users", "256", "--duration", "300s",
         ]
         bench.standardOutput = FileHandle.nullDevice
         bench.standardError = FileHandle.nullDevice
         try bench.run()
         defer { if bench.isRunning { bench.terminate() } }
-        // Into the run: the bench's posts are written and its clients star them.
-        try await Task.sleep(for: .seconds(2))
+        // Into the run: the bench's posts are written and its clients star them, and the witness has stars
+        // acknowledged, however long a loaded machine takes to get there. The bench runs until the backup is taken.
+        try #require(
+            await eventually(seconds: 120, every: 0.2) {
+                guard !witness.acknowledged.withLock({ $0.isEmpty }),
+                    let answer = try? await HTTPTestClient.request(port: port, "GET", "/posts.json"),
+                    answer.status == 200, let posts = try? JSONReader.parseValue(answer.body)
+                else { return false }
+                return Self.members(posts).values.filter { !Self.members($0["stars"]).isEmpty }.count > Witness.posts
+            }, "the bench's clients starred nothing")
 
         let before = witness.acknowledged.withLock { $0 }
         let backup = try await Self.hearth(["backup"] + arguments + ["--out", file])
         #expect(backup.status == 0, "\(backup.output)")
+        bench.terminate()
         try await Self.exit(of: bench)
+        witness.stop.set()
+        #expect(await eventually(seconds: 30) { witness.done.isSet }, "the witness's client did not stop")
         #expect(!FileManager.default.fileExists(atPath: file + ".partial"))
         #expect(!before.isEmpty, "the witness had no star acknowledged before the backup")
         return before
@@ -119,9 +124,9 @@ import Testing
 
     /// Checks the node on `port`: every post's `starCount` equals its stars and its `user-posts` copy's, the bench
     /// starred more than the witness's posts, and every star in `before` is there.
-    private static func verify(port: Int, before: [(post: Int, user: Int)]) throws {
-        let posts = try Self.read("/posts.json", port: port)
-        let copies = try Self.read("/user-posts.json", port: port)
+    private static func verify(port: Int, before: [(post: Int, user: Int)]) async throws {
+        let posts = try await Self.read("/posts.json", port: port)
+        let copies = try await Self.read("/user-posts.json", port: port)
         var starred = 0
         for (id, post) in Self.members(posts) {
             let stars = Self.members(post["stars"]).count
@@ -142,8 +147,8 @@ import Testing
     }
 
     @Test func aBackupTakenWhileClientsStarRestoresIntoAFreshNodeWhole() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let directory = try TemporaryDirectory("backup-process")
         let file = directory.child("stars.backup")
         let before = try await Self.backUpWhileStarring(
@@ -152,9 +157,9 @@ import Testing
         let data = directory.child("restored")
         let restore = try await Self.hearth(["restore", "--in", file, "--data", data])
         #expect(restore.status == 0, "\(restore.output)")
-        let restored = try ServerProcess(dataDirectory: data)
-        defer { restored.stop() }
-        try Self.verify(port: restored.port, before: before)
+        let restored = try await ServerProcess(dataDirectory: data)
+        defer { restored.terminate() }
+        try await Self.verify(port: restored.port, before: before)
     }
 
     /// A backup reads everything: where the rules keep the root from everyone, it takes an administrator's
@@ -165,10 +170,10 @@ import Testing
         try #"{"rules": {"public": {".read": true}}}"#.write(
             toFile: directory.child("rules.json"), atomically: true, encoding: .utf8)
         try "backup-test-admin-secret\n".write(toFile: directory.child("secret"), atomically: true, encoding: .utf8)
-        let server = try ServerProcess(arguments: [
+        let server = try await ServerProcess(arguments: [
             "--rules", directory.child("rules.json"), "--database-secret-file", directory.child("secret"),
         ])
-        defer { server.stop() }
+        defer { server.terminate() }
         let file = directory.child("db.backup")
         let refused = try await Self.hearth(["backup", "--server", "127.0.0.1:\(server.port)", "--out", file])
         #expect(refused.status == 1 && refused.output.contains("--credential-file"), "\(refused.output)")
@@ -184,25 +189,26 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["HEARTH_CREDENTIAL_FILE"] = directory.child("secret")
         let arguments = ["backup", "--server", "127.0.0.1:\(server.port)", "--out", directory.child("again.backup")]
-        let fromEnvironment = try await onDedicatedThread { [environment] in
-            try ProcessOutput.run(
-                URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments, environment: environment)
-        }
+        let fromEnvironment = try await ProcessOutput.run(
+            URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments, environment: environment)
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.output)")
     }
 
     /// A backup whose connection is cut in the middle of the stream fails, and leaves neither the file nor its
     /// partial copy: nothing that could pass for a backup.
     @Test func aBackupCutOffMidStreamLeavesNoFile() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
-        let client = try HTTPTestClient(port: server.port)
-        let value = String(repeating: "x", count: 1000)
-        for batch in 0..<8 {
-            let members = (0..<4000).map { #""i\#($0)":"\#(value)""# }.joined(separator: ",")
-            let answer = try client.request("PUT", "/items/b\(batch).json", body: "{" + members + "}")
-            try #require(answer.status == 200, "\(answer.text)")
+        let server = try await ServerProcess()
+        defer { server.terminate() }
+        let port = server.port
+        let filled = try await onDedicatedThread { () -> [HTTPTestClient.Response] in
+            let client = try HTTPTestClient(port: port)
+            let value = String(repeating: "x", count: 1000)
+            return try (0..<8).map { batch in
+                let members = (0..<4000).map { #""i\#($0)":"\#(value)""# }.joined(separator: ",")
+                return try client.request("PUT", "/items/b\(batch).json", body: "{" + members + "}")
+            }
         }
+        for answer in filled { try #require(answer.status == 200, "\(answer.text)") }
         let proxy = try FaultyTCPProxy(targetPort: server.port)
         defer { proxy.close() }
         let directory = try TemporaryDirectory("backup-cut")
@@ -238,8 +244,8 @@ import Testing
         let file = directory.child("cluster.backup")
         let before: [(post: Int, user: Int)]
         do {
-            let cluster = try ProcessCluster(nodes: 3)
-            defer { cluster.stopAll() }
+            let cluster = try await ProcessCluster(nodes: 3)
+            defer { cluster.terminateAll() }
             #expect(await Self.ready(cluster))
             let ports = cluster.ids.compactMap { cluster.httpPorts[$0] }
             let member = try #require(cluster.httpPorts["n2"])
@@ -247,8 +253,8 @@ import Testing
                 nodes: ports, witness: ports[0],
                 backup: ["--server", "127.0.0.1:\(member)", "--config", cluster.configurationPath], file: file)
         }
-        let fresh = try ProcessCluster(nodes: 3, starting: false)
-        defer { fresh.stopAll() }
+        let fresh = try await ProcessCluster(nodes: 3, starting: false)
+        defer { fresh.terminateAll() }
         for id in fresh.ids {
             let restore = try await Self.hearth([
                 "restore", "--in", file, "--config", fresh.configurationPath, "--member", id, "--data",
@@ -256,25 +262,23 @@ import Testing
             ])
             #expect(restore.status == 0, "\(restore.output)")
         }
-        for id in fresh.ids { try fresh.start(id) }
+        for id in fresh.ids { try await fresh.start(id) }
         #expect(await Self.ready(fresh))
         for id in ["n1", "n3"] {
-            try Self.verify(port: try #require(fresh.httpPorts[id]), before: before)
+            try await Self.verify(port: try #require(fresh.httpPorts[id]), before: before)
         }
-        let write = try fresh.request("n2", "PATCH", "/.json", body: #"{"after-restore":true}"#)
+        let write = try await fresh.request("n2", "PATCH", "/.json", body: #"{"after-restore":true}"#)
         #expect(write.status == 200, "\(write.text)")
         // A restored member restarts from its own log like any other.
-        fresh.stop("n1")
-        try fresh.start("n1")
+        await fresh.stop("n1")
+        try await fresh.start("n1")
         #expect(await Self.ready(fresh))
-        #expect(try fresh.request("n1", "GET", "/after-restore.json").text == "true")
-        try Self.verify(port: try #require(fresh.httpPorts["n1"]), before: before)
+        #expect(try await fresh.request("n1", "GET", "/after-restore.json").text == "true")
+        try await Self.verify(port: try #require(fresh.httpPorts["n1"]), before: before)
     }
 
     /// Waits until every member answers `/.ready` with 200.
     private static func ready(_ cluster: ProcessCluster) async -> Bool {
-        await eventually(seconds: 60, every: 0.1) {
-            cluster.ids.allSatisfy { (try? cluster.request($0, "GET", "/.ready").status) == 200 }
-        }
+        await eventually(seconds: 60, every: 0.1) { await cluster.areReady() }
     }
 }

@@ -7,23 +7,16 @@ import Testing
 /// and a name that is no benchmark exits non-zero.
 @Suite struct BenchCommandProcessTests {
     /// Runs `hearth` with `arguments`; returns its exit status.
-    private static func hearth(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    private static func hearth(_ arguments: [String]) async throws -> Int32 {
+        try await ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments).status
     }
 
-    @Test func starsWritesAReportScriptsCanRead() throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+    @Test func starsWritesAReportScriptsCanRead() async throws {
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let directory = try TemporaryDirectory("bench-stars")
         let report = directory.path + "/report.json"
-        let status = try Self.hearth([
+        let status = try await Self.hearth([
             "bench", "stars", "--nodes", "127.0.0.1:\(server.port)", "--clients", "4", "--posts", "2", "--users", "8",
             "--duration", "1s", "--json", report,
         ])
@@ -33,12 +26,12 @@ import Testing
         #expect(json["opsPerSecond"] != nil && json["latencyMs"]?["p99"] != nil)
     }
 
-    @Test func fanoutWritesAReportScriptsCanRead() throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+    @Test func fanoutWritesAReportScriptsCanRead() async throws {
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let directory = try TemporaryDirectory("bench-fanout")
         let report = directory.path + "/report.json"
-        let status = try Self.hearth([
+        let status = try await Self.hearth([
             "bench", "fanout", "--server", "127.0.0.1:\(server.port)", "--listeners", "10", "--writes", "3",
             "--interval", "10ms", "--json", report,
         ])
@@ -48,10 +41,10 @@ import Testing
         #expect(json["latencyMs"]?["p99"] != nil)
     }
 
-    @Test func anUnknownBenchmarkExitsNonZero() throws {
-        #expect(try Self.hearth(["bench", "stares"]) == 2)
-        #expect(try Self.hearth(["bench", "stars", "--clients", "none"]) == 2)
-        #expect(try Self.hearth(["bench", "fanout", "--listeners", "none"]) == 2)
-        #expect(try Self.hearth(["bench"]) == 0)
+    @Test func anUnknownBenchmarkExitsNonZero() async throws {
+        #expect(try await Self.hearth(["bench", "stares"]) == 2)
+        #expect(try await Self.hearth(["bench", "stars", "--clients", "none"]) == 2)
+        #expect(try await Self.hearth(["bench", "fanout", "--listeners", "none"]) == 2)
+        #expect(try await Self.hearth(["bench"]) == 0)
     }
 }

@@ -81,9 +81,9 @@ import Testing
     }
 
     /// The node leading `shard`, as a live member's `/.cluster` reports it.
-    private static func leader(of shard: Int, cluster: ProcessCluster, alive: [String]) -> String? {
+    private static func leader(of shard: Int, cluster: ProcessCluster, alive: [String]) async -> String? {
         for id in alive {
-            guard let response = try? cluster.request(id, "GET", "/.cluster"), response.status == 200,
+            guard let response = try? await cluster.request(id, "GET", "/.cluster"), response.status == 200,
                 let document = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
                 let shards = document["shards"] as? [[String: Any]],
                 let entry = shards.first(where: { $0["shard"] as? Int == shard }),
@@ -95,12 +95,10 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(10))) func killingTheHotLeaderLosesNothingAcknowledged() async throws {
-        let cluster = try ProcessCluster(nodes: 3, shards: Self.shards)
-        defer { cluster.stopAll() }
+        let cluster = try await ProcessCluster(nodes: 3, shards: Self.shards)
+        defer { cluster.terminateAll() }
         #expect(
-            await eventually(seconds: 60, every: 0.1) {
-                cluster.ids.allSatisfy { (try? cluster.request($0, "GET", "/.ready").status) == 200 }
-            })
+            await eventually(seconds: 60, every: 0.1) { await cluster.areReady() })
         let router = ShardRouter(shardCount: Self.shards, shardDepth: 2)
         let hot = try #require(router.shard(namespace: "default", path: try Path(validating: "/posts/hot")))
         let ports = cluster.ids.compactMap { cluster.httpPorts[$0] }
@@ -124,15 +122,15 @@ import Testing
         var killed: [String] = []
         for _ in 0..<Self.kills {
             try await Task.sleep(for: .milliseconds(300))
-            guard let leader = Self.leader(of: hot, cluster: cluster, alive: cluster.ids) else { continue }
-            cluster.stop(leader, signal: SIGKILL)
+            guard let leader = await Self.leader(of: hot, cluster: cluster, alive: cluster.ids) else { continue }
+            await cluster.stop(leader, signal: SIGKILL)
             killed.append(leader)
             try await Task.sleep(for: .milliseconds(200))
-            try cluster.start(leader)
+            try await cluster.start(leader)
             // A node that does not come back (it crashed on restart) ends the test at once.
             try #require(
                 await eventually(seconds: 60, every: 0.1) {
-                    (try? cluster.request(leader, "GET", "/.ready").status) == 200
+                    (try? await cluster.request(leader, "GET", "/.ready").status) == 200
                 }, "\(leader) did not come back")
         }
         try await Task.sleep(for: .milliseconds(500))
@@ -144,7 +142,10 @@ import Testing
         var trees: [String] = []
         #expect(
             await eventually(seconds: 60, every: 0.2) {
-                trees = cluster.ids.map { (try? cluster.request($0, "GET", "/.json?format=export").text) ?? "" }
+                trees = []
+                for id in cluster.ids {
+                    trees.append((try? await cluster.request(id, "GET", "/.json?format=export").text) ?? "")
+                }
                 return Set(trees).count == 1 && !(trees.first ?? "").isEmpty
             }, "the nodes hold different trees")
         let tree = try #require(

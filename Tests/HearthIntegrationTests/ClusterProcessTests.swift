@@ -7,9 +7,7 @@ import Testing
 @Suite(.serialized) struct ClusterProcessTests {
     /// Waits until every member in `ids` answers `/.ready` with 200.
     private func ready(_ cluster: ProcessCluster, _ ids: [String]) async -> Bool {
-        await eventually(seconds: 60, every: 0.1) {
-            ids.allSatisfy { (try? cluster.request($0, "GET", "/.ready").status) == 200 }
-        }
+        await eventually(seconds: 60, every: 0.1) { await cluster.areReady(ids) }
     }
 
     /// A write through `id` that is retried while leadership moves (503); returns the last status.
@@ -18,30 +16,38 @@ import Testing
     {
         var status = 0
         _ = await eventually(seconds: 60, every: 0.1) {
-            status = (try? cluster.request(id, method, target, body: body).status) ?? 0
+            status = (try? await cluster.request(id, method, target, body: body).status) ?? 0
             return status == 200
         }
         return status
     }
 
-    private func read(_ cluster: ProcessCluster, _ id: String, _ target: String) -> String? {
-        try? cluster.request(id, "GET", target).text
+    private func read(_ cluster: ProcessCluster, _ id: String, _ target: String) async -> String? {
+        try? await cluster.request(id, "GET", target).text
     }
 
     @Test(.timeLimit(.minutes(3))) func everyNodeServesOneDatabaseThroughACrashAndAPartition() async throws {
-        let cluster = try ProcessCluster(nodes: 3)
-        defer { cluster.stopAll() }
+        let cluster = try await ProcessCluster(nodes: 3)
+        defer { cluster.terminateAll() }
         #expect(await self.ready(cluster, cluster.ids))
 
         // A listener on n3 hears a write made on n1.
         let port3 = try #require(cluster.httpPorts["n3"])
-        let listener = try HTTPTestClient(port: port3, timeoutSeconds: 30)
-        let head = try listener.request("GET", "/posts/p1.json", headers: [("Accept", "text/event-stream")])
-        #expect(head.status == 200)
-        #expect(try listener.readEvent().event == "put")
+        let subscribed = Flag()
+        async let heard = onDedicatedThread {
+            () -> (status: Int, first: String, event: (event: String, data: String)) in
+            let listener = try HTTPTestClient(port: port3, timeoutSeconds: 30)
+            let head = try listener.request("GET", "/posts/p1.json", headers: [("Accept", "text/event-stream")])
+            let first = try listener.readEvent().event
+            subscribed.set()
+            return (head.status, first, try listener.readEvent())
+        }
+        #expect(await eventually(seconds: 30) { subscribed.isSet })
         #expect(
             await self.write(cluster, "n1", "PUT", "/posts/p1.json", #"{"starCount":1,"stars":{"u1":true}}"#) == 200)
-        let event = try listener.readEvent()
+        let (headStatus, first, event) = try await heard
+        #expect(headStatus == 200)
+        #expect(first == "put")
         #expect(event.event == "put")
         #expect(event.data.contains(#""starCount":1"#))
 
@@ -52,34 +58,34 @@ import Testing
         let expected =
             #"{"posts":{"p1":{"starCount":2,"stars":{"u1":true}},"p2":{"starCount":5}},"#
             + #""user-posts":{"u9":{"p2":{"starCount":5}}}}"#
-        #expect(self.read(cluster, "n2", "/.json") == expected)
+        #expect(await self.read(cluster, "n2", "/.json") == expected)
         for id in cluster.ids {
-            #expect(await eventually(seconds: 30) { self.read(cluster, id, "/.json") == expected })
+            #expect(await eventually(seconds: 30) { await self.read(cluster, id, "/.json") == expected })
         }
 
         // n1 crashes; the others keep taking writes; restarted, n1 recovers and catches up.
-        cluster.stop("n1", signal: SIGKILL)
+        await cluster.stop("n1", signal: SIGKILL)
         for post in 3...6 {
             #expect(await self.write(cluster, "n2", "PUT", "/posts/p\(post)/starCount.json", "\(post)") == 200)
         }
-        #expect(self.read(cluster, "n2", "/posts/p6/starCount.json") == "6")
-        try cluster.start("n1")
+        #expect(await self.read(cluster, "n2", "/posts/p6/starCount.json") == "6")
+        try await cluster.start("n1")
         #expect(await self.ready(cluster, ["n1"]))
-        #expect(await eventually(seconds: 30) { self.read(cluster, "n1", "/posts/p6/starCount.json") == "6" })
-        #expect(self.read(cluster, "n1", "/posts/p1/starCount.json") == "2")
+        #expect(await eventually(seconds: 30) { await self.read(cluster, "n1", "/posts/p6/starCount.json") == "6" })
+        #expect(await self.read(cluster, "n1", "/posts/p1/starCount.json") == "2")
 
         // n3 is cut off: the majority keeps writing; healed, n3 shows everything.
-        try cluster.partition("n3", from: ["n1", "n2"])
+        try await cluster.partition("n3", from: ["n1", "n2"])
         #expect(await self.write(cluster, "n1", "PUT", "/posts/p7/starCount.json", "7") == 200)
-        #expect(await eventually(seconds: 30) { (try? cluster.request("n3", "GET", "/.ready").status) == 503 })
-        try cluster.heal()
+        #expect(await eventually(seconds: 30) { (try? await cluster.request("n3", "GET", "/.ready").status) == 503 })
+        try await cluster.heal()
         #expect(await self.ready(cluster, cluster.ids))
-        #expect(await eventually(seconds: 30) { self.read(cluster, "n3", "/posts/p7/starCount.json") == "7" })
+        #expect(await eventually(seconds: 30) { await self.read(cluster, "n3", "/posts/p7/starCount.json") == "7" })
 
         // `/.cluster` names the cluster, its members and each shard's leader (once leadership has settled: the
         // preferred leaders take their shards back a few seconds after the heal, and a shard being handed over
         // has no leader for a moment).
-        let status = try cluster.request("n2", "GET", "/.cluster")
+        let status = try await cluster.request("n2", "GET", "/.cluster")
         #expect(status.status == 200)
         let document = try JSONSerialization.jsonObject(with: Data(status.body)) as? [String: Any]
         #expect(document?["cluster"] as? String == "test")
@@ -87,7 +93,7 @@ import Testing
         #expect((document?["shards"] as? [[String: Any]])?.count == 8)
         #expect(
             await eventually(seconds: 30) {
-                guard let body = try? cluster.request("n2", "GET", "/.cluster").body,
+                guard let body = try? await cluster.request("n2", "GET", "/.cluster").body,
                     let document = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
                     let shards = document["shards"] as? [[String: Any]]
                 else { return false }
@@ -95,7 +101,7 @@ import Testing
             })
 
         // `/.metrics` carries each shard's replication figures and each peer link's.
-        let metrics = try cluster.request("n1", "GET", "/.metrics").text
+        let metrics = try await cluster.request("n1", "GET", "/.metrics").text
         for name in [
             #"hearth_raft_term{shard="0"}"#, #"hearth_raft_commit_index{shard="7"}"#,
             #"hearth_raft_apply_lag{shard="0"}"#,

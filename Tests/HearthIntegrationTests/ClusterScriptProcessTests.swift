@@ -24,11 +24,9 @@ import Testing
         environment["HEARTH_BINARY"] = binary
         environment["HEARTH_CLUSTER_STATE"] = directory.child("state")
         environment["HEARTH_CLUSTER_TIMEOUT"] = "60"
-        return try await onDedicatedThread { [environment] in
-            let (status, output) = try ProcessOutput.run(
-                root.appendingPathComponent("scripts/cluster"), arguments, environment: environment, directory: root)
-            return Run(status: status, output: output)
-        }
+        let (status, output) = try await ProcessOutput.run(
+            root.appendingPathComponent("scripts/cluster"), arguments, environment: environment, directory: root)
+        return Run(status: status, output: output)
     }
 
     /// Whether `pid` is a live process (not gone, not a zombie waiting to be reaped).
@@ -83,7 +81,7 @@ import Testing
             let attributes = try FileManager.default.attributesOfItem(atPath: data + "/" + file)
             #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file)")
         }
-        #expect(try HTTPTestClient(port: ports[0]).request("GET", "/.cluster").status == 401)
+        #expect(try await HTTPTestClient.request(port: ports[0], "GET", "/.cluster").status == 401)
 
         // A second `up` refuses while the nodes run.
         let again = try await Self.script(["up", configuration], in: directory)

@@ -6,7 +6,7 @@ import Testing
 /// and how to make one, whether the file is not named, missing, or too short, and `--join` without one is refused.
 @Suite struct ClusterSecretProcessTests {
     private func serve(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await onDedicatedThread { try ProcessCluster.hearth(["serve"] + arguments) }
+        try await ProcessCluster.hearth(["serve"] + arguments)
     }
 
     @Test(.timeLimit(.minutes(1))) func aMemberWithoutAGoodSecretDoesNotStart() async throws {

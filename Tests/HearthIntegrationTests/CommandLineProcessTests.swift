@@ -7,8 +7,8 @@ import Testing
 /// line pointing to the right help (exit 2), and every command's `--help` lists every option its parser reads.
 @Suite struct CommandLineProcessTests {
     /// Runs `hearth` with `arguments`; returns its exit status and what it printed.
-    private static func hearth(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
+    private static func hearth(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await ProcessOutput.run(URL(fileURLWithPath: try ServerProcess.binaryPath()), arguments)
     }
 
     /// The options `file` (under Sources/hearth) names as string literals, `"--name"`, less `--help`.
@@ -23,9 +23,9 @@ import Testing
     }
 
     /// `hearth --version` and `hearth version` print the release and the peer protocol, and exit 0.
-    @Test func versionPrintsTheRelease() throws {
+    @Test func versionPrintsTheRelease() async throws {
         for spelling in ["--version", "version"] {
-            let (status, output) = try Self.hearth([spelling])
+            let (status, output) = try await Self.hearth([spelling])
             #expect(status == 0)
             #expect(output.hasPrefix("hearth \(HearthVersion.release)\n"), "\(output)")
             #expect(output.contains("peer protocol "), "\(output)")
@@ -33,7 +33,7 @@ import Testing
     }
 
     /// A mistyped command or option prints its error and exactly one line pointing to the help, and exits 2.
-    @Test func aMistakePrintsItsErrorAndOnePointer() throws {
+    @Test func aMistakePrintsItsErrorAndOnePointer() async throws {
         let cases: [([String], String, String)] = [
             (["serve", "--prot", "9000"], "hearth: unknown option '--prot'", "`hearth serve --help`"),
             (["srve"], "hearth: unknown command 'srve'", "`hearth help`"),
@@ -43,7 +43,7 @@ import Testing
             (["bench", "fanout", "--listeners", "none"], "--listeners needs", "`hearth bench fanout --help`"),
         ]
         for (arguments, error, pointer) in cases {
-            let (status, output) = try Self.hearth(arguments)
+            let (status, output) = try await Self.hearth(arguments)
             let lines = output.split(separator: "\n")
             #expect(status == 2, "\(arguments)")
             #expect(lines.count == 2, "\(arguments): \(output)")
@@ -53,8 +53,8 @@ import Testing
     }
 
     /// `hearth serve --help` lists every option `hearth serve` reads, with its default, and exits 0.
-    @Test func serveHelpListsEveryOption() throws {
-        let (status, output) = try Self.hearth(["serve", "--help"])
+    @Test func serveHelpListsEveryOption() async throws {
+        let (status, output) = try await Self.hearth(["serve", "--help"])
         #expect(status == 0)
         for option in try Self.options(namedIn: "Serve.swift") {
             #expect(output.contains(option + " "), "\(option)")
@@ -63,9 +63,9 @@ import Testing
     }
 
     /// `hearth cluster --help` (and a subcommand's) lists every subcommand and option, and exits 0.
-    @Test func clusterHelpListsEveryOption() throws {
+    @Test func clusterHelpListsEveryOption() async throws {
         for arguments in [["cluster", "--help"], ["cluster", "status", "--help"]] {
-            let (status, output) = try Self.hearth(arguments)
+            let (status, output) = try await Self.hearth(arguments)
             #expect(status == 0, "\(arguments)")
             for option in try Self.options(namedIn: "ClusterOptions.swift") {
                 #expect(output.contains(option + " "), "\(arguments): \(option)")
@@ -77,9 +77,9 @@ import Testing
     }
 
     /// `hearth backup --help` and `hearth restore --help` list every option their parsers take, and exit 0.
-    @Test func backupAndRestoreHelpListEveryOption() throws {
+    @Test func backupAndRestoreHelpListEveryOption() async throws {
         for (command, file) in [("backup", "BackupCommand.swift"), ("restore", "RestoreCommand.swift")] {
-            let (status, output) = try Self.hearth([command, "--help"])
+            let (status, output) = try await Self.hearth([command, "--help"])
             #expect(status == 0, "\(command)")
             let options = try Self.options(namedIn: file)
             #expect(!options.isEmpty, "\(file)")
@@ -90,16 +90,16 @@ import Testing
     }
 
     /// `hearth bench --help` and each benchmark's `--help` list their options with defaults, and exit 0.
-    @Test func benchHelpListsEveryOption() throws {
+    @Test func benchHelpListsEveryOption() async throws {
         for benchmark in ["query", "restart", "star"] {
-            let (status, output) = try Self.hearth(["bench", benchmark, "--help"])
+            let (status, output) = try await Self.hearth(["bench", benchmark, "--help"])
             #expect(status == 0, "\(benchmark)")
             for option in try Self.options(namedIn: "Bench.swift") {
                 #expect(output.contains(option + " "), "\(benchmark): \(option)")
             }
         }
         for benchmark in ["stars", "fanout"] {
-            let (status, output) = try Self.hearth(["bench", benchmark, "--help"])
+            let (status, output) = try await Self.hearth(["bench", benchmark, "--help"])
             #expect(status == 0, "\(benchmark)")
             #expect(output.contains("--namespace NAME") && output.contains("(default "), "\(benchmark): \(output)")
         }

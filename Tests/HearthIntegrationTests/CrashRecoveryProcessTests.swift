@@ -8,9 +8,11 @@ import Testing
     /// Writers record every write the server acknowledged; the process is SIGKILLed mid-load; after a restart on the
     /// same data directory every acknowledged write must be there with its value.
     @Test func everyAcknowledgedWriteSurvivesSIGKILL() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess()
         let acknowledged = AcknowledgedWrites()
-        await server.killDuringLoad(writers: 8, afterMilliseconds: 1500) { writer, sequence, client in
+        // Killed 1.5 s into the load, and not before it has 100 writes acknowledged (a loaded machine is slower).
+        await server.killDuringLoad(writers: 8, afterMilliseconds: 1500, once: { acknowledged.all.count > 100 }) {
+            writer, sequence, client in
             let key = "w\(writer)/k\(sequence)"
             guard let response = try? client.request("PUT", "/load/\(key).json", body: "\(sequence)"),
                 response.status == 200
@@ -21,10 +23,9 @@ import Testing
         let expected = acknowledged.all
         #expect(expected.count > 100, "the load should have acknowledged a meaningful number of writes")
 
-        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
-        defer { restarted.stop() }
-        let client = try HTTPTestClient(port: restarted.port)
-        let body = try client.request("GET", "/load.json").text
+        let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.terminate() }
+        let body = try await HTTPTestClient.request(port: restarted.port, "GET", "/load.json").text
         let stored = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: [String: Int]] ?? [:]
         var missing: [String] = []
         for (key, value) in expected {
@@ -35,14 +36,14 @@ import Testing
     }
 
     @Test func sigtermShutsDownGracefullyAndKeepsData() async throws {
-        let server = try ServerProcess()
-        let client = try HTTPTestClient(port: server.port)
-        #expect(try client.request("PUT", "/kept.json", body: #"{"v":1}"#).status == 200)
-        server.stop(signal: SIGTERM)
+        let server = try await ServerProcess()
+        #expect(
+            try await HTTPTestClient.request(port: server.port, "PUT", "/kept.json", body: #"{"v":1}"#).status == 200)
+        await server.stop(signal: SIGTERM)
         #expect(server.process.terminationStatus == 0)
-        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
-        defer { restarted.stop() }
-        #expect(try HTTPTestClient(port: restarted.port).request("GET", "/kept.json").text == #"{"v":1}"#)
+        let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.terminate() }
+        #expect(try await HTTPTestClient.request(port: restarted.port, "GET", "/kept.json").text == #"{"v":1}"#)
     }
 }
 

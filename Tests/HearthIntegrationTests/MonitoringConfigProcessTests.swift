@@ -120,13 +120,11 @@ import Testing
         let queries = Self.queries(in: document)
         #expect(queries.count >= 20)
 
-        let cluster = try ProcessCluster(nodes: 3)
-        defer { cluster.stopAll() }
+        let cluster = try await ProcessCluster(nodes: 3)
+        defer { cluster.terminateAll() }
         #expect(
-            await eventually(seconds: 60, every: 0.1) {
-                cluster.ids.allSatisfy { (try? cluster.request($0, "GET", "/.ready").status) == 200 }
-            })
-        let families = Self.families(in: try cluster.request("n1", "GET", "/.metrics").text)
+            await eventually(seconds: 60, every: 0.1) { await cluster.areReady() })
+        let families = Self.families(in: try await cluster.request("n1", "GET", "/.metrics").text)
         #expect(families["hearth_raft_is_leader"] == "gauge")
 
         let ruleTests = try Self.file("hearth.rules.test.yml")

@@ -14,7 +14,7 @@ import Testing
         try Self.rules.write(toFile: directory.child("database.rules.json"), atomically: true, encoding: .utf8)
         try "\(Self.secret)\n".write(toFile: directory.child("secrets"), atomically: true, encoding: .utf8)
         try TestKeys.certificatesJSON.write(toFile: directory.child("keys.json"), atomically: true, encoding: .utf8)
-        let server = try ServerProcess(arguments: [
+        let server = try await ServerProcess(arguments: [
             "--rules", directory.child("database.rules.json"), "--database-secret-file", directory.child("secrets"),
             "--project-id", "hearth-test", "--auth-keys", directory.child("keys.json"),
         ])
@@ -32,22 +32,19 @@ import Testing
             ]
         }
         #expect(statuses == [401, 200, 200, 401, 200, 401], "owner is no administrator beside a database secret")
-        server.stop()
-        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
-        defer { restarted.stop() }
-        let restartedPort = restarted.port
-        let afterRestart = try await onDedicatedThread {
-            try HTTPTestClient(port: restartedPort).request("GET", "/users/ada.json").status
-        }
+        await server.stop()
+        let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.terminate() }
+        let afterRestart = try await HTTPTestClient.request(port: restarted.port, "GET", "/users/ada.json").status
         #expect(afterRestart == 401, "the stored rules outlive the restart")
     }
 
-    @Test func aRulesFileWithAMistakeStopsTheNodeWithItsLine() throws {
+    @Test func aRulesFileWithAMistakeStopsTheNodeWithItsLine() async throws {
         let directory = try TemporaryDirectory("hearth-security")
         defer { directory.remove() }
         try "{\n  \"rules\": {\n    \".read\": \"auth.uid ==\"\n  }\n}\n".write(
             toFile: directory.child("bad.rules.json"), atomically: true, encoding: .utf8)
-        let run = try ProcessOutput.run(
+        let run = try await ProcessOutput.run(
             URL(fileURLWithPath: try ServerProcess.binaryPath()),
             ["serve", "--port", "0", "--data", directory.child("data"), "--rules", directory.child("bad.rules.json")])
         #expect(run.status != 0)

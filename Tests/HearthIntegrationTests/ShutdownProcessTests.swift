@@ -5,7 +5,7 @@ import Testing
 /// What realtime clients see when a node is stopped with SIGTERM.
 @Suite(.serialized) struct ShutdownProcessTests {
     @Test func sigtermClosesRealtimeClientsWithGoingAwayAndRunsTheirOnDisconnects() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess()
         let port = server.port
         let pid = server.process.processIdentifier
         let close = try await onDedicatedThread { () -> (code: UInt16?, reason: String) in
@@ -16,18 +16,19 @@ import Testing
             kill(pid, SIGTERM)
             return try client.readClose()
         }
-        server.process.waitUntilExit()
+        await server.exited()
         #expect(close.code == 1001)
         #expect(server.process.terminationStatus == 0)
-        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
-        defer { restarted.stop() }
-        #expect(try HTTPTestClient(port: restarted.port).request("GET", "/presence/me.json").text == #""offline""#)
+        let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.terminate() }
+        #expect(
+            try await HTTPTestClient.request(port: restarted.port, "GET", "/presence/me.json").text == #""offline""#)
     }
 
     /// A long-polling browser's held disconnect frame (`/.lp?dframe=t`) does not hold the node up: SIGTERM ends the
     /// frame's chunked reply at once, and the session's onDisconnects run before the process exits.
     @Test func sigtermEndsAHeldDisconnectFrameAndRunsTheLongPollSessionsOnDisconnects() async throws {
-        let server = try ServerProcess()
+        let server = try await ServerProcess()
         let port = server.port
         let pid = server.process.processIdentifier
         let (page, signalled) = try await onDedicatedThread { () -> (String, ContinuousClock.Instant) in
@@ -38,13 +39,14 @@ import Testing
             kill(pid, SIGTERM)
             return (String(decoding: frame.readUntilClosed(), as: UTF8.self), signalled)
         }
-        server.process.waitUntilExit()
+        await server.exited()
         let stopped = ContinuousClock.now - signalled
         #expect(stopped < .seconds(5), "the node took \(stopped) to stop")
         #expect(page.hasSuffix("0\r\n\r\n"), "the chunked reply ends properly: \(page)")
         #expect(server.process.terminationStatus == 0)
-        let restarted = try ServerProcess(dataDirectory: server.dataDirectory)
-        defer { restarted.stop() }
-        #expect(try HTTPTestClient(port: restarted.port).request("GET", "/presence/lp.json").text == #""offline""#)
+        let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
+        defer { restarted.terminate() }
+        #expect(
+            try await HTTPTestClient.request(port: restarted.port, "GET", "/presence/lp.json").text == #""offline""#)
     }
 }

@@ -109,22 +109,27 @@ import Testing
         }
     }
 
-    /// Proposes `data` until the leader that took it applies it: a leader that accepts an entry may lose its place
-    /// before the entry commits, and then the entry is gone (Raft promises nothing for an entry it never committed;
-    /// a loaded machine's election timeouts made that happen here).
+    /// Proposes `data` until an entry of it is applied: a leader that accepts an entry may lose its place before the
+    /// entry commits, and then another leader's entry may take its index (Raft promises nothing for an entry it never
+    /// committed; a loaded machine's election timeouts made that happen here). Whether the entry made it is known
+    /// once some member has applied past its index, however long that takes on a starved machine; proposing again
+    /// before then could apply it twice.
     private func propose(_ data: [UInt8], in group: RaftGroupID, members: [Member]) async -> Bool {
-        await eventually(seconds: 30) {
+        await eventually(seconds: 60) {
             for member in members {
-                guard let service = member.leads(group), case .accepted = service.host(group)?.propose(data) else {
-                    continue
+                guard let service = member.leads(group),
+                    case .accepted(let index, _) = service.host(group)?.propose(data)
+                else { continue }
+                _ = await eventually(seconds: 60) {
+                    members.contains { ($0.slot.current?.host(group)?.status.applied ?? 0) >= index }
                 }
-                return await eventually(seconds: 5) { member.applied(group).contains(data) }
+                return members.contains { $0.applied(group).contains(data) }
             }
             return false
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func groupsCommitOnEveryNodeAndARestartedNodeCatchesUp() async throws {
+    @Test(.timeLimit(.minutes(3))) func groupsCommitOnEveryNodeAndARestartedNodeCatchesUp() async throws {
         let directory = try TemporaryDirectory("replication")
         let members = try Self.ids.map { try Member($0, directory: directory.child($0.name)) }
         for member in members {
@@ -158,7 +163,7 @@ import Testing
         directory.remove()
     }
 
-    @Test(.timeLimit(.minutes(1))) func compactedGroupsDropOldSegmentsAndCatchANodeUpBySnapshot() async throws {
+    @Test(.timeLimit(.minutes(3))) func compactedGroupsDropOldSegmentsAndCatchANodeUpBySnapshot() async throws {
         let directory = try TemporaryDirectory("replication-compaction")
         let members = try Self.ids.map { try Member($0, directory: directory.child($0.name), segmentBytes: 1_024) }
         for member in members {

@@ -85,13 +85,14 @@ import Testing
     }
 
     /// 50 connections that each start a 16 MiB frame before any hello are cut off at once: the handshake's frame
-    /// limit refuses the header before a byte of the payload is held.
+    /// limit refuses the header before a byte of the payload is held. Each refusal is counted as `frameTooLarge`,
+    /// not as the hello that never came (which the handshake timeout would close): that, and not a wall-clock bound
+    /// a starved machine can overrun, shows the header was refused as it arrived.
     @Test(.timeLimit(.minutes(1))) func largeFramesBeforeTheHelloAreCutOffAtOnce() async throws {
         let n2 = try Harness.start(try Harness.configuration("n2"), inbox: FrameInbox())
         let port = n2.port
-        let started = ContinuousClock.now
         let closed = try await onDedicatedThread {
-            let clients = try (0..<50).map { _ in try LoopbackConnection(port: port, timeoutSeconds: 5) }
+            let clients = try (0..<50).map { _ in try LoopbackConnection(port: port, timeoutSeconds: 30) }
             var header: [UInt8] = []
             PeerFrame.append(kind: 1, payload: [UInt8](), to: &header)
             header[3] = 0x01  // 16 MiB declared
@@ -99,8 +100,8 @@ import Testing
             return clients.filter { $0.isClosedByServer() }.count
         }
         #expect(closed == 50)
-        #expect(ContinuousClock.now - started < .seconds(3))
         #expect(await eventually { n2.refusedHandshakes == 50 })
+        #expect(n2.refusedHandshakesByReason == ["frameTooLarge": 50])
         await n2.shutdown()
     }
 }

@@ -21,7 +21,8 @@ import Testing
         try await InProcessCluster.with(router: Self.router) { members in
             #expect(
                 await InProcessCluster.write(
-                    [try Fixture.set(big, "1e308"), try Fixture.set(small, "1")], members: members))
+                    [try Fixture.set(big, "1e308"), try Fixture.set(small, "1")], members: members,
+                    retryingUnconfirmed: true))
             let increments = [
                 try Fixture.set(small, #"{".sv":{"increment":1}}"#),
                 try Fixture.set(big, #"{".sv":{"increment":1e308}}"#),

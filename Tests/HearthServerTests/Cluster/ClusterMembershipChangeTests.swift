@@ -34,7 +34,7 @@ import Testing
                 while !self.stopped.load(ordering: .relaxed) {
                     let members = self.members.withLock { $0 }
                     if (try? await InProcessCluster.write(
-                        next, at: "/items/k\(next)", members: members, retryingUnconfirmed: true)) == true
+                        next, at: "/items/k\(next)", members: members)) == true
                     {
                         self.acknowledged.withLock { $0.append(next) }
                     }

@@ -53,7 +53,7 @@ import Testing
             for post in Self.posts {
                 #expect(
                     try await InProcessCluster.write(
-                        round * 100 + post, at: "/posts/p\(post)/stars", members: members, retryingUnconfirmed: true))
+                        round * 100 + post, at: "/posts/p\(post)/stars", members: members))
             }
             let update = try Self.posts.map { post in
                 Mutation.set(try Path(validating: "/posts/p\(post)/round"), WriteValue(node: Node(.int(Int64(round)))))
@@ -234,7 +234,7 @@ import Testing
             for value in 0..<300 {
                 #expect(
                     try await InProcessCluster.write(
-                        value, at: "/posts/p0/stars", members: members, retryingUnconfirmed: true))
+                        value, at: "/posts/p0/stars", members: members))
             }
             let database = try #require(members[0].database)
             func segments() -> Int {
@@ -278,7 +278,7 @@ import Testing
             #expect(await eventually(seconds: 30) { others.contains { $0.acceptsAppends(shard: shard) } })
             #expect(
                 try await InProcessCluster.write(
-                    1_000, at: "/posts/p0/stars", members: others, retryingUnconfirmed: true))
+                    1_000, at: "/posts/p0/stars", members: others))
             leader.transport.heal()
             for other in others { other.transport.heal() }
             await #expect(throws: (any Error).self) { try await lost.value }

@@ -147,7 +147,11 @@ enum InProcessCluster {
                     other.id, at: try SocketAddress(host: "127.0.0.1", port: other.transport.port))
             }
         }
-        for member in members { try await member.open() }
+        // Opening takes one slot of the gate that process nodes take too, so a burst of cluster tests does not start
+        // dozens of nodes on two cores at once.
+        try await StartGate.nodes.withSlot {
+            for member in members { try await member.open() }
+        }
         return (directory, members)
     }
 
@@ -237,14 +241,13 @@ enum InProcessCluster {
         return found
     }
 
-    /// Writes `value` at `path` through the first member that is open, retrying while leadership settles.
-    static func write(
-        _ value: Int, at path: String, members: [Member], retryingUnconfirmed: Bool = false
-    ) async throws -> Bool {
+    /// Writes `value` at `path` through the first member that is open, retrying while leadership settles and when
+    /// a write is not confirmed in time (setting a value twice leaves the same tree; a starved machine misses the
+    /// in-process nodes' 2 s commit timeout).
+    static func write(_ value: Int, at path: String, members: [Member]) async throws -> Bool {
         let target = try Path(validating: path)
         return await Self.write(
-            [.set(target, WriteValue(node: Node(.int(Int64(value)))))], members: members,
-            retryingUnconfirmed: retryingUnconfirmed)
+            [.set(target, WriteValue(node: Node(.int(Int64(value)))))], members: members, retryingUnconfirmed: true)
     }
 
     /// Applies `mutations` through the first member that is open, retrying while leadership settles (a write

@@ -49,9 +49,6 @@ struct TestNode {
     func request(_ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = [])
         async throws -> HTTPTestClient.Response
     {
-        let port = self.port
-        return try await onDedicatedThread {
-            try HTTPTestClient(port: port).request(method, target, body: body, headers: headers)
-        }
+        try await HTTPTestClient.request(port: self.port, method, target, body: body, headers: headers)
     }
 }

@@ -12,8 +12,8 @@ final class APIHarness {
     let server: ServerProcess
     private let clients = Mutex<[Database]>([])
 
-    init() throws {
-        self.server = try ServerProcess()
+    init() async throws {
+        self.server = try await ServerProcess()
     }
 
     var url: String { "http://127.0.0.1:\(self.server.port)?ns=api" }
@@ -32,9 +32,16 @@ final class APIHarness {
         return database
     }
 
-    func stop() {
+    /// Closes the clients, stops the server and waits for it to exit.
+    func stop() async {
         for client in self.clients.withLock({ $0 }) { client.close() }
-        self.server.stop()
+        await self.server.stop()
+    }
+
+    /// Closes the clients and signals the server without waiting: for a `defer` at a test's end.
+    func terminate() {
+        for client in self.clients.withLock({ $0 }) { client.close() }
+        self.server.terminate()
     }
 }
 

@@ -10,8 +10,8 @@ import Testing
     /// The docs' presence pattern in an app that is SIGKILLed: its connection entry goes and `lastOnline` is set by
     /// the server's clock.
     @Test func aKilledAppsPresenceEnds() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let watcher = try harness.client().reference(withPath: "users/ada")
         let probe = try ClientProbeProcess("presence", url: harness.url, "ada")
         let line = try await probe.nextLine()
@@ -19,9 +19,9 @@ import Testing
         #expect(line.hasPrefix("present "))
         #expect(try await watcher.child("connections/\(key)").getData().value as? Bool == true)
         let killed = Repo.now()
-        probe.kill()
+        await probe.kill()
         #expect(
-            await eventually(seconds: 15) {
+            await eventually(seconds: 30) {
                 guard let snapshot = try? await watcher.getData() else { return false }
                 return !snapshot.hasChild("connections") && snapshot.hasChild("lastOnline")
             })
@@ -32,14 +32,14 @@ import Testing
     /// Offline writes logged by an app that is then SIGKILLed reach the server when the app runs again, once: a
     /// third run sends nothing more.
     @Test func offlineWritesOfAKilledAppAreSentOnceByItsNextRun() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let reader = try harness.client().reference(withPath: "offline")
         let writer = try ClientProbeProcess("write-offline", url: harness.url, folder.path)
         #expect(try await writer.nextLine() == "logged")
-        writer.kill()
+        await writer.kill()
         #expect(try await reader.getData().exists() == false)
 
         let expected = #"{"likes":3,"note":"written offline","tags":{"swift":true}}"#
@@ -47,10 +47,10 @@ import Testing
             let app = try ClientProbeProcess("online", url: harness.url, folder.path)
             #expect(try await app.nextLine() == "connected", "run \(run)")
             #expect(
-                await eventually(seconds: 15) { (try? await SnapshotText(reader.getData()).json) == expected },
+                await eventually(seconds: 30) { (try? await SnapshotText(reader.getData()).json) == expected },
                 "run \(run)")
             try await Task.sleep(for: .milliseconds(300))
-            app.kill()
+            await app.kill()
         }
         #expect(try await SnapshotText(reader.getData()).json == expected)
     }

@@ -9,12 +9,10 @@ import Testing
 /// to is SIGKILLed mid-burst it fails over to another, its listener resumes, and every increment counts once.
 @Suite(.serialized) struct ClusterClientTests {
     @Test(.timeLimit(.minutes(3))) func aClientFailsOverBetweenNodesAndCountsEachIncrementOnce() async throws {
-        let cluster = try ProcessCluster(nodes: 3)
-        defer { cluster.stopAll() }
+        let cluster = try await ProcessCluster(nodes: 3)
+        defer { cluster.terminateAll() }
         #expect(
-            await eventually(seconds: 60, every: 0.1) {
-                cluster.ids.allSatisfy { (try? cluster.request($0, "GET", "/.ready").status) == 200 }
-            })
+            await eventually(seconds: 60, every: 0.1) { await cluster.areReady() })
         let urls = cluster.ids.compactMap { id in cluster.httpPorts[id].map { "http://127.0.0.1:\($0)?ns=stars" } }
         let database = Database.database(urls: urls)
         database.callbackQueue = DispatchQueue(label: "test.cluster.callbacks")
@@ -28,7 +26,7 @@ import Testing
         let burst = 60
         for index in 0..<burst {
             stars.setValue(ServerValue.increment(1), withCompletionBlock: { error, _ in done.append(error == nil) })
-            if index == burst / 3 { cluster.stop("n1", signal: SIGKILL) }
+            if index == burst / 3 { await cluster.stop("n1", signal: SIGKILL) }
         }
         #expect(await eventually(seconds: 90) { done.all.count == burst })
         #expect(done.all.allSatisfy { $0 }, "\(done.all.filter { !$0 }.count) increments failed")
@@ -36,7 +34,7 @@ import Testing
         for id in ["n2", "n3"] {
             #expect(
                 await eventually(seconds: 30) {
-                    (try? cluster.request(id, "GET", "/posts/p1/starCount.json?ns=stars").text) == "\(burst)"
+                    (try? await cluster.request(id, "GET", "/posts/p1/starCount.json?ns=stars").text) == "\(burst)"
                 }, "\(id)")
         }
     }

@@ -10,8 +10,8 @@ import Testing
     /// A client that vanishes (its connection cut, as when its process is killed) has its onDisconnect writes
     /// run by the server: the docs' presence with `lastOnline`. A cancelled operation does not run.
     @Test func onDisconnectRunsWhenAClientVanishes() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let proxy = try FaultyTCPProxy(targetPort: harness.server.port)
         defer { proxy.close() }
         let phone = try harness.client(port: proxy.port)
@@ -27,9 +27,9 @@ import Testing
         let watcher = try harness.client().reference(withPath: "users/ada")
         let seen = Received<SnapshotText>()
         watcher.observe(.value) { seen.append(SnapshotText($0)) }
-        #expect(await eventually(seconds: 10) { seen.last?.json.contains("connections") == true })
+        #expect(await eventually(seconds: 30) { seen.last?.json.contains("connections") == true })
         proxy.cut()
-        #expect(await eventually(seconds: 15) { seen.last?.json.contains("lastOnline") == true })
+        #expect(await eventually(seconds: 30) { seen.last?.json.contains("lastOnline") == true })
         let final = try await watcher.getData()
         #expect(!final.hasChild("connections"))
         #expect(final.childSnapshot(forPath: "status").value as? String == "here")
@@ -40,8 +40,8 @@ import Testing
     /// Increments whose answers are lost (the link deafened: requests arrive, answers do not) are sent again after
     /// the reconnect, and the node answers them without applying them twice: the count is exact.
     @Test func incrementsCountOnceWhenTheirAnswersAreLost() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let proxy = try FaultyTCPProxy(targetPort: harness.server.port)
         defer { proxy.close() }
         let counter = try harness.client(port: proxy.port).reference(withPath: "counter")
@@ -54,7 +54,7 @@ import Testing
                 counter.setValue(
                     ServerValue.increment(1), withCompletionBlock: { error, _ in done.append(error == nil) })
             }
-            #expect(await eventually(seconds: 10) { (try? await reader.getData().value as? Int) == 20 * round })
+            #expect(await eventually(seconds: 30) { (try? await reader.getData().value as? Int) == 20 * round })
             proxy.heal()
             #expect(await eventually(seconds: 30) { done.all.count == 20 * round })
         }
@@ -66,8 +66,8 @@ import Testing
     /// A transaction whose answer is lost (the link deafened) is sent again after the reconnect rather than failed
     /// as `disconnected`; the node, which applied it, answers `ok` without applying it twice.
     @Test func aTransactionWhoseAnswerIsLostCommitsOnce() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let proxy = try FaultyTCPProxy(targetPort: harness.server.port)
         defer { proxy.close() }
         let counter = try harness.client(port: proxy.port).reference(withPath: "tally")
@@ -75,7 +75,7 @@ import Testing
         try await counter.setValue(41)
         let heard = Received<SnapshotText>()
         counter.observe(.value) { heard.append(SnapshotText($0)) }
-        #expect(await eventually(seconds: 10) { heard.last?.json == "41" })
+        #expect(await eventually(seconds: 30) { heard.last?.json == "41" })
         proxy.setMode(.deafen)
         let outcome = Received<Bool>()
         counter.runTransactionBlock { data in
@@ -84,7 +84,7 @@ import Testing
         } andCompletionBlock: { error, committed, _ in
             outcome.append(error == nil && committed)
         }
-        #expect(await eventually(seconds: 10) { (try? await reader.getData().value as? Int) == 42 })
+        #expect(await eventually(seconds: 30) { (try? await reader.getData().value as? Int) == 42 })
         proxy.heal()
         #expect(await eventually(seconds: 30) { !outcome.all.isEmpty })
         #expect(outcome.all == [true])
@@ -93,8 +93,8 @@ import Testing
 
     /// Priorities are written, read, exported and ordered by; a child whose ordering value changes is moved.
     @Test func prioritiesAndChildMoves() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let list = try harness.client().reference(withPath: "list")
         try await list.child("a").setValue("first", andPriority: 2)
         try await list.child("b").setValue("second", andPriority: 1)
@@ -113,7 +113,7 @@ import Testing
         byValue.observe(.childChanged) { changed.append(SnapshotText($0)) }
         try await Task.sleep(for: .milliseconds(100))
         try await scores.child("x").setValue(5)
-        #expect(await eventually(seconds: 10) { moved.last?.key == "x" && changed.last?.key == "x" })
+        #expect(await eventually(seconds: 30) { moved.last?.key == "x" && changed.last?.key == "x" })
         #expect(moved.last?.previous == "z")
         try await list.child("b").setPriority(9)
         #expect(try await list.child("b").getData().priority as? Int == 9)
@@ -126,8 +126,8 @@ import Testing
 
     /// The docs' post fan-out, keepSynced data read offline, and range queries.
     @Test func fanOutKeepSyncedAndRanges() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let database = try harness.client()
         let root = database.reference()
         let key = try #require(root.child("posts").childByAutoId().key)

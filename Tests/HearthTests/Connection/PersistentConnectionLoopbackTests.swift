@@ -48,8 +48,8 @@ import Testing
     /// Connect, listen, write, and hear the push and every answer; drop the connection and see the listen resumed
     /// (a later write by another client is pushed again).
     @Test func listensWritesAndResumesAfterADrop() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let proxy = try FaultyTCPProxy(targetPort: server.port)
         defer { proxy.close() }
         let log = EventLog()
@@ -88,8 +88,8 @@ import Testing
 
     /// A get is answered by the server; a write larger than one frame goes out in parts and is answered.
     @Test func getsAndSplitWrites() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let log = EventLog()
         let connection = Self.connection(port: server.port, log: log)
         defer { connection.close() }
@@ -104,8 +104,8 @@ import Testing
     /// A connection that goes silent (the network swallows everything) is noticed by the keep-alive, closed and
     /// redialled; the listen comes back with it.
     @Test func silentConnectionsAreRedialled() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let proxy = try FaultyTCPProxy(targetPort: server.port)
         defer { proxy.close() }
         let log = EventLog()
@@ -129,8 +129,8 @@ import Testing
     /// Foundation's libcurl has no WebSocket support (as on the Linux Hearth is tested on), fails with a clear
     /// `unsupported` error.
     @Test func urlSessionTransportConnectsOrSaysWhyNot() async throws {
-        let server = try ServerProcess()
-        defer { server.stop() }
+        let server = try await ServerProcess()
+        defer { server.terminate() }
         let endpoint = RealtimeEndpoint(host: "127.0.0.1", port: server.port)
         let transport = URLSessionTransport(url: endpoint.url(namespace: "demo", lastSessionID: nil))
         let events = Mutex<[RealtimeTransportEvent]>([])

@@ -8,8 +8,8 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) struct PersistenceLoopbackTests {
     /// Writes and increments made offline survive a restart and reach the server once, after it.
     @Test func offlineWritesSurviveARestartAndAreSentOnce() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let before = try harness.client(persistenceDirectory: folder.path)
@@ -20,9 +20,9 @@ import Testing
         let seen = Received<SnapshotText>()
         after.reference(withPath: "offline").observe(.value) { seen.append(SnapshotText($0)) }
         let expected = #"{"likes":3,"note":"written offline","tags":{"swift":true}}"#
-        #expect(await eventually(seconds: 10) { seen.last?.json == expected })
+        #expect(await eventually(seconds: 30) { seen.last?.json == expected })
         let reader = try harness.client().reference(withPath: "offline")
-        #expect(await eventually(seconds: 10) { (try? await SnapshotText(reader.getData()).json) == expected })
+        #expect(await eventually(seconds: 30) { (try? await SnapshotText(reader.getData()).json) == expected })
         after.close()
         let again = try harness.client(persistenceDirectory: folder.path)
         try await Task.sleep(for: .milliseconds(300))
@@ -34,8 +34,8 @@ import Testing
     /// sent again by the restarted app under the origins it logged, and the node, which applied them, does not apply
     /// them again: the count is exact.
     @Test func unansweredWritesAreAppliedOnceAfterARestart() async throws {
-        let harness = try APIHarness()
-        defer { harness.stop() }
+        let harness = try await APIHarness()
+        defer { harness.terminate() }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let proxy = try FaultyTCPProxy(targetPort: harness.server.port)
@@ -50,14 +50,14 @@ import Testing
         before.reference().updateChildValues(
             ["likes": ServerValue.increment(10), "tally/likes": ServerValue.increment(10)],
             withCompletionBlock: { _, _ in })
-        #expect(await eventually(seconds: 10) { (try? await reader.getData().value as? Int) == 15 })
+        #expect(await eventually(seconds: 30) { (try? await reader.getData().value as? Int) == 15 })
         before.close()
         proxy.heal()
 
         let after = try harness.client(port: proxy.port, persistenceDirectory: folder.path)
         let seen = Received<SnapshotText>()
         after.reference(withPath: "likes").observe(.value) { seen.append(SnapshotText($0)) }
-        #expect(await eventually(seconds: 10) { seen.last?.json == "15" })
+        #expect(await eventually(seconds: 30) { seen.last?.json == "15" })
         // Every logged write is answered once the write log is empty again.
         let databaseFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
         let log = folder.child(databaseFolder + "/writes.log")
@@ -84,7 +84,7 @@ import Testing
     /// Data listened to before a restart is there after it with the server gone; a damaged cache is dropped with a
     /// warning, and the client carries on.
     @Test func theCacheServesListenersOfflineAfterARestart() async throws {
-        let harness = try APIHarness()
+        let harness = try await APIHarness()
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let writer = try harness.client().reference(withPath: "menu")
@@ -92,16 +92,16 @@ import Testing
         let before = try harness.client(persistenceDirectory: folder.path)
         let first = Received<SnapshotText>()
         before.reference(withPath: "menu").observe(.value) { first.append(SnapshotText($0)) }
-        #expect(await eventually(seconds: 10) { first.last?.json == #"{"bread":2,"soup":4}"# })
+        #expect(await eventually(seconds: 30) { first.last?.json == #"{"bread":2,"soup":4}"# })
         before.close()
-        harness.stop()
+        await harness.stop()
 
         let after = try harness.client(persistenceDirectory: folder.path)
         let cached = Received<SnapshotText>()
         after.reference(withPath: "menu").queryOrderedByValue().queryLimited(toLast: 1).observe(.value) {
             cached.append(SnapshotText($0))
         }
-        #expect(await eventually(seconds: 10) { cached.last?.json == #"{"soup":4}"# })
+        #expect(await eventually(seconds: 30) { cached.last?.json == #"{"soup":4}"# })
         after.close()
 
         let databaseFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)

@@ -137,11 +137,11 @@ import Testing
                 client.socket.disconnect()
             }
             var stored = ""
-            for _ in 0..<50 where stored != #"{"a":1,"c":3}"# {
-                try await Task.sleep(for: .milliseconds(100))
-                stored = try await node.request("GET", "/od.json?ns=wiretest").text
-            }
-            #expect(stored == #"{"a":1,"c":3}"#)
+            #expect(
+                await eventually(every: 0.1) {
+                    stored = (try? await node.request("GET", "/od.json?ns=wiretest").text) ?? ""
+                    return stored == #"{"a":1,"c":3}"#
+                }, "\(stored)")
         }
     }
 

@@ -7,15 +7,15 @@ import Testing
 
 /// Session ends, onDisconnect, bad input, large messages and slow readers over a real socket.
 @Suite struct WireSessionLifecycleTests {
-    /// Polls `/path` with `get` until `done` holds (onDisconnects run just after the socket drops).
+    /// Polls `/path` with `get` until `done` holds (onDisconnects run just after the socket drops; on a starved
+    /// machine, seconds after) and returns the last value read.
     private static func eventually(
         _ client: WireTestClient, _ path: String, _ done: (JSONValue?) -> Bool
     ) throws -> JSONValue? {
         var value: JSONValue?
-        for _ in 0..<200 {
+        _ = try eventuallyBlocking(every: 0.01) {
             value = try client.call("g", #"{"p":"\#(path)","q":{}}"#)["d"]
-            if done(value) { return value }
-            Thread.sleep(forTimeInterval: 0.01)
+            return done(value)
         }
         return value
     }
