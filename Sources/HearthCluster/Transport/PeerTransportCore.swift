@@ -17,6 +17,8 @@ final class PeerTransportCore: Sendable {
     let joinHandler = Lock<PeerTransport.JoinHandler?>(nil)
     /// Told when the connection to a peer is lost (`PeerTransport.setDisconnectHandler`).
     let disconnectHandler = Lock<(@Sendable (NodeID) -> Void)?>(nil)
+    /// Called before and after the frames of one read are delivered (`PeerTransport.setReadHandlers`).
+    let readHandlers = Lock<(begin: @Sendable () -> Void, end: @Sendable () -> Void)?>(nil)
     /// Connections closed before their peer was verified: a wrong or missing proof, another cluster or version, an
     /// unknown node, a release the rule does not allow, a frame out of turn or too large, a handshake that timed out;
     /// by the refusal's code (`PeerFrameError.Code`).
