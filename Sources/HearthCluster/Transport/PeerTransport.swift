@@ -108,7 +108,7 @@ package final class PeerTransport: Sendable {
     /// the last of them: a receiver can hold its wake-ups over the read (the Raft turn driver wakes once for every
     /// group's messages the read carried).
     package func setReadHandlers(begin: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void) {
-        self.core.readHandlers.withLock { $0 = (begin, end) }
+        self.core.readHandlers.withLock { $0 = PeerTransportCore.ReadHandlers(begin: begin, end: end) }
     }
 
     /// Stops talking to `peer`: drops its queue, stops dialing and closes its connection.
