@@ -187,17 +187,6 @@ package final class ReplicationService: Sendable {
         self.deliver(message, to: host)
     }
 
-    /// Holds the turn driver's wake-up until `releaseWakes` (`RaftTurnSignal.hold`): the peer transport holds it
-    /// while it delivers one read's frames (`PeerTransport.setReadHandlers`).
-    package func holdWakes() {
-        self.signal.hold()
-    }
-
-    /// Ends a `holdWakes`; wakes the turn driver if a group was marked meanwhile.
-    package func releaseWakes() {
-        self.signal.release()
-    }
-
     /// How many messages peers sent that no replica could take (`RaftMessage.refusal`), for `/.metrics`.
     package var refusedMessages: UInt64 { self.refused.load(ordering: .relaxed) }
 

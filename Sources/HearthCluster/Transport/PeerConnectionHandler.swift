@@ -67,9 +67,6 @@ final class PeerConnectionHandler: ConnectionHandler {
 
     func received(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
         self.decoder.append(bytes)
-        let handlers = self.core.readHandlers.withLock { $0 }
-        handlers?.begin()
-        defer { handlers?.end() }
         do {
             while !connection.isClosed, let frame = try self.decoder.next() {
                 try self.handle(frame, on: connection)

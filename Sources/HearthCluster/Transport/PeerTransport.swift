@@ -104,13 +104,6 @@ package final class PeerTransport: Sendable {
         self.core.disconnectHandler.withLock { $0 = handler }
     }
 
-    /// Calls `begin` on the reactor thread before it delivers the frames of one read from a peer, and `end` after
-    /// the last of them: a receiver can hold its wake-ups over the read (the Raft turn driver wakes once for every
-    /// group's messages the read carried).
-    package func setReadHandlers(begin: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void) {
-        self.core.readHandlers.withLock { $0 = PeerTransportCore.ReadHandlers(begin: begin, end: end) }
-    }
-
     /// Stops talking to `peer`: drops its queue, stops dialing and closes its connection.
     package func removePeer(_ peer: NodeID) {
         guard let link = self.core.links.withLock({ $0.removeValue(forKey: peer) }) else { return }

@@ -17,15 +17,6 @@ final class PeerTransportCore: Sendable {
     let joinHandler = Lock<PeerTransport.JoinHandler?>(nil)
     /// Told when the connection to a peer is lost (`PeerTransport.setDisconnectHandler`).
     let disconnectHandler = Lock<(@Sendable (NodeID) -> Void)?>(nil)
-    /// Called before and after the frames of one read are delivered (`PeerTransport.setReadHandlers`).
-    let readHandlers = Lock<ReadHandlers?>(nil)
-
-    /// What `PeerTransport.setReadHandlers` set. A struct, not a tuple of closures: a tuple would be re-wrapped in
-    /// a reabstraction thunk every time the lock hands it out and takes it back, each read one level deeper.
-    struct ReadHandlers: Sendable {
-        let begin: @Sendable () -> Void
-        let end: @Sendable () -> Void
-    }
     /// Connections closed before their peer was verified: a wrong or missing proof, another cluster or version, an
     /// unknown node, a release the rule does not allow, a frame out of turn or too large, a handshake that timed out;
     /// by the refusal's code (`PeerFrameError.Code`).

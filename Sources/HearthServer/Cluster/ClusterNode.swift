@@ -143,8 +143,6 @@ final class ClusterNode: NodeBackend {
             }
             transport.setDisconnectHandler { peer in database.calls.connectionLost(to: peer) }
             inbox.attach(database: database, membership: membership)
-            let service = database.service
-            transport.setReadHandlers(begin: { service.holdWakes() }, end: { service.releaseWakes() })
             log.info(
                 "cluster.started",
                 ["cluster": cluster.name, "node": node.name, "peer_port": "\(transport.port)", "data": directory])

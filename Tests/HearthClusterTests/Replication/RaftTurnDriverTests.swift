@@ -45,19 +45,6 @@ import Testing
         #expect(signal.take() == [RaftGroupID(1)])
     }
 
-    /// Marks made while the peer transport holds the wake-up (one read's frames) are all there when it releases it,
-    /// and the release wakes the driver.
-    @Test(.timeLimit(.minutes(1))) func marksUnderAHoldWakeTheDriverAtTheRelease() async {
-        let signal = RaftTurnSignal()
-        signal.hold()
-        signal.mark(RaftGroupID(4))
-        signal.mark(RaftGroupID(3))
-        signal.release()
-        var wakeups = signal.wakeups.makeAsyncIterator()
-        #expect(await wakeups.next() != nil)
-        #expect(signal.take() == [RaftGroupID(4), RaftGroupID(3)])
-    }
-
     /// Two groups with work waiting are appended in one call (one write, one fsync), their entries waited for; the
     /// commit that follows is written without a wait, and both groups apply their proposals.
     @Test(.timeLimit(.minutes(1))) func oneTurnPersistsEveryGroupAndCommitsLazily() async throws {
