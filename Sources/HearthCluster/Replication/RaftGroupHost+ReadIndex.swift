@@ -67,7 +67,7 @@ extension RaftGroupHost {
             }
         }
         self.reads.withLock { $0.rounds.asked(context, succeeded: succeeded) }
-        self.wakeUp()
+        self.wake.yield()
     }
 
     private static func takeCallers(_ effects: ReadIndexRounds.Effects, from reads: inout ReadRequests)

@@ -10,11 +10,8 @@ import Synchronization
 /// reconcile, never a log that points past every stored snapshot.
 ///
 /// Inputs keep arriving while a Ready is being made durable (the node allows it), so a hot leader keeps taking
-/// proposals during an fsync and the next Ready carries all of them.
-///
-/// A host works alone (`run()`, its own task and wake-up) or as one of a node's groups under a `RaftTurnDriver`
-/// (given a `RaftTurnSignal`): then the driver takes every group's Ready in one turn (`beginTurn`), persists all
-/// their records with one write and one fsync, and finishes each (`finishTurn`).
+/// proposals during an fsync and the next Ready carries all of them: with every group persisting through the node's
+/// one write-ahead log, one fsync covers every group's batch.
 ///
 /// Linearizable reads ask the host for a read index (`RaftGroupHost+ReadIndex.swift`); concurrent requests share one
 /// round, which the run loop answers from the Readies' read states.
@@ -54,9 +51,7 @@ package final class RaftGroupHost: Sendable {
     let node: Lock<RaftNode>
     private let io: IO
     private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
-    /// The node's shared wake-up when a `RaftTurnDriver` drives this host; nil when it runs alone (`run()`).
-    private let signal: RaftTurnSignal?
+    let wake: AsyncStream<Void>.Continuation
     /// Read-index requests and the callers waiting for them.
     let reads: Lock<ReadRequests>
     /// Set by `rewriteDurableState()`; the run loop rewrites the group's records once no Ready is pending.
@@ -67,12 +62,10 @@ package final class RaftGroupHost: Sendable {
     /// takes no inputs and makes no Readies.
     private let halted = Lock<RaftApplyHalt?>(nil)
 
-    /// - Parameter signal: the node's shared wake-up, when a `RaftTurnDriver` drives the host instead of `run()`.
-    package init(node: RaftNode, io: IO, signal: RaftTurnSignal? = nil) {
+    package init(node: RaftNode, io: IO) {
         self.group = node.group
         self.node = Lock(node)
         self.io = io
-        self.signal = signal
         (self.wakeups, self.wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.reads = Lock(
             ReadRequests(
@@ -147,7 +140,7 @@ package final class RaftGroupHost: Sendable {
     package func tick() {
         guard self.halt == nil else { return }
         self.node.withLock { $0.tick() }
-        self.wakeUp()
+        self.wake.yield()
         self.updateReads { $0.tick() }
     }
 
@@ -155,21 +148,21 @@ package final class RaftGroupHost: Sendable {
     package func step(_ message: RaftMessage) {
         guard self.halt == nil else { return }
         self.node.withLock { $0.step(message) }
-        self.wakeUp()
+        self.wake.yield()
     }
 
     /// Proposes `data`; on the leader the answer carries the entry's index and term at once.
     package func propose(_ data: [UInt8]) -> RaftProposal {
         guard self.halt == nil else { return .notLeader(leaderHint: nil) }
         let proposal = self.node.withLock { $0.propose(data) }
-        self.wakeUp()
+        self.wake.yield()
         return proposal
     }
 
     /// Runs a node-level operation on the replica (a configuration change, a transfer, a compaction).
     package func withNode<T>(_ body: (inout RaftNode) throws(RaftError) -> T) throws(RaftError) -> T {
         let result = try self.node.withLock { node throws(RaftError) -> T in try body(&node) }
-        self.wakeUp()
+        self.wake.yield()
         return result
     }
 
@@ -178,85 +171,35 @@ package final class RaftGroupHost: Sendable {
     /// alone: the loop makes no more Readies and waits to be cancelled.
     package func run() async throws {
         for await _ in self.wakeups {
-            while let turn = try await self.beginTurn() {
-                if !turn.records.isEmpty { try await self.io.persist(turn.records) }
-                self.sendAfterPersisting(turn)
-                guard try await self.finishTurn(turn) else { break }
+            while self.halt == nil, let ready = self.node.withLock({ $0.ready() }) {
+                try Task.checkCancellation()
+                if let softState = ready.softState {
+                    self.io.observe(softState)
+                    self.updateReads { $0.leaderChanged() }
+                }
+                if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
+                // A leader's appends go first, so its followers write while it writes.
+                for message in ready.messagesBeforePersisting { self.io.send(message) }
+                let records = RaftGroupStorage.records(for: ready, group: self.group)
+                if !records.isEmpty { try await self.io.persist(records) }
+                for message in ready.messagesAfterPersisting { self.io.send(message) }
+                for read in ready.readStates {
+                    self.updateReads { $0.answer(context: read.context, index: read.index) }
+                }
+                self.answerSnapshotRequests(ready.snapshotRequests)
+                if !ready.committedEntries.isEmpty {
+                    do {
+                        try await self.io.apply(nil, ready.committedEntries)
+                    } catch let halt as RaftApplyHalt {
+                        self.halted.withLock { $0 = halt }
+                        self.stopReads()
+                        break
+                    }
+                }
+                self.node.withLock { $0.advance(ready) }
             }
             try await self.rewriteIfRequested()
             if Task.isCancelled { return }
-        }
-    }
-
-    /// One Ready taken from the replica, and the records to write before `finishTurn` goes on with it.
-    package struct Turn: Sendable {
-        let ready: RaftReady
-        /// The Ready's entries, hard state and snapshot marker, in the order they must be written.
-        package let records: [RaftLogRecord]
-        /// Whether `finishTurn` must wait until `records` are durable: the Ready holds entries, a snapshot, or a
-        /// hard state with a new term or vote. A hard state whose only change is the commit index need not be (as
-        /// in etcd): the commit index is learned again from the leader after a restart, and the log writes records
-        /// in order, so anything written later and waited for makes it durable too.
-        package let mustSync: Bool
-    }
-
-    /// Takes the replica's Ready, if it has one and runs, and does what must come before its records are persisted:
-    /// report a changed role, install a received snapshot, send a leader's appends (so its followers write while
-    /// it writes). The caller persists `records`, then calls `finishTurn`.
-    /// - Throws: `CancellationError` when the task is cancelled; what installing a snapshot throws.
-    package func beginTurn() async throws -> Turn? {
-        guard self.halt == nil else { return nil }
-        let (taken, persisted) = self.node.withLock { ($0.ready(), $0.persistedHardState) }
-        guard let ready = taken else { return nil }
-        try Task.checkCancellation()
-        if let softState = ready.softState {
-            self.io.observe(softState)
-            self.updateReads { $0.leaderChanged() }
-        }
-        if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
-        for message in ready.messagesBeforePersisting { self.io.send(message) }
-        let votes = ready.hardState.map { $0.term != persisted.term || $0.votedFor != persisted.votedFor } ?? false
-        return Turn(
-            ready: ready, records: RaftGroupStorage.records(for: ready, group: self.group),
-            mustSync: votes || ready.snapshot != nil || !ready.entries.isEmpty)
-    }
-
-    /// Sends what depended on `turn`'s records, once they are durable; then `finishTurn`. (A driver of many groups
-    /// sends every group's messages first, back to back, so each peer link takes them in one socket write.)
-    package func sendAfterPersisting(_ turn: Turn) {
-        for message in turn.ready.messagesAfterPersisting { self.io.send(message) }
-    }
-
-    /// Goes on with `turn` once its records are durable and `sendAfterPersisting` sent what depended on them:
-    /// answers reads and snapshot requests, applies the committed entries and advances the replica. Returns false
-    /// when the application could not apply an entry (`RaftApplyHalt`): the replica then stops taking inputs and
-    /// making Readies.
-    /// - Throws: what applying throws other than a halt.
-    package func finishTurn(_ turn: Turn) async throws -> Bool {
-        let ready = turn.ready
-        for read in ready.readStates {
-            self.updateReads { $0.answer(context: read.context, index: read.index) }
-        }
-        self.answerSnapshotRequests(ready.snapshotRequests)
-        if !ready.committedEntries.isEmpty {
-            do {
-                try await self.io.apply(nil, ready.committedEntries)
-            } catch let halt as RaftApplyHalt {
-                self.halted.withLock { $0 = halt }
-                self.stopReads()
-                return false
-            }
-        }
-        self.node.withLock { $0.advance(ready) }
-        return true
-    }
-
-    /// Wakes whatever drives the host: the node's `RaftTurnDriver` when there is one, else `run()`.
-    func wakeUp() {
-        if let signal = self.signal {
-            signal.mark(self.group)
-        } else {
-            self.wake.yield()
         }
     }
 
@@ -267,29 +210,19 @@ package final class RaftGroupHost: Sendable {
     package func rewriteDurableState(includingEntries: Bool = false) {
         if includingEntries { self.entriesRewriteRequested.store(true, ordering: .releasing) }
         self.rewriteRequested.store(true, ordering: .releasing)
-        self.wakeUp()
+        self.wake.yield()
     }
 
     /// Persists the current hard state and snapshot marker when asked to and no Ready is pending (then the hard
     /// state is exactly the persisted one); with a Ready pending, tries again after it.
-    func rewriteIfRequested() async throws {
-        guard let records = self.rewriteRecords() else { return }
-        try await self.io.persist(records)
-    }
-
-    /// Whether a rewrite was asked for and not yet taken (`rewriteRecords`).
-    var wantsRewrite: Bool { self.rewriteRequested.load(ordering: .acquiring) }
-
-    /// The records of a requested rewrite, taken once, when no Ready is pending (then the hard state is exactly the
-    /// persisted one); with a Ready pending, asks again for after it. Nil when none was asked for.
-    func rewriteRecords() -> [RaftLogRecord]? {
-        guard self.rewriteRequested.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
+    private func rewriteIfRequested() async throws {
+        guard self.rewriteRequested.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let durable: (RaftHardState, RaftSnapshotMetadata, [RaftEntry])? = self.node.withLock { node in
             node.hasReady ? nil : (node.hardState, node.log.snapshot, node.log.entries)
         }
         guard let (hardState, snapshot, entries) = durable else {
             self.rewriteDurableState()
-            return nil
+            return
         }
         // Same order as a Ready's records: the marker, the entries after it, then the hard state that may point
         // into them. With no Ready pending, every entry the log holds is already durable: this writes them again.
@@ -300,13 +233,12 @@ package final class RaftGroupHost: Sendable {
         var bytes: [UInt8] = []
         hardState.encode(to: &bytes)
         records.append(.hardState(group: Int(self.group.rawValue), bytes: bytes))
-        return records
+        try await self.io.persist(records)
     }
 
     /// Stops `run()` after the Ready in hand; read-index requests still waiting fail.
     package func stop() {
         self.wake.finish()
-        self.signal?.finish()
         self.stopReads()
     }
 
@@ -329,6 +261,6 @@ package final class RaftGroupHost: Sendable {
                 }
             }
         }
-        self.wakeUp()
+        self.wake.yield()
     }
 }

@@ -33,14 +33,6 @@ final class RaftLogWriter: Sendable {
         try await self.wal.waitUntilDurable(last)
     }
 
-    /// Appends `lazily`, then `durably`; returns the sequence number to wait for (`wal.waitUntilDurable`) before
-    /// going on with what depends on `durably` — 0 when `durably` is empty: `lazily` then becomes durable with the
-    /// writer's next batch, and anything appended and waited for later makes it durable too (the log is ordered).
-    func append(lazily: [RaftLogRecord], durably: [RaftLogRecord]) -> UInt64 {
-        _ = self.enqueue(lazily)
-        return self.enqueue(durably)
-    }
-
     /// Reads the retention as it stands.
     func withRetention<T>(_ body: (RaftLogRetention) -> T) -> T {
         self.retention.withLock { body($0) }

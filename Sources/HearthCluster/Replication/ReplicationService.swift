@@ -3,10 +3,9 @@ package import HearthStorage
 package import HearthSystem
 import Synchronization
 
-/// Every Raft group this node takes part in (one per shard): one `RaftGroupHost` each, all driven in turns by one
-/// `RaftTurnDriver` (a turn appends every group's records to the node's write-ahead log together, so one write and
-/// one fsync cover them, then finishes every group's Ready), all ticked by one timer, all talking over the peer
-/// transport (messages name their group).
+/// Every Raft group this node takes part in (one per shard): one `RaftGroupHost` each, all persisting through the
+/// node's one write-ahead log (so one fsync covers every group's batch), all ticked by one timer, all talking over
+/// the peer transport (messages name their group).
 ///
 /// Recovery reads the Raft records of the log back into each group's persistent state (`recover`); a group with
 /// no records starts from its founding membership, which it writes first so a restart finds it again. Every Raft
@@ -88,8 +87,6 @@ package final class ReplicationService: Sendable {
 
     private let configuration: Configuration
     private let hosts: [RaftGroupID: RaftGroupHost]
-    /// Where the groups mark themselves for the next turn.
-    private let signal: RaftTurnSignal
     private let log: Log
     /// Writes every group's records, noting which of them each group still needs.
     let writer: RaftLogWriter
@@ -112,8 +109,6 @@ package final class ReplicationService: Sendable {
             chunkBytes: configuration.snapshotChunkBytes, sendMessage: io.send, sendPart: io.sendSnapshotPart)
         self.transfers = transfers
         var hosts: [RaftGroupID: RaftGroupHost] = [:]
-        let signal = RaftTurnSignal()
-        self.signal = signal
         for (group, membership) in configuration.founding.sorted(by: { $0.key < $1.key }) {
             var state = recovered[group] ?? RaftPersistentState.bootstrap(voters: membership.voters)
             if recovered[group] == nil {
@@ -124,8 +119,7 @@ package final class ReplicationService: Sendable {
                 id: configuration.node, group: group, configuration: configuration.raft, restoring: state,
                 seed: Self.seed(node: configuration.node, group: group))
             hosts[group] = RaftGroupHost(
-                node: node, io: Self.hostIO(group: group, writer: writer, transfers: transfers, io: io, log: log),
-                signal: signal)
+                node: node, io: Self.hostIO(group: group, writer: writer, transfers: transfers, io: io, log: log))
         }
         self.hosts = hosts
     }
@@ -220,21 +214,18 @@ package final class ReplicationService: Sendable {
         }
     }
 
-    /// Runs every group (one `RaftTurnDriver`) and the ticker until cancelled.
+    /// Runs every group and the ticker until cancelled.
     /// - Throws: the first persistence failure (the node must stop: it can no longer make anything durable).
     package func run() async throws {
         let hosts = Array(self.hosts.values)
         let interval = self.configuration.tickInterval
         let clock = self.configuration.clock
         let transfers = self.transfers
-        let writer = self.writer
-        let driver = RaftTurnDriver(
-            hosts: self.hosts, signal: self.signal,
-            append: { lazily, durably in writer.append(lazily: lazily, durably: durably) },
-            waitUntilDurable: { sequence in try await writer.wal.waitUntilDurable(sequence) })
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await driver.run() }
+                for host in hosts {
+                    group.addTask { try await host.run() }
+                }
                 group.addTask {
                     while true {
                         try await clock.sleep(for: interval)
