@@ -80,7 +80,7 @@ final class RaftShardLog: ShardLog {
     let applier: Lock<Applier?> = Lock(nil)
     let shards: Lock<[Int: Shard]>
     /// Asks for a snapshot of a shard (the snapshotter's `request`), once connected.
-    let snapshotDue: Lock<(@Sendable (Int) -> Void)?> = Lock(nil)
+    let snapshotDue: Lock<LockedClosure<@Sendable (Int) -> Void>?> = Lock(nil)
     /// Set when the node stops replicating: nothing commits here any more, so waits fail at once.
     private let isClosed = Atomic(false)
     /// How long a write waits for its entry to commit before its outcome is reported unknown (its shard may have
@@ -345,7 +345,7 @@ final class RaftShardLog: ShardLog {
             return (ready, state.terms, self.policy.isDue(state))
         }
         Self.resume(resumed, terms: terms, shard: shard)
-        if isDue { self.snapshotDue.withLock { $0 }?(shard) }
+        if isDue { self.snapshotDue.withLock { $0 }?.call(shard) }
         if let halt { throw halt }
     }
 
