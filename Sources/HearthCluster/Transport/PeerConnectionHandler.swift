@@ -147,7 +147,7 @@ final class PeerConnectionHandler: ConnectionHandler {
         connection.setTimer(after: Self.joinTimeout.reactorNanoseconds)
         let core = self.core
         let id = connection.id
-        handler(request) { reply in core.loop.withLock { $0 }?.send(PeerJoinReplyMessage(reply: reply), to: id) }
+        handler.call(request) { reply in core.loop.withLock { $0 }?.send(PeerJoinReplyMessage(reply: reply), to: id) }
     }
 
     /// The link for the node that proved itself, if that node may use this connection: a dialed connection must

@@ -95,13 +95,13 @@ package final class PeerTransport: Sendable {
     /// Answers the nodes that connect to ask to join (a `PeerFrameKind.join` frame instead of a hello) with
     /// `handler`; the connection sends the reply and closes. Until a handler is set, such connections are refused.
     package func setJoinHandler(_ handler: @escaping JoinHandler) {
-        self.core.joinHandler.withLock { $0 = handler }
+        self.core.joinHandler.withLock { $0 = LockedClosure(handler) }
     }
 
     /// Calls `handler` on the reactor thread whenever the connection to a peer is lost and no newer one has taken
     /// its place (the peer crashed, restarted or was cut off): frames sent on it and not answered never will be.
     package func setDisconnectHandler(_ handler: @escaping @Sendable (NodeID) -> Void) {
-        self.core.disconnectHandler.withLock { $0 = handler }
+        self.core.disconnectHandler.withLock { $0 = LockedClosure(handler) }
     }
 
     /// Stops talking to `peer`: drops its queue, stops dialing and closes its connection.

@@ -14,9 +14,9 @@ final class PeerTransportCore: Sendable {
     /// Set once, right after the loop starts (handlers run only after that).
     let loop = Lock<EventLoop?>(nil)
     /// Answers nodes asking to join (`PeerTransport.setJoinHandler`); without one, such connections are refused.
-    let joinHandler = Lock<PeerTransport.JoinHandler?>(nil)
+    let joinHandler = Lock<LockedClosure<PeerTransport.JoinHandler>?>(nil)
     /// Told when the connection to a peer is lost (`PeerTransport.setDisconnectHandler`).
-    let disconnectHandler = Lock<(@Sendable (NodeID) -> Void)?>(nil)
+    let disconnectHandler = Lock<LockedClosure<@Sendable (NodeID) -> Void>?>(nil)
     /// Connections closed before their peer was verified: a wrong or missing proof, another cluster or version, an
     /// unknown node, a release the rule does not allow, a frame out of turn or too large, a handshake that timed out;
     /// by the refusal's code (`PeerFrameError.Code`).
@@ -47,7 +47,7 @@ final class PeerTransportCore: Sendable {
 
     /// Connection `id` of `link` is gone; when it was the link's current one, the disconnect handler hears of it.
     func detach(_ id: UInt64, from link: PeerLink) {
-        if link.detach(id) { self.disconnectHandler.withLock { $0 }?(link.peer) }
+        if link.detach(id) { self.disconnectHandler.withLock { $0 }?.call(link.peer) }
     }
 
     func link(for peer: NodeID) -> PeerLink? {

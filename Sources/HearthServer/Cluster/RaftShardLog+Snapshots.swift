@@ -6,7 +6,7 @@ import HearthSystem
 extension RaftShardLog {
     /// Connects the snapshotter, which is asked for a shard's snapshot once one is due.
     func setSnapshotDue(_ request: @escaping @Sendable (Int) -> Void) {
-        self.snapshotDue.withLock { $0 = request }
+        self.snapshotDue.withLock { $0 = LockedClosure(request) }
     }
 
     /// Installs `snapshot` from the shard's leader in place of the shard's state: stores it durably (before the group

@@ -21,11 +21,11 @@ import Synchronization
 /// the snapshotter is asked for one; a snapshot from the leader replaces the shard's state; a rebuild starts from the
 /// latest stored snapshot.
 final class RaftShardLog: ShardLog {
-    /// Applies a committed entry on a shard that did not propose it (follower path); rebuilds when asked to (a leader
-    /// that stepped down) from a snapshot's machine (or an empty one) and the committed entries after it; replaces
-    /// the machine with one restored from a snapshot.
+    /// Applies committed entries on a shard that did not propose them (follower path), a run of them in one hop
+    /// onto the shard's actor; rebuilds when asked to (a leader that stepped down) from a snapshot's machine (or an
+    /// empty one) and the committed entries after it; replaces the machine with one restored from a snapshot.
     struct Applier: Sendable {
-        var apply: @Sendable (_ shard: Int, _ entry: ShardEntry, _ index: UInt64) async -> ShardApplied
+        var apply: @Sendable (_ shard: Int, _ entries: [(ShardEntry, UInt64)]) async -> [ShardApplied]
         var rebuild:
             @Sendable (_ shard: Int, _ base: ShardStateMachine?, _ committed: [(ShardEntry, UInt64)]) async -> Void
         var restore: @Sendable (_ machine: ShardStateMachine) async -> Void
@@ -80,7 +80,7 @@ final class RaftShardLog: ShardLog {
     let applier: Lock<Applier?> = Lock(nil)
     let shards: Lock<[Int: Shard]>
     /// Asks for a snapshot of a shard (the snapshotter's `request`), once connected.
-    let snapshotDue: Lock<(@Sendable (Int) -> Void)?> = Lock(nil)
+    let snapshotDue: Lock<LockedClosure<@Sendable (Int) -> Void>?> = Lock(nil)
     /// Set when the node stops replicating: nothing commits here any more, so waits fail at once.
     private let isClosed = Atomic(false)
     /// How long a write waits for its entry to commit before its outcome is reported unknown (its shard may have
@@ -292,16 +292,20 @@ final class RaftShardLog: ShardLog {
         var fresh = entries.filter { $0.index > alreadyDelivered }
         var halt: RaftApplyHalt?
         var batch: [ShardApplied] = []
+        // Other leaders' entries not applied yet: applied in one hop before anything that must come after them.
+        var foreign: [(ShardEntry, UInt64)] = []
         var bytes = 0
         for (position, entry) in fresh.enumerated() {
             guard case .command(let command) = entry.payload else { continue }
             let pending = self.shards.withLock { shards in Self.takePending(&shards, shard: shard, entry: entry) }
             if let pending {
+                batch += await Self.apply(&foreign, shard: shard, with: applier)
                 bytes += command.count
                 batch.append(pending)
                 continue
             }
             if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
+                batch += await Self.apply(&foreign, shard: shard, with: applier)
                 let (base, commands) = try await self.committedState(shard: shard, through: entry.index - 1)
                 await applier.rebuild(shard, base, commands)
                 self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
@@ -314,8 +318,9 @@ final class RaftShardLog: ShardLog {
                 break
             }
             bytes += command.count
-            batch.append(await applier.apply(shard, shardEntry, index))
+            foreign.append((shardEntry, index))
         }
+        batch += await Self.apply(&foreign, shard: shard, with: applier)
         guard let last = fresh.last else {
             if let halt { throw halt }
             return
@@ -340,8 +345,17 @@ final class RaftShardLog: ShardLog {
             return (ready, state.terms, self.policy.isDue(state))
         }
         Self.resume(resumed, terms: terms, shard: shard)
-        if isDue { self.snapshotDue.withLock { $0 }?(shard) }
+        if isDue { self.snapshotDue.withLock { $0 }?.call(shard) }
         if let halt { throw halt }
+    }
+
+    /// Applies the run of other leaders' entries in `foreign` (one hop onto the shard's actor) and empties it.
+    private static func apply(_ foreign: inout [(ShardEntry, UInt64)], shard: Int, with applier: Applier) async
+        -> [ShardApplied]
+    {
+        guard !foreign.isEmpty else { return [] }
+        defer { foreign.removeAll() }
+        return await applier.apply(shard, foreign)
     }
 
     /// The machine's own application of committed command `entry`, when this node proposed it. Any other command

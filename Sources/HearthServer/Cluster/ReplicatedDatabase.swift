@@ -174,7 +174,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         let shards = shardsRecovered.map { ShardActor(machine: $0.machine, log: log, clock: environment.clock) }
         log.setApplier(
             RaftShardLog.Applier(
-                apply: { shard, entry, index in await shards[shard].applyCommitted(entry, at: index) },
+                apply: { shard, entries in await shards[shard].applyCommitted(entries) },
                 rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
                 restore: { machine in await shards[machine.shard].restore(machine) }))
         let local = LocalShardClient(actors: shards)
