@@ -146,13 +146,14 @@ final class Repo: Sendable {
 
 /// Hands the connection's events to the repo once the repo exists (the connection is made first).
 private final class ServerEventRelay: Sendable {
-    private let target = Lock<(@Sendable (ServerEvent) -> Void)?>(nil)
+    /// In a struct: a closure kept as a lock's state directly gains a thunk on every read (`LockedClosure`).
+    private let target = Lock<LockedClosure<@Sendable (ServerEvent) -> Void>?>(nil)
 
     func connect(_ target: @escaping @Sendable (ServerEvent) -> Void) {
-        self.target.withLock { $0 = target }
+        self.target.withLock { $0 = LockedClosure(target) }
     }
 
     func deliver(_ event: ServerEvent) {
-        self.target.withLock { $0 }?(event)
+        self.target.withLock { $0 }?.call(event)
     }
 }
