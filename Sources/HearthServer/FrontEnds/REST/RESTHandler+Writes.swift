@@ -6,13 +6,29 @@ import HearthWire
 /// PUT, DELETE, POST and PATCH: everything is checked against the shared `WriteRules` first, so a bad request
 /// changes nothing, then against the security rules (`AccessControl`) as it is written.
 extension RESTHandler {
-    /// Orders a write that needs no turn at its location: a PUT or DELETE without `if-match`, a POST or a PATCH
-    /// (checked against the write rules, the size limit and the security rules, then placed in its shard's order);
-    /// nil for a read or a compare-and-set, which are not ordered ahead of their answer.
-    /// - Throws: `RESTError.conditionalMethod` for a POST or PATCH with `if-match`, which changes nothing.
+    /// Orders a write that needs no turn at its location (`planWrite`), checked against the security rules, then
+    /// placed in its shard's order; nil for a read or a compare-and-set, which are not ordered ahead of their answer.
+    /// - Throws: what `planWrite` throws, or what refused the write before it was ordered; nothing changes.
     func orderWrite(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
         -> OrderedRESTWrite?
     {
+        guard let plan = try self.planWrite(request, http, identity: identity) else { return nil }
+        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: plan.mutations)
+        return OrderedRESTWrite(pending: pending, respond: plan.respond)
+    }
+
+    /// A write that needs no turn at its location, checked against the write rules and the size limit (not yet
+    /// against the security rules): its mutations, and how its answer is made from its outcome.
+    struct WritePlan: Sendable {
+        let mutations: [Mutation]
+        let respond: @Sendable (WriteOutcome) -> HTTPResponse
+    }
+
+    /// The plan of a PUT or DELETE without `if-match`, a POST or a PATCH; nil for a read or a compare-and-set,
+    /// which are not ordered ahead of their answer.
+    /// - Throws: `RESTError.conditionalMethod` for a POST or PATCH with `if-match`, or what the write rules and
+    ///   the size limit refuse; nothing changes.
+    func planWrite(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan? {
         if request.method == .post || request.method == .patch, http.headers["if-match"] != nil {
             throw RESTError.conditionalMethod(request.method.rawValue)
         }
@@ -21,12 +37,11 @@ extension RESTHandler {
         case .put, .delete:
             guard http.headers["if-match"] == nil else { return nil }
             let mutation = try self.setMutation(request, http, identity: identity)
-            let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: [mutation])
-            return OrderedRESTWrite(pending: pending) { outcome in
+            return WritePlan(mutations: [mutation]) { outcome in
                 self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: false)
             }
-        case .post: return try await self.orderPush(request, http, identity: identity)
-        case .patch: return try await self.orderUpdate(request, http, identity: identity)
+        case .post: return try self.planPush(request, http, identity: identity)
+        case .patch: return try self.planUpdate(request, http, identity: identity)
         }
     }
 
@@ -88,9 +103,7 @@ extension RESTHandler {
         }
     }
 
-    private func orderPush(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
-        -> OrderedRESTWrite
-    {
+    private func planPush(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan {
         if request.targetsPriority { throw RESTError.invalidPath("POST cannot target .priority") }
         let name = self.database.nextPushID()
         let location = WriteLocation(path: request.path.appending(Key(unchecked: name)))
@@ -98,17 +111,14 @@ extension RESTHandler {
             try WriteRules.set(body: http.body, at: location)
         }
         try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
-        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: [mutation])
         let body =
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
                 UInt8(ascii: "}")
             ]
-        return OrderedRESTWrite(pending: pending) { _ in self.success(request, body: body) }
+        return WritePlan(mutations: [mutation]) { _ in self.success(request, body: body) }
     }
 
-    private func orderUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
-        -> OrderedRESTWrite
-    {
+    private func planUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan {
         if request.targetsPriority { throw RESTError.invalidPath("PATCH cannot target .priority") }
         let document: JSONValue
         do {
@@ -124,8 +134,7 @@ extension RESTHandler {
             try WriteRules.update(members, at: request.path)
         }
         try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
-        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: mutations)
-        return OrderedRESTWrite(pending: pending) { outcome in
+        return WritePlan(mutations: mutations) { outcome in
             guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
             var body = Array("{".utf8)
             for (index, (key, mutation)) in zip(members.keys.sorted(), resolved).enumerated() {
