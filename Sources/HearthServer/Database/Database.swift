@@ -89,7 +89,8 @@ public final class Database: DatabaseAccess {
         let coordinator = Coordinator(router: router, shards: shards, log: shardLog, view: view)
         return Database(
             view: view, coordinator: coordinator,
-            writes: WriteDecider(loop: loop, coordinator: coordinator, shards: shards), log: shardLog, snapshots: snapshots, snapshotScheduler: scheduler,
+            writes: WriteDecider(loop: loop, coordinator: coordinator, shards: shards), log: shardLog,
+            snapshots: snapshots, snapshotScheduler: scheduler,
             snapshotInterval: configuration.snapshotIntervalSeconds)
     }
 

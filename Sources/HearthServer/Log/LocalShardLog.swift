@@ -128,8 +128,7 @@ final class LocalShardLog: ShardLog {
     }
 
     /// One log for every shard: called once the newest record is durable (on the log's writer thread, or at once).
-    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void)
-    {
+    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         guard let newest = positions.map(\.sequence).max() else { return body(.success(())) }
         self.wal.whenDurable(newest) { [self] result in
             if case .failure(let error) = result { self.noteFailure(error) }

@@ -64,8 +64,7 @@ extension ShardLog {
     func acceptsAppends(shard: Int) -> Bool { true }
 
     /// A log with no callback of its own waits in a task.
-    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void)
-    {
+    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         Task {
             do {
                 try await self.waitUntilCommitted(positions)

@@ -67,7 +67,9 @@ final class WriteDecider: Sendable {
     /// The synchronous core of `Coordinator.submit`, on the loop thread.
     private func decide(_ write: LoopWrite) -> Decision {
         let (view, log) = (self.coordinator.view, self.coordinator.log)
-        guard !write.mutations.isEmpty else { return .ordered(PendingWrite(view: view, log: log, state: .committed([], []))) }
+        guard !write.mutations.isEmpty else {
+            return .ordered(PendingWrite(view: view, log: log, state: .committed([], [])))
+        }
         let participants = self.coordinator.participants(
             namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
         do {

@@ -29,7 +29,8 @@ struct WriteTurn {
             }
             first.view.whenShown(awaited) { end in
                 for (write, batch, index) in decided {
-                    batch.answer(index, end == .shown ? .success(write.shownOutcome()) : .failure(DatabaseClosedError()))
+                    batch.answer(
+                        index, end == .shown ? .success(write.shownOutcome()) : .failure(DatabaseClosedError()))
                 }
             }
         }

@@ -57,14 +57,16 @@ extension RESTHandler {
                     let write = try self.access.loopWrite(
                         identity, namespace: request.namespace, mutations: plan.mutations, condition: nil, origin: nil)
                 else {
-                    entries.append(LoopEntry(http: http, started: started, answer: .answered(plan.respond(.committed([])))))
+                    entries.append(
+                        LoopEntry(http: http, started: started, answer: .answered(plan.respond(.committed([])))))
                     continue
                 }
                 entries.append(LoopEntry(http: http, started: started, answer: .write(loopWrites.count, plan.respond)))
                 loopWrites.append(write)
             } catch {
                 entries.append(
-                    LoopEntry(http: http, started: started, answer: .answered(self.response(to: error, path: http.path))))
+                    LoopEntry(
+                        http: http, started: started, answer: .answered(self.response(to: error, path: http.path))))
             }
         }
         let answered = entries
