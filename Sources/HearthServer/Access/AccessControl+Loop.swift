@@ -1,6 +1,6 @@
 import HearthCore
-public import HearthRules
-public import HearthWire
+import HearthRules
+import HearthWire
 
 /// Writes handed on without a task waiting for each: the realtime protocol's and REST's batches.
 extension AccessControl {
@@ -28,6 +28,27 @@ extension AccessControl {
         }
         writes.submit(connection: connection, [write]) { answers in
             completion(answers.first ?? .failure(DatabaseClosedError()))
+        }
+    }
+
+    /// Checks and makes a write of `connection`, waiting for its answer (`write`): on a single node through the write
+    /// loop, with one continuation resumed once the write is shown, instead of a hop onto the shards and a wait for
+    /// the log and another for the view.
+    func write(
+        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition?,
+        connection: UInt64
+    ) async throws -> WriteOutcome {
+        guard let writes = self.writes else {
+            return try await self.write(identity, namespace: namespace, mutations: mutations, condition: condition)
+        }
+        guard
+            let write = try self.loopWrite(
+                identity, namespace: namespace, mutations: mutations, condition: condition, origin: nil)
+        else { return .committed([]) }
+        return try await withCheckedThrowingContinuation { continuation in
+            writes.submit(connection: connection, [write]) { answers in
+                continuation.resume(with: answers.first ?? .failure(DatabaseClosedError()))
+            }
         }
     }
 

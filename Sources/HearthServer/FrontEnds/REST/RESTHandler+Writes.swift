@@ -54,7 +54,8 @@ extension RESTHandler {
         let condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
         let outcome = try await self.takingTurns(request, http) {
             try await self.access.write(
-                identity, namespace: request.namespace, mutations: [mutation], condition: condition)
+                identity, namespace: request.namespace, mutations: [mutation], condition: condition,
+                connection: http.connectionID)
         }
         return self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: true)
     }
