@@ -53,7 +53,7 @@ extension WireSession {
     }
 
     /// Records the answer of write `number`; answers go out in request order.
-    private func acknowledge(_ number: UInt64, _ answer: WireAcknowledgements.Answer) {
+    func acknowledge(_ number: UInt64, _ answer: WireAcknowledgements.Answer) {
         self.acknowledgements.answer(number, answer) { entry, answer in
             if let turn = entry.turn { self.endTurn(turn, answer) }
             self.send(self.acknowledgement(entry, answer))

@@ -19,22 +19,23 @@ extension WireSession {
         _ request: WireRequest, mutations: [Mutation],
         answered: @escaping @Sendable (WireAcknowledgements.Answer) -> Void
     ) async throws {
-        var condition: WriteCondition?
-        var origin: WriteOrigin?
-        switch request {
-        case .put(_, _, let hash, let named):
-            origin = named
-            if let hash, let mutation = mutations.first {
-                condition = WriteCondition(path: mutation.path, expectedHash: hash)
-            }
-        case .merge(_, _, let named):
-            origin = named
-        default:
-            break
-        }
+        let (condition, origin) = Self.conditionAndOrigin(of: request, mutations: mutations)
         try await self.context.access.order(
             self.authIdentity, namespace: self.namespace, mutations: mutations, condition: condition, origin: origin,
             connection: self.caller, completion: answered)
+    }
+
+    /// A put's compare-and-set (on the path it sets), and the origin a put or merge names.
+    static func conditionAndOrigin(of request: WireRequest, mutations: [Mutation]) -> (WriteCondition?, WriteOrigin?) {
+        switch request {
+        case .put(_, _, let hash, let origin):
+            guard let hash, let mutation = mutations.first else { return (nil, origin) }
+            return (WriteCondition(path: mutation.path, expectedHash: hash), origin)
+        case .merge(_, _, let origin):
+            return (nil, origin)
+        default:
+            return (nil, nil)
+        }
     }
 
     /// A compare-and-set put waits for its turn at its location, as REST's do (`ConditionalWriteGate`: a transaction

@@ -55,6 +55,8 @@ final class WireSession: WebSocketMessageHandler {
         var isFinished = false
         /// Bytes of messages queued for `run()` and not yet processed.
         var queuedBytes = 0
+        /// `run()` takes messages (the session it replaces has finished).
+        var isRunning = false
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -124,7 +126,7 @@ final class WireSession: WebSocketMessageHandler {
         }
         self.charge(held, to: transport)
         switch outcome {
-        case .success(let message?): self.enqueue(message: message)
+        case .success(let message?): if !self.orderWriteAtOnce(message) { self.enqueue(message: message) }
         case .success(nil): break
         case .failure(let error): self.terminate(reason: error.message)
         }
@@ -190,6 +192,7 @@ final class WireSession: WebSocketMessageHandler {
     /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.
     func run() async {
         if let replaces { await replaces.waitUntilFinished() }
+        self.shared.withLock { $0.isRunning = true }
         for await message in self.inbound {
             guard !self.isTerminated else { break }
             await self.process(message)
