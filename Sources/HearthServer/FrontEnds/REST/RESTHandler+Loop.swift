@@ -1,4 +1,5 @@
 public import HearthNet
+import HearthWire
 
 /// On a single node, REST writes go to the write loop as one batch per hand-off and are answered by its completion:
 /// no task waits for them. A cluster member, or a batch holding anything but plain writes, is handled as
@@ -12,6 +13,11 @@ extension RESTHandler {
         batch requests: [HTTPRequest], ordered: (@Sendable () -> Void)?,
         reply: @escaping @Sendable ([HTTPReply]) -> Void
     ) async {
+        if ordered == nil, requests.count == 1, let writes = self.access.writes, let http = requests.first,
+            await self.compareAndSet(http, in: writes, reply: reply)
+        {
+            return
+        }
         guard let writes = self.loopWrites(for: requests) else {
             if let ordered {
                 reply(await self.handle(batch: requests, ordered: ordered))
@@ -74,6 +80,58 @@ extension RESTHandler {
             reply(answered.map { self.reply(to: $0, answers: answers) })
         }
         ordered?()
+    }
+
+    /// A PUT or DELETE with `if-match` (a compare-and-set), made through the write loop once its turn at the location
+    /// comes, and replied from the loop's completion.
+    /// - Returns: false when `http` is not one (nothing was done).
+    private func compareAndSet(
+        _ http: HTTPRequest, in writes: WriteDecider, reply: @escaping @Sendable ([HTTPReply]) -> Void
+    ) async -> Bool {
+        guard let expected = http.headers["if-match"], !http.path.hasPrefix("/.") else { return false }
+        let started = ContinuousClock.now
+        let answer = { @Sendable (response: HTTPResponse) in
+            let answered = HTTPReply.response(response)
+            self.record(http, answered, since: started)
+            reply([answered])
+        }
+        do {
+            let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+            guard request.method == .put || request.method == .delete else { return false }
+            let (identity, _) = try self.identity(of: request)
+            let mutation = try self.setMutation(request, http, identity: identity)
+            let condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
+            let turn = await self.conditionalWrites.admit(
+                connection: http.connectionID, target: .init(namespace: request.namespace, path: request.path),
+                etag: expected)
+            let write: LoopWrite?
+            do {
+                write = try self.access.loopWrite(
+                    identity, namespace: request.namespace, mutations: [mutation], condition: condition, origin: nil)
+            } catch {
+                self.end(turn, .failure(error))
+                throw error
+            }
+            guard let write else {
+                self.end(turn, .success(.committed([])))
+                answer(
+                    self.setResponse(request, http, identity: identity, outcome: .committed([]), isConditional: true))
+                return true
+            }
+            writes.submit(connection: http.connectionID, [write]) { answers in
+                let outcome = answers.first ?? .failure(DatabaseClosedError())
+                self.end(turn, outcome)
+                switch outcome {
+                case .success(let outcome):
+                    answer(self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: true))
+                case .failure(let error):
+                    answer(self.response(to: error, path: http.path))
+                }
+            }
+        } catch {
+            answer(self.response(to: error, path: http.path))
+        }
+        return true
     }
 
     /// A request of a batch handed to the write loop.

@@ -61,7 +61,7 @@ extension RESTHandler {
     }
 
     /// The mutation of a PUT or DELETE, once it passed the write rules and the size limit.
-    private func setMutation(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> Mutation {
+    func setMutation(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> Mutation {
         let location = WriteLocation(path: request.path, targetsPriority: request.targetsPriority)
         let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
             request.method == .delete
@@ -73,7 +73,7 @@ extension RESTHandler {
 
     /// The answer to a PUT or DELETE: the value written (or `null`), its ETag when asked for or conditional, or
     /// the 412 of a compare-and-set that failed.
-    private func setResponse(
+    func setResponse(
         _ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity, outcome: WriteOutcome,
         isConditional: Bool
     ) -> HTTPResponse {
@@ -164,15 +164,21 @@ extension RESTHandler {
         do {
             outcome = try await write()
         } catch {
-            self.conditionalWrites.answered(turn, .failed)
+            self.end(turn, .failure(error))
             throw error
         }
-        switch outcome {
-        case .committed: self.conditionalWrites.answered(turn, .committed)
-        case .conditionFailed(let current):
-            self.conditionalWrites.answered(turn, .conditionFailed(etag: Self.etag(of: current)))
-        }
+        self.end(turn, .success(outcome))
         return outcome
+    }
+
+    /// Ends a compare-and-set's turn with how it was answered.
+    func end(_ turn: ConditionalWriteTurn, _ answer: Result<WriteOutcome, any Error>) {
+        switch answer {
+        case .success(.committed): self.conditionalWrites.answered(turn, .committed)
+        case .success(.conditionFailed(let current)):
+            self.conditionalWrites.answered(turn, .conditionFailed(etag: Self.etag(of: current)))
+        case .failure: self.conditionalWrites.answered(turn, .failed)
+        }
     }
 
     /// Firebase's 412 for a compare-and-set whose `if-match` no longer holds: the current ETag, and the current
