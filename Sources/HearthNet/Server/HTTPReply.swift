@@ -120,6 +120,15 @@ public protocol HTTPRequestHandler: Sendable {
     /// on anything a later request could do. The default calls `handle(batch:)` and never calls `ordered`, so the
     /// next requests wait for these answers.
     func handle(batch requests: [HTTPRequest], ordered: @escaping @Sendable () -> Void) async -> [HTTPReply]
+    /// Handles requests that arrived together (one request, or a batch as `handle(batch:ordered:)` takes, with
+    /// `ordered` given only then), and hands their replies to `reply`, once and in request order. It may return
+    /// before they are known: `reply` is then called from whichever thread learns the last of them (so it must be
+    /// quick and must not block), and no task waits for them. The default awaits `handle(_:)` or
+    /// `handle(batch:ordered:)` and replies.
+    func handle(
+        batch requests: [HTTPRequest], ordered: (@Sendable () -> Void)?,
+        reply: @escaping @Sendable ([HTTPReply]) -> Void
+    ) async
     func connectionClosed(_ connectionID: UInt64)
 }
 
@@ -164,6 +173,20 @@ extension HTTPRequestHandler {
     /// Handles the batch with `handle(batch:)`; the connection waits for its answers before it takes more.
     public func handle(batch requests: [HTTPRequest], ordered: @escaping @Sendable () -> Void) async -> [HTTPReply] {
         await self.handle(batch: requests)
+    }
+
+    /// Awaits the replies, then hands them on.
+    public func handle(
+        batch requests: [HTTPRequest], ordered: (@Sendable () -> Void)?,
+        reply: @escaping @Sendable ([HTTPReply]) -> Void
+    ) async {
+        if let ordered {
+            reply(await self.handle(batch: requests, ordered: ordered))
+        } else if requests.count == 1, let request = requests.first {
+            reply([await self.handle(request)])
+        } else {
+            reply(await self.handle(batch: requests))
+        }
     }
 
     /// By default an application remembers nothing per connection.

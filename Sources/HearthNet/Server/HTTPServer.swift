@@ -127,22 +127,24 @@ public final class HTTPServer: Sendable {
             },
             stopped: { continuation.finish() }
         )
+        let outstanding = OutstandingReplies()
         await withDiscardingTaskGroup { group in
             for await item in requests {
+                outstanding.begin()
                 group.addTask {
-                    let replies: [HTTPReply]
-                    if item.requests.count == 1, let request = item.requests.first {
-                        replies = [await application.handle(request)]
-                    } else {
-                        replies = await application.handle(batch: item.requests) {
-                            loop.send(HTTPBatchOrdered(batch: item.batch), to: item.connectionID)
-                        }
+                    var ordered: (@Sendable () -> Void)?
+                    if item.requests.count > 1 {
+                        ordered = { loop.send(HTTPBatchOrdered(batch: item.batch), to: item.connectionID) }
                     }
-                    loop.send(HTTPBatchReply(batch: item.batch, replies: replies), to: item.connectionID)
+                    await application.handle(batch: item.requests, ordered: ordered) { replies in
+                        loop.send(HTTPBatchReply(batch: item.batch, replies: replies), to: item.connectionID)
+                        outstanding.end()
+                    }
                 }
             }
             loop.drain()
         }
+        await outstanding.wait()
         await loop.finish(
             deadline: MonotonicClock.now() &+ MonotonicClock.nanoseconds(self.configuration.shutdownFlushSeconds)
         )

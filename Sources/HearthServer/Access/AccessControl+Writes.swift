@@ -24,36 +24,17 @@ extension AccessControl {
         var attempt = 0
         while true {
             attempt += 1
-            let now = self.database.now()
-            // The data the check read, if it read any: the guards must hold exactly what it saw.
-            var checked: Node?
-            let verdict = self.checkWrite(
-                identity, namespace: namespace, mutations: mutations,
-                root: {
-                    let root = checked ?? self.database.root(namespace)
-                    checked = root
-                    return root
-                }, now: now)
-            let root = checked ?? Node.empty
-            guard verdict.isAllowed else {
-                // The same write sent again, when the rules read what the first one wrote (a create-only rule, say),
-                // is refused by them now: it is answered as the first one was.
-                if let origin, self.database.view.hasApplied(origin) {
-                    return PendingWrite(
-                        view: self.database.view, log: self.database.coordinator.log, state: .committed([], []))
-                }
-                throw AccessDeniedError()
+            guard
+                let checked = try self.check(
+                    identity, namespace: namespace, mutations: mutations, condition: condition, origin: origin)
+            else {
+                return PendingWrite(
+                    view: self.database.view, log: self.database.coordinator.log, state: .committed([], []))
             }
-            let dependencies = verdict.reads.dependencies(
-                determined: Self.determinedPaths(mutations),
-                kindDetermined: mutations.compactMap { $0.incrementDelta == nil ? nil : $0.path })
-            let guards = dependencies.map {
-                WriteCondition(path: $0, expectedHash: root.node(at: $0).hash)
-            }
-            let conditions = (condition.map { [$0] } ?? []) + guards
             let pending = try await self.database.coordinator.submit(
-                namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin)
-            guard !guards.isEmpty, pending.isStale else { return pending }
+                namespace: namespace, mutations: mutations, conditions: checked.conditions, now: checked.now,
+                origin: origin)
+            guard checked.isGuarded, pending.isStale else { return pending }
             guard attempt < Self.maximumAttempts else { throw RulesContentionError(attempts: attempt) }
             // Wait until the read view shows what the failed check saw, then decide again on it, unless it was the
             // client's own condition that failed: that answer is the client's.
@@ -64,6 +45,42 @@ extension AccessControl {
                 return pending
             }
         }
+    }
+
+    /// Checks a write under the rules against the data of this moment.
+    /// - Returns: the time its server values resolve at and the conditions to write it under (the client's own,
+    ///   then a guard on every location the rules read, holding what they saw), and whether there are guards; nil
+    ///   when the rules refuse it but it is the same write sent again after its first send applied (answered as
+    ///   committed, as the first one was).
+    /// - Throws: `AccessDeniedError` when the rules refuse it.
+    func check(
+        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition?,
+        origin: WriteOrigin?
+    ) throws -> (now: Int64, conditions: [WriteCondition], isGuarded: Bool)? {
+        let now = self.database.now()
+        // The data the check read, if it read any: the guards must hold exactly what it saw.
+        var checked: Node?
+        let verdict = self.checkWrite(
+            identity, namespace: namespace, mutations: mutations,
+            root: {
+                let root = checked ?? self.database.root(namespace)
+                checked = root
+                return root
+            }, now: now)
+        let root = checked ?? Node.empty
+        guard verdict.isAllowed else {
+            // The same write sent again, when the rules read what the first one wrote (a create-only rule, say), is
+            // refused by them now: it is answered as the first one was.
+            if let origin, self.database.view.hasApplied(origin) { return nil }
+            throw AccessDeniedError()
+        }
+        let dependencies = verdict.reads.dependencies(
+            determined: Self.determinedPaths(mutations),
+            kindDetermined: mutations.compactMap { $0.incrementDelta == nil ? nil : $0.path })
+        let guards = dependencies.map {
+            WriteCondition(path: $0, expectedHash: root.node(at: $0).hash)
+        }
+        return (now, (condition.map { [$0] } ?? []) + guards, !guards.isEmpty)
     }
 
     /// Checks and makes a write, waiting until it is durable; see `submit`.

@@ -21,6 +21,8 @@ public final class AccessControl: Sendable {
     static let rulesKey = Key(unchecked: "rules")
 
     let database: any DatabaseAccess
+    /// The single node's write loop, which takes checked writes without a task waiting for each (nil in a cluster).
+    let writes: WriteDecider?
     /// Who credentials belong to; its ID token keys are replaced when the key file changes.
     let authenticator: Lock<Authenticator>
     /// The rules of a namespace nobody has given rules to.
@@ -51,6 +53,7 @@ public final class AccessControl: Sendable {
         self.conditionalWrites = conditionalWrites
         self.log = log
         self.database = database
+        self.writes = (database as? Database)?.writes
         self.authenticator = Lock(authenticator)
         self.defaultRules = defaultRules
         let listener = RulesChangeListener(

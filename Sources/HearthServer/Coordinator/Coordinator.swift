@@ -66,13 +66,7 @@ public final class Coordinator: Sendable {
         origin: WriteOrigin? = nil
     ) async throws -> PendingWrite {
         guard !mutations.isEmpty else { return PendingWrite(view: self.view, log: self.log, state: .committed([], [])) }
-        var participants = Set<Int>()
-        for mutation in mutations {
-            participants.formUnion(self.router.shards(namespace: namespace, mutation: mutation.path))
-        }
-        for condition in conditions {
-            participants.formUnion(self.router.shards(namespace: namespace, mutation: condition.path))
-        }
+        let participants = self.participants(namespace: namespace, mutations: mutations, conditions: conditions)
         if participants.count == 1, let only = participants.first {
             let write = ShardWrite(namespace: namespace, mutations: mutations, now: now, origin: origin)
             switch try await self.shards.write(shard: only, write, conditions: conditions) {
@@ -98,13 +92,30 @@ public final class Coordinator: Sendable {
             escalated: false)
     }
 
+    /// The shards a write touches: every shard its mutations and conditions route to.
+    func participants(namespace: String, mutations: [Mutation], conditions: [WriteCondition]) -> Set<Int> {
+        var participants = Set<Int>()
+        for mutation in mutations {
+            participants.formUnion(self.router.shards(namespace: namespace, mutation: mutation.path))
+        }
+        for condition in conditions {
+            participants.formUnion(self.router.shards(namespace: namespace, mutation: condition.path))
+        }
+        return participants
+    }
+
+    /// A fresh transaction id.
+    func nextTransactionID() -> TransactionID {
+        self.random.withLock { TransactionID.random(using: &$0) }
+    }
+
     /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged.
     /// - Parameter reruns: how many times the write already ran again because a refusal could not be confirmed.
     fileprivate func transaction(
         namespace: String, mutations: [Mutation], conditions: [WriteCondition], now: Int64, origin: WriteOrigin?,
         escalated: Bool, reruns: Int = 0
     ) async throws -> PendingWrite {
-        let id = self.random.withLock { TransactionID.random(using: &$0) }
+        let id = self.nextTransactionID()
         self.running.begin(id)
         defer { self.running.end(id) }
         var machine = TwoPhaseCommit(

@@ -11,6 +11,8 @@ import HearthWire
 public final class Database: DatabaseAccess {
     public let view: DatabaseView
     public let coordinator: Coordinator
+    /// Decides the front ends' writes in the write loop's turns, on the loop every shard runs on.
+    let writes: WriteDecider
     let log: LocalShardLog
     let snapshots: SnapshotStore
     let snapshotScheduler: SnapshotScheduler
@@ -19,11 +21,12 @@ public final class Database: DatabaseAccess {
     public let clock = ServerClock()
 
     private init(
-        view: DatabaseView, coordinator: Coordinator, log: LocalShardLog, snapshots: SnapshotStore,
-        snapshotScheduler: SnapshotScheduler, snapshotInterval: Double
+        view: DatabaseView, coordinator: Coordinator, writes: WriteDecider, log: LocalShardLog,
+        snapshots: SnapshotStore, snapshotScheduler: SnapshotScheduler, snapshotInterval: Double
     ) {
         self.view = view
         self.coordinator = coordinator
+        self.writes = writes
         self.log = log
         self.snapshots = snapshots
         self.snapshotScheduler = snapshotScheduler
@@ -64,11 +67,18 @@ public final class Database: DatabaseAccess {
         let (state, machines) = recovery.finish(sequence: sequence)
         view.load(state)
         scheduler.recovered(recordsSinceSnapshot: recovery.replayed)
-        let shards = ShardActor.actors(for: machines, log: shardLog)
+        let loop = try WriteLoop()
+        let shards = ShardActor.actors(for: machines, log: shardLog, loop: loop)
         phases.end("shard_split")
         shardLog.start()
-        let resolved = try await Self.finishPrepared(
-            shards: shards, decisions: state.feed.decisions, log: shardLog, view: view)
+        let resolved: Int
+        do {
+            resolved = try await Self.finishPrepared(
+                shards: shards, decisions: state.feed.decisions, log: shardLog, view: view)
+        } catch {
+            loop.stop()
+            throw error
+        }
         logger.info(
             "database.recovered",
             [
@@ -78,8 +88,15 @@ public final class Database: DatabaseAccess {
             ])
         let coordinator = Coordinator(router: router, shards: shards, log: shardLog, view: view)
         return Database(
-            view: view, coordinator: coordinator, log: shardLog, snapshots: snapshots, snapshotScheduler: scheduler,
+            view: view, coordinator: coordinator,
+            writes: WriteDecider(loop: loop, coordinator: coordinator, shards: shards), log: shardLog,
+            snapshots: snapshots, snapshotScheduler: scheduler,
             snapshotInterval: configuration.snapshotIntervalSeconds)
+    }
+
+    /// Nothing can reach the shards any more: the loop's thread ends.
+    deinit {
+        self.writes.loop.stop()
     }
 
     /// How much of a snapshot file recovery reads at a time.

@@ -46,8 +46,8 @@ public final class DatabaseView: Sendable {
     /// without waiting for the apply that holds `state` (a pool thread blocked on it is a core taken from every other
     /// session). Taken inside `state` where both are needed, never the other way round.
     private struct Waits {
-        /// Tasks waiting for a shard's entries to be shown.
-        var waiters = ViewWaiters<CheckedContinuation<WaitEnd, Never>>()
+        /// Tasks and callbacks waiting for a shard's entries to be shown.
+        var waiters = ViewWaiters<Waiter>()
         /// Per shard: every entry up to here is applied AND handed to its listeners (the feed's applied index lags
         /// into this only after the listeners ran, so nobody is answered before its listeners heard).
         var notifiedIndex: [UInt64]
@@ -55,10 +55,24 @@ public final class DatabaseView: Sendable {
     }
 
     /// How a wait for the view ended.
-    private enum WaitEnd {
+    enum WaitEnd {
         case shown
         case closed
         case expired
+    }
+
+    /// Who waits for the view: a suspended task, or a callback (`whenShown`) that runs on the thread that showed
+    /// the entries, outside the view's locks.
+    private enum Waiter {
+        case task(CheckedContinuation<WaitEnd, Never>)
+        case callback(@Sendable (WaitEnd) -> Void)
+
+        func end(_ end: WaitEnd) {
+            switch self {
+            case .task(let continuation): continuation.resume(returning: end)
+            case .callback(let body): body(end)
+            }
+        }
     }
 
     private let state: Lock<State>
@@ -193,7 +207,7 @@ public final class DatabaseView: Sendable {
                 if state.unpublished.isEmpty { state.isPublishing = false }
                 return state.unpublished
             }
-            for continuation in resumed { continuation.resume(returning: .shown) }
+            for waiter in resumed { waiter.end(.shown) }
         }
     }
 
@@ -210,12 +224,31 @@ public final class DatabaseView: Sendable {
             let immediate: WaitEnd? = self.waits.withLock { waits in
                 if waits.isClosed { return .closed }
                 if waits.notifiedIndex[shard] >= index { return .shown }
-                waits.waiters.wait(continuation, shard: shard, index: index)
+                waits.waiters.wait(.task(continuation), shard: shard, index: index)
                 return nil
             }
             if let immediate { continuation.resume(returning: immediate) }
         }
         if end != .shown { throw DatabaseClosedError() }
+    }
+
+    /// Calls `body` once every shard's entries through `indexes[shard]` are shown (applied and handed to every
+    /// listener), or with `.closed` when the view closes first: at once when they are, else on the thread that shows
+    /// the last of them, outside the view's locks (`waitUntilApplied` for many shards at once, as a callback).
+    func whenShown(_ indexes: [Int: UInt64], _ body: @escaping @Sendable (WaitEnd) -> Void) {
+        let immediate: WaitEnd? = self.waits.withLock { waits in
+            if waits.isClosed { return .closed }
+            guard let (shard, index) = indexes.first(where: { waits.notifiedIndex[$0.key] < $0.value }) else {
+                return .shown
+            }
+            waits.waiters.wait(
+                .callback { end in
+                    guard end == .shown else { return body(end) }
+                    self.whenShown(indexes, body)
+                }, shard: shard, index: index)
+            return nil
+        }
+        if let immediate { body(immediate) }
     }
 
     /// Returns true once `shard`'s replicated log has been received through `position` (a Raft index) and
@@ -231,9 +264,9 @@ public final class DatabaseView: Sendable {
                     if waits.isClosed { return .closed }
                     if received >= position {
                         if waits.notifiedIndex[shard] >= index { return .shown }
-                        waits.waiters.wait(continuation, shard: shard, index: index, deadline: deadline)
+                        waits.waiters.wait(.task(continuation), shard: shard, index: index, deadline: deadline)
                     } else {
-                        waits.waiters.wait(continuation, shard: shard, position: position, deadline: deadline)
+                        waits.waiters.wait(.task(continuation), shard: shard, position: position, deadline: deadline)
                     }
                     return nil
                 }
@@ -250,7 +283,7 @@ public final class DatabaseView: Sendable {
     /// Ends the waits whose deadline is at or before `now` (the node's timer calls it).
     func expireWaits(now: ContinuousClock.Instant) {
         let expired = self.waits.withLock { $0.waiters.expired(now: now) }
-        for continuation in expired { continuation.resume(returning: .expired) }
+        for waiter in expired { waiter.end(.expired) }
     }
 
     /// What each shard has shown, by shard index (for a stuck wait's diagnosis).
@@ -271,7 +304,7 @@ public final class DatabaseView: Sendable {
             waits.isClosed = true
             return waits.waiters.removeAll()
         }
-        for continuation in waiting { continuation.resume(returning: .closed) }
+        for waiter in waiting { waiter.end(.closed) }
     }
 
     /// Registers a listener and returns the namespace root it starts from, atomically.

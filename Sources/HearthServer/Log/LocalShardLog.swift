@@ -122,12 +122,25 @@ final class LocalShardLog: ShardLog {
         do {
             try await self.wal.waitUntilDurable(newest)
         } catch {
-            if error.code == .io {
-                self.failed.store(true, ordering: .relaxed)
-                self.failures.yield(error)
-            }
+            self.noteFailure(error)
             throw error
         }
+    }
+
+    /// One log for every shard: called once the newest record is durable (on the log's writer thread, or at once).
+    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        guard let newest = positions.map(\.sequence).max() else { return body(.success(())) }
+        self.wal.whenDurable(newest) { [self] result in
+            if case .failure(let error) = result { self.noteFailure(error) }
+            body(result.mapError { $0 })
+        }
+    }
+
+    /// A write or fsync failed: the node can make nothing durable any more, and must stop.
+    private func noteFailure(_ error: StorageError) {
+        guard error.code == .io else { return }
+        self.failed.store(true, ordering: .relaxed)
+        self.failures.yield(error)
     }
 
     /// One log for every shard: records become durable in the order they were appended.

@@ -28,6 +28,11 @@ protocol ShardLog: Sendable {
     /// - Throws: the log's failure when it can no longer commit anything.
     func waitUntilCommitted(_ positions: [ShardLogPosition]) async throws
 
+    /// Calls `body` once every entry at `positions` is committed and handed to the read view, or with the log's
+    /// failure (`waitUntilCommitted` as a callback, for answers handed on without a task waiting for each). `body`
+    /// may run on the log's own thread, so it must be short and must not block.
+    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void)
+
     /// Returns once an entry appended before `position` will be committed no later than anything appended after
     /// it anywhere (the condition for logging a transaction's decision after its prepares). Immediate when every
     /// shard shares one ordered log; in the cluster, once the prepare is committed.
@@ -57,6 +62,18 @@ extension ShardLog {
     }
 
     func acceptsAppends(shard: Int) -> Bool { true }
+
+    /// A log with no callback of its own waits in a task.
+    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        Task {
+            do {
+                try await self.waitUntilCommitted(positions)
+                body(.success(()))
+            } catch {
+                body(.failure(error))
+            }
+        }
+    }
 
     var mayRefuseAppends: Bool { false }
 

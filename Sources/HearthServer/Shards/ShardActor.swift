@@ -8,15 +8,17 @@ import HearthWire
 ///
 /// Nothing here waits for a disk: an append only queues the entry, so a hot location takes its next write while
 /// earlier ones are still being made durable, and a transaction's locks last only from its prepare to its decision.
-/// Where one log orders every shard (a single node), every shard's actor runs on one executor (`ShardExecutor`), so
-/// one shard's command can commit all of a transaction's parts in its turn (`commitTogether`).
+/// Where one log orders every shard (a single node), every shard's actor runs on one executor (the node's `WriteLoop`,
+/// or a shared `ShardExecutor` in tests and simulations), so one shard's command can commit all of a transaction's
+/// parts in its turn (`commitTogether`).
 public actor ShardActor {
     public let id: Int
     private var machine: ShardStateMachine
     private let log: any ShardLog
-    /// The actor whose executor this shard's commands run on: shared by every shard of a log that orders them as
-    /// one (`ShardExecutor`).
-    nonisolated let executor: ShardExecutor
+    /// What this shard's commands run on (a `ShardExecutor` or the node's `WriteLoop`): shared by every shard of a
+    /// log that orders them as one. Compared by identity.
+    nonisolated let executor: any AnyObject & Sendable
+    public nonisolated let unownedExecutor: UnownedSerialExecutor
     private var blocked: [CheckedContinuation<Void, Never>] = []
     /// When each read lock held here was taken (leader memory, like the locks): a coordinator that vanished
     /// between its read and its prepare leaves them, and `expireReadLocks` drops them.
@@ -31,23 +33,41 @@ public actor ShardActor {
         machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system,
         executor: ShardExecutor = ShardExecutor()
     ) {
+        self.init(
+            machine: machine, log: log, clock: clock, executor: executor, unownedExecutor: executor.unownedExecutor)
+    }
+
+    /// A shard whose commands run on the node's write loop, with its turns.
+    init(machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system, loop: WriteLoop) {
+        self.init(
+            machine: machine, log: log, clock: clock, executor: loop, unownedExecutor: loop.asUnownedSerialExecutor())
+    }
+
+    private init(
+        machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock, executor: any AnyObject & Sendable,
+        unownedExecutor: UnownedSerialExecutor
+    ) {
         self.id = machine.shard
         self.machine = machine
         self.log = log
         self.clock = clock
         self.executor = executor
+        self.unownedExecutor = unownedExecutor
     }
 
     /// Actors for `machines` over `log`: on one executor when the log appends entries of several shards together
-    /// (so their transactions can commit at once), else each on its own.
-    static func actors(for machines: [ShardStateMachine], log: any ShardLog, clock: any NodeClock = .system)
-        -> [ShardActor]
-    {
+    /// (so their transactions can commit at once), else each on its own. With `loop` (a single node), every one
+    /// runs on the loop.
+    static func actors(
+        for machines: [ShardStateMachine], log: any ShardLog, clock: any NodeClock = .system, loop: WriteLoop? = nil
+    ) -> [ShardActor] {
+        if let loop {
+            precondition(log.appendsTogether, "only a log that orders every shard as one can run on a write loop")
+            return machines.map { ShardActor(machine: $0, log: log, clock: clock, loop: loop) }
+        }
         let executors = ShardExecutor.executors(count: machines.count, shared: log.appendsTogether)
         return zip(machines, executors).map { ShardActor(machine: $0, log: log, clock: clock, executor: $1) }
     }
-
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { self.executor.unownedExecutor }
 
     /// Whether this shard's log takes entries of several shards in one record (`ShardLog.appendsTogether`).
     nonisolated var appendsTogether: Bool { self.log.appendsTogether }
@@ -94,6 +114,34 @@ public actor ShardActor {
             case .alreadyDecided, .nothingToDo:
                 preconditionFailure("a write in shard \(self.id) answered as a transaction")
             }
+        }
+    }
+
+    /// A write wholly inside this shard decided now, in the write loop's turn, without waiting: nil when it cannot
+    /// be (a prepared transaction holds an overlapping path), and then nothing changed; the write goes the async way
+    /// (`write`). Only over a log that orders every shard as one, whose refusals need no confirming.
+    /// - Throws: `UnrepresentableIncrementError` when an increment would overflow (nothing is appended).
+    func writeNow(_ write: ShardWrite, conditions: [WriteCondition]) throws -> WriteResult? {
+        precondition(self.log.appendsTogether, "shard \(self.id) decides writes in a turn only over one ordered log")
+        let before = self.restorePoint
+        switch self.machine.write(write, conditions: conditions) {
+        case .appended(let entry, let applied):
+            guard case .write(let change) = applied.effect else {
+                preconditionFailure("a write entry applied as \(applied.effect)")
+            }
+            return .appended(try self.append(entry, applied, before: before), change.mutations)
+        case .blocked:
+            return nil
+        case .conditionFailed:
+            return .conditionFailed(through: self.machine.lastIndex)
+        case .needsAllShards:
+            return .needsAllShards
+        case .duplicate:
+            return .duplicate(through: self.machine.lastIndex)
+        case .unrepresentable(let error):
+            throw error
+        case .alreadyDecided, .nothingToDo:
+            preconditionFailure("a write in shard \(self.id) answered as a transaction")
         }
     }
 

@@ -11,10 +11,11 @@ extension WriteAheadLog {
         case stopped
     }
 
-    /// A task suspended in `waitUntilDurable`.
+    /// Who waits for a record to become durable: a task suspended in `waitUntilDurable`, or a callback
+    /// (`whenDurable`); `resume` is called once, outside the lock.
     struct Waiter {
         let id: UInt64
-        let continuation: CheckedContinuation<Result<Void, StorageError>, Never>
+        let resume: @Sendable (Result<Void, StorageError>) -> Void
     }
 
     /// What the writer thread does next, decided under the lock.

@@ -28,7 +28,8 @@ extension WriteAheadLog {
                     if lsn <= state.durableLSN { return .success(()) }
                     if let failure = state.failure { return .failure(failure) }
                     if Task.isCancelled { return .failure(Self.cancelled(lsn)) }
-                    state.waiters[lsn, default: []].append(Waiter(id: id, continuation: continuation))
+                    state.waiters[lsn, default: []].append(
+                        Waiter(id: id, resume: { continuation.resume(returning: $0) }))
                     return nil
                 }
                 if let immediate {
@@ -44,9 +45,24 @@ extension WriteAheadLog {
                 state.waiters[lsn] = waiting.isEmpty ? nil : waiting
                 return waiter
             }
-            waiter?.continuation.resume(returning: .failure(Self.cancelled(lsn)))
+            waiter?.resume(.failure(Self.cancelled(lsn)))
         }
         try result.get()
+    }
+
+    /// Calls `body` once record `lsn` is written (and synced per the fsync mode) and `onDurable` has run for it, or
+    /// with the log's fatal `StorageError` if writing failed or the log closed first: at once when either is known,
+    /// else on the writer thread (so `body` must be short and must not block). For a caller that hands a whole
+    /// batch's answers on without a task waiting for each (the single node's write loop).
+    public func whenDurable(_ lsn: UInt64, _ body: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
+        let immediate: Result<Void, StorageError>? = self.state.withLock { state in
+            if lsn <= state.durableLSN { return .success(()) }
+            if let failure = state.failure { return .failure(failure) }
+            defer { state.nextWaiterID += 1 }
+            state.waiters[lsn, default: []].append(Waiter(id: state.nextWaiterID, resume: body))
+            return nil
+        }
+        if let immediate { body(immediate) }
     }
 
     private static func cancelled(_ lsn: UInt64) -> StorageError {

@@ -135,7 +135,7 @@ extension WriteAheadLog {
             return state.takeWaiters(in: first...last)
         }
         for waiter in waiters {
-            waiter.continuation.resume(returning: .success(()))
+            waiter.resume(.success(()))
         }
     }
 
@@ -149,7 +149,7 @@ extension WriteAheadLog {
             return (state.takeAllWaiters(), failure)
         }
         for waiter in waiters {
-            waiter.continuation.resume(returning: .failure(failure))
+            waiter.resume(.failure(failure))
         }
     }
 
@@ -172,7 +172,7 @@ extension WriteAheadLog {
             return (state.takeAllWaiters(), closers, state.failure ?? closed)
         }
         for waiter in waiters {
-            waiter.continuation.resume(returning: .failure(failure))
+            waiter.resume(.failure(failure))
         }
         for closer in closers {
             closer.resume()

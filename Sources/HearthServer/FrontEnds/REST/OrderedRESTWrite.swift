@@ -7,7 +7,7 @@ import HearthNet
 struct OrderedRESTWrite {
     let pending: PendingWrite
     /// The answer once the write's outcome is known.
-    let respond: (WriteOutcome) -> HTTPResponse
+    let respond: @Sendable (WriteOutcome) -> HTTPResponse
 
     /// Waits for the write's outcome and answers it.
     /// - Throws: what `PendingWrite.outcome` throws (the write's log stopped, or the node is closing).

@@ -26,10 +26,15 @@ extension RESTHandler {
     /// Handles the batch as `handle(batch:)` does and, when every request of it shares batches, calls `ordered`
     /// once all its writes are submitted and before waiting for their answers: the connection's next writes are
     /// then ordered after these while these are made durable. Each answer still waits for its write to be durable
-    /// and visible.
+    /// and visible. On a single node such a batch goes to the write loop whole (`order(_:in:ordered:reply:)`).
     public func handle(batch requests: [HTTPRequest], ordered isOrdered: @escaping @Sendable () -> Void) async
         -> [HTTPReply]
     {
+        if let writes = self.loopWrites(for: requests) {
+            return await withCheckedContinuation { continuation in
+                self.order(requests, in: writes, ordered: isOrdered) { continuation.resume(returning: $0) }
+            }
+        }
         var replies: [HTTPReply] = []
         var ordered: [Ordered] = []
         var sharesAll = true

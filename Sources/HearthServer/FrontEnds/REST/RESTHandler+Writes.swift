@@ -6,13 +6,29 @@ import HearthWire
 /// PUT, DELETE, POST and PATCH: everything is checked against the shared `WriteRules` first, so a bad request
 /// changes nothing, then against the security rules (`AccessControl`) as it is written.
 extension RESTHandler {
-    /// Orders a write that needs no turn at its location: a PUT or DELETE without `if-match`, a POST or a PATCH
-    /// (checked against the write rules, the size limit and the security rules, then placed in its shard's order);
-    /// nil for a read or a compare-and-set, which are not ordered ahead of their answer.
-    /// - Throws: `RESTError.conditionalMethod` for a POST or PATCH with `if-match`, which changes nothing.
+    /// Orders a write that needs no turn at its location (`planWrite`), checked against the security rules, then
+    /// placed in its shard's order; nil for a read or a compare-and-set, which are not ordered ahead of their answer.
+    /// - Throws: what `planWrite` throws, or what refused the write before it was ordered; nothing changes.
     func orderWrite(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
         -> OrderedRESTWrite?
     {
+        guard let plan = try self.planWrite(request, http, identity: identity) else { return nil }
+        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: plan.mutations)
+        return OrderedRESTWrite(pending: pending, respond: plan.respond)
+    }
+
+    /// A write that needs no turn at its location, checked against the write rules and the size limit (not yet
+    /// against the security rules): its mutations, and how its answer is made from its outcome.
+    struct WritePlan: Sendable {
+        let mutations: [Mutation]
+        let respond: @Sendable (WriteOutcome) -> HTTPResponse
+    }
+
+    /// The plan of a PUT or DELETE without `if-match`, a POST or a PATCH; nil for a read or a compare-and-set,
+    /// which are not ordered ahead of their answer.
+    /// - Throws: `RESTError.conditionalMethod` for a POST or PATCH with `if-match`, or what the write rules and
+    ///   the size limit refuse; nothing changes.
+    func planWrite(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan? {
         if request.method == .post || request.method == .patch, http.headers["if-match"] != nil {
             throw RESTError.conditionalMethod(request.method.rawValue)
         }
@@ -21,12 +37,11 @@ extension RESTHandler {
         case .put, .delete:
             guard http.headers["if-match"] == nil else { return nil }
             let mutation = try self.setMutation(request, http, identity: identity)
-            let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: [mutation])
-            return OrderedRESTWrite(pending: pending) { outcome in
+            return WritePlan(mutations: [mutation]) { outcome in
                 self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: false)
             }
-        case .post: return try await self.orderPush(request, http, identity: identity)
-        case .patch: return try await self.orderUpdate(request, http, identity: identity)
+        case .post: return try self.planPush(request, http, identity: identity)
+        case .patch: return try self.planUpdate(request, http, identity: identity)
         }
     }
 
@@ -39,13 +54,14 @@ extension RESTHandler {
         let condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
         let outcome = try await self.takingTurns(request, http) {
             try await self.access.write(
-                identity, namespace: request.namespace, mutations: [mutation], condition: condition)
+                identity, namespace: request.namespace, mutations: [mutation], condition: condition,
+                connection: http.connectionID)
         }
         return self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: true)
     }
 
     /// The mutation of a PUT or DELETE, once it passed the write rules and the size limit.
-    private func setMutation(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> Mutation {
+    func setMutation(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> Mutation {
         let location = WriteLocation(path: request.path, targetsPriority: request.targetsPriority)
         let mutation = try Self.applyingRules { () throws(WriteRuleError) -> Mutation in
             request.method == .delete
@@ -57,7 +73,7 @@ extension RESTHandler {
 
     /// The answer to a PUT or DELETE: the value written (or `null`), its ETag when asked for or conditional, or
     /// the 412 of a compare-and-set that failed.
-    private func setResponse(
+    func setResponse(
         _ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity, outcome: WriteOutcome,
         isConditional: Bool
     ) -> HTTPResponse {
@@ -88,9 +104,7 @@ extension RESTHandler {
         }
     }
 
-    private func orderPush(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
-        -> OrderedRESTWrite
-    {
+    private func planPush(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan {
         if request.targetsPriority { throw RESTError.invalidPath("POST cannot target .priority") }
         let name = self.database.nextPushID()
         let location = WriteLocation(path: request.path.appending(Key(unchecked: name)))
@@ -98,17 +112,14 @@ extension RESTHandler {
             try WriteRules.set(body: http.body, at: location)
         }
         try self.checkWriteSize(request, identity: identity, mutations: [mutation], bodyBytes: http.body.count)
-        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: [mutation])
         let body =
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
                 UInt8(ascii: "}")
             ]
-        return OrderedRESTWrite(pending: pending) { _ in self.success(request, body: body) }
+        return WritePlan(mutations: [mutation]) { _ in self.success(request, body: body) }
     }
 
-    private func orderUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) async throws
-        -> OrderedRESTWrite
-    {
+    private func planUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan {
         if request.targetsPriority { throw RESTError.invalidPath("PATCH cannot target .priority") }
         let document: JSONValue
         do {
@@ -124,8 +135,7 @@ extension RESTHandler {
             try WriteRules.update(members, at: request.path)
         }
         try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
-        let pending = try await self.access.submit(identity, namespace: request.namespace, mutations: mutations)
-        return OrderedRESTWrite(pending: pending) { outcome in
+        return WritePlan(mutations: mutations) { outcome in
             guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
             var body = Array("{".utf8)
             for (index, (key, mutation)) in zip(members.keys.sorted(), resolved).enumerated() {
@@ -154,15 +164,21 @@ extension RESTHandler {
         do {
             outcome = try await write()
         } catch {
-            self.conditionalWrites.answered(turn, .failed)
+            self.end(turn, .failure(error))
             throw error
         }
-        switch outcome {
-        case .committed: self.conditionalWrites.answered(turn, .committed)
-        case .conditionFailed(let current):
-            self.conditionalWrites.answered(turn, .conditionFailed(etag: Self.etag(of: current)))
-        }
+        self.end(turn, .success(outcome))
         return outcome
+    }
+
+    /// Ends a compare-and-set's turn with how it was answered.
+    func end(_ turn: ConditionalWriteTurn, _ answer: Result<WriteOutcome, any Error>) {
+        switch answer {
+        case .success(.committed): self.conditionalWrites.answered(turn, .committed)
+        case .success(.conditionFailed(let current)):
+            self.conditionalWrites.answered(turn, .conditionFailed(etag: Self.etag(of: current)))
+        case .failure: self.conditionalWrites.answered(turn, .failed)
+        }
     }
 
     /// Firebase's 412 for a compare-and-set whose `if-match` no longer holds: the current ETag, and the current

@@ -1,80 +1,95 @@
 import HearthCore
 import HearthSystem
 
-/// Lets one session pipeline its writes: each put or merge is ordered (applied to its shard, placed in the log) as it
-/// arrives, while its acknowledgement waits here, in request order, until the write is durable.
+/// Lets one session pipeline its writes: each put or merge is ordered as it arrives, and answered here, in request
+/// order, once its answer is known (committed and shown, refused, or failed), whatever order the answers come in.
 ///
-/// Responses still leave in the order requests arrived: before handling any request that is not a write, the session
-/// calls `barrier()`, which returns once every earlier write has been acknowledged. Listener pushes for a write are
-/// queued on the connection before its acknowledgement (the log applies and fans out before waiters resume).
+/// No task waits for each write: an answer arrives as a callback (the write loop's turn, or `PendingWrite.whenDone`)
+/// on whichever thread knew it, and whoever finds nobody sending sends every answer now at the head of the queue,
+/// then whatever arrived meanwhile, so answers leave in order and never twice. Before handling any request that is
+/// not a write, the session calls `barrier()`, which returns once every earlier write has been answered. Listener
+/// pushes for a write are queued on the connection before its answer (the view tells listeners before it calls
+/// back).
 final class WireAcknowledgements: Sendable {
-    /// One write waiting for its acknowledgement.
+    /// One write waiting for its answer.
     struct Entry: Sendable {
-        /// What submitting a write yields: the pending write and the path named in a `datastale` message.
-        typealias Submission = (write: PendingWrite, path: Path)
-
         var id: Int64
         var action: String
         var started: ContinuousClock.Instant
-        var write: PendingWrite
+        /// The path named in a `datastale` message.
         var path: Path
         /// A compare-and-set's turn at its location (`ConditionalWriteGate`), ended with its answer.
         var turn: ConditionalWriteTurn? = nil
     }
 
+    /// What became of a write.
+    typealias Answer = Result<WriteOutcome, any Error>
+
     private struct State {
-        var outstanding = 0
+        /// Writes not yet answered to the client, in request order; the first is number `first`.
+        var entries: [(entry: Entry, answer: Answer?)] = []
+        var first: UInt64 = 0
+        /// A thread is sending answers (and sends what arrives meanwhile before it stops).
+        var isSending = false
         var waiters: [CheckedContinuation<Void, Never>] = []
-    }
 
-    private let entries: AsyncStream<Entry>
-    private let continuation: AsyncStream<Entry>.Continuation
-    private let state = Lock(State())
-
-    init() {
-        (self.entries, self.continuation) = AsyncStream.makeStream()
-    }
-
-    /// Queues the acknowledgement of a submitted write.
-    func append(_ entry: Entry) {
-        self.state.withLock { $0.outstanding += 1 }
-        self.continuation.yield(entry)
-    }
-
-    /// No more writes will be appended; `drain` returns after the last one.
-    func finish() {
-        self.continuation.finish()
-    }
-
-    /// Returns once every appended write has been acknowledged.
-    func barrier() async {
-        await withCheckedContinuation { continuation in
-            let isIdle = self.state.withLock { state -> Bool in
-                if state.outstanding > 0 { state.waiters.append(continuation) }
-                return state.outstanding == 0
+        /// Takes the answers at the head of the queue, in order.
+        mutating func takeAnswered() -> [(Entry, Answer)] {
+            var answered: [(Entry, Answer)] = []
+            for (entry, answer) in self.entries {
+                guard let answer else { break }
+                answered.append((entry, answer))
             }
-            if isIdle { continuation.resume() }
+            self.entries.removeFirst(answered.count)
+            self.first += UInt64(answered.count)
+            return answered
         }
     }
 
-    /// Waits for each write in order and sends its response through `send`.
-    func drain(send: (Entry, Result<WriteOutcome, any Error>) -> Void) async {
-        for await entry in self.entries {
-            let result: Result<WriteOutcome, any Error>
-            do {
-                result = .success(try await entry.write.outcome())
-            } catch {
-                result = .failure(error)
-            }
-            send(entry, result)
-            let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.outstanding -= 1
-                guard state.outstanding == 0 else { return [] }
-                let waiters = state.waiters
-                state.waiters = []
-                return waiters
+    private let state = Lock(State())
+
+    /// Queues a write for its answer, after every earlier one; returns its number for `answer`.
+    func append(_ entry: Entry) -> UInt64 {
+        self.state.withLock { state in
+            state.entries.append((entry, nil))
+            return state.first + UInt64(state.entries.count - 1)
+        }
+    }
+
+    /// Records the answer of write `number`, and sends (through `send`) every answer now due in order, unless
+    /// another thread is sending, which then sends it.
+    func answer(_ number: UInt64, _ answer: Answer, send: (Entry, Answer) -> Void) {
+        var due = self.state.withLock { state -> [(Entry, Answer)] in
+            state.entries[Int(number - state.first)].answer = answer
+            guard !state.isSending else { return [] }
+            let due = state.takeAnswered()
+            state.isSending = !due.isEmpty
+            return due
+        }
+        while !due.isEmpty {
+            for (entry, answer) in due { send(entry, answer) }
+            let waiters: [CheckedContinuation<Void, Never>]
+            (due, waiters) = self.state.withLock { state in
+                let due = state.takeAnswered()
+                guard due.isEmpty else { return (due, []) }
+                state.isSending = false
+                guard state.entries.isEmpty else { return (due, []) }
+                defer { state.waiters = [] }
+                return (due, state.waiters)
             }
             for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Returns once every appended write has been answered.
+    func barrier() async {
+        await withCheckedContinuation { continuation in
+            let isIdle = self.state.withLock { state -> Bool in
+                let isIdle = state.entries.isEmpty && !state.isSending
+                if !isIdle { state.waiters.append(continuation) }
+                return isIdle
+            }
+            if isIdle { continuation.resume() }
         }
     }
 }

@@ -34,21 +34,36 @@ extension WireSession {
         }
     }
 
-    /// Orders a put or merge now; its acknowledgement follows, in request order, once it is durable.
+    /// Orders a put or merge now; its answer follows, in request order, once it is durable and shown (or refused).
     private func submit(id: Int64, _ request: WireRequest) async {
-        let started = ContinuousClock.now
-        let turn = await self.takeTurn(request)
+        var entry = WireAcknowledgements.Entry(
+            id: id, action: request.action, started: .now, path: .root, turn: await self.takeTurn(request))
+        let mutations: [Mutation]
         do {
-            let submission = try await self.submitWrite(request)
-            self.acknowledgements.append(
-                .init(
-                    id: id, action: request.action, started: started, write: submission.write, path: submission.path,
-                    turn: turn))
+            (entry.path, mutations) = try Self.mutations(of: request)
         } catch {
-            if let turn { self.context.access.conditionalWrites.answered(turn, .failed) }
-            await self.acknowledgements.barrier()
-            self.send(self.failureResponse(id: id, action: request.action, error: error))
-            self.record(action: request.action, error: error, since: started)
+            return self.acknowledge(self.acknowledgements.append(entry), .failure(error))
+        }
+        let number = self.acknowledgements.append(entry)
+        do {
+            try await self.orderWrite(request, mutations: mutations) { self.acknowledge(number, $0) }
+        } catch {
+            self.acknowledge(number, .failure(error))
+        }
+    }
+
+    /// Records the answer of write `number`; answers go out in request order.
+    func acknowledge(_ number: UInt64, _ answer: WireAcknowledgements.Answer) {
+        self.acknowledgements.answer(number, answer) { entry, answer in
+            if let turn = entry.turn { self.endTurn(turn, answer) }
+            self.send(self.acknowledgement(entry, answer))
+            let error: (any Error)? =
+                switch answer {
+                case .success(.committed): nil
+                case .success(.conditionFailed): WireProtocolError(.dataStale, "")
+                case .failure(let error): error
+                }
+            self.record(action: entry.action, error: error, since: entry.started)
         }
     }
 

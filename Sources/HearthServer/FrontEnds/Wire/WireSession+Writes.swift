@@ -10,27 +10,32 @@ import HearthWire
 /// `Database`, so it is atomic, durable and fanned out to every listener — including this session's own, ahead of
 /// the `ok`.
 extension WireSession {
-    /// Validates a put or merge and orders it; its acknowledgement comes from `WireAcknowledgements`. A write
-    /// that names its origin (`WriteOrigin`) and was applied before — sent again after a lost answer, to this node
-    /// or another, before or after a restart — is answered as the first time and not applied twice.
-    func submitWrite(_ request: WireRequest) async throws -> WireAcknowledgements.Entry.Submission {
-        let (path, mutations) = try Self.mutations(of: request)
-        var condition: WriteCondition?
-        var origin: WriteOrigin?
+    /// Orders a put or merge (its `mutations`), in order with this session's other writes, and calls `answered`
+    /// once with its answer (`AccessControl.order`). A write that names its origin (`WriteOrigin`) and was applied
+    /// before — sent again after a lost answer, to this node or another, before or after a restart — is answered as
+    /// the first time and not applied twice.
+    /// - Throws: what refused the write before it was ordered; `answered` is then not called.
+    func orderWrite(
+        _ request: WireRequest, mutations: [Mutation],
+        answered: @escaping @Sendable (WireAcknowledgements.Answer) -> Void
+    ) async throws {
+        let (condition, origin) = Self.conditionAndOrigin(of: request, mutations: mutations)
+        try await self.context.access.order(
+            self.authIdentity, namespace: self.namespace, mutations: mutations, condition: condition, origin: origin,
+            connection: self.caller, completion: answered)
+    }
+
+    /// A put's compare-and-set (on the path it sets), and the origin a put or merge names.
+    static func conditionAndOrigin(of request: WireRequest, mutations: [Mutation]) -> (WriteCondition?, WriteOrigin?) {
         switch request {
-        case .put(_, _, let hash, let named):
-            origin = named
-            if let hash, let mutation = mutations.first {
-                condition = WriteCondition(path: mutation.path, expectedHash: hash)
-            }
-        case .merge(_, _, let named):
-            origin = named
+        case .put(_, _, let hash, let origin):
+            guard let hash, let mutation = mutations.first else { return (nil, origin) }
+            return (WriteCondition(path: mutation.path, expectedHash: hash), origin)
+        case .merge(_, _, let origin):
+            return (nil, origin)
         default:
-            break
+            return (nil, nil)
         }
-        let write = try await self.context.access.submit(
-            self.authIdentity, namespace: self.namespace, mutations: mutations, condition: condition, origin: origin)
-        return (write, path)
     }
 
     /// A compare-and-set put waits for its turn at its location, as REST's do (`ConditionalWriteGate`: a transaction
@@ -48,7 +53,7 @@ extension WireSession {
     }
 
     /// Ends a compare-and-set's turn with how it was answered.
-    func endTurn(_ turn: ConditionalWriteTurn, _ result: Result<WriteOutcome, any Error>) {
+    func endTurn(_ turn: ConditionalWriteTurn, _ result: WireAcknowledgements.Answer) {
         let answer: ConditionalWriteScheduler.Answer =
             switch result {
             case .success(.committed): .committed
@@ -58,23 +63,27 @@ extension WireSession {
         self.context.access.conditionalWrites.answered(turn, answer)
     }
 
-    /// The response to a write once it is durable: `ok`, or `datastale` when its compare-and-set failed.
-    static func acknowledgement(id: Int64, result: Result<WriteOutcome, any Error>, path: Path) -> WireServerMessage {
-        switch result {
+    /// The response to a write: `ok` once it is durable, `datastale` when its compare-and-set failed, or why it
+    /// failed (refused before it was ordered as any request is, `failureResponse`).
+    func acknowledgement(_ entry: WireAcknowledgements.Entry, _ answer: WireAcknowledgements.Answer)
+        -> WireServerMessage
+    {
+        switch answer {
         case .success(.committed):
-            return .response(id: id, .okEmpty)
+            return .response(id: entry.id, .okEmpty)
         case .success(.conditionFailed):
             return .response(
-                id: id,
+                id: entry.id,
                 .failure(
                     WireProtocolError(
-                        .dataStale, "The data at \(path) changed since the client read it; retry with the new value.")))
-        case .failure(let error as any WriteUnavailableError):
-            return .response(id: id, .failure(WireProtocolError(.unavailable, error.description)))
-        case .failure:
+                        .dataStale,
+                        "The data at \(entry.path) changed since the client read it; retry with the new value.")))
+        case .failure(let error) where error is DatabaseClosedError || error is StorageError:
             return .response(
-                id: id,
+                id: entry.id,
                 .failure(WireProtocolError(.unavailable, "The database could not complete the write; retry shortly.")))
+        case .failure(let error):
+            return self.failureResponse(id: entry.id, action: entry.action, error: error)
         }
     }
 

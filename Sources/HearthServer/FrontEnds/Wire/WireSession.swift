@@ -21,7 +21,7 @@ final class WireSession: WebSocketMessageHandler {
     private let inbound: AsyncStream<String>
     private let inboundContinuation: AsyncStream<String>.Continuation
     let shared: Lock<Shared>
-    /// Acknowledgements of pipelined writes, sent in request order.
+    /// Answers of pipelined writes, sent in request order.
     let acknowledgements = WireAcknowledgements()
     /// Who this session is to the compare-and-set turns (`ConditionalWriteGate`): a number no HTTP connection has.
     let caller = WireSession.callers.add(1, ordering: .relaxed).newValue | (1 << 63)
@@ -55,6 +55,8 @@ final class WireSession: WebSocketMessageHandler {
         var isFinished = false
         /// Bytes of messages queued for `run()` and not yet processed.
         var queuedBytes = 0
+        /// `run()` takes messages (the session it replaces has finished).
+        var isRunning = false
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -124,7 +126,7 @@ final class WireSession: WebSocketMessageHandler {
         }
         self.charge(held, to: transport)
         switch outcome {
-        case .success(let message?): self.enqueue(message: message)
+        case .success(let message?): if !self.orderWriteAtOnce(message) { self.enqueue(message: message) }
         case .success(nil): break
         case .failure(let error): self.terminate(reason: error.message)
         }
@@ -190,31 +192,17 @@ final class WireSession: WebSocketMessageHandler {
     /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.
     func run() async {
         if let replaces { await replaces.waitUntilFinished() }
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                await self.acknowledgements.drain { entry, result in
-                    if let turn = entry.turn { self.endTurn(turn, result) }
-                    self.send(Self.acknowledgement(id: entry.id, result: result, path: entry.path))
-                    let error: (any Error)? =
-                        switch result {
-                        case .success(.committed): nil
-                        case .success(.conditionFailed): WireProtocolError(.dataStale, "")
-                        case .failure(let error): error
-                        }
-                    self.record(action: entry.action, error: error, since: entry.started)
-                }
+        self.shared.withLock { $0.isRunning = true }
+        for await message in self.inbound {
+            guard !self.isTerminated else { break }
+            await self.process(message)
+            let transport = self.shared.withLock { shared in
+                shared.queuedBytes -= message.utf8.count
+                return shared.transport
             }
-            for await message in self.inbound {
-                guard !self.isTerminated else { break }
-                await self.process(message)
-                let transport = self.shared.withLock { shared in
-                    shared.queuedBytes -= message.utf8.count
-                    return shared.transport
-                }
-                transport?.holdInbound(-message.utf8.count)
-            }
-            self.acknowledgements.finish()
+            transport?.holdInbound(-message.utf8.count)
         }
+        await self.acknowledgements.barrier()
         await self.finish()
     }
 

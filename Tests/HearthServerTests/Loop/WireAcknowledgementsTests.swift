@@ -1,0 +1,29 @@
+import HearthCore
+import Synchronization
+import Testing
+
+@testable import HearthServer
+
+/// A realtime session's answers leave in request order whatever order they are known in, and a request behind
+/// its writes waits until every one is answered.
+@Suite struct WireAcknowledgementsTests {
+    private static func entry(_ id: Int64) -> WireAcknowledgements.Entry {
+        WireAcknowledgements.Entry(id: id, action: "p", started: .now, path: .root)
+    }
+
+    /// Answers known last-first are sent first-first, each once, and the barrier opens after the last.
+    @Test func answersLeaveInRequestOrder() async {
+        let acknowledgements = WireAcknowledgements()
+        let numbers = (0..<5).map { acknowledgements.append(Self.entry($0)) }
+        let sent = Mutex<[Int64]>([])
+        for number in numbers.reversed() {
+            acknowledgements.answer(number, .success(.committed([]))) { entry, _ in
+                sent.withLock { $0.append(entry.id) }
+            }
+            let expected: [Int64] = number == numbers[0] ? [0, 1, 2, 3, 4] : []
+            #expect(sent.withLock { $0 } == expected)
+        }
+        await acknowledgements.barrier()
+        #expect(acknowledgements.append(Self.entry(5)) == 5)
+    }
+}
