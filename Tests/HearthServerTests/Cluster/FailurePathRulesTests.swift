@@ -134,6 +134,22 @@ import Testing
         #expect(service.callerCount == 0)
     }
 
+    /// A closed caller's compare-and-sets still waiting in line are let go without taking the lane (nobody will
+    /// answer them): the live caller behind them runs as soon as the lane frees, not `maximumHold` later each.
+    @Test func aClosedCallersHeldTurnsDoNotTakeTheLane() {
+        var scheduler = Scheduler()
+        guard case .run(let first) = scheduler.arrive(connection: 1, target: Self.target, etag: "e0", now: Self.at(0)),
+            case .hold(let dead) = scheduler.arrive(connection: 2, target: Self.target, etag: "e0", now: Self.at(1)),
+            case .hold(let live) = scheduler.arrive(connection: 3, target: Self.target, etag: "e0", now: Self.at(2))
+        else {
+            Issue.record("the later compare-and-sets did not wait for the first")
+            return
+        }
+        #expect(scheduler.connectionClosed(2, now: Self.at(3)) == [dead])
+        #expect(scheduler.answered(dead, .committed, now: Self.at(4)).isEmpty)
+        #expect(scheduler.answered(first, .committed, now: Self.at(5)) == [live])
+    }
+
     /// A caller whose connection closed (for a remote caller: its node's connection dropped) no longer holds the
     /// lane with the compare-and-set it was running: the one waiting runs at once.
     @Test func aClosedCallersRunningTurnEndsAtOnce() {

@@ -136,11 +136,15 @@ extension ConditionalWriteScheduler {
             return released
         }
 
-        /// Forgets `connection`; a retry awaited from it will come on another connection, and its compare-and-set
-        /// still running no longer holds the lane (a remote caller's node that went away never answers it).
-        mutating func forget(_ connection: UInt64) {
+        /// Forgets `connection`; a retry awaited from it will come on another connection. Its compare-and-sets no
+        /// longer hold or wait for the lane (a remote caller's node that went away never answers them): the running
+        /// ones are dropped, the held ones are returned, to be let go without taking the lane.
+        mutating func forget(_ connection: UInt64) -> [UInt64] {
             if let awaited = self.callers.removeValue(forKey: connection)?.awaited { self.orphans.append(awaited) }
             self.running = self.running.filter { $0.value.connection != connection }
+            let held = self.held.filter { $0.value.connection == connection }.map(\.key)
+            for id in held { self.held[id] = nil }
+            return held
         }
 
         /// `request` as it starts running at `now`: it holds the lane until answered, or for `maximumHold`.
