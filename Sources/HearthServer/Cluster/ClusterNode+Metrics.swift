@@ -99,5 +99,34 @@ extension ClusterNode {
             "hearth_shard_call_round_trip_seconds_total",
             help: "Seconds from sending a shard command to each peer to its answer, summed.", labels: ["peer"]
         ) { calls.roundTripTotals.map { ([$0.key.name], $0.value.seconds) } }
+        let resolver = database.resolver
+        registry.sampledCounters(
+            "hearth_transactions_resolved_total",
+            help: "Transactions whose coordinator went away, finished by this node's resolver, by reason "
+                + "(no_coordinator: no member claimed it; prepared_too_long: a part outlived the resolve bound).",
+            labels: ["reason"]
+        ) {
+            let statistics = resolver.statistics
+            return [
+                (["no_coordinator"], Double(statistics.orphansResolved)),
+                (["prepared_too_long"], Double(statistics.timedOutResolved)),
+            ]
+        }
+        registry.sampledCounter(
+            "hearth_transaction_resolve_failures_total",
+            help: "Resolutions that could not reach a transaction's anchor or a participant; the next pass retries."
+        ) { Double(resolver.statistics.failures) }
+        registry.sampledCounter(
+            "hearth_transaction_claims_incomplete_total",
+            help: "Questions to the coordinators that some member left unanswered, so no part could count as orphaned."
+        ) { Double(resolver.statistics.incompleteClaims) }
+        registry.sampledCounter(
+            "hearth_transaction_resolved_prepared_seconds_total",
+            help: "How long the parts of the resolved transactions had been prepared on this node, summed."
+        ) { resolver.statistics.preparedSeconds }
+        registry.sampledGauge(
+            "hearth_transaction_resolved_prepared_seconds_max",
+            help: "The longest a resolved transaction's part had been prepared on this node."
+        ) { resolver.statistics.longestPreparedSeconds }
     }
 }

@@ -141,7 +141,10 @@ final class ClusterNode: NodeBackend {
             transport.setJoinHandler { [weak clusterNode] request, reply in
                 clusterNode?.joinInbox.yield((request, reply))
             }
-            transport.setDisconnectHandler { peer in database.calls.connectionLost(to: peer) }
+            transport.setDisconnectHandler { peer in
+                database.calls.connectionLost(to: peer)
+                database.callServer.turns.peerLost(peer)
+            }
             inbox.attach(database: database, membership: membership)
             log.info(
                 "cluster.started",

@@ -29,8 +29,9 @@ extension RaftShardLog {
             state.needsRebuild = false
             state.snapshotIndex = index
             state.bytesSinceSnapshot = 0
-            let ready = state.waiters.filter { $0.raftIndex <= index }
-            state.waiters.removeAll { $0.raftIndex <= index }
+            let term = snapshot.metadata.term
+            let ready = state.waiters.filter { $0.isSettled(committedThrough: index, term: term) }
+            state.waiters.removeAll { $0.isSettled(committedThrough: index, term: term) }
             shards[shard] = state
             return (ready, state.terms)
         }

@@ -36,6 +36,24 @@ final class RaftShardLog: ShardLog {
         var term: UInt64
         var deadline: ContinuousClock.Instant
         var continuation: CheckedContinuation<Void, any Error>
+
+        /// Whether the wait is over once the shard's committed log reaches `index`, whose entry is of `term`.
+        func isSettled(committedThrough index: UInt64, term: UInt64) -> Bool {
+            RaftShardLog.isSettled(raftIndex: self.raftIndex, term: self.term, committedThrough: index, ofTerm: term)
+        }
+    }
+
+    /// Whether the fate of the entry proposed at `raftIndex` in `term` is known once the committed log reaches
+    /// `index`, an entry of `committedTerm`: it is when the log reached its index, and also when a later term
+    /// committed first. Terms never decrease along a log, so every entry after `index` is of `committedTerm` or
+    /// later, and an older term's entry beyond it can never commit. Without the second rule, a write a leader
+    /// appended just before it died (or was cut off) waited out the commit timeout whenever its successor's log was
+    /// shorter: the coordinator of a transaction waiting so kept its other parts prepared, and their paths locked,
+    /// for those 10 s (issue 35, target 5).
+    static func isSettled(raftIndex: UInt64, term: UInt64, committedThrough index: UInt64, ofTerm committedTerm: UInt64)
+        -> Bool
+    {
+        raftIndex <= index || term < committedTerm
     }
 
     /// One shard's bookkeeping.
@@ -199,6 +217,13 @@ final class RaftShardLog: ShardLog {
                     if shard.delivered >= position.sequence {
                         return shard.terms.term(at: position.sequence) == position.term
                     }
+                    if let latest = shard.terms.term(at: shard.delivered),
+                        Self.isSettled(
+                            raftIndex: position.sequence, term: position.term, committedThrough: shard.delivered,
+                            ofTerm: latest)
+                    {
+                        return false
+                    }
                     shard.waiters.append(
                         Waiter(
                             raftIndex: position.sequence, term: position.term,
@@ -339,8 +364,8 @@ final class RaftShardLog: ShardLog {
             for entry in fresh { state.terms.record(index: entry.index, term: entry.term) }
             state.delivered = last.index
             state.bytesSinceSnapshot += bytes
-            let ready = state.waiters.filter { $0.raftIndex <= last.index }
-            state.waiters.removeAll { $0.raftIndex <= last.index }
+            let ready = state.waiters.filter { $0.isSettled(committedThrough: last.index, term: last.term) }
+            state.waiters.removeAll { $0.isSettled(committedThrough: last.index, term: last.term) }
             shards[shard] = state
             return (ready, state.terms, self.policy.isDue(state))
         }

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Each remote caller (a node and its connection number) gets a caller number of its own here, with bit 62 set and
 /// bit 63 clear: HTTP connections count up from 2 and realtime sessions set bit 63, so the numbers never meet. A
-/// node that goes away never says its callers closed, so the table is bounded: past `maximumCallers` it starts over,
-/// and a caller then only loses its place in line (turns decide who goes first, never whether a write is correct).
+/// node that goes away never says its callers closed: they are closed when its connection drops (`peerLost`), and the
+/// table is bounded: past `maximumCallers` it starts over, and a caller then only loses its place in line (turns
+/// decide who goes first, never whether a write is correct).
 final class RemoteTurnService: Sendable {
     private struct Caller: Hashable {
         var node: NodeID
@@ -43,6 +44,18 @@ final class RemoteTurnService: Sendable {
             }
         }
         return .nothingToDo
+    }
+
+    /// The connection to `peer` was lost: its callers are closed here at once (it may have died, and a dead node
+    /// never says its callers closed), so a compare-and-set of theirs that was running no longer holds its lane and
+    /// the others' turns come now. A caller of a node that only reconnected loses its place in line, nothing else.
+    func peerLost(_ peer: NodeID) {
+        let numbers = self.callers.withLock { callers -> [UInt64] in
+            let lost = callers.filter { $0.key.node == peer }
+            for caller in lost.keys { callers[caller] = nil }
+            return Array(lost.values)
+        }
+        for number in numbers { self.gate.connectionClosed(number) }
     }
 
     /// Remote callers known now.

@@ -131,6 +131,10 @@ final class ReplicatedDatabase: DatabaseAccess {
             view.receive(recoveredShard.applied, shard: shard, position: recoveredShard.log.delivered)
         }
         let slot = LogSlot()
+        var random = environment.random
+        let calls = ShardCalls(timeout: callTimeout, clock: environment.clock, log: logger, firstID: random.next()) {
+            peer, bytes in send(peer, .shardCall, bytes)
+        }
         let io = ReplicationService.IO(
             send: { peer, bytes in _ = send(peer, .raft, bytes) },
             apply: { group, snapshot, entries in
@@ -150,6 +154,7 @@ final class ReplicatedDatabase: DatabaseAccess {
             },
             observe: { group, state in
                 guard group != .members else { return }
+                if let leader = state.leader { calls.leaderChanged(shard: Int(group.rawValue), to: leader) }
                 slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state)
             },
             sendSnapshotPart: { peer, bytes in _ = send(peer, .raftSnapshot, bytes) })
@@ -178,10 +183,6 @@ final class ReplicatedDatabase: DatabaseAccess {
                 rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
                 restore: { machine in await shards[machine.shard].restore(machine) }))
         let local = LocalShardClient(actors: shards)
-        var random = environment.random
-        let calls = ShardCalls(timeout: callTimeout, clock: environment.clock, log: logger, firstID: random.next()) {
-            peer, bytes in send(peer, .shardCall, bytes)
-        }
         let client = RoutedShardClient(
             node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
         let coordinator = Coordinator(
@@ -200,11 +201,11 @@ final class ReplicatedDatabase: DatabaseAccess {
             call: { command, peer, timeout in try await calls.call(command, shard: 0, to: peer, timeout: timeout) })
         let claims = ClaimsQuestion(
             node: node, running: coordinator.running, calls: calls,
-            members: { memberDirectory.list.members.map(\.id) }, timeout: min(callTimeout, .seconds(1)))
+            members: { memberDirectory.list.members.map(\.id) }, timeout: min(callTimeout, Self.claimsTimeout))
         let resolver = IntentResolver(
             actors: shards, client: client, log: log, forgets: coordinator.forgets, claims: claims.ask,
             orphanCheckAfter: orphanCheckAfter, resolveAfter: resolveAfter, readLockTimeout: resolveAfter,
-            clock: environment.clock)
+            clock: environment.clock, logger: logger)
         return ReplicatedDatabase(
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
             snapshotter: snapshotter, calls: calls, callServer: callServer, conditionalWriteTurns: turns,
@@ -268,6 +269,12 @@ final class ReplicatedDatabase: DatabaseAccess {
         }
         return nil
     }
+
+    /// How long the resolver's question to the coordinators waits for each member's answer. A member answers from
+    /// memory (`RunningTransactions`), within a round trip; one that is silent this long is dead or cut off, and
+    /// every pass that asks waits this long for it, so it bounds how soon a dead coordinator's parts are resolved
+    /// (with `IntentResolver.silenceAfter`).
+    static let claimsTimeout = Duration.milliseconds(300)
 
     /// Runs the groups until cancelled; throws the first persistence failure.
     func run() async throws {

@@ -30,6 +30,17 @@ package struct ShardCall: Sendable {
     var command: Command
 }
 
+extension ShardCall.Command {
+    /// Whether the command is for the shard's leader (its answer is worth nothing once another node leads the
+    /// shard), not a question to the node (`claims`, `turn`, which name shard 0 whoever leads it).
+    var isForLeader: Bool {
+        switch self {
+        case .claims, .turn: false
+        default: true
+        }
+    }
+}
+
 /// The answer to a `ShardCall`.
 package struct ShardReply: Sendable {
     /// What became of the command.

@@ -11,6 +11,10 @@ struct ShardCallError: Error, Sendable, CustomStringConvertible {
         case timedOut(NodeID)
         /// The connection to the leader was lost before it answered: whether the command took effect is unknown.
         case connectionLost(NodeID)
+        /// The shard elected another leader (the second node) before the first answered: whether the command took
+        /// effect is unknown, but no answer is worth waiting for (a leader cut off from the others may never send
+        /// it).
+        case deposed(NodeID, by: NodeID)
         /// The leader answered with a failure.
         case failed(NodeID, String)
     }
@@ -35,6 +39,9 @@ struct ShardCallError: Error, Sendable, CustomStringConvertible {
         case .connectionLost(let node):
             return "The connection to node \(node.name), which leads shard \(self.shard), was lost before it "
                 + "answered; the write may or may not have been applied. Read the data before retrying."
+        case .deposed(let node, let successor):
+            return "Node \(node.name), which led shard \(self.shard), lost the leadership to \(successor.name) before "
+                + "it answered; the write may or may not have been applied. Read the data before retrying."
         case .failed(let node, let message):
             return "Node \(node.name), which leads shard \(self.shard), refused the write: \(message)"
         }

@@ -15,6 +15,8 @@ final class ShardCalls: Sendable {
         var continuation: CheckedContinuation<ShardReply.Outcome, any Error>
         var peer: NodeID
         var shard: Int
+        /// The command is for the shard's leader (`ShardCall.Command.isForLeader`).
+        var isForLeader: Bool
         var sent: ContinuousClock.Instant
         var deadline: ContinuousClock.Instant
     }
@@ -27,6 +29,10 @@ final class ShardCalls: Sendable {
 
     /// How long a call waits for its answer.
     let timeout: Duration
+    /// How long a command for a shard may still wait for a node after another became the shard's leader.
+    let depositionGrace = Duration.milliseconds(300)
+    /// Each shard's leader as this node's replica last learned it (`leaderChanged`).
+    private let leaders = Lock<[Int: NodeID]>([:])
     private let send: @Sendable (NodeID, [UInt8]) -> Bool
     private let pending = Lock<[UInt64: Pending]>([:])
     private let nextID: Atomic<UInt64>
@@ -65,7 +71,8 @@ final class ShardCalls: Sendable {
             let isOpen = self.pending.withLock { pending in
                 guard !self.isClosed.load(ordering: .relaxed) else { return false }
                 pending[id] = Pending(
-                    continuation: continuation, peer: peer, shard: shard, sent: sent, deadline: deadline)
+                    continuation: continuation, peer: peer, shard: shard, isForLeader: command.isForLeader, sent: sent,
+                    deadline: deadline)
                 return true
             }
             guard isOpen else {
@@ -120,9 +127,37 @@ final class ShardCalls: Sendable {
         }
     }
 
-    /// Fails every call whose deadline has passed (by `now`, the clock's time unless given).
+    /// `shard` has a new leader, `leader`, as this node's replica learned. A command for the shard waiting for
+    /// another node fails as `deposed` once it has waited `depositionGrace` (at once if it has, else at a later
+    /// sweep): its outcome is unknown, as after a timeout, but the old leader's answer is not worth waiting for —
+    /// cut off from the others it may never come, and a coordinator waiting for it keeps its transaction's other
+    /// parts prepared, blocking their paths, for the whole call timeout (a partition stopped every node's writes for
+    /// 5 s). The grace lets a leader that handed over gracefully, and is still connected, answer first.
+    func leaderChanged(shard: Int, to leader: NodeID) {
+        self.leaders.withLock { $0[shard] = leader }
+        self.failDeposed(now: self.clock.now)
+    }
+
+    /// Fails the commands waiting for a node that no longer leads their shard, sent `depositionGrace` or more ago.
+    private func failDeposed(now: ContinuousClock.Instant) {
+        let leaders = self.leaders.withLock { $0 }
+        let deposed = self.takeCalls { call in
+            guard call.isForLeader, let leader = leaders[call.shard], leader != call.peer else { return false }
+            return now - call.sent >= self.depositionGrace
+        }
+        for call in deposed {
+            let leader = leaders[call.shard] ?? call.peer
+            call.continuation.resume(
+                throwing: ShardCallError(
+                    shard: call.shard, kind: .deposed(call.peer, by: leader), waited: now - call.sent))
+        }
+    }
+
+    /// Fails every call whose deadline has passed (by `now`, the clock's time unless given), and every command
+    /// still waiting for a deposed leader past `depositionGrace` (`leaderChanged`).
     func expire(now: ContinuousClock.Instant? = nil) {
         let now = now ?? self.clock.now
+        self.failDeposed(now: now)
         for call in self.takeCalls(where: { $0.deadline <= now }) {
             call.continuation.resume(
                 throwing: ShardCallError(shard: call.shard, kind: .timedOut(call.peer), waited: now - call.sent))

@@ -11,9 +11,10 @@ struct TransactionClaims: Sendable, Equatable {
     /// An answer that tells nothing: the resolver then waits out `IntentResolver.resolveAfter`.
     static let unknown = TransactionClaims(claimed: [], isComplete: false)
 
-    /// Those of `transactions` no coordinator runs; none unless every member answered.
-    func orphans(among transactions: some Sequence<TransactionID>) -> [TransactionID] {
-        guard self.isComplete else { return [] }
+    /// Those of `transactions` no coordinator runs; none unless every member answered, or `trustingSilence`: a
+    /// member that stayed silent counts as running none of them (see `IntentResolver.silenceAfter`).
+    func orphans(among transactions: some Sequence<TransactionID>, trustingSilence: Bool = false) -> [TransactionID] {
+        guard self.isComplete || trustingSilence else { return [] }
         return transactions.filter { !self.claimed.contains($0) }
     }
 }
@@ -45,7 +46,7 @@ struct ClaimsQuestion: Sendable {
                     } catch let error as ShardCallError {
                         switch error.kind {
                         case .unreachable, .connectionLost: return []
-                        case .noLeader, .timedOut, .failed: return nil
+                        case .noLeader, .timedOut, .deposed, .failed: return nil
                         }
                     } catch {
                         return nil

@@ -281,7 +281,7 @@ extension Coordinator {
         guard let call = error as? ShardCallError else { return false }
         switch call.kind {
         case .noLeader, .unreachable, .failed: return true
-        case .timedOut, .connectionLost: return false
+        case .timedOut, .connectionLost, .deposed: return false
         }
     }
 

@@ -11,9 +11,10 @@ import Testing
 @Suite struct ClusterConditionalWriteTurnsTests {
     static let target = ConditionalWriteScheduler.Target(namespace: "app", path: Path(keys: [Key(unchecked: "p")]))
 
-    /// n2: its gate and the service other nodes' commands run on.
+    /// n2: its gate and the service other nodes' commands run on. A turn holds its lane until answered or for
+    /// `maximumHold`; a minute here, so a slow machine never lets the hold run out within a test.
     final class Leader: Sendable {
-        let gate = ConditionalWriteGate()
+        let gate = ConditionalWriteGate(settings: ConditionalWriteScheduler.Settings(maximumHold: .seconds(60)))
         let service: RemoteTurnService
         let calls = Mutex<[ShardCall.TurnCommand]>([])
         let isReachable = Atomic(true)

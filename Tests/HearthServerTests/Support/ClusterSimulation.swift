@@ -27,6 +27,16 @@ final class ClusterSimulation {
         var convergence: Duration = .seconds(40)
         var clients = 3
         var operationsPerClient = 6
+        /// The nodes' timeouts (`ReplicatedDatabase.open`): short by default, so a fault's stalls end within a run;
+        /// a test of how soon a failure is handled sets the servers' own (5 s, 10 s) to show no stall waits them out.
+        var callTimeout: Duration = .seconds(1)
+        var leaderWait: Duration = .seconds(2)
+        var resolveAfter: Duration = .seconds(2)
+        var commitTimeout: Duration = .seconds(2)
+        /// Whether the others learn of a crash as over TCP when a process dies on a host that stays up: its
+        /// connections drop (calls waiting for it fail, its callers' turns end) and frames to it are refused until it
+        /// restarts. Off, a crashed machine is only silent, as a host that lost its power or its network.
+        var peersSeeCrashes = false
     }
 
     /// An invariant that broke, at a simulated time, in a seed that replays it.
@@ -184,6 +194,8 @@ final class ClusterSimulation {
         let router = self.router
         let founding = self.founding
         let members = self.members
+        let options = self.options
+        let machines = self.machines
         machine.disk.createDirectories("/data/\(id.name)")
         machine.task = Task(executorPreference: self.executor) {
             let database: ReplicatedDatabase
@@ -191,12 +203,15 @@ final class ClusterSimulation {
                 database = try await ReplicatedDatabase.open(
                     directory: "/data/\(id.name)", node: id, router: router, founding: founding, members: members,
                     raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(50),
-                    callTimeout: .seconds(1), leaderWait: .seconds(2), resolveAfter: .seconds(2),
-                    commitTimeout: .seconds(2),
+                    callTimeout: options.callTimeout, leaderWait: options.leaderWait,
+                    resolveAfter: options.resolveAfter, commitTimeout: options.commitTimeout,
                     snapshots: ShardSnapshotPolicy(
                         entries: 40, bytes: 1 << 20, retentionInterval: .milliseconds(500), transferChunkBytes: 512),
                     walSegmentBytes: 16 << 10, environment: environment,
                     send: { peer, kind, payload in
+                        if options.peersSeeCrashes, machines.first(where: { $0.id == peer })?.isUp == false {
+                            return false
+                        }
                         outbox.post(
                             from: id, incarnation: incarnation, to: peer, PeerFrame(kind: kind, payload: payload))
                         return true
@@ -237,6 +252,12 @@ final class ClusterSimulation {
         machine.wal.set(nil)
         self.raftNetwork.dropAll(involving: machine.id)
         self.callNetwork.dropAll(involving: machine.id)
+        if self.options.peersSeeCrashes {
+            for other in self.machines where other.isUp {
+                other.database.current?.calls.connectionLost(to: machine.id)
+                other.database.current?.callServer.turns.peerLost(machine.id)
+            }
+        }
         self.statistics.crashes += 1
     }
 

@@ -26,6 +26,7 @@ extension ConditionalWriteScheduler {
             var connection: UInt64
             var rank: UInt64
             var etag: String
+            /// Held: when it runs whatever the lane does. Running: when it stops holding the lane unanswered.
             var deadline: ContinuousClock.Instant
             /// It came without a ticket on a connection that did not just read: perhaps a retry on another
             /// connection, which takes the ticket orphaned by the next ETag read.
@@ -72,7 +73,8 @@ extension ConditionalWriteScheduler {
             let request = Request(
                 connection: connection, rank: caller.ticket ?? .max, etag: etag, deadline: now + settings.maximumHold,
                 mayAdopt: mayAdopt)
-            let runs = isRetry ? self.running.isEmpty : self.held.isEmpty && !self.isBusy(now: now, settings: settings)
+            let runs =
+                isRetry ? !self.isRunning(now: now) : self.held.isEmpty && !self.isBusy(now: now, settings: settings)
             if runs {
                 self.running[id] = request
             } else {
@@ -121,22 +123,35 @@ extension ConditionalWriteScheduler {
             var released: [UInt64] = []
             for (id, request) in self.held where request.deadline <= now {
                 self.held[id] = nil
-                self.running[id] = request
+                self.running[id] = Self.started(request, now: now, settings: settings)
                 released.append(id)
             }
             if !self.isBusy(now: now, settings: settings),
                 let (id, request) = self.held.min(by: { ($0.value.rank, $0.key) < ($1.value.rank, $1.key) })
             {
                 self.held[id] = nil
-                self.running[id] = request
+                self.running[id] = Self.started(request, now: now, settings: settings)
                 released.append(id)
             }
             return released
         }
 
-        /// Forgets `connection`; a retry awaited from it will come on another connection.
-        mutating func forget(_ connection: UInt64) {
+        /// Forgets `connection`; a retry awaited from it will come on another connection. Its compare-and-sets no
+        /// longer hold or wait for the lane (a remote caller's node that went away never answers them): the running
+        /// ones are dropped, the held ones are returned, to be let go without taking the lane.
+        mutating func forget(_ connection: UInt64) -> [UInt64] {
             if let awaited = self.callers.removeValue(forKey: connection)?.awaited { self.orphans.append(awaited) }
+            self.running = self.running.filter { $0.value.connection != connection }
+            let held = self.held.filter { $0.value.connection == connection }.map(\.key)
+            for id in held { self.held[id] = nil }
+            return held
+        }
+
+        /// `request` as it starts running at `now`: it holds the lane until answered, or for `maximumHold`.
+        static func started(_ request: Request, now: ContinuousClock.Instant, settings: Settings) -> Request {
+            var running = request
+            running.deadline = now + settings.maximumHold
+            return running
         }
 
         /// Gives `orphan`'s ticket to the oldest request in `requests` that may adopt one, expecting its ETag.

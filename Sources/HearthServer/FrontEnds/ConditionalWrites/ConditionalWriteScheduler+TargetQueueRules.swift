@@ -5,8 +5,17 @@ extension ConditionalWriteScheduler.TargetQueue {
     func isBusy(now: ContinuousClock.Instant, settings: ConditionalWriteScheduler.Settings) -> Bool {
         let window = self.retryWindow(settings)
         func awaits(_ awaited: Awaited) -> Bool { now < awaited.since + window }
-        return !self.running.isEmpty || self.orphans.contains(where: awaits)
+        return self.isRunning(now: now) || self.orphans.contains(where: awaits)
             || self.callers.values.contains { $0.awaited.map(awaits) == true }
+    }
+
+    /// Whether a compare-and-set holds the lane by running: one started less than `maximumHold` ago and not answered.
+    /// An answer that never comes (its caller's node died or was cut off, taking the answer with it) stops holding
+    /// it then, as a held request stops waiting: before, such a request held its lane for good, and every
+    /// compare-and-set there waited out `maximumHold`, each of a transaction's attempts again (20 s for 10 attempts
+    /// after a node was killed; issue 35, target 5).
+    func isRunning(now: ContinuousClock.Instant) -> Bool {
+        self.running.values.contains { now < $0.deadline }
     }
 
     /// How long after a `412` the caller's retry is waited for: the mean gap seen here plus four deviations, at least
@@ -38,9 +47,11 @@ extension ConditionalWriteScheduler.TargetQueue {
         }
     }
 
-    /// Forgets callers and orphans not seen for `memory`, and orphans beyond `maximumCallers`.
+    /// Forgets callers and orphans not seen for `memory`, orphans beyond `maximumCallers`, and compare-and-sets
+    /// still unanswered `memory` after they stopped holding the lane.
     mutating func forgetIdle(now: ContinuousClock.Instant, settings: ConditionalWriteScheduler.Settings) {
         self.callers = self.callers.filter { now < $0.value.lastSeen + settings.memory }
+        self.running = self.running.filter { now < $0.value.deadline + settings.memory }
         self.orphans = self.orphans.filter { now < $0.since + settings.memory }.suffix(settings.maximumCallers)
     }
 
@@ -49,7 +60,7 @@ extension ConditionalWriteScheduler.TargetQueue {
         after now: ContinuousClock.Instant, _ settings: ConditionalWriteScheduler.Settings
     ) -> ContinuousClock.Instant? {
         let awaited = self.callers.values.compactMap(\.awaited) + self.orphans
-        let holds = self.held.values.map(\.deadline)
+        let holds = self.held.values.map(\.deadline) + (self.held.isEmpty ? [] : self.running.values.map(\.deadline))
         let windows = self.held.isEmpty ? [] : awaited.map { $0.since + self.retryWindow(settings) }
         let lastSeen = self.callers.values.map(\.lastSeen) + self.orphans.map(\.since)
         let forgetting = lastSeen.map { $0 + settings.memory }

@@ -110,12 +110,15 @@ struct ConditionalWriteScheduler {
         return released
     }
 
-    /// `connection` closed: forgets it, and returns the held requests that no longer wait for it.
+    /// `connection` closed: forgets it, and returns the held requests that no longer wait for it — its own (let go
+    /// without the lane: nobody will answer them) and those its running one kept waiting.
     mutating func connectionClosed(_ connection: UInt64, now: ContinuousClock.Instant) -> [UInt64] {
         var released: [UInt64] = []
         for (target, var queue) in self.queues where queue.callers[connection] != nil {
-            queue.forget(connection)
-            released += self.settle(target, queue, now: now)
+            let running = Set(queue.running.keys)
+            let dropped = queue.forget(connection)
+            for id in dropped + running.subtracting(queue.running.keys) { self.targets[id] = nil }
+            released += dropped + self.settle(target, queue, now: now)
         }
         return released
     }
@@ -129,7 +132,9 @@ struct ConditionalWriteScheduler {
     private mutating func settle(_ target: Target, _ queue: TargetQueue, now: ContinuousClock.Instant) -> [UInt64] {
         var queue = queue
         let released = queue.release(now: now, settings: self.settings)
+        let running = Set(queue.running.keys)
         queue.forgetIdle(now: now, settings: self.settings)
+        for id in running.subtracting(queue.running.keys) { self.targets[id] = nil }
         self.queues[target] = queue.isEmpty ? nil : queue
         return released
     }
