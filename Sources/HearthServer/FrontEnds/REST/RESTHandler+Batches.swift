@@ -7,13 +7,19 @@ public import HearthNet
 extension RESTHandler {
     /// PUT, PATCH, POST and DELETE of data, without `if-match` (a compare-and-set waits for its turn at its
     /// location), a method override or a `writeSizeLimit` (which reads the data it replaces), share batches. Paths
-    /// under `/.` (rules, operations, the realtime transports) never do.
+    /// under `/.` (rules, operations, the realtime transports) never do; the data's root, `/.json`, does.
     public func sharesBatches(
         method: String, path: String, query: [(name: String, value: String)], headers: HTTPHeaders
     ) -> Bool {
-        Self.batchedMethods.contains(method) && !path.hasPrefix("/.") && headers["if-match"] == nil
+        Self.batchedMethods.contains(method) && !Self.isDotPath(path) && headers["if-match"] == nil
             && headers["X-HTTP-Method-Override"] == nil
             && !query.contains { $0.name == "x-http-method-override" || $0.name == "writeSizeLimit" }
+    }
+
+    /// Whether `path` names one of the node's own locations (`/.settings/rules.json`, `/.backup`, …) rather than data:
+    /// every such path begins with `/.`, except the root of the data, `/.json`.
+    static func isDotPath(_ path: String) -> Bool {
+        path.hasPrefix("/.") && path != "/.json"
     }
 
     /// Orders each plain write as it comes; a request that shares no batch (the last one, if any) is handled once

@@ -88,7 +88,7 @@ extension RESTHandler {
     private func compareAndSet(
         _ http: HTTPRequest, in writes: WriteDecider, reply: @escaping @Sendable ([HTTPReply]) -> Void
     ) async -> Bool {
-        guard let expected = http.headers["if-match"], !http.path.hasPrefix("/.") else { return false }
+        guard let expected = http.headers["if-match"], !Self.isDotPath(http.path) else { return false }
         let started = ContinuousClock.now
         let answer = { @Sendable (response: HTTPResponse) in
             let answered = HTTPReply.response(response)

@@ -70,6 +70,33 @@ import Testing
         }
     }
 
+    /// The data's root, `/.json`, is data: pipelined PATCHes of it (the docs' star as a REST PATCH) share batches and
+    /// are answered in order, every increment counted once; the node's own locations under `/.` never share one.
+    @Test func rootPatchesShareBatches() async throws {
+        try await Self.withHandler { handler, _ in
+            #expect(handler.sharesBatches(method: "PATCH", path: "/.json", query: [], headers: HTTPHeaders()))
+            #expect(
+                !handler.sharesBatches(method: "PUT", path: "/.settings/rules.json", query: [], headers: HTTPHeaders()))
+            let stars = 10
+            let patches = (0..<stars).map { index in
+                let body =
+                    #"{"posts/p/stars/u\#(index)":true,"posts/p/starCount":{".sv":{"increment":1}},"#
+                    + #""user-posts/a/p/stars/u\#(index)":true,"user-posts/a/p/starCount":{".sv":{"increment":1}}}"#
+                return HTTPRequest(method: "PATCH", target: "/.json", path: "/.json", body: Array(body.utf8))
+            }
+            let replies = await handler.handle(batch: patches)
+            let statuses = replies.map { reply -> Int in
+                guard case .response(let response) = reply else { return 0 }
+                return response.status
+            }
+            #expect(statuses == Array(repeating: 200, count: stars))
+            let root = handler.database.root(NodeConfiguration().defaultNamespace)
+            #expect(root.node(at: Fixture.path("posts/p/starCount")) == Node(.int(Int64(stars))))
+            #expect(root.node(at: Fixture.path("user-posts/a/p/starCount")) == Node(.int(Int64(stars))))
+            #expect(root.node(at: Fixture.path("posts/p/stars")).childCount == stars)
+        }
+    }
+
     /// The same PUTs answered one at a time each wait for the one before, so every change is told alone: the shape
     /// a batch avoids.
     @Test func putsAnsweredOneAtATimeAreEachToldAlone() async throws {
