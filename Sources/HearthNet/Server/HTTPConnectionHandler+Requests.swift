@@ -101,16 +101,19 @@ extension HTTPConnectionHandler {
     }
 
     /// Hands `batch`'s requests to the application (nothing when it is empty) and pauses reading until they are
-    /// answered, or ordered (`batchOrdered`).
+    /// answered, or ordered (`batchOrdered`). When every batch ahead of it is ordered, the application is offered it
+    /// here, on the reactor thread (`takeAtOnce`); else, or when it declines, it goes to the server's task group.
     private func dispatch(_ batch: HTTPRequestBatch, on connection: Connection) {
         guard !batch.isEmpty, let last = batch.heads.last else { return }
         let number = self.nextBatch
         self.nextBatch += 1
+        let mayTakeAtOnce = self.inFlight.allSatisfy(\.isOrdered)
         self.inFlight.append(
             InFlightBatch(
                 number: number, heads: batch.heads,
                 admitsReadAhead: last.isKeepAlive && Self.sharesBatches(last, application: self.application)))
         self.stopReadingAhead(connection)
+        if mayTakeAtOnce, self.takeAtOnce(batch.requests, number: number, on: connection) { return }
         let request = ReactorRequest(connectionID: connection.id, batch: number, requests: batch.requests)
         if case .terminated = self.requests.yield(request) { connection.close() }
     }

@@ -9,7 +9,9 @@ import HearthSystem
 /// pipelining PUTs has them ordered in one hand-off, as a realtime client's pipelined puts are. Once the application
 /// says a batch of such requests is ordered (`HTTPBatchOrdered`), the next batch of them is taken while the first is
 /// answered (up to `maximumBatchesInFlight`); answers still leave in request order, and a request that shares no
-/// batch waits until every batch ahead of it is answered. Its timer is the header, body or idle timeout. Confined
+/// batch waits until every batch ahead of it is answered. A batch with no unordered batch ahead of it is first offered
+/// to the application on the reactor thread (`HTTPRequestHandler.handleAtOnce`), which may order it there instead of
+/// in a task. Its timer is the header, body or idle timeout. Confined
 /// to the reactor thread like every handler.
 final class HTTPConnectionHandler: ConnectionHandler {
     /// The server's limits, in the reactor's units.
@@ -79,6 +81,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     let settings: Settings
     let application: any HTTPRequestHandler
     let requests: AsyncStream<ReactorRequest>.Continuation
+    /// The server's count of batches whose replies have not come back, which a batch taken at once joins.
+    let outstanding: OutstandingReplies
     var parser: HTTPRequestParser
     var phase = Phase.reading
     var attachment: Attachment?
@@ -100,10 +104,14 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// answered, so it sees all their effects.
     var heldRequest: (head: HTTPRequestHead, request: HTTPRequest)?
 
-    init(settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation) {
+    init(
+        settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation,
+        outstanding: OutstandingReplies
+    ) {
         self.settings = settings
         self.application = application
         self.requests = requests
+        self.outstanding = outstanding
         self.parser = HTTPRequestParser(maximumHeaderBytes: settings.maximumHeaderBytes)
     }
 

@@ -129,6 +129,13 @@ public protocol HTTPRequestHandler: Sendable {
         batch requests: [HTTPRequest], ordered: (@Sendable () -> Void)?,
         reply: @escaping @Sendable ([HTTPReply]) -> Void
     ) async
+    /// Takes a batch (one request, or pipelined ones as `handle(batch:ordered:)` takes) on the reactor thread that
+    /// read it, when the connection has no batch ahead of it that is not yet ordered: the application orders every
+    /// request of it before it returns true — it must be quick and never block — and hands the replies to `reply`
+    /// as `handle(batch:ordered:reply:)` does. A batch of more than one request taken here counts as ordered. When
+    /// it returns false it did nothing (and never calls `reply`), and the batch goes to the server's task group as
+    /// usual. The default takes none.
+    func handleAtOnce(batch requests: [HTTPRequest], reply: @escaping @Sendable ([HTTPReply]) -> Void) -> Bool
     func connectionClosed(_ connectionID: UInt64)
 }
 
@@ -187,6 +194,11 @@ extension HTTPRequestHandler {
         } else {
             reply(await self.handle(batch: requests))
         }
+    }
+
+    /// By default every batch goes to the server's task group.
+    public func handleAtOnce(batch requests: [HTTPRequest], reply: @escaping @Sendable ([HTTPReply]) -> Void) -> Bool {
+        false
     }
 
     /// By default an application remembers nothing per connection.

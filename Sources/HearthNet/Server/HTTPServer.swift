@@ -8,7 +8,8 @@ import HearthSystem
 ///
 /// `run()` owns everything: it starts the reactor thread, handles each request as a child task of its group (one at
 /// a time per connection, in order, or pipelined requests that arrived together as one batch; different connections
-/// concurrently), and when the calling task is cancelled it
+/// concurrently) unless the application takes it on the reactor thread (`HTTPRequestHandler.handleAtOnce`), and
+/// when the calling task is cancelled it
 /// shuts down gracefully: stop accepting and close idle connections, let in-flight handlers finish, flush their
 /// responses for at most `shutdownFlushSeconds`, end streams (`connectionClosed`), close every socket.
 ///
@@ -119,15 +120,17 @@ public final class HTTPServer: Sendable {
         let (requests, continuation) = AsyncStream.makeStream(of: ReactorRequest.self)
         let connectionSettings = self.connectionSettings
         let application = self.handler
+        let outstanding = OutstandingReplies()
         let loop = try EventLoop(
             settings: self.reactorSettings,
             counters: self.counters,
             listener: Listener(descriptor: listener, port: port, accept: self.accept, refusal: Self.noRoomResponse) {
-                HTTPConnectionHandler(settings: connectionSettings, application: application, requests: continuation)
+                HTTPConnectionHandler(
+                    settings: connectionSettings, application: application, requests: continuation,
+                    outstanding: outstanding)
             },
             stopped: { continuation.finish() }
         )
-        let outstanding = OutstandingReplies()
         await withDiscardingTaskGroup { group in
             for await item in requests {
                 outstanding.begin()
@@ -142,6 +145,7 @@ public final class HTTPServer: Sendable {
                     }
                 }
             }
+            outstanding.close()
             loop.drain()
         }
         await outstanding.wait()

@@ -7,6 +7,8 @@ final class OutstandingReplies: Sendable {
     private struct State {
         var count = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// The server takes no more requests: no batch is handed over at once any more.
+        var isClosed = false
     }
 
     private let state = Lock(State())
@@ -16,7 +18,23 @@ final class OutstandingReplies: Sendable {
         self.state.withLock { $0.count += 1 }
     }
 
-    /// A batch's replies came back.
+    /// A batch is about to be offered to the application on the reactor thread
+    /// (`HTTPRequestHandler.handleAtOnce`); false once the server takes no more requests (`close()`), so that a
+    /// batch never starts after the server stopped waiting for replies.
+    func beginAtOnce() -> Bool {
+        self.state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.count += 1
+            return true
+        }
+    }
+
+    /// The server's request stream has ended: batches are no longer handed over, at once or otherwise.
+    func close() {
+        self.state.withLock { $0.isClosed = true }
+    }
+
+    /// A batch's replies came back (or a batch offered at once was declined).
     func end() {
         let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.count -= 1

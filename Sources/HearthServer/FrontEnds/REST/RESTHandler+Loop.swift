@@ -31,6 +31,16 @@ extension RESTHandler {
         self.order(requests, in: writes, ordered: ordered, reply: reply)
     }
 
+    /// On a single node, a batch of plain writes is ordered on the reactor thread that read it, as
+    /// `handle(batch:ordered:reply:)` would order it in a task: parsed, checked against the write rules and the
+    /// security rules, and handed to the write loop, whose completion replies. Anything else is declined, and goes
+    /// to `handle(batch:ordered:reply:)`.
+    public func handleAtOnce(batch requests: [HTTPRequest], reply: @escaping @Sendable ([HTTPReply]) -> Void) -> Bool {
+        guard let writes = self.loopWrites(for: requests) else { return false }
+        self.order(requests, in: writes, ordered: nil, reply: reply)
+        return true
+    }
+
     /// The write loop, when this node has one and every request of the batch is a plain write for it.
     func loopWrites(for requests: [HTTPRequest]) -> WriteDecider? {
         guard let writes = self.access.writes,

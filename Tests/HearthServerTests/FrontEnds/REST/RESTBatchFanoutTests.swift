@@ -169,6 +169,57 @@ import Testing
         }
     }
 
+    /// On a single node a batch of plain writes is taken at once (`handleAtOnce`): each is answered 200 by the write
+    /// loop's completion and applied; a batch ending with a read is declined untouched (it goes to a task).
+    @Test func aBatchOfWritesIsTakenAtOnceAndOneEndingWithAReadIsDeclined() async throws {
+        try await Self.withHandler { handler, _ in
+            let read = HTTPRequest(method: "GET", target: "/room.json", path: "/room.json", body: [])
+            let declined = handler.handleAtOnce(batch: Self.puts + [read]) { _ in
+                Issue.record("a declined batch was replied")
+            }
+            #expect(!declined)
+            #expect(
+                handler.database.root(NodeConfiguration().defaultNamespace).node(at: Fixture.path("room")).childCount
+                    == 0)
+            let replies = await withCheckedContinuation { (continuation: CheckedContinuation<[HTTPReply], Never>) in
+                let taken = handler.handleAtOnce(batch: Self.puts) { continuation.resume(returning: $0) }
+                if !taken { continuation.resume(returning: []) }
+            }
+            let statuses = replies.map { reply -> Int in
+                guard case .response(let response) = reply else { return 0 }
+                return response.status
+            }
+            #expect(statuses == Array(repeating: 200, count: Self.writes))
+            let room = handler.database.root(NodeConfiguration().defaultNamespace).node(at: Fixture.path("room"))
+            #expect(room.childCount == Self.writes)
+        }
+    }
+
+    /// 2,000 root PATCHes (the docs' star) pipelined on one connection to a single node, taken at once on the
+    /// reactor thread, are each answered 200 in order, and every increment is applied once.
+    @Test func pipelinedPatchesTakenAtOnceAreAnsweredInOrderAndApplied() async throws {
+        try await TestNode.with { node in
+            let count = 2000
+            let port = node.port
+            let (statuses, counted) = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                var burst = ""
+                for index in 0..<count {
+                    let body = #"{"posts/p/stars/u\#(index)":true,"posts/p/starCount":{".sv":{"increment":1}}}"#
+                    burst += "PATCH /.json HTTP/1.1\r\nHost: h\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                }
+                try client.send(burst + "GET /posts/p/starCount.json HTTP/1.1\r\nHost: h\r\n\r\n")
+                let answers = try (0..<count).map { _ in try client.readResponse() }
+                let statuses = answers.enumerated().map { index, answer in
+                    answer.status == 200 && answer.text.contains("u\(index)\"") ? 200 : answer.status
+                }
+                return (statuses, try client.readResponse().text)
+            }
+            #expect(statuses == Array(repeating: 200, count: count))
+            #expect(counted == "\(count)")
+        }
+    }
+
     /// 3,000 PUTs pipelined on one connection are each answered 200, in order, and a GET pipelined behind them sees
     /// every one of them.
     @Test func aLongPipelinedBurstIsAnsweredInOrderAndReadBehindIt() async throws {
