@@ -182,8 +182,18 @@ extension HTTPRequestHandler {
         await self.handle(batch: requests)
     }
 
-    /// Awaits the replies, then hands them on.
+    /// Awaits the replies, then hands them on (`replyAwaited`).
     public func handle(
+        batch requests: [HTTPRequest], ordered: (@Sendable () -> Void)?,
+        reply: @escaping @Sendable ([HTTPReply]) -> Void
+    ) async {
+        await self.replyAwaited(batch: requests, ordered: ordered, reply: reply)
+    }
+
+    /// Awaits the batch's replies from the awaiting handlers (`handle(batch:ordered:)`, `handle(_:)` for one request
+    /// alone, `handle(batch:)`), then hands them to `reply`: the default `handle(batch:ordered:reply:)`, and what an
+    /// application that answers some batches by callback does with the others.
+    public func replyAwaited(
         batch requests: [HTTPRequest], ordered: (@Sendable () -> Void)?,
         reply: @escaping @Sendable ([HTTPReply]) -> Void
     ) async {

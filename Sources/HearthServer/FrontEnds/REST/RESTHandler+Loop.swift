@@ -19,14 +19,7 @@ extension RESTHandler {
             return
         }
         guard let writes = self.loopWrites(for: requests) else {
-            if let ordered {
-                reply(await self.handle(batch: requests, ordered: ordered))
-            } else if requests.count == 1, let request = requests.first {
-                reply([await self.handle(request)])
-            } else {
-                reply(await self.handle(batch: requests))
-            }
-            return
+            return await self.replyAwaited(batch: requests, ordered: ordered, reply: reply)
         }
         self.order(requests, in: writes, ordered: ordered, reply: reply)
     }
