@@ -91,10 +91,7 @@ public actor ShardActor {
             let before = self.restorePoint
             switch self.machine.write(write, conditions: conditions) {
             case .appended(let entry, let applied):
-                guard case .write(let change) = applied.effect else {
-                    preconditionFailure("a write entry applied as \(applied.effect)")
-                }
-                return .appended(try self.append(entry, applied, before: before), change.mutations)
+                return try self.appendWrite(entry, applied, before: before)
             case .blocked:
                 await self.waitForFinish()
             case .conditionFailed:
@@ -117,6 +114,16 @@ public actor ShardActor {
         }
     }
 
+    /// Logs a write entry the machine has just applied (`append`) and answers it with the mutations it made.
+    private func appendWrite(
+        _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine?
+    ) throws(ShardNotLeaderError) -> WriteResult {
+        guard case .write(let change) = applied.effect else {
+            preconditionFailure("a write entry applied as \(applied.effect)")
+        }
+        return .appended(try self.append(entry, applied, before: before), change.mutations)
+    }
+
     /// A write wholly inside this shard decided now, in the write loop's turn, without waiting: nil when it cannot
     /// be (a prepared transaction holds an overlapping path), and then nothing changed; the write goes the async way
     /// (`write`). Only over a log that orders every shard as one, whose refusals need no confirming.
@@ -126,10 +133,7 @@ public actor ShardActor {
         let before = self.restorePoint
         switch self.machine.write(write, conditions: conditions) {
         case .appended(let entry, let applied):
-            guard case .write(let change) = applied.effect else {
-                preconditionFailure("a write entry applied as \(applied.effect)")
-            }
-            return .appended(try self.append(entry, applied, before: before), change.mutations)
+            return try self.appendWrite(entry, applied, before: before)
         case .blocked:
             return nil
         case .conditionFailed:

@@ -27,16 +27,16 @@ private final class AtOnceHandler: HTTPRequestHandler {
         }
         guard !declines, requests.allSatisfy({ $0.method == "PUT" }) else { return false }
         self.takenAtOnce.append(requests.count)
-        reply(requests.map(Self.answer))
+        reply(requests.map(PipelinedBurst.echoPath))
         return true
     }
 
     func handle(_ request: HTTPRequest) async -> HTTPReply {
-        Self.answer(request)
+        PipelinedBurst.echoPath(request)
     }
 
     func handle(batch requests: [HTTPRequest]) async -> [HTTPReply] {
-        requests.map(Self.answer)
+        requests.map(PipelinedBurst.echoPath)
     }
 
     func handle(batch requests: [HTTPRequest], ordered: @escaping @Sendable () -> Void) async -> [HTTPReply] {
@@ -45,11 +45,7 @@ private final class AtOnceHandler: HTTPRequestHandler {
             let overlapped = await self.takenAtOnce.wait(seconds: 10) { !$0.isEmpty }
             self.overlapped.withLock { $0 = overlapped }
         }
-        return requests.map(Self.answer)
-    }
-
-    private static func answer(_ request: HTTPRequest) -> HTTPReply {
-        .response(HTTPResponse(status: 200, body: Array(request.path.utf8)))
+        return requests.map(PipelinedBurst.echoPath)
     }
 }
 
@@ -63,16 +59,8 @@ private final class AtOnceHandler: HTTPRequestHandler {
         let handler = AtOnceHandler()
         let count = 3000
         try await withServer(handler: handler) { _, port in
-            let bodies = try await onDedicatedThread {
-                let client = try HTTPTestClient(port: port)
-                var burst = ""
-                for index in 0..<count {
-                    burst += "PUT /\(index) HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi"
-                }
-                try client.send(burst + "GET /last HTTP/1.1\r\nHost: h\r\n\r\n")
-                return try (0...count).map { _ in try client.readResponse().text }
-            }
-            #expect(bodies == (0..<count).map { "/\($0)" } + ["/last"])
+            let bodies = try await PipelinedBurst.send(count: count, port: port)
+            #expect(bodies == PipelinedBurst.expected(count: count))
         }
         #expect(handler.overlapped.withLock { $0 } == true, "a batch was taken at once behind the unanswered first")
         #expect(!handler.takenAtOnce.all.isEmpty)

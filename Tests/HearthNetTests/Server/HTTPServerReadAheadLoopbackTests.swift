@@ -20,11 +20,11 @@ private final class ReadAheadHandler: HTTPRequestHandler {
 
     func handle(_ request: HTTPRequest) async -> HTTPReply {
         self.handOffs.append(1)
-        return Self.answer(request)
+        return PipelinedBurst.echoPath(request)
     }
 
     func handle(batch requests: [HTTPRequest]) async -> [HTTPReply] {
-        requests.map(Self.answer)
+        requests.map(PipelinedBurst.echoPath)
     }
 
     func handle(batch requests: [HTTPRequest], ordered: @escaping @Sendable () -> Void) async -> [HTTPReply] {
@@ -35,11 +35,7 @@ private final class ReadAheadHandler: HTTPRequestHandler {
             let overlapped = await self.handOffs.wait(seconds: 10) { $0.count > 1 }
             self.overlapped.withLock { $0 = overlapped }
         }
-        return requests.map(Self.answer)
-    }
-
-    private static func answer(_ request: HTTPRequest) -> HTTPReply {
-        .response(HTTPResponse(status: 200, body: Array(request.path.utf8)))
+        return requests.map(PipelinedBurst.echoPath)
     }
 }
 
@@ -52,16 +48,8 @@ private final class ReadAheadHandler: HTTPRequestHandler {
         let handler = ReadAheadHandler()
         let count = 3000
         try await withServer(handler: handler) { _, port in
-            let bodies = try await onDedicatedThread {
-                let client = try HTTPTestClient(port: port)
-                var burst = ""
-                for index in 0..<count {
-                    burst += "PUT /\(index) HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi"
-                }
-                try client.send(burst + "GET /last HTTP/1.1\r\nHost: h\r\n\r\n")
-                return try (0...count).map { _ in try client.readResponse().text }
-            }
-            #expect(bodies == (0..<count).map { "/\($0)" } + ["/last"])
+            let bodies = try await PipelinedBurst.send(count: count, port: port)
+            #expect(bodies == PipelinedBurst.expected(count: count))
         }
         let sizes = handler.handOffs.all
         #expect(sizes.count > 2, "batches: \(sizes)")
