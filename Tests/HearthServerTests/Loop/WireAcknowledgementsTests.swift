@@ -26,4 +26,25 @@ import Testing
         await acknowledgements.barrier()
         #expect(acknowledgements.append(Self.entry(5)) == 5)
     }
+
+    /// A session holds at most `maximumUnanswered` unanswered writes: at the bound there is no room, and a wait for
+    /// room ends once the oldest is answered.
+    @Test func unansweredWritesAreBounded() async {
+        let acknowledgements = WireAcknowledgements()
+        let numbers = (0..<WireAcknowledgements.maximumUnanswered).map {
+            acknowledgements.append(Self.entry(Int64($0)))
+        }
+        #expect(!acknowledgements.hasRoom)
+        let waited = Mutex(false)
+        async let room: Void = {
+            await acknowledgements.waitForRoom()
+            waited.withLock { $0 = true }
+        }()
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(!waited.withLock { $0 })
+        acknowledgements.answer(numbers[0], .success(.committed([]))) { _, _ in }
+        await room
+        #expect(waited.withLock { $0 })
+        #expect(acknowledgements.hasRoom)
+    }
 }

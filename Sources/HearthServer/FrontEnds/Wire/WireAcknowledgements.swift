@@ -10,7 +10,15 @@ import HearthSystem
 /// not a write, the session calls `barrier()`, which returns once every earlier write has been answered. Listener
 /// pushes for a write are queued on the connection before its answer (the view tells listeners before it calls
 /// back).
+///
+/// A session holds at most `maximumUnanswered` writes here: past it the session's task waits for room
+/// (`waitForRoom`) and writes are no longer ordered as their frames arrive (`hasRoom`), so a client pipelining
+/// faster than the node answers is held back by its own message queue (bounded by its bytes) instead of handing the
+/// write loop an unbounded backlog.
 final class WireAcknowledgements: Sendable {
+    /// How many writes one session may have ordered and not yet answered.
+    static let maximumUnanswered = 4096
+
     /// One write waiting for its answer.
     struct Entry: Sendable {
         var id: Int64
@@ -32,6 +40,8 @@ final class WireAcknowledgements: Sendable {
         /// A thread is sending answers (and sends what arrives meanwhile before it stops).
         var isSending = false
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Waiting for fewer than `maximumUnanswered` entries (`waitForRoom`).
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
 
         /// Takes the answers at the head of the queue, in order.
         mutating func takeAnswered() -> [(Entry, Answer)] {
@@ -71,13 +81,34 @@ final class WireAcknowledgements: Sendable {
             let waiters: [CheckedContinuation<Void, Never>]
             (due, waiters) = self.state.withLock { state in
                 let due = state.takeAnswered()
-                guard due.isEmpty else { return (due, []) }
+                var waiters: [CheckedContinuation<Void, Never>] = []
+                if state.entries.count < Self.maximumUnanswered {
+                    swap(&waiters, &state.roomWaiters)
+                }
+                guard due.isEmpty else { return (due, waiters) }
                 state.isSending = false
-                guard state.entries.isEmpty else { return (due, []) }
+                guard state.entries.isEmpty else { return (due, waiters) }
                 defer { state.waiters = [] }
-                return (due, state.waiters)
+                return (due, waiters + state.waiters)
             }
             for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Whether another write may be ordered now without waiting (fewer than `maximumUnanswered` are unanswered).
+    var hasRoom: Bool {
+        self.state.withLock { $0.entries.count < Self.maximumUnanswered }
+    }
+
+    /// Returns once fewer than `maximumUnanswered` writes are unanswered.
+    func waitForRoom() async {
+        await withCheckedContinuation { continuation in
+            let hasRoom = self.state.withLock { state -> Bool in
+                let hasRoom = state.entries.count < Self.maximumUnanswered
+                if !hasRoom { state.roomWaiters.append(continuation) }
+                return hasRoom
+            }
+            if hasRoom { continuation.resume() }
         }
     }
 

@@ -36,6 +36,7 @@ extension WireSession {
 
     /// Orders a put or merge now; its answer follows, in request order, once it is durable and shown (or refused).
     private func submit(id: Int64, _ request: WireRequest) async {
+        await self.acknowledgements.waitForRoom()
         var entry = WireAcknowledgements.Entry(
             id: id, action: request.action, started: .now, path: .root, turn: await self.takeTurn(request))
         let mutations: [Mutation]

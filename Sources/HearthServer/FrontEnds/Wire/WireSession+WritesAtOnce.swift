@@ -7,7 +7,8 @@ import HearthWire
 /// handed to the write loop, its answer queued in order with the session's others (`WireAcknowledgements`). The
 /// session's task is not woken for it: the write costs the reactor's decode and check, one hand-off to the loop and
 /// its share of the answer. Anything else — a compare-and-set (it waits for its turn at its location), any other
-/// request, a message behind queued ones, a cluster member's write — goes to the session's task as before, so
+/// request, a message behind queued ones, a write past the session's unanswered ones
+/// (`WireAcknowledgements.maximumUnanswered`), a cluster member's write — goes to the session's task as before, so
 /// requests are still handled in arrival order.
 extension WireSession {
     /// Orders `message` here when it is such a write. Called only from the WebSocket's frame callback, one frame at a
@@ -16,6 +17,7 @@ extension WireSession {
     func orderWriteAtOnce(_ message: String) -> Bool {
         guard let writes = self.context.access.writes,
             self.shared.withLock({ $0.isRunning && $0.queuedBytes == 0 && !$0.isTerminated }),
+            self.acknowledgements.hasRoom,
             case .request(let id, let request)? = try? WireClientMessage(decoding: message)
         else { return false }
         switch request {
