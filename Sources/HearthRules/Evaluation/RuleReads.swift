@@ -28,6 +28,9 @@ public struct RuleReads: Sendable, Equatable {
         }
     }
 
+    /// Whether nothing was read: a verdict that read nothing depends on nothing, and its write needs no guard.
+    public var isEmpty: Bool { self.current.isEmpty && self.new.isEmpty && self.newKinds.isEmpty }
+
     /// Adds every read of `other`.
     public mutating func formUnion(_ other: RuleReads) {
         self.current.formUnion(other.current)

@@ -74,6 +74,8 @@ extension AccessControl {
             if let origin, self.database.view.hasApplied(origin) { return nil }
             throw AccessDeniedError()
         }
+        // Rules that read nothing (open ones, say) leave nothing to guard: the common case costs no path lists.
+        if verdict.reads.isEmpty { return (now, condition.map { [$0] } ?? [], false) }
         let dependencies = verdict.reads.dependencies(
             determined: Self.determinedPaths(mutations),
             kindDetermined: mutations.compactMap { $0.incrementDelta == nil ? nil : $0.path })
