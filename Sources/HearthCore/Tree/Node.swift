@@ -164,9 +164,13 @@ public struct Node: Sendable {
     /// The node at `path` below this one; `.empty` when nothing is there.
     public func node(at path: Path) -> Node {
         var current = self
+        // Straight from storage to the child, without a `children` map built (and retained) per level: every
+        // write's server values and overflow checks read the node they replace this way.
         for key in path.keys {
-            current = current.child(key)
-            if current.isEmpty { return .empty }
+            guard case .stored(let storage) = current.representation, case .children(let map) = storage.content,
+                let child = map[key]
+            else { return .empty }
+            current = child
         }
         return current
     }

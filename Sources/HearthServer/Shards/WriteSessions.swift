@@ -99,9 +99,11 @@ public struct WriteSessions: Sendable, Equatable {
         // Edited in place: a copy of the session would copy its set of applied writes on every record.
         let client = record.origin.client
         let bucket = Self.bucket(of: client)
-        let isNew = self.buckets[bucket][client] == nil
+        // One lookup, where asking first whether the client is known costs a second hash of its id.
+        let knownInBucket = self.buckets[bucket].count
         self.buckets[bucket][client, default: Session(settledBelow: 0, applied: [], lastUsed: clock)]
             .record(record.origin, clock: clock)
+        let isNew = self.buckets[bucket].count != knownInBucket
         if clock / Self.sweepInterval != before / Self.sweepInterval {
             let horizon = clock - Self.retention
             for index in self.buckets.indices
