@@ -157,20 +157,22 @@ public struct Node: Sendable {
     }
 
     /// The child named `key`; `.empty` when absent or when this node is a leaf.
+    ///
+    /// Straight from storage to the child, without a `children` map built (and retained) on the way: every write
+    /// reads the nodes it replaces (server values, overflow checks, the spine) through here.
     public func child(_ key: Key) -> Node {
-        self.children[key] ?? .empty
+        guard case .stored(let storage) = self.representation, case .children(let map) = storage.content else {
+            return .empty
+        }
+        return map[key] ?? .empty
     }
 
     /// The node at `path` below this one; `.empty` when nothing is there.
     public func node(at path: Path) -> Node {
         var current = self
-        // Straight from storage to the child, without a `children` map built (and retained) per level: every
-        // write's server values and overflow checks read the node they replace this way.
         for key in path.keys {
-            guard case .stored(let storage) = current.representation, case .children(let map) = storage.content,
-                let child = map[key]
-            else { return .empty }
-            current = child
+            current = current.child(key)
+            if current.isEmpty { return .empty }
         }
         return current
     }
