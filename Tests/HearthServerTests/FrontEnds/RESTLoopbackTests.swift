@@ -44,6 +44,21 @@ import Testing
         }
     }
 
+    /// A PATCH answers its members in sorted order as applied: server values resolved, nulls dropped, keys and
+    /// strings escaped, priorities as given.
+    @Test func patchAnswersItsMembersAsApplied() async throws {
+        try await TestNode.with { node in
+            _ = try await node.request("PUT", "/hq/c.json", body: "5")
+            let patch = try await node.request(
+                "PATCH", "/hq.json",
+                body:
+                    #"{"c":{".sv":{"increment":2}},"q\"x":1,"é":"v\n","n":{"b":[1,2],"a":null},"d/.priority":4.5,"1":true}"#
+            )
+            #expect(patch.status == 200)
+            #expect(patch.text == #"{"1":true,"c":7,"d/.priority":4.5,"n":{"b":[1,2]},"q\"x":1,"é":"v\n"}"#)
+        }
+    }
+
     @Test func patchWithNullDeletes() async throws {
         try await TestNode.with { node in
             _ = try await node.request("PUT", "/a.json", body: #"{"b":1,"c":2}"#)
