@@ -23,7 +23,15 @@ public struct JSONValueBuilder: JSONBuilder {
     public mutating func makeDouble(_ value: Double) -> JSONValue { .double(value) }
     public mutating func makeString(_ value: String) -> JSONValue { .string(value) }
 
-    public mutating func beginObject() -> Container { Container(isArray: false) }
+    /// Room for this many members is made when an object begins: protocol messages are nests of small objects,
+    /// and growing an empty array to four members costs three allocations where this costs one.
+    static let expectedMembers = 4
+
+    public mutating func beginObject() -> Container {
+        var container = Container(isArray: false)
+        container.members.reserveCapacity(Self.expectedMembers)
+        return container
+    }
     public mutating func beginArray() -> Container { Container(isArray: true) }
 
     public mutating func beginMember(_ key: String, in container: inout Container) {

@@ -100,20 +100,20 @@ public enum WriteRules {
     private static func validLocation(_ text: String, below base: Path, allowingPriority: Bool) -> WriteLocation? {
         var text = text
         return text.withUTF8 { bytes -> WriteLocation? in
-            var segments: [Range<Int>] = []
+            var keys = base.keys
+            keys.reserveCapacity(keys.count + bytes.count(where: { $0 == UInt8(ascii: "/") }) + 1)
+            // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
+            var targetsPriority = false
             var start = 0
             for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-                if index > start { segments.append(start..<index) }
-                start = index + 1
-            }
-            let priority = ".priority".utf8
-            let targetsPriority =
-                allowingPriority && segments.last.map { bytes[$0].elementsEqual(priority) } ?? false
-            if targetsPriority { segments.removeLast() }
-            var keys = base.keys
-            keys.reserveCapacity(keys.count + segments.count)
-            for segment in segments {
-                let key = UnsafeBufferPointer(rebasing: bytes[segment])
+                defer { start = index + 1 }
+                guard index > start else { continue }
+                let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                guard !targetsPriority else { return nil }
+                if allowingPriority && key.elementsEqual(".priority".utf8) {
+                    targetsPriority = true
+                    continue
+                }
                 guard Key.isValid(key) else { return nil }
                 keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
             }
