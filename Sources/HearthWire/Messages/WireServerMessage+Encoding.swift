@@ -59,20 +59,27 @@ extension WireServerMessage {
     }
 
     /// `{"t":"d","d":{"r":id,"b":{"s":status,"d":data}}}`.
+    /// The room a response starts with: a write's acknowledgement with any request id fits.
+    private static let responseCapacity = 64
+
     private static func response(id: Int64, _ response: WireResponse) -> [UInt8] {
-        var bytes = Array(#"{"t":"d","d":{"r":"#.utf8)
-        bytes += Array(String(id).utf8)
-        bytes += Array(#","b":{"s":"#.utf8)
+        // Appended in place into room made first: every write's answer is one of these, and a temporary array per
+        // piece cost an allocation each.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.responseCapacity)
+        bytes.append(contentsOf: #"{"t":"d","d":{"r":"#.utf8)
+        bytes.append(contentsOf: String(id).utf8)
+        bytes.append(contentsOf: #","b":{"s":"#.utf8)
         switch response {
         case .ok(let data):
-            bytes += Array(#""ok","d":"#.utf8)
+            bytes.append(contentsOf: #""ok","d":"#.utf8)
             data.write(into: &bytes)
         case .failure(let error):
             bytes += JSONValue.string(error.code.description).jsonBytes()
-            bytes += Array(#","d":"#.utf8)
+            bytes.append(contentsOf: #","d":"#.utf8)
             bytes += JSONValue.string(error.message).jsonBytes()
         }
-        bytes += Array("}}}".utf8)
+        bytes.append(contentsOf: "}}}".utf8)
         return bytes
     }
 
