@@ -74,7 +74,7 @@ public struct JoinedMember: Sendable, Equatable {
     }
 
     /// Writes the file into `directory` atomically (a temporary file renamed over it).
-    func save(directory: String) throws {
+    package func save(directory: String) throws {
         var members: [String: JSONValue] = [
             "node": self.node.json, "cluster": self.founding.json, "members": .array(self.members.map(\.json)),
         ]

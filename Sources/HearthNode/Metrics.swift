@@ -56,7 +56,7 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus exposition served at `/.metrics`.
-    func render() -> String {
+    package func render() -> String {
         self.registry.render()
     }
 }

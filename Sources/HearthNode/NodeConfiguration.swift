@@ -28,7 +28,7 @@ public struct NodeConfiguration: Sendable {
     /// …or after this many seconds if anything was written since the last snapshot.
     public var snapshotIntervalSeconds = 300.0
     /// Size at which the write-ahead log starts a new segment file (tests shrink it to see old segments removed).
-    var walSegmentBytes = WALConfiguration().segmentBytes
+    package var walSegmentBytes = WALConfiguration().segmentBytes
     /// Slow-client guards for the HTTP front end.
     public var headerTimeoutSeconds = 10.0
     public var outboundBufferLimit = 64 * 1024 * 1024
@@ -108,7 +108,7 @@ public struct NodeConfiguration: Sendable {
     public init() {}
 
     /// Whether this node starts from a cluster file or joins a cluster.
-    var isClusterMember: Bool { self.cluster != nil || self.joinThrough != nil || self.joined != nil }
+    package var isClusterMember: Bool { self.cluster != nil || self.joinThrough != nil || self.joined != nil }
 
     /// The rules of a namespace with no stored rules: the ones the node was started with (in force from its first
     /// request, before installing them is committed), else open on a single node (as the emulator starts, with a

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads part of a backup file a chunk at a time, so a restore never holds the file whole.
-struct BackupFileReader {
+package struct BackupFileReader {
     /// How much of the file is read at a time.
     static let chunkBytes = 1 << 20
 
@@ -23,7 +23,7 @@ struct BackupFileReader {
 
     /// The next chunk, or nil at the end (the file is closed then).
     /// - Throws: `BackupFileError` when the file cannot be read, or ends before the bytes asked for.
-    mutating func next() throws(BackupFileError) -> [UInt8]? {
+    package mutating func next() throws(BackupFileError) -> [UInt8]? {
         let want = min(UInt64(Self.chunkBytes), self.remaining ?? UInt64.max)
         let data: Data
         do {

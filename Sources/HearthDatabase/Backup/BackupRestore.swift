@@ -10,7 +10,7 @@ public enum BackupRestore {
         public var payloadLength: UInt64
 
         /// A reader of the trees' bytes in the file at `path`, starting with the `B` line.
-        func trees(of path: String) throws(BackupFileError) -> BackupFileReader {
+        package func trees(of path: String) throws(BackupFileError) -> BackupFileReader {
             try BackupFileReader(path: path, from: self.treesOffset, count: self.payloadLength - self.treesOffset)
         }
     }
@@ -52,7 +52,7 @@ public enum BackupRestore {
     }
 
     /// Refuses a directory that exists and holds anything: a restore never mixes with data already there.
-    static func requireEmpty(_ directory: String) throws(RestoreTargetError) {
+    package static func requireEmpty(_ directory: String) throws(RestoreTargetError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else {
@@ -71,7 +71,7 @@ public enum BackupRestore {
 public struct RestoreTargetError: Error, Sendable, CustomStringConvertible {
     public let message: String
 
-    init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 

@@ -3,19 +3,19 @@ import Synchronization
 /// How many backups a node streams at once. Each holds a thread, a captured version of the whole tree (kept alive
 /// while the client reads it) and up to `BackupStream.queuedBytesLimit` of queued bytes; on a node whose rules let
 /// everyone read, anyone may ask for one, so they are bounded rather than one per request.
-final class BackupSlots: Sendable {
+package final class BackupSlots: Sendable {
     /// Backups a node streams at once.
     static let defaultLimit = 2
 
-    let limit: Int
+    package let limit: Int
     private let taken = Mutex(0)
 
-    init(limit: Int = BackupSlots.defaultLimit) {
+    package init(limit: Int = BackupSlots.defaultLimit) {
         self.limit = limit
     }
 
     /// A slot, held until the returned token is released (dropped); nil when every slot is taken.
-    func take() -> Slot? {
+    package func take() -> Slot? {
         let isTaken = self.taken.withLock { taken in
             guard taken < self.limit else { return false }
             taken += 1
@@ -26,7 +26,7 @@ final class BackupSlots: Sendable {
 
     /// One backup's slot: given back when the last holder drops it, whichever way the backup ends (sent, failed,
     /// refused, or its connection gone before it started).
-    final class Slot: Sendable {
+    package final class Slot: Sendable {
         private let slots: BackupSlots
 
         fileprivate init(_ slots: BackupSlots) {

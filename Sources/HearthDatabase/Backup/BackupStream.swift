@@ -1,7 +1,7 @@
 import Foundation
-import HearthCore
+package import HearthCore
 import HearthNet
-import HearthSystem
+package import HearthSystem
 
 /// One `GET /.backup` answer: the backup file of a cut taken when the request was served, encoded record by record
 /// on a thread of its own and sent as the client takes it. The encoder waits while more than `queuedBytesLimit`
@@ -9,7 +9,7 @@ import HearthSystem
 /// share their nodes with the live view) however large the database is, and never trips the connection's outbound
 /// bound; a client that takes nothing for `stallLimit` is given up on. A failure (or the client going away) stops the
 /// stream before its trailer, so what the client holds can never pass for a complete backup.
-final class BackupStream: HTTPStreamSession {
+package final class BackupStream: HTTPStreamSession {
     /// Bytes gathered before they are handed to the connection as one chunk.
     static let chunkBytes = 256 << 10
     /// The most bytes left queued for the client while the encoder waits for it.
@@ -24,7 +24,7 @@ final class BackupStream: HTTPStreamSession {
     private let log: Log
     private let closed = Lock(false)
 
-    init(header: BackupHeader, roots: [String: Node], slot: BackupSlots.Slot, log: Log) {
+    package init(header: BackupHeader, roots: [String: Node], slot: BackupSlots.Slot, log: Log) {
         self.header = header
         self.roots = roots
         self.slot = slot

@@ -3,7 +3,7 @@ import HearthSystem
 /// The thin async shell around `ConditionalWriteScheduler`: compare-and-sets from REST and realtime clients wait here
 /// for their turn (one gate per node; on a cluster, callers of other nodes too, for the locations whose shard this
 /// node leads), and the scheduler's timer runs as a task.
-final class ConditionalWriteGate: ConditionalWriteTurns {
+package final class ConditionalWriteGate: ConditionalWriteTurns {
     private struct State {
         var scheduler: ConditionalWriteScheduler
         var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -13,22 +13,24 @@ final class ConditionalWriteGate: ConditionalWriteTurns {
 
     private let state: Lock<State>
     /// The bounds of waiting and remembering.
-    let settings: ConditionalWriteScheduler.Settings
+    package let settings: ConditionalWriteScheduler.Settings
 
-    init(settings: ConditionalWriteScheduler.Settings = .init()) {
+    package init(settings: ConditionalWriteScheduler.Settings = .init()) {
         self.settings = settings
         self.state = Lock(State(scheduler: ConditionalWriteScheduler(settings: settings)))
     }
 
     /// Waits until the compare-and-set may write; returns its turn, `.local` with the request's id.
-    func admit(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async
+    package func admit(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async
         -> ConditionalWriteTurn
     {
         .local(await self.admitRequest(connection: connection, target: target, etag: etag))
     }
 
     /// Waits until the compare-and-set may write; returns the id to pass to `answered`.
-    func admitRequest(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async -> UInt64 {
+    package func admitRequest(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async
+        -> UInt64
+    {
         var id: UInt64 = 0
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             self.state.withLock { state in
@@ -50,23 +52,23 @@ final class ConditionalWriteGate: ConditionalWriteTurns {
 
     /// Reports how the request that held `turn` ended, letting the next in line write; other gates' turns are not
     /// this one's.
-    func answered(_ turn: ConditionalWriteTurn, _ answer: ConditionalWriteScheduler.Answer) {
+    package func answered(_ turn: ConditionalWriteTurn, _ answer: ConditionalWriteScheduler.Answer) {
         guard case .local(let id) = turn else { return }
         self.answered(request: id, answer)
     }
 
     /// Reports how request `id` ended, letting the next in line write.
-    func answered(request id: UInt64, _ answer: ConditionalWriteScheduler.Answer) {
+    package func answered(request id: UInt64, _ answer: ConditionalWriteScheduler.Answer) {
         self.resume { $0.answered(id, answer, now: .now) }
     }
 
     /// Notes an ETag read, the first step of a new transaction.
-    func read(connection: UInt64, target: ConditionalWriteScheduler.Target) {
+    package func read(connection: UInt64, target: ConditionalWriteScheduler.Target) {
         self.state.withLock { $0.scheduler.read(connection: connection, target: target, now: .now) }
     }
 
     /// Forgets a closed connection.
-    func connectionClosed(_ connection: UInt64) {
+    package func connectionClosed(_ connection: UInt64) {
         self.resume { $0.connectionClosed(connection, now: .now) }
     }
 

@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 
 /// Decides when each compare-and-set (REST's `PUT` with `if-match`, the realtime protocol's put with a hash) runs,
 /// so that callers contending for one location take turns instead of racing.
@@ -24,9 +24,9 @@ import HearthCore
 /// remembered are kept, each caller only until it has been idle for `memory`; closed connections are forgotten.
 ///
 /// A pure value: events come in with the time, and the answers name the held requests to run now.
-struct ConditionalWriteScheduler {
+package struct ConditionalWriteScheduler {
     /// The bounds of waiting and remembering.
-    struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// How long after a `412` the caller's retry is waited for before others may go ahead of it: the mean gap
         /// between a `412` and its retry seen at the location plus four deviations, within these bounds.
         var retryWindow = Duration.milliseconds(10)...Duration.milliseconds(250)
@@ -35,7 +35,7 @@ struct ConditionalWriteScheduler {
         /// request that runs at this bound races the lane, so it must exceed a full line's wait where commits are
         /// slow: at 500 ms, 21 callers per node of a 3-node cluster (about 100 ms a turn) mostly raced, and 3–6 of
         /// 400 transactions gave up in 10 s; at 2 s, 0–1, with 40 % fewer retries.
-        var maximumHold = Duration.seconds(2)
+        package var maximumHold = Duration.seconds(2)
         /// How long a caller, and a location, is remembered after its last request.
         var memory = Duration.seconds(2)
         /// Most callers remembered per location; the least recently seen are forgotten first.
@@ -43,9 +43,15 @@ struct ConditionalWriteScheduler {
     }
 
     /// The location callers compare-and-set.
-    struct Target: Hashable, Sendable {
-        var namespace: String
-        var path: Path
+    package struct Target: Hashable, Sendable {
+        package var namespace: String
+        package var path: Path
+
+        /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+        package init(namespace: String, path: Path) {
+            self.namespace = namespace
+            self.path = path
+        }
     }
 
     /// What a compare-and-set should do on arrival.
@@ -57,7 +63,7 @@ struct ConditionalWriteScheduler {
     }
 
     /// How a compare-and-set ended.
-    enum Answer: Equatable {
+    package enum Answer: Equatable {
         case committed
         /// A `412`, carrying this ETag.
         case conditionFailed(etag: String)

@@ -1,4 +1,4 @@
-import HearthCluster
+package import HearthCluster
 
 /// Where compare-and-sets take turns: this node's `ConditionalWriteGate` on a single node; on a cluster, the gate of
 /// the node leading the location's shard (`ClusterConditionalWriteTurns`), so that callers of every node contending
@@ -6,7 +6,7 @@ import HearthCluster
 ///
 /// Turns only decide who goes first: a compare-and-set stays correct without one, so a turn that cannot be had (the
 /// leader is unreachable) is simply skipped.
-protocol ConditionalWriteTurns: Sendable {
+package protocol ConditionalWriteTurns: Sendable {
     /// Waits until the compare-and-set expecting `etag` at `target` may write; returns the turn to end.
     func admit(connection: UInt64, target: ConditionalWriteScheduler.Target, etag: String) async
         -> ConditionalWriteTurn
@@ -19,7 +19,7 @@ protocol ConditionalWriteTurns: Sendable {
 }
 
 /// A compare-and-set's place in a line, to be ended with its answer.
-enum ConditionalWriteTurn: Sendable, Equatable {
+package enum ConditionalWriteTurn: Sendable, Equatable {
     /// Request `id` of this node's gate.
     case local(UInt64)
     /// Request `id` of the gate of `node`, which led the location's shard.

@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 import HearthSystem
 public import HearthWire
 
@@ -10,19 +10,19 @@ public import HearthWire
 /// has its place in the logs, so one client can pipeline writes; `PendingWrite.outcome()` waits until it is
 /// committed and shown to readers and listeners.
 public final class Coordinator: Sendable {
-    let router: ShardRouter
+    package let router: ShardRouter
     let shards: any ShardClient
-    let log: any ShardLog
+    package let log: any ShardLog
     let view: DatabaseView
     /// Decisions the anchors may forget, because every part of their transaction finished.
-    let forgets = DecisionsToForget()
+    package let forgets = DecisionsToForget()
     /// The multi-shard transactions running here, which this node claims when a resolver asks.
-    let running = RunningTransactions()
+    package let running = RunningTransactions()
     private let random: Lock<any RandomNumberGenerator & Sendable>
 
     /// A coordinator over shards reached through `shards` (a cluster node's leaders may be other nodes).
     /// - Parameter random: where transaction ids come from (a simulation's seeded generator in tests).
-    init(
+    package init(
         router: ShardRouter, shards: any ShardClient, log: any ShardLog, view: DatabaseView,
         random: any RandomNumberGenerator & Sendable = BufferedSystemRandom()
     ) {
@@ -320,7 +320,7 @@ extension Coordinator {
 
 /// A write that has its place in the logs but may not be committed yet.
 public struct PendingWrite: Sendable {
-    enum State: Sendable {
+    package enum State: Sendable {
         /// Logged at these positions; resolved to these mutations.
         case committed([ShardLogPosition], [ResolvedMutation])
         /// The condition failed against the data as of these shard indexes; `origin` is the write's, which may be
@@ -336,6 +336,14 @@ public struct PendingWrite: Sendable {
     let state: State
     /// Called once every entry of a transaction is committed (its anchor may then forget the decision).
     var finished: (@Sendable () -> Void)?
+
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(view: DatabaseView, log: any ShardLog, state: State, finished: (@Sendable () -> Void)? = nil) {
+        self.view = view
+        self.log = log
+        self.state = state
+        self.finished = finished
+    }
 
     /// Whether a condition failed, so nothing will be written.
     public var isStale: Bool {

@@ -1,14 +1,14 @@
-import HearthSystem
+package import HearthSystem
 
 /// Transactions whose every entry is committed, by anchor shard: their anchors may forget the decisions. The
 /// coordinator collects them as writes complete and sends each anchor one `forget` entry for a batch
 /// (`Coordinator.forgetFinishedDecisions`), so an anchor's decisions do not grow with every transaction it ever
 /// anchored, and a busy anchor pays one small entry per batch rather than one per transaction.
-final class DecisionsToForget: Sendable {
+package final class DecisionsToForget: Sendable {
     private let pending = Lock<[Int: [TransactionID]]>([:])
 
     /// Notes that every entry of `transaction`, anchored in shard `anchor`, is committed.
-    func add(_ transaction: TransactionID, anchor: Int) {
+    package func add(_ transaction: TransactionID, anchor: Int) {
         self.pending.withLock { $0[anchor, default: []].append(transaction) }
     }
 
@@ -26,7 +26,7 @@ final class DecisionsToForget: Sendable {
 
 extension Coordinator {
     /// Sends the anchors their decisions to forget every 200 ms of `clock`'s time, until cancelled.
-    func forgetFinishedDecisionsUntilCancelled(clock: any NodeClock = .system) async {
+    package func forgetFinishedDecisionsUntilCancelled(clock: any NodeClock = .system) async {
         while (try? await clock.sleep(for: .milliseconds(200))) != nil {
             await self.forgetFinishedDecisions()
         }

@@ -33,7 +33,7 @@ extension PendingWrite {
 
     /// Calls `body` once with what `outcome()` would return: on the thread that made the write committed or shown
     /// (so `body` must be short and must not block), or at once.
-    func whenDone(_ body: @escaping @Sendable (Result<WriteOutcome, any Error>) -> Void) {
+    package func whenDone(_ body: @escaping @Sendable (Result<WriteOutcome, any Error>) -> Void) {
         guard case .committed(let positions, _) = self.state else { return self.whenShown(body) }
         self.log.whenCommitted(positions) { committed in
             if case .failure(let error) = committed { return body(.failure(error)) }

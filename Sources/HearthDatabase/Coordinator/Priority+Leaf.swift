@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 
 /// Priorities travel as leaf values: a priority write's value is parsed, resolved (`.sv` timestamp/increment) and
 /// logged like any leaf, then turned back into a `Priority`.
@@ -9,7 +9,7 @@ extension Node {
     }
 
     /// A priority as JSON (`null` when absent), for log records, snapshots and REST responses.
-    static func priorityJSON(_ priority: Priority?) -> [UInt8] {
+    package static func priorityJSON(_ priority: Priority?) -> [UInt8] {
         (priority?.jsonValue ?? .null).jsonBytes()
     }
 }

@@ -4,7 +4,7 @@ import HearthSystem
 /// its decision logged or was released. A part prepared in a shard (or a read lock held there) whose transaction no
 /// node's coordinator claims has lost its coordinator — it crashed, restarted, or gave up with an answer lost —
 /// and the resolver may finish it at once instead of waiting out `IntentResolver.resolveAfter`.
-final class RunningTransactions: Sendable {
+package final class RunningTransactions: Sendable {
     private let running = Lock<Set<TransactionID>>([])
 
     /// Claims `transaction` for this coordinator.
@@ -18,7 +18,7 @@ final class RunningTransactions: Sendable {
     }
 
     /// Those of `transactions` this coordinator runs.
-    func claimed(among transactions: [TransactionID]) -> [TransactionID] {
+    package func claimed(among transactions: [TransactionID]) -> [TransactionID] {
         self.running.withLock { running in transactions.filter { running.contains($0) } }
     }
 

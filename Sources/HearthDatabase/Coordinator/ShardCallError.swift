@@ -1,8 +1,8 @@
-import HearthCluster
+package import HearthCluster
 
 /// A shard command could not be carried out by the shard's leader on another node.
-struct ShardCallError: Error, Sendable, CustomStringConvertible {
-    enum Kind: Sendable {
+package struct ShardCallError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable {
         /// No leader of the shard could be found in time (an election is running, or too few replicas are up).
         case noLeader
         /// The peer transport would not queue the call (the leader is cut off or its queue is full).
@@ -20,10 +20,17 @@ struct ShardCallError: Error, Sendable, CustomStringConvertible {
     }
 
     var shard: Int
-    var kind: Kind
+    package var kind: Kind
     var waited: Duration
 
-    var description: String {
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(shard: Int, kind: Kind, waited: Duration) {
+        self.shard = shard
+        self.kind = kind
+        self.waited = waited
+    }
+
+    package var description: String {
         let seconds = Double(self.waited.components.seconds) + Double(self.waited.components.attoseconds) / 1e18
         let waited = String(Int(seconds.rounded()))
         switch self.kind {

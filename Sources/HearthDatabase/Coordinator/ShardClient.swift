@@ -1,5 +1,5 @@
-import HearthCore
-import HearthWire
+package import HearthCore
+package import HearthWire
 
 /// How the coordinator reaches a shard's leader: the shard commands of `ShardActor`, addressed by shard number.
 ///
@@ -7,7 +7,7 @@ import HearthWire
 /// node: `RoutedShardClient` sends the command there over the peer transport, and the answer (the entry's position
 /// in the shard's Raft log, the resolved mutations) comes back, so the coordinator waits for the commit on its own
 /// replica of the shard, exactly as for a local append.
-protocol ShardClient: Sendable {
+package protocol ShardClient: Sendable {
     /// See `ShardActor.write(_:conditions:)`.
     func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
         -> ShardActor.WriteResult
@@ -48,9 +48,9 @@ protocol ShardClient: Sendable {
 }
 
 extension ShardClient {
-    var commitsTogether: Bool { false }
+    package var commitsTogether: Bool { false }
 
-    func commitTogether(
+    package func commitTogether(
         anchor: Int, _ transaction: TransactionID, parts: [(shard: Int, intent: ShardIntent)],
         spineValues: [Path: Node]
     ) async throws -> ShardActor.CommitTogetherOutcome {
@@ -59,17 +59,17 @@ extension ShardClient {
 }
 
 /// Every shard's actor is in this process (a single node, or a cluster node's own leaders).
-struct LocalShardClient: ShardClient {
-    let actors: [ShardActor]
-    let commitsTogether: Bool
+package struct LocalShardClient: ShardClient {
+    package let actors: [ShardActor]
+    package let commitsTogether: Bool
 
-    init(actors: [ShardActor]) {
+    package init(actors: [ShardActor]) {
         self.actors = actors
         self.commitsTogether =
             actors.count > 1 && actors.allSatisfy { $0.appendsTogether && $0.executor === actors[0].executor }
     }
 
-    func commitTogether(
+    package func commitTogether(
         anchor: Int, _ transaction: TransactionID, parts: [(shard: Int, intent: ShardIntent)],
         spineValues: [Path: Node]
     ) async throws -> ShardActor.CommitTogetherOutcome {
@@ -77,29 +77,29 @@ struct LocalShardClient: ShardClient {
             transaction, parts: parts.map { (self.actors[$0.shard], $0.intent) }, spineValues: spineValues)
     }
 
-    func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
+    package func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws
         -> ShardActor.WriteResult
     {
         try await self.actors[shard].write(write, conditions: conditions)
     }
 
-    func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
+    package func lock(shard: Int, _ transaction: TransactionID, namespace: String, paths: [Path]) async throws
         -> ShardReadLock
     {
         try await self.actors[shard].lock(transaction, namespace: namespace, paths: paths)
     }
 
-    func unlock(shard: Int, _ transaction: TransactionID) async {
+    package func unlock(shard: Int, _ transaction: TransactionID) async {
         await self.actors[shard].unlock(transaction)
     }
 
-    func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
+    package func prepare(shard: Int, _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64?)
         async throws -> ShardPrepareOutcome
     {
         try await self.actors[shard].prepare(transaction, intent, readLockTerm: readLockTerm)
     }
 
-    func decide(
+    package func decide(
         shard: Int, _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node],
         readLockTerm: UInt64?
     ) async throws -> ShardDecideOutcome {
@@ -107,21 +107,21 @@ struct LocalShardClient: ShardClient {
             transaction, commit: commit, part: part, spineValues: spineValues, readLockTerm: readLockTerm)
     }
 
-    func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
+    package func finish(shard: Int, _ transaction: TransactionID, commit: Bool) async throws
         -> (ShardLogPosition, [ResolvedMutation])?
     {
         try await self.actors[shard].finish(transaction, commit: commit)
     }
 
-    func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition? {
+    package func forget(shard: Int, _ transactions: [TransactionID]) async throws -> ShardLogPosition? {
         try await self.actors[shard].forget(transactions)
     }
 
-    func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool {
+    package func confirmRefusal(shard: Int, term: UInt64) async throws -> Bool {
         await self.actors[shard].confirmRefusal(term: term)
     }
 
     /// In one process every refusal is confirmed (its log commits what it appends), so there is nothing to wait
     /// for.
-    func pauseBeforeRerun(shard: Int, reruns: Int) async throws {}
+    package func pauseBeforeRerun(shard: Int, reruns: Int) async throws {}
 }

@@ -2,7 +2,7 @@
 /// shard's leader is unreachable), or a read it could not serve without risking a stale answer
 /// (`ReadUnavailableError`). The description tells the client what happened and what to do; REST answers 503 with
 /// it, the realtime protocol an `unavailable` status.
-protocol WriteUnavailableError: Error, CustomStringConvertible {}
+package protocol WriteUnavailableError: Error, CustomStringConvertible {}
 
 extension ShardNotLeaderError: WriteUnavailableError {}
 extension ShardNotCommittedError: WriteUnavailableError {}

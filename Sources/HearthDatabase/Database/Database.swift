@@ -1,6 +1,7 @@
 import Foundation
 public import HearthCore
-import HearthStorage
+public import HearthNode
+package import HearthStorage
 public import HearthSystem
 import HearthWire
 
@@ -12,7 +13,7 @@ public final class Database: DatabaseAccess {
     public let view: DatabaseView
     public let coordinator: Coordinator
     /// Decides the front ends' writes in the write loop's turns, on the loop every shard runs on.
-    let writes: WriteDecider
+    package let writes: WriteDecider
     let log: LocalShardLog
     let snapshots: SnapshotStore
     let snapshotScheduler: SnapshotScheduler
@@ -169,7 +170,7 @@ public final class Database: DatabaseAccess {
         self.view.close()
     }
 
-    var walStatistics: WALStatistics { self.log.statistics }
+    package var walStatistics: WALStatistics { self.log.statistics }
 
     /// Whether the write-ahead log has failed, so the node can no longer acknowledge writes.
     public var hasFailed: Bool { self.log.hasFailed }
@@ -188,7 +189,7 @@ public final class Database: DatabaseAccess {
         return nil
     }
 
-    static func seconds(_ duration: Duration) -> Double {
+    package static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -1,7 +1,7 @@
 public import HearthCore
 import HearthNet
 import HearthSystem
-import HearthWire
+package import HearthWire
 
 /// The node's read view: the whole tree of every namespace, as of the newest committed entries of every shard.
 ///
@@ -78,12 +78,12 @@ public final class DatabaseView: Sendable {
     private let state: Lock<State>
     private let waits: Lock<Waits>
     /// The maintained orders of indexed locations, kept up with every change before its listeners hear of it.
-    let indexes = QueryIndexes()
+    package let indexes = QueryIndexes()
     private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
 
     /// - Parameter onApplied: called after each batch with its record count and, when the view is a consistent cut,
     ///   what a snapshot of it would hold (for snapshot scheduling).
-    init(shardCount: Int, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }) {
+    package init(shardCount: Int, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }) {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
         self.state = Lock(
             State(
@@ -99,7 +99,7 @@ public final class DatabaseView: Sendable {
     }
 
     /// The namespaces that hold data in this view (an emptied namespace leaves it).
-    func namespaces() -> Set<String> {
+    package func namespaces() -> Set<String> {
         self.state.withLock { Set($0.data.roots.keys) }
     }
 
@@ -120,12 +120,12 @@ public final class DatabaseView: Sendable {
 
     /// Every namespace's root and, per shard, the index through which every entry is shown, taken at one moment:
     /// a consistent cut (the feed never shows part of a transaction), in O(1). What a backup holds.
-    func backupCut() -> (roots: [String: Node], appliedIndex: [UInt64]) {
+    package func backupCut() -> (roots: [String: Node], appliedIndex: [UInt64]) {
         self.state.withLock { ($0.data.roots, $0.data.feed.appliedIndex) }
     }
 
     /// Whether a shard's committed entries, as far as this view received them, applied the write `origin` names.
-    func hasApplied(_ origin: WriteOrigin) -> Bool {
+    package func hasApplied(_ origin: WriteOrigin) -> Bool {
         self.state.withLock { state in state.data.feed.sessions.contains { $0.contains(origin) } }
     }
 
@@ -148,7 +148,7 @@ public final class DatabaseView: Sendable {
 
     /// Takes a batch of one shard's committed entries, received through `position` of the shard's replicated log
     /// (which `capture(shard:)` reports with a snapshot), and shows what became ready.
-    func receive(_ batch: [ShardApplied], shard: Int, position: UInt64) {
+    package func receive(_ batch: [ShardApplied], shard: Int, position: UInt64) {
         let applied = self.state.withLock { state in
             let notifications = state.data.receive(batch, registry: state.registry)
             state.positions[shard] = max(state.positions[shard], position)
@@ -162,7 +162,7 @@ public final class DatabaseView: Sendable {
     /// Takes a shard's snapshot, through `position` of the shard's replicated log, in place of the entries it
     /// covers; its state is shown once every other shard has caught up with it (`CommitFeed+Restore.swift`), and
     /// listeners hear what it changed.
-    func restore(_ snapshot: ShardSnapshot, position: UInt64) {
+    package func restore(_ snapshot: ShardSnapshot, position: UInt64) {
         let applied = self.state.withLock { state in
             let notifications = state.data.restore(snapshot, registry: state.registry)
             let shard = snapshot.machine.shard
@@ -176,12 +176,12 @@ public final class DatabaseView: Sendable {
 
     /// A snapshot of `shard` cut from the view now, with the position of the shard's replicated log it reflects;
     /// nil while one cannot be cut (a transaction touching the shard is half received, or a snapshot waits).
-    func capture(shard: Int) -> (capture: ShardCapture, position: UInt64)? {
+    package func capture(shard: Int) -> (capture: ShardCapture, position: UInt64)? {
         self.state.withLock { state in state.data.capture(shard: shard).map { ($0, state.positions[shard]) } }
     }
 
     /// The shards whose snapshot waits for the other shards to catch up with it before it is shown.
-    var shardsWaitingForSnapshot: [Int] {
+    package var shardsWaitingForSnapshot: [Int] {
         self.state.withLock { $0.data.feed.restores.keys.sorted() }
     }
 
@@ -256,7 +256,7 @@ public final class DatabaseView: Sendable {
     /// every entry of the shard's log through `position`. Returns false when `deadline` passed first
     /// (`expireWaits(now:)`).
     /// - Throws: `DatabaseClosedError` when the view closes first.
-    func waitUntilShown(shard: Int, position: UInt64, deadline: ContinuousClock.Instant) async throws -> Bool {
+    package func waitUntilShown(shard: Int, position: UInt64, deadline: ContinuousClock.Instant) async throws -> Bool {
         let end = await withCheckedContinuation { (continuation: CheckedContinuation<WaitEnd, Never>) in
             let immediate: WaitEnd? = self.state.withLock { state in
                 let (received, index) = (state.positions[shard], state.data.feed.received[shard])
@@ -281,7 +281,7 @@ public final class DatabaseView: Sendable {
     }
 
     /// Ends the waits whose deadline is at or before `now` (the node's timer calls it).
-    func expireWaits(now: ContinuousClock.Instant) {
+    package func expireWaits(now: ContinuousClock.Instant) {
         let expired = self.waits.withLock { $0.waiters.expired(now: now) }
         for waiter in expired { waiter.end(.expired) }
     }
@@ -299,7 +299,7 @@ public final class DatabaseView: Sendable {
     var waitingCount: Int { self.waits.withLock { $0.waiters.count } }
 
     /// Fails every current and future wait (the log stopped).
-    func close() {
+    package func close() {
         let waiting = self.waits.withLock { waits in
             waits.isClosed = true
             return waits.waiters.removeAll()
@@ -308,21 +308,21 @@ public final class DatabaseView: Sendable {
     }
 
     /// Registers a listener and returns the namespace root it starts from, atomically.
-    func addListener(_ listener: any ChangeListener) -> Node {
+    package func addListener(_ listener: any ChangeListener) -> Node {
         self.state.withLock { state in
             state.registry.add(listener, after: state.data.sequence)
             return state.data.roots[listener.namespace] ?? .empty
         }
     }
 
-    func removeListener(_ listener: any ChangeListener) {
+    package func removeListener(_ listener: any ChangeListener) {
         self.state.withLock { $0.registry.remove(listener) }
     }
 
-    var listenerCount: Int { self.state.withLock { $0.registry.count } }
+    package var listenerCount: Int { self.state.withLock { $0.registry.count } }
 
     /// Calls `body` for every listener (keep-alives); outside the lock.
-    func forEachListener(_ body: (any ChangeListener) -> Void) {
+    package func forEachListener(_ body: (any ChangeListener) -> Void) {
         var all: [any ChangeListener] = []
         self.state.withLock { $0.registry.forEach { all.append($0) } }
         for listener in all { body(listener) }
@@ -331,6 +331,9 @@ public final class DatabaseView: Sendable {
 
 /// The database stopped (shutdown, or its log failed) before a write could be confirmed.
 public struct DatabaseClosedError: Error, Sendable, CustomStringConvertible {
+    /// Makes the error; explicit so that the modules above this one can.
+    package init() {}
+
     public var description: String {
         "The database stopped before the write was confirmed; it may or may not have been applied. Retry once the "
             + "node is back."

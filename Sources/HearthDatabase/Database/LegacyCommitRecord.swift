@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 
 /// A log record in the format Hearth wrote before shards had logs of their own (record version 1): one atomic
 /// group of resolved mutations in one namespace. Recovery still reads such records from an older data directory;
@@ -7,7 +7,7 @@ import HearthCore
 /// Binary layout (little-endian): `u8 version=1`, `u16 namespace length`, namespace UTF-8, `u32 count`, then per
 /// mutation `u8 kind` (1 = set, 2 = set priority), `u16 path length`, path UTF-8, `u64 value length`, value as
 /// export-format JSON.
-struct LegacyCommitRecord: Sendable {
+package struct LegacyCommitRecord: Sendable {
     static let version: UInt8 = 1
 
     var namespace: String
@@ -47,7 +47,7 @@ public struct CommitRecordError: Error, Sendable, CustomStringConvertible {
     /// What is wrong and where.
     public let detail: String
 
-    init(_ detail: String) { self.detail = detail }
+    package init(_ detail: String) { self.detail = detail }
 
     init(_ error: BinaryDecodingError) { self.detail = error.detail }
 
@@ -58,7 +58,7 @@ public struct CommitRecordError: Error, Sendable, CustomStringConvertible {
 }
 
 /// What log and snapshot decoders share beyond `BinaryReader`'s fields.
-enum LogDecoding {
+package enum LogDecoding {
     /// A logged value (JSON, server values as placeholders); damage is reported as a `CommitRecordError`.
     static func writeValue(_ bytes: [UInt8], at path: Path) throws(CommitRecordError) -> WriteValue {
         do {
@@ -69,7 +69,7 @@ enum LogDecoding {
     }
 
     /// A path as logs store it: keys joined by `/`, no leading slash (already validated when it was written).
-    static func path(_ text: String) -> Path {
+    package static func path(_ text: String) -> Path {
         var text = text
         return text.withUTF8 { bytes in
             var keys: [Key] = []

@@ -1,9 +1,10 @@
-import HearthStorage
-import HearthSystem
+package import HearthNode
+package import HearthStorage
+package import HearthSystem
 
 /// What a node runs under its front ends: a single node's `Database`, or a cluster member's `ClusterNode`. The
 /// runtime serves REST, SSE and the realtime protocol over either in the same way.
-protocol NodeBackend: DatabaseAccess {
+package protocol NodeBackend: DatabaseAccess {
     /// Runs the backend's own work (snapshots; or replication and membership) until the calling task is cancelled.
     /// Returns earlier only when the node must stop (its log failed), after logging why.
     func runServices(log: Log) async
@@ -23,7 +24,7 @@ protocol NodeBackend: DatabaseAccess {
 }
 
 extension Database: NodeBackend {
-    func runServices(log: Log) async {
+    package func runServices(log: Log) async {
         let interval = self.snapshotInterval
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -53,11 +54,11 @@ extension Database: NodeBackend {
         }
     }
 
-    func registerOwnFigures(in metrics: Metrics) {}
+    package func registerOwnFigures(in metrics: Metrics) {}
 
-    var sharedConditionalWriteTurns: (any ConditionalWriteTurns)? { nil }
+    package var sharedConditionalWriteTurns: (any ConditionalWriteTurns)? { nil }
 
-    func close(log: Log) async {
+    package func close(log: Log) async {
         await self.close()
         log.info("node.stopped", ["wal_fsyncs": "\(self.walStatistics.fsyncs)"])
     }

@@ -49,11 +49,11 @@ public final class QueryIndexes: Sendable {
     }
 
     /// How many locations have an index now.
-    var count: Int { self.state.withLock { $0.count } }
+    package var count: Int { self.state.withLock { $0.count } }
 
     /// How many indexes were built from scratch (a location's first indexed query, or one after its index was
     /// dropped).
-    var builds: UInt64 { self.state.withLock { $0.builds } }
+    package var builds: UInt64 { self.state.withLock { $0.builds } }
 
     /// The index of `node` (the data at `path`) under `index`: kept, or built now and kept.
     func tree(namespace: String, path: Path, index: QueryIndex, node: Node) -> IndexTree {
@@ -124,7 +124,7 @@ public final class QueryIndexes: Sendable {
     }
 
     /// Drops every index of `namespace` (its rules changed, or its data was replaced wholesale).
-    func drop(namespace: String) {
+    package func drop(namespace: String) {
         self.state.withLock { state in
             state.count -= state.kept[namespace]?.count ?? 0
             state.kept[namespace] = nil
@@ -144,7 +144,7 @@ extension QueryIndexes {
 
     /// Whether a maintained order can answer `query`: it orders by a child or by value and does not load
     /// everything.
-    static func isIndexable(_ query: QuerySpec) -> Bool {
+    package static func isIndexable(_ query: QuerySpec) -> Bool {
         guard !query.loadsAllData else { return false }
         switch query.index {
         case .value, .child: return true

@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 import HearthStorage
 
 /// How the read view is laid out inside a snapshot file, chosen so recovery can decode on every core.
@@ -24,14 +24,14 @@ import HearthStorage
 /// load: version 3 has the trees as text lines (`N<tab><namespace>`, `P<tab><spine path><tab><priority JSON>`,
 /// `S<tab><path><tab><export JSON>`); version 2 (written before shards had logs of their own) has no `I`, `T` or `D`
 /// lines; files written before writes were named have no `W` lines (no shard remembers a write).
-enum SnapshotContent {
-    static let header = "hearth-snapshot 4"
+package enum SnapshotContent {
+    package static let header = "hearth-snapshot 4"
     /// Versions 3 and 2, whose trees are JSON text lines.
     static let textHeaders = ["hearth-snapshot 3", "hearth-snapshot 2"]
 
     /// What a snapshot file holds.
-    struct Decoded {
-        var roots: [String: Node]
+    package struct Decoded {
+        package var roots: [String: Node]
         /// Per shard; empty for a version 2 file (every shard's log starts at its beginning).
         var appliedIndex: [Int: UInt64] = [:]
         var intents: [Int: [TransactionID: ShardIntent]] = [:]

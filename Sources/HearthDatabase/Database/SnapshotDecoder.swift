@@ -3,7 +3,7 @@ import HearthCore
 /// Decodes a snapshot payload (`SnapshotContent`'s layout) fed in chunks of any size, so recovery holds one chunk of
 /// a gigabyte file at a time beside the trees it builds from it. Each chunk's complete tree records are decoded on
 /// up to `parallelism` tasks as soon as it arrives; a line or record cut by the chunk's end waits for the next one.
-struct SnapshotDecoder {
+package struct SnapshotDecoder {
     private enum Stage {
         /// Before the header line.
         case header
@@ -34,13 +34,13 @@ struct SnapshotDecoder {
 
     private static let shardKinds: [UInt8] = ["I", "T", "D", "M", "C", "W"].map { UInt8(ascii: $0) }
 
-    init(parallelism: Int) {
+    package init(parallelism: Int) {
         self.parallelism = max(1, parallelism)
     }
 
     /// Takes the next bytes of the payload.
     /// - Throws: `CommitRecordError` where the payload is not a snapshot's.
-    mutating func feed(_ chunk: [UInt8]) async throws {
+    package mutating func feed(_ chunk: [UInt8]) async throws {
         if self.pending.isEmpty {
             self.pending = chunk
         } else {
@@ -93,7 +93,7 @@ struct SnapshotDecoder {
 
     /// What the payload holds, once all of it has been fed.
     /// - Throws: `CommitRecordError` when the payload ended early or a record is damaged.
-    mutating func finish() async throws -> SnapshotContent.Decoded {
+    package mutating func finish() async throws -> SnapshotContent.Decoded {
         switch self.stage {
         case .header:
             throw CommitRecordError(

@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 
 /// The read view's data as a value: every namespace's root, fed by the shards' committed entries through a
 /// `CommitFeed`. The live view keeps one under its lock; recovery builds one by replaying the log.
@@ -119,7 +119,7 @@ struct ViewState {
 }
 
 /// One shard's snapshot as the view holds it, before its trees are cut from the roots (`ShardCapture.snapshot`).
-struct ShardCapture: Sendable {
+package struct ShardCapture: Sendable {
     var shard: Int
     /// Every entry of the shard up to here is shown.
     var index: UInt64
@@ -131,9 +131,23 @@ struct ShardCapture: Sendable {
     var decisions: [TransactionID: Bool]
     var sessions: WriteSessions
 
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(
+        shard: Int, index: UInt64, roots: [String: Node], cut: [Int: UInt64], intents: [TransactionID: ShardIntent],
+        decisions: [TransactionID: Bool], sessions: WriteSessions
+    ) {
+        self.shard = shard
+        self.index = index
+        self.roots = roots
+        self.cut = cut
+        self.intents = intents
+        self.decisions = decisions
+        self.sessions = sessions
+    }
+
     /// The shard's snapshot: its part of every root, with the spine marks the whole roots give.
     /// - Complexity: one pass over the spine levels of every root.
-    func snapshot(router: ShardRouter) -> ShardSnapshot {
+    package func snapshot(router: ShardRouter) -> ShardSnapshot {
         var trees: [String: Node] = [:]
         for (namespace, root) in self.roots {
             let part = router.split(root, namespace: namespace)[self.shard]
@@ -148,7 +162,7 @@ struct ShardCapture: Sendable {
 
 /// Everything recovery needs to resume from a point of the log: the view's roots, where each shard's log stands,
 /// and the transactions still prepared there (with the decisions they may need).
-struct ViewSnapshot: Sendable {
+package struct ViewSnapshot: Sendable {
     /// Every log record up to this sequence number is reflected.
     var sequence: UInt64
     var roots: [String: Node]

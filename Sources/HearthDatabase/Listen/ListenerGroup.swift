@@ -6,7 +6,7 @@ import HearthCore
 /// for a change are equal. The registry keeps such listeners in one `ListenerGroup` per path and kind, which it
 /// matches against each change once; the group makes the events once and hands the same buffers to each member
 /// (`SharedListenGroup`), so the cost per further listener is the hand-off alone.
-protocol GroupedChangeListener: ChangeListener {
+package protocol GroupedChangeListener: ChangeListener {
     /// What the group hands its members: one change's events, made once.
     associatedtype Message: Sendable
 
@@ -21,7 +21,7 @@ protocol GroupedChangeListener: ChangeListener {
 
 /// Listeners at one path that hear every change the same way (see `GroupedChangeListener`). The registry calls
 /// `add` and `remove` under the read view's lock; `changed` runs on the commit thread.
-protocol ListenerGroup: ChangeListener {
+package protocol ListenerGroup: ChangeListener {
     /// Adds a member whose starting root includes every change up to `sequence` (`CommittedChange.sequence`): it
     /// hears only later ones, even of a change the group was already handed. Returns false when it was a member.
     func add(_ member: any GroupedChangeListener, after sequence: UInt64) -> Bool

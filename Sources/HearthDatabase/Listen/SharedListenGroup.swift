@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 import HearthSystem
 
 /// The listeners of one kind at one path of one namespace: each change's events are made once, by `render`, and
@@ -6,9 +6,9 @@ import HearthSystem
 ///
 /// Members join and leave under the read view's lock while the commit thread hands out changes; a member hears
 /// only the changes after the root it started from, so each change reaches it exactly once.
-final class SharedListenGroup<Member: GroupedChangeListener>: ListenerGroup {
-    let namespace: String
-    let path: Path
+package final class SharedListenGroup<Member: GroupedChangeListener>: ListenerGroup {
+    package let namespace: String
+    package let path: Path
     private let render: @Sendable (CommittedChange) -> [Member.Message]
     private let members = Lock(Members())
 
@@ -26,13 +26,13 @@ final class SharedListenGroup<Member: GroupedChangeListener>: ListenerGroup {
 
     /// - Parameter render: a change's events for every member; none for a change that leaves the path's value as
     ///   it was.
-    init(namespace: String, path: Path, render: @escaping @Sendable (CommittedChange) -> [Member.Message]) {
+    package init(namespace: String, path: Path, render: @escaping @Sendable (CommittedChange) -> [Member.Message]) {
         self.namespace = namespace
         self.path = path
         self.render = render
     }
 
-    func add(_ member: any GroupedChangeListener, after sequence: UInt64) -> Bool {
+    package func add(_ member: any GroupedChangeListener, after sequence: UInt64) -> Bool {
         guard let member = member as? Member else {
             preconditionFailure("A \(type(of: member)) was put in a group of \(Member.self) at \(self.path).")
         }
@@ -45,7 +45,7 @@ final class SharedListenGroup<Member: GroupedChangeListener>: ListenerGroup {
         }
     }
 
-    func remove(_ member: any GroupedChangeListener) -> Bool {
+    package func remove(_ member: any GroupedChangeListener) -> Bool {
         self.members.withLock { members in
             guard let position = members.positions.removeValue(forKey: ObjectIdentifier(member)) else { return false }
             let last = members.list.removeLast()
@@ -57,13 +57,13 @@ final class SharedListenGroup<Member: GroupedChangeListener>: ListenerGroup {
         }
     }
 
-    var isEmpty: Bool { self.members.withLock { $0.list.isEmpty } }
+    package var isEmpty: Bool { self.members.withLock { $0.list.isEmpty } }
 
-    func forEachMember(_ body: (any ChangeListener) -> Void) {
+    package func forEachMember(_ body: (any ChangeListener) -> Void) {
         for entry in self.members.withLock({ $0.list }) { body(entry.member) }
     }
 
-    func changed(_ change: CommittedChange) {
+    package func changed(_ change: CommittedChange) {
         let members = self.members.withLock { $0.list }
         let messages = self.render(change)
         guard !messages.isEmpty else { return }

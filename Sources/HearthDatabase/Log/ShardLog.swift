@@ -5,7 +5,7 @@
 /// shard's entries in index order. `LocalShardLog` multiplexes every shard onto a single node's one write-ahead
 /// log (one group-commit fsync for all of them); `RaftShardLog` puts a Raft group per shard behind this seam, where
 /// "committed" means stored by a majority of the shard's replicas.
-protocol ShardLog: Sendable {
+package protocol ShardLog: Sendable {
     /// Appends an entry its shard has just applied; returns where to wait for it. Never blocks on I/O.
     /// - Throws: `ShardNotLeaderError` when a replicated log refuses the entry (this node stopped leading the shard, or
     ///   a leadership transfer began, since `acceptsAppends`): nothing was logged, and the caller must take the entry
@@ -55,16 +55,18 @@ protocol ShardLog: Sendable {
 }
 
 extension ShardLog {
-    var appendsTogether: Bool { false }
+    package var appendsTogether: Bool { false }
 
-    func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
+    package func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
         preconditionFailure("a log per shard cannot append entries of several shards in one record")
     }
 
-    func acceptsAppends(shard: Int) -> Bool { true }
+    package func acceptsAppends(shard: Int) -> Bool { true }
 
     /// A log with no callback of its own waits in a task.
-    func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    package func whenCommitted(
+        _ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
         Task {
             do {
                 try await self.waitUntilCommitted(positions)
@@ -75,20 +77,28 @@ extension ShardLog {
         }
     }
 
-    var mayRefuseAppends: Bool { false }
+    package var mayRefuseAppends: Bool { false }
 
-    func leaderTerm(shard: Int) -> UInt64 { 0 }
+    package func leaderTerm(shard: Int) -> UInt64 { 0 }
 
-    func confirmRefusal(shard: Int, term: UInt64) async -> Bool { true }
+    package func confirmRefusal(shard: Int, term: UInt64) async -> Bool { true }
 }
 
 /// Where an appended entry sits: its shard and index, plus where the log keeps it.
-struct ShardLogPosition: Sendable {
-    var shard: Int
-    var index: UInt64
+package struct ShardLogPosition: Sendable {
+    package var shard: Int
+    package var index: UInt64
     /// The local write-ahead log's sequence number of the record holding the entry, or the Raft index of the entry
     /// in the shard's group.
-    var sequence: UInt64
+    package var sequence: UInt64
     /// The Raft term the entry was proposed in (0 for a local log): committed means committed in this term.
-    var term: UInt64 = 0
+    package var term: UInt64 = 0
+
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(shard: Int, index: UInt64, sequence: UInt64, term: UInt64 = 0) {
+        self.shard = shard
+        self.index = index
+        self.sequence = sequence
+        self.term = term
+    }
 }

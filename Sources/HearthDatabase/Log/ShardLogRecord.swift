@@ -8,7 +8,7 @@ import HearthCore
 /// Version 3: `u8 3`, `u16 n`, then n × (`u16 shard`, `u64 index`, `u32 length`, the entry in `length` bytes) — a
 /// transaction's parts committed at once (`ShardEntry.commit`), one record so that a torn tail cannot keep one
 /// part without the others.
-enum ShardLogRecord {
+package enum ShardLogRecord {
     case entry(shard: Int, index: UInt64, ShardEntry)
     case entries([(shard: Int, index: UInt64, entry: ShardEntry)])
     case legacy(LegacyCommitRecord)
@@ -17,7 +17,7 @@ enum ShardLogRecord {
     static let togetherVersion: UInt8 = 3
 
     /// The bytes of entry `index` of `shard`.
-    static func encode(_ entry: ShardEntry, shard: Int, index: UInt64) -> [UInt8] {
+    package static func encode(_ entry: ShardEntry, shard: Int, index: UInt64) -> [UInt8] {
         var bytes: [UInt8] = [Self.version]
         bytes.reserveCapacity(64)
         BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
@@ -54,7 +54,7 @@ enum ShardLogRecord {
 
     /// Decodes a record of any version.
     /// - Throws: `CommitRecordError` when the bytes are none of them.
-    init(decoding bytes: [UInt8]) throws {
+    package init(decoding bytes: [UInt8]) throws {
         do {
             var reader = BinaryReader(bytes: bytes)
             switch try reader.readUInt8() {

@@ -1,9 +1,9 @@
 import HearthCore
-import HearthWire
+package import HearthWire
 
 /// One write handed to the write loop, checked and resolved by its front end (rules, write rules, server values):
 /// what `Coordinator.submit` takes.
-struct LoopWrite: Sendable {
+package struct LoopWrite: Sendable {
     let namespace: String
     let mutations: [Mutation]
     let conditions: [WriteCondition]
@@ -13,7 +13,7 @@ struct LoopWrite: Sendable {
     /// which decides again on the newer data); nil when the rules added none.
     let recheck: (@Sendable () async throws -> PendingWrite)?
 
-    init(
+    package init(
         namespace: String, mutations: [Mutation], conditions: [WriteCondition], now: Int64, origin: WriteOrigin?,
         recheck: (@Sendable () async throws -> PendingWrite)? = nil
     ) {

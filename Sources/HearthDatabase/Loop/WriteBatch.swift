@@ -3,9 +3,9 @@ import HearthSystem
 
 /// Writes of one connection handed to the write loop together, answered together: `completion` gets every write's
 /// answer, in the batch's order, once the last is known (its write committed and shown, refused, or failed).
-final class WriteBatch: Sendable {
+package final class WriteBatch: Sendable {
     /// What one write of the batch became.
-    typealias Answer = Result<WriteOutcome, any Error>
+    package typealias Answer = Result<WriteOutcome, any Error>
 
     private struct Answers {
         var answers: [Answer?]

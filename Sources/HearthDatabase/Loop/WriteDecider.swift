@@ -13,7 +13,7 @@ import HearthWire
 /// checks the rules again) in one task per detour; once that task has ordered the last of them, the connection's
 /// writes are decided in the turns again. Writes of different connections have no order between them until
 /// answered, so only each connection's order is kept.
-final class WriteDecider: Sendable {
+package final class WriteDecider: Sendable {
     let loop: WriteLoop
     let coordinator: Coordinator
     /// The node's shard actors, every one on `loop`.
@@ -29,7 +29,7 @@ final class WriteDecider: Sendable {
 
     /// Hands `writes` of `connection` to the loop, ordered after the connection's earlier writes; `completion` gets
     /// their answers, in order, once every one is committed and shown (or refused, or failed). Never waits.
-    func submit(
+    package func submit(
         connection: UInt64, _ writes: [LoopWrite],
         completion: @escaping @Sendable ([WriteBatch.Answer]) -> Void
     ) {

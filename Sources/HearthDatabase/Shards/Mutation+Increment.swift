@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 import HearthWire
 
 extension Mutation {
@@ -6,7 +6,7 @@ extension Mutation {
     ///
     /// Such increments commute with each other: two transactions incrementing one counter need not exclude each
     /// other, and the read view may show them in either order (it adds the deltas itself).
-    var incrementDelta: LeafValue? {
+    package var incrementDelta: LeafValue? {
         guard case .set(_, let value) = self, value.node.isEmpty, value.pendingPriorities.isEmpty,
             value.placeholders.count == 1, let placeholder = value.placeholders.first, placeholder.path.isRoot,
             !placeholder.isPriority, case .increment(let delta) = placeholder.value

@@ -1,5 +1,5 @@
 import HearthCore
-import HearthSystem
+package import HearthSystem
 import HearthWire
 
 /// The shell around one shard's state machine: it serialises the shard's commands, appends what the state machine
@@ -12,7 +12,7 @@ import HearthWire
 /// or a shared `ShardExecutor` in tests and simulations), so one shard's command can commit all of a transaction's
 /// parts in its turn (`commitTogether`).
 public actor ShardActor {
-    public let id: Int
+    public nonisolated let id: Int
     private var machine: ShardStateMachine
     private let log: any ShardLog
     /// What this shard's commands run on (a `ShardExecutor` or the node's `WriteLoop`): shared by every shard of a
@@ -29,7 +29,7 @@ public actor ShardActor {
     /// What read lock times are read from.
     private let clock: any NodeClock
 
-    init(
+    package init(
         machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system,
         executor: ShardExecutor = ShardExecutor()
     ) {
@@ -73,7 +73,7 @@ public actor ShardActor {
     nonisolated var appendsTogether: Bool { self.log.appendsTogether }
 
     /// What became of a single-shard write.
-    enum WriteResult: Sendable {
+    package enum WriteResult: Sendable {
         case appended(ShardLogPosition, [ResolvedMutation])
         /// The compare-and-set failed against every entry up to `through`.
         case conditionFailed(through: UInt64)
@@ -171,7 +171,7 @@ public actor ShardActor {
     }
 
     /// Releases a transaction's read locks when it gives up before preparing.
-    func unlock(_ transaction: TransactionID) {
+    package func unlock(_ transaction: TransactionID) {
         self.machine.unlock(transaction)
         self.readLockTimes.removeValue(forKey: transaction)
         self.resumeBlocked()
@@ -181,7 +181,7 @@ public actor ShardActor {
     /// is gone); the transaction, should it go on, is refused (`ShardReadLockLostError`).
     /// - Returns: how many were dropped.
     @discardableResult
-    func expireReadLocks(takenBefore cutoff: ContinuousClock.Instant) -> Int {
+    package func expireReadLocks(takenBefore cutoff: ContinuousClock.Instant) -> Int {
         let expired = self.readLockHolders(takenBefore: cutoff)
         for transaction in expired {
             self.machine.unlock(transaction)
@@ -193,7 +193,7 @@ public actor ShardActor {
 
     /// The transactions whose read locks here were taken before `cutoff` and are still held (they never prepared or
     /// decided here); the times of locks already gone are forgotten on the way.
-    func readLockHolders(takenBefore cutoff: ContinuousClock.Instant) -> [TransactionID] {
+    package func readLockHolders(takenBefore cutoff: ContinuousClock.Instant) -> [TransactionID] {
         self.readLockTimes = self.readLockTimes.filter { self.machine.readLocks[$0.key] != nil }
         return self.readLockTimes.filter { $0.value < cutoff }.map(\.key)
     }
@@ -205,7 +205,7 @@ public actor ShardActor {
     /// would bring, and a shard whose new leader takes no more writes never brings one.
     /// - Returns: whether anything was released.
     @discardableResult
-    func releaseIfDeposed() -> Bool {
+    package func releaseIfDeposed() -> Bool {
         guard !self.log.acceptsAppends(shard: self.id), !self.machine.readLocks.isEmpty || !self.blocked.isEmpty
         else { return false }
         for transaction in self.machine.readLocks.keys { self.machine.unlock(transaction) }
@@ -296,7 +296,7 @@ public actor ShardActor {
     }
 
     /// What became of a transaction's parts committed at once.
-    enum CommitTogetherOutcome: Sendable {
+    package enum CommitTogetherOutcome: Sendable {
         /// Every part is applied and logged in one record: where, and each part as its shard resolved it.
         case committed([ShardLogPosition], [[ResolvedMutation]])
         /// A participant cannot commit at once (a prepared transaction holds an overlapping path, it applied the
@@ -386,7 +386,7 @@ public actor ShardActor {
 
     /// A committed entry this node did not propose (it follows the shard's leader): applied to the state machine
     /// exactly as the leader applied it.
-    func applyCommitted(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
+    package func applyCommitted(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
         let applied = self.machine.apply(entry, at: index)
         if case .forget(let transactions) = entry {
             for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
@@ -398,7 +398,7 @@ public actor ShardActor {
     /// Replaces the state machine with one rebuilt from the shard's committed state (this node led the shard and
     /// applied entries that were never committed): `base`, a snapshot's machine (an empty one when nil), then the
     /// committed entries after it.
-    func rebuild(from base: ShardStateMachine?, applying committed: [(ShardEntry, UInt64)]) {
+    package func rebuild(from base: ShardStateMachine?, applying committed: [(ShardEntry, UInt64)]) {
         var machine = base ?? ShardStateMachine(shard: self.id, spineDepth: self.machine.spineDepth)
         for (entry, index) in committed { _ = machine.apply(entry, at: index) }
         self.machine = machine
@@ -409,7 +409,7 @@ public actor ShardActor {
 
     /// Replaces the state machine with one restored from a snapshot of the shard's committed state (this node fell
     /// too far behind its leader for the log).
-    func restore(_ machine: ShardStateMachine) {
+    package func restore(_ machine: ShardStateMachine) {
         precondition(machine.shard == self.id, "shard \(self.id) was given the snapshot of shard \(machine.shard)")
         self.machine = machine
         self.resumeBlocked()
@@ -457,7 +457,7 @@ public actor ShardActor {
     }
 
     /// The transactions prepared here and not yet finished (recovery finishes them).
-    var intents: [TransactionID: ShardIntent] { self.machine.intents }
+    package var intents: [TransactionID: ShardIntent] { self.machine.intents }
 
     /// The decisions this shard anchors and still holds.
     var decisions: [TransactionID: Bool] { self.machine.decisions }

@@ -1,7 +1,7 @@
-import HearthCore
+package import HearthCore
 
 /// What the anchor did with a transaction's decision.
-enum ShardDecideOutcome: Sendable {
+package enum ShardDecideOutcome: Sendable {
     /// Logged at the position; the anchor's resolved part when it committed.
     case logged(ShardLogPosition, [ResolvedMutation])
     /// The anchor's part lands below a spine leaf: the transaction must rerun over every shard.
@@ -16,7 +16,7 @@ enum ShardDecideOutcome: Sendable {
 }
 
 /// What a participant did with a transaction's part.
-enum ShardPrepareOutcome: Sendable {
+package enum ShardPrepareOutcome: Sendable {
     /// Logged at the position.
     case prepared(ShardLogPosition)
     /// The part lands below a spine leaf: the transaction must rerun over every shard.
@@ -27,22 +27,34 @@ enum ShardPrepareOutcome: Sendable {
 }
 
 /// What a transaction's locked read of one shard returned.
-struct ShardReadLock: Sendable {
+package struct ShardReadLock: Sendable {
     /// The shard's data at each path read.
-    var nodes: [Node]
+    package var nodes: [Node]
     /// The shard index the read reflects.
-    var through: UInt64
+    package var through: UInt64
     /// The leader's term when it took the lock (0 on a single node), which the transaction's prepare or decision
     /// in that shard presents.
-    var term: UInt64
+    package var term: UInt64
+
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(nodes: [Node], through: UInt64, term: UInt64) {
+        self.nodes = nodes
+        self.through = through
+        self.term = term
+    }
 }
 
 /// A transaction read a shard under a lock that is gone: the shard's leadership moved since, or the lock expired
 /// because the transaction took too long. Nothing was applied; the write can be retried.
-struct ShardReadLockLostError: Error, Sendable, CustomStringConvertible {
+package struct ShardReadLockLostError: Error, Sendable, CustomStringConvertible {
     var shard: Int
 
-    var description: String {
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(shard: Int) {
+        self.shard = shard
+    }
+
+    package var description: String {
         "The write was not applied: shard \(self.shard) changed leader (or the write took too long) between reading "
             + "the data it depends on and writing it. Retry it."
     }

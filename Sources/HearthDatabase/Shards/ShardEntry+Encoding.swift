@@ -1,4 +1,4 @@
-import HearthCore
+package import HearthCore
 import HearthWire
 
 /// The binary form of a shard entry inside a log record (little-endian):
@@ -55,7 +55,7 @@ extension ShardEntry {
 
     /// Reads an entry written by `encode(into:)`.
     /// - Throws: `CommitRecordError` when the bytes are not an entry this version understands.
-    init(reading reader: inout BinaryReader) throws {
+    package init(reading reader: inout BinaryReader) throws {
         switch try reader.readUInt8() {
         case 1:
             self = .write(try ShardWrite(reading: &reader))
@@ -83,7 +83,7 @@ extension ShardEntry {
 }
 
 extension ShardIntent {
-    func encode(into bytes: inout [UInt8]) {
+    package func encode(into bytes: inout [UInt8]) {
         BinaryWriter.append(UInt16(truncatingIfNeeded: self.plan.anchor), to: &bytes)
         BinaryWriter.append(UInt16(truncatingIfNeeded: self.plan.participants.count), to: &bytes)
         for participant in self.plan.participants {
@@ -93,12 +93,12 @@ extension ShardIntent {
     }
 
     /// Appends the guard paths (`u32 n, n × path`); written only where the format says so.
-    func encodeGuards(into bytes: inout [UInt8]) {
+    package func encodeGuards(into bytes: inout [UInt8]) {
         BinaryWriter.append(UInt32(truncatingIfNeeded: self.guards.count), to: &bytes)
         for path in self.guards { BinaryWriter.appendPath(path, to: &bytes) }
     }
 
-    mutating func readGuards(_ reader: inout BinaryReader) throws {
+    package mutating func readGuards(_ reader: inout BinaryReader) throws {
         let count = Int(try reader.readUInt32())
         var guards: [Path] = []
         for _ in 0..<count {
@@ -107,7 +107,7 @@ extension ShardIntent {
         self.guards = guards
     }
 
-    init(reading reader: inout BinaryReader) throws {
+    package init(reading reader: inout BinaryReader) throws {
         let anchor = Int(try reader.readUInt16())
         let count = Int(try reader.readUInt16())
         var participants: [Int] = []
@@ -121,7 +121,7 @@ extension ShardIntent {
 extension ShardWrite {
     private static let originFlag: UInt16 = 0x8000
 
-    func encode(into bytes: inout [UInt8]) {
+    package func encode(into bytes: inout [UInt8]) {
         let length = UInt16(truncatingIfNeeded: self.namespace.utf8.count)
         BinaryWriter.append(self.origin == nil ? length : length | Self.originFlag, to: &bytes)
         bytes.append(contentsOf: self.namespace.utf8)
@@ -150,7 +150,7 @@ extension ShardWrite {
         }
     }
 
-    init(reading reader: inout BinaryReader) throws {
+    package init(reading reader: inout BinaryReader) throws {
         let length = try reader.readUInt16()
         self.namespace = try reader.readString(count: Int(length & ~Self.originFlag))
         self.now = Int64(bitPattern: try reader.readUInt64())

@@ -8,7 +8,7 @@
 /// this one, which, being a default actor, follows a task's executor preference like any other, so simulations still
 /// choose every job. Where each shard has a log of its own (a Raft group per shard), each actor has one of its own
 /// and shards run in parallel.
-actor ShardExecutor {
+package actor ShardExecutor {
     /// One executor for every shard of `count` when `shared`, else one each.
     static func executors(count: Int, shared: Bool) -> [ShardExecutor] {
         guard shared else { return (0..<count).map { _ in ShardExecutor() } }

@@ -13,8 +13,8 @@ import HearthCore
 /// received each shard's entries when the snapshot was taken. The view took it at a moment when no transaction
 /// touching this shard was half received, so a transaction's part in this shard is inside the snapshot exactly
 /// when its parts in the other shards are at or below the cut (`CommitFeed.restore`).
-struct ShardSnapshot: Sendable {
-    var machine: ShardStateMachine
+package struct ShardSnapshot: Sendable {
+    package var machine: ShardStateMachine
     /// Decisions the shard anchors and has not forgotten (a machine cut from the read view holds these too).
     var decisions: [TransactionID: Bool]
     /// Per other shard, the index through which the read view had received its entries (empty when the snapshot
@@ -29,7 +29,7 @@ struct ShardSnapshot: Sendable {
     }
 
     /// Appends the snapshot's bytes to `bytes`.
-    func encode(into bytes: inout [UInt8]) {
+    package func encode(into bytes: inout [UInt8]) {
         let own = SnapshotContent.ShardCut(
             shard: self.machine.shard, index: self.machine.lastIndex, intents: self.machine.intents,
             decisions: self.decisions, spinePriorities: self.machine.spinePriorities, sessions: self.machine.sessions)
@@ -44,7 +44,7 @@ struct ShardSnapshot: Sendable {
 
     /// Decodes the snapshot of shard `shard`.
     /// - Throws: `CommitRecordError` when the bytes are damaged or hold another shard's snapshot.
-    static func decode(_ bytes: [UInt8], shard: Int, spineDepth: Int, parallelism: Int = 1) async throws
+    package static func decode(_ bytes: [UInt8], shard: Int, spineDepth: Int, parallelism: Int = 1) async throws
         -> ShardSnapshot
     {
         let decoded = try await SnapshotContent.decode(bytes, parallelism: parallelism)

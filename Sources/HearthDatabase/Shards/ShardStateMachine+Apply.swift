@@ -1,5 +1,5 @@
 public import HearthCore
-import HearthWire
+package import HearthWire
 
 /// What applying one entry did: the change readers will see, and the transaction bookkeeping a snapshot keeps.
 public struct ShardApplied: Sendable {
@@ -132,7 +132,7 @@ extension ShardStateMachine {
     }
 
     /// Resolves a mutation's server values against `tree` as it is before the write.
-    static func resolve(_ mutation: Mutation, in tree: Node, now: Int64) -> ResolvedMutation {
+    package static func resolve(_ mutation: Mutation, in tree: Node, now: Int64) -> ResolvedMutation {
         switch mutation {
         case .set(let path, let value):
             // Only a server value reads what it replaces; a plain value is written as it is.

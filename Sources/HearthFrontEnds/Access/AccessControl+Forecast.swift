@@ -1,4 +1,6 @@
 public import HearthCore
+import HearthDatabase
+import HearthNode
 public import HearthRules
 
 /// Deciding a write from its head: a front end refuses a write the rules refuse whatever it holds before reading

@@ -1,4 +1,5 @@
 import HearthCore
+public import HearthDatabase
 public import HearthRules
 public import HearthWire
 

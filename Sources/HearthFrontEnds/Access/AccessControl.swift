@@ -1,8 +1,10 @@
 public import HearthCore
+public import HearthDatabase
+public import HearthNode
 public import HearthRules
-import HearthSystem
+package import HearthSystem
 import HearthWire
-import Synchronization
+package import Synchronization
 
 /// Who may read and write what on this node: who a credential belongs to (`Authenticator`), and the security rules
 /// of each namespace, which every front end (REST, SSE, the realtime protocol, onDisconnect) asks before it reads
@@ -34,7 +36,7 @@ public final class AccessControl: Sendable {
     /// Where a request refused because its rules cost more than `RuleBudget` allows is reported.
     private let log: Log?
     /// Requests refused because evaluating their rules ran out of `RuleBudget` (`hearth_rules_too_costly_total`).
-    let tooCostlyRefusals = Atomic(0)
+    package let tooCostlyRefusals = Atomic(0)
 
     public convenience init(database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules) {
         self.init(
@@ -46,7 +48,7 @@ public final class AccessControl: Sendable {
     ///   - conditionalWrites: where compare-and-sets take turns (a cluster node's are routed to the leaders of
     ///     their locations' shards).
     ///   - log: where requests refused as too costly to check are reported.
-    init(
+    package init(
         database: any DatabaseAccess, authenticator: Authenticator, defaultRules: InstalledRules,
         conditionalWrites: any ConditionalWriteTurns, log: Log? = nil
     ) {
@@ -96,7 +98,7 @@ public final class AccessControl: Sendable {
     }
 
     /// Whether rules were given for `namespace` (otherwise the default applies).
-    func hasStoredRules(_ namespace: String) -> Bool {
+    package func hasStoredRules(_ namespace: String) -> Bool {
         self.state.withLock { $0.rules[namespace] != nil }
     }
 
@@ -166,36 +168,5 @@ public final class AccessControl: Sendable {
 
     static func rulesPath(_ namespace: String) -> Path {
         Path(keys: [Self.rulesKey, Key(unchecked: namespace)])
-    }
-}
-
-/// A rules file as given (its text, comments and all, which `GET /.settings/rules.json` answers) and as compiled.
-public struct InstalledRules: Sendable {
-    public let text: String
-    public let document: RulesDocument
-
-    public init(text: String, document: RulesDocument) {
-        self.text = text
-        self.document = document
-    }
-
-    /// Parses `text`, refusing a rules file with a mistake as a whole.
-    public init(text: String) throws(RulesError) {
-        self.init(text: text, document: try RulesDocument.parse(text))
-    }
-
-    /// Everyone may read and write everything (the emulator's start, Firebase's "test mode").
-    public static let open = Self.fixed("{\n  \"rules\": {\n    \".read\": true,\n    \".write\": true\n  }\n}\n")
-    /// Nobody but an administrator may read or write (Firebase's "locked mode").
-    public static let closed = Self.fixed("{\n  \"rules\": {\n    \".read\": false,\n    \".write\": false\n  }\n}\n")
-
-    private static func fixed(_ text: String) -> InstalledRules {
-        InstalledRules(text: text, document: (try? RulesDocument.parse(text)) ?? RulesDocument(root: RuleNode()))
-    }
-
-    /// Stored rules as compiled; rules that do not parse (only parsed ones are ever stored, so written by a
-    /// newer version) deny everything rather than fall back to something more open.
-    init(stored text: String) {
-        self.init(text: text, document: (try? RulesDocument.parse(text)) ?? RulesDocument(root: RuleNode()))
     }
 }

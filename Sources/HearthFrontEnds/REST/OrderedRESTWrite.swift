@@ -1,3 +1,4 @@
+import HearthDatabase
 import HearthNet
 
 /// A REST write ordered ahead of its answer: checked and placed in its shard's order when it arrives, answered once

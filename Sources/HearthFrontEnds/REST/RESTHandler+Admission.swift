@@ -1,5 +1,6 @@
 import HearthCore
 public import HearthNet
+import HearthNode
 import HearthRules
 
 /// Deciding on a request's body from its head, on the reactor thread: how much of it may be read, and whether a

@@ -1,5 +1,7 @@
 import HearthCore
+import HearthDatabase
 import HearthNet
+import HearthNode
 import HearthRules
 import HearthSystem
 

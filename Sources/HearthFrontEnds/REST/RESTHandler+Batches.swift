@@ -1,4 +1,5 @@
 public import HearthNet
+import HearthNode
 
 /// Pipelined requests of one connection that arrived together (`HTTPRequestHandler.handle(batch:)`): its plain
 /// writes are ordered one after another as they come, and only then answered, in order, so a server-side writer

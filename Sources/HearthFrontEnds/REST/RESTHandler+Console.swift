@@ -1,6 +1,8 @@
 import HearthConsole
 import HearthCore
+import HearthDatabase
 import HearthNet
+import HearthNode
 import HearthRules
 
 /// What the web console asks before it shows anything: who it may act as (`/.console/session`, answered to anyone,

@@ -1,4 +1,6 @@
+import HearthDatabase
 public import HearthNet
+import HearthNode
 import HearthWire
 
 /// On a single node, REST writes go to the write loop as one batch per hand-off and are answered by its completion:

@@ -1,5 +1,7 @@
 import HearthCore
+import HearthDatabase
 import HearthNet
+import HearthNode
 import HearthRules
 
 /// The operations endpoints beside the REST API: what a load balancer, a process supervisor and Prometheus ask.

@@ -1,5 +1,7 @@
 package import HearthCore
+import HearthDatabase
 import HearthNet
+import HearthNode
 package import HearthRules
 package import HearthWire
 

@@ -1,7 +1,9 @@
 import Foundation
 import HearthConsole
 import HearthCore
+public import HearthDatabase
 public import HearthNet
+public import HearthNode
 import HearthRules
 public import HearthSystem
 

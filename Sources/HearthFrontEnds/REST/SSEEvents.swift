@@ -1,4 +1,5 @@
 import HearthCore
+import HearthDatabase
 
 /// How the events of a stream at one path are written (Firebase's `put` and `patch`), in one of the two formats:
 /// plain values, or with priorities (`format=export`).

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthDatabase
 import HearthNet
 import HearthRules
 import HearthSystem
@@ -11,7 +12,7 @@ import HearthSystem
 ///
 /// With `shallow=values` (Hearth's own, see `RESTRequest.oneLevel`) every event is a `put` of the whole level, sent
 /// when it changes: the web console watches a page of a large node with it, never downloading the subtrees beneath.
-final class SSEStream: HTTPStreamSession, GroupedChangeListener {
+package final class SSEStream: HTTPStreamSession, GroupedChangeListener {
     let namespace: String
     let path: Path
     /// Who opened the stream: it ends with `cancel` when the rules stop letting them read it.
@@ -131,7 +132,7 @@ final class SSEStream: HTTPStreamSession, GroupedChangeListener {
     private static let cancel = Array("event: cancel\ndata: null\n\n".utf8)
 
     /// Sends a keep-alive event (`data: null`, which clients ignore).
-    func sendKeepAlive() {
+    package func sendKeepAlive() {
         self.send(Array("event: keep-alive\ndata: null\n\n".utf8))
     }
 

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthDatabase
 import HearthSystem
 
 /// Lets one session pipeline its writes: each put or merge is ordered as it arrives, and answered here, in request

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthDatabase
 import HearthWire
 
 /// What a committed change becomes on the wire for one listen (reference §1.8, §1.9.2).

@@ -9,7 +9,7 @@ import Synchronization
 /// its bytes are held to a pool of their own, as large as the budget (`--max-client-memory`). A session whose
 /// segment or answer would pass it is ended instead, with the reason. Each session is bounded on its own as well
 /// (`WireLongPollAssembler`, `--max-queued-bytes`).
-final class WireLongPollMemory: Sendable {
+package final class WireLongPollMemory: Sendable {
     /// What one long-polling session is charged for being open (the session, its transport and their tables),
     /// so that starting sessions without end is refused too.
     static let sessionBytes = 4096
@@ -24,10 +24,10 @@ final class WireLongPollMemory: Sendable {
     }
 
     /// The bytes long-polling sessions hold now.
-    var heldBytes: Int { self.held.load(ordering: .relaxed) }
+    package var heldBytes: Int { self.held.load(ordering: .relaxed) }
 
     /// Sessions ended for sending a segment out of bounds or passing `limit` (`hearth_wire_long_poll_refused_total`).
-    var refusedSessions: Int { self.refusals.load(ordering: .relaxed) }
+    package var refusedSessions: Int { self.refusals.load(ordering: .relaxed) }
 
     /// Takes `bytes` when they fit under the limit; otherwise takes nothing and returns false.
     func take(_ bytes: Int) -> Bool {

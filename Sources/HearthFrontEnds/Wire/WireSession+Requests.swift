@@ -1,4 +1,6 @@
 import HearthCore
+import HearthDatabase
+import HearthNode
 import HearthRules
 import HearthSystem
 import HearthWire

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthDatabase
 import HearthSystem
 import HearthWire
 

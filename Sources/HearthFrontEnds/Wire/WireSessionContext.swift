@@ -1,4 +1,6 @@
 import HearthCore
+import HearthDatabase
+import HearthNode
 import HearthSystem
 import HearthWire
 

@@ -1,5 +1,7 @@
 import HearthCore
+public import HearthDatabase
 public import HearthNet
+public import HearthNode
 public import HearthSystem
 
 /// The node's realtime-protocol front end: accepts sessions at `/.ws` (and `/.lp`), and owns their tasks.
@@ -11,7 +13,7 @@ public import HearthSystem
 public final class WireSessions: Sendable {
     let context: WireSessionContext
     /// What the node's long-polling sessions hold together, held to `--max-client-memory`.
-    let longPollMemory: WireLongPollMemory
+    package let longPollMemory: WireLongPollMemory
     private let defaultNamespace: String
     private let pingInterval: Duration
     private let live = Lock<[String: WireSession]>([:])

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 
 /// A cluster node's compare-and-sets take their turns at the node leading their location's shard: its gate keeps the

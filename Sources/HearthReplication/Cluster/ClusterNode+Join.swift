@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-import HearthCluster
-import HearthNet
-import HearthStorage
-import HearthSystem
+package import HearthCluster
+package import HearthNet
+package import HearthNode
+package import HearthStorage
+package import HearthSystem
 
 /// `hearth serve --join host:peerPort`: a node not in the configuration file asks a member to add it, keeps what
 /// it needs to restart (`JoinedMember`), and starts with every group empty until each group's leader adds it. On
@@ -17,7 +18,7 @@ extension ClusterNode {
     /// the node keeps of where its secrets are (`JoinedMember.secretFile`, `databaseSecretFile`).
     /// - Throws: `ClusterNodeError` when the directory holds another node's data, or the cluster refuses the node
     ///   (the message says why), or no member answered within `joinPatience`.
-    static func join(
+    package static func join(
         seed: SocketAddress, member: ClusterConfiguration.Node, secret: PeerClusterSecret,
         release: PeerReleaseTag = .current, remembered: JoinedMember.SecretFiles, directory: String, fsync: FsyncMode,
         log: Log

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthNode
 import HearthSystem
 
 extension ClusterNode {

@@ -1,5 +1,6 @@
 import HearthCluster
 import HearthCore
+import HearthNode
 import HearthSystem
 
 extension ClusterNode: ClusterOperations {

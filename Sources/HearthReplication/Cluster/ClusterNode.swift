@@ -1,9 +1,11 @@
 import Foundation
-import HearthCluster
+package import HearthCluster
 import HearthCore
-import HearthNet
-import HearthStorage
-import HearthSystem
+import HearthDatabase
+package import HearthNet
+package import HearthNode
+package import HearthStorage
+package import HearthSystem
 
 /// One member of a cluster, as `hearth serve` runs it: the peer transport to the other members, SWIM membership
 /// over it, and the replicated database (a Raft group per shard, and one for the member list) under the same front
@@ -13,7 +15,7 @@ import HearthSystem
 /// joins through a member (`join(seed:…)`) and restarts from what it kept in its data directory (`JoinedMember`).
 /// Either way the members it talks to come from the replicated member list, which changes as nodes join and leave
 /// (`ClusterNode+Peers.swift`).
-final class ClusterNode: NodeBackend {
+package final class ClusterNode: NodeBackend {
     /// The configuration the cluster was founded with: its name, shards, replication factor and first members.
     let cluster: ClusterConfiguration
     let node: NodeID
@@ -49,7 +51,7 @@ final class ClusterNode: NodeBackend {
     /// A founding member: listens for peers, recovers the node's log in `directory`, and connects to the members.
     /// - Throws: `ClusterNodeError` when `node` is not a member of `cluster`; `IOError` when the peer port cannot be
     ///   bound; storage and recovery errors from the log.
-    static func open(
+    package static func open(
         cluster: ClusterConfiguration, node: NodeID, secret: PeerClusterSecret, release: PeerReleaseTag = .current,
         directory: String, fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
@@ -66,7 +68,7 @@ final class ClusterNode: NodeBackend {
     }
 
     /// A node that joined earlier, restarting from its data directory.
-    static func open(
+    package static func open(
         joined: JoinedMember, secret: PeerClusterSecret, release: PeerReleaseTag = .current, directory: String,
         fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
@@ -235,12 +237,6 @@ final class ClusterNode: NodeBackend {
         await self.transport.shutdown()
         log.info("node.stopped", ["wal_fsyncs": "\(self.walStatistics.fsyncs)"])
     }
-}
-
-/// A cluster node cannot start as asked; the message says what to change.
-public struct ClusterNodeError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Where the peer transport's frames go: it is created before the database and membership that handle them, so

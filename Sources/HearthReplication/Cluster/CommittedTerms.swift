@@ -8,7 +8,7 @@ import HearthCore
 /// numbers for a shard's whole life, carried in its snapshots. Nothing is known below `floor` (after a gap, or once
 /// more than `maximumRuns` runs would be kept, the oldest are forgotten; a write that waited that long is told its
 /// entry was not committed).
-struct CommittedTerms: Sendable, Equatable {
+package struct CommittedTerms: Sendable, Equatable {
     /// A stretch of consecutive committed entries sharing one term.
     struct Run: Sendable, Equatable {
         var first: UInt64
@@ -25,7 +25,7 @@ struct CommittedTerms: Sendable, Equatable {
     /// The lowest index whose term is known.
     private(set) var floor: UInt64 = 1
 
-    init() {}
+    package init() {}
 
     /// Notes committed entry `index` of `term`; entries already recorded are ignored, and a gap forgets everything
     /// before it.

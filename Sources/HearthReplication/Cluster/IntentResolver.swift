@@ -1,3 +1,4 @@
+import HearthDatabase
 import HearthNet
 import HearthSystem
 

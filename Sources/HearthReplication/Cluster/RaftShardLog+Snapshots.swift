@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 
 /// A shard's snapshots as its log sees them: the one a leader sends (installed in place of the shard's state), the

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 import Synchronization
 
@@ -425,36 +426,5 @@ final class RaftShardLog: ShardLog {
             preconditionFailure("RaftShardLog delivered commits before its applier was set")
         }
         return applier
-    }
-}
-
-/// A write's entry was not committed: leadership of its shard moved before it was, and another leader's entry took
-/// its place. Nothing of the write was applied; it can be retried.
-struct ShardNotCommittedError: Error, Sendable, CustomStringConvertible {
-    var shard: Int
-
-    var description: String {
-        "The write was not committed: leadership of shard \(self.shard) moved while it was being replicated. "
-            + "Nothing of it was applied; retry it."
-    }
-}
-
-/// The node stopped replicating while a write waited for its commit: the write may or may not have been applied.
-struct NodeStoppingError: Error, Sendable, CustomStringConvertible {
-    var description: String {
-        "This node is shutting down; the write may or may not have been applied. Read the data through another node "
-            + "before retrying."
-    }
-}
-
-/// A write's entry was not seen committed in time: its shard may have lost its majority (a leader cut off from the
-/// others keeps taking entries until it notices), so the write may or may not take effect.
-struct CommitTimeoutError: Error, Sendable, CustomStringConvertible {
-    var shard: Int
-    var waited: Duration
-
-    var description: String {
-        "The write was not confirmed within \(self.waited.components.seconds) s: shard \(self.shard) may have lost "
-            + "its majority. It may or may not have been applied; read the data before retrying."
     }
 }

@@ -1,3 +1,5 @@
+import HearthDatabase
+
 /// A read this cluster node did not serve because it could not be sure of showing every write acknowledged before
 /// it (anywhere in the cluster): a possibly stale answer is never given instead. REST answers 503 with the message,
 /// the realtime protocol an `unavailable` status (the front ends treat it as a `WriteUnavailableError`).

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 import Synchronization
 

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 
 /// Changing the member list: a change is proposed to the member-list group on its leader and answered once this

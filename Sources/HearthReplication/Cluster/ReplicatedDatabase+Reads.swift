@@ -1,5 +1,6 @@
 import HearthCluster
 import HearthCore
+import HearthDatabase
 import HearthSystem
 
 /// Linearizable reads on any node: before a read is served, each shard it touches confirms its commit index through

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 
 /// Moving replicas after the member list changed: every few hundred milliseconds, each group this node leads takes

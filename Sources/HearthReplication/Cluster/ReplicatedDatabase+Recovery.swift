@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 
 /// How a cluster node brings its shards back at startup: each shard from its latest stored snapshot, then the

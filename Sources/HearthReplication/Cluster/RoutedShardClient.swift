@@ -1,5 +1,6 @@
 import HearthCluster
 import HearthCore
+import HearthDatabase
 import HearthSystem
 import HearthWire
 

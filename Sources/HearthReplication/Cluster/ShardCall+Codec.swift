@@ -1,5 +1,6 @@
 import HearthCluster
 import HearthCore
+import HearthDatabase
 import HearthWire
 
 /// The binary forms of `ShardCall` and `ShardReply` (little-endian), built from the shard entry's own encodings:

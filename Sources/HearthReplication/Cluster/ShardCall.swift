@@ -1,5 +1,6 @@
 import HearthCluster
 import HearthCore
+import HearthDatabase
 import HearthWire
 
 /// A shard command one node's coordinator sends to the node leading the shard, and the answer it gets back: the

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 
 /// Runs, on this node's shard actors, the commands other nodes' coordinators send to the shards this node leads,

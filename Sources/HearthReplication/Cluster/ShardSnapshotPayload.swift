@@ -1,4 +1,5 @@
 import HearthCore
+package import HearthDatabase
 
 /// What a shard's Raft group carries as snapshot data (`RaftSnapshot.data`), and what a node stores per shard: the
 /// shard's snapshot cut from the read view, with the terms of the committed entries it replaces, so a replica that
@@ -6,13 +7,19 @@ import HearthCore
 ///
 /// Layout: `u8 1` (the format), the committed terms (`CommittedTerms.encode`), then the shard snapshot's text to the
 /// end.
-struct ShardSnapshotPayload: Sendable {
+package struct ShardSnapshotPayload: Sendable {
     static let formatVersion: UInt8 = 1
 
     var snapshot: ShardSnapshot
     var terms: CommittedTerms
 
-    func encoded() -> [UInt8] {
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(snapshot: ShardSnapshot, terms: CommittedTerms) {
+        self.snapshot = snapshot
+        self.terms = terms
+    }
+
+    package func encoded() -> [UInt8] {
         var bytes = [Self.formatVersion]
         self.terms.encode(to: &bytes)
         self.snapshot.encode(into: &bytes)

@@ -1,11 +1,11 @@
-import HearthCluster
-import HearthStorage
+package import HearthCluster
+package import HearthStorage
 
 /// Each shard's two newest Raft snapshots on disk: one `RaftSnapshotShelf` per shard under the node's data directory
 /// (`snapshots/shard-<n>/snapshot-<raft index>.snap`), each file the snapshot's Raft metadata followed by its data
 /// (`ShardSnapshotPayload`). The group's log is compacted only through the older one, so a member whose newest
 /// snapshot is damaged starts from the older one and the log after it (`ReplicatedDatabase.loadSnapshot`).
-final class ShardSnapshotStore: Sendable {
+package final class ShardSnapshotStore: Sendable {
     /// How many snapshots each shard keeps: the newest, and one to fall back to.
     static let retained = 2
 
@@ -13,7 +13,7 @@ final class ShardSnapshotStore: Sendable {
 
     /// Opens (creating) the snapshot directories of `shardCount` shards under `directory`, on `fileSystem`.
     /// - Throws: `StorageError` when a directory cannot be created.
-    init(directory: String, shardCount: Int, fileSystem: any FileSystem = PosixFileSystem()) throws {
+    package init(directory: String, shardCount: Int, fileSystem: any FileSystem = PosixFileSystem()) throws {
         let root = directory + "/snapshots"
         try fileSystem.createDirectory(root)
         self.shelves = try (0..<shardCount).map { shard in
@@ -27,7 +27,7 @@ final class ShardSnapshotStore: Sendable {
     /// snapshot the shard keeps: its group's log must keep every entry after it.
     /// - Throws: `StorageError` when it cannot be written.
     @discardableResult
-    func write(_ snapshot: RaftSnapshot, shard: Int) throws -> UInt64 {
+    package func write(_ snapshot: RaftSnapshot, shard: Int) throws -> UInt64 {
         try self.shelf(shard).write(snapshot)
     }
 

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthSystem
 
 /// Takes the shards' snapshots off the commit path and compacts their logs: cuts a shard's part from a capture of

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 
 /// What the cluster's coordinators answered about transactions left in the shards: those some node still runs
 /// (`RunningTransactions`), and whether every member answered.
