@@ -73,8 +73,8 @@ let package = Package(
         .target(
             name: "HearthFrontEnds",
             dependencies: [
-                "HearthCluster", "HearthConsole", "HearthCore", "HearthDatabase", "HearthNet", "HearthNode",
-                "HearthRules", "HearthStorage", "HearthSystem", "HearthWire",
+                "HearthConsole", "HearthCore", "HearthDatabase", "HearthNet", "HearthNode", "HearthRules",
+                "HearthStorage", "HearthSystem", "HearthWire",
             ],
             swiftSettings: strictSettings
         ),
