@@ -2,6 +2,7 @@ import HearthTestKit
 import Testing
 
 @testable import HearthCore
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The read view takes the shards' subtrees instead of applying every write a second time: after random writes,

@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import HearthWire
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A random history of one node's shards, made by their state machines as a leader makes it: single-shard writes,
