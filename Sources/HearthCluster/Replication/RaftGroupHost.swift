@@ -139,16 +139,11 @@ package final class RaftGroupHost: Sendable {
         self.stopReads()
     }
 
-    /// One tick of the group's logical clock (the node ticks every group on one timer). The run task is woken only
-    /// when the tick gave the replica something to do (a heartbeat, a campaign): a follower's quiet tick only
-    /// counts toward its election timeout, and waking every group's task for it cost a thread switch each.
+    /// One tick of the group's logical clock (the node ticks every group on one timer).
     package func tick() {
         guard self.halt == nil else { return }
-        let hasWork = self.node.withLock { node in
-            node.tick()
-            return node.hasReady
-        }
-        if hasWork { self.wake.yield() }
+        self.node.withLock { $0.tick() }
+        self.wake.yield()
         self.updateReads { $0.tick() }
     }
 
