@@ -3,6 +3,8 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// A member whose log holds a committed entry it cannot decode restarts as it ran: that shard's replica is halted at

@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The failure bookkeeping of a multi-shard write (`TwoPhaseCommit+Holdings`): what a coordinator gives back when a
