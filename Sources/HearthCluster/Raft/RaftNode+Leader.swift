@@ -21,7 +21,7 @@ extension RaftNode {
         }
         if self.heartbeatElapsed >= self.configuration.heartbeatTicks {
             self.heartbeatElapsed = 0
-            self.heartbeatQuietPeers()
+            self.broadcastHeartbeat()
         }
     }
 
@@ -59,28 +59,6 @@ extension RaftNode {
         }
     }
 
-    /// The heartbeat tick: a heartbeat to each follower that got no append since the last tick. A follower that
-    /// got one already heard from this leader (its election timer restarted) and learned the commit index, and its
-    /// answer counts toward the quorum check, so under load a group sends no heartbeats at all (16 groups × 2
-    /// followers × 20 ticks a second were frames and wake-ups on every member). While a read waits for its
-    /// confirmation, every follower gets one, since the read's context rides on heartbeats.
-    mutating func heartbeatQuietPeers() {
-        guard self.pendingReads.isEmpty else {
-            for peer in self.peers { self.progress[peer]?.appendedSinceHeartbeat = false }
-            self.broadcastHeartbeat()
-            return
-        }
-        for peer in self.peers {
-            guard var progress = self.progress[peer] else { continue }
-            let appended = progress.appendedSinceHeartbeat
-            progress.appendedSinceHeartbeat = false
-            self.progress[peer] = progress
-            if !appended {
-                self.send(.heartbeat(commit: min(progress.match, self.log.committed), context: []), to: peer)
-            }
-        }
-    }
-
     /// Sends `peer` the entries it needs next, or asks the shell for a snapshot when they are compacted away.
     /// Returns whether it sent anything.
     @discardableResult
@@ -106,7 +84,6 @@ extension RaftNode {
             to: peer
         )
         progress.sent(lastIndex: entries.last?.index)
-        progress.appendedSinceHeartbeat = true
         self.progress[peer] = progress
         return true
     }

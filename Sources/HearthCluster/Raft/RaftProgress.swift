@@ -22,9 +22,6 @@ struct RaftProgress: Sendable, Equatable {
     var inflight: [UInt64] = []
     /// Whether the follower answered since the last quorum check.
     var recentActive = false
-    /// Whether an append went to the follower since the leader's last heartbeat tick: that append already reset
-    /// its election timer and carried the commit index, so the tick's heartbeat is left out.
-    var appendedSinceHeartbeat = false
     /// Ticks spent in the snapshot state, to give up on a snapshot that was lost.
     var snapshotTicks = 0
 
