@@ -4,20 +4,16 @@ import HearthSystem
 /// A shard's snapshots as its log sees them: the one a leader sends (installed in place of the shard's state), the
 /// latest stored one (served to lagging replicas, and the base of a rebuild), and the bookkeeping of taking one.
 extension RaftShardLog {
-    /// Connects the snapshotter, which is asked for a shard's snapshot once one is due.
-    func setSnapshotDue(_ request: @escaping @Sendable (Int) -> Void) {
-        self.snapshotDue.withLock { $0 = LockedClosure(request) }
-    }
-
     /// Installs `snapshot` from the shard's leader in place of the shard's state: stores it durably (before the group
-    /// records that its log now starts there), replaces the actor's machine, hands it to the read view (which shows
-    /// it once the other shards have caught up with it), and resolves the writes waiting on entries it covers.
+    /// records that its log now starts there), replaces the actor's machine (`applier.restore`), hands it to the read
+    /// view (which shows it once the other shards have caught up with it), and resolves the writes waiting on
+    /// entries it covers.
     /// - Throws: `CommitRecordError` when the snapshot cannot be decoded; `StorageError` when it cannot be stored.
-    func install(shard: Int, _ snapshot: RaftSnapshot) async throws {
+    func install(shard: Int, _ snapshot: RaftSnapshot, restoring applier: Applier) async throws {
         let payload = try await ShardSnapshotPayload.decode(
             snapshot.data, shard: shard, spineDepth: self.router.shardDepth)
         try self.store.write(snapshot, shard: shard)
-        await self.connectedApplier().restore(payload.snapshot.machine)
+        await applier.restore(payload.snapshot.machine)
         let index = snapshot.metadata.index
         self.view.restore(payload.snapshot, position: index)
         let (resumed, terms) = self.shards.withLock { shards -> ([Waiter], CommittedTerms) in
@@ -89,12 +85,7 @@ extension RaftShardLog {
         var commands: [(ShardEntry, UInt64)] = []
         for entry in host.entries(through: index) {
             guard entry.index > from, case .command(let bytes) = entry.payload else { continue }
-            guard case .entry(_, let shardIndex, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
-                throw RaftApplyHalt(
-                    group: RaftGroupID(UInt32(shard)), index: entry.index,
-                    reason: "the entry is not a shard entry this release reads")
-            }
-            commands.append((shardEntry, shardIndex))
+            commands.append(try Self.shardEntry(bytes, at: entry, shard: shard))
         }
         return (base, commands)
     }

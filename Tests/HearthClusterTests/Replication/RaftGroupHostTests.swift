@@ -43,7 +43,8 @@ import Testing
                     for entry in entries {
                         guard case .command(let data) = entry.payload else { continue }
                         if data == poison {
-                            throw RaftApplyHalt(group: RaftGroupHostTests.group, index: entry.index, reason: "test")
+                            throw RaftApplyHalt(
+                                group: RaftGroupHostTests.group, index: entry.index, term: entry.term, reason: "test")
                         }
                         self.applied.withLock { $0[id, default: []].append(data) }
                     }
