@@ -63,7 +63,7 @@ extension RaftShardLog {
     /// The shard's committed state through `index` for a rebuild: the latest stored snapshot's machine (nil when
     /// there is none, and the log still starts at its beginning) and the committed commands after it.
     /// - Throws: when the stored snapshot cannot be read or decoded; `RaftApplyHalt` at a committed command that is
-    ///   not a shard entry.
+    ///   not a shard entry, or when no stored snapshot reaches the log's cut (the state cannot be rebuilt).
     func committedState(shard: Int, through index: UInt64) async throws
         -> (base: ShardStateMachine?, commands: [(ShardEntry, UInt64)])
     {
@@ -78,9 +78,13 @@ extension RaftShardLog {
         guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return (base, []) }
         let cut = host.snapshotCut.index
         guard from >= cut else {
-            preconditionFailure(
-                "shard \(shard): rebuilding through \(index) needs a stored snapshot at or after the log's cut \(cut), "
-                    + "but the newest usable one is at \(from)")
+            // This replica cannot rebuild the shard's state: its group stops here alone, as for an entry it cannot
+            // read, rather than the node crashing (or applying the next entries to a machine that ran ahead).
+            throw RaftApplyHalt(
+                group: RaftGroupID(UInt32(shard)), index: index + 1, term: host.term(at: index + 1) ?? 0,
+                reason: "rebuilding the shard's state through entry \(index) needs a stored snapshot at or after the "
+                    + "log's cut \(cut), but this node's newest readable one is at \(from) (its snapshot store lost "
+                    + "one)")
         }
         var commands: [(ShardEntry, UInt64)] = []
         for entry in host.entries(through: index) {

@@ -329,16 +329,14 @@ final class RaftShardLog: ShardLog {
                 batch.append(pending)
                 continue
             }
-            if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
-                batch += await Self.apply(&foreign, shard: shard, with: applier)
-                let (base, commands) = try await self.committedState(shard: shard, through: entry.index - 1)
-                await applier.rebuild(shard, base, commands)
-                self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
-            }
             let decoded: (entry: ShardEntry, index: UInt64)
             do {
+                if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
+                    batch += await Self.apply(&foreign, shard: shard, with: applier)
+                    try await self.rebuild(shard: shard, through: entry.index - 1, with: applier)
+                }
                 decoded = try Self.shardEntry(command, at: entry, shard: shard)
-            } catch {
+            } catch let error as RaftApplyHalt {
                 halt = error
                 fresh.removeSubrange(position...)
                 break
@@ -355,9 +353,11 @@ final class RaftShardLog: ShardLog {
             // The machine ran ahead as a leader and no command of another leader came to trigger the rebuild (only
             // no-ops did): rebuild it now, or its uncommitted prepares would hold locks no resolver sees, and this
             // node could never take appends for the shard again.
-            let (base, commands) = try await self.committedState(shard: shard, through: last.index)
-            await applier.rebuild(shard, base, commands)
-            self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
+            do {
+                try await self.rebuild(shard: shard, through: last.index, with: applier)
+            } catch let error as RaftApplyHalt {
+                halt = error
+            }
         }
         self.view.receive(batch, shard: shard, position: last.index)
         let (resumed, terms, isDue) = self.shards.withLock { shards -> ([Waiter], CommittedTerms, Bool) in
@@ -373,6 +373,15 @@ final class RaftShardLog: ShardLog {
         Self.resume(resumed, terms: terms, shard: shard)
         if let halt { throw halt }
         return isDue
+    }
+
+    /// Rebuilds the shard's machine, which ran ahead of commit as a leader, from its committed state through `index`.
+    /// - Throws: `RaftApplyHalt` when that state cannot be read back or rebuilt (the group's replica stops there);
+    ///   what reading the stored snapshot throws.
+    private func rebuild(shard: Int, through index: UInt64, with applier: Applier) async throws {
+        let (base, commands) = try await self.committedState(shard: shard, through: index)
+        await applier.rebuild(shard, base, commands)
+        self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
     }
 
     /// Applies the run of other leaders' entries in `foreign` (one hop onto the shard's actor) and empties it.
