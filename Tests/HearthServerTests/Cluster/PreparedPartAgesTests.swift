@@ -1,7 +1,8 @@
 import HearthCore
 import Testing
 
-@testable import HearthServer
+@testable import HearthDatabase
+@testable import HearthReplication
 
 /// The resolver's bookkeeping of prepared parts (`PreparedPartAges`): each part's age by this node's clock, and
 /// what the resolver does with it by then.

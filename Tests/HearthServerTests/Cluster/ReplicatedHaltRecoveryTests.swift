@@ -5,6 +5,8 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// A member whose log holds a committed entry it cannot decode restarts as it ran: that shard's replica is halted at

@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import HearthWire
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Drives a `TwoPhaseCommit` through its steps with scripted answers, as the coordinator's shell would with real

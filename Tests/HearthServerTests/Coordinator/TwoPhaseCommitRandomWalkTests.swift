@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Seeded random walks through the transaction's steps: every call may succeed, be refused, lose its answer or

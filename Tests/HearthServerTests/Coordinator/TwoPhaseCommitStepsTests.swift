@@ -1,6 +1,7 @@
 import HearthCore
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The transaction's steps as the coordinator's shell performs them (`TwoPhaseCommit+Steps`): for each failure at
