@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 /// The transaction as the coordinator's shell drives it: one call at a time. `begin()` gives the first `Step`; the
 /// shell performs it (a shard call, a wait on the log) and reports what came back with `next(after:)`, which gives
