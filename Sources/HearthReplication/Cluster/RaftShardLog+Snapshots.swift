@@ -9,10 +9,22 @@ extension RaftShardLog {
     /// records that its log now starts there), replaces the actor's machine (`applier.restore`), hands it to the read
     /// view (which shows it once the other shards have caught up with it), and resolves the writes waiting on
     /// entries it covers.
-    /// - Throws: `CommitRecordError` when the snapshot cannot be decoded; `StorageError` when it cannot be stored.
+    /// - Throws: `RaftApplyHalt` when the snapshot cannot be decoded (a newer release's format, in a rolling
+    ///   upgrade: the group's replica stops, nothing is stored); `StorageError` when it cannot be stored.
     func install(shard: Int, _ snapshot: RaftSnapshot, restoring applier: Applier) async throws {
-        let payload = try await ShardSnapshotPayload.decode(
-            snapshot.data, shard: shard, spineDepth: self.router.shardDepth)
+        let payload: ShardSnapshotPayload
+        do {
+            payload = try await ShardSnapshotPayload.decode(
+                snapshot.data, shard: shard, spineDepth: self.router.shardDepth)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let detail = (error as? CommitRecordError)?.detail ?? "\(error)"
+            throw RaftApplyHalt(
+                group: RaftGroupID(UInt32(shard)), index: snapshot.metadata.index, term: snapshot.metadata.term,
+                reason: "the snapshot the leader sent does not decode as a shard snapshot this release reads "
+                    + "(\(detail))")
+        }
         try self.store.write(snapshot, shard: shard)
         await applier.restore(payload.snapshot.machine)
         let index = snapshot.metadata.index
