@@ -18,7 +18,10 @@ let package = Package(
         .library(name: "Hearth", targets: ["Hearth"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthWire", targets: ["HearthWire"]),
-        .library(name: "HearthServer", targets: ["HearthServer"]),
+        .library(
+            name: "HearthServer",
+            targets: ["HearthDatabase", "HearthFrontEnds", "HearthNode", "HearthReplication", "HearthServer"]
+        ),
         .library(name: "HearthSystem", targets: ["HearthSystem"]),
     ],
     targets: [
@@ -45,10 +48,41 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "HearthNode",
+            dependencies: [
+                "HearthCluster", "HearthCore", "HearthNet", "HearthRules", "HearthStorage", "HearthSystem",
+                "HearthWire",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "HearthDatabase",
+            dependencies: [
+                "HearthCluster", "HearthCore", "HearthNet", "HearthNode", "HearthStorage", "HearthSystem", "HearthWire",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "HearthReplication",
+            dependencies: [
+                "HearthCluster", "HearthCore", "HearthDatabase", "HearthNet", "HearthNode", "HearthStorage",
+                "HearthSystem", "HearthWire",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "HearthFrontEnds",
+            dependencies: [
+                "HearthConsole", "HearthCore", "HearthDatabase", "HearthNet", "HearthNode", "HearthRules",
+                "HearthStorage", "HearthSystem", "HearthWire",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "HearthServer",
             dependencies: [
-                "HearthCluster", "HearthConsole", "HearthCore", "HearthNet", "HearthRules", "HearthStorage",
-                "HearthSystem", "HearthWire",
+                "HearthCluster", "HearthCore", "HearthDatabase", "HearthFrontEnds", "HearthNet", "HearthNode",
+                "HearthReplication", "HearthStorage", "HearthSystem",
             ],
             swiftSettings: strictSettings
         ),
@@ -59,7 +93,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth",
-            dependencies: ["HearthServer", "HearthSystem"],
+            dependencies: [
+                "HearthDatabase", "HearthFrontEnds", "HearthNode", "HearthReplication", "HearthServer", "HearthSystem",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -81,8 +117,8 @@ let package = Package(
         .target(
             name: "HearthFuzzTargets",
             dependencies: [
-                "HearthCluster", "HearthCore", "HearthNet", "HearthRules", "HearthServer", "HearthTestKit",
-                "HearthWire",
+                "HearthCluster", "HearthCore", "HearthFrontEnds", "HearthNet", "HearthReplication", "HearthRules",
+                "HearthServer", "HearthTestKit", "HearthWire",
             ],
             path: "Tests/Fuzz/Targets",
             swiftSettings: strictSettings
@@ -140,7 +176,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthServerTests",
-            dependencies: ["HearthRules", "HearthServer", "HearthSystem", "HearthTestKit"],
+            dependencies: [
+                "HearthDatabase", "HearthFrontEnds", "HearthNode", "HearthReplication", "HearthRules", "HearthServer",
+                "HearthSystem", "HearthTestKit",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -160,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthIntegrationTests",
-            dependencies: ["HearthServer", "HearthSystem", "HearthTestKit"],
+            dependencies: ["HearthDatabase", "HearthServer", "HearthSystem", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCluster
 import HearthCore
+import HearthDatabase
 import HearthNet
 import HearthServer
 

@@ -1,5 +1,7 @@
 import Foundation
 import HearthCore
+import HearthDatabase
+import HearthNode
 import HearthServer
 import HearthSystem
 import HearthWire

@@ -1,5 +1,7 @@
 import Foundation
 import HearthCluster
+import HearthDatabase
+import HearthNode
 import HearthServer
 
 /// `hearth restore --in FILE --data DIR`: makes the data directory of a fresh node from a backup file

@@ -1,6 +1,8 @@
 import Foundation
 import HearthCluster
+import HearthFrontEnds
 import HearthNet
+import HearthNode
 import HearthRules
 import HearthServer
 import HearthStorage

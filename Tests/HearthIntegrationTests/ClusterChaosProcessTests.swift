@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthDatabase
 import HearthServer
 import HearthTestKit
 import Synchronization

@@ -48,6 +48,8 @@ package final class RaftGroupHost: Sendable {
 
     /// The group this host drives.
     package let group: RaftGroupID
+    /// The group's tunables, for the bounds of a folded append.
+    private let configuration: RaftConfiguration
     let node: Lock<RaftNode>
     private let io: IO
     private let wakeups: AsyncStream<Void>
@@ -64,6 +66,7 @@ package final class RaftGroupHost: Sendable {
 
     package init(node: RaftNode, io: IO) {
         self.group = node.group
+        self.configuration = node.configuration
         self.node = Lock(node)
         self.io = io
         (self.wakeups, self.wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -167,8 +170,9 @@ package final class RaftGroupHost: Sendable {
     }
 
     /// Works through Readies until cancelled or until persisting fails (the node can no longer make anything
-    /// durable and must stop), which it then throws. A `RaftApplyHalt` from the application stops this replica
-    /// alone: the loop makes no more Readies and waits to be cancelled.
+    /// durable and must stop), which it then throws. A `RaftApplyHalt` from the application (applying committed
+    /// entries, or installing a snapshot) stops this replica alone: the loop makes no more Readies and waits to be
+    /// cancelled.
     package func run() async throws {
         for await _ in self.wakeups {
             while self.halt == nil, let ready = self.node.withLock({ $0.ready() }) {
@@ -177,12 +181,21 @@ package final class RaftGroupHost: Sendable {
                     self.io.observe(softState)
                     self.updateReads { $0.leaderChanged() }
                 }
-                if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
+                if let snapshot = ready.snapshot {
+                    // A snapshot this release cannot read halts the replica before its Ready is persisted: the log
+                    // never records a cut whose state the application does not hold.
+                    do {
+                        try await self.io.apply(snapshot, [])
+                    } catch let halt as RaftApplyHalt {
+                        self.halt(halt)
+                        break
+                    }
+                }
                 // A leader's appends go first, so its followers write while it writes.
-                for message in ready.messagesBeforePersisting { self.io.send(message) }
+                for message in self.coalesced(ready.messagesBeforePersisting) { self.io.send(message) }
                 let records = RaftGroupStorage.records(for: ready, group: self.group)
                 if !records.isEmpty { try await self.io.persist(records) }
-                for message in ready.messagesAfterPersisting { self.io.send(message) }
+                for message in self.coalesced(ready.messagesAfterPersisting) { self.io.send(message) }
                 for read in ready.readStates {
                     self.updateReads { $0.answer(context: read.context, index: read.index) }
                 }
@@ -201,6 +214,14 @@ package final class RaftGroupHost: Sendable {
             try await self.rewriteIfRequested()
             if Task.isCancelled { return }
         }
+    }
+
+    /// A Ready's messages with each peer's runs of continuing appends (or of acceptances) folded into one
+    /// (`RaftMessage.coalesced`): a leader that took several proposals, or learned a new commit index, while its
+    /// last Ready was made durable sends each follower one append, and a follower answers it once.
+    private func coalesced(_ messages: [RaftMessage]) -> [RaftMessage] {
+        RaftMessage.coalesced(
+            messages, maxEntries: self.configuration.maxAppendEntries, maxBytes: self.configuration.maxAppendBytes)
     }
 
     /// Asks the run loop to write the group's hard state and snapshot marker again, so that the write-ahead log can

@@ -1,6 +1,8 @@
 import Foundation
 public import HearthCluster
 import HearthCore
+public import HearthDatabase
+import HearthReplication
 import HearthStorage
 
 /// `hearth restore --config cluster.json`: the data directories of a fresh cluster's members, every member starting

@@ -1,4 +1,7 @@
+import HearthDatabase
+import HearthFrontEnds
 import HearthNet
+import HearthNode
 import HearthStorage
 import HearthSystem
 import Synchronization

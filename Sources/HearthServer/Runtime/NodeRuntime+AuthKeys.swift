@@ -1,3 +1,5 @@
+import HearthFrontEnds
+import HearthNode
 import HearthSystem
 
 /// Keeping the Firebase Auth ID token keys current while the node runs.

@@ -1,4 +1,6 @@
 import HearthCore
+import HearthFrontEnds
+import HearthNode
 import HearthSystem
 
 /// The rules a node starts with.

@@ -1,6 +1,10 @@
 import HearthCluster
 import HearthCore
+import HearthDatabase
+import HearthFrontEnds
 import HearthNet
+public import HearthNode
+import HearthReplication
 import HearthStorage
 public import HearthSystem
 

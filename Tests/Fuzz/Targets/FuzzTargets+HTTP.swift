@@ -1,4 +1,5 @@
 import HearthCore
+import HearthFrontEnds
 import HearthNet
 import HearthRules
 import HearthServer

@@ -1,6 +1,7 @@
 import HearthCluster
 import HearthCore
 import HearthNet
+import HearthReplication
 import HearthServer
 import HearthTestKit
 

@@ -5,6 +5,8 @@ import HearthSystem
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthNode
 @testable import HearthServer
 
 /// The backup file: it gives back exactly the trees and the cut it was written with, says what it holds, and any

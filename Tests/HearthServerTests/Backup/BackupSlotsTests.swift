@@ -1,5 +1,6 @@
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A node streams a bounded number of backups at once, and a slot comes back however its backup ends.

@@ -4,6 +4,8 @@ import HearthTestKit
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Compare-and-sets of every node take their turns in the gate of the node leading their location's shard: one line

@@ -4,6 +4,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A multi-shard write across a cluster's shards (two-phase commit over Raft) whose increment no number can hold

@@ -5,6 +5,8 @@ import HearthTestKit
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Members joining and leaving a running in-process cluster while writes go on: every group's replica set moves to

@@ -1,6 +1,7 @@
 import HearthCore
 import Testing
 
+@testable import HearthReplication
 @testable import HearthServer
 
 /// The committed terms a shard's log keeps to answer writes waiting on compacted entries: runs of equal terms,

@@ -7,6 +7,8 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// How soon a cluster goes on when it loses a member (issue 35, target 5), in a seeded `ClusterSimulation` with the

@@ -5,6 +5,8 @@ import HearthTestKit
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// The rules that end a wait as soon as a lost member makes it pointless (issue 35, target 5): a commit wait for an

@@ -4,6 +4,8 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Transactions whose coordinator vanished mid-way are finished by the resolver on the participants' leaders, with

@@ -1,6 +1,8 @@
 import HearthCluster
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// A leader's machine runs ahead of commit with the entries it proposes. Whatever commits instead of them — another

@@ -6,6 +6,10 @@ import HearthSystem
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthFrontEnds
+@testable import HearthNode
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Reads on any node reflect every write acknowledged before them (docs/consistency.md): nodes in one process,

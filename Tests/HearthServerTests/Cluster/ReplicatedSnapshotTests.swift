@@ -7,6 +7,8 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Three nodes in one process whose shards snapshot every 16 entries, whose write-ahead logs roll every 8 KiB and

@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A write that names its origin is applied once by a cluster however often it is sent: to another node after its

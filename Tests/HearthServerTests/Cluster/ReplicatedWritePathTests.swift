@@ -7,6 +7,8 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Three nodes in one process, each with its own write-ahead log, peer transport, Raft groups (one per shard),

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import HearthReplication
 @testable import HearthServer
 
 @Suite struct RoutedShardClientTests {

@@ -3,6 +3,8 @@ import HearthCore
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Every shard call and reply survives its binary form, with priorities, server values and unicode intact.

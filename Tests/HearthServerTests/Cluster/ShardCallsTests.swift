@@ -4,6 +4,8 @@ import HearthTestKit
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// The calling side of shard commands: answers reach the call with their id, unanswered calls time out with an

@@ -7,6 +7,8 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// A shard's snapshot as the cluster stores and ships it: the payload round-trips, each shard keeps its two newest

@@ -3,6 +3,8 @@ import HearthSystem
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Which transactions the cluster's coordinators still run: a part no coordinator claims is an orphan, but only when

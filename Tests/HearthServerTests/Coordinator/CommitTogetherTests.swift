@@ -2,6 +2,7 @@ import HearthCore
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// On one node every shard shares one log and one executor, so a multi-shard write that reads nothing commits its

@@ -4,6 +4,7 @@ import HearthTestKit
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Multi-shard updates go through two-phase commit: under concurrency they must neither lose increments nor ever be

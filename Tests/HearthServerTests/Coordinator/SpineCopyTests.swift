@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Every shard keeps a copy of the spine's leaves and priorities, and reads of a spine path join the shards' copies

@@ -2,6 +2,7 @@ import HearthCore
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A spine increment resolves in the coordinator against the data it read under lock: one no number can hold fails

@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Transcripts of the two-phase commit state machine: which directives it gives for each kind of multi-shard write,

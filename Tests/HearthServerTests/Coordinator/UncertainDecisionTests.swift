@@ -3,6 +3,7 @@ import HearthCore
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A transaction whose decision call fails must abort its prepared parts only when the anchor certainly did not log

@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Concurrent clients run random multi-shard updates, compare-and-sets, increments and spine writes through the real

@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A shard that catches up by a snapshot instead of its entries: the snapshot is shown once the other shards have

@@ -2,6 +2,7 @@ import HearthCore
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The feed that turns every shard's committed entries into read-view updates: single-shard writes flow through, a

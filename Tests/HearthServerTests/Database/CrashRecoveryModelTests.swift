@@ -4,6 +4,7 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A crash keeps a prefix of the node's write-ahead log. A multi-shard update runs through the real coordinator while

@@ -4,6 +4,7 @@ import HearthCore
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A cluster node's shards hand their committed entries to the read view from several threads at once; listeners

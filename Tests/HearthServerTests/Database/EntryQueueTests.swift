@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// One shard's queued entries in the commit feed: found by index, taken from anywhere, the first always the lowest

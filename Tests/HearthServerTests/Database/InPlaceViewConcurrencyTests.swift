@@ -7,6 +7,8 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthNode
 @testable import HearthServer
 
 /// The read view and the shards edit their trees in place when they hold them alone. Readers capture roots while

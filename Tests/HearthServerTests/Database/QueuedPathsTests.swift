@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The index of queued changes by path: an earlier overlapping change holds a later one (the same path, an ancestor

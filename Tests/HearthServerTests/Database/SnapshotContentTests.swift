@@ -3,6 +3,7 @@ import HearthStorage
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Snapshots must give back exactly the trees they were written from, however the spine looks.

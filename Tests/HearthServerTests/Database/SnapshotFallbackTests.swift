@@ -5,6 +5,8 @@ import HearthSystem
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthNode
 @testable import HearthServer
 
 /// A node whose newest snapshot is damaged (bit flip or truncation) starts from the older snapshot it keeps plus the

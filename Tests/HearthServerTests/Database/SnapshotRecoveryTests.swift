@@ -6,6 +6,7 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Snapshot format 3 keeps each shard's log position, its prepared transactions and the decisions they need; a node

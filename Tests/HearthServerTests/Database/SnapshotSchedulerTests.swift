@@ -1,6 +1,7 @@
 import HearthCore
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// When snapshots are taken: a due snapshot waits for a cut without prepared transactions, but not forever.

@@ -1,6 +1,7 @@
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The commit feed's blocked entries: a sorted set whose "next above" answers what a plain `Set` would.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The read view's waits as a pure value: by shard index (a write's acknowledgement), by position of the shard's

@@ -1,4 +1,5 @@
 import Foundation
+import HearthNode
 import HearthServer
 import HearthTestKit
 import Testing

@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// Listeners that stop reading are evicted with their protocol's goodbye once they hold too much for too long,

@@ -2,6 +2,7 @@ import HearthCore
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The registry finds every listener a change may concern (on the way down to it and under it) and no other, and

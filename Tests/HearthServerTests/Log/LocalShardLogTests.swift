@@ -6,6 +6,7 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Every shard's log multiplexed onto the node's one write-ahead log: committed entries reach the view in record

@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Log records carry shard entries between a leader and every replay: each kind must come back as it went in, and a

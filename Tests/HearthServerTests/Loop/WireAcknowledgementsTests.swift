@@ -2,6 +2,8 @@ import HearthCore
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthFrontEnds
 @testable import HearthServer
 
 /// A realtime session's answers leave in request order whatever order they are known in, and a request behind

@@ -8,6 +8,9 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthFrontEnds
+@testable import HearthNode
 @testable import HearthServer
 
 /// A single node's write loop: its shards run on the loop's thread, it decides the writes handed to it in its turns,

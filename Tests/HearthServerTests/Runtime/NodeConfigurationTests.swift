@@ -1,6 +1,7 @@
 import HearthNet
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 @Suite struct NodeConfigurationTests {

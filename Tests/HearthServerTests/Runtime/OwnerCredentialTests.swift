@@ -2,6 +2,7 @@ import HearthRules
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// The emulator's `owner` credential is an administrator only where the emulator's is: on a node that listens on

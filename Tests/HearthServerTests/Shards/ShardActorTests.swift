@@ -4,6 +4,7 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The shell around a shard's machine: what it parks, and what wakes a parked command when leadership moves.

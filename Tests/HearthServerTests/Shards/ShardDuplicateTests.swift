@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A write that names its origin is applied once by a shard: sent again, alone or as a transaction's part, it is

@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Conditions beyond the written location (what security rules read): every one must hold for a single-shard write,

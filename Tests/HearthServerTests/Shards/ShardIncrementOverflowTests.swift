@@ -2,6 +2,7 @@ import HearthCore
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A shard never stores an increment's overflow: its leader refuses a write (or a transaction's part) whose

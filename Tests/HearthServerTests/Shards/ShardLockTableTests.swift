@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// `ShardLockTable` against the rule it indexes, checked by brute force over every holder: random holds and

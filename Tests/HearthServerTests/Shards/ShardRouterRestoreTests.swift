@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// `ShardRouter.replacingParts` puts restored shards' parts into a namespace root: the result is the union of the

@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// `ShardRouter.split(json:at:namespace:)` cuts a client's JSON text by copying bytes: each part's text must parse

@@ -2,6 +2,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// `ShardRouter.split` cuts a value along shard lines and `Node.union` joins the parts: the round trip must give the

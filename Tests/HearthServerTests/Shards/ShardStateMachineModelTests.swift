@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Random command sequences against one shard's state machine and a plain reference model: single-shard writes (sets,

@@ -3,6 +3,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The shard state machine's rules one at a time: when a write must run over every shard, what a failed

@@ -2,6 +2,7 @@ import HearthTestKit
 import HearthWire
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The named writes a shard remembers: what counts as applied, what a client's settled mark lets go, and how the

@@ -3,6 +3,8 @@ import HearthCore
 import HearthTestKit
 import Synchronization
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// What a `ClusterSimulation` checks: while it runs, at most one leader per group and term and the same entry at

@@ -1,6 +1,7 @@
 import HearthCluster
 import HearthTestKit
 
+@testable import HearthReplication
 @testable import HearthServer
 
 /// The faults a `ClusterSimulation` strikes while its clients run: crashes (some in the middle of a disk write,

@@ -5,6 +5,8 @@ import HearthSystem
 import HearthTestKit
 import Synchronization
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// A whole cluster — every node's Raft groups, shard actors, coordinator, shard calls, intent resolver, snapshots

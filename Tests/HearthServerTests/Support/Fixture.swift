@@ -1,6 +1,7 @@
 import HearthCore
 import HearthWire
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 extension ShardEntry {

@@ -9,6 +9,8 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// Cluster nodes in one process, each with its own write-ahead log, peer transport (on loopback), Raft groups (one

@@ -6,6 +6,8 @@ import HearthTestKit
 import HearthWire
 import Synchronization
 
+@testable import HearthDatabase
+@testable import HearthReplication
 @testable import HearthServer
 
 /// One machine of a `ClusterSimulation`: a disk that outlives crashes, a clock that can jump, and the node (a

@@ -1,6 +1,7 @@
 import HearthCore
 import HearthWire
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// One incarnation of a node's real write path over a `SimulatedShardLog`: the shards' actors, the coordinator and

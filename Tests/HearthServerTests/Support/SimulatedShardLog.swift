@@ -1,6 +1,7 @@
 import HearthSystem
 import Synchronization
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// Every shard's log kept in memory, where a test decides when each appended entry becomes committed: the seam's

@@ -4,6 +4,7 @@ import HearthTestKit
 import HearthWire
 import Synchronization
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// What a workload's client writes through and reads from: one node's write path.

@@ -3,6 +3,7 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// One step at a time: a write, or a look at the shards, run to the end in order before the call returns.

@@ -4,6 +4,7 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// A node's real write path (`Coordinator`, `ShardActor`s, `DatabaseView` and its `CommitFeed`) run on one

@@ -1,4 +1,5 @@
 import Foundation
+import HearthNode
 import HearthServer
 import HearthSystem
 import HearthTestKit

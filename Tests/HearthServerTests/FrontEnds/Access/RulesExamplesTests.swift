@@ -1,4 +1,5 @@
 import Foundation
+import HearthNode
 import HearthRules
 import HearthServer
 import HearthTestKit

@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// Rules with a regular expression that backtracks exponentially elsewhere are answered promptly over REST: the

@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// Security rules and credentials over REST and SSE, against a node: the rules endpoint, Firebase's cascade on reads

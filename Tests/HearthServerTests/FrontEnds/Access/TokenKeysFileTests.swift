@@ -3,6 +3,8 @@ import HearthRules
 import HearthTestKit
 import Testing
 
+@testable import HearthFrontEnds
+@testable import HearthNode
 @testable import HearthServer
 
 /// The ID token key file read again as Google rotates its keys: a changed file replaces the keys, a broken one

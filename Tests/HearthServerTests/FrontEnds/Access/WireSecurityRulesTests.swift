@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// Security rules and credentials over the realtime protocol: `auth` with tokens, refused listens, writes and

@@ -8,6 +8,9 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthFrontEnds
+@testable import HearthNode
 @testable import HearthServer
 
 /// A write check reads the stored data only when the rules can see it: under open rules, or for an administrator,

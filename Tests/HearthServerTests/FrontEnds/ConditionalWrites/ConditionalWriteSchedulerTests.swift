@@ -1,6 +1,7 @@
 import HearthCore
 import Testing
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// The lane rules of `ConditionalWriteScheduler`, one event at a time.

@@ -1,6 +1,7 @@
 import HearthCore
 import HearthTestKit
 
+@testable import HearthDatabase
 @testable import HearthServer
 
 /// firebase-admin's `transaction()` (an ETag read, then compare-and-sets retried at once on each `412`) run by

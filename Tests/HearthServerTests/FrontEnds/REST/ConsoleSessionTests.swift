@@ -1,4 +1,5 @@
 import HearthCore
+import HearthNode
 import HearthServer
 import HearthTestKit
 import Testing

@@ -1,3 +1,4 @@
+import HearthNode
 import HearthServer
 import HearthTestKit
 import Testing

@@ -6,7 +6,10 @@ import HearthTestKit
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthFrontEnds
 @testable import HearthNet
+@testable import HearthNode
 @testable import HearthServer
 
 /// Writes a REST writer pipelines on one connection reach listeners the way a realtime client's pipelined puts do:

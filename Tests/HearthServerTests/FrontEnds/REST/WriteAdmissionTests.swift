@@ -1,6 +1,7 @@
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// What a write's head decides before its body is read: only an administrator gets the import limit of

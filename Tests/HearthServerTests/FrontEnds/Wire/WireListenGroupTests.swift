@@ -3,6 +3,8 @@ import HearthWire
 import Synchronization
 import Testing
 
+@testable import HearthDatabase
+@testable import HearthFrontEnds
 @testable import HearthServer
 
 /// The default listens at one path hear each change through their group (`SharedListenGroup`): every member once,

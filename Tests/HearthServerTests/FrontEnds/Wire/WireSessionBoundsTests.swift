@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// What one realtime client can make a node hold is bounded: long-poll segments, listens, onDisconnect operations

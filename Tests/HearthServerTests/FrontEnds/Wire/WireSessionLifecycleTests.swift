@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// Session ends, onDisconnect, bad input, large messages and slow readers over a real socket.

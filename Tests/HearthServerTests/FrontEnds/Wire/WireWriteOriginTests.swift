@@ -3,6 +3,7 @@ import HearthCore
 import HearthTestKit
 import Testing
 
+@testable import HearthNode
 @testable import HearthServer
 
 /// Writes that name their origin (`"o"`), sent again on new connections and to a node that restarted — from its

@@ -1,0 +1,435 @@
+import HearthCore
+
+/// Turns every shard's stream of applied entries into updates of the read view, and remembers what a snapshot of
+/// that view must carry.
+///
+/// Each shard's entries arrive in that shard's order. A single-shard write is shown as soon as no earlier entry of
+/// its shard that it overlaps is still waiting; a transaction is shown all at once, when every participant's part
+/// has arrived and none of them waits behind an overlapping entry. Transactions that overlap hold their locks in
+/// every shard they share, so they reach every shard in the same order and this never waits in a cycle; those that
+/// do not overlap may arrive in different orders in different shards, and are shown in whichever order completes
+/// first. A shard may also jump ahead by a snapshot instead of entries (`CommitFeed+Restore.swift`). A pure value:
+/// the read view runs it under its lock; tests run it directly.
+struct CommitFeed {
+    /// A change the read view applies at once; the view adds `increments` to its own values. When `restored` is set,
+    /// the update instead replaces those shards' parts of every namespace (`namespace` and `mutations` are empty).
+    struct Update {
+        var namespace: String
+        var mutations: [ResolvedMutation]
+        var increments: [Path: LeafValue]
+        var restored: RestoredParts? = nil
+        /// The shards' subtrees as the change left them (`ShardChange.subtrees`), set when the change is shown in
+        /// its shards' order: every earlier entry of each of its shards is shown, no later one arrived, and no
+        /// snapshot waits. The view then puts these in place instead of applying `mutations`, and `mutations` hold
+        /// the values the shards resolved, which are the view's own. Nil otherwise (and for spine writes).
+        var subtrees: [ShardSubtree]? = nil
+    }
+
+    /// Shards' states from snapshots, to put in place of their parts of the view.
+    struct RestoredParts {
+        /// Per restored shard, its trees by namespace.
+        var parts: [Int: [String: Node]]
+        /// How namespaces are cut into shards (which shard owns a subtree at the shard depth).
+        var router: ShardRouter
+    }
+
+    /// A transaction's part in one shard, once it arrived.
+    struct Part {
+        var part: ShardTransactionPart
+        var index: UInt64
+        /// The shard's snapshot, waiting to be shown, already holds this part (it left the shard's queue).
+        var isCovered = false
+    }
+
+    /// Per shard: entries that arrived and are not shown yet, in index order.
+    var queues: [EntryQueue]
+    /// What each shard's queued changes write (`QueuedPaths`), kept with `queues` (an arriving entry is added only
+    /// if it is still queued once `receive` has shown what it could).
+    var queuedPaths: [QueuedPaths]
+    /// Per shard: the index of each transaction's prepare entry still queued, kept with `queues` (a finish checks
+    /// it instead of scanning the queue before it).
+    var queuedPrepares: [[TransactionID: UInt64]]
+    /// Per shard: the index of the newest entry that arrived (or that a snapshot brought).
+    var received: [UInt64]
+    /// Committed parts of transactions not yet shown, by participant.
+    var parts: [TransactionID: [Int: Part]] = [:]
+    /// Per shard: a snapshot that arrived and is not shown yet.
+    var restores: [Int: Restore] = [:]
+    /// Per shard: transactions prepared there and not yet finished, as a snapshot must keep them.
+    var intents: [[TransactionID: ShardIntent]]
+    /// Per shard: the decisions it anchors. In a cluster these are exactly its state machine's (taken when a decision
+    /// arrives, dropped when the anchor forgets it), so a shard snapshot cut from the view carries them; a single
+    /// node prunes them to the ones a prepared part still needs when it snapshots (`pruneDecisions`).
+    var decisions: [[TransactionID: Bool]]
+    /// Per shard: the named writes it applied through `received`, exactly as its state machine holds them (recorded
+    /// on arrival, replaced by a snapshot), so that a snapshot cut from the view carries them.
+    var sessions: [WriteSessions]
+    /// Per shard: indices of queued entries that could be shown but for an earlier overlapping entry of their shard
+    /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
+    /// entry of their shard is shown; any other entry becomes ready only when it, or its transaction's last part,
+    /// arrives. So an arrival costs what it can unblock, not a scan of every queue.
+    var blocked: [SortedIndexes]
+
+    /// What examining a queued entry did.
+    enum Examined {
+        /// Shown (or, for bookkeeping entries, dropped): these entries left their queues.
+        case shown([(shard: Int, index: UInt64)])
+        /// Ready but behind an earlier overlapping entry: these entries wait in their queues.
+        case blocked([(shard: Int, index: UInt64)])
+        /// A transaction's part whose other parts have not all arrived.
+        case incomplete
+    }
+
+    init(
+        appliedIndex: [UInt64], intents: [[TransactionID: ShardIntent]]? = nil,
+        decisions: [[TransactionID: Bool]]? = nil, sessions: [WriteSessions]? = nil
+    ) {
+        let count = appliedIndex.count
+        self.queues = Array(repeating: EntryQueue(), count: count)
+        self.queuedPaths = Array(repeating: QueuedPaths(), count: count)
+        self.queuedPrepares = Array(repeating: [:], count: count)
+        self.received = appliedIndex
+        self.intents = intents ?? Array(repeating: [:], count: count)
+        self.decisions = decisions ?? Array(repeating: [:], count: count)
+        self.sessions = sessions ?? Array(repeating: WriteSessions(), count: count)
+        self.blocked = Array(repeating: SortedIndexes(), count: count)
+    }
+
+    var shardCount: Int { self.queues.count }
+
+    /// Per shard: every entry up to this index has been shown (or had nothing to show).
+    var appliedIndex: [UInt64] {
+        (0..<self.queues.count).map { shard in
+            if let restore = self.restores[shard] { return restore.base }
+            return self.queues[shard].first.map { $0.index - 1 } ?? self.received[shard]
+        }
+    }
+
+    /// True when nothing waits: the view is a consistent cut at `appliedIndex`.
+    var isQuiescent: Bool { self.queues.allSatisfy(\.isEmpty) && self.restores.isEmpty }
+
+    /// Takes applied entries in the order they were committed and returns the view updates that became ready, in the
+    /// order to apply them.
+    ///
+    /// A transaction's parts that follow one another, each in a shard of its own (its parts committed together, one
+    /// log record), arrive as one: each is the newest entry of its shard, so none can hold up another, and the
+    /// transaction is examined once all of them are in. Shown at once, as they usually are, no part passes through
+    /// the queued paths on its way (adding and removing the first part there cost a star 3 % of a node's CPU).
+    mutating func receive(_ batch: [ShardApplied]) -> [Update] {
+        var updates: [Update] = []
+        var start = batch.startIndex
+        while start < batch.endIndex {
+            var end = start + 1
+            if case .finished(let transaction, _, _?) = batch[start].effect {
+                while end < batch.endIndex, case .finished(transaction, _, _?) = batch[end].effect,
+                    !batch[start..<end].contains(where: { $0.shard == batch[end].shard })
+                {
+                    end += 1
+                }
+            }
+            self.receive(batch[start..<end], into: &updates)
+            start = end
+        }
+        return updates
+    }
+
+    /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards.
+    private mutating func receive(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) {
+        guard let last = arrivals.last, !self.showAtOnce(arrivals, into: &updates) else { return }
+        for applied in arrivals { self.take(applied) }
+        // The last arrival first (as a transaction's last part it brings the others in).
+        self.examine([(last.shard, last.index)], into: &updates)
+        self.settleRestores(into: &updates)
+        // Only what stays queued goes into the shard's queued paths. Being the newest entries of their shards, the
+        // arrivals can hold up nothing examined above (only earlier entries hold a change up), and most are shown
+        // at once: a write with nothing queued before it, a transaction's last part.
+        for applied in arrivals where self.queues[applied.shard][applied.index] != nil {
+            if let change = Self.change(of: applied) { self.queuedPaths[applied.shard].add(change, at: applied.index) }
+        }
+    }
+
+    /// Shows at once what nothing can hold up, without queueing it: a single-shard write, or every part of a
+    /// transaction together, arriving in shards where nothing is queued while no snapshot waits — a star's usual
+    /// path. Queueing, examining and dequeuing them would end the same way, at several times the cost. Returns
+    /// false, having changed nothing, for anything else.
+    private mutating func showAtOnce(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool {
+        guard let first = arrivals.first, self.restores.isEmpty,
+            arrivals.allSatisfy({ self.queues[$0.shard].isEmpty })
+        else { return false }
+        switch first.effect {
+        case .write(let change) where arrivals.count == 1:
+            self.note(first)
+            updates.append(
+                Update(
+                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    subtrees: change.subtrees))
+            return true
+        case .finished(let transaction, _, let part?):
+            // The arrivals are parts of this transaction in distinct shards (`receive(_:)`): all of them when
+            // they are as many as its participants and each participant is among them.
+            let shown = part.participants.compactMap { participant in arrivals.first { $0.shard == participant } }
+            guard self.parts[transaction] == nil, shown.count == arrivals.count,
+                shown.count == part.participants.count
+            else { return false }
+            var parts: [ShardTransactionPart] = []
+            for applied in shown {
+                self.note(applied)
+                self.finishBookkeeping(transaction, shard: applied.shard)
+                if case .finished(_, _, let part?) = applied.effect { parts.append(part) }
+            }
+            if let update = Self.update(of: parts, isInOrder: true) { updates.append(update) }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Records an arriving entry in its shard's queue, with what `note` records, and the transaction bookkeeping
+    /// its queued part needs.
+    private mutating func take(_ applied: ShardApplied) {
+        self.note(applied)
+        self.queues[applied.shard].append(applied)
+        if case .prepared(let transaction, _) = applied.effect {
+            self.queuedPrepares[applied.shard][transaction] = applied.index
+        }
+        if case .finished(let transaction, _, let part?) = applied.effect {
+            self.parts[transaction, default: [:]][applied.shard] = Part(part: part, index: applied.index)
+            self.noteSpineSetter(transaction, part: part)
+        }
+    }
+
+    /// Records what an arriving entry tells whether it is queued or shown at once: its shard's received index, the
+    /// sessions it applied, and the decision it logged.
+    private mutating func note(_ applied: ShardApplied) {
+        precondition(
+            applied.index == self.received[applied.shard] + 1,
+            "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
+        self.received[applied.shard] = applied.index
+        if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
+        if case .finished(let transaction, let decision?, _) = applied.effect {
+            self.decisions[applied.shard][transaction] = decision
+        }
+    }
+
+    /// Whether queued entry `index` of `shard`, shown now, is shown in its shard's order: it is the only entry
+    /// queued there and the newest that arrived, and no snapshot waits (`Update.subtrees`).
+    private func isInOrder(shard: Int, index: UInt64) -> Bool {
+        self.restores.isEmpty && self.queues[shard].count == 1 && self.received[shard] == index
+    }
+
+    /// Shows what became ready among `entries` (examined last to first), then, for every shard where an entry left
+    /// the queue (and every shard in `sweeping`), the blocked entries above it, lowest index first.
+    ///
+    /// An entry is only ever held up by earlier entries of its shard, so one ascending sweep over a shard's blocked
+    /// entries, from the lowest index that left, reaches everything that may have become ready, including what an
+    /// entry shown during the sweep releases behind it. (Re-examining every blocked entry behind each entry shown
+    /// made a node that caught up behind a snapshot, with thousands of entries waiting, quadratic.)
+    mutating func examine(
+        _ entries: [(shard: Int, index: UInt64)], sweeping shards: [Int] = [], into updates: inout [Update]
+    ) {
+        var examine = entries
+        var sweeps: [Int: UInt64] = [:]
+        for shard in shards { sweeps[shard] = 0 }
+        while true {
+            if let (shard, index) = examine.popLast() {
+                self.examineOne(shard: shard, index: index, sweeps: &sweeps, into: &updates)
+                continue
+            }
+            guard let shard = sweeps.keys.min(), var cursor = sweeps.removeValue(forKey: shard) else { return }
+            while let next = self.blocked[shard].first(after: cursor) {
+                cursor = next
+                self.examineOne(shard: shard, index: next, sweeps: &sweeps, into: &updates)
+                // This sweep goes on past whatever left the shard at or above the cursor; something below it (a
+                // transaction shown through another shard) sends the sweep back.
+                if let again = sweeps[shard] {
+                    sweeps[shard] = nil
+                    if again < cursor { cursor = again }
+                }
+            }
+        }
+    }
+
+    /// Examines one queued entry; what it removes from the queues schedules a sweep of those shards.
+    private mutating func examineOne(
+        shard: Int, index: UInt64, sweeps: inout [Int: UInt64], into updates: inout [Update]
+    ) {
+        guard self.queues[shard][index] != nil else { return }
+        switch self.consume(shard: shard, index: index, into: &updates) {
+        case .shown(let removed):
+            for (removedShard, removedIndex) in removed {
+                self.blocked[removedShard].remove(removedIndex)
+                sweeps[removedShard] = min(sweeps[removedShard] ?? removedIndex, removedIndex)
+            }
+        case .blocked(let entries):
+            for (blockedShard, blockedIndex) in entries { self.blocked[blockedShard].insert(blockedIndex) }
+        case .incomplete:
+            break
+        }
+    }
+
+    /// Drops decisions no prepared part needs any more (called when a snapshot is taken).
+    mutating func pruneDecisions() {
+        let pending = Set(self.intents.flatMap(\.keys)).union(self.restores.values.flatMap(\.intents.keys))
+        for shard in 0..<self.decisions.count {
+            self.decisions[shard] = self.decisions[shard].filter { pending.contains($0.key) }
+        }
+    }
+
+    /// Shows queued entry `index` of `shard` if it is ready.
+    private mutating func consume(shard: Int, index: UInt64, into updates: inout [Update]) -> Examined {
+        guard let applied = self.queues[shard][index] else { return .incomplete }
+        // Nothing after a snapshot is shown before the snapshot is.
+        if self.isBehindRestore(shard) { return .blocked([(shard, index)]) }
+        switch applied.effect {
+        case .write(let change):
+            guard !self.waitsBehind(shard: shard, index: index, change: change) else {
+                return .blocked([(shard, index)])
+            }
+            let isInOrder = self.isInOrder(shard: shard, index: index)
+            self.queues[shard].remove(index)
+            self.queuedPaths[shard].remove(change, at: index)
+            updates.append(
+                Update(
+                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    subtrees: isInOrder ? change.subtrees : nil))
+        case .prepared(let transaction, let intent):
+            self.queues[shard].remove(index)
+            self.queuedPrepares[shard][transaction] = nil
+            self.intents[shard][transaction] = intent
+        case .finished(let transaction, _, nil):
+            guard !self.waitsForPrepare(transaction, shard: shard, index: index) else {
+                return .blocked([(shard, index)])
+            }
+            self.queues[shard].remove(index)
+            self.finishBookkeeping(transaction, shard: shard)
+        case .finished(let transaction, _, let part?):
+            return self.consumeTransaction(transaction, participants: part.participants, into: &updates)
+        case .bookkeeping(let forgotten):
+            self.queues[shard].remove(index)
+            for transaction in forgotten { self.decisions[shard][transaction] = nil }
+        }
+        return .shown([(shard, index)])
+    }
+
+    /// Shows a transaction once every participant's part is in (or held by a snapshot being shown) and none waits
+    /// behind an overlapping entry.
+    mutating func consumeTransaction(
+        _ transaction: TransactionID, participants: [Int], into updates: inout [Update]
+    ) -> Examined {
+        guard let received = self.parts[transaction] else { return .incomplete }
+        var entries: [(shard: Int, index: UInt64)] = []
+        var covered: [Int] = []
+        var isBlocked = false
+        for participant in participants {
+            if self.isHeldByActiveRestore(transaction, shard: participant) {
+                covered.append(participant)
+                continue
+            }
+            guard let known = received[participant], !known.isCovered, self.queues[participant][known.index] != nil
+            else { return .incomplete }
+            if self.isBehindRestore(participant)
+                || self.waitsForPrepare(transaction, shard: participant, index: known.index)
+                || self.waitsBehind(shard: participant, index: known.index, change: known.part.change)
+            {
+                isBlocked = true
+            }
+            entries.append((participant, known.index))
+        }
+        if isBlocked { return .blocked(entries) }
+        let isInOrder = covered.isEmpty && entries.allSatisfy { self.isInOrder(shard: $0.shard, index: $0.index) }
+        for (participant, index) in entries {
+            self.finishBookkeeping(transaction, shard: participant)
+            if let change = received[participant]?.part.change {
+                self.queuedPaths[participant].remove(change, at: index)
+            }
+            self.queues[participant].remove(index)
+        }
+        self.parts[transaction] = nil
+        // What waited behind the snapshots that held it may follow now.
+        let released = self.transactionShown(transaction).map { (shard: $0, index: UInt64(0)) }
+        let parts = entries.compactMap { received[$0.shard]?.part }
+        guard let namespace = parts.first?.change.namespace else { return .shown(entries + released) }
+        let restored = self.restoredSpineParts(covered, of: parts.map(\.change), namespace: namespace)
+        if let update = Self.update(of: parts, adding: restored, isInOrder: isInOrder) { updates.append(update) }
+        return .shown(entries + released)
+    }
+
+    /// The view's update for a transaction's shown parts, in participant order, with `restored` (spine parts that
+    /// snapshots being shown hold); nil when there are no parts. Their subtrees go with it only when every part is
+    /// shown in its shard's order and none sets the spine.
+    private static func update(
+        of parts: [ShardTransactionPart], adding restored: [[ResolvedMutation]] = [], isInOrder: Bool
+    ) -> Update? {
+        guard let namespace = parts.first?.change.namespace else { return nil }
+        var increments: [Path: LeafValue] = [:]
+        var subtrees: [ShardSubtree]? = isInOrder && restored.isEmpty ? [] : nil
+        for part in parts {
+            increments.merge(part.change.increments) { first, _ in first }
+            if let own = part.change.subtrees { subtrees?.append(contentsOf: own) } else { subtrees = nil }
+        }
+        let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
+        let mutations = parts.map(\.change.mutations) + restored
+        return Update(
+            namespace: namespace, mutations: Self.merge(mutations, spineValues: spineValues), increments: increments,
+            subtrees: subtrees)
+    }
+
+    private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
+        self.intents[shard][transaction] = nil
+    }
+
+    /// True when the transaction's prepare is still queued before entry `index` of `shard` (it waited behind a
+    /// snapshot): the finish follows it, so the bookkeeping of the two stays in order.
+    private func waitsForPrepare(_ transaction: TransactionID, shard: Int, index: UInt64) -> Bool {
+        guard let prepare = self.queuedPrepares[shard][transaction] else { return false }
+        return prepare < index
+    }
+
+    /// True when an earlier entry still queued in `shard` changes a path overlapping `change` (bare increments of
+    /// one counter commute, so they do not hold each other up), or a transaction held by the shard's snapshot sets
+    /// a spine path overlapping it.
+    private func waitsBehind(shard: Int, index: UInt64, change: ShardChange) -> Bool {
+        if self.waitsForHeldTransaction(shard: shard, change: change) { return true }
+        return self.queuedPaths[shard].blocks(change, at: index)
+    }
+
+    /// The change a queued entry makes to the view: a write's, or a transaction part's.
+    static func change(of applied: ShardApplied) -> ShardChange? {
+        switch applied.effect {
+        case .write(let change): change
+        case .finished(_, _, let part?): part.change
+        default: nil
+        }
+    }
+
+    /// One transaction's mutations from its parts: a spine path is written by every shard, each with its own
+    /// subtrees and the same spine copy, so its parts are joined (or, when `spineValues` holds the whole value the
+    /// parts were cut from, that value is taken as is); shallower paths apply first.
+    static func merge(_ parts: [[ResolvedMutation]], spineValues: [Path: Node] = [:]) -> [ResolvedMutation] {
+        let ordered = parts.flatMap { $0 }.sorted(by: Self.applyOrder)
+        // Sorted, a path written twice sits next to itself: without one, the mutations apply as they are.
+        if !zip(ordered, ordered.dropFirst()).contains(where: { $0.path == $1.path }) { return ordered }
+        var sets: [Path: [Node]] = [:]
+        var priorities: [Path: Priority?] = [:]
+        for part in parts {
+            for mutation in part {
+                switch mutation {
+                case .set(let path, let node): sets[path, default: []].append(node)
+                case .setPriority(let path, let priority): priorities[path] = priority
+                }
+            }
+        }
+        var merged: [ResolvedMutation] = sets.map { .set($0.key, spineValues[$0.key] ?? Node.union($0.value)) }
+        merged += priorities.map { .setPriority($0.key, $0.value) }
+        return merged.sorted(by: Self.applyOrder)
+    }
+
+    /// Shallower paths first (a spine write before the writes below it), then path order; a value before its
+    /// priority.
+    private static func applyOrder(_ a: ResolvedMutation, _ b: ResolvedMutation) -> Bool {
+        if a.path.count != b.path.count { return a.path.count < b.path.count }
+        if a.path != b.path { return a.path < b.path }
+        if case .set = a, case .setPriority = b { return true }
+        return false
+    }
+}

@@ -1,0 +1,187 @@
+package import HearthCore
+
+/// The read view's data as a value: every namespace's root, fed by the shards' committed entries through a
+/// `CommitFeed`. The live view keeps one under its lock; recovery builds one by replaying the log.
+struct ViewState {
+    var roots: [String: Node]
+    var feed: CommitFeed
+    /// How many changes have been applied (the sequence number of the newest).
+    var sequence: UInt64 = 0
+    /// Every log record up to this sequence number has been received.
+    var logSequence: UInt64 = 0
+    /// The live view's maintained query indexes, advanced with every change (none while recovering).
+    var indexes: QueryIndexes?
+
+    /// Takes committed entries in commit order and applies every change that became ready.
+    /// - Parameter registry: the listeners; a change that touches none of them is applied in place and not returned,
+    ///   since only listeners need the roots before and after it.
+    /// - Returns: each change some listener hears, with those listeners.
+    mutating func receive(_ batch: [ShardApplied], registry: ListenRegistry = ListenRegistry())
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        self.apply(self.feed.receive(batch), registry: registry)
+    }
+
+    /// Takes a shard's snapshot in place of the entries it covers (`CommitFeed.restore`) and applies every change
+    /// that became ready; returns each change some listener hears, with those listeners.
+    mutating func restore(_ snapshot: ShardSnapshot, registry: ListenRegistry = ListenRegistry())
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        self.apply(self.feed.restore(snapshot), registry: registry)
+    }
+
+    private mutating func apply(_ updates: [CommitFeed.Update], registry: ListenRegistry)
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
+        for update in updates {
+            if let restored = update.restored {
+                heard += self.apply(restored, registry: registry)
+                continue
+            }
+            let listeners = registry.listeners(namespace: update.namespace, touching: update.mutations.map(\.path))
+            if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty) {
+                heard.append((change, listeners))
+            }
+        }
+        return heard
+    }
+
+    /// Puts restored shard parts in place of what every namespace had of those shards: one change per namespace
+    /// whose data differs, listing the subtrees, spine leaves and priorities that changed.
+    private mutating func apply(_ restored: CommitFeed.RestoredParts, registry: ListenRegistry)
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        var namespaces = Set(self.roots.keys)
+        for trees in restored.parts.values { namespaces.formUnion(trees.keys) }
+        var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
+        for namespace in namespaces.sorted() {
+            let old = self.roots[namespace] ?? .empty
+            var changes: [ResolvedMutation] = []
+            let new = restored.router.replacingParts(
+                in: old, with: restored.parts.mapValues { $0[namespace] ?? .empty }, namespace: namespace,
+                changes: &changes)
+            guard !changes.isEmpty else { continue }
+            self.indexes?.drop(namespace: namespace)
+            self.roots[namespace] = new.isEmpty ? nil : new
+            self.sequence += 1
+            let listeners = registry.listeners(namespace: namespace, touching: changes.map(\.path))
+            guard !listeners.isEmpty else { continue }
+            let change = CommittedChange(
+                namespace: namespace, mutations: changes, sequence: self.sequence, oldRoot: old, newRoot: new)
+            heard.append((change, listeners))
+        }
+        return heard
+    }
+
+    /// Applies one ready update: puts the shards' subtrees in place when it carries them (the shards resolved and
+    /// applied its mutations already, and the view shares their nodes), else applies its mutations, adding its
+    /// increments to the view's own values. The root is edited in place unless `keepingOldRoot`, when the old root
+    /// stays as it was for the returned change (nodes shared with it, or with readers, are copied as usual).
+    private mutating func apply(_ update: CommitFeed.Update, keepingOldRoot: Bool) -> CommittedChange? {
+        var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
+        let old = keepingOldRoot ? root : .empty
+        let indexed = self.indexes?.touched(update.namespace, paths: update.mutations.map(\.path), root: root) ?? []
+        var mutations = update.mutations
+        if let subtrees = update.subtrees {
+            for subtree in subtrees { root.set(subtree.node, at: subtree.path) }
+        } else {
+            mutations = Self.resolving(mutations, increments: update.increments, in: root)
+            for mutation in mutations { mutation.apply(to: &root) }
+        }
+        self.indexes?.advance(indexed, root: root, mutations: mutations)
+        self.roots[update.namespace] = root.isEmpty ? nil : root
+        self.sequence += 1
+        guard keepingOldRoot else { return nil }
+        return CommittedChange(
+            namespace: update.namespace, mutations: mutations, sequence: self.sequence, oldRoot: old, newRoot: root)
+    }
+
+    /// `mutations` with each bare increment's value added to the one `root` holds (commuting increments may reach
+    /// the view in another order than their shard applied them).
+    private static func resolving(
+        _ mutations: [ResolvedMutation], increments: [Path: LeafValue], in root: Node
+    ) -> [ResolvedMutation] {
+        guard !increments.isEmpty else { return mutations }
+        return mutations.map { mutation in
+            guard case .set(let path, _) = mutation, let delta = increments[path] else { return mutation }
+            return .set(
+                path, Node(ServerValue.increment(delta).resolved(current: root.node(at: path).leafValue, now: 0)))
+        }
+    }
+
+    /// What a snapshot of `shard` holds, cut from the view now, or nil while it cannot be cut
+    /// (`CommitFeed.canCutSnapshot`). O(1) but for the pending transactions it checks; the caller splits the roots.
+    func capture(shard: Int) -> ShardCapture? {
+        guard self.feed.canCutSnapshot(of: shard) else { return nil }
+        let received = self.feed.received
+        var cut: [Int: UInt64] = [:]
+        for (other, index) in received.enumerated() where other != shard { cut[other] = index }
+        return ShardCapture(
+            shard: shard, index: received[shard], roots: self.roots, cut: cut, intents: self.feed.intents[shard],
+            decisions: self.feed.decisions[shard], sessions: self.feed.sessions[shard])
+    }
+
+    /// What a snapshot stores, when the view is a consistent cut (no transaction half shown); nil otherwise.
+    func capture() -> ViewSnapshot? {
+        guard self.feed.isQuiescent else { return nil }
+        return ViewSnapshot(
+            sequence: self.logSequence, roots: self.roots, appliedIndex: self.feed.appliedIndex,
+            intents: self.feed.intents, decisions: self.feed.decisions, sessions: self.feed.sessions)
+    }
+}
+
+/// One shard's snapshot as the view holds it, before its trees are cut from the roots (`ShardCapture.snapshot`).
+package struct ShardCapture: Sendable {
+    var shard: Int
+    /// Every entry of the shard up to here is shown.
+    var index: UInt64
+    /// Every namespace's whole root.
+    var roots: [String: Node]
+    /// Per other shard, how far the view had received its entries.
+    var cut: [Int: UInt64]
+    var intents: [TransactionID: ShardIntent]
+    var decisions: [TransactionID: Bool]
+    var sessions: WriteSessions
+
+    /// Makes the value from its parts: the memberwise initializer, for the modules above this one.
+    package init(
+        shard: Int, index: UInt64, roots: [String: Node], cut: [Int: UInt64], intents: [TransactionID: ShardIntent],
+        decisions: [TransactionID: Bool], sessions: WriteSessions
+    ) {
+        self.shard = shard
+        self.index = index
+        self.roots = roots
+        self.cut = cut
+        self.intents = intents
+        self.decisions = decisions
+        self.sessions = sessions
+    }
+
+    /// The shard's snapshot: its part of every root, with the spine marks the whole roots give.
+    /// - Complexity: one pass over the spine levels of every root.
+    package func snapshot(router: ShardRouter) -> ShardSnapshot {
+        var trees: [String: Node] = [:]
+        for (namespace, root) in self.roots {
+            let part = router.split(root, namespace: namespace)[self.shard]
+            if !part.isEmpty { trees[namespace] = part }
+        }
+        let machine = ShardStateMachine(
+            shard: self.shard, spineDepth: router.shardDepth, trees: trees, index: self.index,
+            intents: self.intents, roots: self.roots, decisions: self.decisions, sessions: self.sessions)
+        return ShardSnapshot(machine: machine, decisions: self.decisions, cut: self.cut)
+    }
+}
+
+/// Everything recovery needs to resume from a point of the log: the view's roots, where each shard's log stands,
+/// and the transactions still prepared there (with the decisions they may need).
+package struct ViewSnapshot: Sendable {
+    /// Every log record up to this sequence number is reflected.
+    var sequence: UInt64
+    var roots: [String: Node]
+    var appliedIndex: [UInt64]
+    var intents: [[TransactionID: ShardIntent]]
+    var decisions: [[TransactionID: Bool]]
+    /// Per shard: the named writes it applied (`WriteSessions`).
+    var sessions: [WriteSessions]
+}

@@ -1,0 +1,87 @@
+import HearthCore
+
+/// A record of the node's write-ahead log: one shard entry (version 2), the entries of several shards that are
+/// durable together or not at all (version 3), or a legacy record written before shards had logs of their own
+/// (version 1).
+///
+/// Version 2 layout (little-endian): `u8 2`, `u16 shard`, `u64 index`, then the entry (`ShardEntry+Encoding`).
+/// Version 3: `u8 3`, `u16 n`, then n × (`u16 shard`, `u64 index`, `u32 length`, the entry in `length` bytes) — a
+/// transaction's parts committed at once (`ShardEntry.commit`), one record so that a torn tail cannot keep one
+/// part without the others.
+package enum ShardLogRecord {
+    case entry(shard: Int, index: UInt64, ShardEntry)
+    case entries([(shard: Int, index: UInt64, entry: ShardEntry)])
+    case legacy(LegacyCommitRecord)
+
+    static let version: UInt8 = 2
+    static let togetherVersion: UInt8 = 3
+
+    /// The bytes of entry `index` of `shard`.
+    package static func encode(_ entry: ShardEntry, shard: Int, index: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = [Self.version]
+        bytes.reserveCapacity(64)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
+        BinaryWriter.append(index, to: &bytes)
+        entry.encode(into: &bytes)
+        return bytes
+    }
+
+    /// The bytes of one record holding every entry of `entries`, each at its shard's index.
+    static func encode(together entries: [(shard: Int, index: UInt64, entry: ShardEntry)]) -> [UInt8] {
+        var bytes: [UInt8] = [Self.togetherVersion]
+        bytes.reserveCapacity(64 * entries.count)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: entries.count), to: &bytes)
+        for (shard, index, entry) in entries {
+            BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
+            BinaryWriter.append(index, to: &bytes)
+            let lengthAt = bytes.count
+            BinaryWriter.append(UInt32(0), to: &bytes)
+            entry.encode(into: &bytes)
+            let length = UInt32(truncatingIfNeeded: bytes.count - lengthAt - 4)
+            withUnsafeBytes(of: length.littleEndian) { bytes.replaceSubrange(lengthAt..<(lengthAt + 4), with: $0) }
+        }
+        return bytes
+    }
+
+    /// The entries the record holds, in order (none for a legacy record).
+    var shardEntries: [(shard: Int, index: UInt64, entry: ShardEntry)] {
+        switch self {
+        case .entry(let shard, let index, let entry): [(shard, index, entry)]
+        case .entries(let entries): entries
+        case .legacy: []
+        }
+    }
+
+    /// Decodes a record of any version.
+    /// - Throws: `CommitRecordError` when the bytes are none of them.
+    package init(decoding bytes: [UInt8]) throws {
+        do {
+            var reader = BinaryReader(bytes: bytes)
+            switch try reader.readUInt8() {
+            case LegacyCommitRecord.version:
+                self = .legacy(try LegacyCommitRecord(decoding: bytes))
+            case Self.version:
+                let shard = Int(try reader.readUInt16())
+                let index = try reader.readUInt64()
+                self = .entry(shard: shard, index: index, try ShardEntry(reading: &reader))
+            case Self.togetherVersion:
+                let count = Int(try reader.readUInt16())
+                var entries: [(shard: Int, index: UInt64, entry: ShardEntry)] = []
+                for _ in 0..<count {
+                    let shard = Int(try reader.readUInt16())
+                    let index = try reader.readUInt64()
+                    var entryReader = BinaryReader(bytes: try reader.readBytes(count: Int(try reader.readUInt32())))
+                    entries.append((shard, index, try ShardEntry(reading: &entryReader)))
+                    guard entryReader.isAtEnd else {
+                        throw CommitRecordError("entry \(index) of shard \(shard) has bytes after its end")
+                    }
+                }
+                self = .entries(entries)
+            case let version:
+                throw CommitRecordError("unknown record version \(version)")
+            }
+        } catch let error as BinaryDecodingError {
+            throw CommitRecordError(error)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import HearthCore
+import HearthSystem
+import HearthWire
+
+/// Decides the writes of the write loop's turns on a single node: for each write, the synchronous core of
+/// `Coordinator.submit` over the one ordered log.
+///
+/// A write inside one shard is applied and logged at once (`ShardActor.writeNow`); one spanning shards commits every
+/// part at once in one record (`ShardActor.commitTogether`). A write that cannot be decided in the turn (a prepared
+/// transaction holds its paths, it lands below a spine leaf, it must read before it writes, it is bigger than
+/// `Coordinator.togetherByteLimit`), or whose rules' guards came back stale, takes a detour: it and every later write
+/// of its connection are ordered, in order, through the async `Coordinator.submit` (or `AccessControl.submit`, which
+/// checks the rules again) in one task per detour; once that task has ordered the last of them, the connection's
+/// writes are decided in the turns again. Writes of different connections have no order between them until
+/// answered, so only each connection's order is kept.
+package final class WriteDecider: Sendable {
+    let loop: WriteLoop
+    let coordinator: Coordinator
+    /// The node's shard actors, every one on `loop`.
+    let shards: [ShardActor]
+    /// By connection: the writes of a detour, oldest first, not yet ordered by its task.
+    private let detours = Lock<[UInt64: [(batch: WriteBatch, index: Int)]]>([:])
+
+    init(loop: WriteLoop, coordinator: Coordinator, shards: [ShardActor]) {
+        self.loop = loop
+        self.coordinator = coordinator
+        self.shards = shards
+    }
+
+    /// Hands `writes` of `connection` to the loop, ordered after the connection's earlier writes; `completion` gets
+    /// their answers, in order, once every one is committed and shown (or refused, or failed). Never waits.
+    package func submit(
+        connection: UInt64, _ writes: [LoopWrite],
+        completion: @escaping @Sendable ([WriteBatch.Answer]) -> Void
+    ) {
+        guard !writes.isEmpty else { return completion([]) }
+        self.loop.submit(WriteBatch(decider: self, connection: connection, writes: writes, completion: completion))
+    }
+
+    /// What a write became in the turn.
+    private enum Decision {
+        /// It has its place in the log (or was refused, or is a duplicate): answered once the view shows it.
+        case ordered(PendingWrite)
+        /// It was refused and nothing was written (an increment that would overflow).
+        case failed(any Error)
+        /// It cannot be decided in the turn, and nothing changed.
+        case detour
+    }
+
+    /// Decides every write of `batch` (on the loop thread, in its turn).
+    func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
+        for (index, write) in batch.writes.enumerated() {
+            if self.joinDetour(batch, index) { continue }
+            switch self.decide(write) {
+            case .ordered(let pending) where write.recheck != nil && pending.isStale:
+                self.startDetour(batch, index)
+            case .ordered(let pending):
+                turn.add(pending, batch: batch, index: index)
+            case .failed(let error):
+                batch.answer(index, .failure(error))
+            case .detour:
+                self.startDetour(batch, index)
+            }
+        }
+    }
+
+    /// The synchronous core of `Coordinator.submit`, on the loop thread.
+    private func decide(_ write: LoopWrite) -> Decision {
+        let (view, log) = (self.coordinator.view, self.coordinator.log)
+        guard !write.mutations.isEmpty else {
+            return .ordered(PendingWrite(view: view, log: log, state: .committed([], [])))
+        }
+        let participants = self.coordinator.participants(
+            namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
+        do {
+            if participants.count == 1, let only = participants.first {
+                let shardWrite = ShardWrite(
+                    namespace: write.namespace, mutations: write.mutations, now: write.now, origin: write.origin)
+                let result = try self.shards[only].assumeIsolated { shard in
+                    try shard.writeNow(shardWrite, conditions: write.conditions)
+                }
+                switch result {
+                case .appended(let position, let resolved)?:
+                    return .ordered(PendingWrite(view: view, log: log, state: .committed([position], resolved)))
+                case .conditionFailed(let through)?:
+                    return .ordered(
+                        PendingWrite(
+                            view: view, log: log,
+                            state: .stale(
+                                namespace: write.namespace, path: write.conditions.first?.path ?? .root,
+                                through: [only: through], origin: write.origin)))
+                case .duplicate(let through)?:
+                    return .ordered(PendingWrite(view: view, log: log, state: .duplicate(through: [only: through])))
+                case .needsAllShards?, nil:
+                    return .detour
+                }
+            }
+            return try self.commitTogether(write)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// A write spanning shards: every part at once, in one record, when nothing needs reading first and no
+    /// participant is obstructed.
+    private func commitTogether(_ write: LoopWrite) throws -> Decision {
+        guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
+        let id = self.coordinator.nextTransactionID()
+        var machine = TwoPhaseCommit(
+            transaction: id, namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
+            now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
+        guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
+        let spineValues = machine.spineValues
+        let participants = parts.map { (shard: self.shards[$0.shard], intent: $0.intent) }
+        let outcome = try self.shards[anchor].assumeIsolated { anchor in
+            try anchor.commitTogether(id, parts: participants, spineValues: spineValues)
+        }
+        guard case .committed(let logged, let resolved) = outcome else { return .detour }
+        machine.onCommittedTogether()
+        return .ordered(
+            PendingWrite(
+                view: self.coordinator.view, log: self.coordinator.log,
+                state: .committed(logged, CommitFeed.merge(resolved, spineValues: spineValues))))
+    }
+
+    /// Queues write `index` of `batch` behind its connection's detour, if one is under way.
+    private func joinDetour(_ batch: WriteBatch, _ index: Int) -> Bool {
+        self.detours.withLock { detours in
+            guard var queue = detours.removeValue(forKey: batch.connection) else { return false }
+            queue.append((batch, index))
+            detours[batch.connection] = queue
+            return true
+        }
+    }
+
+    /// Starts a detour for the connection of `batch` with write `index`.
+    private func startDetour(_ batch: WriteBatch, _ index: Int) {
+        self.detours.withLock { $0[batch.connection] = [(batch, index)] }
+        Task { await self.runDetour(batch.connection) }
+    }
+
+    /// Orders the detour's writes one after another through the async path, each answered when done; ends (and
+    /// the connection's writes go back to the turns) once the last queued one is ordered.
+    private func runDetour(_ connection: UInt64) async {
+        while let (batch, index) = self.nextDetoured(connection) {
+            let write = batch.writes[index]
+            do {
+                let pending: PendingWrite
+                if let recheck = write.recheck {
+                    pending = try await recheck()
+                } else {
+                    pending = try await self.coordinator.submit(
+                        namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
+                        now: write.now, origin: write.origin)
+                }
+                pending.whenDone { batch.answer(index, $0) }
+            } catch {
+                batch.answer(index, .failure(error))
+            }
+        }
+    }
+
+    /// The oldest write of the connection's detour; nil (and the detour is over) when none is left.
+    private func nextDetoured(_ connection: UInt64) -> (batch: WriteBatch, index: Int)? {
+        self.detours.withLock { detours in
+            guard var queue = detours[connection], !queue.isEmpty else {
+                detours[connection] = nil
+                return nil
+            }
+            let next = queue.removeFirst()
+            detours[connection] = queue
+            return next
+        }
+    }
+}

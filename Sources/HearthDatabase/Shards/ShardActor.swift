@@ -1,0 +1,487 @@
+import HearthCore
+package import HearthSystem
+import HearthWire
+
+/// The shell around one shard's state machine: it serialises the shard's commands, appends what the state machine
+/// decides to the shard's log in the same turn (so log order is apply order), and parks commands that a prepared
+/// transaction blocks until a transaction finishes here.
+///
+/// Nothing here waits for a disk: an append only queues the entry, so a hot location takes its next write while
+/// earlier ones are still being made durable, and a transaction's locks last only from its prepare to its decision.
+/// Where one log orders every shard (a single node), every shard's actor runs on one executor (the node's `WriteLoop`,
+/// or a shared `ShardExecutor` in tests and simulations), so one shard's command can commit all of a transaction's
+/// parts in its turn (`commitTogether`).
+public actor ShardActor {
+    public nonisolated let id: Int
+    private var machine: ShardStateMachine
+    private let log: any ShardLog
+    /// What this shard's commands run on (a `ShardExecutor` or the node's `WriteLoop`): shared by every shard of a
+    /// log that orders them as one. Compared by identity.
+    nonisolated let executor: any AnyObject & Sendable
+    public nonisolated let unownedExecutor: UnownedSerialExecutor
+    private var blocked: [CheckedContinuation<Void, Never>] = []
+    /// When each read lock held here was taken (leader memory, like the locks): a coordinator that vanished
+    /// between its read and its prepare leaves them, and `expireReadLocks` drops them.
+    private var readLockTimes: [TransactionID: ContinuousClock.Instant] = [:]
+    /// Where this node, leading, logged the decisions its machine holds (they may not be committed yet). Decisions
+    /// that arrived committed (as a follower, or by a rebuild) have none.
+    private var decisionPositions: [TransactionID: ShardLogPosition] = [:]
+    /// What read lock times are read from.
+    private let clock: any NodeClock
+
+    package init(
+        machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system,
+        executor: ShardExecutor = ShardExecutor()
+    ) {
+        self.init(
+            machine: machine, log: log, clock: clock, executor: executor, unownedExecutor: executor.unownedExecutor)
+    }
+
+    /// A shard whose commands run on the node's write loop, with its turns.
+    init(machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system, loop: WriteLoop) {
+        self.init(
+            machine: machine, log: log, clock: clock, executor: loop, unownedExecutor: loop.asUnownedSerialExecutor())
+    }
+
+    private init(
+        machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock, executor: any AnyObject & Sendable,
+        unownedExecutor: UnownedSerialExecutor
+    ) {
+        self.id = machine.shard
+        self.machine = machine
+        self.log = log
+        self.clock = clock
+        self.executor = executor
+        self.unownedExecutor = unownedExecutor
+    }
+
+    /// Actors for `machines` over `log`: on one executor when the log appends entries of several shards together
+    /// (so their transactions can commit at once), else each on its own. With `loop` (a single node), every one
+    /// runs on the loop.
+    static func actors(
+        for machines: [ShardStateMachine], log: any ShardLog, clock: any NodeClock = .system, loop: WriteLoop? = nil
+    ) -> [ShardActor] {
+        if let loop {
+            precondition(log.appendsTogether, "only a log that orders every shard as one can run on a write loop")
+            return machines.map { ShardActor(machine: $0, log: log, clock: clock, loop: loop) }
+        }
+        let executors = ShardExecutor.executors(count: machines.count, shared: log.appendsTogether)
+        return zip(machines, executors).map { ShardActor(machine: $0, log: log, clock: clock, executor: $1) }
+    }
+
+    /// Whether this shard's log takes entries of several shards in one record (`ShardLog.appendsTogether`).
+    nonisolated var appendsTogether: Bool { self.log.appendsTogether }
+
+    /// What became of a single-shard write.
+    package enum WriteResult: Sendable {
+        case appended(ShardLogPosition, [ResolvedMutation])
+        /// The compare-and-set failed against every entry up to `through`.
+        case conditionFailed(through: UInt64)
+        case needsAllShards
+        /// The write names an origin this shard applied already: it was committed through `through` (this leader's
+        /// state through there is committed), and nothing was appended.
+        case duplicate(through: UInt64)
+    }
+
+    /// A write wholly inside this shard; waits while a prepared transaction holds an overlapping path.
+    /// - Throws: `ShardNotLeaderError` when this node cannot append to the shard's log now.
+    func write(_ write: ShardWrite, conditions: [WriteCondition]) async throws -> WriteResult {
+        while true {
+            try self.requireLeadership()
+            let before = self.restorePoint
+            switch self.machine.write(write, conditions: conditions) {
+            case .appended(let entry, let applied):
+                return try self.appendWrite(entry, applied, before: before)
+            case .blocked:
+                await self.waitForFinish()
+            case .conditionFailed:
+                // On a leader the machine runs ahead of commit, and a deposed leader may not know it yet: the
+                // refusal stands only once its log confirms both (else the write is routed again).
+                let through = self.machine.lastIndex
+                guard await self.log.confirmRefusal(shard: self.id, term: self.log.leaderTerm(shard: self.id)) else {
+                    throw ShardNotLeaderError(shard: self.id)
+                }
+                return .conditionFailed(through: through)
+            case .needsAllShards:
+                return .needsAllShards
+            case .duplicate:
+                return .duplicate(through: try await self.confirmDuplicate())
+            case .unrepresentable(let error):
+                throw error
+            case .alreadyDecided, .nothingToDo:
+                preconditionFailure("a write in shard \(self.id) answered as a transaction")
+            }
+        }
+    }
+
+    /// Logs a write entry the machine has just applied (`append`) and answers it with the mutations it made.
+    private func appendWrite(
+        _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine?
+    ) throws(ShardNotLeaderError) -> WriteResult {
+        guard case .write(let change) = applied.effect else {
+            preconditionFailure("a write entry applied as \(applied.effect)")
+        }
+        return .appended(try self.append(entry, applied, before: before), change.mutations)
+    }
+
+    /// A write wholly inside this shard decided now, in the write loop's turn, without waiting: nil when it cannot
+    /// be (a prepared transaction holds an overlapping path), and then nothing changed; the write goes the async way
+    /// (`write`). Only over a log that orders every shard as one, whose refusals need no confirming.
+    /// - Throws: `UnrepresentableIncrementError` when an increment would overflow (nothing is appended).
+    func writeNow(_ write: ShardWrite, conditions: [WriteCondition]) throws -> WriteResult? {
+        precondition(self.log.appendsTogether, "shard \(self.id) decides writes in a turn only over one ordered log")
+        let before = self.restorePoint
+        switch self.machine.write(write, conditions: conditions) {
+        case .appended(let entry, let applied):
+            return try self.appendWrite(entry, applied, before: before)
+        case .blocked:
+            return nil
+        case .conditionFailed:
+            return .conditionFailed(through: self.machine.lastIndex)
+        case .needsAllShards:
+            return .needsAllShards
+        case .duplicate:
+            return .duplicate(through: self.machine.lastIndex)
+        case .unrepresentable(let error):
+            throw error
+        case .alreadyDecided, .nothingToDo:
+            preconditionFailure("a write in shard \(self.id) answered as a transaction")
+        }
+    }
+
+    /// Locks `paths` for a transaction and reads them; waits while another transaction holds an overlapping path.
+    /// - Returns: the shard's data at each path, the index the read reflects, and the leader's term, which the
+    ///   transaction's prepare or decision here must present (a lock does not outlive its leader's term).
+    func lock(_ transaction: TransactionID, namespace: String, paths: [Path]) async throws -> ShardReadLock {
+        try self.requireLeadership()
+        while !self.machine.lock(transaction, namespace: namespace, paths: paths) {
+            await self.waitForFinish()
+            try self.requireLeadership()
+        }
+        self.readLockTimes[transaction] = self.clock.now
+        return ShardReadLock(
+            nodes: paths.map { self.machine.node(namespace: namespace, at: $0) }, through: self.machine.lastIndex,
+            term: self.log.leaderTerm(shard: self.id))
+    }
+
+    /// Whether a refusal this shard's machine decided while leading in `term` (a transaction's condition failed on
+    /// what it read under its lock) is true; see `ShardLog.confirmRefusal(shard:term:)`.
+    func confirmRefusal(term: UInt64) async -> Bool {
+        await self.log.confirmRefusal(shard: self.id, term: term)
+    }
+
+    /// Releases a transaction's read locks when it gives up before preparing.
+    package func unlock(_ transaction: TransactionID) {
+        self.machine.unlock(transaction)
+        self.readLockTimes.removeValue(forKey: transaction)
+        self.resumeBlocked()
+    }
+
+    /// Drops read locks taken before `cutoff` whose transaction never prepared or decided here (its coordinator
+    /// is gone); the transaction, should it go on, is refused (`ShardReadLockLostError`).
+    /// - Returns: how many were dropped.
+    @discardableResult
+    package func expireReadLocks(takenBefore cutoff: ContinuousClock.Instant) -> Int {
+        let expired = self.readLockHolders(takenBefore: cutoff)
+        for transaction in expired {
+            self.machine.unlock(transaction)
+            self.readLockTimes.removeValue(forKey: transaction)
+        }
+        if !expired.isEmpty { self.resumeBlocked() }
+        return expired.count
+    }
+
+    /// The transactions whose read locks here were taken before `cutoff` and are still held (they never prepared or
+    /// decided here); the times of locks already gone are forgotten on the way.
+    package func readLockHolders(takenBefore cutoff: ContinuousClock.Instant) -> [TransactionID] {
+        self.readLockTimes = self.readLockTimes.filter { self.machine.readLocks[$0.key] != nil }
+        return self.readLockTimes.filter { $0.value < cutoff }.map(\.key)
+    }
+
+    /// Releases what only a leader holds once this node no longer leads the shard: its read locks (a transaction
+    /// that read under one is refused at its prepare anyway, since its term is over) and the commands parked behind
+    /// them or behind a prepared transaction, which then fail with `ShardNotLeaderError` and are routed to the new
+    /// leader. Without this, a command parked while leading waits for a wake-up that only this shard's next entry
+    /// would bring, and a shard whose new leader takes no more writes never brings one.
+    /// - Returns: whether anything was released.
+    @discardableResult
+    package func releaseIfDeposed() -> Bool {
+        guard !self.log.acceptsAppends(shard: self.id), !self.machine.readLocks.isEmpty || !self.blocked.isEmpty
+        else { return false }
+        for transaction in self.machine.readLocks.keys { self.machine.unlock(transaction) }
+        self.readLockTimes.removeAll()
+        self.resumeBlocked()
+        return true
+    }
+
+    /// A transaction that read here under a lock (`readLockTerm`) goes on only if this leader still holds that
+    /// lock in the same term: otherwise a write may have changed what it read.
+    private func requireReadLock(_ transaction: TransactionID, term: UInt64?) throws(ShardReadLockLostError) {
+        guard let term else { return }
+        guard self.machine.readLocks[transaction] != nil, self.log.leaderTerm(shard: self.id) == term else {
+            throw ShardReadLockLostError(shard: self.id)
+        }
+    }
+
+    /// Phase one: logs this shard's part; waits while another transaction holds an overlapping path.
+    /// - Parameter readLockTerm: the term `lock` returned, when the transaction read here first.
+    func prepare(
+        _ transaction: TransactionID, _ intent: ShardIntent, readLockTerm: UInt64? = nil
+    ) async throws -> ShardPrepareOutcome {
+        while true {
+            try self.requireLeadership()
+            try self.requireReadLock(transaction, term: readLockTerm)
+            let before = self.restorePoint
+            switch self.machine.prepare(transaction, intent) {
+            case .appended(let entry, let applied):
+                return .prepared(try self.append(entry, applied, before: before))
+            case .blocked:
+                await self.waitForFinish()
+            case .needsAllShards:
+                return .needsAllShards
+            case .duplicate:
+                return .duplicate(through: try await self.confirmDuplicate())
+            case .unrepresentable(let error):
+                throw error
+            case .conditionFailed, .alreadyDecided, .nothingToDo:
+                preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot answer that")
+            }
+        }
+    }
+
+    /// The anchor logs the decision with its own part (waiting while another transaction holds an overlapping
+    /// path), after every other participant prepared. `spineValues` (the transaction's whole values at the spine
+    /// paths it sets) travel with the applied decision to the read view, which then need not join the parts.
+    /// A decision for a transaction that already has one (a resolver aborted it) is answered with that one.
+    /// - Parameter readLockTerm: the term `lock` returned, when the transaction read here first.
+    func decide(
+        _ transaction: TransactionID, commit: Bool, part: ShardIntent?, spineValues: [Path: Node] = [:],
+        readLockTerm: UInt64? = nil
+    ) async throws -> ShardDecideOutcome {
+        while true {
+            try self.requireLeadership()
+            if self.machine.decisions[transaction] == nil { try self.requireReadLock(transaction, term: readLockTerm) }
+            let before = self.restorePoint
+            switch self.machine.decide(transaction, commit: commit, part: part) {
+            case .appended(let entry, var applied):
+                if case .finished(let id, let decision, var committed?) = applied.effect {
+                    committed.spineValues = spineValues
+                    applied.effect = .finished(id, decision: decision, committed: committed)
+                }
+                let position = try self.append(entry, applied, before: before)
+                self.decisionPositions[transaction] = position
+                return .logged(position, self.finished(applied))
+            case .blocked:
+                await self.waitForFinish()
+            case .needsAllShards:
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                return .needsAllShards
+            case .alreadyDecided(let decided):
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                return .alreadyDecided(commit: decided, at: self.decisionPositions[transaction])
+            case .duplicate:
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                return .duplicate(through: try await self.confirmDuplicate())
+            case .unrepresentable(let error):
+                self.machine.unlock(transaction)
+                self.resumeBlocked()
+                throw error
+            case .conditionFailed, .nothingToDo:
+                preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot answer that")
+            }
+        }
+    }
+
+    /// What became of a transaction's parts committed at once.
+    package enum CommitTogetherOutcome: Sendable {
+        /// Every part is applied and logged in one record: where, and each part as its shard resolved it.
+        case committed([ShardLogPosition], [[ResolvedMutation]])
+        /// A participant cannot commit at once (a prepared transaction holds an overlapping path, it applied the
+        /// write before, or the write lands below a spine leaf): nothing changed; two-phase commit takes over.
+        case obstructed
+    }
+
+    /// Commits every part of `transaction` in this one turn, in one log record: nothing to prepare, decide or
+    /// finish, since no other command can run on any participant in between, and the record is durable whole or
+    /// not at all. Every participant's actor must share this one's executor, over a log that `appendsTogether`.
+    /// `spineValues` travel with the last part, as with a decision.
+    /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
+    ///   (nothing is appended anywhere).
+    func commitTogether(
+        _ transaction: TransactionID, parts: [(shard: ShardActor, intent: ShardIntent)], spineValues: [Path: Node]
+    ) throws -> CommitTogetherOutcome {
+        precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
+        for (shard, intent) in parts {
+            let isObstructed = try shard.assumeIsolated { shard throws(ShardNotLeaderError) in
+                try shard.requireLeadership()
+                return shard.machine.obstacleToCommit(transaction, intent) != nil
+            }
+            if isObstructed { return .obstructed }
+        }
+        // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
+        // increment no number can hold refuses the whole write before any part is appended.
+        for (shard, intent) in parts {
+            if let error = shard.assumeIsolated({ $0.machine.unrepresentableIncrement(in: intent.write) }) {
+                throw error
+            }
+        }
+        var appended: [(entry: ShardEntry, applied: ShardApplied)] = []
+        for (number, (shard, intent)) in parts.enumerated() {
+            let isLast = number == parts.count - 1
+            appended.append(
+                shard.assumeIsolated { shard in
+                    guard case .appended(let entry, var applied) = shard.machine.commit(transaction, intent) else {
+                        preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
+                    }
+                    if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
+                        committed.spineValues = spineValues
+                        applied.effect = .finished(id, decision: decision, committed: committed)
+                    }
+                    return (entry, applied)
+                })
+        }
+        let positions = self.log.appendTogether(appended)
+        let resolved = appended.map { entry -> [ResolvedMutation] in
+            guard case .finished(_, _, let part?) = entry.applied.effect else { return [] }
+            return part.change.mutations
+        }
+        return .committed(positions, resolved)
+    }
+
+    /// A participant logs the decision it learned, finishing its part.
+    /// - Returns: where to wait for it, and this shard's resolved part when it committed; nil when the part was
+    ///   finished already (by a resolver, or an earlier attempt).
+    func finish(_ transaction: TransactionID, commit: Bool) throws -> (ShardLogPosition, [ResolvedMutation])? {
+        try self.requireLeadership()
+        self.readLockTimes.removeValue(forKey: transaction)
+        let before = self.restorePoint
+        switch self.machine.finish(transaction, commit: commit) {
+        case .appended(let entry, let applied):
+            return (try self.append(entry, applied, before: before), self.finished(applied))
+        case .nothingToDo:
+            self.resumeBlocked()
+            return nil
+        default:
+            preconditionFailure("finishing \(transaction) in shard \(self.id) can only append or do nothing")
+        }
+    }
+
+    /// The anchor logs that it may forget these decisions (every part of each finished).
+    /// - Returns: where to wait for it; nil when it held none of them.
+    func forget(_ transactions: [TransactionID]) throws -> ShardLogPosition? {
+        try self.requireLeadership()
+        let before = self.restorePoint
+        switch self.machine.forget(transactions) {
+        case .appended(let entry, let applied):
+            let position = try self.append(entry, applied, before: before)
+            for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
+            return position
+        case .nothingToDo: return nil
+        default: preconditionFailure("forgetting decisions in shard \(self.id) can only append or do nothing")
+        }
+    }
+
+    /// A committed entry this node did not propose (it follows the shard's leader): applied to the state machine
+    /// exactly as the leader applied it.
+    package func applyCommitted(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
+        let applied = self.machine.apply(entry, at: index)
+        if case .forget(let transactions) = entry {
+            for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
+        }
+        self.resumeBlocked()
+        return applied
+    }
+
+    /// Replaces the state machine with one rebuilt from the shard's committed state (this node led the shard and
+    /// applied entries that were never committed): `base`, a snapshot's machine (an empty one when nil), then the
+    /// committed entries after it.
+    package func rebuild(from base: ShardStateMachine?, applying committed: [(ShardEntry, UInt64)]) {
+        var machine = base ?? ShardStateMachine(shard: self.id, spineDepth: self.machine.spineDepth)
+        for (entry, index) in committed { _ = machine.apply(entry, at: index) }
+        self.machine = machine
+        self.decisionPositions.removeAll()
+        self.readLockTimes.removeAll()
+        self.resumeBlocked()
+    }
+
+    /// Replaces the state machine with one restored from a snapshot of the shard's committed state (this node fell
+    /// too far behind its leader for the log).
+    package func restore(_ machine: ShardStateMachine) {
+        precondition(machine.shard == self.id, "shard \(self.id) was given the snapshot of shard \(machine.shard)")
+        self.machine = machine
+        self.resumeBlocked()
+    }
+
+    /// The machine as it is, kept before an apply when the log may refuse the entry (`ShardLog.mayRefuseAppends`);
+    /// nil for a log that never refuses, so its applies edit the machine in place.
+    private var restorePoint: ShardStateMachine? {
+        self.log.mayRefuseAppends ? self.machine : nil
+    }
+
+    /// Logs an entry the machine has just applied. When the log refuses it (leadership moved, or a transfer began,
+    /// since `requireLeadership`), the machine goes back to `before`, so it never holds an entry its log does not (the
+    /// next entry would take that entry's index), and the command fails over to the shard's leader.
+    private func append(
+        _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine?
+    ) throws(ShardNotLeaderError) -> ShardLogPosition {
+        do {
+            return try self.log.append(entry, applied: applied)
+        } catch {
+            guard let before else {
+                preconditionFailure("shard \(self.id)'s log refused an entry but says it never refuses")
+            }
+            self.machine = before
+            self.resumeBlocked()
+            throw error
+        }
+    }
+
+    /// A write the machine knows as applied was applied by an entry at or below its `lastIndex`, which may not be
+    /// committed yet on a leader (or a deposed one): answered only once the log confirms the machine's state through
+    /// there is committed, exactly as a refusal is.
+    /// - Returns: the index through which the first write is committed.
+    /// - Throws: `ShardNotLeaderError` when that cannot be confirmed (the command is routed again).
+    private func confirmDuplicate() async throws(ShardNotLeaderError) -> UInt64 {
+        let through = self.machine.lastIndex
+        guard await self.log.confirmRefusal(shard: self.id, term: self.log.leaderTerm(shard: self.id)) else {
+            throw ShardNotLeaderError(shard: self.id)
+        }
+        return through
+    }
+
+    private func requireLeadership() throws(ShardNotLeaderError) {
+        guard self.log.acceptsAppends(shard: self.id) else { throw ShardNotLeaderError(shard: self.id) }
+    }
+
+    /// The transactions prepared here and not yet finished (recovery finishes them).
+    package var intents: [TransactionID: ShardIntent] { self.machine.intents }
+
+    /// The decisions this shard anchors and still holds.
+    var decisions: [TransactionID: Bool] { self.machine.decisions }
+
+    /// How many commands are parked here, waiting for a transaction to finish or a lock to go.
+    var parkedCount: Int { self.blocked.count }
+
+    /// The shard's state machine as it stands (tests compare it with the read view and with a replay of the log).
+    var state: ShardStateMachine { self.machine }
+
+    /// Wakes parked commands after a transaction finished here; returns its resolved part.
+    private func finished(_ applied: ShardApplied) -> [ResolvedMutation] {
+        self.resumeBlocked()
+        if case .finished(_, _, let part?) = applied.effect { return part.change.mutations }
+        return []
+    }
+
+    private func waitForFinish() async {
+        await withCheckedContinuation { self.blocked.append($0) }
+    }
+
+    private func resumeBlocked() {
+        let resumed = self.blocked
+        self.blocked = []
+        for continuation in resumed { continuation.resume() }
+    }
+}

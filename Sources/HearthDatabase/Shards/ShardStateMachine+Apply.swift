@@ -1,0 +1,177 @@
+public import HearthCore
+package import HearthWire
+
+/// What applying one entry did: the change readers will see, and the transaction bookkeeping a snapshot keeps.
+public struct ShardApplied: Sendable {
+    public var shard: Int
+    public var index: UInt64
+    public var effect: Effect
+    /// The named write the entry applied (a single-shard write, or a committed part), which the read view
+    /// remembers too, so that its snapshots carry the shard's `WriteSessions`.
+    public var recorded: WriteSessions.Record?
+
+    public enum Effect: Sendable {
+        /// A single-shard write, resolved.
+        case write(ShardChange)
+        /// A transaction's part was prepared here.
+        case prepared(TransactionID, ShardIntent)
+        /// A transaction's part was finished here: by the anchor's decision (`decision` set), by a participant
+        /// learning it, or by a part committed at once with the others (`ShardEntry.commit`). `committed` is the
+        /// resolved part when it committed (nil for an abort, or when nothing was prepared here); readers see it once
+        /// every participant's part is committed.
+        case finished(TransactionID, decision: Bool?, committed: ShardTransactionPart?)
+        /// Only the shard's transaction bookkeeping changed: the anchor forgot these decisions (none, for a second
+        /// decision it ignored); readers see nothing.
+        case bookkeeping(forgotten: [TransactionID])
+    }
+}
+
+/// One shard's resolved part of a committed transaction.
+public struct ShardTransactionPart: Sendable {
+    public var participants: [Int]
+    public var change: ShardChange
+    /// The transaction's whole values at the spine paths it sets, when the leader that cut them attached them
+    /// (leader memory only, never logged; empty after recovery): the read view shows these instead of joining the
+    /// parts.
+    public var spineValues: [Path: Node] = [:]
+}
+
+/// What a write changed in one shard: its mutations as this shard resolved them, which of them were bare
+/// increments (the read view adds those deltas itself when commuting increments reach it in another order), and the
+/// shard's own subtrees the write left behind, which the read view puts in place when it shows the write in the
+/// shard's order (`CommitFeed.Update.subtrees`).
+public struct ShardChange: Sendable {
+    public var namespace: String
+    public var mutations: [ResolvedMutation]
+    public var increments: [Path: LeafValue]
+    /// Per subtree at the shard depth that the write touched, the shard's node there right after the write: the
+    /// read view's node there too once every earlier entry of the shard is shown and no later one is, since that
+    /// subtree lies wholly in this shard (O(1) to take: the view and the shard then share it, and whichever edits it
+    /// next copies only its path). Nil when the write sets a spine path, where a shard holds only its part.
+    public var subtrees: [ShardSubtree]? = nil
+}
+
+/// One subtree of a shard's tree, rooted at the shard depth, as a write left it.
+public struct ShardSubtree: Sendable {
+    public var path: Path
+    public var node: Node
+}
+
+/// Applying entries: the one deterministic step every replica takes.
+extension ShardStateMachine {
+    /// Applies entry `index`; entries must arrive densely, in log order.
+    /// - Complexity: O(m × depth × log n) for a write of m mutations; O(1) for a prepare.
+    public mutating func apply(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
+        precondition(index == self.lastIndex + 1, "shard \(self.shard) applies entry \(index) after \(self.lastIndex)")
+        self.lastIndex = index
+        let effect: ShardApplied.Effect
+        var applied: ShardWrite?
+        switch entry {
+        case .write(let write):
+            effect = .write(self.applyWrite(write))
+            applied = write
+        case .prepare(let transaction, let intent):
+            self.addIntent(transaction, intent)
+            self.clearReadLock(transaction)
+            effect = .prepared(transaction, intent)
+        case .decide(let transaction, _, _) where self.decisions[transaction] != nil:
+            // The first decision logged wins; leaders never log a second, and replicas ignore one alike.
+            self.clearReadLock(transaction)
+            effect = .bookkeeping(forgotten: [])
+        case .decide(let transaction, let commit, let part):
+            self.clearReadLock(transaction)
+            self.decisions[transaction] = commit
+            let committed =
+                commit
+                ? part.map {
+                    ShardTransactionPart(participants: $0.plan.participants, change: self.applyWrite($0.write))
+                }
+                : nil
+            if commit { applied = part?.write }
+            effect = .finished(transaction, decision: commit, committed: committed)
+        case .finish(let transaction, let commit):
+            let finished = self.finishIntent(transaction, commit: commit)
+            applied = finished?.write
+            effect = .finished(transaction, decision: nil, committed: finished?.part)
+        case .forget(let transactions):
+            for transaction in transactions { self.decisions.removeValue(forKey: transaction) }
+            effect = .bookkeeping(forgotten: transactions)
+        case .commit(let transaction, let part):
+            self.clearReadLock(transaction)
+            let committed = ShardTransactionPart(
+                participants: part.plan.participants, change: self.applyWrite(part.write))
+            applied = part.write
+            effect = .finished(transaction, decision: nil, committed: committed)
+        }
+        var recorded: WriteSessions.Record?
+        if let applied, let origin = applied.origin {
+            let record = WriteSessions.Record(origin: origin, now: applied.now)
+            self.sessions.record(record)
+            recorded = record
+        }
+        return ShardApplied(shard: self.shard, index: index, effect: effect, recorded: recorded)
+    }
+
+    private mutating func finishIntent(_ transaction: TransactionID, commit: Bool)
+        -> (part: ShardTransactionPart, write: ShardWrite)?
+    {
+        self.clearReadLock(transaction)
+        guard let intent = self.removeIntent(transaction), commit else { return nil }
+        let part = ShardTransactionPart(participants: intent.plan.participants, change: self.applyWrite(intent.write))
+        return (part, intent.write)
+    }
+
+    /// Resolves every mutation against the tree as it is before the write, then applies them in order.
+    private mutating func applyWrite(_ write: ShardWrite) -> ShardChange {
+        // Taken out of the dictionary, so the tree's nodes are held only here and are edited in place.
+        var tree = self.trees.removeValue(forKey: write.namespace) ?? .empty
+        // An increment no number can hold (two writes raced past the check made when they were ordered) leaves
+        // this shard's part of the write unapplied as a whole, alike on every replica, rather than storing infinity.
+        if Mutation.unrepresentableIncrement(write.mutations, in: tree) != nil {
+            self.trees[write.namespace] = tree.isEmpty ? nil : tree
+            return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
+        }
+        let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
+        for mutation in resolved {
+            mutation.apply(to: &tree)
+            self.notePriority(mutation, namespace: write.namespace)
+        }
+        self.trees[write.namespace] = tree.isEmpty ? nil : tree
+        var increments: [Path: LeafValue] = [:]
+        for mutation in write.mutations {
+            if let delta = mutation.incrementDelta { increments[mutation.path] = delta }
+        }
+        return ShardChange(
+            namespace: write.namespace, mutations: resolved, increments: increments,
+            subtrees: Self.subtrees(touchedBy: resolved, in: tree, spineDepth: self.spineDepth))
+    }
+
+    /// The nodes of `tree` at the shard-depth subtrees `mutations` write into, one per subtree; nil when one of them
+    /// sets a spine path.
+    /// - Complexity: O(m × depth × log n) lookups for m mutations; no node is copied.
+    static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node, spineDepth: Int) -> [ShardSubtree]? {
+        var subtrees: [ShardSubtree] = []
+        for mutation in mutations {
+            guard mutation.path.count >= spineDepth else { return nil }
+            let keys = mutation.path.keys.prefix(spineDepth)
+            if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }
+            let path = mutation.path.count == spineDepth ? mutation.path : Path(keys: Array(keys))
+            subtrees.append(ShardSubtree(path: path, node: tree.node(at: path)))
+        }
+        return subtrees
+    }
+
+    /// Resolves a mutation's server values against `tree` as it is before the write.
+    package static func resolve(_ mutation: Mutation, in tree: Node, now: Int64) -> ResolvedMutation {
+        switch mutation {
+        case .set(let path, let value):
+            // Only a server value reads what it replaces; a plain value is written as it is.
+            guard value.hasServerValues else { return .set(path, value.node) }
+            return .set(path, value.resolved(existing: tree.node(at: path), now: now))
+        case .setPriority(let path, let value):
+            guard value.hasServerValues else { return .setPriority(path, ResolvedMutation.priority(from: value.node)) }
+            let existing = Node(priorityValue: tree.node(at: path).priority)
+            return .setPriority(path, ResolvedMutation.priority(from: value.resolved(existing: existing, now: now)))
+        }
+    }
+}

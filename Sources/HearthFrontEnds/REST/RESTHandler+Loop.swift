@@ -1,0 +1,172 @@
+import HearthDatabase
+public import HearthNet
+import HearthNode
+import HearthWire
+
+/// On a single node, REST writes go to the write loop as one batch per hand-off and are answered by its completion:
+/// no task waits for them. A cluster member, or a batch holding anything but plain writes, is handled as
+/// `handle(batch:ordered:)` handles it.
+extension RESTHandler {
+    /// Hands a batch of plain writes (every request `sharesBatches` admits, one alone included) to the write loop,
+    /// calls `ordered` once they are queued there (the connection's later writes are decided after them), and
+    /// `reply` with every answer, in order, from the thread that shows the last of them. Anything else is awaited
+    /// and then replied.
+    public func handle(
+        batch requests: [HTTPRequest], ordered: (@Sendable () -> Void)?,
+        reply: @escaping @Sendable ([HTTPReply]) -> Void
+    ) async {
+        if ordered == nil, requests.count == 1, let writes = self.access.writes, let http = requests.first,
+            await self.compareAndSet(http, in: writes, reply: reply)
+        {
+            return
+        }
+        guard let writes = self.loopWrites(for: requests) else {
+            return await self.replyAwaited(batch: requests, ordered: ordered, reply: reply)
+        }
+        self.order(requests, in: writes, ordered: ordered, reply: reply)
+    }
+
+    /// On a single node, a batch of plain writes is ordered on the reactor thread that read it, as
+    /// `handle(batch:ordered:reply:)` would order it in a task: parsed, checked against the write rules and the
+    /// security rules, and handed to the write loop, whose completion replies. Anything else is declined, and goes
+    /// to `handle(batch:ordered:reply:)`.
+    public func handleAtOnce(batch requests: [HTTPRequest], reply: @escaping @Sendable ([HTTPReply]) -> Void) -> Bool {
+        guard let writes = self.loopWrites(for: requests) else { return false }
+        self.order(requests, in: writes, ordered: nil, reply: reply)
+        return true
+    }
+
+    /// The write loop, when this node has one and every request of the batch is a plain write for it.
+    func loopWrites(for requests: [HTTPRequest]) -> WriteDecider? {
+        guard let writes = self.access.writes,
+            requests.allSatisfy({
+                self.sharesBatches(method: $0.method, path: $0.path, query: $0.query, headers: $0.headers)
+            })
+        else { return nil }
+        return writes
+    }
+
+    /// Checks each write of the batch and hands them to `writes` as one batch, then calls `ordered`; `reply` gets
+    /// every answer, in order, once the loop answered them (a write refused before it reached the loop is answered
+    /// in its place). Never waits.
+    func order(
+        _ requests: [HTTPRequest], in writes: WriteDecider, ordered: (@Sendable () -> Void)?,
+        reply: @escaping @Sendable ([HTTPReply]) -> Void
+    ) {
+        guard let connection = requests.first?.connectionID else { return reply([]) }
+        var loopWrites: [LoopWrite] = []
+        var entries: [LoopEntry] = []
+        for http in requests {
+            let started = ContinuousClock.now
+            do {
+                let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+                let (identity, _) = try self.identity(of: request)
+                guard let plan = try self.planWrite(request, http, identity: identity) else {
+                    preconditionFailure("\(http.method) shares batches but is not a plain write")
+                }
+                guard
+                    let write = try self.access.loopWrite(
+                        identity, namespace: request.namespace, mutations: plan.mutations, condition: nil, origin: nil)
+                else {
+                    entries.append(
+                        LoopEntry(http: http, started: started, answer: .answered(plan.respond(.committed([])))))
+                    continue
+                }
+                entries.append(LoopEntry(http: http, started: started, answer: .write(loopWrites.count, plan.respond)))
+                loopWrites.append(write)
+            } catch {
+                entries.append(
+                    LoopEntry(
+                        http: http, started: started, answer: .answered(self.response(to: error, path: http.path))))
+            }
+        }
+        let answered = entries
+        writes.submit(connection: connection, loopWrites) { answers in
+            reply(answered.map { self.reply(to: $0, answers: answers) })
+        }
+        ordered?()
+    }
+
+    /// A PUT or DELETE with `if-match` (a compare-and-set), made through the write loop once its turn at the location
+    /// comes, and replied from the loop's completion.
+    /// - Returns: false when `http` is not one (nothing was done).
+    private func compareAndSet(
+        _ http: HTTPRequest, in writes: WriteDecider, reply: @escaping @Sendable ([HTTPReply]) -> Void
+    ) async -> Bool {
+        guard let expected = http.headers["if-match"], !Self.isDotPath(http.path) else { return false }
+        let started = ContinuousClock.now
+        let answer = { @Sendable (response: HTTPResponse) in
+            let answered = HTTPReply.response(response)
+            self.record(http, answered, since: started)
+            reply([answered])
+        }
+        do {
+            let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+            guard request.method == .put || request.method == .delete else { return false }
+            let (identity, _) = try self.identity(of: request)
+            let mutation = try self.setMutation(request, http, identity: identity)
+            let condition = WriteCondition(path: request.path, expectedHash: expected == "null_etag" ? "" : expected)
+            let turn = await self.conditionalWrites.admit(
+                connection: http.connectionID, target: .init(namespace: request.namespace, path: request.path),
+                etag: expected)
+            let write: LoopWrite?
+            do {
+                write = try self.access.loopWrite(
+                    identity, namespace: request.namespace, mutations: [mutation], condition: condition, origin: nil)
+            } catch {
+                self.end(turn, .failure(error))
+                throw error
+            }
+            guard let write else {
+                self.end(turn, .success(.committed([])))
+                answer(
+                    self.setResponse(request, http, identity: identity, outcome: .committed([]), isConditional: true))
+                return true
+            }
+            writes.submit(connection: http.connectionID, [write]) { answers in
+                let outcome = answers.first ?? .failure(DatabaseClosedError())
+                self.end(turn, outcome)
+                switch outcome {
+                case .success(let outcome):
+                    answer(self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: true))
+                case .failure(let error):
+                    answer(self.response(to: error, path: http.path))
+                }
+            }
+        } catch {
+            answer(self.response(to: error, path: http.path))
+        }
+        return true
+    }
+
+    /// A request of a batch handed to the write loop.
+    private struct LoopEntry: Sendable {
+        enum Answer: Sendable {
+            /// Refused before it reached the loop.
+            case answered(HTTPResponse)
+            /// The loop's write at this index of the batch, and how its answer is made.
+            case write(Int, @Sendable (WriteOutcome) -> HTTPResponse)
+        }
+
+        let http: HTTPRequest
+        let started: ContinuousClock.Instant
+        let answer: Answer
+    }
+
+    /// The reply to `entry` once the loop answered the batch, counted in the metrics.
+    private func reply(to entry: LoopEntry, answers: [WriteBatch.Answer]) -> HTTPReply {
+        let response: HTTPResponse
+        switch entry.answer {
+        case .answered(let answered):
+            response = answered
+        case .write(let index, let respond):
+            switch answers[index] {
+            case .success(let outcome): response = respond(outcome)
+            case .failure(let error): response = self.response(to: error, path: entry.http.path)
+            }
+        }
+        let reply = HTTPReply.response(response)
+        self.record(entry.http, reply, since: entry.started)
+        return reply
+    }
+}
