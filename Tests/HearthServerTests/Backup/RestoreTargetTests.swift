@@ -20,9 +20,13 @@ import Testing
         let disk = SimulatedFileSystem()
         try disk.createDirectories("/restore/full")
         try disk.replaceFile("/restore/full/wal-1", with: [1])
-        let file = #expect(throws: RestoreTargetError.self) { try BackupRestore.requireEmpty("/restore/full/wal-1", on: disk) }
+        let file = #expect(throws: RestoreTargetError.self) {
+            try BackupRestore.requireEmpty("/restore/full/wal-1", on: disk)
+        }
         #expect(file?.message.contains("/restore/full/wal-1 is a file") == true)
-        let full = #expect(throws: RestoreTargetError.self) { try BackupRestore.requireEmpty("/restore/full", on: disk) }
+        let full = #expect(throws: RestoreTargetError.self) {
+            try BackupRestore.requireEmpty("/restore/full", on: disk)
+        }
         #expect(full?.message.contains("/restore/full is not empty (it holds wal-1)") == true)
     }
 }
