@@ -48,6 +48,8 @@ package final class RaftGroupHost: Sendable {
 
     /// The group this host drives.
     package let group: RaftGroupID
+    /// The group's tunables, for the bounds of a folded append.
+    private let configuration: RaftConfiguration
     let node: Lock<RaftNode>
     private let io: IO
     private let wakeups: AsyncStream<Void>
@@ -64,6 +66,7 @@ package final class RaftGroupHost: Sendable {
 
     package init(node: RaftNode, io: IO) {
         self.group = node.group
+        self.configuration = node.configuration
         self.node = Lock(node)
         self.io = io
         (self.wakeups, self.wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -179,10 +182,10 @@ package final class RaftGroupHost: Sendable {
                 }
                 if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
                 // A leader's appends go first, so its followers write while it writes.
-                for message in ready.messagesBeforePersisting { self.io.send(message) }
+                for message in self.coalesced(ready.messagesBeforePersisting) { self.io.send(message) }
                 let records = RaftGroupStorage.records(for: ready, group: self.group)
                 if !records.isEmpty { try await self.io.persist(records) }
-                for message in ready.messagesAfterPersisting { self.io.send(message) }
+                for message in self.coalesced(ready.messagesAfterPersisting) { self.io.send(message) }
                 for read in ready.readStates {
                     self.updateReads { $0.answer(context: read.context, index: read.index) }
                 }
@@ -201,6 +204,14 @@ package final class RaftGroupHost: Sendable {
             try await self.rewriteIfRequested()
             if Task.isCancelled { return }
         }
+    }
+
+    /// A Ready's messages with each peer's runs of continuing appends (or of acceptances) folded into one
+    /// (`RaftMessage.coalesced`): a leader that took several proposals, or learned a new commit index, while its
+    /// last Ready was made durable sends each follower one append, and a follower answers it once.
+    private func coalesced(_ messages: [RaftMessage]) -> [RaftMessage] {
+        RaftMessage.coalesced(
+            messages, maxEntries: self.configuration.maxAppendEntries, maxBytes: self.configuration.maxAppendBytes)
     }
 
     /// Asks the run loop to write the group's hard state and snapshot marker again, so that the write-ahead log can

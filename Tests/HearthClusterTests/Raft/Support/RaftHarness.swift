@@ -15,6 +15,8 @@ struct RaftHarness {
     var drops: (@Sendable (RaftMessage) -> Bool)?
     /// Every message handed to the network, for tests that inspect traffic.
     var sent: [RaftMessage] = []
+    /// Whether a Ready's messages go out folded per peer, as `RaftGroupHost` sends them (`RaftMessage.coalesced`).
+    var coalesces = false
     let configuration: RaftConfiguration
     static let group = RaftGroupID(7)
 
@@ -102,7 +104,14 @@ struct RaftHarness {
             }
             if let hardState = ready.hardState { disk.hardState = hardState }
             self.storage[id] = disk
-            for message in ready.messages {
+            let messages =
+                self.coalesces
+                ? [ready.messagesBeforePersisting, ready.messagesAfterPersisting].flatMap {
+                    RaftMessage.coalesced(
+                        $0, maxEntries: self.configuration.maxAppendEntries,
+                        maxBytes: self.configuration.maxAppendBytes)
+                } : ready.messages
+            for message in messages {
                 self.sent.append(message)
                 let lost = self.cut.contains("\(message.from)>\(message.to)") || self.drops?(message) == true
                 if !lost { self.inbox.append(message) }

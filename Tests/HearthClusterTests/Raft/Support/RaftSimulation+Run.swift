@@ -47,8 +47,8 @@ extension RaftSimulation {
         var logChanged = false
         while let ready = node.ready() {
             logChanged = logChanged || !ready.entries.isEmpty || ready.snapshot != nil
-            // A leader's appends go before its write, as the node's shell sends them.
-            let early = ready.messagesBeforePersisting
+            // A leader's appends go before its write, each peer's runs folded, as the node's shell sends them.
+            let early = self.coalesced(ready.messagesBeforePersisting)
             for message in early { self.network.send(message, from: message.from, to: message.to, now: self.now) }
             if !early.isEmpty, self.earlyCrashes.remove(id) != nil {
                 // Crashes after sending its appends and before writing them: the followers may hold entries the
@@ -92,9 +92,15 @@ extension RaftSimulation {
         if let hardState = ready.hardState { replica.disk.hardState = hardState }
     }
 
+    /// A Ready's messages with each peer's runs folded, as `RaftGroupHost` sends them.
+    private func coalesced(_ messages: [RaftMessage]) -> [RaftMessage] {
+        RaftMessage.coalesced(
+            messages, maxEntries: self.configuration.maxAppendEntries, maxBytes: self.configuration.maxAppendBytes)
+    }
+
     /// Steps 3 and 4: send, check reads, answer snapshot requests, apply.
     private mutating func handle(_ ready: RaftReady, node: inout RaftNode, replica: inout Replica) throws {
-        for message in ready.messagesAfterPersisting {
+        for message in self.coalesced(ready.messagesAfterPersisting) {
             self.network.send(message, from: message.from, to: message.to, now: self.now)
         }
         for read in ready.readStates {
