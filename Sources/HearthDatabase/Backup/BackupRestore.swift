@@ -74,7 +74,8 @@ public enum BackupRestore {
         }
         guard let kind else { return }
         guard kind == .directory else {
-            throw RestoreTargetError("\(directory) is a file; restore into a new or empty directory")
+            let what = kind == .file ? "a file" : "not a directory"
+            throw RestoreTargetError("\(directory) is \(what); restore into a new or empty directory")
         }
         guard entries.isEmpty else {
             throw RestoreTargetError(
