@@ -11,18 +11,21 @@ package struct RaftApplyHalt: Error, Sendable, Equatable, CustomStringConvertibl
     package var group: RaftGroupID
     /// The committed entry that could not be applied.
     package var index: UInt64
+    /// The term the entry was written in (which leader wrote it).
+    package var term: UInt64
     /// Why the entry could not be applied.
     package var reason: String
 
-    package init(group: RaftGroupID, index: UInt64, reason: String) {
+    package init(group: RaftGroupID, index: UInt64, term: UInt64, reason: String) {
         self.group = group
         self.index = index
+        self.term = term
         self.reason = reason
     }
 
     package var description: String {
-        "Group \(self.group.rawValue) stopped applying at committed entry \(self.index): \(self.reason). This "
-            + "replica takes no part in the group until the node restarts with a release that reads the entry; "
-            + "run the same Hearth release on every node, or finish the upgrade."
+        "Group \(self.group.rawValue) stopped applying at committed entry \(self.index) (term \(self.term)): "
+            + "\(self.reason). This replica takes no part in the group until the node restarts with a release that "
+            + "reads the entry: upgrade this node to the release the other nodes run, or finish the upgrade."
     }
 }

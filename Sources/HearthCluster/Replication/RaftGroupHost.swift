@@ -170,8 +170,9 @@ package final class RaftGroupHost: Sendable {
     }
 
     /// Works through Readies until cancelled or until persisting fails (the node can no longer make anything
-    /// durable and must stop), which it then throws. A `RaftApplyHalt` from the application stops this replica
-    /// alone: the loop makes no more Readies and waits to be cancelled.
+    /// durable and must stop), which it then throws. A `RaftApplyHalt` from the application (applying committed
+    /// entries, or installing a snapshot) stops this replica alone: the loop makes no more Readies and waits to be
+    /// cancelled.
     package func run() async throws {
         for await _ in self.wakeups {
             while self.halt == nil, let ready = self.node.withLock({ $0.ready() }) {
@@ -180,7 +181,16 @@ package final class RaftGroupHost: Sendable {
                     self.io.observe(softState)
                     self.updateReads { $0.leaderChanged() }
                 }
-                if let snapshot = ready.snapshot { try await self.io.apply(snapshot, []) }
+                if let snapshot = ready.snapshot {
+                    // A snapshot this release cannot read halts the replica before its Ready is persisted: the log
+                    // never records a cut whose state the application does not hold.
+                    do {
+                        try await self.io.apply(snapshot, [])
+                    } catch let halt as RaftApplyHalt {
+                        self.halt(halt)
+                        break
+                    }
+                }
                 // A leader's appends go first, so its followers write while it writes.
                 for message in self.coalesced(ready.messagesBeforePersisting) { self.io.send(message) }
                 let records = RaftGroupStorage.records(for: ready, group: self.group)

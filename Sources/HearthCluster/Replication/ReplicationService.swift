@@ -274,7 +274,10 @@ package final class ReplicationService: Sendable {
     private static func report(_ halt: RaftApplyHalt, to log: Log) {
         log.critical(
             "raft.group_halted",
-            ["group": "\(halt.group.rawValue)", "index": "\(halt.index)", "reason": halt.description])
+            [
+                "group": "\(halt.group.rawValue)", "index": "\(halt.index)", "term": "\(halt.term)",
+                "reason": halt.description,
+            ])
     }
 
     /// A different election-timeout seed per node and group, stable across restarts of the node.

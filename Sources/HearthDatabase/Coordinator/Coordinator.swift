@@ -109,7 +109,9 @@ public final class Coordinator: Sendable {
         self.random.withLock { TransactionID.random(using: &$0) }
     }
 
-    /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged.
+    /// Runs a multi-shard write through two-phase commit, up to the point where every part is logged: performs each
+    /// step the transaction's `TwoPhaseCommit` gives and reports the answer back, until it ends. Every decision about
+    /// a failure (what to give back, what to report) is the value's.
     /// - Parameter reruns: how many times the write already ran again because a refusal could not be confirmed.
     fileprivate func transaction(
         namespace: String, mutations: [Mutation], conditions: [WriteCondition], now: Int64, origin: WriteOrigin?,
@@ -121,140 +123,87 @@ public final class Coordinator: Sendable {
         var machine = TwoPhaseCommit(
             transaction: id, namespace: namespace, mutations: mutations, conditions: conditions, now: now,
             origin: origin, router: self.router, escalated: escalated,
-            together: self.shards.commitsTogether && Self.fitsOneRecord(mutations))
-        var directives = machine.start()
-        var positions: [ShardLogPosition] = []
-        var resolved: [[ResolvedMutation]] = []
+            together: self.shards.commitsTogether && Self.fitsOneRecord(mutations), reruns: reruns)
+        var step = machine.begin()
+        while true {
+            if case .end(let end) = step {
+                return try await self.ended(
+                    end, machine: machine, namespace: namespace, mutations: mutations, conditions: conditions,
+                    now: now, origin: origin)
+            }
+            step = machine.next(
+                after: await self.perform(step, id, namespace: namespace, spineValues: machine.spineValues))
+        }
+    }
+
+    /// Performs one step of transaction `id` and says what came back.
+    private func perform(
+        _ step: TwoPhaseCommit.Step, _ id: TransactionID, namespace: String, spineValues: [Path: Node]
+    ) async -> TwoPhaseCommit.Event {
         do {
-            while let directive = directives.first {
-                directives.removeFirst()
-                switch directive {
-                case .commitTogether(let anchor, let parts):
-                    let outcome = try await self.shards.commitTogether(
-                        anchor: anchor, id, parts: parts, spineValues: machine.spineValues)
-                    guard case .committed(let logged, let resolvedParts) = outcome else {
-                        directives += machine.onObstructed()
-                        continue
-                    }
-                    machine.onCommittedTogether()
-                    return PendingWrite(
-                        view: self.view, log: self.log,
-                        state: .committed(logged, CommitFeed.merge(resolvedParts, spineValues: machine.spineValues)))
-                case .lockAndRead(let participants, let paths):
-                    var nodes: [Int: [Node]] = [:]
-                    var through: [Int: UInt64] = [:]
-                    for shard in participants {
-                        machine.onLockRequested(shard)
-                        let read = try await self.shards.lock(shard: shard, id, namespace: namespace, paths: paths)
-                        (nodes[shard], through[shard]) = (read.nodes, read.through)
-                        machine.onLocked(shard, term: read.term)
-                    }
-                    directives += machine.onRead(nodes, through: through)
-                case .unrepresentable(_, let error):
-                    // The read locks go with the rest of what this transaction holds (`release`).
-                    throw error
-                case .conditionFailed(let participants, let through):
-                    // What the locks read may include entries a deposed leader applied and nobody will commit: the
-                    // refusal stands only once every shard read confirms it, else the transaction runs again.
-                    var unconfirmed: Int?
-                    for shard in participants where unconfirmed == nil {
-                        let isConfirmed =
-                            (try? await self.shards.confirmRefusal(shard: shard, term: machine.readLockTerm(shard) ?? 0))
-                            ?? false
-                        if !isConfirmed { unconfirmed = shard }
-                    }
-                    for shard in participants { await self.shards.unlock(shard: shard, id) }
-                    if let unconfirmed {
-                        try await self.shards.pauseBeforeRerun(shard: unconfirmed, reruns: reruns + 1)
-                        return try await self.transaction(
-                            namespace: namespace, mutations: mutations, conditions: conditions, now: now,
-                            origin: origin, escalated: escalated, reruns: reruns + 1)
-                    }
-                    return PendingWrite(
-                        view: self.view, log: self.log,
-                        state: .stale(
-                            namespace: namespace, path: conditions.first?.path ?? .root, through: through,
-                            origin: origin))
-                case .prepare(let parts, let plan):
-                    var prepared: [ShardLogPosition] = []
-                    for (shard, intent) in parts {
-                        let term = machine.readLockTerm(shard)
-                        switch try await self.shards.prepare(shard: shard, id, intent, readLockTerm: term) {
-                        case .prepared(let position):
-                            prepared.append(position)
-                            machine.onPartPrepared(shard)
-                        case .needsAllShards:
-                            return try await self.rerunOverEveryShard(
-                                id, prepared: prepared, plan: plan, namespace: namespace, mutations: mutations,
-                                conditions: conditions, now: now, origin: origin, escalated: escalated)
-                        case .duplicate(let through):
-                            await self.release(id, machine.release())
-                            return PendingWrite(
-                                view: self.view, log: self.log, state: .duplicate(through: [shard: through]))
-                        }
-                    }
-                    for position in prepared { try await self.log.waitUntilOrdered(position) }
-                    directives += machine.onPrepared()
-                case .decide(let anchor, let part):
-                    let decided: ShardDecideOutcome
-                    do {
-                        decided = try await self.shards.decide(
-                            shard: anchor, id, commit: true, part: part, spineValues: machine.spineValues,
-                            readLockTerm: machine.readLockTerm(anchor))
-                    } catch {
-                        machine.onDecisionFailed(certainlyNotCarriedOut: Self.certainlyNotCarriedOut(error))
-                        throw error
-                    }
-                    let position: ShardLogPosition
-                    let anchorPart: [ResolvedMutation]
-                    switch decided {
-                    case .logged(let logged, let resolvedPart):
-                        (position, anchorPart) = (logged, resolvedPart)
-                    case .needsAllShards:
-                        return try await self.rerunOverEveryShard(
-                            id, prepared: [], plan: part.plan, namespace: namespace, mutations: mutations,
-                            conditions: conditions, now: now, origin: origin, escalated: escalated, preparedAll: true)
-                    case .duplicate(let through):
-                        await self.release(id, machine.release())
-                        return PendingWrite(
-                            view: self.view, log: self.log, state: .duplicate(through: [anchor: through]))
-                    case .alreadyDecided(let commit, _):
-                        // Only this coordinator commits; a decision already there is a resolver's abort, which
-                        // found this transaction's parts prepared for too long.
-                        machine.onDecisionAlreadyThere(commit: commit)
-                        throw TransactionAbortedError(commit: commit)
-                    }
-                    positions.append(position)
-                    resolved.append(anchorPart)
-                    // The decision is logged: from here a failure releases nothing (`onDecided`). A finish must
-                    // never be committed before the decision it reports (recovery would apply a part whose decision
-                    // it cannot find): immediate on one log, a commit round with a log per shard.
-                    directives += machine.onDecided()
-                    try await self.log.waitUntilOrdered(position)
-                case .finish(let participants, let commit):
-                    for shard in participants {
-                        guard let (position, mutations) = try await self.shards.finish(shard: shard, id, commit: commit)
-                        else {
-                            // A resolver finished this part first; its finish may not be committed yet, so the
-                            // anchor keeps the decision (the resolver's bookkeeping, not ours, may forget it).
-                            machine.onFinishedByResolver()
-                            continue
-                        }
-                        positions.append(position)
-                        resolved.append(mutations)
-                    }
-                }
+            switch step {
+            case .commitTogether(let anchor, let parts):
+                return .committedTogether(
+                    try await self.shards.commitTogether(anchor: anchor, id, parts: parts, spineValues: spineValues))
+            case .lock(let shard, let paths):
+                return .locked(try await self.shards.lock(shard: shard, id, namespace: namespace, paths: paths))
+            case .confirmRefusal(let shard, let term):
+                return .refusalConfirmed(try await self.shards.confirmRefusal(shard: shard, term: term))
+            case .prepare(let shard, let intent, let term):
+                return .prepared(try await self.shards.prepare(shard: shard, id, intent, readLockTerm: term))
+            case .waitUntilOrdered(let positions):
+                for position in positions { try await self.log.waitUntilOrdered(position) }
+                return .ordered
+            case .decide(let anchor, let part, let term):
+                return .decided(
+                    try await self.shards.decide(
+                        shard: anchor, id, commit: true, part: part, spineValues: spineValues, readLockTerm: term))
+            case .finish(let shard, let commit):
+                return .finished(try await self.shards.finish(shard: shard, id, commit: commit))
+            case .unlock(let shard):
+                await self.shards.unlock(shard: shard, id)
+                return .released
+            case .pauseBeforeRerun(let shard, let reruns):
+                try await self.shards.pauseBeforeRerun(shard: shard, reruns: reruns)
+                return .paused
+            case .end:
+                preconditionFailure("transaction \(id) performed its end as a step")
             }
         } catch {
-            await self.release(id, machine.release())
+            return .failed(error, certainlyNotCarriedOut: Self.certainlyNotCarriedOut(error))
+        }
+    }
+
+    /// What the write became once its transaction ended.
+    private func ended(
+        _ end: TwoPhaseCommit.End, machine: TwoPhaseCommit, namespace: String, mutations: [Mutation],
+        conditions: [WriteCondition], now: Int64, origin: WriteOrigin?
+    ) async throws -> PendingWrite {
+        switch end {
+        case .committed(let positions, let resolved, let forgetAt):
+            var pending = PendingWrite(
+                view: self.view, log: self.log,
+                state: .committed(positions, CommitFeed.merge(resolved, spineValues: machine.spineValues)))
+            if let forgetAt {
+                pending.finished = { [forgets = self.forgets, id = machine.transaction] in
+                    forgets.add(id, anchor: forgetAt)
+                }
+            }
+            return pending
+        case .stale(let through):
+            return PendingWrite(
+                view: self.view, log: self.log,
+                state: .stale(
+                    namespace: namespace, path: conditions.first?.path ?? .root, through: through, origin: origin))
+        case .duplicate(let through):
+            return PendingWrite(view: self.view, log: self.log, state: .duplicate(through: through))
+        case .rerun(let escalated, let reruns):
+            return try await self.transaction(
+                namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin,
+                escalated: escalated, reruns: reruns)
+        case .failed(let error):
             throw error
         }
-        return PendingWrite(
-            view: self.view, log: self.log,
-            state: .committed(positions, CommitFeed.merge(resolved, spineValues: machine.spineValues)),
-            finished: { [forgets = self.forgets, anchor = machine.plan.anchor, isForgettable = machine.isForgettable] in
-                if isForgettable { forgets.add(id, anchor: anchor) }
-            })
     }
 }
 
@@ -283,38 +232,6 @@ extension Coordinator {
         case .noLeader, .unreachable, .failed: return true
         case .timedOut, .connectionLost, .deposed: return false
         }
-    }
-
-    /// A transaction failed before its decision was logged: aborts its prepared parts and drops its read locks, as
-    /// `TwoPhaseCommit.release()` decided (nothing once the decision is logged). Best effort: a shard whose
-    /// leadership moved cannot take the abort here, and its new leader's state machine never held the lock; the part
-    /// stays prepared there until the transaction is resolved.
-    fileprivate func release(_ id: TransactionID, _ release: TwoPhaseCommit.Release?) async {
-        guard let release else { return }
-        for shard in release.abort {
-            _ = try? await self.shards.finish(shard: shard, id, commit: false)
-        }
-        for shard in release.unlock { await self.shards.unlock(shard: shard, id) }
-    }
-}
-
-extension Coordinator {
-    /// A part landed below a spine leaf: abort what was prepared, release the read locks, and run the write again
-    /// as a transaction over every shard that first clears the leaf.
-    fileprivate func rerunOverEveryShard(
-        _ id: TransactionID, prepared: [ShardLogPosition], plan: ShardTransactionPlan, namespace: String,
-        mutations: [Mutation], conditions: [WriteCondition], now: Int64, origin: WriteOrigin?, escalated: Bool,
-        preparedAll: Bool = false
-    ) async throws -> PendingWrite {
-        precondition(!escalated, "transaction \(id) still lands below a spine leaf after clearing it")
-        let others = plan.participants.filter { $0 != plan.anchor }
-        let abortedShards = preparedAll ? others : Array(others.prefix(prepared.count))
-        for shard in abortedShards { _ = try await self.shards.finish(shard: shard, id, commit: false) }
-        for shard in plan.participants { await self.shards.unlock(shard: shard, id) }
-        if preparedAll { self.forgets.add(id, anchor: plan.anchor) }
-        return try await self.transaction(
-            namespace: namespace, mutations: mutations, conditions: conditions, now: now, origin: origin,
-            escalated: true)
     }
 }
 

@@ -1,7 +1,8 @@
-/// The failure bookkeeping of one multi-shard write: which participants hold its read locks and prepared parts, the
-/// leader's term each lock was taken in, and what is known of its decision. The coordinator's shell reports each
-/// step's outcome here and asks `release()` what to give back when a step fails, so the rules for a failure (never
-/// abort parts whose decision may be logged; a decided transaction releases nothing) live in the value.
+/// The failure bookkeeping of one multi-shard write: which participants hold its read locks and prepared parts (or
+/// may hold one, when a prepare's answer was lost), the leader's term each lock was taken in, what is known of its
+/// decision, and what the logged entries were. `TwoPhaseCommit+Steps` updates it from each call's answer and asks
+/// `release()` what to give back when a step fails, so the rules for a failure (never abort parts whose decision may
+/// be logged; a decided transaction releases nothing) live in the value.
 extension TwoPhaseCommit {
     /// What is known of the transaction's decision at the anchor.
     enum Decision: Sendable, Equatable {
@@ -15,7 +16,7 @@ extension TwoPhaseCommit {
         case logged
     }
 
-    /// What a transaction holds in its participants, as reported by the shell.
+    /// What a transaction holds in its participants, as the answers reported it.
     struct Holdings: Sendable, Equatable {
         /// Shards asked for this transaction's read locks (a lock whose answer was lost may be held).
         var locked: Set<Int> = []
@@ -23,6 +24,8 @@ extension TwoPhaseCommit {
         var lockTerms: [Int: UInt64] = [:]
         /// Shards whose part is prepared, in the order they were prepared.
         var prepared: [Int] = []
+        /// Shards asked to prepare whose answer was lost: the part may be prepared there.
+        var maybePrepared: Set<Int> = []
         var decision = Decision.none
         /// Whether the anchor may forget the decision once every part is committed: not when a resolver finished a
         /// part first (its finish may not be committed yet, and its own bookkeeping forgets the decision).
@@ -35,53 +38,27 @@ extension TwoPhaseCommit {
         let unlock: Set<Int>
     }
 
-    /// The shell is about to ask `shard` for the read locks: from now on a failure unlocks it.
-    mutating func onLockRequested(_ shard: Int) {
-        self.holdings.locked.insert(shard)
-    }
-
-    /// `shard`'s leader took the read locks in `term`.
-    mutating func onLocked(_ shard: Int, term: UInt64) {
-        self.holdings.lockTerms[shard] = term
-    }
-
     /// The term `shard`'s read locks were taken in, which its prepare, decision or refusal presents.
     func readLockTerm(_ shard: Int) -> UInt64? {
         self.holdings.lockTerms[shard]
     }
 
-    /// `shard` prepared its part.
-    mutating func onPartPrepared(_ shard: Int) {
-        self.holdings.prepared.append(shard)
-    }
-
-    /// The decide call failed; `certainlyNotCarriedOut` says whether the anchor certainly logged nothing.
-    mutating func onDecisionFailed(certainlyNotCarriedOut: Bool) {
-        if !certainlyNotCarriedOut { self.holdings.decision = .uncertain }
-    }
-
-    /// The anchor already held a decision (a resolver's, which found the parts prepared for too long).
-    mutating func onDecisionAlreadyThere(commit: Bool) {
-        if commit { self.holdings.decision = .uncertain }
-    }
-
-    /// A resolver finished `shard`'s part before this coordinator did.
-    mutating func onFinishedByResolver() {
-        self.holdings.isForgettable = false
-    }
-
     /// Whether the anchor may forget the decision once every part is committed.
     var isForgettable: Bool { self.holdings.isForgettable }
 
-    /// What to give back after a step failed: nothing once the decision is logged; else the prepared parts to abort
-    /// (none while the decision is uncertain) and every shard asked for a lock or holding a part, to unlock.
+    /// What to give back after a step failed: nothing once the decision is logged; else the parts that are (or may
+    /// be) prepared, to abort (none while the decision is uncertain), and every shard asked for a lock or a part, to
+    /// unlock. Aborting a part whose prepare never arrived logs nothing there; one that arrives after its abort stays
+    /// prepared until a resolver finds the anchor without a decision and aborts it.
     func release() -> Release? {
         let holdings = self.holdings
+        let asked = holdings.locked.union(holdings.prepared).union(holdings.maybePrepared)
         switch holdings.decision {
         case .logged: return nil
         case .uncertain: return Release(abort: [], unlock: holdings.locked)
         case .none:
-            return Release(abort: holdings.prepared, unlock: holdings.locked.union(holdings.prepared))
+            let unanswered = holdings.maybePrepared.subtracting(holdings.prepared).sorted()
+            return Release(abort: holdings.prepared + unanswered, unlock: asked)
         }
     }
 }

@@ -61,18 +61,28 @@ public struct TwoPhaseCommit: Sendable {
     private var parts: [Int: [Mutation]] = [:]
     /// Whether the participants can commit their parts together (one executor, one log for every shard).
     private let together: Bool
+    /// The write lands below a spine leaf and runs over every shard (a shard answered `needsAllShards` before).
+    let escalated: Bool
+    /// How many times the write already ran again because a refusal could not be confirmed.
+    let reruns: Int
     /// What the transaction holds in the participants, and what became of its decision (`TwoPhaseCommit+Holdings`).
     var holdings = Holdings()
+    /// Where the shell's steps stand (`TwoPhaseCommit+Steps`).
+    var progress = Progress()
 
     /// - Parameters:
     ///   - origin: who sent the write (`WriteOrigin`), when the client named it.
     ///   - escalated: the write lands below a spine leaf (a shard answered `needsAllShards`).
     ///   - together: the participants can commit their parts at once (`Directive.commitTogether`).
+    ///   - reruns: how many times the write already ran again because a refusal could not be confirmed.
     public init(
         transaction: TransactionID, namespace: String, mutations: [Mutation], conditions: [WriteCondition],
-        now: Int64, origin: WriteOrigin? = nil, router: ShardRouter, escalated: Bool = false, together: Bool = false
+        now: Int64, origin: WriteOrigin? = nil, router: ShardRouter, escalated: Bool = false, together: Bool = false,
+        reruns: Int = 0
     ) {
         self.together = together
+        self.escalated = escalated
+        self.reruns = reruns
         self.transaction = transaction
         self.namespace = namespace
         self.mutations = mutations

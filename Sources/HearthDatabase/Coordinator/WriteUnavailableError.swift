@@ -9,5 +9,6 @@ extension ShardNotCommittedError: WriteUnavailableError {}
 extension ShardCallError: WriteUnavailableError {}
 extension ShardReadLockLostError: WriteUnavailableError {}
 extension TransactionAbortedError: WriteUnavailableError {}
+extension TransactionUnfinishedError: WriteUnavailableError {}
 extension NodeStoppingError: WriteUnavailableError {}
 extension CommitTimeoutError: WriteUnavailableError {}

@@ -18,6 +18,11 @@ struct CommitFeed {
         var mutations: [ResolvedMutation]
         var increments: [Path: LeafValue]
         var restored: RestoredParts? = nil
+        /// The shards' subtrees as the change left them (`ShardChange.subtrees`), set when the change is shown in
+        /// its shards' order: every earlier entry of each of its shards is shown, no later one arrived, and no
+        /// snapshot waits. The view then puts these in place instead of applying `mutations`, and `mutations` hold
+        /// the values the shards resolved, which are the view's own. Nil otherwise (and for spine writes).
+        var subtrees: [ShardSubtree]? = nil
     }
 
     /// Shards' states from snapshots, to put in place of their parts of the view.
@@ -130,7 +135,7 @@ struct CommitFeed {
 
     /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards.
     private mutating func receive(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) {
-        guard let last = arrivals.last else { return }
+        guard let last = arrivals.last, !self.showAtOnce(arrivals, into: &updates) else { return }
         for applied in arrivals { self.take(applied) }
         // The last arrival first (as a transaction's last part it brings the others in).
         self.examine([(last.shard, last.index)], into: &updates)
@@ -143,25 +148,73 @@ struct CommitFeed {
         }
     }
 
-    /// Records an arriving entry: its shard's queue and received index, the sessions it applied, and the
-    /// transaction bookkeeping it carries.
+    /// Shows at once what nothing can hold up, without queueing it: a single-shard write, or every part of a
+    /// transaction together, arriving in shards where nothing is queued while no snapshot waits — a star's usual
+    /// path. Queueing, examining and dequeuing them would end the same way, at several times the cost. Returns
+    /// false, having changed nothing, for anything else.
+    private mutating func showAtOnce(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool {
+        guard let first = arrivals.first, self.restores.isEmpty,
+            arrivals.allSatisfy({ self.queues[$0.shard].isEmpty })
+        else { return false }
+        switch first.effect {
+        case .write(let change) where arrivals.count == 1:
+            self.note(first)
+            updates.append(
+                Update(
+                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    subtrees: change.subtrees))
+            return true
+        case .finished(let transaction, _, let part?):
+            // The arrivals are parts of this transaction in distinct shards (`receive(_:)`): all of them when
+            // they are as many as its participants and each participant is among them.
+            let shown = part.participants.compactMap { participant in arrivals.first { $0.shard == participant } }
+            guard self.parts[transaction] == nil, shown.count == arrivals.count,
+                shown.count == part.participants.count
+            else { return false }
+            var parts: [ShardTransactionPart] = []
+            for applied in shown {
+                self.note(applied)
+                self.finishBookkeeping(transaction, shard: applied.shard)
+                if case .finished(_, _, let part?) = applied.effect { parts.append(part) }
+            }
+            if let update = Self.update(of: parts, isInOrder: true) { updates.append(update) }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Records an arriving entry in its shard's queue, with what `note` records, and the transaction bookkeeping
+    /// its queued part needs.
     private mutating func take(_ applied: ShardApplied) {
-        precondition(
-            applied.index == self.received[applied.shard] + 1,
-            "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
-        self.received[applied.shard] = applied.index
+        self.note(applied)
         self.queues[applied.shard].append(applied)
         if case .prepared(let transaction, _) = applied.effect {
             self.queuedPrepares[applied.shard][transaction] = applied.index
         }
-        if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
-        if case .finished(let transaction, let decision, let part) = applied.effect {
-            if let part {
-                self.parts[transaction, default: [:]][applied.shard] = Part(part: part, index: applied.index)
-                self.noteSpineSetter(transaction, part: part)
-            }
-            if let decision { self.decisions[applied.shard][transaction] = decision }
+        if case .finished(let transaction, _, let part?) = applied.effect {
+            self.parts[transaction, default: [:]][applied.shard] = Part(part: part, index: applied.index)
+            self.noteSpineSetter(transaction, part: part)
         }
+    }
+
+    /// Records what an arriving entry tells whether it is queued or shown at once: its shard's received index, the
+    /// sessions it applied, and the decision it logged.
+    private mutating func note(_ applied: ShardApplied) {
+        precondition(
+            applied.index == self.received[applied.shard] + 1,
+            "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
+        self.received[applied.shard] = applied.index
+        if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
+        if case .finished(let transaction, let decision?, _) = applied.effect {
+            self.decisions[applied.shard][transaction] = decision
+        }
+    }
+
+    /// Whether queued entry `index` of `shard`, shown now, is shown in its shard's order: it is the only entry
+    /// queued there and the newest that arrived, and no snapshot waits (`Update.subtrees`).
+    private func isInOrder(shard: Int, index: UInt64) -> Bool {
+        self.restores.isEmpty && self.queues[shard].count == 1 && self.received[shard] == index
     }
 
     /// Shows what became ready among `entries` (examined last to first), then, for every shard where an entry left
@@ -232,10 +285,13 @@ struct CommitFeed {
             guard !self.waitsBehind(shard: shard, index: index, change: change) else {
                 return .blocked([(shard, index)])
             }
+            let isInOrder = self.isInOrder(shard: shard, index: index)
             self.queues[shard].remove(index)
             self.queuedPaths[shard].remove(change, at: index)
             updates.append(
-                Update(namespace: change.namespace, mutations: change.mutations, increments: change.increments))
+                Update(
+                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    subtrees: isInOrder ? change.subtrees : nil))
         case .prepared(let transaction, let intent):
             self.queues[shard].remove(index)
             self.queuedPrepares[shard][transaction] = nil
@@ -280,6 +336,7 @@ struct CommitFeed {
             entries.append((participant, known.index))
         }
         if isBlocked { return .blocked(entries) }
+        let isInOrder = covered.isEmpty && entries.allSatisfy { self.isInOrder(shard: $0.shard, index: $0.index) }
         for (participant, index) in entries {
             self.finishBookkeeping(transaction, shard: participant)
             if let change = received[participant]?.part.change {
@@ -290,18 +347,31 @@ struct CommitFeed {
         self.parts[transaction] = nil
         // What waited behind the snapshots that held it may follow now.
         let released = self.transactionShown(transaction).map { (shard: $0, index: UInt64(0)) }
-        let shown = entries.map(\.shard)
-        let changes = shown.compactMap { received[$0]?.part.change }
-        guard let namespace = changes.first?.namespace else { return .shown(entries + released) }
-        var increments: [Path: LeafValue] = [:]
-        for change in changes { increments.merge(change.increments) { first, _ in first } }
-        let spineValues = shown.lazy.compactMap { received[$0]?.part.spineValues }.first { !$0.isEmpty } ?? [:]
-        let mutations = changes.map(\.mutations) + self.restoredSpineParts(covered, of: changes, namespace: namespace)
-        updates.append(
-            Update(
-                namespace: namespace, mutations: Self.merge(mutations, spineValues: spineValues),
-                increments: increments))
+        let parts = entries.compactMap { received[$0.shard]?.part }
+        guard let namespace = parts.first?.change.namespace else { return .shown(entries + released) }
+        let restored = self.restoredSpineParts(covered, of: parts.map(\.change), namespace: namespace)
+        if let update = Self.update(of: parts, adding: restored, isInOrder: isInOrder) { updates.append(update) }
         return .shown(entries + released)
+    }
+
+    /// The view's update for a transaction's shown parts, in participant order, with `restored` (spine parts that
+    /// snapshots being shown hold); nil when there are no parts. Their subtrees go with it only when every part is
+    /// shown in its shard's order and none sets the spine.
+    private static func update(
+        of parts: [ShardTransactionPart], adding restored: [[ResolvedMutation]] = [], isInOrder: Bool
+    ) -> Update? {
+        guard let namespace = parts.first?.change.namespace else { return nil }
+        var increments: [Path: LeafValue] = [:]
+        var subtrees: [ShardSubtree]? = isInOrder && restored.isEmpty ? [] : nil
+        for part in parts {
+            increments.merge(part.change.increments) { first, _ in first }
+            if let own = part.change.subtrees { subtrees?.append(contentsOf: own) } else { subtrees = nil }
+        }
+        let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
+        let mutations = parts.map(\.change.mutations) + restored
+        return Update(
+            namespace: namespace, mutations: Self.merge(mutations, spineValues: spineValues), increments: increments,
+            subtrees: subtrees)
     }
 
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {

@@ -74,27 +74,40 @@ struct ViewState {
         return heard
     }
 
-    /// Applies one ready update. The root is edited in place unless `keepingOldRoot`, when the old root stays as it
-    /// was for the returned change (nodes shared with it, or with readers, are copied as usual).
+    /// Applies one ready update: puts the shards' subtrees in place when it carries them (the shards resolved and
+    /// applied its mutations already, and the view shares their nodes), else applies its mutations, adding its
+    /// increments to the view's own values. The root is edited in place unless `keepingOldRoot`, when the old root
+    /// stays as it was for the returned change (nodes shared with it, or with readers, are copied as usual).
     private mutating func apply(_ update: CommitFeed.Update, keepingOldRoot: Bool) -> CommittedChange? {
         var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
         let old = keepingOldRoot ? root : .empty
         let indexed = self.indexes?.touched(update.namespace, paths: update.mutations.map(\.path), root: root) ?? []
         var mutations = update.mutations
-        if !update.increments.isEmpty {
-            mutations = mutations.map { mutation in
-                guard case .set(let path, _) = mutation, let delta = update.increments[path] else { return mutation }
-                return .set(
-                    path, Node(ServerValue.increment(delta).resolved(current: root.node(at: path).leafValue, now: 0)))
-            }
+        if let subtrees = update.subtrees {
+            for subtree in subtrees { root.set(subtree.node, at: subtree.path) }
+        } else {
+            mutations = Self.resolving(mutations, increments: update.increments, in: root)
+            for mutation in mutations { mutation.apply(to: &root) }
         }
-        for mutation in mutations { mutation.apply(to: &root) }
         self.indexes?.advance(indexed, root: root, mutations: mutations)
         self.roots[update.namespace] = root.isEmpty ? nil : root
         self.sequence += 1
         guard keepingOldRoot else { return nil }
         return CommittedChange(
             namespace: update.namespace, mutations: mutations, sequence: self.sequence, oldRoot: old, newRoot: root)
+    }
+
+    /// `mutations` with each bare increment's value added to the one `root` holds (commuting increments may reach
+    /// the view in another order than their shard applied them).
+    private static func resolving(
+        _ mutations: [ResolvedMutation], increments: [Path: LeafValue], in root: Node
+    ) -> [ResolvedMutation] {
+        guard !increments.isEmpty else { return mutations }
+        return mutations.map { mutation in
+            guard case .set(let path, _) = mutation, let delta = increments[path] else { return mutation }
+            return .set(
+                path, Node(ServerValue.increment(delta).resolved(current: root.node(at: path).leafValue, now: 0)))
+        }
     }
 
     /// What a snapshot of `shard` holds, cut from the view now, or nil while it cannot be cut

@@ -36,12 +36,25 @@ public struct ShardTransactionPart: Sendable {
     public var spineValues: [Path: Node] = [:]
 }
 
-/// What a write changed in one shard: its mutations as this shard resolved them, and which of them were bare
-/// increments (the read view adds those deltas itself, since commuting increments may reach it in another order).
+/// What a write changed in one shard: its mutations as this shard resolved them, which of them were bare
+/// increments (the read view adds those deltas itself when commuting increments reach it in another order), and the
+/// shard's own subtrees the write left behind, which the read view puts in place when it shows the write in the
+/// shard's order (`CommitFeed.Update.subtrees`).
 public struct ShardChange: Sendable {
     public var namespace: String
     public var mutations: [ResolvedMutation]
     public var increments: [Path: LeafValue]
+    /// Per subtree at the shard depth that the write touched, the shard's node there right after the write: the
+    /// read view's node there too once every earlier entry of the shard is shown and no later one is, since that
+    /// subtree lies wholly in this shard (O(1) to take: the view and the shard then share it, and whichever edits it
+    /// next copies only its path). Nil when the write sets a spine path, where a shard holds only its part.
+    public var subtrees: [ShardSubtree]? = nil
+}
+
+/// One subtree of a shard's tree, rooted at the shard depth, as a write left it.
+public struct ShardSubtree: Sendable {
+    public var path: Path
+    public var node: Node
 }
 
 /// Applying entries: the one deterministic step every replica takes.
@@ -128,7 +141,24 @@ extension ShardStateMachine {
         for mutation in write.mutations {
             if let delta = mutation.incrementDelta { increments[mutation.path] = delta }
         }
-        return ShardChange(namespace: write.namespace, mutations: resolved, increments: increments)
+        return ShardChange(
+            namespace: write.namespace, mutations: resolved, increments: increments,
+            subtrees: Self.subtrees(touchedBy: resolved, in: tree, spineDepth: self.spineDepth))
+    }
+
+    /// The nodes of `tree` at the shard-depth subtrees `mutations` write into, one per subtree; nil when one of them
+    /// sets a spine path.
+    /// - Complexity: O(m × depth × log n) lookups for m mutations; no node is copied.
+    static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node, spineDepth: Int) -> [ShardSubtree]? {
+        var subtrees: [ShardSubtree] = []
+        for mutation in mutations {
+            guard mutation.path.count >= spineDepth else { return nil }
+            let keys = mutation.path.keys.prefix(spineDepth)
+            if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }
+            let path = mutation.path.count == spineDepth ? mutation.path : Path(keys: Array(keys))
+            subtrees.append(ShardSubtree(path: path, node: tree.node(at: path)))
+        }
+        return subtrees
     }
 
     /// Resolves a mutation's server values against `tree` as it is before the write.

@@ -1,6 +1,7 @@
 import HearthCluster
 import HearthNode
 import HearthSystem
+import Synchronization
 
 extension ClusterNode {
     /// A cluster member's replication figures for `/.metrics`: each shard's group as this node's replica sees it,
@@ -36,6 +37,11 @@ extension ClusterNode {
             help: "1 for each shard whose replica here stopped at a committed entry it cannot apply, else 0.",
             labels: ["shard"]
         ) { perShard { _, host in host.halt == nil ? 0 : 1 } }
+        let log = database.log
+        registry.sampledCounter(
+            "hearth_shard_halted_refusals_total",
+            help: "Reads and writes refused because this node's replica of their shard stopped applying its log."
+        ) { Double(log.haltedRefusals.load(ordering: .relaxed)) }
         registry.sampledGauges(
             "hearth_raft_is_leader", help: "1 for each shard this node leads, else 0.", labels: ["shard"]
         ) { perShard { _, host in host.softState.role == .leader ? 1 : 0 } }

@@ -30,7 +30,7 @@ extension ClusterNode: ClusterOperations {
     /// `replicas` are the voters this node's replica has committed, `targetReplicas` the placement's;
     /// `rebalancing.moving` lists each group whose committed replica set is not its target yet. `followers` is
     /// reported by the shard's leader only; `applyLag` is how many committed entries this node has yet to show;
-    /// `halted` (`{"index": …, "reason": …}`) appears when this replica stopped at a committed entry it cannot
+    /// `halted` (`{"index": …, "term": …, "reason": …}`) appears when this replica stopped at a committed entry it cannot
     /// apply (`RaftApplyHalt`).
     var status: JSONValue {
         let list = self.members
@@ -57,7 +57,9 @@ extension ClusterNode: ClusterOperations {
                 "applyLag": .int(Int64(status.commit > delivered ? status.commit - delivered : 0)),
             ]
             if let halt = host.halt {
-                entry["halted"] = .object(["index": .int(Int64(halt.index)), "reason": .string(halt.reason)])
+                entry["halted"] = .object([
+                    "index": .int(Int64(halt.index)), "term": .int(Int64(halt.term)), "reason": .string(halt.reason),
+                ])
             }
             if soft.role == .leader {
                 entry["followers"] = .array(

@@ -31,13 +31,9 @@ final class IntentResolver: Sendable {
     private let forgets: DecisionsToForget
     /// Which transactions the cluster's coordinators still run.
     private let claims: @Sendable ([TransactionID]) async -> TransactionClaims
-    let orphanCheckAfter: Duration
-    /// How long a part is prepared here before a member's silence counts as no claim (see the parameter).
-    let silenceAfter: Duration
-    let resolveAfter: Duration
     let readLockTimeout: Duration
-    /// When this node first saw each prepared part it leads.
-    private let firstSeen = Lock<[TransactionID: ContinuousClock.Instant]>([:])
+    /// How long each prepared part this node leads has been prepared, and what to do with it by then.
+    private let ages: Lock<PreparedPartAges>
     /// What "prepared for too long" is measured against.
     private let clock: any NodeClock
     /// What the passes did so far, for `/.metrics`.
@@ -64,15 +60,24 @@ final class IntentResolver: Sendable {
         self.clock = clock
         self.logger = logger
         self.claims = claims
-        self.orphanCheckAfter = orphanCheckAfter
-        self.silenceAfter = silenceAfter
+        self.ages = Lock(
+            PreparedPartAges(
+                orphanCheckAfter: orphanCheckAfter, silenceAfter: silenceAfter, resolveAfter: resolveAfter))
         self.actors = actors
         self.client = client
         self.log = log
         self.forgets = forgets
-        self.resolveAfter = resolveAfter
         self.readLockTimeout = readLockTimeout
     }
+
+    /// How long a part is prepared before the coordinators are asked whether its transaction still runs.
+    var orphanCheckAfter: Duration { self.ages.withLock { $0.orphanCheckAfter } }
+
+    /// How long a part is prepared before a member's silence counts as no claim (see the parameter).
+    var silenceAfter: Duration { self.ages.withLock { $0.silenceAfter } }
+
+    /// How long a part is prepared before it is resolved whatever the coordinators say.
+    var resolveAfter: Duration { self.ages.withLock { $0.resolveAfter } }
 
     /// One pass over the shards: on those this node leads, drops read locks no coordinator claims or held too long,
     /// and resolves the parts no coordinator claims or prepared too long (as of `now`, the clock's time unless
@@ -89,10 +94,8 @@ final class IntentResolver: Sendable {
                     "transaction.resolver_slow_pass", ["took_ms": "\(took.reactorNanoseconds / 1_000_000)"])
             }
         }
-        var stale: [TransactionID: ShardIntent] = [:]
-        var suspects: [TransactionID: ShardIntent] = [:]
+        var prepared: [TransactionID: ShardIntent] = [:]
         var lockHolders: [(actor: ShardActor, transaction: TransactionID)] = []
-        var present: Set<TransactionID> = []
         /// Those held here for `silenceAfter`: a member's silence no longer counts as a claim on them.
         var overdue: Set<TransactionID> = []
         for actor in self.actors {
@@ -104,18 +107,11 @@ final class IntentResolver: Sendable {
             for transaction in await actor.readLockHolders(takenBefore: now - self.orphanCheckAfter) {
                 lockHolders.append((actor, transaction))
             }
-            for (transaction, intent) in await actor.intents {
-                present.insert(transaction)
-                let seen = self.firstSeen.withLock { $0[transaction, default: now] }
-                self.firstSeen.withLock { $0[transaction] = seen }
-                if now - seen >= self.resolveAfter {
-                    stale[transaction] = intent
-                } else if now - seen >= self.orphanCheckAfter {
-                    suspects[transaction] = intent
-                }
-            }
+            prepared.merge(await actor.intents) { first, _ in first }
         }
-        self.firstSeen.withLock { $0 = $0.filter { present.contains($0.key) } }
+        let sorted = self.ages.withLock { $0.observe(prepared, now: now) }
+        var stale = sorted.stale
+        let suspects = sorted.suspects
         let asked = Set(suspects.keys).union(lockHolders.map(\.transaction))
         if !asked.isEmpty {
             let asking = self.clock.now
@@ -123,10 +119,7 @@ final class IntentResolver: Sendable {
             // Silence is weighed once the question ended: a member that stayed silent through it, about a part
             // prepared (or a read lock held) for `silenceAfter` by then, claims nothing.
             let answered = self.clock.now
-            for transaction in suspects.keys
-            where answered - (self.firstSeen.withLock { $0[transaction] } ?? answered) >= self.silenceAfter {
-                overdue.insert(transaction)
-            }
+            overdue = self.ages.withLock { $0.overdue(suspects.keys, at: answered) }
             let locking = Set(lockHolders.map(\.actor.id))
             for actor in self.actors where locking.contains(actor.id) {
                 overdue.formUnion(await actor.readLockHolders(takenBefore: answered - self.silenceAfter))
@@ -149,12 +142,14 @@ final class IntentResolver: Sendable {
         }
         var resolved: [TransactionID] = []
         for (transaction, intent) in stale.sorted(by: { $0.key < $1.key }) {
-            let age = now - (self.firstSeen.withLock { $0[transaction] } ?? now)
+            let (age, orphan) = self.ages.withLock { ages in
+                let age = ages.age(of: transaction, at: now)
+                return (age, ages.isOrphan(age: age))
+            }
             let started = self.clock.now
             do {
                 let commit = try await self.resolve(transaction, plan: intent.plan)
                 resolved.append(transaction)
-                let orphan = age < self.resolveAfter
                 self.tally.withLock { $0.resolved(orphan: orphan, preparedFor: age) }
                 self.logger.debug(
                     "transaction.resolved",

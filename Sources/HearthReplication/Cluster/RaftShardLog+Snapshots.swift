@@ -5,20 +5,28 @@ import HearthSystem
 /// A shard's snapshots as its log sees them: the one a leader sends (installed in place of the shard's state), the
 /// latest stored one (served to lagging replicas, and the base of a rebuild), and the bookkeeping of taking one.
 extension RaftShardLog {
-    /// Connects the snapshotter, which is asked for a shard's snapshot once one is due.
-    func setSnapshotDue(_ request: @escaping @Sendable (Int) -> Void) {
-        self.snapshotDue.withLock { $0 = LockedClosure(request) }
-    }
-
     /// Installs `snapshot` from the shard's leader in place of the shard's state: stores it durably (before the group
-    /// records that its log now starts there), replaces the actor's machine, hands it to the read view (which shows
-    /// it once the other shards have caught up with it), and resolves the writes waiting on entries it covers.
-    /// - Throws: `CommitRecordError` when the snapshot cannot be decoded; `StorageError` when it cannot be stored.
-    func install(shard: Int, _ snapshot: RaftSnapshot) async throws {
-        let payload = try await ShardSnapshotPayload.decode(
-            snapshot.data, shard: shard, spineDepth: self.router.shardDepth)
+    /// records that its log now starts there), replaces the actor's machine (`applier.restore`), hands it to the read
+    /// view (which shows it once the other shards have caught up with it), and resolves the writes waiting on
+    /// entries it covers.
+    /// - Throws: `RaftApplyHalt` when the snapshot cannot be decoded (a newer release's format, in a rolling
+    ///   upgrade: the group's replica stops, nothing is stored); `StorageError` when it cannot be stored.
+    func install(shard: Int, _ snapshot: RaftSnapshot, restoring applier: Applier) async throws {
+        let payload: ShardSnapshotPayload
+        do {
+            payload = try await ShardSnapshotPayload.decode(
+                snapshot.data, shard: shard, spineDepth: self.router.shardDepth)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let detail = (error as? CommitRecordError)?.detail ?? "\(error)"
+            throw RaftApplyHalt(
+                group: RaftGroupID(UInt32(shard)), index: snapshot.metadata.index, term: snapshot.metadata.term,
+                reason: "the snapshot the leader sent does not decode as a shard snapshot this release reads "
+                    + "(\(detail))")
+        }
         try self.store.write(snapshot, shard: shard)
-        await self.connectedApplier().restore(payload.snapshot.machine)
+        await applier.restore(payload.snapshot.machine)
         let index = snapshot.metadata.index
         self.view.restore(payload.snapshot, position: index)
         let (resumed, terms) = self.shards.withLock { shards -> ([Waiter], CommittedTerms) in
@@ -68,7 +76,7 @@ extension RaftShardLog {
     /// The shard's committed state through `index` for a rebuild: the latest stored snapshot's machine (nil when
     /// there is none, and the log still starts at its beginning) and the committed commands after it.
     /// - Throws: when the stored snapshot cannot be read or decoded; `RaftApplyHalt` at a committed command that is
-    ///   not a shard entry.
+    ///   not a shard entry, or when no stored snapshot reaches the log's cut (the state cannot be rebuilt).
     func committedState(shard: Int, through index: UInt64) async throws
         -> (base: ShardStateMachine?, commands: [(ShardEntry, UInt64)])
     {
@@ -83,19 +91,18 @@ extension RaftShardLog {
         guard let host = self.service.host(RaftGroupID(UInt32(shard))) else { return (base, []) }
         let cut = host.snapshotCut.index
         guard from >= cut else {
-            preconditionFailure(
-                "shard \(shard): rebuilding through \(index) needs a stored snapshot at or after the log's cut \(cut), "
-                    + "but the newest usable one is at \(from)")
+            // This replica cannot rebuild the shard's state: its group stops here alone, as for an entry it cannot
+            // read, rather than the node crashing (or applying the next entries to a machine that ran ahead).
+            throw RaftApplyHalt(
+                group: RaftGroupID(UInt32(shard)), index: index + 1, term: host.term(at: index + 1) ?? 0,
+                reason: "rebuilding the shard's state through entry \(index) needs a stored snapshot at or after the "
+                    + "log's cut \(cut), but this node's newest readable one is at \(from) (its snapshot store lost "
+                    + "one)")
         }
         var commands: [(ShardEntry, UInt64)] = []
         for entry in host.entries(through: index) {
             guard entry.index > from, case .command(let bytes) = entry.payload else { continue }
-            guard case .entry(_, let shardIndex, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
-                throw RaftApplyHalt(
-                    group: RaftGroupID(UInt32(shard)), index: entry.index,
-                    reason: "the entry is not a shard entry this release reads")
-            }
-            commands.append((shardEntry, shardIndex))
+            commands.append(try Self.shardEntry(bytes, at: entry, shard: shard))
         }
         return (base, commands)
     }

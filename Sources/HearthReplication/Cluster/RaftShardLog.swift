@@ -25,6 +25,10 @@ final class RaftShardLog: ShardLog {
     /// Applies committed entries on a shard that did not propose them (follower path), a run of them in one hop
     /// onto the shard's actor; rebuilds when asked to (a leader that stepped down) from a snapshot's machine (or an
     /// empty one) and the committed entries after it; replaces the machine with one restored from a snapshot.
+    ///
+    /// The shards' actors are created after the log (they append to it), so the log holds no applier: whoever
+    /// delivers the groups' commits passes it with each delivery (`committed(shard:_:applying:)`,
+    /// `install(shard:_:restoring:)`), and nothing can be delivered before it exists.
     struct Applier: Sendable {
         var apply: @Sendable (_ shard: Int, _ entries: [(ShardEntry, UInt64)]) async -> [ShardApplied]
         var rebuild:
@@ -96,12 +100,11 @@ final class RaftShardLog: ShardLog {
     let store: ShardSnapshotStore
     let router: ShardRouter
     let policy: ShardSnapshotPolicy
-    let applier: Lock<Applier?> = Lock(nil)
     let shards: Lock<[Int: Shard]>
-    /// Asks for a snapshot of a shard (the snapshotter's `request`), once connected.
-    let snapshotDue: Lock<LockedClosure<@Sendable (Int) -> Void>?> = Lock(nil)
     /// Set when the node stops replicating: nothing commits here any more, so waits fail at once.
     private let isClosed = Atomic(false)
+    /// Reads and writes refused because this node's replica of their shard stopped applying (`refuseIfHalted`).
+    let haltedRefusals = Atomic<UInt64>(0)
     /// How long a write waits for its entry to commit before its outcome is reported unknown (its shard may have
     /// lost its majority: a leader cut off from the others keeps taking entries until it notices).
     let commitTimeout: Duration
@@ -130,11 +133,6 @@ final class RaftShardLog: ShardLog {
                     state.snapshotIndex = start.snapshotIndex
                     return (shard, state)
                 }))
-    }
-
-    /// Connects the shards' actors (they are created after the log).
-    func setApplier(_ applier: Applier) {
-        self.applier.withLock { $0 = applier }
     }
 
     /// How many times `shard`'s group has had a new leader, as this node saw it.
@@ -308,12 +306,14 @@ final class RaftShardLog: ShardLog {
     }
 
     /// Committed entries of `shard`'s group, in order (the group's host calls this from its one run loop, once per
-    /// Ready): their changes go to the read view in one batch, then the writes waiting for them resume.
+    /// Ready): `applier` applies those this node did not propose, their changes go to the read view in one batch,
+    /// then the writes waiting for them resume.
+    /// - Returns: whether the shard's log has grown past the snapshot policy since its last snapshot (the caller
+    ///   asks the snapshotter for one).
     /// - Throws: `RaftApplyHalt` after delivering the entries before one that is not a shard entry (the group's
     ///   replica stops there; every other group goes on); what reading the shard's latest snapshot throws, when a
     ///   rebuild needs it.
-    func committed(shard: Int, _ entries: [RaftEntry]) async throws {
-        let applier = self.connectedApplier()
+    func committed(shard: Int, _ entries: [RaftEntry], applying applier: Applier) async throws -> Bool {
         let alreadyDelivered = self.shards.withLock { $0[shard]?.delivered ?? 0 }
         var fresh = entries.filter { $0.index > alreadyDelivered }
         var halt: RaftApplyHalt?
@@ -330,34 +330,35 @@ final class RaftShardLog: ShardLog {
                 batch.append(pending)
                 continue
             }
-            if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
-                batch += await Self.apply(&foreign, shard: shard, with: applier)
-                let (base, commands) = try await self.committedState(shard: shard, through: entry.index - 1)
-                await applier.rebuild(shard, base, commands)
-                self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
-            }
-            guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: command) else {
-                halt = RaftApplyHalt(
-                    group: RaftGroupID(UInt32(shard)), index: entry.index,
-                    reason: "the entry is not a shard entry this release reads")
+            let decoded: (entry: ShardEntry, index: UInt64)
+            do {
+                if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
+                    batch += await Self.apply(&foreign, shard: shard, with: applier)
+                    try await self.rebuild(shard: shard, through: entry.index - 1, with: applier)
+                }
+                decoded = try Self.shardEntry(command, at: entry, shard: shard)
+            } catch let error as RaftApplyHalt {
+                halt = error
                 fresh.removeSubrange(position...)
                 break
             }
             bytes += command.count
-            foreign.append((shardEntry, index))
+            foreign.append(decoded)
         }
         batch += await Self.apply(&foreign, shard: shard, with: applier)
         guard let last = fresh.last else {
             if let halt { throw halt }
-            return
+            return false
         }
         if halt == nil, self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
             // The machine ran ahead as a leader and no command of another leader came to trigger the rebuild (only
             // no-ops did): rebuild it now, or its uncommitted prepares would hold locks no resolver sees, and this
             // node could never take appends for the shard again.
-            let (base, commands) = try await self.committedState(shard: shard, through: last.index)
-            await applier.rebuild(shard, base, commands)
-            self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
+            do {
+                try await self.rebuild(shard: shard, through: last.index, with: applier)
+            } catch let error as RaftApplyHalt {
+                halt = error
+            }
         }
         self.view.receive(batch, shard: shard, position: last.index)
         let (resumed, terms, isDue) = self.shards.withLock { shards -> ([Waiter], CommittedTerms, Bool) in
@@ -371,8 +372,17 @@ final class RaftShardLog: ShardLog {
             return (ready, state.terms, self.policy.isDue(state))
         }
         Self.resume(resumed, terms: terms, shard: shard)
-        if isDue { self.snapshotDue.withLock { $0 }?.call(shard) }
         if let halt { throw halt }
+        return isDue
+    }
+
+    /// Rebuilds the shard's machine, which ran ahead of commit as a leader, from its committed state through `index`.
+    /// - Throws: `RaftApplyHalt` when that state cannot be read back or rebuilt (the group's replica stops there);
+    ///   what reading the stored snapshot throws.
+    private func rebuild(shard: Int, through index: UInt64, with applier: Applier) async throws {
+        let (base, commands) = try await self.committedState(shard: shard, through: index)
+        await applier.rebuild(shard, base, commands)
+        self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
     }
 
     /// Applies the run of other leaders' entries in `foreign` (one hop onto the shard's actor) and empties it.
@@ -418,13 +428,5 @@ final class RaftShardLog: ShardLog {
                 waiter.continuation.resume(throwing: ShardNotCommittedError(shard: shard))
             }
         }
-    }
-
-    /// The applier, which must be connected before the groups deliver anything.
-    func connectedApplier() -> Applier {
-        guard let applier = self.applier.withLock({ $0 }) else {
-            preconditionFailure("RaftShardLog delivered commits before its applier was set")
-        }
-        return applier
     }
 }

@@ -28,7 +28,9 @@ extension ReplicatedDatabase {
     }
 
     /// Takes `shard`'s read index and waits until the view shows the shard's log through it.
+    /// - Throws: `ShardHaltedError` at once when this node's replica of the shard stopped applying its log.
     private func readBarrier(shard: Int, deadline: ContinuousClock.Instant) async throws {
+        try self.log.refuseIfHalted(shard: shard)
         let index: UInt64
         do {
             index = try await self.service.readIndex(RaftGroupID(UInt32(shard)), timeout: self.readTimeout)

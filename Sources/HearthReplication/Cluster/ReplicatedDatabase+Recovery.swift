@@ -80,12 +80,14 @@ extension ReplicatedDatabase {
         let commit = state.hardState.commit
         for entry in state.entries where entry.index > from && entry.index <= commit {
             if case .command(let bytes) = entry.payload {
-                guard case .entry(_, let index, let shardEntry)? = try? ShardLogRecord(decoding: bytes) else {
-                    result.halt = RaftApplyHalt(
-                        group: group, index: entry.index, reason: "the entry is not a shard entry this release reads")
+                let decoded: (entry: ShardEntry, index: UInt64)
+                do {
+                    decoded = try RaftShardLog.shardEntry(bytes, at: entry, shard: shard)
+                } catch {
+                    result.halt = error
                     break
                 }
-                result.applied.append(result.machine.apply(shardEntry, at: index))
+                result.applied.append(result.machine.apply(decoded.entry, at: decoded.index))
             }
             result.log.terms.record(index: entry.index, term: entry.term)
         }

@@ -146,19 +146,25 @@ final class ReplicatedDatabase: DatabaseAccess {
                     try memberDirectory.committed(entries)
                     return
                 }
-                guard let log = slot.current.withLock({ $0 }) else { return }
+                let replication = try slot.wired()
+                let shard = Int(group.rawValue)
                 if !entries.isEmpty { environment.onCommitted?(group, entries) }
-                if let snapshot { try await log.install(shard: Int(group.rawValue), snapshot) }
-                if !entries.isEmpty { try await log.committed(shard: Int(group.rawValue), entries) }
+                if let snapshot {
+                    try await replication.log.install(shard: shard, snapshot, restoring: replication.applier)
+                }
+                guard !entries.isEmpty else { return }
+                if try await replication.log.committed(shard: shard, entries, applying: replication.applier) {
+                    replication.snapshotter.request(shard: shard)
+                }
             },
             latestSnapshot: { group in
                 guard group != .members else { return memberDirectory.latestSnapshot() }
-                return slot.current.withLock { $0 }?.latestSnapshot(shard: Int(group.rawValue))
+                return slot.current.withLock { $0 }?.log.latestSnapshot(shard: Int(group.rawValue))
             },
             observe: { group, state in
                 guard group != .members else { return }
                 if let leader = state.leader { calls.leaderChanged(shard: Int(group.rawValue), to: leader) }
-                slot.current.withLock { $0 }?.observe(shard: Int(group.rawValue), state)
+                slot.current.withLock { $0 }?.log.observe(shard: Int(group.rawValue), state)
             },
             sendSnapshotPart: { peer, bytes in _ = send(peer, .raftSnapshot, bytes) })
         let service = try ReplicationService(
@@ -176,15 +182,13 @@ final class ReplicatedDatabase: DatabaseAccess {
             service: service, view: view, store: store, router: router, policy: snapshots,
             recovered: Dictionary(uniqueKeysWithValues: shardsRecovered.enumerated().map { ($0, $1.log) }),
             commitTimeout: commitTimeout, clock: environment.clock)
-        slot.current.withLock { $0 = log }
         let snapshotter = ShardSnapshotter(log: log, logger: logger)
-        log.setSnapshotDue { shard in snapshotter.request(shard: shard) }
         let shards = shardsRecovered.map { ShardActor(machine: $0.machine, log: log, clock: environment.clock) }
-        log.setApplier(
-            RaftShardLog.Applier(
-                apply: { shard, entries in await shards[shard].applyCommitted(entries) },
-                rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
-                restore: { machine in await shards[machine.shard].restore(machine) }))
+        let applier = RaftShardLog.Applier(
+            apply: { shard, entries in await shards[shard].applyCommitted(entries) },
+            rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
+            restore: { machine in await shards[machine.shard].restore(machine) })
+        slot.current.withLock { $0 = ShardReplication(log: log, applier: applier, snapshotter: snapshotter) }
         let local = LocalShardClient(actors: shards)
         let client = RoutedShardClient(
             node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
@@ -250,6 +254,10 @@ final class ReplicatedDatabase: DatabaseAccess {
         for group in self.shardGroups {
             guard let host = self.service.host(group) else { continue }
             let shard = Int(group.rawValue)
+            if let halt = host.halt {
+                return "Shard \(shard) stopped applying its log here at committed entry \(halt.index) (term "
+                    + "\(halt.term)): \(halt.reason). Upgrade this node to the release the others run."
+            }
             guard let leader = host.softState.leader else {
                 if host.membership.members.isEmpty {
                     return "Shard \(shard) has not reached this node yet: it joined the cluster and waits for the "
@@ -321,7 +329,32 @@ final class ReplicatedDatabase: DatabaseAccess {
     }
 }
 
-/// Where the groups find the shard log, which is created after them.
+/// What the shards' groups deliver their commits to, wired in one piece: the shard log, the applier over the shards'
+/// actors, and the snapshotter asked for a snapshot when one is due.
+private struct ShardReplication: Sendable {
+    let log: RaftShardLog
+    let applier: RaftShardLog.Applier
+    let snapshotter: ShardSnapshotter
+}
+
+/// Where the groups find their `ShardReplication`, which is built after them (the log proposes into the groups).
+/// `open` fills it before it returns, and the groups deliver nothing before `run()`: a delivery that found it empty
+/// would be a wiring bug, and fails the group's run loop (`ReplicationNotWiredError`) rather than drop the commits.
 private final class LogSlot: Sendable {
-    let current = Lock<RaftShardLog?>(nil)
+    let current = Lock<ShardReplication?>(nil)
+
+    /// The wiring, which every delivery needs.
+    func wired() throws(ReplicationNotWiredError) -> ShardReplication {
+        guard let replication = self.current.withLock({ $0 }) else { throw ReplicationNotWiredError() }
+        return replication
+    }
+}
+
+/// A shard's group delivered commits before the node finished wiring its shards: a bug in the node's start-up, not
+/// anything an operator did. The node stops rather than apply them out of order or drop them.
+struct ReplicationNotWiredError: Error, Sendable, CustomStringConvertible {
+    var description: String {
+        "A shard's replication group delivered commits before the node finished starting; the node stops. Report "
+            + "this as a bug, with the node's log."
+    }
 }

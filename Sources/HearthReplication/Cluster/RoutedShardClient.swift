@@ -7,6 +7,9 @@ import HearthWire
 /// The coordinator's way to a shard in a cluster: the local actor while this node leads the shard, otherwise a
 /// `ShardCall` to the leader this node's replica knows of.
 ///
+/// A shard whose replica on this node stopped applying its log (`RaftApplyHalt`) is refused at once
+/// (`ShardHaltedError`): this node could never show the command's outcome.
+///
 /// A command is only ever retried when it was certainly not carried out: the leader answered `notLeader` (its
 /// actor appends nothing then), the call could not be sent, or no leader is known yet (an election). Those are
 /// retried, following the leader a refusal names, until one takes it or `leaderWait` has passed. A call that got no
@@ -157,6 +160,7 @@ struct RoutedShardClient: ShardClient {
         shard: Int, _ command: ShardCall.Command, local: () async throws -> Result,
         remote: (ShardReply.Outcome) -> Result?
     ) async throws -> Result {
+        try self.log.refuseIfHalted(shard: shard)
         let started = self.clock.now
         var delay = Duration.milliseconds(2)
         var named: NodeID?

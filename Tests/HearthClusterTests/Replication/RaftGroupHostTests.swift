@@ -43,7 +43,8 @@ import Testing
                     for entry in entries {
                         guard case .command(let data) = entry.payload else { continue }
                         if data == poison {
-                            throw RaftApplyHalt(group: RaftGroupHostTests.group, index: entry.index, reason: "test")
+                            throw RaftApplyHalt(
+                                group: RaftGroupHostTests.group, index: entry.index, term: entry.term, reason: "test")
                         }
                         self.applied.withLock { $0[id, default: []].append(data) }
                     }
@@ -171,7 +172,8 @@ import Testing
         let events = Slot<[String]>()
         let host: RaftGroupHost
 
-        init() throws {
+        /// - Parameter unreadableSnapshot: snapshot data the application cannot install (it throws `RaftApplyHalt`).
+        init(unreadableSnapshot: [UInt8]? = nil) throws {
             let node = try RaftNode(
                 id: "n2", group: RaftGroupHostTests.group, configuration: try RaftConfiguration(),
                 restoring: .bootstrap(voters: RaftGroupHostTests.ids), seed: 2)
@@ -192,6 +194,11 @@ import Testing
                     },
                     send: { _ in },
                     apply: { snapshot, entries in
+                        if let snapshot, snapshot.data == unreadableSnapshot {
+                            throw RaftApplyHalt(
+                                group: RaftGroupHostTests.group, index: snapshot.metadata.index,
+                                term: snapshot.metadata.term, reason: "unreadable snapshot")
+                        }
                         if let snapshot { events.set((events.current ?? []) + ["install@\(snapshot.metadata.index)"]) }
                         if !entries.isEmpty { events.set((events.current ?? []) + ["apply"]) }
                     },
@@ -212,6 +219,26 @@ import Testing
             RaftMessage(group: Self.group, from: "n1", to: "n2", term: 2, kind: .installSnapshot(snapshot)))
         #expect(await eventually(seconds: 30) { (transcript.events.current ?? []).count >= 2 })
         #expect(transcript.events.current == ["install@7", "persist snapshot@7,hardState"])
+        transcript.host.stop()
+        await run.value
+    }
+
+    /// A snapshot the application cannot install halts the replica before anything of its Ready is persisted: the log
+    /// never records a cut whose state the application does not hold, and the replica takes nothing more.
+    @Test(.timeLimit(.minutes(1))) func aSnapshotTheApplicationCannotInstallHaltsBeforeTheLogRecordsIt() async throws {
+        let transcript = try Transcript(unreadableSnapshot: [0xEE])
+        let run = Task { try? await transcript.host.run() }
+        let snapshot = RaftSnapshot(
+            metadata: RaftSnapshotMetadata(index: 7, term: 2, membership: RaftMembership(voters: Self.ids)),
+            data: [0xEE])
+        transcript.host.step(
+            RaftMessage(group: Self.group, from: "n1", to: "n2", term: 2, kind: .installSnapshot(snapshot)))
+        #expect(await eventually(seconds: 30) { transcript.host.halt != nil })
+        #expect(transcript.host.halt?.index == 7 && transcript.host.halt?.term == 2)
+        transcript.host.rewriteDurableState()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(transcript.events.current == [], "nothing persisted or applied after the halt")
+        #expect(transcript.host.propose([1]) == .notLeader(leaderHint: nil))
         transcript.host.stop()
         await run.value
     }

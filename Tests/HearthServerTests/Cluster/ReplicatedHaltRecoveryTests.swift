@@ -1,6 +1,8 @@
 import HearthCluster
 import HearthCore
 import HearthTestKit
+import HearthWire
+import Synchronization
 import Testing
 
 @testable import HearthDatabase
@@ -57,6 +59,69 @@ import Testing
             #expect(
                 await eventually(seconds: 30) {
                     members.allSatisfy { (try? $0.value(other + "/stars")) == Node(.int(2)) }
+                })
+        }
+    }
+
+    /// A well-formed record of `shard` whose entry is of a kind no release knows (as a newer release's would be).
+    private static func unknownKind(shard: Int) -> [UInt8] {
+        var bytes: [UInt8] = [ShardLogRecord.version]
+        BinaryWriter.append(UInt16(shard), to: &bytes)
+        BinaryWriter.append(UInt64(1_000_000), to: &bytes)
+        bytes.append(0xEE)
+        return bytes
+    }
+
+    /// A committed entry of an unknown kind stops its group on every replica, with the entry's index, term and the
+    /// decoder's reason; every node then refuses that shard's reads and writes at once with `ShardHaltedError` (a
+    /// 503 / `unavailable`, counted), and the other shards keep serving. Nothing crashes.
+    @Test(.timeLimit(.minutes(2))) func anEntryOfAnUnknownKindStopsOnlyItsShardAndItsReadsAndWritesAreRefused()
+        async throws
+    {
+        try await InProcessCluster.with(router: Self.router) { (members) async throws in
+            let group = RaftGroupID(0)
+            let halted = try Self.path(shard: 0)
+            var accepted: (index: UInt64, term: UInt64) = (0, 0)
+            #expect(
+                await eventually(seconds: 30) {
+                    for member in members {
+                        guard let host = member.database?.service.host(group), host.softState.role == .leader,
+                            case .accepted(let index, let term) = host.propose(Self.unknownKind(shard: 0))
+                        else { continue }
+                        accepted = (index, term)
+                        return true
+                    }
+                    return false
+                })
+            #expect(
+                await eventually(seconds: 30) {
+                    members.allSatisfy { $0.database?.service.host(group)?.halt?.index == accepted.index }
+                })
+            for member in members {
+                let database = try #require(member.database)
+                let halt = try #require(database.service.host(group)?.halt)
+                #expect(halt.term == accepted.term)
+                #expect(halt.reason.contains("unknown shard entry kind 238"), "\(halt.reason)")
+                let started = ContinuousClock.now
+                await #expect(throws: ShardHaltedError.self) {
+                    _ = try await database.coordinator.write(
+                        namespace: "default",
+                        mutations: [.set(try Path(validating: halted + "/n"), WriteValue(node: Node(.int(1))))],
+                        conditions: [], now: 0)
+                }
+                await #expect(throws: ShardHaltedError.self) {
+                    try await database.readBarrier(namespace: "default", path: try Path(validating: halted))
+                }
+                #expect(
+                    ContinuousClock.now - started < .milliseconds(1900),
+                    "refused at once, not after a read or leader wait")
+                #expect(database.log.haltedRefusals.load(ordering: .relaxed) >= 2)
+            }
+            let other = try Self.path(shard: 0, other: true)
+            #expect(try await InProcessCluster.write(3, at: other + "/stars", members: members))
+            #expect(
+                await eventually(seconds: 30) {
+                    members.allSatisfy { (try? $0.value(other + "/stars")) == Node(.int(3)) }
                 })
         }
     }
