@@ -1,6 +1,6 @@
-import Foundation
 public import HearthCluster
 import HearthCore
+package import HearthStorage
 
 /// What a node that joined a running cluster keeps in its data directory (`joined.json`), so it restarts as a
 /// member with no more than `hearth serve --data DIR`: who it is, the configuration the cluster was founded with
@@ -48,14 +48,14 @@ public struct JoinedMember: Sendable, Equatable {
         self.secretFiles = secretFiles
     }
 
-    /// The joined member whose state `directory` holds, or nil when it holds none (a founding member's directory,
-    /// or an empty one).
+    /// The joined member whose state `directory` on `fileSystem` holds, or nil when it holds none (a founding
+    /// member's directory, or an empty one).
     /// - Throws: `ClusterNodeError` naming the file when it cannot be read.
-    public static func load(directory: String) throws -> JoinedMember? {
+    package static func load(directory: String, fileSystem: any FileSystem) throws -> JoinedMember? {
         let path = directory + "/" + Self.fileName
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            let document = try JSONReader.parseValue([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            guard try fileSystem.kind(of: path) != nil else { return nil }
+            let document = try JSONReader.parseValue(try fileSystem.readAll(path))
             guard let node = document["node"], let cluster = document["cluster"],
                 case .array(let members)? = document["members"]
             else { throw ClusterNodeError("it lacks node, cluster or members") }
@@ -73,15 +73,15 @@ public struct JoinedMember: Sendable, Equatable {
         }
     }
 
-    /// Writes the file into `directory` atomically (a temporary file renamed over it).
-    package func save(directory: String) throws {
+    /// Writes the file into `directory` on `fileSystem` atomically and durably (`FileSystem.replaceFile`).
+    /// - Throws: `StorageError` naming the file and why it could not be written.
+    package func save(directory: String, fileSystem: any FileSystem) throws(StorageError) {
         var members: [String: JSONValue] = [
             "node": self.node.json, "cluster": self.founding.json, "members": .array(self.members.map(\.json)),
         ]
         if let path = self.secretFiles.cluster { members["secretFile"] = .string(path) }
         if let path = self.secretFiles.database { members["databaseSecretFile"] = .string(path) }
         let document = JSONValue.object(members)
-        try Data(document.jsonBytes(pretty: true)).write(
-            to: URL(fileURLWithPath: directory + "/" + Self.fileName), options: .atomic)
+        try fileSystem.replaceFile(directory + "/" + Self.fileName, with: document.jsonBytes(pretty: true))
     }
 }

@@ -154,7 +154,8 @@ enum Serve {
             return try self.joining(configuration, secretFiles: secretFiles, given: given, configPath: configPath)
         }
         guard let configPath else {
-            if let joined = try JoinedMember.load(directory: configuration.dataDirectory) {
+            if let joined = try JoinedMember.load(directory: configuration.dataDirectory, fileSystem: PosixFileSystem())
+            {
                 return try self.rejoining(joined, configuration, secretFiles: secretFiles, given: given)
             }
             for flag in ["--node", "--fault-injection", "--peer-port", "--cluster-secret-file"]

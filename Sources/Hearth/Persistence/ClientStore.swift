@@ -20,7 +20,8 @@ final class ClientStore: @unchecked Sendable {
         self.directory = directory
         self.fileSystem = fileSystem
         self.warn = warn
-        self.createDirectories()
+        // A directory that cannot be made shows up as a warning at the first save.
+        try? fileSystem.createDirectories(directory)
     }
 
     deinit {
@@ -113,28 +114,14 @@ final class ClientStore: @unchecked Sendable {
         return discardIfDamaged ? [] : records
     }
 
-    /// Writes `records` to a temporary file and renames it over `path`.
+    /// Writes `records` to a temporary file and renames it over `path` (`FileSystem.replaceFile`).
     private func replace(_ path: String, with records: [JSONValue], what: String) {
-        let temporary = path + ".tmp"
+        var bytes: [UInt8] = []
+        for record in records { bytes += PersistenceFraming.frame(record.jsonBytes()) }
         do {
-            try? self.fileSystem.remove(temporary)
-            let handle = try self.fileSystem.open(temporary, mode: .createNew)
-            var bytes: [UInt8] = []
-            for record in records { bytes += PersistenceFraming.frame(record.jsonBytes()) }
-            try self.fileSystem.writeAll(handle, bytes)
-            try self.fileSystem.synchronize(handle, metadata: false)
-            try self.fileSystem.close(handle)
-            try self.fileSystem.rename(temporary, to: path)
+            try self.fileSystem.replaceFile(path, with: bytes)
         } catch {
             self.warn("could not save the \(what) at \(path): \(error.message)")
-        }
-    }
-
-    private func createDirectories() {
-        var current = self.directory.hasPrefix("/") ? "" : "."
-        for component in self.directory.split(separator: "/") {
-            current += "/" + component
-            try? self.fileSystem.createDirectory(current)
         }
     }
 }

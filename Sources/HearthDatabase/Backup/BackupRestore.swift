@@ -1,5 +1,4 @@
-import Foundation
-import HearthStorage
+package import HearthStorage
 
 /// `hearth restore`: checks a backup file whole, then makes a fresh node's data directory from it.
 public enum BackupRestore {
@@ -39,10 +38,19 @@ public enum BackupRestore {
     ///   `StorageError` when the snapshot cannot be written.
     @discardableResult
     public static func restoreNode(from path: String, into directory: String) throws -> BackupHeader {
-        try Self.requireEmpty(directory)
+        try Self.restoreNode(from: path, into: directory, fileSystem: PosixFileSystem())
+    }
+
+    /// Restores as `restoreNode(from:into:)` does, making the data directory on `fileSystem` (the backup file itself
+    /// is read from the real disk).
+    @discardableResult
+    package static func restoreNode(
+        from path: String, into directory: String, fileSystem: any FileSystem
+    ) throws -> BackupHeader {
+        try Self.requireEmpty(directory, on: fileSystem)
         let checked = try Self.check(file: path)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let snapshots = try SnapshotStore(directory: directory + "/snapshots")
+        try fileSystem.createDirectories(directory)
+        let snapshots = try SnapshotStore(directory: directory + "/snapshots", fileSystem: fileSystem)
         try snapshots.write(lsn: 0) { writer in
             try writer.write(Array((SnapshotContent.header + "\n").utf8))
             var reader = try checked.trees(of: path)
@@ -51,14 +59,24 @@ public enum BackupRestore {
         return checked.header
     }
 
-    /// Refuses a directory that exists and holds anything: a restore never mixes with data already there.
-    package static func requireEmpty(_ directory: String) throws(RestoreTargetError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else {
-            throw RestoreTargetError("\(directory) is a file; restore into a new or empty directory")
+    /// Refuses a directory on `fileSystem` that exists and holds anything, or that cannot be read: a restore never
+    /// mixes with data already there.
+    package static func requireEmpty(_ directory: String, on fileSystem: any FileSystem) throws(RestoreTargetError) {
+        let kind: FileKind?
+        let entries: [String]
+        do throws(StorageError) {
+            kind = try fileSystem.kind(of: directory)
+            entries = kind == .directory ? try fileSystem.contents(ofDirectory: directory) : []
+        } catch {
+            throw RestoreTargetError(
+                "\(directory) cannot be checked for an empty restore target (\(error.message)); name a new or empty "
+                    + "directory you can read")
         }
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? ["?"]
+        guard let kind else { return }
+        guard kind == .directory else {
+            let what = kind == .file ? "a file" : "not a directory"
+            throw RestoreTargetError("\(directory) is \(what); restore into a new or empty directory")
+        }
         guard entries.isEmpty else {
             throw RestoreTargetError(
                 "\(directory) is not empty (it holds \(entries.sorted().prefix(3).joined(separator: ", "))); a "

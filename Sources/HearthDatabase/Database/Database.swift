@@ -37,8 +37,16 @@ public final class Database: DatabaseAccess {
     /// Opens the data directory, recovers snapshot + log tail, starts the log, and finishes every transaction a
     /// crash left prepared (committing it when its anchor logged the decision, aborting it otherwise).
     public static func open(configuration: NodeConfiguration, log logger: Log) async throws -> Database {
+        try await Self.open(configuration: configuration, fileSystem: PosixFileSystem(), log: logger)
+    }
+
+    /// Opens the database as `open(configuration:log:)` does, with its data directory (created with its missing
+    /// parents), log and snapshots on `fileSystem`.
+    package static func open(
+        configuration: NodeConfiguration, fileSystem: any FileSystem, log logger: Log
+    ) async throws -> Database {
         let directory = configuration.dataDirectory
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try fileSystem.createDirectories(directory)
         var phases = RecoveryPhases()
         let router = ShardRouter(shardCount: configuration.shardCount, shardDepth: configuration.shardDepth)
         let scheduler = SnapshotScheduler(everyRecords: configuration.snapshotEveryRecords)
@@ -48,10 +56,10 @@ public final class Database: DatabaseAccess {
         var walConfiguration = WALConfiguration()
         walConfiguration.fsync = configuration.fsync
         walConfiguration.segmentBytes = configuration.walSegmentBytes
-        let shardLog = try LocalShardLog.open(directory: directory + "/wal", configuration: walConfiguration) {
-            batch, sequence in view.receive(batch, through: sequence)
-        }
-        let snapshots = try SnapshotStore(directory: directory + "/snapshots", retaining: 2)
+        let shardLog = try LocalShardLog.open(
+            directory: directory + "/wal", configuration: walConfiguration, fileSystem: fileSystem
+        ) { batch, sequence in view.receive(batch, through: sequence) }
+        let snapshots = try SnapshotStore(directory: directory + "/snapshots", retaining: 2, fileSystem: fileSystem)
         phases.end("wal_scan")
 
         let start = try await Self.loadSnapshot(

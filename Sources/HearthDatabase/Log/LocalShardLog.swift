@@ -33,10 +33,10 @@ final class LocalShardLog: ShardLog {
         (self.failure, self.failures) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(1))
     }
 
-    /// Opens the log; once `start()` has been called, committed entries go to `onCommitted` in record order,
-    /// with the sequence number of the last record of the batch.
+    /// Opens the log on `fileSystem`; once `start()` has been called, committed entries go to `onCommitted` in
+    /// record order, with the sequence number of the last record of the batch.
     static func open(
-        directory: String, configuration: WALConfiguration,
+        directory: String, configuration: WALConfiguration, fileSystem: any FileSystem,
         onCommitted: @escaping @Sendable ([ShardApplied], UInt64) -> Void
     ) throws -> LocalShardLog {
         let pending = PendingEntries()
@@ -47,7 +47,8 @@ final class LocalShardLog: ShardLog {
         }
         let wal: WriteAheadLog
         do {
-            wal = try WriteAheadLog(directory: directory, configuration: configuration) { records in
+            wal = try WriteAheadLog(directory: directory, configuration: configuration, fileSystem: fileSystem) {
+                records in
                 guard let last = records.last?.lsn else { return }
                 let batch = pending.entries.withLock { pending in
                     records.flatMap { pending.removeValue(forKey: $0.lsn) ?? [] }

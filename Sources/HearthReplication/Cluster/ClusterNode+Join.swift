@@ -13,17 +13,18 @@ extension ClusterNode {
     /// How long a node keeps asking to join (following redirects, waiting out elections) before it gives up.
     static let joinPatience: Duration = .seconds(60)
 
-    /// Joins the cluster of the member at `seed` as `member`, proving `secret`, keeping its state in `directory`;
+    /// Joins the cluster of the member at `seed` as `member`, proving `secret`, keeping its state in `directory` on
+    /// `fileSystem`;
     /// restarts instead when `directory` already holds this node's state from an earlier join. `remembered` is what
     /// the node keeps of where its secrets are (`JoinedMember.secretFile`, `databaseSecretFile`).
     /// - Throws: `ClusterNodeError` when the directory holds another node's data, or the cluster refuses the node
     ///   (the message says why), or no member answered within `joinPatience`.
     package static func join(
         seed: SocketAddress, member: ClusterConfiguration.Node, secret: PeerClusterSecret,
-        release: PeerReleaseTag = .current, remembered: JoinedMember.SecretFiles, directory: String, fsync: FsyncMode,
-        log: Log
+        release: PeerReleaseTag = .current, remembered: JoinedMember.SecretFiles, directory: String,
+        fileSystem: any FileSystem, fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
-        if let joined = try JoinedMember.load(directory: directory) {
+        if let joined = try JoinedMember.load(directory: directory, fileSystem: fileSystem) {
             guard joined.node == member else {
                 throw ClusterNodeError(
                     "\(directory) holds the state of \(joined.node.id), which joined at \(joined.node.host) (HTTP "
@@ -32,9 +33,10 @@ extension ClusterNode {
             }
             log.info("cluster.rejoining", ["node": member.id.name, "reason": "already joined; restarting from data"])
             return try await Self.open(
-                joined: joined, secret: secret, release: release, directory: directory, fsync: fsync, log: log)
+                joined: joined, secret: secret, release: release, directory: directory, fileSystem: fileSystem,
+                fsync: fsync, log: log)
         }
-        let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let existing = try fileSystem.kind(of: directory) == nil ? [] : try fileSystem.contents(ofDirectory: directory)
         guard existing.allSatisfy({ $0.hasPrefix(".") }) else {
             throw ClusterNodeError(
                 "\(directory) is not empty but holds no record of a join; a node joins with an empty data directory. "
@@ -43,13 +45,14 @@ extension ClusterNode {
         let request = JoinRequest(node: member)
         log.info("cluster.joining", ["node": member.id.name, "through": "\(seed)"])
         let (founding, members) = try await Self.ask(seed, request, secret: secret, release: release, log: log)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try fileSystem.createDirectories(directory)
         let joined = JoinedMember(
             node: member, founding: founding, members: members.members.map(\.node), secretFiles: remembered)
-        try joined.save(directory: directory)
+        try joined.save(directory: directory, fileSystem: fileSystem)
         log.info("cluster.joined", ["cluster": founding.name, "node": member.id.name])
         return try await Self.open(
-            joined: joined, secret: secret, release: release, directory: directory, fsync: fsync, log: log)
+            joined: joined, secret: secret, release: release, directory: directory, fileSystem: fileSystem,
+            fsync: fsync, log: log)
     }
 
     /// Asks until a member accepts, following redirects to the member list's leader, on a thread of its own (the

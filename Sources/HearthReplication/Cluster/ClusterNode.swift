@@ -48,12 +48,13 @@ package final class ClusterNode: NodeBackend {
     /// The placement over the active members.
     var placement: ShardPlacement { self.members.placement(shardCount: self.cluster.shards) }
 
-    /// A founding member: listens for peers, recovers the node's log in `directory`, and connects to the members.
+    /// A founding member: listens for peers, recovers the node's log in `directory` on `fileSystem`, and connects to
+    /// the members.
     /// - Throws: `ClusterNodeError` when `node` is not a member of `cluster`; `IOError` when the peer port cannot be
     ///   bound; storage and recovery errors from the log.
     package static func open(
         cluster: ClusterConfiguration, node: NodeID, secret: PeerClusterSecret, release: PeerReleaseTag = .current,
-        directory: String, fsync: FsyncMode, log: Log
+        directory: String, fileSystem: any FileSystem, fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
         guard let member = cluster.node(node) else {
             throw ClusterNodeError(
@@ -64,17 +65,19 @@ package final class ClusterNode: NodeBackend {
         let founding = MemberList(founding: cluster)
         return try await Self.start(
             cluster: cluster, member: member, peers: cluster.nodes, secret: secret, release: release,
-            groups: founding.targets(shardCount: cluster.shards), directory: directory, fsync: fsync, log: log)
+            groups: founding.targets(shardCount: cluster.shards), directory: directory, fileSystem: fileSystem,
+            fsync: fsync, log: log)
     }
 
-    /// A node that joined earlier, restarting from its data directory.
+    /// A node that joined earlier, restarting from its data directory on `fileSystem`.
     package static func open(
         joined: JoinedMember, secret: PeerClusterSecret, release: PeerReleaseTag = .current, directory: String,
-        fsync: FsyncMode, log: Log
+        fileSystem: any FileSystem, fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
         try await Self.start(
             cluster: joined.founding, member: joined.node, peers: joined.members, secret: secret, release: release,
-            groups: Self.waitingGroups(shards: joined.founding.shards), directory: directory, fsync: fsync, log: log)
+            groups: Self.waitingGroups(shards: joined.founding.shards), directory: directory, fileSystem: fileSystem,
+            fsync: fsync, log: log)
     }
 
     /// Every group with no members: a node that joins a running cluster waits for each group's leader to add it.
@@ -94,10 +97,11 @@ package final class ClusterNode: NodeBackend {
     private static func start(
         cluster: ClusterConfiguration, member: ClusterConfiguration.Node, peers: [ClusterConfiguration.Node],
         secret: PeerClusterSecret, release: PeerReleaseTag, groups: [RaftGroupID: RaftMembership], directory: String,
-        fsync: FsyncMode, log: Log
+        fileSystem: any FileSystem, fsync: FsyncMode, log: Log
     ) async throws -> ClusterNode {
         let node = member.id
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var environment = NodeEnvironment.system
+        environment.fileSystem = fileSystem
         let inbox = PeerInbox()
         // This run's incarnation: SWIM's generation, also sent in every peer hello and covered by its proofs.
         let generation = UInt64(Date().timeIntervalSince1970 * 1000)
@@ -115,7 +119,7 @@ package final class ClusterNode: NodeBackend {
                 router: ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth),
                 founding: groups, members: MemberList(founding: cluster),
                 raft: try RaftConfiguration(electionTicks: Self.electionTicks), tickInterval: Self.tickInterval,
-                fsync: fsync,
+                fsync: fsync, environment: environment,
                 send: { peer, kind, bytes in transport.send(bytes, kind: kind, to: peer) }, logger: log)
             let known = Self.knownMembers(database.directory.list, peers)
             let membership = MembershipShell(

@@ -92,7 +92,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///   - snapshots: when shards are snapshotted and their logs compacted.
     ///   - walSegmentBytes: the size past which the write-ahead log starts a new segment file (old segments are
     ///     deleted whole once every group's snapshot covers them).
-    ///   - environment: the clock, disk and executor the node runs on (a simulation's, in tests).
+    ///   - environment: the clock, disk and executor the node runs on (a simulation's, in tests); `directory` and
+    ///     its missing parents are created on its disk.
     static func open(
         directory: String, node: NodeID, router: ShardRouter, founding: [RaftGroupID: RaftMembership],
         members: MemberList, raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
@@ -104,6 +105,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         environment: NodeEnvironment = .system,
         send: @escaping Send, logger: Log
     ) async throws -> ReplicatedDatabase {
+        try environment.fileSystem.createDirectories(directory)
         var walConfiguration = WALConfiguration()
         walConfiguration.fsync = fsync
         walConfiguration.segmentBytes = walSegmentBytes

@@ -26,13 +26,14 @@ extension BackupRestore {
     public static func restoreCluster(
         from path: String, cluster: ClusterConfiguration, directories: [(member: NodeID, directory: String)]
     ) async throws -> BackupHeader {
+        let fileSystem = PosixFileSystem()
         for (member, directory) in directories {
             guard cluster.node(member) != nil else {
                 throw RestoreTargetError(
                     "\(member.name) is not a member of \(cluster.name); its members are "
                         + cluster.nodeIDs.map(\.name).joined(separator: ", "))
             }
-            try Self.requireEmpty(directory)
+            try Self.requireEmpty(directory, on: fileSystem)
         }
         let checked = try Self.check(file: path)
         let roots = try await Self.roots(path, checked)
@@ -40,8 +41,9 @@ extension BackupRestore {
         let groups = MemberList(founding: cluster).targets(shardCount: cluster.shards)
         var stores: [ShardSnapshotStore] = []
         for (_, directory) in directories {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            stores.append(try ShardSnapshotStore(directory: directory, shardCount: router.shardCount))
+            try fileSystem.createDirectories(directory)
+            stores.append(
+                try ShardSnapshotStore(directory: directory, shardCount: router.shardCount, fileSystem: fileSystem))
         }
         // One shard's snapshot at a time, into every member's store: a restore holds the trees and one payload.
         var markers: [RaftSnapshotMetadata] = []
@@ -59,7 +61,7 @@ extension BackupRestore {
             markers.append(metadata)
         }
         for (_, directory) in directories {
-            try await Self.startGroups(markers, inLogAt: directory)
+            try await Self.startGroups(markers, inLogAt: directory, fileSystem: fileSystem)
         }
         return checked.header
     }
@@ -69,12 +71,12 @@ extension BackupRestore {
 
     /// Writes a member's log: for each shard's group, the marker of its stored snapshot and a hard state of the
     /// snapshot's term committed through it.
-    private static func startGroups(_ markers: [RaftSnapshotMetadata], inLogAt directory: String) async throws {
+    private static func startGroups(
+        _ markers: [RaftSnapshotMetadata], inLogAt directory: String, fileSystem: any FileSystem
+    ) async throws {
         var configuration = WALConfiguration()
         configuration.fsync = .always
-        let wal = try WriteAheadLog(directory: directory, configuration: configuration, fileSystem: PosixFileSystem()) {
-            _ in
-        }
+        let wal = try WriteAheadLog(directory: directory, configuration: configuration, fileSystem: fileSystem) { _ in }
         wal.start()
         var last: UInt64 = 0
         for (shard, metadata) in markers.enumerated() {

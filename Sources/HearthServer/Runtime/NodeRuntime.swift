@@ -152,8 +152,9 @@ public final class NodeRuntime: Sendable {
     /// A single node's database, or this member's part of the cluster the configuration names.
     private func openBackend() async throws -> any NodeBackend {
         let configuration = self.configuration
+        let disk = PosixFileSystem()
         guard configuration.isClusterMember else {
-            return try await Database.open(configuration: self.configuration, log: self.log)
+            return try await Database.open(configuration: self.configuration, fileSystem: disk, log: self.log)
         }
         guard let secret = configuration.clusterSecret else {
             throw ClusterNodeError(
@@ -169,22 +170,22 @@ public final class NodeRuntime: Sendable {
                 member: ClusterConfiguration.Node(
                     id: node, host: configuration.host, httpPort: configuration.port, peerPort: peerPort),
                 secret: secret, release: configuration.peerRelease, remembered: configuration.joinSecretFiles,
-                directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
+                directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync, log: self.log)
         }
         if let joined = configuration.joined {
             return try await ClusterNode.open(
                 joined: joined, secret: secret, release: configuration.peerRelease,
-                directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
+                directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync, log: self.log)
         }
         guard let cluster = self.configuration.cluster else {
-            return try await Database.open(configuration: self.configuration, log: self.log)
+            return try await Database.open(configuration: self.configuration, fileSystem: disk, log: self.log)
         }
         guard let node = self.configuration.node else {
             throw ClusterNodeError("A cluster node needs --node: which of the configuration's nodes this one is.")
         }
         return try await ClusterNode.open(
             cluster: cluster, node: node, secret: secret, release: configuration.peerRelease,
-            directory: configuration.dataDirectory, fsync: configuration.fsync, log: self.log)
+            directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync, log: self.log)
     }
 
     /// `HOST:PORT` (IPv6 as `[::1]:9101`) as a socket address.

@@ -28,6 +28,12 @@ package protocol FileSystem: Sendable {
     func synchronizeDirectory(_ directory: String) throws(StorageError)
     /// Creates `directory` if it does not exist yet (its parent must exist).
     func createDirectory(_ directory: String) throws(StorageError)
+    /// Creates `directory` and every missing parent; succeeds when it exists already. Fails naming the first part
+    /// of the path that is a file rather than a directory.
+    func createDirectories(_ directory: String) throws(StorageError)
+    /// What `path` names (following symbolic links), or nil when nothing is there (also when a part of the path is
+    /// a file rather than a directory).
+    func kind(of path: String) throws(StorageError) -> FileKind?
 }
 
 extension FileSystem {
@@ -54,6 +60,31 @@ extension FileSystem {
             Result { () throws(StorageError) in try self.writeAll(handle, buffer) }
         }
         try result.get()
+    }
+
+    /// Replaces the file at `path` with `bytes` so that a crash leaves either the old content or the new one, never
+    /// a mix: written to `<path>.tmp`, synced, renamed over `path`, and the directory synced. O(bytes.count).
+    package func replaceFile(_ path: String, with bytes: [UInt8]) throws(StorageError) {
+        let temporary = path + ".tmp"
+        try? self.remove(temporary)
+        let handle = try self.open(temporary, mode: .createNew)
+        do throws(StorageError) {
+            try self.writeAll(handle, bytes)
+            try self.synchronize(handle, metadata: false)
+        } catch {
+            try? self.close(handle)
+            try? self.remove(temporary)
+            throw error
+        }
+        try self.close(handle)
+        try self.rename(temporary, to: path)
+        try self.synchronizeDirectory(Self.directory(of: path))
+    }
+
+    /// The directory `path` is in: "/" for a file at the root, "." for a bare name.
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The whole content of the file at `path`, as large as it was when opened. O(file size).

@@ -86,6 +86,37 @@ package struct PosixFileSystem: FileSystem {
         }
     }
 
+    package func createDirectories(_ directory: String) throws(StorageError) {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            guard mkdir(path, 0o755) != 0 else { continue }
+            let code = errno
+            guard code == EEXIST else { throw Self.error("mkdir", path, code) }
+            guard try self.kind(of: path) == .directory else {
+                throw StorageError(
+                    .io,
+                    "mkdir failed on \(directory): \(path) is a file, not a directory. Move it away or choose another "
+                        + "data directory.",
+                    path: path)
+            }
+        }
+    }
+
+    package func kind(of path: String) throws(StorageError) -> FileKind? {
+        var status = stat()
+        while stat(path, &status) != 0 {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            if code != EINTR { throw Self.error("stat", path, code) }
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file
+        default: return .other
+        }
+    }
+
     /// Runs a system call, retrying `EINTR`; a negative result becomes an `.io` error naming `operation` and `path`.
     private static func retrying<Result: BinaryInteger>(
         _ operation: String,

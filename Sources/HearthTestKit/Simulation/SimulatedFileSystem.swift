@@ -214,12 +214,23 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    /// Creates `directory` and every missing parent (a data directory the test names).
-    package func createDirectories(_ directory: String) {
-        var path = ""
-        for component in directory.split(separator: "/") {
-            path += "/" + component
-            self.state.withLock { _ = $0.directories.insert(path) }
+    package func createDirectories(_ directory: String) throws(StorageError) {
+        try self.withLiveState(directory) { state throws(StorageError) in
+            var path = ""
+            for component in directory.split(separator: "/") {
+                path += "/" + component
+                guard state.names[path] == nil else {
+                    throw StorageError(.io, "mkdir \(directory): \(path) is a file, not a directory", path: path)
+                }
+                state.directories.insert(path)
+            }
+        }
+    }
+
+    package func kind(of path: String) throws(StorageError) -> FileKind? {
+        try self.withLiveState(path) { state throws(StorageError) in
+            if state.directories.contains(path) { return .directory }
+            return state.names[path] == nil ? nil : .file
         }
     }
 

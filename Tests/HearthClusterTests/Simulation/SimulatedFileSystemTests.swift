@@ -7,7 +7,7 @@ import Testing
 @Suite struct SimulatedFileSystemTests {
     @Test func syncedBytesAndSyncedNamesSurviveACrash() throws {
         let disk = SimulatedFileSystem()
-        disk.createDirectories("/d")
+        try disk.createDirectories("/d")
         let kept = try disk.open("/d/kept", mode: .createNew)
         try disk.writeAll(kept, [1, 2, 3])
         try disk.synchronize(kept, metadata: true)
@@ -27,7 +27,7 @@ import Testing
 
     @Test func aRenameIsDurableOnlyOnceItsDirectoryIsSynced() throws {
         let disk = SimulatedFileSystem()
-        disk.createDirectories("/d")
+        try disk.createDirectories("/d")
         let file = try disk.open("/d/a.tmp", mode: .createNew)
         try disk.writeAll(file, [7])
         try disk.synchronize(file, metadata: true)
@@ -39,12 +39,47 @@ import Testing
 
     @Test func corruptionFlipsASyncedByte() throws {
         let disk = SimulatedFileSystem()
-        disk.createDirectories("/d")
+        try disk.createDirectories("/d")
         let file = try disk.open("/d/f", mode: .createNew)
         try disk.writeAll(file, [0, 0, 0, 0])
         try disk.synchronize(file, metadata: true)
         var random = SeededRandom(seed: 5)
         #expect(disk.corrupt("/d/f", using: &random))
         #expect(try disk.readAll("/d/f").filter { $0 == 0xFF }.count == 1)
+    }
+
+    /// Nested directories are created with every missing parent, again without complaint, and listed by their
+    /// parents; a file in the way fails naming it.
+    @Test func createsNestedDirectoriesAndRefusesAFileInTheWay() throws {
+        let disk = SimulatedFileSystem()
+        try disk.createDirectories("/data/n1/wal")
+        try disk.createDirectories("/data/n1/wal")
+        #expect(try disk.contents(ofDirectory: "/data") == ["n1"])
+        #expect(try disk.contents(ofDirectory: "/data/n1") == ["wal"])
+        try disk.replaceFile("/data/file", with: [1])
+        let error = #expect(throws: StorageError.self) { try disk.createDirectories("/data/file/sub") }
+        #expect(error?.path == "/data/file")
+    }
+
+    /// `kind(of:)` tells a directory, a file and nothing apart.
+    @Test func kindTellsFilesDirectoriesAndNothingApart() throws {
+        let disk = SimulatedFileSystem()
+        try disk.createDirectories("/d")
+        try disk.replaceFile("/d/f", with: [1])
+        #expect(try disk.kind(of: "/d") == .directory)
+        #expect(try disk.kind(of: "/d/f") == .file)
+        #expect(try disk.kind(of: "/d/absent") == nil)
+    }
+
+    /// A replaced file survives a crash whole with its new content, and leaves no temporary file behind.
+    @Test func aReplacedFileSurvivesACrashWhole() throws {
+        let disk = SimulatedFileSystem()
+        try disk.createDirectories("/d")
+        try disk.replaceFile("/d/record", with: [1, 2, 3])
+        try disk.replaceFile("/d/record", with: [4])
+        var random = SeededRandom(seed: 9)
+        let restarted = disk.crash(using: &random)
+        #expect(try restarted.readAll("/d/record") == [4])
+        #expect(restarted.paths == ["/d/record"])
     }
 }

@@ -22,7 +22,9 @@ import Testing
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let received = Received()
-        let log = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { batch, _ in
+        let log = try LocalShardLog.open(
+            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
+        ) { batch, _ in
             received.entries.withLock { $0 += batch.map { ($0.shard, $0.index) } }
         }
         log.start()
@@ -52,7 +54,9 @@ import Testing
         #expect(appended.map { $0.position.sequence } == Array(1...30))
         await log.close()
 
-        let reopened = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { _, _ in }
+        let reopened = try LocalShardLog.open(
+            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
+        ) { _, _ in }
         #expect(reopened.lastRecoveredSequence == 30)
         var replayed: [(UInt64, ShardLogRecord)] = []
         try reopened.replay(after: 10) { replayed.append(($0, $1)) }
@@ -75,7 +79,9 @@ import Testing
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let batches = Mutex<[[(Int, UInt64)]]>([])
-        let log = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { batch, _ in
+        let log = try LocalShardLog.open(
+            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
+        ) { batch, _ in
             batches.withLock { $0.append(batch.map { ($0.shard, $0.index) }) }
         }
         #expect(log.appendsTogether)
@@ -103,7 +109,9 @@ import Testing
         #expect(batches.withLock { $0.flatMap { $0 } }.map(\.0) == [0, 2])
         await log.close()
 
-        let reopened = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { _, _ in }
+        let reopened = try LocalShardLog.open(
+            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
+        ) { _, _ in }
         var replayed: [ShardLogRecord] = []
         try reopened.replay(after: 0) { replayed.append($1) }
         #expect(replayed.count == 1)
@@ -123,7 +131,9 @@ import Testing
         _ = wal.enqueue(ShardLogRecord.encode(entry, shard: 0, index: 2))
         await wal.close()
 
-        let log = try LocalShardLog.open(directory: directory, configuration: Self.configuration()) { _, _ in }
+        let log = try LocalShardLog.open(
+            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
+        ) { _, _ in }
         var replayed = 0
         let error = try #require(throws: CommitRecordError.self) {
             try log.replay(after: 0) { _, _ in replayed += 1 }

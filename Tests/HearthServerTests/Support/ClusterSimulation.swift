@@ -198,7 +198,6 @@ final class ClusterSimulation {
         let members = self.members
         let options = self.options
         let machines = self.machines
-        machine.disk.createDirectories("/data/\(id.name)")
         machine.task = Task(executorPreference: self.executor) {
             let database: ReplicatedDatabase
             do {

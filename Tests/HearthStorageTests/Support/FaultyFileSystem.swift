@@ -85,6 +85,14 @@ final class FaultyFileSystem: FileSystem {
         try self.base.createDirectory(directory)
     }
 
+    func createDirectories(_ directory: String) throws(StorageError) {
+        try self.base.createDirectories(directory)
+    }
+
+    func kind(of path: String) throws(StorageError) -> FileKind? {
+        try self.base.kind(of: path)
+    }
+
     private func checkSynchronization(_ path: String) throws(StorageError) {
         let fails = self.plan.withLock { plan in
             plan.synchronizations += 1

@@ -8,7 +8,7 @@ import Testing
     private static func open(_ disk: SimulatedFileSystem) throws -> WriteAheadLog {
         var configuration = WALConfiguration()
         configuration.writer = .manual
-        disk.createDirectories("/wal")
+        try disk.createDirectories("/wal")
         return try WriteAheadLog(directory: "/wal", configuration: configuration, fileSystem: disk) { _ in }
     }
 
