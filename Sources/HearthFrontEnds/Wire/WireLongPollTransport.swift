@@ -55,23 +55,42 @@ final class WireLongPollTransport: WireTransport {
     }
 
     func send(_ message: WireOutbound) -> Bool {
-        let (isQueued, held) = self.state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard !state.isClosed else { return (false, nil) }
-            defer { state.held = nil }
-            let bytes = message.message.count
-            guard bytes <= self.maximumQueuedBytes - state.queuedBytes, self.memory.take(bytes) else {
-                state.queue = []
-                state.queuedBytes = 0
-                self.closeHolding(&state)
-                return (false, state.held)
-            }
-            state.pooledBytes += bytes
-            state.queue.append(message.message)
-            state.queuedBytes += bytes
-            return (true, state.held)
-        }
+        let (isQueued, held) = self.state.withLock { self.queue(message, holding: &$0) }
         held?.resume()
         return isQueued
+    }
+
+    /// Queues `last` and closes under one lock: a held poll wakes only once both are done, so the script that
+    /// delivers `last` always ends with `pLPCommand('close')` (the long poll's answer to `n`, reference §1.12).
+    func close(reason: String, after last: WireOutbound) {
+        let held = self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let woken = self.queue(last, holding: &state).held
+            if !state.isClosed { self.closeHolding(&state) }
+            defer { state.held = nil }
+            return woken ?? state.held
+        }
+        held?.resume()
+    }
+
+    /// Queues `message` for the next poll while the caller holds `state`; one that would pass
+    /// `maximumQueuedBytes` or `memory` drops the queue and closes the transport instead.
+    /// - Returns: whether it was queued, and the held poll to wake once the lock is released.
+    private func queue(_ message: WireOutbound, holding state: inout State) -> (
+        isQueued: Bool, held: CheckedContinuation<Void, Never>?
+    ) {
+        guard !state.isClosed else { return (false, nil) }
+        defer { state.held = nil }
+        let bytes = message.message.count
+        guard bytes <= self.maximumQueuedBytes - state.queuedBytes, self.memory.take(bytes) else {
+            state.queue = []
+            state.queuedBytes = 0
+            self.closeHolding(&state)
+            return (false, state.held)
+        }
+        state.pooledBytes += bytes
+        state.queue.append(message.message)
+        state.queuedBytes += bytes
+        return (true, state.held)
     }
 
     func closeForShutdown() {

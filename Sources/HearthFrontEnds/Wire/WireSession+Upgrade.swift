@@ -86,8 +86,7 @@ extension WireSession {
         if !switched.isQueued { self.terminateForBacklog() }
         guard let old = switched.old else { return }
         self.releaseDisconnectFrame()
-        old.send(WireServerMessage.endOfTransmission.encoded())
-        old.close(reason: "Upgraded to WebSocket.")
+        old.close(reason: "Upgraded to WebSocket.", after: WireOutbound(WireServerMessage.endOfTransmission.encoded()))
     }
 
     /// The secondary WebSocket closed: the session ends if it had switched to it, otherwise the upgrade is dropped.

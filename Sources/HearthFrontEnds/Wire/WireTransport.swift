@@ -12,6 +12,9 @@ protocol WireTransport: AnyObject, Sendable {
     func send(_ message: WireOutbound) -> Bool
     /// Closes the transport, telling the client why when the transport can carry a reason.
     func close(reason: String)
+    /// Queues `last` and closes the transport in one step, so the client gets the message and the close together:
+    /// a long poll collected between the two would otherwise answer with the message alone.
+    func close(reason: String, after last: WireOutbound)
     /// Closes the transport because the node is stopping (WebSocket: 1001 "going away"); clients reconnect.
     func closeForShutdown()
     /// A liveness probe (WebSocket ping); transports without one do nothing.
@@ -24,6 +27,12 @@ protocol WireTransport: AnyObject, Sendable {
 
 extension WireTransport {
     func holdInbound(_ delta: Int) {}
+
+    /// A transport whose sends and close share one ordered stream (a WebSocket's frames) needs nothing more.
+    func close(reason: String, after last: WireOutbound) {
+        self.send(last)
+        self.close(reason: reason)
+    }
 
     /// Queues one message made for this transport alone.
     @discardableResult
