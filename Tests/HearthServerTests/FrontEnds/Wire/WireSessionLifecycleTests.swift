@@ -132,8 +132,20 @@ import Testing
         try await TestNode.with(configure: { $0.maximumWireQueuedBytes = 2048 }) { node in
             try await onDedicatedThread {
                 let client = try WireTestClient(port: node.port)
+                // A write arriving while the session has nothing queued is taken at once (it is never a backlog), so
+                // the backlog is built from reads sent in one segment, which the session's task answers one at a
+                // time: twenty 600-byte reads pass the 2 KB bound long before it can catch up, and the write behind
+                // them is queued too.
+                let key = String(repeating: "k", count: 540)
+                var burst: [UInt8] = []
+                for request in 1...20 {
+                    let read = #"{"t":"d","d":{"r":\#(request),"a":"g","b":{"p":"/flood/\#(key)","q":{}}}}"#
+                    burst += WebSocketTestClient.frame(opcode: 0x1, payload: Array(read.utf8))
+                }
                 let value = String(repeating: "z", count: 3000)
-                try client.socket.sendText(#"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/flood","d":"\#(value)"}}}"#)
+                let write = #"{"t":"d","d":{"r":21,"a":"p","b":{"p":"/flood","d":"\#(value)"}}}"#
+                burst += WebSocketTestClient.frame(opcode: 0x1, payload: Array(write.utf8))
+                try client.socket.send(burst)
                 #expect(try client.socket.readClose().reason.contains("unprocessed"))
                 let other = try WireTestClient(port: node.port)
                 #expect(try other.call("g", #"{"p":"/flood","q":{}}"#)["d"] == .null)
