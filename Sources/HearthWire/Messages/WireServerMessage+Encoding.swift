@@ -58,10 +58,10 @@ extension WireServerMessage {
         return bytes
     }
 
-    /// `{"t":"d","d":{"r":id,"b":{"s":status,"d":data}}}`.
     /// The room a response starts with: a write's acknowledgement with any request id fits.
     private static let responseCapacity = 64
 
+    /// `{"t":"d","d":{"r":id,"b":{"s":status,"d":data}}}`.
     private static func response(id: Int64, _ response: WireResponse) -> [UInt8] {
         // Appended in place into room made first: every write's answer is one of these, and a temporary array per
         // piece cost an allocation each.
