@@ -42,18 +42,6 @@ public final class DatabaseView: Sendable {
         }
     }
 
-    /// Who waits for what to be shown, under a lock of its own: a write waiting for its entries registers there
-    /// without waiting for the apply that holds `state` (a pool thread blocked on it is a core taken from every other
-    /// session). Taken inside `state` where both are needed, never the other way round.
-    private struct Waits {
-        /// Tasks and callbacks waiting for a shard's entries to be shown.
-        var waiters = ViewWaiters<Waiter>()
-        /// Per shard: every entry up to here is applied AND handed to its listeners (the feed's applied index lags
-        /// into this only after the listeners ran, so nobody is answered before its listeners heard).
-        var notifiedIndex: [UInt64]
-        var isClosed = false
-    }
-
     /// How a wait for the view ended.
     enum WaitEnd {
         case shown
@@ -63,7 +51,7 @@ public final class DatabaseView: Sendable {
 
     /// Who waits for the view: a suspended task, or a callback (`whenShown`) that runs on the thread that showed
     /// the entries, outside the view's locks.
-    private enum Waiter {
+    enum Waiter {
         case task(CheckedContinuation<WaitEnd, Never>)
         case callback(@Sendable (WaitEnd) -> Void)
 
@@ -76,7 +64,8 @@ public final class DatabaseView: Sendable {
     }
 
     private let state: Lock<State>
-    private let waits: Lock<Waits>
+    /// Who waits for what is shown: a lock that is always taken last (`DatabaseView.Waits`).
+    private let waits: Waits
     /// The maintained orders of indexed locations, kept up with every change before its listeners hear of it.
     package let indexes = QueryIndexes()
     private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
@@ -89,7 +78,7 @@ public final class DatabaseView: Sendable {
             State(
                 data: ViewState(roots: [:], feed: feed, indexes: self.indexes),
                 positions: Array(repeating: 0, count: shardCount)))
-        self.waits = Lock(Waits(notifiedIndex: feed.appliedIndex))
+        self.waits = Waits(notifiedIndex: feed.appliedIndex)
         self.onApplied = onApplied
     }
 
@@ -110,7 +99,7 @@ public final class DatabaseView: Sendable {
             $0.data = data
             $0.data.indexes = self.indexes
         }
-        self.waits.withLock { $0.notifiedIndex = data.feed.appliedIndex }
+        self.waits.load(notifiedIndex: data.feed.appliedIndex)
     }
 
     /// What a snapshot would hold now, or nil while a transaction is half shown.
@@ -153,7 +142,7 @@ public final class DatabaseView: Sendable {
             let notifications = state.data.receive(batch, registry: state.registry)
             state.positions[shard] = max(state.positions[shard], position)
             let (position, index) = (state.positions[shard], state.data.feed.received[shard])
-            self.waits.withLock { $0.waiters.received(shard: shard, position: position, index: index) }
+            self.waits.received(shard: shard, position: position, index: index)
             return state.enqueue(notifications)
         }
         if let applied { self.publish(applied) }
@@ -168,7 +157,7 @@ public final class DatabaseView: Sendable {
             let shard = snapshot.machine.shard
             state.positions[shard] = position
             let index = state.data.feed.received[shard]
-            self.waits.withLock { $0.waiters.received(shard: shard, position: position, index: index) }
+            self.waits.received(shard: shard, position: position, index: index)
             return state.enqueue(notifications)
         }
         if let applied { self.publish(applied) }
@@ -198,10 +187,7 @@ public final class DatabaseView: Sendable {
             } else {
                 Self.tell(notifications)
             }
-            let resumed = self.waits.withLock { waits in
-                waits.notifiedIndex = shown
-                return waits.waiters.shown(shown)
-            }
+            let resumed = self.waits.shown(shown)
             pending = self.state.withLock { state in
                 defer { state.unpublished = [] }
                 if state.unpublished.isEmpty { state.isPublishing = false }
@@ -221,13 +207,9 @@ public final class DatabaseView: Sendable {
     /// - Throws: `DatabaseClosedError` when the view closes first.
     func waitUntilApplied(shard: Int, through index: UInt64) async throws {
         let end = await withCheckedContinuation { (continuation: CheckedContinuation<WaitEnd, Never>) in
-            let immediate: WaitEnd? = self.waits.withLock { waits in
-                if waits.isClosed { return .closed }
-                if waits.notifiedIndex[shard] >= index { return .shown }
-                waits.waiters.wait(.task(continuation), shard: shard, index: index)
-                return nil
+            if let immediate = self.waits.wait(.task(continuation), untilShown: [shard: index]) {
+                continuation.resume(returning: immediate)
             }
-            if let immediate { continuation.resume(returning: immediate) }
         }
         if end != .shown { throw DatabaseClosedError() }
     }
@@ -236,19 +218,11 @@ public final class DatabaseView: Sendable {
     /// listener), or with `.closed` when the view closes first: at once when they are, else on the thread that shows
     /// the last of them, outside the view's locks (`waitUntilApplied` for many shards at once, as a callback).
     func whenShown(_ indexes: [Int: UInt64], _ body: @escaping @Sendable (WaitEnd) -> Void) {
-        let immediate: WaitEnd? = self.waits.withLock { waits in
-            if waits.isClosed { return .closed }
-            guard let (shard, index) = indexes.first(where: { waits.notifiedIndex[$0.key] < $0.value }) else {
-                return .shown
-            }
-            waits.waiters.wait(
-                .callback { end in
-                    guard end == .shown else { return body(end) }
-                    self.whenShown(indexes, body)
-                }, shard: shard, index: index)
-            return nil
+        let waiter = Waiter.callback { end in
+            guard end == .shown else { return body(end) }
+            self.whenShown(indexes, body)
         }
-        if let immediate { body(immediate) }
+        if let immediate = self.waits.wait(waiter, untilShown: indexes) { body(immediate) }
     }
 
     /// Returns true once `shard`'s replicated log has been received through `position` (a Raft index) and
@@ -259,17 +233,9 @@ public final class DatabaseView: Sendable {
     package func waitUntilShown(shard: Int, position: UInt64, deadline: ContinuousClock.Instant) async throws -> Bool {
         let end = await withCheckedContinuation { (continuation: CheckedContinuation<WaitEnd, Never>) in
             let immediate: WaitEnd? = self.state.withLock { state in
-                let (received, index) = (state.positions[shard], state.data.feed.received[shard])
-                return self.waits.withLock { waits in
-                    if waits.isClosed { return .closed }
-                    if received >= position {
-                        if waits.notifiedIndex[shard] >= index { return .shown }
-                        waits.waiters.wait(.task(continuation), shard: shard, index: index, deadline: deadline)
-                    } else {
-                        waits.waiters.wait(.task(continuation), shard: shard, position: position, deadline: deadline)
-                    }
-                    return nil
-                }
+                self.waits.wait(
+                    .task(continuation), shard: shard, position: position,
+                    received: (state.positions[shard], state.data.feed.received[shard]), deadline: deadline)
             }
             if let immediate { continuation.resume(returning: immediate) }
         }
@@ -282,29 +248,25 @@ public final class DatabaseView: Sendable {
 
     /// Ends the waits whose deadline is at or before `now` (the node's timer calls it).
     package func expireWaits(now: ContinuousClock.Instant) {
-        let expired = self.waits.withLock { $0.waiters.expired(now: now) }
+        let expired = self.waits.expired(now: now)
         for waiter in expired { waiter.end(.expired) }
     }
 
     /// What each shard has shown, by shard index (for a stuck wait's diagnosis).
-    var shownIndexes: [UInt64] { self.waits.withLock { $0.notifiedIndex } }
+    var shownIndexes: [UInt64] { self.waits.notifiedIndex }
 
     /// Per shard, the first entry its feed holds back and why (for a stuck wait's diagnosis).
     var heldEntries: [Int: String] { self.state.withLock { $0.data.feed.heldEntries } }
 
     /// The shard indexes writes wait to see shown, by shard (for a stuck wait's diagnosis).
-    var awaitedIndexes: [Int: [UInt64]] { self.waits.withLock { $0.waiters.awaitedIndexes } }
+    var awaitedIndexes: [Int: [UInt64]] { self.waits.awaitedIndexes }
 
     /// Tasks waiting for the view to show something (`waitUntilApplied`, `waitUntilShown`).
-    var waitingCount: Int { self.waits.withLock { $0.waiters.count } }
+    var waitingCount: Int { self.waits.count }
 
     /// Fails every current and future wait (the log stopped).
     package func close() {
-        let waiting = self.waits.withLock { waits in
-            waits.isClosed = true
-            return waits.waiters.removeAll()
-        }
-        for waiter in waiting { waiter.end(.closed) }
+        for waiter in self.waits.close() { waiter.end(.closed) }
     }
 
     /// Registers a listener and returns the namespace root it starts from, atomically.
