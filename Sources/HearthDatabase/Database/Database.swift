@@ -171,9 +171,16 @@ public final class Database: DatabaseAccess {
         self.snapshotScheduler.requestIfChanged(self.view.capture())
     }
 
-    /// Flushes and closes the log; every acknowledged write is on disk afterwards.
+    /// Stops the write loop, then flushes and closes the log; every acknowledged write is on disk afterwards.
+    ///
+    /// Every write gets a definite answer: one the loop took before the stop is decided, made durable by the log's
+    /// close and answered as usual; one handed over after it is refused at once with `NodeStoppingError`; one whose
+    /// answer still waits when the view closes fails with `DatabaseClosedError` (never an acknowledgement). The
+    /// loop's thread has ended when this returns. Closing again does nothing more.
     public func close() async {
         self.snapshotScheduler.stop()
+        self.writes.loop.stop()
+        await self.writes.loop.stopped()
         await self.log.close()
         self.view.close()
     }

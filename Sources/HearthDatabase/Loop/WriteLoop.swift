@@ -11,6 +11,11 @@ import Synchronization
 /// and decides each batch's writes with no task, continuation or actor hop per write (`WriteDecider`); the writes
 /// decided in a turn are then answered together (`WriteTurn`). Nothing here waits for I/O: the log only queues
 /// records, and answers go out through the reactors' inboxes.
+///
+/// `stop()` (the database closes, or is gone) refuses every later batch at once with `NodeStoppingError`, decides
+/// what was queued before it, and ends the thread once nothing is queued. A job queued after that (a task of the
+/// async paths still running) is never stranded: it starts a thread again, which runs it and whatever follows it and
+/// ends when the queue is empty.
 final class WriteLoop: SerialExecutor, Sendable {
     /// Something queued for the loop.
     private enum Work {
@@ -22,17 +27,35 @@ final class WriteLoop: SerialExecutor, Sendable {
         var work: [Work] = []
         /// The loop sleeps and needs a signal for new work.
         var isSleeping = false
+        /// `stop()` was called: batches are refused, and the thread ends once nothing is queued.
         var isStopping = false
+        /// A thread runs the queue (false from the moment a stopped loop's thread ends until a late job starts one).
+        var isRunning = true
+        /// Tasks waiting for the thread of a stopped loop to end (`stopped()`).
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// What queuing work asks of the thread.
+    private enum Wake {
+        /// The thread is awake: it takes the work in its next turn.
+        case nothing
+        /// The thread sleeps: signal it.
+        case signal
+        /// No thread runs (the loop stopped and its thread ended): start one.
+        case start
     }
 
     private let inbox = Lock(Inbox())
     private let wake = WakeSignal()
     /// The loop thread's pthread id (0 until it runs): the one thread that may act for the shards outside a job.
     private let threadID = Atomic<UInt>(0)
+    /// What the loop's threads are called.
+    private let name: String
 
     /// Starts the thread, called `name`.
     /// - Throws: `SystemError` when the system refuses another thread.
     init(name: String = "hearth-loop") throws(SystemError) {
+        self.name = name
         let thread = try DedicatedThread.start(name: name) { [self] in self.run() }
         thread.detach()
     }
@@ -42,9 +65,12 @@ final class WriteLoop: SerialExecutor, Sendable {
         self.push(.job(UnownedJob(job)))
     }
 
-    /// Decides `batch`'s writes in a later turn, after everything queued before it.
+    /// Decides `batch`'s writes in a later turn, after everything queued before it; once the loop is stopped,
+    /// answers each of them at once with `NodeStoppingError` instead (nothing of it is applied).
     func submit(_ batch: WriteBatch) {
-        self.push(.batch(batch))
+        if !self.push(.batch(batch)) {
+            for index in batch.writes.indices { batch.answer(index, .failure(NodeStoppingError())) }
+        }
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -61,36 +87,87 @@ final class WriteLoop: SerialExecutor, Sendable {
         precondition(self.isCurrent, "shard state was touched off the hearth-loop thread")
     }
 
-    /// Ends the thread once what is queued has run (the database is gone).
+    /// Refuses every later batch, and ends the thread once what is queued has run (the database closes, or is
+    /// gone). Returns at once; `stopped()` waits for the thread to end.
     func stop() {
         self.inbox.withLock { $0.isStopping = true }
         self.wake.signal()
     }
 
-    private func push(_ work: Work) {
-        let isSleeping = self.inbox.withLock { inbox in
-            inbox.work.append(work)
-            defer { inbox.isSleeping = false }
-            return inbox.isSleeping
+    /// Returns once the thread of the stopped loop has run everything queued before the stop and ended (at once
+    /// when no thread runs). Every batch the loop took is decided and its records are in the log by then.
+    func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isRunning = self.inbox.withLock { inbox in
+                if inbox.isRunning { inbox.stopWaiters.append(continuation) }
+                return inbox.isRunning
+            }
+            if !isRunning { continuation.resume() }
         }
-        if isSleeping { self.wake.signal() }
     }
 
+    /// Queues `work` and wakes or starts the thread as needed.
+    /// - Returns: false, and nothing is queued, for a batch once the loop is stopped.
+    private func push(_ work: Work) -> Bool {
+        let wake = self.inbox.withLock { inbox -> Wake? in
+            if case .batch = work, inbox.isStopping { return nil }
+            inbox.work.append(work)
+            guard inbox.isRunning else {
+                inbox.isRunning = true
+                return .start
+            }
+            defer { inbox.isSleeping = false }
+            return inbox.isSleeping ? .signal : .nothing
+        }
+        switch wake {
+        case nil: return false
+        case .signal?: self.wake.signal()
+        case .start?: self.restart()
+        case .nothing?: break
+        }
+        return true
+    }
+
+    /// Runs what was queued after the stopped loop's thread ended on a new thread; when the system refuses one
+    /// (it is out of threads or memory), on the calling thread, which is then the loop until the queue is empty:
+    /// a job that never runs would leave its task waiting for ever.
+    private func restart() {
+        do {
+            try DedicatedThread.start(name: self.name) { [self] in self.run() }.detach()
+        } catch {
+            self.run()
+        }
+    }
+
+    /// The thread's body: turns until the loop is stopped and nothing is queued.
     private func run() {
-        self.threadID.store(UInt(pthread_self()), ordering: .releasing)
+        let thread = UInt(pthread_self())
+        self.threadID.store(thread, ordering: .releasing)
         while true {
-            let (work, isStopping) = self.inbox.withLock { inbox in
+            let (work, isEnding) = self.inbox.withLock { inbox in
                 defer { inbox.work = [] }
                 inbox.isSleeping = inbox.work.isEmpty && !inbox.isStopping
-                return (inbox.work, inbox.isStopping)
+                if inbox.work.isEmpty && inbox.isStopping { inbox.isRunning = false }
+                return (inbox.work, !inbox.isRunning)
             }
+            if isEnding { return self.end(thread) }
             if work.isEmpty {
-                if isStopping { return }
                 self.wake.wait()
                 continue
             }
             self.turn(work)
         }
+    }
+
+    /// The thread `thread` ends: it no longer acts for the shards (unless a later one already took over), and the
+    /// tasks waiting for the stop resume.
+    private func end(_ thread: UInt) {
+        _ = self.threadID.compareExchange(expected: thread, desired: 0, ordering: .acquiringAndReleasing)
+        let waiters = self.inbox.withLock { inbox in
+            defer { inbox.stopWaiters = [] }
+            return inbox.isRunning ? [] : inbox.stopWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// One turn: every job and batch in the order queued, then the turn's decided writes are handed on to be
