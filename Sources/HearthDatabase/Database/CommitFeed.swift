@@ -201,6 +201,9 @@ struct CommitFeed {
     /// Records what an arriving entry tells whether it is queued or shown at once: its shard's received index, the
     /// sessions it applied, and the decision it logged.
     private mutating func note(_ applied: ShardApplied) {
+        // A programmer's invariant, not the log's: every entry reaching the feed was applied by its shard's machine,
+        // which takes only the entry after its last one (a log's gap is `ShardEntryGapError` there, which stops the
+        // shard before its entries get here), and each log hands a shard's applied entries over once, in order.
         precondition(
             applied.index == self.received[applied.shard] + 1,
             "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")

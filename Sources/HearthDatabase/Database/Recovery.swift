@@ -49,12 +49,11 @@ struct Recovery {
                     throw CommitRecordError(
                         "record \(sequence) names shard \(shard), but this node has \(self.router.shardCount)")
                 }
-                guard index == machines[shard].lastIndex + 1 else {
-                    throw CommitRecordError(
-                        "record \(sequence) holds entry \(index) of shard \(shard), which follows entry "
-                            + "\(machines[shard].lastIndex): entries are missing")
+                do {
+                    applied.append(try machines[shard].apply(entry, at: index))
+                } catch {
+                    throw CommitRecordError("record \(sequence) cannot be applied: \(error)")
                 }
-                applied.append(machines[shard].apply(entry, at: index))
             }
             _ = view.receive(applied)
             view.logSequence = sequence

@@ -62,6 +62,7 @@ public actor ShardActor {
         for machines: [ShardStateMachine], log: any ShardLog, clock: any NodeClock = .system, loop: WriteLoop? = nil
     ) -> [ShardActor] {
         if let loop {
+            // A programmer's invariant: only `Database.open` passes a loop, with its one `LocalShardLog`.
             precondition(log.appendsTogether, "only a log that orders every shard as one can run on a write loop")
             return machines.map { ShardActor(machine: $0, log: log, clock: clock, loop: loop) }
         }
@@ -109,6 +110,7 @@ public actor ShardActor {
             case .unrepresentable(let error):
                 throw error
             case .alreadyDecided, .nothingToDo:
+                // Unreachable: `ShardStateMachine.write` never answers these (they are transaction commands' answers).
                 preconditionFailure("a write in shard \(self.id) answered as a transaction")
             }
         }
@@ -119,6 +121,7 @@ public actor ShardActor {
         _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine?
     ) throws(ShardNotLeaderError) -> WriteResult {
         guard case .write(let change) = applied.effect else {
+            // Unreachable: `ShardStateMachine.applyNext` applies a `.write` entry as a `.write` effect, always.
             preconditionFailure("a write entry applied as \(applied.effect)")
         }
         return .appended(try self.append(entry, applied, before: before), change.mutations)
@@ -129,6 +132,7 @@ public actor ShardActor {
     /// (`write`). Only over a log that orders every shard as one, whose refusals need no confirming.
     /// - Throws: `UnrepresentableIncrementError` when an increment would overflow (nothing is appended).
     func writeNow(_ write: ShardWrite, conditions: [WriteCondition]) throws -> WriteResult? {
+        // A programmer's invariant: only `WriteDecider` calls this, which only a single node's `Database` builds.
         precondition(self.log.appendsTogether, "shard \(self.id) decides writes in a turn only over one ordered log")
         let before = self.restorePoint
         switch self.machine.write(write, conditions: conditions) {
@@ -145,6 +149,7 @@ public actor ShardActor {
         case .unrepresentable(let error):
             throw error
         case .alreadyDecided, .nothingToDo:
+            // Unreachable: `ShardStateMachine.write` never answers these (they are transaction commands' answers).
             preconditionFailure("a write in shard \(self.id) answered as a transaction")
         }
     }
@@ -244,6 +249,7 @@ public actor ShardActor {
             case .unrepresentable(let error):
                 throw error
             case .conditionFailed, .alreadyDecided, .nothingToDo:
+                // Unreachable: `ShardStateMachine.prepare` answers only an obstacle, an overflow, or appends.
                 preconditionFailure("prepare of \(transaction) in shard \(self.id) cannot answer that")
             }
         }
@@ -290,6 +296,7 @@ public actor ShardActor {
                 self.resumeBlocked()
                 throw error
             case .conditionFailed, .nothingToDo:
+                // Unreachable: `ShardStateMachine.decide` checks no condition and appends when nothing stops it.
                 preconditionFailure("the decision of \(transaction) in shard \(self.id) cannot answer that")
             }
         }
@@ -313,6 +320,7 @@ public actor ShardActor {
     func commitTogether(
         _ transaction: TransactionID, parts: [(shard: ShardActor, intent: ShardIntent)], spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
+        // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log.
         precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
         for (shard, intent) in parts {
             let isObstructed = try shard.assumeIsolated { shard throws(ShardNotLeaderError) in
@@ -334,6 +342,7 @@ public actor ShardActor {
             appended.append(
                 shard.assumeIsolated { shard in
                     guard case .appended(let entry, var applied) = shard.machine.commit(transaction, intent) else {
+                        // Unreachable: `ShardStateMachine.commit` appends unconditionally.
                         preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
                     }
                     if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
@@ -365,6 +374,7 @@ public actor ShardActor {
             self.resumeBlocked()
             return nil
         default:
+            // Unreachable: `ShardStateMachine.finish` answers only these two.
             preconditionFailure("finishing \(transaction) in shard \(self.id) can only append or do nothing")
         }
     }
@@ -380,14 +390,17 @@ public actor ShardActor {
             for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
             return position
         case .nothingToDo: return nil
-        default: preconditionFailure("forgetting decisions in shard \(self.id) can only append or do nothing")
+        default:
+            // Unreachable: `ShardStateMachine.forget` answers only these two.
+            preconditionFailure("forgetting decisions in shard \(self.id) can only append or do nothing")
         }
     }
 
     /// A committed entry this node did not propose (it follows the shard's leader): applied to the state machine
     /// exactly as the leader applied it.
-    package func applyCommitted(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
-        let applied = self.machine.apply(entry, at: index)
+    /// - Throws: `ShardEntryGapError` when `index` does not follow the machine's last entry; nothing is applied.
+    package func applyCommitted(_ entry: ShardEntry, at index: UInt64) throws(ShardEntryGapError) -> ShardApplied {
+        let applied = try self.machine.apply(entry, at: index)
         if case .forget(let transactions) = entry {
             for transaction in transactions { self.decisionPositions.removeValue(forKey: transaction) }
         }
@@ -398,9 +411,13 @@ public actor ShardActor {
     /// Replaces the state machine with one rebuilt from the shard's committed state (this node led the shard and
     /// applied entries that were never committed): `base`, a snapshot's machine (an empty one when nil), then the
     /// committed entries after it.
-    package func rebuild(from base: ShardStateMachine?, applying committed: [(ShardEntry, UInt64)]) {
+    /// - Throws: `ShardEntryGapError` when an entry's index does not follow the one before it; the machine is kept
+    ///   as it was.
+    package func rebuild(
+        from base: ShardStateMachine?, applying committed: [(ShardEntry, UInt64)]
+    ) throws(ShardEntryGapError) {
         var machine = base ?? ShardStateMachine(shard: self.id, spineDepth: self.machine.spineDepth)
-        for (entry, index) in committed { _ = machine.apply(entry, at: index) }
+        for (entry, index) in committed { _ = try machine.apply(entry, at: index) }
         self.machine = machine
         self.decisionPositions.removeAll()
         self.readLockTimes.removeAll()
@@ -410,6 +427,8 @@ public actor ShardActor {
     /// Replaces the state machine with one restored from a snapshot of the shard's committed state (this node fell
     /// too far behind its leader for the log).
     package func restore(_ machine: ShardStateMachine) {
+        // A programmer's invariant: the applier hands a machine to its own shard's actor, and a peer's snapshot is
+        // decoded for the shard it was sent for (`ShardSnapshot.decode` refuses another shard's).
         precondition(machine.shard == self.id, "shard \(self.id) was given the snapshot of shard \(machine.shard)")
         self.machine = machine
         self.resumeBlocked()
@@ -431,6 +450,7 @@ public actor ShardActor {
             return try self.log.append(entry, applied: applied)
         } catch {
             guard let before else {
+                // A programmer's invariant: a log whose `append` can throw says so (`ShardLog.mayRefuseAppends`).
                 preconditionFailure("shard \(self.id)'s log refused an entry but says it never refuses")
             }
             self.machine = before

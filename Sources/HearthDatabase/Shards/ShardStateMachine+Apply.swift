@@ -59,11 +59,22 @@ public struct ShardSubtree: Sendable {
 
 /// Applying entries: the one deterministic step every replica takes.
 extension ShardStateMachine {
-    /// Applies entry `index`; entries must arrive densely, in log order.
+    /// Applies entry `index` as a log hands it (a follower's committed entry, a rebuild, recovery's replay):
+    /// entries must arrive densely, in log order.
+    /// - Throws: `ShardEntryGapError` when `index` does not follow `lastIndex` (the log is damaged); nothing changes.
     /// - Complexity: O(m × depth × log n) for a write of m mutations; O(1) for a prepare.
-    public mutating func apply(_ entry: ShardEntry, at index: UInt64) -> ShardApplied {
-        precondition(index == self.lastIndex + 1, "shard \(self.shard) applies entry \(index) after \(self.lastIndex)")
-        self.lastIndex = index
+    public mutating func apply(_ entry: ShardEntry, at index: UInt64) throws(ShardEntryGapError) -> ShardApplied {
+        guard index > self.lastIndex, index - self.lastIndex == 1 else {
+            throw ShardEntryGapError(shard: self.shard, index: index, lastIndex: self.lastIndex)
+        }
+        return self.applyNext(entry)
+    }
+
+    /// Applies `entry` as the next entry, `lastIndex + 1`: the machine's own commands, whose entries take that index
+    /// by construction (so no index can be out of place).
+    mutating func applyNext(_ entry: ShardEntry) -> ShardApplied {
+        self.lastIndex += 1
+        let index = self.lastIndex
         let effect: ShardApplied.Effect
         var applied: ShardWrite?
         switch entry {

@@ -163,7 +163,7 @@ extension ShardStateMachine {
     }
 
     private mutating func append(_ entry: ShardEntry) -> ShardDecision {
-        let applied = self.apply(entry, at: self.lastIndex + 1)
+        let applied = self.applyNext(entry)
         return .appended(entry, applied)
     }
 

@@ -24,15 +24,20 @@ import Synchronization
 final class RaftShardLog: ShardLog {
     /// Applies committed entries on a shard that did not propose them (follower path), a run of them in one hop
     /// onto the shard's actor; rebuilds when asked to (a leader that stepped down) from a snapshot's machine (or an
-    /// empty one) and the committed entries after it; replaces the machine with one restored from a snapshot.
+    /// empty one) and the committed entries after it; replaces the machine with one restored from a snapshot. An
+    /// entry whose shard index does not follow the machine's is not applied (`ShardEntryGapError`): `apply` hands
+    /// back what the entries before it applied and why, `rebuild` throws and keeps the machine.
     ///
     /// The shards' actors are created after the log (they append to it), so the log holds no applier: whoever
     /// delivers the groups' commits passes it with each delivery (`committed(shard:_:applying:)`,
     /// `install(shard:_:restoring:)`), and nothing can be delivered before it exists.
     struct Applier: Sendable {
-        var apply: @Sendable (_ shard: Int, _ entries: [(ShardEntry, UInt64)]) async -> [ShardApplied]
+        var apply:
+            @Sendable (_ shard: Int, _ entries: [(ShardEntry, UInt64)]) async
+                -> (applied: [ShardApplied], gap: ShardEntryGapError?)
         var rebuild:
-            @Sendable (_ shard: Int, _ base: ShardStateMachine?, _ committed: [(ShardEntry, UInt64)]) async -> Void
+            @Sendable (_ shard: Int, _ base: ShardStateMachine?, _ committed: [(ShardEntry, UInt64)])
+                async throws(ShardEntryGapError) -> Void
         var restore: @Sendable (_ machine: ShardStateMachine) async -> Void
     }
 
@@ -310,22 +315,23 @@ final class RaftShardLog: ShardLog {
     /// then the writes waiting for them resume.
     /// - Returns: whether the shard's log has grown past the snapshot policy since its last snapshot (the caller
     ///   asks the snapshotter for one).
-    /// - Throws: `RaftApplyHalt` after delivering the entries before one that is not a shard entry (the group's
-    ///   replica stops there; every other group goes on); what reading the shard's latest snapshot throws, when a
-    ///   rebuild needs it.
+    /// - Throws: `RaftApplyHalt` after delivering the entries before one that is not a shard entry, or whose shard
+    ///   index does not follow the shard's last one (the group's replica stops there; every other group goes on);
+    ///   what reading the shard's latest snapshot throws, when a rebuild needs it.
     func committed(shard: Int, _ entries: [RaftEntry], applying applier: Applier) async throws -> Bool {
         let alreadyDelivered = self.shards.withLock { $0[shard]?.delivered ?? 0 }
         var fresh = entries.filter { $0.index > alreadyDelivered }
         var halt: RaftApplyHalt?
         var batch: [ShardApplied] = []
         // Other leaders' entries not applied yet: applied in one hop before anything that must come after them.
-        var foreign: [(ShardEntry, UInt64)] = []
+        var foreign: [Foreign] = []
         var bytes = 0
-        for (position, entry) in fresh.enumerated() {
+        for entry in fresh {
             guard case .command(let command) = entry.payload else { continue }
             let pending = self.shards.withLock { shards in Self.takePending(&shards, shard: shard, entry: entry) }
             if let pending {
-                batch += await Self.apply(&foreign, shard: shard, with: applier)
+                halt = await Self.apply(&foreign, into: &batch, shard: shard, with: applier)
+                if halt != nil { break }
                 bytes += command.count
                 batch.append(pending)
                 continue
@@ -333,19 +339,21 @@ final class RaftShardLog: ShardLog {
             let decoded: (entry: ShardEntry, index: UInt64)
             do {
                 if self.shards.withLock({ $0[shard]?.needsRebuild ?? false }) {
-                    batch += await Self.apply(&foreign, shard: shard, with: applier)
+                    halt = await Self.apply(&foreign, into: &batch, shard: shard, with: applier)
+                    if halt != nil { break }
                     try await self.rebuild(shard: shard, through: entry.index - 1, with: applier)
                 }
                 decoded = try Self.shardEntry(command, at: entry, shard: shard)
             } catch let error as RaftApplyHalt {
                 halt = error
-                fresh.removeSubrange(position...)
                 break
             }
             bytes += command.count
-            foreign.append(decoded)
+            foreign.append((decoded.entry, decoded.index, entry))
         }
-        batch += await Self.apply(&foreign, shard: shard, with: applier)
+        // An earlier entry than the one that stopped the loop may stop the group: the run still to apply precedes it.
+        if let stop = await Self.apply(&foreign, into: &batch, shard: shard, with: applier) { halt = stop }
+        if let halt { fresh.removeAll { $0.index >= halt.index } }
         guard let last = fresh.last else {
             if let halt { throw halt }
             return false
@@ -381,17 +389,36 @@ final class RaftShardLog: ShardLog {
     ///   what reading the stored snapshot throws.
     private func rebuild(shard: Int, through index: UInt64, with applier: Applier) async throws {
         let (base, commands) = try await self.committedState(shard: shard, through: index)
-        await applier.rebuild(shard, base, commands)
+        do {
+            try await applier.rebuild(shard, base, commands)
+        } catch {
+            let group = RaftGroupID(UInt32(shard))
+            throw RaftApplyHalt(
+                group: group, index: index + 1, term: self.service.host(group)?.term(at: index + 1) ?? 0,
+                reason: "rebuilding the shard's state through entry \(index) found that \(error)")
+        }
         self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
     }
 
-    /// Applies the run of other leaders' entries in `foreign` (one hop onto the shard's actor) and empties it.
-    private static func apply(_ foreign: inout [(ShardEntry, UInt64)], shard: Int, with applier: Applier) async
-        -> [ShardApplied]
-    {
-        guard !foreign.isEmpty else { return [] }
+    /// A committed entry of another leader, decoded, waiting to be applied: the shard entry, its index in the
+    /// shard's own log, and the group's entry that carried it.
+    typealias Foreign = (entry: ShardEntry, index: UInt64, raft: RaftEntry)
+
+    /// Applies the run of other leaders' entries in `foreign` (one hop onto the shard's actor), adds what they
+    /// changed to `batch`, and empties it.
+    /// - Returns: nil when every entry applied; else the group's halt at the first entry whose shard index does not
+    ///   follow the shard's last one (the log is damaged), when the entries before it are applied and none after.
+    private static func apply(
+        _ foreign: inout [Foreign], into batch: inout [ShardApplied], shard: Int, with applier: Applier
+    ) async -> RaftApplyHalt? {
+        guard !foreign.isEmpty else { return nil }
         defer { foreign.removeAll() }
-        return await applier.apply(shard, foreign)
+        let (applied, gap) = await applier.apply(shard, foreign.map { ($0.entry, $0.index) })
+        batch += applied
+        guard let gap else { return nil }
+        let stopped = foreign[applied.count].raft
+        return RaftApplyHalt(
+            group: RaftGroupID(UInt32(shard)), index: stopped.index, term: stopped.term, reason: "\(gap)")
     }
 
     /// The machine's own application of committed command `entry`, when this node proposed it. Any other command

@@ -80,14 +80,17 @@ extension ReplicatedDatabase {
         let commit = state.hardState.commit
         for entry in state.entries where entry.index > from && entry.index <= commit {
             if case .command(let bytes) = entry.payload {
-                let decoded: (entry: ShardEntry, index: UInt64)
                 do {
-                    decoded = try RaftShardLog.shardEntry(bytes, at: entry, shard: shard)
-                } catch {
+                    let decoded = try RaftShardLog.shardEntry(bytes, at: entry, shard: shard)
+                    result.applied.append(try result.machine.apply(decoded.entry, at: decoded.index))
+                } catch let error as RaftApplyHalt {
                     result.halt = error
                     break
+                } catch {
+                    result.halt = RaftApplyHalt(
+                        group: group, index: entry.index, term: entry.term, reason: "\(error)")
+                    break
                 }
-                result.applied.append(result.machine.apply(decoded.entry, at: decoded.index))
             }
             result.log.terms.record(index: entry.index, term: entry.term)
         }

@@ -186,7 +186,9 @@ final class ReplicatedDatabase: DatabaseAccess {
         let shards = shardsRecovered.map { ShardActor(machine: $0.machine, log: log, clock: environment.clock) }
         let applier = RaftShardLog.Applier(
             apply: { shard, entries in await shards[shard].applyCommitted(entries) },
-            rebuild: { shard, base, committed in await shards[shard].rebuild(from: base, applying: committed) },
+            rebuild: { shard, base, committed throws(ShardEntryGapError) in
+                try await shards[shard].rebuild(from: base, applying: committed)
+            },
             restore: { machine in await shards[machine.shard].restore(machine) })
         slot.current.withLock { $0 = ShardReplication(log: log, applier: applier, snapshotter: snapshotter) }
         let local = LocalShardClient(actors: shards)

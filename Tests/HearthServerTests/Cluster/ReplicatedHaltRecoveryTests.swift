@@ -125,4 +125,66 @@ import Testing
                 })
         }
     }
+
+    /// A well-formed write entry of `shard` whose index in the shard's own log skips far past the shard's last one,
+    /// as a damaged log (or a bug that wrote it) would hold.
+    private static func skippingAhead(shard: Int) throws -> [UInt8] {
+        let write = ShardWrite(
+            namespace: "default", mutations: [try Fixture.set(try Self.path(shard: shard) + "/n", "1")], now: 1)
+        return ShardLogRecord.encode(.write(write), shard: shard, index: 1_000_000)
+    }
+
+    /// A committed entry whose shard index does not follow the shard's last one stops its group on every replica,
+    /// naming the entry and the gap (`ShardEntryGapError`), instead of crashing every node; the shard's writes are
+    /// then refused with `ShardHaltedError`, every member restarts with the group halted there (recovery meets the
+    /// same gap), and the other shards keep serving.
+    @Test(.timeLimit(.minutes(2))) func anEntryWhoseShardIndexSkipsAheadStopsOnlyItsShard() async throws {
+        try await InProcessCluster.with(router: Self.router) { (members) async throws in
+            let group = RaftGroupID(0)
+            let halted = try Self.path(shard: 0)
+            #expect(try await InProcessCluster.write(1, at: halted + "/stars", members: members))
+            let command = try Self.skippingAhead(shard: 0)
+            var accepted: (index: UInt64, term: UInt64) = (0, 0)
+            #expect(
+                await eventually(seconds: 30) {
+                    for member in members {
+                        guard let host = member.database?.service.host(group), host.softState.role == .leader,
+                            case .accepted(let index, let term) = host.propose(command)
+                        else { continue }
+                        accepted = (index, term)
+                        return true
+                    }
+                    return false
+                })
+            #expect(
+                await eventually(seconds: 30) {
+                    members.allSatisfy { $0.database?.service.host(group)?.halt?.index == accepted.index }
+                })
+            for member in members {
+                let database = try #require(member.database)
+                let halt = try #require(database.service.host(group)?.halt)
+                #expect(halt.term == accepted.term)
+                #expect(halt.reason.contains("entry 1000000") && halt.reason.contains("entries are missing"))
+                #expect(try member.value(halted + "/stars") == Node(.int(1)), "what came before the entry stays")
+                await #expect(throws: ShardHaltedError.self) {
+                    _ = try await database.coordinator.write(
+                        namespace: "default",
+                        mutations: [.set(try Path(validating: halted + "/n"), WriteValue(node: Node(.int(1))))],
+                        conditions: [], now: 0)
+                }
+            }
+            for member in members { await member.close() }
+            for member in members { try await member.open() }
+            for member in members {
+                let halt = try #require(member.database?.service.host(group)?.halt)
+                #expect(halt.index == accepted.index && halt.reason.contains("entries are missing"), "after a restart")
+            }
+            let other = try Self.path(shard: 0, other: true)
+            #expect(try await InProcessCluster.write(4, at: other + "/stars", members: members))
+            #expect(
+                await eventually(seconds: 30) {
+                    members.allSatisfy { (try? $0.value(other + "/stars")) == Node(.int(4)) }
+                })
+        }
+    }
 }

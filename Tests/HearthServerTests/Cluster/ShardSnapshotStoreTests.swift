@@ -19,12 +19,12 @@ import Testing
     private static let router = ShardRouter(shardCount: 2, shardDepth: 2)
     private static let quiet = Log(level: .critical)
 
-    private static func payload(shard: Int, index: UInt64, stars: Int64) -> ShardSnapshotPayload {
+    private static func payload(shard: Int, index: UInt64, stars: Int64) throws -> ShardSnapshotPayload {
         var machine = ShardStateMachine(shard: shard, spineDepth: 2)
         for entryIndex in 1...index {
             let value = WriteValue(node: Node(.int(stars + Int64(entryIndex))))
             let write = ShardWrite(namespace: "default", mutations: [.set(Fixture.path("p/s\(shard)"), value)], now: 0)
-            _ = machine.apply(.write(write), at: entryIndex)
+            _ = try machine.apply(.write(write), at: entryIndex)
         }
         var terms = CommittedTerms()
         for raftIndex in 1...(index + 2) { terms.record(index: raftIndex, term: 2) }
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aPayloadRoundTripsWithItsTermsAndCut() async throws {
-        let payload = Self.payload(shard: 1, index: 4, stars: 10)
+        let payload = try Self.payload(shard: 1, index: 4, stars: 10)
         let decoded = try await ShardSnapshotPayload.decode(payload.encoded(), shard: 1, spineDepth: 2)
         #expect(decoded.terms == payload.terms)
         #expect(decoded.snapshot.cut == [0: 3])
@@ -63,9 +63,9 @@ import Testing
         defer { directory.remove() }
         let store = try ShardSnapshotStore(directory: directory.path, shardCount: 2)
         #expect(try store.latest(shard: 0) == nil)
-        let oldest = Self.raftSnapshot(Self.payload(shard: 0, index: 1, stars: 0), at: 3)
-        let older = Self.raftSnapshot(Self.payload(shard: 0, index: 2, stars: 0), at: 5)
-        let newer = Self.raftSnapshot(Self.payload(shard: 0, index: 3, stars: 0), at: 9)
+        let oldest = try Self.raftSnapshot(Self.payload(shard: 0, index: 1, stars: 0), at: 3)
+        let older = try Self.raftSnapshot(Self.payload(shard: 0, index: 2, stars: 0), at: 5)
+        let newer = try Self.raftSnapshot(Self.payload(shard: 0, index: 3, stars: 0), at: 9)
         #expect(try store.write(oldest, shard: 0) == 3, "the only one")
         #expect(try store.write(older, shard: 0) == 3)
         #expect(try store.write(newer, shard: 0) == 5)
@@ -122,7 +122,7 @@ import Testing
         defer { directory.remove() }
         let store = try ShardSnapshotStore(directory: directory.path, shardCount: 2)
         // Shard entries 1...4 sit at Raft indexes 3...6 (after two no-ops); entries 5 and 6 at 7 and 8.
-        let payload = Self.payload(shard: 0, index: 4, stars: 0)
+        let payload = try Self.payload(shard: 0, index: 4, stars: 0)
         try store.write(Self.raftSnapshot(payload, at: 6), shard: 0)
         let group = RaftGroupID(0)
         var recovered = Self.recovered()

@@ -117,7 +117,7 @@ import Testing
             applied: Array(repeating: [], count: count), machines: machines.map { [$0] }, workload: workload)
         for bytes in simulation.records {
             guard case .entry(let shard, let index, let entry) = try ShardLogRecord(decoding: bytes) else { continue }
-            history.applied[shard].append(machines[shard].apply(entry, at: index))
+            history.applied[shard].append(try machines[shard].apply(entry, at: index))
             history.machines[shard].append(machines[shard])
         }
         return history

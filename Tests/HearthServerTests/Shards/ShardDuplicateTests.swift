@@ -95,7 +95,7 @@ import Testing
             var bytes: [UInt8] = []
             entry.encode(into: &bytes)
             var reader = BinaryReader(bytes: bytes)
-            _ = replica.apply(try ShardEntry(reading: &reader), at: UInt64(offset + 1))
+            _ = try replica.apply(try ShardEntry(reading: &reader), at: UInt64(offset + 1))
         }
         #expect(replica.sessions == machine.sessions)
         let snapshot = ShardSnapshot(machine: machine, decisions: [:])

@@ -48,7 +48,7 @@ import Testing
             return
         }
         var replayed = try Self.machine(#"{"users":{"ada":{"admin":true}}}"#)
-        _ = replayed.apply(try Self.roundTrip(entry), at: 1)
+        _ = try replayed.apply(try Self.roundTrip(entry), at: 1)
         for var copy in [machine, replayed] {
             for (path, blocked) in [("users/ada/admin", true), ("users", true), ("users/bob", false)] {
                 var isBlocked = false

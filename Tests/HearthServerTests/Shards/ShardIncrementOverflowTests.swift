@@ -89,7 +89,7 @@ import Testing
     /// Applying an entry with an unrepresentable increment changes none of its locations.
     @Test func anEntryWithAnUnrepresentableIncrementChangesNothing() throws {
         var machine = try Self.machine()
-        let applied = machine.apply(.write(try Self.write()), at: 1)
+        let applied = try machine.apply(.write(try Self.write()), at: 1)
         guard case .write(let change) = applied.effect else {
             Issue.record("the entry applied as \(applied.effect)")
             return

@@ -161,7 +161,7 @@ import Testing
         let cut = Int.random(in: 0...run.entries.count, using: &run.random)
         var replica = ShardStateMachine(shard: 3, spineDepth: Self.spineDepth)
         for (offset, entry) in run.entries.prefix(cut).enumerated() {
-            _ = replica.apply(entry, at: UInt64(offset + 1))
+            _ = try replica.apply(entry, at: UInt64(offset + 1))
         }
         let decisions: [TransactionID: Bool] = [TransactionID(rawValue: 7): true, TransactionID(rawValue: 9): false]
         let bytes = ShardSnapshot(machine: replica, decisions: decisions).encoded()
@@ -171,7 +171,7 @@ import Testing
         #expect(decoded.machine.spinePriorities == replica.spinePriorities, "seed \(seed) cut \(cut)")
         var restored = decoded.machine
         for (offset, entry) in run.entries.enumerated().dropFirst(cut) {
-            _ = restored.apply(entry, at: UInt64(offset + 1))
+            _ = try restored.apply(entry, at: UInt64(offset + 1))
         }
         #expect(restored.trees == run.machine.trees, "seed \(seed) cut \(cut)")
         #expect(Set(restored.intents.keys) == Set(run.machine.intents.keys), "seed \(seed) cut \(cut)")
@@ -486,7 +486,7 @@ import Testing
                 Issue.record("seed \(run.seed): entry \(index) decoded as \(record)")
                 return
             }
-            let applied = replica.apply(decoded, at: index)
+            let applied = try replica.apply(decoded, at: index)
             if case .decide(let transaction, let commit, _) = entry {
                 guard case .finished(transaction, decision: commit, _) = applied.effect else {
                     Issue.record("seed \(run.seed): decision \(index) replayed as \(applied.effect)")

@@ -230,7 +230,7 @@ import Testing
             Issue.record("decoded \(decoded)")
             return
         }
-        let replica = follower.apply(replayed, at: 1)
+        let replica = try follower.apply(replayed, at: 1)
         #expect(
             Fixture.json(leader.node(namespace: "default", at: .root))
                 == #"{"a":{"x":{"n":42,"t":1234,".priority":1234}}}"#)
