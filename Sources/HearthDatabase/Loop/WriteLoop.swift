@@ -62,7 +62,7 @@ final class WriteLoop: SerialExecutor, Sendable {
 
     /// Runs `job` in a later turn (the shards' async commands).
     func enqueue(_ job: consuming ExecutorJob) {
-        self.push(.job(UnownedJob(job)))
+        _ = self.push(.job(UnownedJob(job)))
     }
 
     /// Decides `batch`'s writes in a later turn, after everything queued before it; once the loop is stopped,
@@ -163,9 +163,11 @@ final class WriteLoop: SerialExecutor, Sendable {
     /// tasks waiting for the stop resume.
     private func end(_ thread: UInt) {
         _ = self.threadID.compareExchange(expected: thread, desired: 0, ordering: .acquiringAndReleasing)
-        let waiters = self.inbox.withLock { inbox in
+        // A late job may have started another thread meanwhile: the waiters are then its to resume.
+        let waiters = self.inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in
+            guard !inbox.isRunning else { return [] }
             defer { inbox.stopWaiters = [] }
-            return inbox.isRunning ? [] : inbox.stopWaiters
+            return inbox.stopWaiters
         }
         for waiter in waiters { waiter.resume() }
     }
