@@ -16,6 +16,8 @@ struct CommitFeed {
     struct Update {
         var namespace: String
         var mutations: [ResolvedMutation]
+        /// The bare increments' deltas by path; left empty for a transaction whose `subtrees` go with it (the view
+        /// then puts those in place and never reads these).
         var increments: [Path: LeafValue]
         var restored: RestoredParts? = nil
         /// The shards' subtrees as the change left them (`ShardChange.subtrees`), set when the change is shown in
@@ -153,12 +155,12 @@ struct CommitFeed {
     /// path. Queueing, examining and dequeuing them would end the same way, at several times the cost. Returns
     /// false, having changed nothing, for anything else.
     private mutating func showAtOnce(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool {
-        guard let first = arrivals.first, self.restores.isEmpty,
+        guard let first = arrivals.indices.first, self.restores.isEmpty,
             arrivals.allSatisfy({ self.queues[$0.shard].isEmpty })
         else { return false }
-        switch first.effect {
+        switch arrivals[first].effect {
         case .write(let change) where arrivals.count == 1:
-            self.note(first)
+            self.note(arrivals[first])
             updates.append(
                 Update(
                     namespace: change.namespace, mutations: change.mutations, increments: change.increments,
@@ -166,16 +168,19 @@ struct CommitFeed {
             return true
         case .finished(let transaction, _, let part?):
             // The arrivals are parts of this transaction in distinct shards (`receive(_:)`): all of them when
-            // they are as many as its participants and each participant is among them.
-            let shown = part.participants.compactMap { participant in arrivals.first { $0.shard == participant } }
-            guard self.parts[transaction] == nil, shown.count == arrivals.count,
-                shown.count == part.participants.count
+            // they are as many as its participants and each participant is among them. They are taken where they
+            // lie, in participant order, rather than copied out first.
+            let participants = part.participants
+            guard self.parts[transaction] == nil, arrivals.count == participants.count,
+                participants.allSatisfy({ participant in arrivals.contains { $0.shard == participant } })
             else { return false }
             var parts: [ShardTransactionPart] = []
-            for applied in shown {
-                self.note(applied)
-                self.finishBookkeeping(transaction, shard: applied.shard)
-                if case .finished(_, _, let part?) = applied.effect { parts.append(part) }
+            parts.reserveCapacity(participants.count)
+            for participant in participants {
+                guard let position = arrivals.firstIndex(where: { $0.shard == participant }) else { continue }
+                self.note(arrivals[position])
+                self.finishBookkeeping(transaction, shard: participant)
+                if case .finished(_, _, let part?) = arrivals[position].effect { parts.append(part) }
             }
             if let update = Self.update(of: parts, isInOrder: true) { updates.append(update) }
             return true
@@ -361,11 +366,21 @@ struct CommitFeed {
         of parts: [ShardTransactionPart], adding restored: [[ResolvedMutation]] = [], isInOrder: Bool
     ) -> Update? {
         guard let namespace = parts.first?.change.namespace else { return nil }
+        var subtrees: [ShardSubtree]?
+        if isInOrder, restored.isEmpty {
+            subtrees = []
+            for part in parts {
+                guard let own = part.change.subtrees else {
+                    subtrees = nil
+                    break
+                }
+                subtrees?.append(contentsOf: own)
+            }
+        }
+        // Only a view that applies the mutations itself adds the increments; one given the subtrees never reads them.
         var increments: [Path: LeafValue] = [:]
-        var subtrees: [ShardSubtree]? = isInOrder && restored.isEmpty ? [] : nil
-        for part in parts {
-            increments.merge(part.change.increments) { first, _ in first }
-            if let own = part.change.subtrees { subtrees?.append(contentsOf: own) } else { subtrees = nil }
+        if subtrees == nil {
+            for part in parts { increments.merge(part.change.increments) { first, _ in first } }
         }
         let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
         let mutations = parts.map(\.change.mutations) + restored

@@ -39,7 +39,7 @@ struct ViewState {
                 heard += self.apply(restored, registry: registry)
                 continue
             }
-            let listeners = registry.listeners(namespace: update.namespace, touching: update.mutations.map(\.path))
+            let listeners = registry.listeners(namespace: update.namespace, touching: update.mutations.lazy.map(\.path))
             if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty) {
                 heard.append((change, listeners))
             }
@@ -81,7 +81,8 @@ struct ViewState {
     private mutating func apply(_ update: CommitFeed.Update, keepingOldRoot: Bool) -> CommittedChange? {
         var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
         let old = keepingOldRoot ? root : .empty
-        let indexed = self.indexes?.touched(update.namespace, paths: update.mutations.map(\.path), root: root) ?? []
+        let indexed =
+            self.indexes?.touched(update.namespace, paths: update.mutations.lazy.map(\.path), root: root) ?? []
         var mutations = update.mutations
         if let subtrees = update.subtrees {
             for subtree in subtrees { root.set(subtree.node, at: subtree.path) }
