@@ -421,7 +421,9 @@ struct CommitFeed {
     /// subtrees and the same spine copy, so its parts are joined (or, when `spineValues` holds the whole value the
     /// parts were cut from, that value is taken as is); shallower paths apply first.
     static func merge(_ parts: [[ResolvedMutation]], spineValues: [Path: Node] = [:]) -> [ResolvedMutation] {
-        let ordered = parts.flatMap { $0 }.sorted(by: Self.applyOrder)
+        // Sorted in place: a star's answer and its view update each pass through here.
+        var ordered = parts.flatMap { $0 }
+        ordered.sort(by: Self.applyOrder)
         // Sorted, a path written twice sits next to itself: without one, the mutations apply as they are.
         if !zip(ordered, ordered.dropFirst()).contains(where: { $0.path == $1.path }) { return ordered }
         var sets: [Path: [Node]] = [:]
