@@ -12,10 +12,15 @@ import HearthCore
 /// the read view runs it under its lock; tests run it directly.
 struct CommitFeed {
     /// A change the read view applies at once; the view adds `increments` to its own values. When `restored` is set,
-    /// the update instead replaces those shards' parts of every namespace (`namespace` and `mutations` are empty).
+    /// the update instead replaces those shards' parts of every namespace (`namespace` and `parts` are empty).
     struct Update {
         var namespace: String
-        var mutations: [ResolvedMutation]
+        /// The mutations as the change's entries carried them: one write's (one part, in applying order), or the
+        /// shown parts of a transaction with the spine parts restored beside them, which `mutations` joins.
+        var parts: [[ResolvedMutation]]
+        /// For a transaction, its whole values at the spine paths it sets when its leader attached them (empty
+        /// otherwise), and the mark that `parts` are joined (`CommitFeed.merge`); nil for one write.
+        var spineValues: [Path: Node]? = nil
         /// The bare increments' deltas by path; left empty for a transaction whose `subtrees` go with it (the view
         /// then puts those in place and never reads these).
         var increments: [Path: LeafValue]
@@ -25,6 +30,17 @@ struct CommitFeed {
         /// snapshot waits. The view then puts these in place instead of applying `mutations`, and `mutations` hold
         /// the values the shards resolved, which are the view's own. Nil otherwise (and for spine writes).
         var subtrees: [ShardSubtree]? = nil
+
+        /// The mutations in the order they apply: one write's as they are; a transaction's parts joined and ordered
+        /// on each use (`CommitFeed.merge`), so the view asks for them only when it applies them itself, or a query
+        /// index or a listener needs them (a star shown in its shards' order that nobody hears is never sorted).
+        var mutations: [ResolvedMutation] {
+            guard let spineValues else { return self.parts.first ?? [] }
+            return CommitFeed.merge(self.parts, spineValues: spineValues)
+        }
+
+        /// Every path the change writes, in no particular order, read from the parts where they lie.
+        var paths: some Collection<Path> { self.parts.lazy.joined().map(\.path) }
     }
 
     /// Shards' states from snapshots, to put in place of their parts of the view.
@@ -160,10 +176,11 @@ struct CommitFeed {
         else { return false }
         switch arrivals[first].effect {
         case .write(let change) where arrivals.count == 1:
-            self.note(arrivals[first])
+            self.note(
+                arrivals[first].shard, arrivals[first].index, recorded: arrivals[first].recorded, decision: nil)
             updates.append(
                 Update(
-                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    namespace: change.namespace, parts: [change.mutations], increments: change.increments,
                     subtrees: change.subtrees))
             return true
         case .finished(let transaction, _, let part?):
@@ -178,7 +195,9 @@ struct CommitFeed {
             parts.reserveCapacity(participants.count)
             for participant in participants {
                 guard let position = arrivals.firstIndex(where: { $0.shard == participant }) else { continue }
-                self.note(arrivals[position])
+                self.note(
+                    participant, arrivals[position].index, recorded: arrivals[position].recorded,
+                    decision: Self.decision(of: arrivals[position]))
                 self.finishBookkeeping(transaction, shard: participant)
                 if case .finished(_, _, let part?) = arrivals[position].effect { parts.append(part) }
             }
@@ -206,14 +225,24 @@ struct CommitFeed {
     /// Records what an arriving entry tells whether it is queued or shown at once: its shard's received index, the
     /// sessions it applied, and the decision it logged.
     private mutating func note(_ applied: ShardApplied) {
+        self.note(applied.shard, applied.index, recorded: applied.recorded, decision: Self.decision(of: applied))
+    }
+
+    /// `note` from the entry's fields: an entry read in place from its batch is never copied whole for it.
+    private mutating func note(
+        _ shard: Int, _ index: UInt64, recorded: WriteSessions.Record?, decision: (TransactionID, Bool)?
+    ) {
         precondition(
-            applied.index == self.received[applied.shard] + 1,
-            "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
-        self.received[applied.shard] = applied.index
-        if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
-        if case .finished(let transaction, let decision?, _) = applied.effect {
-            self.decisions[applied.shard][transaction] = decision
-        }
+            index == self.received[shard] + 1, "shard \(shard) delivered entry \(index) after \(self.received[shard])")
+        self.received[shard] = index
+        if let recorded { self.sessions[shard].record(recorded) }
+        if let (transaction, decision) = decision { self.decisions[shard][transaction] = decision }
+    }
+
+    /// The decision an entry logged, with its transaction: a finish that carries its anchor's decision.
+    private static func decision(of applied: ShardApplied) -> (TransactionID, Bool)? {
+        guard case .finished(let transaction, let decision?, _) = applied.effect else { return nil }
+        return (transaction, decision)
     }
 
     /// Whether queued entry `index` of `shard`, shown now, is shown in its shard's order: it is the only entry
@@ -295,7 +324,7 @@ struct CommitFeed {
             self.queuedPaths[shard].remove(change, at: index)
             updates.append(
                 Update(
-                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    namespace: change.namespace, parts: [change.mutations], increments: change.increments,
                     subtrees: isInOrder ? change.subtrees : nil))
         case .prepared(let transaction, let intent):
             self.queues[shard].remove(index)
@@ -383,10 +412,9 @@ struct CommitFeed {
             for part in parts { increments.merge(part.change.increments) { first, _ in first } }
         }
         let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
-        let mutations = parts.map(\.change.mutations) + restored
         return Update(
-            namespace: namespace, mutations: Self.merge(mutations, spineValues: spineValues), increments: increments,
-            subtrees: subtrees)
+            namespace: namespace, parts: parts.map(\.change.mutations) + restored, spineValues: spineValues,
+            increments: increments, subtrees: subtrees)
     }
 
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
