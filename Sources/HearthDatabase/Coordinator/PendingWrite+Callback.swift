@@ -7,13 +7,19 @@ extension PendingWrite {
     /// Per shard, the newest index the read view must show before the write is answered: its own entries when it
     /// was logged, else what its refusal (or the first send of a duplicate) was checked against.
     var awaitedIndexes: [Int: UInt64] {
+        var indexes: [Int: UInt64] = [:]
+        self.awaitIndexes(in: &indexes)
+        return indexes
+    }
+
+    /// Raises `indexes` to `awaitedIndexes` shard by shard: a turn's writes gather what they wait for in one
+    /// dictionary rather than one each.
+    func awaitIndexes(in indexes: inout [Int: UInt64]) {
         switch self.state {
         case .committed(let positions, _):
-            var indexes: [Int: UInt64] = [:]
             for position in positions { indexes[position.shard] = max(indexes[position.shard] ?? 0, position.index) }
-            return indexes
         case .stale(_, _, let through, _), .duplicate(let through):
-            return through
+            for (shard, index) in through { indexes[shard] = max(indexes[shard] ?? 0, index) }
         }
     }
 

@@ -244,7 +244,7 @@ extension CommitFeed {
         }
         let router = ShardRouter(shardCount: self.queues.count, shardDepth: spineDepth)
         updates.append(
-            Update(namespace: "", mutations: [], increments: [:], restored: RestoredParts(parts: parts, router: router))
+            Update(namespace: "", parts: [], increments: [:], restored: RestoredParts(parts: parts, router: router))
         )
         // Every held transaction first, then one sweep per shard: a sweep after each transaction walked every
         // blocked entry above it again, which made a restart with thousands of entries queued take minutes.

@@ -12,10 +12,17 @@ import HearthCore
 /// the read view runs it under its lock; tests run it directly.
 struct CommitFeed {
     /// A change the read view applies at once; the view adds `increments` to its own values. When `restored` is set,
-    /// the update instead replaces those shards' parts of every namespace (`namespace` and `mutations` are empty).
+    /// the update instead replaces those shards' parts of every namespace (`namespace` and `parts` are empty).
     struct Update {
         var namespace: String
-        var mutations: [ResolvedMutation]
+        /// The mutations as the change's entries carried them: one write's (one part, in applying order), or the
+        /// shown parts of a transaction with the spine parts restored beside them, which `mutations` joins.
+        var parts: [[ResolvedMutation]]
+        /// For a transaction, its whole values at the spine paths it sets when its leader attached them (empty
+        /// otherwise), and the mark that `parts` are joined (`CommitFeed.merge`); nil for one write.
+        var spineValues: [Path: Node]? = nil
+        /// The bare increments' deltas by path; left empty for a transaction whose `subtrees` go with it (the view
+        /// then puts those in place and never reads these).
         var increments: [Path: LeafValue]
         var restored: RestoredParts? = nil
         /// The shards' subtrees as the change left them (`ShardChange.subtrees`), set when the change is shown in
@@ -23,6 +30,17 @@ struct CommitFeed {
         /// snapshot waits. The view then puts these in place instead of applying `mutations`, and `mutations` hold
         /// the values the shards resolved, which are the view's own. Nil otherwise (and for spine writes).
         var subtrees: [ShardSubtree]? = nil
+
+        /// The mutations in the order they apply: one write's as they are; a transaction's parts joined and ordered
+        /// on each use (`CommitFeed.merge`), so the view asks for them only when it applies them itself, or a query
+        /// index or a listener needs them (a star shown in its shards' order that nobody hears is never sorted).
+        var mutations: [ResolvedMutation] {
+            guard let spineValues else { return self.parts.first ?? [] }
+            return CommitFeed.merge(self.parts, spineValues: spineValues)
+        }
+
+        /// Every path the change writes, in no particular order, read from the parts where they lie.
+        var paths: some Collection<Path> { self.parts.lazy.joined().map(\.path) }
     }
 
     /// Shards' states from snapshots, to put in place of their parts of the view.
@@ -153,29 +171,35 @@ struct CommitFeed {
     /// path. Queueing, examining and dequeuing them would end the same way, at several times the cost. Returns
     /// false, having changed nothing, for anything else.
     private mutating func showAtOnce(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool {
-        guard let first = arrivals.first, self.restores.isEmpty,
+        guard let first = arrivals.indices.first, self.restores.isEmpty,
             arrivals.allSatisfy({ self.queues[$0.shard].isEmpty })
         else { return false }
-        switch first.effect {
+        switch arrivals[first].effect {
         case .write(let change) where arrivals.count == 1:
-            self.note(first)
+            self.note(
+                arrivals[first].shard, arrivals[first].index, recorded: arrivals[first].recorded, decision: nil)
             updates.append(
                 Update(
-                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    namespace: change.namespace, parts: [change.mutations], increments: change.increments,
                     subtrees: change.subtrees))
             return true
         case .finished(let transaction, _, let part?):
             // The arrivals are parts of this transaction in distinct shards (`receive(_:)`): all of them when
-            // they are as many as its participants and each participant is among them.
-            let shown = part.participants.compactMap { participant in arrivals.first { $0.shard == participant } }
-            guard self.parts[transaction] == nil, shown.count == arrivals.count,
-                shown.count == part.participants.count
+            // they are as many as its participants and each participant is among them. They are taken where they
+            // lie, in participant order, rather than copied out first.
+            let participants = part.participants
+            guard self.parts[transaction] == nil, arrivals.count == participants.count,
+                participants.allSatisfy({ participant in arrivals.contains { $0.shard == participant } })
             else { return false }
             var parts: [ShardTransactionPart] = []
-            for applied in shown {
-                self.note(applied)
-                self.finishBookkeeping(transaction, shard: applied.shard)
-                if case .finished(_, _, let part?) = applied.effect { parts.append(part) }
+            parts.reserveCapacity(participants.count)
+            for participant in participants {
+                guard let position = arrivals.firstIndex(where: { $0.shard == participant }) else { continue }
+                self.note(
+                    participant, arrivals[position].index, recorded: arrivals[position].recorded,
+                    decision: Self.decision(of: arrivals[position]))
+                self.finishBookkeeping(transaction, shard: participant)
+                if case .finished(_, _, let part?) = arrivals[position].effect { parts.append(part) }
             }
             if let update = Self.update(of: parts, isInOrder: true) { updates.append(update) }
             return true
@@ -201,17 +225,27 @@ struct CommitFeed {
     /// Records what an arriving entry tells whether it is queued or shown at once: its shard's received index, the
     /// sessions it applied, and the decision it logged.
     private mutating func note(_ applied: ShardApplied) {
+        self.note(applied.shard, applied.index, recorded: applied.recorded, decision: Self.decision(of: applied))
+    }
+
+    /// `note` from the entry's fields: an entry read in place from its batch is never copied whole for it.
+    private mutating func note(
+        _ shard: Int, _ index: UInt64, recorded: WriteSessions.Record?, decision: (TransactionID, Bool)?
+    ) {
         // A programmer's invariant, not the log's: every entry reaching the feed was applied by its shard's machine,
         // which takes only the entry after its last one (a log's gap is `ShardEntryGapError` there, which stops the
         // shard before its entries get here), and each log hands a shard's applied entries over once, in order.
         precondition(
-            applied.index == self.received[applied.shard] + 1,
-            "shard \(applied.shard) delivered entry \(applied.index) after \(self.received[applied.shard])")
-        self.received[applied.shard] = applied.index
-        if let recorded = applied.recorded { self.sessions[applied.shard].record(recorded) }
-        if case .finished(let transaction, let decision?, _) = applied.effect {
-            self.decisions[applied.shard][transaction] = decision
-        }
+            index == self.received[shard] + 1, "shard \(shard) delivered entry \(index) after \(self.received[shard])")
+        self.received[shard] = index
+        if let recorded { self.sessions[shard].record(recorded) }
+        if let (transaction, decision) = decision { self.decisions[shard][transaction] = decision }
+    }
+
+    /// The decision an entry logged, with its transaction: a finish that carries its anchor's decision.
+    private static func decision(of applied: ShardApplied) -> (TransactionID, Bool)? {
+        guard case .finished(let transaction, let decision?, _) = applied.effect else { return nil }
+        return (transaction, decision)
     }
 
     /// Whether queued entry `index` of `shard`, shown now, is shown in its shard's order: it is the only entry
@@ -293,7 +327,7 @@ struct CommitFeed {
             self.queuedPaths[shard].remove(change, at: index)
             updates.append(
                 Update(
-                    namespace: change.namespace, mutations: change.mutations, increments: change.increments,
+                    namespace: change.namespace, parts: [change.mutations], increments: change.increments,
                     subtrees: isInOrder ? change.subtrees : nil))
         case .prepared(let transaction, let intent):
             self.queues[shard].remove(index)
@@ -364,17 +398,26 @@ struct CommitFeed {
         of parts: [ShardTransactionPart], adding restored: [[ResolvedMutation]] = [], isInOrder: Bool
     ) -> Update? {
         guard let namespace = parts.first?.change.namespace else { return nil }
+        var subtrees: [ShardSubtree]?
+        if isInOrder, restored.isEmpty {
+            subtrees = []
+            for part in parts {
+                guard let own = part.change.subtrees else {
+                    subtrees = nil
+                    break
+                }
+                subtrees?.append(contentsOf: own)
+            }
+        }
+        // Only a view that applies the mutations itself adds the increments; one given the subtrees never reads them.
         var increments: [Path: LeafValue] = [:]
-        var subtrees: [ShardSubtree]? = isInOrder && restored.isEmpty ? [] : nil
-        for part in parts {
-            increments.merge(part.change.increments) { first, _ in first }
-            if let own = part.change.subtrees { subtrees?.append(contentsOf: own) } else { subtrees = nil }
+        if subtrees == nil {
+            for part in parts { increments.merge(part.change.increments) { first, _ in first } }
         }
         let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
-        let mutations = parts.map(\.change.mutations) + restored
         return Update(
-            namespace: namespace, mutations: Self.merge(mutations, spineValues: spineValues), increments: increments,
-            subtrees: subtrees)
+            namespace: namespace, parts: parts.map(\.change.mutations) + restored, spineValues: spineValues,
+            increments: increments, subtrees: subtrees)
     }
 
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
@@ -409,7 +452,9 @@ struct CommitFeed {
     /// subtrees and the same spine copy, so its parts are joined (or, when `spineValues` holds the whole value the
     /// parts were cut from, that value is taken as is); shallower paths apply first.
     static func merge(_ parts: [[ResolvedMutation]], spineValues: [Path: Node] = [:]) -> [ResolvedMutation] {
-        let ordered = parts.flatMap { $0 }.sorted(by: Self.applyOrder)
+        // Sorted in place: a star's answer and its view update each pass through here.
+        var ordered = parts.flatMap { $0 }
+        ordered.sort(by: Self.applyOrder)
         // Sorted, a path written twice sits next to itself: without one, the mutations apply as they are.
         if !zip(ordered, ordered.dropFirst()).contains(where: { $0.path == $1.path }) { return ordered }
         var sets: [Path: [Node]] = [:]

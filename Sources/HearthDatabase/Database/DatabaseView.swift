@@ -193,7 +193,8 @@ public final class DatabaseView: Sendable {
                 if state.unpublished.isEmpty { state.isPublishing = false }
                 return state.unpublished
             }
-            for waiter in resumed { waiter.end(.shown) }
+            // What the resumed waiters answer (every write of each turn now shown) reaches each reactor in one hand-off.
+            if !resumed.isEmpty { FlushBatch.collecting { for waiter in resumed { waiter.end(.shown) } } }
         }
     }
 

@@ -81,7 +81,7 @@ public final class QueryIndexes: Sendable {
 
     /// The indexed locations of `namespace` that writes at `paths` touch, with their nodes in `root` before the
     /// writes: what `advance` needs after them. Called by the read view under its lock, before it applies them.
-    func touched(_ namespace: String, paths: [Path], root: Node) -> [(Location, Node)] {
+    func touched(_ namespace: String, paths: some Collection<Path>, root: Node) -> [(Location, Node)] {
         self.state.withLock { state in
             guard let kept = state.kept[namespace] else { return [] }
             return kept.keys.filter { location in

@@ -39,7 +39,7 @@ struct ViewState {
                 heard += self.apply(restored, registry: registry)
                 continue
             }
-            let listeners = registry.listeners(namespace: update.namespace, touching: update.mutations.map(\.path))
+            let listeners = registry.listeners(namespace: update.namespace, touching: update.paths)
             if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty) {
                 heard.append((change, listeners))
             }
@@ -81,20 +81,28 @@ struct ViewState {
     private mutating func apply(_ update: CommitFeed.Update, keepingOldRoot: Bool) -> CommittedChange? {
         var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
         let old = keepingOldRoot ? root : .empty
-        let indexed = self.indexes?.touched(update.namespace, paths: update.mutations.map(\.path), root: root) ?? []
-        var mutations = update.mutations
+        let indexed = self.indexes?.touched(update.namespace, paths: update.paths, root: root) ?? []
+        // In applying order, asked for only when needed: to apply them, for the query indexes they touch, or for
+        // the listeners (`Update.mutations` sorts a transaction's).
+        var mutations: [ResolvedMutation]?
         if let subtrees = update.subtrees {
             for subtree in subtrees { root.set(subtree.node, at: subtree.path) }
         } else {
-            mutations = Self.resolving(mutations, increments: update.increments, in: root)
-            for mutation in mutations { mutation.apply(to: &root) }
+            let resolved = Self.resolving(update.mutations, increments: update.increments, in: root)
+            for mutation in resolved { mutation.apply(to: &root) }
+            mutations = resolved
         }
-        self.indexes?.advance(indexed, root: root, mutations: mutations)
+        if !indexed.isEmpty {
+            let ordered = mutations ?? update.mutations
+            mutations = ordered
+            self.indexes?.advance(indexed, root: root, mutations: ordered)
+        }
         self.roots[update.namespace] = root.isEmpty ? nil : root
         self.sequence += 1
         guard keepingOldRoot else { return nil }
         return CommittedChange(
-            namespace: update.namespace, mutations: mutations, sequence: self.sequence, oldRoot: old, newRoot: root)
+            namespace: update.namespace, mutations: mutations ?? update.mutations, sequence: self.sequence,
+            oldRoot: old, newRoot: root)
     }
 
     /// `mutations` with each bare increment's value added to the one `root` holds (commuting increments may reach

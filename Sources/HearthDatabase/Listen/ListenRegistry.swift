@@ -60,7 +60,7 @@ struct ListenRegistry {
     }
 
     /// The listeners a change to any of `paths` may concern, each once.
-    func listeners(namespace: String, touching paths: [Path]) -> [any ChangeListener] {
+    func listeners(namespace: String, touching paths: some Sequence<Path>) -> [any ChangeListener] {
         guard let root = self.roots[namespace] else { return [] }
         var found: [ObjectIdentifier: any ChangeListener] = [:]
         for path in paths {

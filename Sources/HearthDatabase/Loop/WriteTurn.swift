@@ -1,4 +1,5 @@
 import HearthCore
+import HearthNet
 import HearthSystem
 
 /// The writes one turn of the write loop decided, answered together: one wait for the read view to show them, then
@@ -7,9 +8,15 @@ import HearthSystem
 /// to report its failure, which answers the turn's writes with its error instead.
 struct WriteTurn {
     private var decided: [(write: PendingWrite, batch: WriteBatch, index: Int)] = []
+    /// Per shard, the newest entry a decided write waits for the view to show.
+    private var awaited: [Int: UInt64] = [:]
+    /// Where the decided writes were logged.
+    private var positions: [ShardLogPosition] = []
 
     /// Adds write `index` of `batch`, decided as `write`.
     mutating func add(_ write: PendingWrite, batch: WriteBatch, index: Int) {
+        write.awaitIndexes(in: &self.awaited)
+        if case .committed(let logged, _) = write.state { self.positions += logged }
         self.decided.append((write, batch, index))
     }
 
@@ -17,14 +24,9 @@ struct WriteTurn {
     /// fails first fails them all with its error.
     func finish() {
         guard let first = self.decided.first?.write else { return }
-        var positions: [ShardLogPosition] = []
-        var indexes: [Int: UInt64] = [:]
-        for (write, _, _) in self.decided {
-            if case .committed(let logged, _) = write.state { positions += logged }
-            indexes.merge(write.awaitedIndexes, uniquingKeysWith: max)
-        }
-        let (decided, awaited) = (self.decided, indexes)
-        // Whichever comes first answers: the view showing the writes, or the log failing before it could.
+        let decided = self.decided
+        // Whichever comes first answers: the view showing the writes, or the log failing before it could. The
+        // answers leave in one batch: each reactor is woken once for the turn's acknowledgements and replies.
         let isAnswered = Lock(false)
         let answer = { @Sendable (answer: (PendingWrite) -> WriteBatch.Answer) in
             guard
@@ -32,12 +34,14 @@ struct WriteTurn {
                     defer { answered = true }; return answered
                 })
             else { return }
-            for (write, batch, index) in decided { batch.answer(index, answer(write)) }
+            FlushBatch.collecting {
+                for (write, batch, index) in decided { batch.answer(index, answer(write)) }
+            }
         }
-        first.view.whenShown(awaited) { end in
+        first.view.whenShown(self.awaited) { end in
             answer { end == .shown ? .success($0.shownOutcome()) : .failure(DatabaseClosedError()) }
         }
-        first.log.whenCommitted(positions) { committed in
+        first.log.whenCommitted(self.positions) { committed in
             if case .failure(let error) = committed { answer { _ in .failure(error) } }
         }
     }

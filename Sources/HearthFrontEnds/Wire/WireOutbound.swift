@@ -12,6 +12,11 @@ final class WireOutbound: Sendable {
 
     init(_ message: [UInt8]) {
         self.message = message
-        self.webSocketFrames = WireFrameSplitter.frames(message).map { $0.map(WebSocketFrameEncoder.encodeText) }
+        // A message that fits one frame (every acknowledgement, most pushes) is framed from its bytes as they are:
+        // the server's encoder wrote valid UTF-8, the very bytes the splitter's one frame would hold.
+        self.webSocketFrames =
+            message.count <= WireFrameSplitter.maximumFrameBytes
+            ? [WebSocketFrameEncoder.encodeText(utf8: message)]
+            : WireFrameSplitter.frames(message).map { $0.map(WebSocketFrameEncoder.encodeText) }
     }
 }

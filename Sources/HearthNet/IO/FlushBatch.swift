@@ -4,11 +4,13 @@ import HearthSystem
 /// batch ends, in one command per reactor: one send per connection for everything the batch queued for it. The read
 /// view publishes each batch of commits inside one, so a connection listening to a busy location gets the batch's
 /// events in one `send` instead of waking the reactor for each (as Redis writes a client's output buffer once per
-/// event-loop turn).
+/// event-loop turn); the write loop answers each turn's writes inside one, so a turn's acknowledgements and replies
+/// wake each reactor once rather than once per write.
 package enum FlushBatch {
     @TaskLocal static var current: Collector?
 
-    /// Runs `body`; the flushes its writes ask for are sent when it returns. Inside another batch, it joins that one.
+    /// Runs `body`; the flushes its writes ask for, and the commands it hands over with `send(_:to:)`, go to their
+    /// reactors when it returns. Inside another batch, it joins that one.
     package static func collecting<T>(_ body: () throws -> T) rethrows -> T {
         guard Self.current == nil else { return try body() }
         let collector = Collector()
@@ -16,34 +18,75 @@ package enum FlushBatch {
         return try Self.$current.withValue(collector) { try body() }
     }
 
-    /// The connections whose writer asked for a flush during the batch, each once (a writer asks again only after
-    /// its reactor has begun flushing).
-    final class Collector: Sendable {
-        private let pending = Lock<[(inbox: ReactorInbox, connectionID: UInt64)]>([])
+    /// Hands `command` to `inbox`: at the end of the batch when one is collecting (with every other command and
+    /// flush the batch gathered for that reactor, in one wake-up), else at once.
+    static func send(_ command: ReactorInbox.Command, to inbox: ReactorInbox) {
+        if let batch = Self.current {
+            batch.add(command, for: inbox)
+        } else {
+            inbox.send(command)
+        }
+    }
 
-        func add(_ inbox: ReactorInbox, connectionID: UInt64) {
-            self.pending.withLock { $0.append((inbox, connectionID)) }
+    /// Runs `body` once what the batch gathered has been handed to the reactors (at once outside a batch): for what
+    /// must not happen before a command sent with `send(_:to:)` is queued, such as counting a reply as delivered.
+    static func afterSending(_ body: @escaping @Sendable () -> Void) {
+        if let batch = Self.current {
+            batch.add(afterwards: body)
+        } else {
+            body()
+        }
+    }
+
+    /// The connections whose writer asked for a flush during the batch, each once (a writer asks again only after
+    /// its reactor has begun flushing), and the other commands handed over in it, in the order they came.
+    final class Collector: Sendable {
+        private struct Pending {
+            var flushes: [(inbox: ReactorInbox, connectionID: UInt64)] = []
+            var commands: [(inbox: ReactorInbox, command: ReactorInbox.Command)] = []
+            var afterwards: [@Sendable () -> Void] = []
         }
 
-        /// Sends each reactor one command for all of its connections, so it sees the whole batch in one turn.
+        private let pending = Lock(Pending())
+
+        func add(_ inbox: ReactorInbox, connectionID: UInt64) {
+            self.pending.withLock { $0.flushes.append((inbox, connectionID)) }
+        }
+
+        func add(_ command: ReactorInbox.Command, for inbox: ReactorInbox) {
+            self.pending.withLock { $0.commands.append((inbox, command)) }
+        }
+
+        func add(afterwards body: @escaping @Sendable () -> Void) {
+            self.pending.withLock { $0.afterwards.append(body) }
+        }
+
+        /// Sends each reactor what the batch gathered for it in one hand-off, so it sees the whole batch in one
+        /// turn: its commands in the order they came, then one flush naming each of its connections; then runs what
+        /// waited for that (`afterSending`).
         func flush() {
             let pending = self.pending.withLock { pending in
-                defer { pending = [] }
+                defer { pending = Pending() }
                 return pending
             }
-            var inboxes: [(inbox: ReactorInbox, connectionIDs: [UInt64])] = []
-            for (inbox, connectionID) in pending {
-                if let index = inboxes.firstIndex(where: { $0.inbox === inbox }) {
-                    inboxes[index].connectionIDs.append(connectionID)
-                } else {
-                    inboxes.append((inbox, [connectionID]))
+            var inboxes: [(inbox: ReactorInbox, commands: [ReactorInbox.Command], connectionIDs: [UInt64])] = []
+            func slot(_ inbox: ReactorInbox) -> Int {
+                if let index = inboxes.firstIndex(where: { $0.inbox === inbox }) { return index }
+                inboxes.append((inbox, [], []))
+                return inboxes.count - 1
+            }
+            for (inbox, command) in pending.commands { inboxes[slot(inbox)].commands.append(command) }
+            for (inbox, connectionID) in pending.flushes { inboxes[slot(inbox)].connectionIDs.append(connectionID) }
+            for (inbox, commands, connectionIDs) in inboxes {
+                var all = commands
+                switch connectionIDs.count {
+                case 0: break
+                case 1: all.append(.flush(connectionID: connectionIDs[0]))
+                default: all.append(.flushMany(connectionIDs: connectionIDs))
                 }
+                inbox.send(contentsOf: all)
             }
-            for (inbox, connectionIDs) in inboxes {
-                inbox.send(
-                    connectionIDs.count == 1
-                        ? .flush(connectionID: connectionIDs[0]) : .flushMany(connectionIDs: connectionIDs))
-            }
+            for body in pending.afterwards { body() }
         }
     }
 }

@@ -55,21 +55,28 @@ final class ReactorInbox: Sendable {
 
     /// Queues `command` and wakes the reactor; refused commands are released at once.
     func send(_ command: Command) {
+        self.send(contentsOf: CollectionOfOne(command))
+    }
+
+    /// Queues `commands`, in order, and wakes the reactor once for all of them (`FlushBatch`); refused commands are
+    /// released at once.
+    func send(contentsOf commands: some Collection<Command>) {
+        guard !commands.isEmpty else { return }
         let descriptor = self.eventDescriptor
-        let (refused, wakes): (Command?, Bool) = self.state.withLock { state in
-            guard !state.isClosed else { return (command, false) }
-            state.commands.append(command)
-            guard !state.isWakePending else { return (nil, false) }
+        let (isRefused, wakes): (Bool, Bool) = self.state.withLock { state in
+            guard !state.isClosed else { return (true, false) }
+            state.commands.append(contentsOf: commands)
+            guard !state.isWakePending else { return (false, false) }
             state.isWakePending = true
             self.wakesInFlight.add(1, ordering: .relaxed)
-            return (nil, true)
+            return (false, true)
         }
         if wakes {
             var one: UInt64 = 1
             _ = Glibc.write(descriptor, &one, MemoryLayout<UInt64>.size)
             self.wakesInFlight.subtract(1, ordering: .releasing)
         }
-        if let refused { Self.release(refused) }
+        if isRefused { commands.forEach(Self.release) }
     }
 
     /// Called by the reactor when the eventfd is readable: resets it and takes every queued command, in order.

@@ -12,8 +12,10 @@ extension HTTPConnectionHandler {
         let connectionID = connection.id
         let outstanding = self.outstanding
         let isTaken = self.application.handleAtOnce(batch: requests) { replies in
-            inbox.send(.message(connectionID: connectionID, HTTPBatchReply(batch: number, replies: replies)))
-            outstanding.end()
+            // Replies given while the write loop answers a turn reach each reactor together, in one wake-up.
+            FlushBatch.send(
+                .message(connectionID: connectionID, HTTPBatchReply(batch: number, replies: replies)), to: inbox)
+            FlushBatch.afterSending { outstanding.end() }
         }
         guard isTaken else {
             self.outstanding.end()

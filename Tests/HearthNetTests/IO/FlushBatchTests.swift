@@ -1,10 +1,12 @@
 import HearthSystem
+import Synchronization
 import Testing
 
 @testable import HearthNet
 
 /// Flushes asked for inside a batch wait for its end: one command for the reactor naming each connection once,
-/// however many writes the batch made, none before; outside a batch each write asks at once.
+/// however many writes the batch made, none before, with the other commands the batch handed over; outside a batch
+/// each write asks at once.
 @Suite struct FlushBatchTests {
     private static func flushes(_ inbox: ReactorInbox) -> [[UInt64]] {
         inbox.takeCommands().compactMap {
@@ -29,6 +31,47 @@ import Testing
         }
         #expect(Self.flushes(inbox) == [[1, 2, 3]])
         #expect(writers[0].queue.withLock { $0.queuedBytes } == 6, "every write was queued")
+    }
+
+    /// A message for a connection's handler, told apart by its number.
+    private struct Numbered: ConnectionMessage {
+        let number: Int
+        func discard() {}
+    }
+
+    /// Commands handed over inside a batch (a turn's REST replies) reach their reactor when it ends, before its
+    /// flush, in the order they came, and what waits for them (`afterSending`) runs only then.
+    @Test func commandsHandedOverInABatchGoWithItsFlushesWhenItEnds() throws {
+        let inbox = try ReactorInbox()
+        let writer = ConnectionWriter(id: 7, limit: 1 << 20, inbox: inbox)
+        let delivered = Mutex(false)
+        FlushBatch.collecting {
+            FlushBatch.send(.message(connectionID: 7, Numbered(number: 1)), to: inbox)
+            writer.write([1])
+            FlushBatch.send(.message(connectionID: 7, Numbered(number: 2)), to: inbox)
+            FlushBatch.afterSending { delivered.withLock { $0 = true } }
+            #expect(inbox.takeCommands().isEmpty, "nothing reaches the reactor while the batch runs")
+            #expect(!delivered.withLock { $0 }, "what waits for the batch's commands waits with them")
+        }
+        #expect(delivered.withLock { $0 })
+        let commands = inbox.takeCommands().map { command -> String in
+            switch command {
+            case .message(_, let message as Numbered): "message \(message.number)"
+            case .flush(let id): "flush \(id)"
+            default: "other"
+            }
+        }
+        #expect(commands == ["message 1", "message 2", "flush 7"])
+    }
+
+    /// Outside a batch, a command is handed over at once and what waits for it runs at once.
+    @Test func outsideABatchACommandGoesAtOnce() throws {
+        let inbox = try ReactorInbox()
+        let delivered = Mutex(false)
+        FlushBatch.send(.message(connectionID: 3, Numbered(number: 1)), to: inbox)
+        FlushBatch.afterSending { delivered.withLock { $0 = true } }
+        #expect(inbox.takeCommands().count == 1)
+        #expect(delivered.withLock { $0 })
     }
 
     @Test func outsideABatchAWriteAsksAtOnce() throws {

@@ -2,6 +2,13 @@ import HearthNet
 import Testing
 
 @Suite struct WebSocketFrameEncoderTests {
+    /// A text frame made from UTF-8 bytes is the frame made from the same text.
+    @Test func aTextFrameFromUTF8BytesEqualsOneFromTheText() {
+        for text in ["Hello", "", "ünïcödé ✓", String(repeating: "x", count: 300)] {
+            #expect(WebSocketFrameEncoder.encodeText(utf8: Array(text.utf8)) == WebSocketFrameEncoder.encodeText(text))
+        }
+    }
+
     @Test func encodesTheUnmaskedAndMaskedHelloFromRFC6455() {
         #expect(WebSocketFrameEncoder.encodeText("Hello") == [0x81, 0x05, 0x48, 0x65, 0x6C, 0x6C, 0x6F])
         let masked = WebSocketFrameEncoder.encodeFrame(

@@ -10,6 +10,7 @@ import Testing
 
 @testable import HearthDatabase
 @testable import HearthFrontEnds
+@testable import HearthNet
 @testable import HearthNode
 @testable import HearthServer
 
@@ -64,6 +65,20 @@ import Testing
         let keys = try #require(
             Fixture.keys("p", under: Fixture.path("posts"), router: database.coordinator.router, shards: [0, 1]))
         return (keys[0], keys[1])
+    }
+
+    /// A turn's answers are given inside one `FlushBatch`: the acknowledgements and replies they send reach each
+    /// reactor in one hand-off for the whole turn, not one per write.
+    @Test func aTurnsAnswersAreGivenInsideOneFlushBatch() async throws {
+        try await Self.withDatabase { database in
+            let write = Self.write([try Fixture.set("a", "1")])
+            let gathered = await withCheckedContinuation { continuation in
+                database.writes.submit(connection: 1, [write]) { answers in
+                    continuation.resume(returning: answers.allSatisfy(Self.isCommitted) && FlushBatch.current != nil)
+                }
+            }
+            #expect(gathered)
+        }
     }
 
     /// The shards' commands run on the loop's thread, and a command queued after a batch finds the batch's writes

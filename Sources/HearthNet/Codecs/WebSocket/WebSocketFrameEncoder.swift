@@ -12,6 +12,12 @@ public enum WebSocketFrameEncoder {
         self.encodeFrame(.text, payload: text.utf8)
     }
 
+    /// A final text frame carrying `bytes`, which must already be valid UTF-8 (a message the server encoded), as
+    /// they are: no `String` is made of them on the way.
+    public static func encodeText(utf8 bytes: [UInt8]) -> [UInt8] {
+        self.encodeFrame(.text, payload: bytes)
+    }
+
     /// A final binary frame.
     public static func encodeBinary(_ bytes: [UInt8]) -> [UInt8] {
         self.encodeFrame(.binary, payload: bytes)
