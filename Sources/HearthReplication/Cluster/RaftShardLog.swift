@@ -385,7 +385,8 @@ final class RaftShardLog: ShardLog {
     }
 
     /// Rebuilds the shard's machine, which ran ahead of commit as a leader, from its committed state through `index`.
-    /// - Throws: `RaftApplyHalt` when that state cannot be read back or rebuilt (the group's replica stops there);
+    /// - Throws: `RaftApplyHalt` when that state cannot be rebuilt — its entries skip or repeat an index, a damaged
+    ///   log (the group's replica stops there);
     ///   what reading the stored snapshot throws.
     private func rebuild(shard: Int, through index: UInt64, with applier: Applier) async throws {
         let (base, commands) = try await self.committedState(shard: shard, through: index)
@@ -395,7 +396,7 @@ final class RaftShardLog: ShardLog {
             let group = RaftGroupID(UInt32(shard))
             throw RaftApplyHalt(
                 group: group, index: index + 1, term: self.service.host(group)?.term(at: index + 1) ?? 0,
-                reason: "rebuilding the shard's state through entry \(index) found that \(error)")
+                reason: "rebuilding the shard's state through entry \(index) found that \(error)", cause: .damagedLog)
         }
         self.shards.withLock { Self.rebuilt(&$0, shard: shard) }
     }
@@ -418,7 +419,8 @@ final class RaftShardLog: ShardLog {
         guard let gap else { return nil }
         let stopped = foreign[applied.count].raft
         return RaftApplyHalt(
-            group: RaftGroupID(UInt32(shard)), index: stopped.index, term: stopped.term, reason: "\(gap)")
+            group: RaftGroupID(UInt32(shard)), index: stopped.index, term: stopped.term, reason: "\(gap)",
+            cause: .damagedLog)
     }
 
     /// The machine's own application of committed command `entry`, when this node proposed it. Any other command

@@ -88,7 +88,8 @@ extension ReplicatedDatabase {
                     break
                 } catch {
                     result.halt = RaftApplyHalt(
-                        group: group, index: entry.index, term: entry.term, reason: "\(error)")
+                        group: group, index: entry.index, term: entry.term, reason: "\(error)",
+                        cause: error is ShardEntryGapError ? .damagedLog : .unreadable)
                     break
                 }
             }

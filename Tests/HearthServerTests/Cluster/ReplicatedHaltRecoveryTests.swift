@@ -102,6 +102,7 @@ import Testing
                 let halt = try #require(database.service.host(group)?.halt)
                 #expect(halt.term == accepted.term)
                 #expect(halt.reason.contains("unknown shard entry kind 238"), "\(halt.reason)")
+                #expect(halt.cause == .unreadable && halt.description.contains("upgrade this node"))
                 let started = ContinuousClock.now
                 await #expect(throws: ShardHaltedError.self) {
                     _ = try await database.coordinator.write(
@@ -165,6 +166,7 @@ import Testing
                 let halt = try #require(database.service.host(group)?.halt)
                 #expect(halt.term == accepted.term)
                 #expect(halt.reason.contains("entry 1000000") && halt.reason.contains("entries are missing"))
+                #expect(halt.cause == .damagedLog && halt.description.contains("replace this member"))
                 #expect(try member.value(halted + "/stars") == Node(.int(1)), "what came before the entry stays")
                 await #expect(throws: ShardHaltedError.self) {
                     _ = try await database.coordinator.write(
@@ -178,6 +180,7 @@ import Testing
             for member in members {
                 let halt = try #require(member.database?.service.host(group)?.halt)
                 #expect(halt.index == accepted.index && halt.reason.contains("entries are missing"), "after a restart")
+                #expect(halt.cause == .damagedLog, "a restart's recovery names the damage too")
             }
             let other = try Self.path(shard: 0, other: true)
             #expect(try await InProcessCluster.write(4, at: other + "/stars", members: members))
