@@ -42,6 +42,8 @@ extension CommitFeed {
     mutating func restore(_ snapshot: ShardSnapshot) -> [Update] {
         let shard = snapshot.machine.shard
         let index = snapshot.machine.lastIndex
+        // A programmer's invariant: a replica's log refuses a snapshot behind what the view received
+        // (`RaftShardLog.install` halts the group, a damaged log) before handing it here.
         precondition(
             index >= self.received[shard],
             "shard \(shard) was given a snapshot at entry \(index) after receiving entry \(self.received[shard])")

@@ -169,6 +169,12 @@ public final class DatabaseView: Sendable {
         self.state.withLock { state in state.data.capture(shard: shard).map { ($0, state.positions[shard]) } }
     }
 
+    /// The last entry of `shard` the view has received (shown, queued, or covered by a snapshot it holds): a snapshot
+    /// handed to `restore` must reach at least this far.
+    package func receivedIndex(shard: Int) -> UInt64 {
+        self.state.withLock { $0.data.feed.received[shard] }
+    }
+
     /// The shards whose snapshot waits for the other shards to catch up with it before it is shown.
     package var shardsWaitingForSnapshot: [Int] {
         self.state.withLock { $0.data.feed.restores.keys.sorted() }

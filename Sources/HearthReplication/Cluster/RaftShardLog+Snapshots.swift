@@ -10,7 +10,8 @@ extension RaftShardLog {
     /// view (which shows it once the other shards have caught up with it), and resolves the writes waiting on
     /// entries it covers.
     /// - Throws: `RaftApplyHalt` when the snapshot cannot be decoded (a newer release's format, in a rolling
-    ///   upgrade: the group's replica stops, nothing is stored); `StorageError` when it cannot be stored.
+    ///   upgrade: the group's replica stops, nothing is stored) or reaches less far into the shard than this replica
+    ///   already applied (a damaged log: the same); `StorageError` when it cannot be stored.
     func install(shard: Int, _ snapshot: RaftSnapshot, restoring applier: Applier) async throws {
         let payload: ShardSnapshotPayload
         do {
@@ -24,6 +25,16 @@ extension RaftShardLog {
                 group: RaftGroupID(UInt32(shard)), index: snapshot.metadata.index, term: snapshot.metadata.term,
                 reason: "the snapshot the leader sent does not decode as a shard snapshot this release reads "
                     + "(\(detail))")
+        }
+        // A group applies in order (this install, then its entries), so what the view has received cannot move
+        // between this check and the restore below.
+        let received = self.view.receivedIndex(shard: shard)
+        guard payload.snapshot.machine.lastIndex >= received else {
+            throw RaftApplyHalt(
+                group: RaftGroupID(UInt32(shard)), index: snapshot.metadata.index, term: snapshot.metadata.term,
+                reason: "the leader's snapshot holds shard \(shard) through its entry "
+                    + "\(payload.snapshot.machine.lastIndex), behind entry \(received) this replica already applied",
+                cause: .damagedLog)
         }
         try self.store.write(snapshot, shard: shard)
         await applier.restore(payload.snapshot.machine)

@@ -190,4 +190,42 @@ import Testing
                 })
         }
     }
+
+    /// A snapshot from the shard's leader that holds the shard through an earlier entry than this replica already
+    /// applied (a damaged log or a buggy leader) halts the group as a damaged log, naming both indexes, before
+    /// anything is stored or restored: the replica's data stays as it was, and the node does not crash.
+    @Test(.timeLimit(.minutes(2))) func aSnapshotBehindWhatTheReplicaAppliedHaltsTheGroupAndChangesNothing()
+        async throws
+    {
+        try await InProcessCluster.with(router: Self.router) { (members) async throws in
+            let path = try Self.path(shard: 0)
+            for stars in 1...3 { #expect(try await InProcessCluster.write(stars, at: path + "/stars", members: members)) }
+            let member = try #require(members.first)
+            let database = try #require(member.database)
+            #expect(await eventually(seconds: 30) { database.view.receivedIndex(shard: 0) >= 3 })
+            let behind = ShardSnapshotPayload(
+                snapshot: ShardSnapshot(machine: ShardStateMachine(shard: 0, spineDepth: 2), decisions: [:], cut: [:]),
+                terms: CommittedTerms())
+            let snapshot = RaftSnapshot(
+                metadata: RaftSnapshotMetadata(index: 1_000, term: 99, membership: RaftMembership(voters: ["n1"])),
+                data: behind.encoded())
+            let touched = Mutex(false)
+            let applier = RaftShardLog.Applier(
+                apply: { _, _ in
+                    touched.withLock { $0 = true }
+                    return ([], nil)
+                },
+                rebuild: { _, _, _ in touched.withLock { $0 = true } },
+                restore: { _ in touched.withLock { $0 = true } })
+            do {
+                try await database.log.install(shard: 0, snapshot, restoring: applier)
+                Issue.record("a snapshot behind the replica was installed")
+            } catch let halt as RaftApplyHalt {
+                #expect(halt.cause == .damagedLog && halt.index == 1_000)
+                #expect(halt.reason.contains("through its entry 0") && halt.reason.contains("behind entry"))
+            }
+            #expect(!touched.withLock { $0 }, "nothing restored")
+            #expect(try member.value(path + "/stars") == Node(.int(3)), "the replica's data is as it was")
+        }
+    }
 }
