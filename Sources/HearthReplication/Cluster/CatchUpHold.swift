@@ -1,7 +1,8 @@
 /// Whether a cluster member takes its clients' requests yet: one that has just started (after a crash, say, with
 /// its shards' leaders far ahead of it) holds them until it has caught up — what `/.ready` answers
-/// (`ReplicatedDatabase.notReadyReason`) — or until `maximumHold` after it opened, whichever comes first. From then on
-/// it serves for good: a later lapse (an election, a partition) is the writes' own business, with their own bounds.
+/// (`ReplicatedDatabase.notReadyReason`) — or until `maximumHold` after it opened, whichever comes first. From then
+/// on it serves for good: a later lapse (an election, a partition) is the writes' own business, with their own
+/// bounds.
 ///
 /// A member that serves while it catches up coordinates its clients' writes and compare-and-sets slowly (it is busy
 /// applying what it missed, its reads wait for it to apply through their read indexes) and answers other members'

@@ -238,6 +238,7 @@ package final class ClusterNode: NodeBackend {
                     peer, isReachable: alive.contains(peer) && link.isConnected,
                     connections: link.connectionsEstablished, now: now)
             }
+            guard balance.isDue(now: now) else { continue }
             let actions = balance.step(
                 now: now, shards: self.database.balanceShards(preferred: self.placement.preferredLeaders))
             guard !actions.isEmpty else { continue }

@@ -17,8 +17,8 @@ import HearthCluster
 /// pause ends once another node leads (at most `handoverBound` after). Handovers start in rounds every `round`, as
 /// before; the eventual result is the same: every shard led by its preferred leader when that node is settled.
 ///
-/// A pure value: the shell (`ClusterNode.balanceLeaders`, with `ReplicatedDatabase+Balance.swift`) reports peers and shards with
-/// the time, and carries out the actions.
+/// A pure value: the shell (`ClusterNode.balanceLeaders`, with `ReplicatedDatabase+Balance.swift`) reports peers
+/// and shards with the time, and carries out the actions.
 struct LeaderBalance: Sendable {
     /// The bounds.
     struct Settings: Sendable, Equatable {
@@ -112,6 +112,12 @@ struct LeaderBalance: Sendable {
         guard let known = self.peers[peer], known.isReachable else { return false }
         guard let since = known.settlingSince else { return true }
         return now >= since + self.settings.settlePeriod
+    }
+
+    /// Whether a step at `now` has anything to decide (a handover in progress, or a round due), so the shell looks
+    /// at the shards only then.
+    func isDue(now: ContinuousClock.Instant) -> Bool {
+        !self.handovers.isEmpty || self.nextRound.map { now >= $0 } ?? true
     }
 
     /// Decides at `now` from the shards as this node sees them: handovers that go on, end or give up, and, once a

@@ -44,6 +44,15 @@ import Testing
         #expect(balance.handovers.isEmpty)
     }
 
+    /// Between rounds, with no handover in progress, a step has nothing to decide; a handover keeps it due.
+    @Test func stepsAreDueAtRoundsAndDuringHandovers() {
+        var balance = Self.started()
+        #expect(!balance.isDue(now: Self.at(2_999)))
+        #expect(balance.isDue(now: Self.at(3_000)))
+        #expect(balance.step(now: Self.at(3_000), shards: [Self.shard(running: 1)]) == [.pause(shard: 0)])
+        #expect(balance.isDue(now: Self.at(3_100)))
+    }
+
     /// A peer that restarted (a new connection) gets no shard until it has stayed reachable for the settle period,
     /// however caught up its log looks.
     @Test func aRestartedPeerWaitsOutTheSettlePeriod() {
