@@ -25,7 +25,7 @@ public protocol DatabaseAccess: Sendable {
     func readBarrier(namespace: String, path: Path) async throws
     /// Returns once the node takes its clients' requests; a front end calls it before it handles one. A single node
     /// serves at once (it recovered before its port opened); a cluster member that has just started waits until it
-    /// has caught up with its shards' leaders (what `/.ready` answers), at most its `--catch-up-hold`. Nothing is
+    /// has caught up with its shards' leaders (what `/.ready` answers), at most `--catch-up-hold-seconds`. Nothing is
     /// refused: a held request only starts later.
     func waitUntilServing() async
 }
