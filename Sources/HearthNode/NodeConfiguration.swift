@@ -63,6 +63,10 @@ public struct NodeConfiguration: Sendable {
     public var wirePingSeconds = 30.0
     /// Interval between SSE keep-alive events.
     public var keepAliveSeconds = 30.0
+    /// How long at most a cluster member that has just started holds its clients' requests until it has caught up
+    /// with its shards' leaders (`--catch-up-hold-seconds`; 0 serves at once). A member down for seconds under load
+    /// catches up in well under a second; one down for long may need snapshots, and serves once the hold runs out.
+    public var catchUpHoldSeconds = 5
     /// Lowest log level written.
     public var logLevel: LogLevel = .info
     /// The cluster this node is a member of, and which member it is; nil runs a single node.

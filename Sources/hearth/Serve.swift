@@ -86,6 +86,7 @@ enum Serve {
             case "--snapshot-every": configuration.snapshotEveryRecords = try integer(flag, minimum: 1)
             case "--snapshot-seconds": configuration.snapshotIntervalSeconds = Double(try integer(flag, minimum: 1))
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
+            case "--catch-up-hold-seconds": configuration.catchUpHoldSeconds = try integer(flag)
             case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
             case "--max-connections": configuration.maximumConnections = try integer(flag, minimum: 1)
             case "--send-helpers": configuration.sendHelpers = try integer(flag, minimum: 0)

@@ -98,6 +98,10 @@ enum Usage {
                                   refuse peers older than release R (default: the previous minor release,
                                   the oldest the upgrade rule allows); raise it to this release once every
                                   member runs it, so a member left on the old one cannot rejoin
+          --catch-up-hold-seconds N
+                                  a member that has just started holds its clients' requests (none is refused)
+                                  until it has caught up with its shards' leaders, as /.ready says, at most N s
+                                  (default 5; 0 serves at once)
         """
 
     /// The subcommands of `hearth cluster` and their options, each with its meaning and default.

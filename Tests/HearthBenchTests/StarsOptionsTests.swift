@@ -26,6 +26,26 @@ import Testing
         #expect(try StarsOptions(arguments: ["--readers", "2"]).readerCount == 2)
     }
 
+    /// `--slow-log` takes a length; the log keeps only the operations longer than it, in the order they ended, and the
+    /// report lists them.
+    @Test func theSlowLogKeepsWhatIsSlowerThanItsLength() throws {
+        #expect(try StarsOptions(arguments: ["--slow-log", "2s"]).slowLog == .seconds(2))
+        #expect(try StarsOptions(arguments: []).slowLog == nil)
+        #expect(throws: BenchOptionsError.self) { try StarsOptions(arguments: ["--slow-log", "soon"]) }
+        let slow = SlowOperations(threshold: .seconds(2))
+        slow.start()
+        slow.note("rest", client: 3, node: "127.0.0.1:9001", took: .milliseconds(1_999), attempts: 2)
+        slow.note("transaction", client: 2, node: "realtime", took: .milliseconds(2_500), attempts: 7)
+        #expect(slow.entries.map(\.kind) == ["transaction"])
+        #expect(slow.entries.first?.attempts == 7 && slow.entries.first?.seconds == 2.5)
+        var report = StarReport(
+            options: try StarsOptions(arguments: ["--slow-log", "2s"]), run: "r", seconds: 1, tally: StarTally(),
+            violations: [])
+        report.slow = slow.entries
+        #expect(report.text.contains("slow         1 operation(s) over 2 s"))
+        #expect(report.text.contains("transaction client 2 (realtime) took 2.5 s, 7 attempt(s)"))
+    }
+
     @Test func aMixedRunSharesItsClientsTwoOneOne() {
         let modes = (0..<8).map { StarsBenchmark.mode(of: $0, in: .mixed) }
         #expect(modes == [.increment, .increment, .transaction, .rest, .increment, .increment, .transaction, .rest])

@@ -49,6 +49,11 @@ extension StarsOptions {
                 "--credential-file", "FILE",
                 "an administrator's database secret, with which --chaos asks "
                     + "/.cluster for the shards' leaders", default: "the file $HEARTH_CREDENTIAL_FILE names"),
+            BenchOption(
+                "--slow-log", "LENGTH",
+                "list every operation slower than LENGTH at the end: when it ended (seconds into the run), its kind, "
+                    + "client, node and attempts (to set against a kill, a restart or a handover in the nodes' logs)",
+                default: "off"),
             BenchOption("--json", "FILE", "write the final report as JSON to FILE", default: "none"),
             BenchOption(
                 "--html", "FILE", "write the final report as a self-contained HTML page with charts to FILE",

@@ -35,6 +35,7 @@ extension StarsOptions {
                 self.killsLeader = true
             case "--cluster-script": self.clusterScript = value
             case "--credential-file": self.credentialFile = value
+            case "--slow-log": self.slowLog = try OptionValues.duration(name, value)
             case "--json": self.jsonFile = value
             case "--html": self.htmlFile = value
             case "--mode":

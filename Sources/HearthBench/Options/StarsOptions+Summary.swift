@@ -8,7 +8,9 @@ extension StarsOptions {
             ("--hot", self.hot ? "yes" : "no"), ("--readers", "\(self.readerCount)"),
             ("--namespace", self.namespace), ("--chaos", self.killsLeader ? "kill-leader" : "none"),
             ("--cluster-script", self.clusterScript), ("--credential-file", self.credentialFile ?? "none"),
-            ("--cleanup", self.cleansUp ? "yes" : "no"), ("--json", self.jsonFile ?? "none"),
+            ("--cleanup", self.cleansUp ? "yes" : "no"),
+            ("--slow-log", self.slowLog.map { "\(StarReport.format($0.inSeconds))s" } ?? "off"),
+            ("--json", self.jsonFile ?? "none"),
             ("--html", self.htmlFile ?? "none"),
         ]
     }

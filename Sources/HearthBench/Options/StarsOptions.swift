@@ -54,6 +54,8 @@ public struct StarsOptions: Sendable, Equatable {
     /// Remove what the run wrote once its checks are done (`--cleanup`); otherwise the report ends with what was
     /// left and the command that removes it.
     public var cleansUp = false
+    /// List every operation slower than this at the end of the report (`--slow-log`); nil lists none.
+    public var slowLog: Duration?
     /// Where to write the final report as JSON.
     public var jsonFile: String?
     /// Where to write the final report as a self-contained HTML page with charts.

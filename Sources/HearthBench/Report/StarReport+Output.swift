@@ -3,7 +3,7 @@ public import HearthCore
 extension StarReport {
     /// The report as JSON: `opsPerSecond`, `invariantsOk`, `gaveUp`, `latencyMs` (p50, p90, p99, p999, max), the
     /// same by kind of operation (`latencyMsByOperation`), each node's `server` figures from `/.metrics`,
-    /// `connectionFailures`, what the run left (`leftPaths`, `cleanedUp`), when, where and with which versions it ran
+    /// `connectionFailures`, the operations slower than `--slow-log` (`slow`), what the run left (`leftPaths`, `cleanedUp`), when, where and with which versions it ran
     /// (`context`), and the rest, for scripts.
     public var json: JSONValue {
         let attempts = self.tally.attempts.map { (String($0.key), JSONValue.int(Int64($0.value))) }
@@ -36,6 +36,14 @@ extension StarReport {
                 }),
         ]
         object["connectionFailures"] = .int(Int64(self.tally.connectionFailures))
+        object["slow"] = .array(
+            self.slow.map { entry in
+                .object([
+                    "kind": .string(entry.kind), "client": .int(Int64(entry.client)), "node": .string(entry.node),
+                    "endedAtSeconds": .double(entry.endedAt), "seconds": .double(entry.seconds),
+                    "attempts": .int(Int64(entry.attempts)),
+                ])
+            })
         object["leftPaths"] = .int(Int64(self.leftPaths))
         object["cleanedUp"] = .bool(self.leftovers?.isRemoved == true)
         object["context"] =
@@ -72,6 +80,13 @@ extension StarReport {
                 "chaos        killed \(chaos.node) (leader of shard \(chaos.shard)) at \(Self.format(chaos.killedAt)) s, "
                     + "down \(Self.format(chaos.downSeconds)) s; "
                     + (back ?? "throughput did not come back within the run"))
+        }
+        if let threshold = self.options.slowLog {
+            lines.append("slow         \(self.slow.count) operation(s) over \(Self.format(threshold.inSeconds)) s")
+            lines += self.slow.map { entry in
+                "  ended \(Self.format(entry.endedAt)) s  \(entry.kind) client \(entry.client) (\(entry.node)) took "
+                    + "\(Self.format(entry.seconds)) s, \(entry.attempts) attempt(s)"
+            }
         }
         lines += self.serverLines
         let errors = self.tally.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

@@ -34,6 +34,8 @@ public struct StarReport: Sendable {
     public var leftovers: RunLeftovers?
     /// When, where and with what the run ran, for the HTML report's header.
     public var context: RunContext?
+    /// The operations slower than `--slow-log`, in the order they ended.
+    var slow: [SlowOperations.Entry] = []
 
     public init(options: StarsOptions, run: String, seconds: Double, tally: StarTally, violations: [String]) {
         self.options = options

@@ -12,6 +12,8 @@ final class RESTStarClient: StarDriver {
     private let address: SocketAddress
     private let namespace: String
     private let deadline: ContinuousClock.Instant
+    /// Where operations slower than `--slow-log` are noted, when asked.
+    private let slow: SlowOperations?
     private let state: Lock<State>
 
     private struct State {
@@ -26,8 +28,11 @@ final class RESTStarClient: StarDriver {
 
     /// - Parameter deadline: no request may run past it (the run's end and its drain).
     init(
-        index: Int, workload: StarWorkload, address: SocketAddress, namespace: String, deadline: ContinuousClock.Instant
+        index: Int, workload: StarWorkload, address: SocketAddress, namespace: String,
+        deadline: ContinuousClock.Instant,
+        slow: SlowOperations? = nil
     ) {
+        self.slow = slow
         self.index = index
         self.workload = workload
         self.address = address
@@ -88,13 +93,17 @@ final class RESTStarClient: StarDriver {
             guard let next else { return }
             let started = ContinuousClock.now
             let (outcome, starring, attempts) = self.toggle(next.pair, starring: next.starring, on: connection)
+            let took = ContinuousClock.now - started
+            if outcome == .applied {
+                self.slow?.note("rest", client: self.index, node: "\(self.address)", took: took, attempts: attempts)
+            }
             self.state.withLock { state in
                 guard !state.isFinished else { return }
                 state.ledger.record(next.pair, starring: starring, outcome)
                 state.current = nil
                 guard outcome == .applied else { return }
                 if state.isRunning { state.tally.operations += 1 }
-                state.tally.record(ContinuousClock.now - started, of: "rest")
+                state.tally.record(took, of: "rest")
                 state.tally.attempts[attempts, default: 0] += 1
             }
         }

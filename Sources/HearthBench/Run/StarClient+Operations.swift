@@ -134,8 +134,10 @@ extension StarClient {
         switch response {
         case .ok:
             if state.isRunning { state.tally.operations += 1 }
-            state.tally.record(
-                ContinuousClock.now - operation.started, of: self.usesTransactions ? "transaction" : "increment")
+            let took = ContinuousClock.now - operation.started
+            let kind = self.usesTransactions ? "transaction" : "increment"
+            state.tally.record(took, of: kind)
+            self.slow?.note(kind, client: self.index, node: "realtime", took: took, attempts: operation.attempts)
             if self.usesTransactions { state.tally.attempts[operation.attempts, default: 0] += 1 }
             return self.end(operation, .applied, &state)
         case .failure(let error) where error.code == .dataStale && operation.attempts < Self.attemptLimit:

@@ -18,13 +18,17 @@ final class StarClient: StarDriver {
     let workload: StarWorkload
     /// Whether each operation is the docs' transaction (otherwise the fan-out update).
     let usesTransactions: Bool
+    /// Where operations slower than `--slow-log` are noted, when asked.
+    let slow: SlowOperations?
     private let sink = EventSink<StarClient>()
     private let connection: PersistentConnection
     let state: Lock<State>
 
     init(
-        index: Int, workload: StarWorkload, usesTransactions: Bool, nodes: [StarsOptions.Node], namespace: String
+        index: Int, workload: StarWorkload, usesTransactions: Bool, nodes: [StarsOptions.Node], namespace: String,
+        slow: SlowOperations? = nil
     ) {
+        self.slow = slow
         self.index = index
         self.workload = workload
         self.usesTransactions = usesTransactions

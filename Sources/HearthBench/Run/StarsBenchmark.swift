@@ -34,7 +34,8 @@ public enum StarsBenchmark {
         defer { admin.close() }
         try await Self.connect([admin], options, timeout: connectTimeout)
         try await Self.setUp(workload, through: admin)
-        let clients = try await Self.clients(options, workload, connectTimeout: connectTimeout)
+        let slow = options.slowLog.map { SlowOperations(threshold: $0) }
+        let clients = try await Self.clients(options, workload, slow: slow, connectTimeout: connectTimeout)
         defer { for client in clients { client.close() } }
         let readers = (0..<options.readerCount).map {
             StarReader(index: $0, nodes: options.nodes, namespace: options.namespace)
@@ -47,6 +48,7 @@ public enum StarsBenchmark {
         let metricsBefore = await ServerMetrics.scrape(options.nodes)
         let context = RunContext.now(nodes: options.nodes, metrics: metricsBefore)
         let started = ContinuousClock.now
+        slow?.start()
         for client in clients { client.start() }
         let samples = Lock<[ThroughputRecovery.Sample]>([])
         let sampler = Task {
@@ -106,6 +108,7 @@ public enum StarsBenchmark {
                 + readerViolations + (outcome?.failure.map { ["chaos: \($0)"] } ?? []))
         report.chaos = outcome
         report.context = context
+        report.slow = slow?.entries ?? []
         report.series = series
         report.readers = readers.count
         report.readerUpdates = readerUpdates
@@ -122,9 +125,9 @@ public enum StarsBenchmark {
 
     /// The run's clients, connected: realtime connections, or REST clients (each with a keep-alive connection of
     /// its own, opened at its first request) spread over the nodes alike.
-    private static func clients(_ options: StarsOptions, _ workload: StarWorkload, connectTimeout: Duration)
-        async throws(StarsRunError) -> [any StarDriver]
-    {
+    private static func clients(
+        _ options: StarsOptions, _ workload: StarWorkload, slow: SlowOperations?, connectTimeout: Duration
+    ) async throws(StarsRunError) -> [any StarDriver] {
         var addresses: [SocketAddress] = []
         for node in options.nodes {
             do {
@@ -142,11 +145,11 @@ public enum StarsBenchmark {
                 clients.append(
                     RESTStarClient(
                         index: index, workload: workload, address: addresses[index % addresses.count],
-                        namespace: options.namespace, deadline: deadline))
+                        namespace: options.namespace, deadline: deadline, slow: slow))
             case let mode:
                 let client = StarClient(
                     index: index, workload: workload, usesTransactions: mode == .transaction, nodes: options.nodes,
-                    namespace: options.namespace)
+                    namespace: options.namespace, slow: slow)
                 realtime.append(client)
                 clients.append(client)
             }

@@ -9,15 +9,52 @@ package final class ConditionalWriteGate: ConditionalWriteTurns {
         var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
         /// When the timer task now sleeping wakes, if one is.
         var wake: ContinuousClock.Instant?
+        /// Shards being handed to another leader (`pause(shard:)`).
+        var paused: Set<Int> = []
     }
 
     private let state: Lock<State>
     /// The bounds of waiting and remembering.
     package let settings: ConditionalWriteScheduler.Settings
+    /// The shard of a location, on a cluster member (whose leaders pause a shard's locations while they hand it
+    /// over); nil on a single node.
+    private let shardOf: (@Sendable (ConditionalWriteScheduler.Target) -> Int?)?
 
-    package init(settings: ConditionalWriteScheduler.Settings = .init()) {
+    package init(
+        settings: ConditionalWriteScheduler.Settings = .init(),
+        shardOf: (@Sendable (ConditionalWriteScheduler.Target) -> Int?)? = nil
+    ) {
         self.settings = settings
+        self.shardOf = shardOf
         self.state = Lock(State(scheduler: ConditionalWriteScheduler(settings: settings)))
+    }
+
+    /// Pauses `shard`'s locations while this node hands the shard to another leader: the compare-and-sets running
+    /// there finish, new ones wait (at most `maximumHold`) until `resume(shard:)`.
+    package func pause(shard: Int) {
+        guard let shardOf = self.shardOf else { return }
+        self.state.withLock { state in
+            state.paused.insert(shard)
+            state.scheduler.pause { shardOf($0) == shard }
+        }
+    }
+
+    /// Ends `shard`'s pause: its held compare-and-sets take their turns again.
+    package func resume(shard: Int) {
+        guard let shardOf = self.shardOf else { return }
+        self.state.withLock { state in
+            state.paused.remove(shard)
+            for id in state.scheduler.resume(where: { shardOf($0) == shard }, now: .now) {
+                state.waiting.removeValue(forKey: id)?.resume()
+            }
+        }
+        self.scheduleWake()
+    }
+
+    /// Compare-and-sets running at `shard`'s locations (a handover waits for none to be left).
+    package func runningCount(shard: Int) -> Int {
+        guard let shardOf = self.shardOf else { return 0 }
+        return self.state.withLock { $0.scheduler.runningCount(where: { shardOf($0) == shard }, now: .now) }
     }
 
     /// Waits until the compare-and-set may write; returns its turn, `.local` with the request's id.
@@ -32,10 +69,12 @@ package final class ConditionalWriteGate: ConditionalWriteTurns {
         -> UInt64
     {
         var id: UInt64 = 0
+        let shard = self.shardOf?(target)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             self.state.withLock { state in
                 let admission = state.scheduler.arrive(
-                    connection: connection, target: target, etag: etag, now: .now)
+                    connection: connection, target: target, etag: etag, now: .now,
+                    paused: shard.map { state.paused.contains($0) } ?? false)
                 switch admission {
                 case .run(let admitted):
                     id = admitted

@@ -42,6 +42,9 @@ extension ConditionalWriteScheduler {
         /// which set the retry window.
         var retryGap: Duration?
         var retryGapDeviation = Duration.zero
+        /// The location's shard is being handed to another leader: nothing starts here (but at `maximumHold`) until
+        /// the handover ends, so the running compare-and-sets finish before it and none meets it halfway.
+        var isPaused = false
 
         var isEmpty: Bool {
             self.callers.isEmpty && self.orphans.isEmpty && self.held.isEmpty && self.running.isEmpty
@@ -74,7 +77,9 @@ extension ConditionalWriteScheduler {
                 connection: connection, rank: caller.ticket ?? .max, etag: etag, deadline: now + settings.maximumHold,
                 mayAdopt: mayAdopt)
             let runs =
-                isRetry ? !self.isRunning(now: now) : self.held.isEmpty && !self.isBusy(now: now, settings: settings)
+                !self.isPaused
+                && (isRetry
+                    ? !self.isRunning(now: now) : self.held.isEmpty && !self.isBusy(now: now, settings: settings))
             if runs {
                 self.running[id] = request
             } else {
@@ -118,7 +123,7 @@ extension ConditionalWriteScheduler {
         }
 
         /// Moves the held requests that may run now to `running` and returns them: those held too long, and, when
-        /// the lane is free, the one with the oldest ticket.
+        /// the lane is free and not paused, the one with the oldest ticket.
         mutating func release(now: ContinuousClock.Instant, settings: Settings) -> [UInt64] {
             var released: [UInt64] = []
             for (id, request) in self.held where request.deadline <= now {
@@ -126,7 +131,7 @@ extension ConditionalWriteScheduler {
                 self.running[id] = Self.started(request, now: now, settings: settings)
                 released.append(id)
             }
-            if !self.isBusy(now: now, settings: settings),
+            if !self.isPaused, !self.isBusy(now: now, settings: settings),
                 let (id, request) = self.held.min(by: { ($0.value.rank, $0.key) < ($1.value.rank, $1.key) })
             {
                 self.held[id] = nil

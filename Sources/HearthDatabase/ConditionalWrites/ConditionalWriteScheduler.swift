@@ -81,14 +81,16 @@ package struct ConditionalWriteScheduler {
         self.settings = settings
     }
 
-    /// A compare-and-set expecting `etag` arrived on `connection`.
+    /// A compare-and-set expecting `etag` arrived on `connection`; `paused` when its location's shard is being
+    /// handed over (`pause(where:)`).
     mutating func arrive(
-        connection: UInt64, target: Target, etag: String, now: ContinuousClock.Instant
+        connection: UInt64, target: Target, etag: String, now: ContinuousClock.Instant, paused: Bool = false
     ) -> Admission {
         self.lastRequest += 1
         let id = self.lastRequest
         self.targets[id] = target
         var queue = self.queues[target] ?? TargetQueue()
+        if paused { queue.isPaused = true }
         let held = queue.arrive(id, connection: connection, etag: etag, now: now, settings: self.settings)
         self.queues[target] = queue
         return held ? .hold(id) : .run(id)
@@ -127,6 +129,30 @@ package struct ConditionalWriteScheduler {
             released += dropped + self.settle(target, queue, now: now)
         }
         return released
+    }
+
+    /// Pauses the locations `matches` picks: what runs there finishes, nothing new starts (a request held
+    /// `maximumHold` still does) until `resume(where:now:)`. A shard's leader pauses its locations before it hands the
+    /// shard over, so no compare-and-set is cut off halfway by the handover.
+    mutating func pause(where matches: (Target) -> Bool) {
+        for target in self.queues.keys where matches(target) { self.queues[target]?.isPaused = true }
+    }
+
+    /// Ends the pause of the locations `matches` picks; returns the held requests to run now.
+    mutating func resume(where matches: (Target) -> Bool, now: ContinuousClock.Instant) -> [UInt64] {
+        var released: [UInt64] = []
+        for (target, var queue) in self.queues where queue.isPaused && matches(target) {
+            queue.isPaused = false
+            released += self.settle(target, queue, now: now)
+        }
+        return released
+    }
+
+    /// Compare-and-sets running (holding their lanes) at the locations `matches` picks.
+    func runningCount(where matches: (Target) -> Bool, now: ContinuousClock.Instant) -> Int {
+        self.queues.reduce(0) { count, entry in
+            matches(entry.key) ? count + entry.value.running.values.count { now < $0.deadline } : count
+        }
     }
 
     /// When, after `now`, `tick` next has something to do, if ever.

@@ -23,9 +23,17 @@ public protocol DatabaseAccess: Sendable {
     /// - Throws: an error the front ends answer as unavailable (REST 503) when that cannot be had in time: never a
     ///   possibly stale read.
     func readBarrier(namespace: String, path: Path) async throws
+    /// Returns once the node takes its clients' requests; a front end calls it before it handles one. A single node
+    /// serves at once (it recovered before its port opened); a cluster member that has just started waits until it
+    /// has caught up with its shards' leaders (what `/.ready` answers), at most `--catch-up-hold-seconds`. Nothing is
+    /// refused: a held request only starts later.
+    func waitUntilServing() async
 }
 
 extension DatabaseAccess {
+    /// A single node serves at once.
+    public func waitUntilServing() async {}
+
     /// The current value of a namespace root.
     public func root(_ namespace: String) -> Node { self.view.root(namespace) }
 

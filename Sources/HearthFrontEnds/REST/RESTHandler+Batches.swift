@@ -1,3 +1,4 @@
+import HearthDatabase
 public import HearthNet
 import HearthNode
 
@@ -42,6 +43,7 @@ extension RESTHandler {
                 self.order(requests, in: writes, ordered: isOrdered) { continuation.resume(returning: $0) }
             }
         }
+        if requests.contains(where: { !Self.isDotPath($0.path) }) { await self.database.waitUntilServing() }
         var replies: [HTTPReply] = []
         var ordered: [Ordered] = []
         var sharesAll = true

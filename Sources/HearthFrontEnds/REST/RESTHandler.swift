@@ -118,6 +118,7 @@ public final class RESTHandler: HTTPRequestHandler {
 
     private func handleREST(_ http: HTTPRequest) async throws -> HTTPReply {
         let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+        await self.database.waitUntilServing()
         let (identity, expires) = try self.identity(of: request)
         if let write = try await self.orderWrite(request, http, identity: identity) {
             return .response(try await write.response())

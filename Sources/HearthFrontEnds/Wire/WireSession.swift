@@ -193,6 +193,7 @@ final class WireSession: WebSocketMessageHandler {
     /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.
     func run() async {
         if let replaces { await replaces.waitUntilFinished() }
+        await self.context.database.waitUntilServing()
         self.shared.withLock { $0.isRunning = true }
         for await message in self.inbound {
             guard !self.isTerminated else { break }

@@ -22,7 +22,7 @@ extension ClusterNode {
     package static func join(
         seed: SocketAddress, member: ClusterConfiguration.Node, secret: PeerClusterSecret,
         release: PeerReleaseTag = .current, remembered: JoinedMember.SecretFiles, directory: String,
-        fileSystem: any FileSystem, fsync: FsyncMode, log: Log
+        fileSystem: any FileSystem, fsync: FsyncMode, catchUpHold: Duration, log: Log
     ) async throws -> ClusterNode {
         if let joined = try JoinedMember.load(directory: directory, fileSystem: fileSystem) {
             guard joined.node == member else {
@@ -34,7 +34,7 @@ extension ClusterNode {
             log.info("cluster.rejoining", ["node": member.id.name, "reason": "already joined; restarting from data"])
             return try await Self.open(
                 joined: joined, secret: secret, release: release, directory: directory, fileSystem: fileSystem,
-                fsync: fsync, log: log)
+                fsync: fsync, catchUpHold: catchUpHold, log: log)
         }
         let existing = try fileSystem.kind(of: directory) == nil ? [] : try fileSystem.contents(ofDirectory: directory)
         guard existing.allSatisfy({ $0.hasPrefix(".") }) else {
@@ -52,7 +52,7 @@ extension ClusterNode {
         log.info("cluster.joined", ["cluster": founding.name, "node": member.id.name])
         return try await Self.open(
             joined: joined, secret: secret, release: release, directory: directory, fileSystem: fileSystem,
-            fsync: fsync, log: log)
+            fsync: fsync, catchUpHold: catchUpHold, log: log)
     }
 
     /// Asks until a member accepts, following redirects to the member list's leader, on a thread of its own (the

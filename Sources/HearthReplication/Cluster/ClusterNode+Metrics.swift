@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthNet
 import HearthNode
 import HearthSystem
 import Synchronization
@@ -135,5 +136,14 @@ extension ClusterNode {
             "hearth_transaction_resolved_prepared_seconds_max",
             help: "The longest a resolved transaction's part had been prepared on this node."
         ) { resolver.statistics.longestPreparedSeconds }
+        registry.sampledCounter(
+            "hearth_cluster_catch_up_held_requests_total",
+            help: "Client requests and realtime sessions held while this member caught up after it started."
+        ) { Double(database.requestsHeld.load(ordering: .relaxed)) }
+        registry.sampledGauge(
+            "hearth_cluster_catch_up_seconds",
+            help: "How long this member held its clients' requests after it started, until it had caught up (or "
+                + "--catch-up-hold-seconds ran out); 0 while it still holds."
+        ) { database.catchUpHeldFor.map { Double($0.reactorNanoseconds) / 1e9 } ?? 0 }
     }
 }

@@ -49,12 +49,12 @@ package final class ClusterNode: NodeBackend {
     var placement: ShardPlacement { self.members.placement(shardCount: self.cluster.shards) }
 
     /// A founding member: listens for peers, recovers the node's log in `directory` on `fileSystem`, and connects to
-    /// the members.
+    /// the members; it holds its clients' requests until it has caught up, at most `catchUpHold` (`CatchUpHold`).
     /// - Throws: `ClusterNodeError` when `node` is not a member of `cluster`; `IOError` when the peer port cannot be
     ///   bound; storage and recovery errors from the log.
     package static func open(
         cluster: ClusterConfiguration, node: NodeID, secret: PeerClusterSecret, release: PeerReleaseTag = .current,
-        directory: String, fileSystem: any FileSystem, fsync: FsyncMode, log: Log
+        directory: String, fileSystem: any FileSystem, fsync: FsyncMode, catchUpHold: Duration, log: Log
     ) async throws -> ClusterNode {
         guard let member = cluster.node(node) else {
             throw ClusterNodeError(
@@ -66,18 +66,18 @@ package final class ClusterNode: NodeBackend {
         return try await Self.start(
             cluster: cluster, member: member, peers: cluster.nodes, secret: secret, release: release,
             groups: founding.targets(shardCount: cluster.shards), directory: directory, fileSystem: fileSystem,
-            fsync: fsync, log: log)
+            fsync: fsync, catchUpHold: catchUpHold, log: log)
     }
 
     /// A node that joined earlier, restarting from its data directory on `fileSystem`.
     package static func open(
         joined: JoinedMember, secret: PeerClusterSecret, release: PeerReleaseTag = .current, directory: String,
-        fileSystem: any FileSystem, fsync: FsyncMode, log: Log
+        fileSystem: any FileSystem, fsync: FsyncMode, catchUpHold: Duration, log: Log
     ) async throws -> ClusterNode {
         try await Self.start(
             cluster: joined.founding, member: joined.node, peers: joined.members, secret: secret, release: release,
             groups: Self.waitingGroups(shards: joined.founding.shards), directory: directory, fileSystem: fileSystem,
-            fsync: fsync, log: log)
+            fsync: fsync, catchUpHold: catchUpHold, log: log)
     }
 
     /// Every group with no members: a node that joins a running cluster waits for each group's leader to add it.
@@ -97,7 +97,7 @@ package final class ClusterNode: NodeBackend {
     private static func start(
         cluster: ClusterConfiguration, member: ClusterConfiguration.Node, peers: [ClusterConfiguration.Node],
         secret: PeerClusterSecret, release: PeerReleaseTag, groups: [RaftGroupID: RaftMembership], directory: String,
-        fileSystem: any FileSystem, fsync: FsyncMode, log: Log
+        fileSystem: any FileSystem, fsync: FsyncMode, catchUpHold: Duration, log: Log
     ) async throws -> ClusterNode {
         let node = member.id
         var environment = NodeEnvironment.system
@@ -119,7 +119,7 @@ package final class ClusterNode: NodeBackend {
                 router: ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth),
                 founding: groups, members: MemberList(founding: cluster),
                 raft: try RaftConfiguration(electionTicks: Self.electionTicks), tickInterval: Self.tickInterval,
-                fsync: fsync, environment: environment,
+                fsync: fsync, catchUpHold: catchUpHold, environment: environment,
                 send: { peer, kind, bytes in transport.send(bytes, kind: kind, to: peer) }, logger: log)
             let known = Self.knownMembers(database.directory.list, peers)
             let membership = MembershipShell(
@@ -178,6 +178,8 @@ package final class ClusterNode: NodeBackend {
     var clock: ServerClock { self.database.clock }
     var hasFailed: Bool { self.database.hasFailed }
     var notReadyReason: String? { self.database.notReadyReason }
+
+    func waitUntilServing() async { await self.database.waitUntilServing() }
     var walStatistics: WALStatistics { self.database.wal.statistics }
 
     func readBarrier(namespace: String, path: Path) async throws {
@@ -220,15 +222,27 @@ package final class ClusterNode: NodeBackend {
         }
     }
 
-    /// Every few seconds, hands shards this node leads to their preferred leaders when those are alive, connected
-    /// and caught up (see `ReplicatedDatabase.balanceLeaders`).
+    /// How often the leader balance looks at the peers and the shards (`LeaderBalance`): often enough to see a
+    /// peer's restart and to end a handover's drain soon after its compare-and-sets finish.
+    static let balanceLook = Duration.milliseconds(100)
+
+    /// Hands shards this node leads to their preferred leaders when those are alive, connected, caught up and
+    /// settled, draining each shard's compare-and-sets first (`LeaderBalance`).
     private func balanceLeaders(log: Log) async {
-        while (try? await Task.sleep(for: .seconds(3))) != nil {
+        var balance = LeaderBalance(node: self.node)
+        while (try? await Task.sleep(for: Self.balanceLook)) != nil {
+            let now = ContinuousClock.now
             let alive = Set(self.membership.members.filter { $0.status == .alive }.map(\.id))
-            let links = self.transport.statistics
-            let moved = self.database.balanceLeaders(preferred: self.placement.preferredLeaders) { peer in
-                alive.contains(peer) && links[peer]?.isConnected == true
+            for (peer, link) in self.transport.statistics {
+                balance.observe(
+                    peer, isReachable: alive.contains(peer) && link.isConnected,
+                    connections: link.connectionsEstablished, now: now)
             }
+            guard balance.isDue(now: now) else { continue }
+            let actions = balance.step(
+                now: now, shards: self.database.balanceShards(preferred: self.placement.preferredLeaders))
+            guard !actions.isEmpty else { continue }
+            let moved = self.database.carryOut(actions, balance: &balance)
             if !moved.isEmpty {
                 log.info("cluster.leadership_handed_over", ["shards": moved.map(String.init).joined(separator: ",")])
             }

@@ -47,13 +47,23 @@ final class ReplicatedDatabase: DatabaseAccess {
     /// Removed members the member list's group still keeps as learners, by member: how many rounds so far.
     let removedKept = Lock<[NodeID: Int]>([:])
     private let failed = Atomic(false)
+    /// Whether the member takes its clients' requests yet (`ReplicatedDatabase+CatchUp.swift`), and the decision.
+    let serving = Atomic(false)
+    let catchUp: Lock<CatchUpHold>
+    /// Client requests that waited for the member to catch up after it started (for `/.metrics`).
+    let requestsHeld = Atomic<UInt64>(0)
+    /// Where the node's own events are logged.
+    let logger: Log
 
     private init(
         node: NodeID, service: ReplicationService, log: RaftShardLog, view: DatabaseView, coordinator: Coordinator,
         wal: WriteAheadLog, snapshotter: ShardSnapshotter, calls: ShardCalls, callServer: ShardCallServer,
         conditionalWriteTurns: ClusterConditionalWriteTurns, resolver: IntentResolver, actors: [ShardActor],
-        readTimeout: Duration, directory: MemberDirectory, rebalanceInterval: Duration
+        readTimeout: Duration, directory: MemberDirectory, rebalanceInterval: Duration, catchUp: CatchUpHold,
+        logger: Log
     ) {
+        self.catchUp = Lock(catchUp)
+        self.logger = logger
         self.conditionalWriteTurns = conditionalWriteTurns
         self.directory = directory
         self.rebalanceInterval = rebalanceInterval
@@ -89,6 +99,8 @@ final class ReplicatedDatabase: DatabaseAccess {
     ///     does.
     ///   - resolveAfter: how long a transaction's part may stay prepared (or its read lock held) on a shard this
     ///     node leads before the resolver finishes it whatever the coordinators say.
+    ///   - catchUpHold: how long at most the member holds its clients' requests after it opens, until it has caught
+    ///     up (`CatchUpHold`, `hearth serve --catch-up-hold-seconds`); zero serves at once.
     ///   - snapshots: when shards are snapshotted and their logs compacted.
     ///   - walSegmentBytes: the size past which the write-ahead log starts a new segment file (old segments are
     ///     deleted whole once every group's snapshot covers them).
@@ -99,7 +111,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         members: MemberList, raft: RaftConfiguration, tickInterval: Duration, fsync: FsyncMode = .batch,
         callTimeout: Duration = .seconds(5), leaderWait: Duration = .seconds(10),
         orphanCheckAfter: Duration = .milliseconds(200), resolveAfter: Duration = .seconds(10),
-        commitTimeout: Duration = .seconds(10),
+        commitTimeout: Duration = .seconds(10), catchUpHold: Duration = .zero,
         snapshots: ShardSnapshotPolicy = ShardSnapshotPolicy(),
         walSegmentBytes: Int = WALConfiguration().segmentBytes, rebalanceInterval: Duration = .milliseconds(250),
         environment: NodeEnvironment = .system,
@@ -196,7 +208,7 @@ final class ReplicatedDatabase: DatabaseAccess {
             node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
         let coordinator = Coordinator(
             router: router, shards: client, log: log, view: view, random: random)
-        let gate = ConditionalWriteGate()
+        let gate = ConditionalWriteGate(shardOf: { router.shard(namespace: $0.namespace, path: $0.path) })
         let callServer = ShardCallServer(
             shards: local, running: coordinator.running, leader: { log.leader(shard: $0) },
             reply: { peer, bytes in _ = send(peer, .shardReply, bytes) }, turns: RemoteTurnService(gate: gate),
@@ -219,7 +231,8 @@ final class ReplicatedDatabase: DatabaseAccess {
             node: node, service: service, log: log, view: view, coordinator: coordinator, wal: wal,
             snapshotter: snapshotter, calls: calls, callServer: callServer, conditionalWriteTurns: turns,
             resolver: resolver, actors: shards,
-            readTimeout: commitTimeout, directory: memberDirectory, rebalanceInterval: rebalanceInterval)
+            readTimeout: commitTimeout, directory: memberDirectory, rebalanceInterval: rebalanceInterval,
+            catchUp: CatchUpHold(opened: environment.clock.now, maximumHold: catchUpHold), logger: logger)
     }
 
     /// A frame from a peer: Raft messages go to their group, shard calls to this node's leaders, replies to the
@@ -298,6 +311,7 @@ final class ReplicatedDatabase: DatabaseAccess {
                     while (try? await self.log.clock.sleep(for: .milliseconds(100))) != nil {
                         self.log.expireWaits()
                         self.view.expireWaits(now: self.log.clock.now)
+                        if !self.isServing { self.lookAtCatchUp() }
                     }
                 }
                 group.addTask { try await self.service.run() }

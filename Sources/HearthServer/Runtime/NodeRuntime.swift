@@ -170,12 +170,14 @@ public final class NodeRuntime: Sendable {
                 member: ClusterConfiguration.Node(
                     id: node, host: configuration.host, httpPort: configuration.port, peerPort: peerPort),
                 secret: secret, release: configuration.peerRelease, remembered: configuration.joinSecretFiles,
-                directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync, log: self.log)
+                directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync,
+                catchUpHold: .seconds(configuration.catchUpHoldSeconds), log: self.log)
         }
         if let joined = configuration.joined {
             return try await ClusterNode.open(
                 joined: joined, secret: secret, release: configuration.peerRelease,
-                directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync, log: self.log)
+                directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync,
+                catchUpHold: .seconds(configuration.catchUpHoldSeconds), log: self.log)
         }
         guard let cluster = self.configuration.cluster else {
             return try await Database.open(configuration: self.configuration, fileSystem: disk, log: self.log)
@@ -185,7 +187,8 @@ public final class NodeRuntime: Sendable {
         }
         return try await ClusterNode.open(
             cluster: cluster, node: node, secret: secret, release: configuration.peerRelease,
-            directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync, log: self.log)
+            directory: configuration.dataDirectory, fileSystem: disk, fsync: configuration.fsync,
+            catchUpHold: .seconds(configuration.catchUpHoldSeconds), log: self.log)
     }
 
     /// `HOST:PORT` (IPv6 as `[::1]:9101`) as a socket address.

@@ -122,6 +122,68 @@ import Testing
         return "\(label), \(through.count) writes through the others, longest gap \(gap), longest wait \(longest)"
     }
 
+    /// A member killed under load comes back while the others' clients and its own keep writing; its clients wait,
+    /// as the front ends do, until it has caught up (`CatchUpHold`). No write through any member — the restarted
+    /// one's included, counted from the moment its client could reach it — may wait more than 3 s from the restart
+    /// on, and the member must have caught up before its hold ran out.
+    @Test(.timeLimit(.minutes(10))) func aRestartedMemberServesOnceCaughtUp() async throws {
+        let report = try await SimulationLane.run { () throws -> String in
+            var lines: [String] = []
+            for seed in 1...Self.seeds {
+                lines.append(try Self.runRestart(seed: seed))
+            }
+            return lines.joined(separator: "; ")
+        }
+        print("Failover simulation (restart under load): \(report)")
+    }
+
+    /// One seed of the restart: elect, load, kill the busiest leader, restart it 3 s later under load, measure.
+    static func runRestart(seed: UInt64) throws -> String {
+        var options = ClusterSimulation.Options()
+        options.clients = 0
+        options.callTimeout = .seconds(5)
+        options.leaderWait = .seconds(10)
+        options.resolveAfter = .seconds(10)
+        options.commitTimeout = .seconds(10)
+        options.peersSeeCrashes = true
+        options.catchUpHold = .seconds(5)
+        let simulation = ClusterSimulation(seed: seed, options: options)
+        simulation.faultsActive = false
+        simulation.raftNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
+        simulation.callNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
+        for machine in simulation.machines { simulation.start(machine) }
+        try simulation.run(until: .seconds(2))
+        let timeline = Timeline()
+        for client in 0..<9 { Self.spawnClient(client, in: simulation, timeline: timeline, waitsUntilServing: true) }
+        try simulation.run(until: .seconds(4))
+        let victim = Self.busiestLeader(simulation)
+        simulation.crash(victim, midWrite: false)
+        try simulation.run(until: .seconds(7))
+        let restarted = simulation.clientClock.now
+        simulation.start(victim)
+        try simulation.run(until: .seconds(12))
+        let held = victim.database.current?.catchUpHeldFor
+        let caughtUp = victim.database.current?.catchUp.withLock { $0.served?.caughtUp } ?? false
+        timeline.stopping.store(true, ordering: .relaxed)
+        try simulation.heal()
+        try simulation.converge()
+        try simulation.checkFinal()
+        Self.checkCounters(
+            simulation.machines.first?.database.current?.view.root("default"), timeline: timeline, seed: seed)
+
+        let after = timeline.acknowledged.filter { $0.ended >= restarted }
+        let longest = after.map { $0.ended - $0.started }.max() ?? .zero
+        let through = after.filter { $0.node == victim.id }
+        let longestThrough = through.map { $0.ended - $0.started }.max() ?? .zero
+        let label = "seed \(seed): \(victim.id.name) restarted"
+        #expect(!through.isEmpty, "\(label): no write went through the restarted member")
+        #expect(caughtUp, "\(label): the member served because its hold ran out, not because it caught up")
+        #expect(longest <= .seconds(3), "\(label): a write waited \(longest) after the restart")
+        return
+            "\(label), caught up after \(held.map { "\($0)" } ?? "-"), \(after.count) writes after it (\(through.count) "
+            + "through it), longest wait \(longest) (through it \(longestThrough))"
+    }
+
     /// Every counter equals the increments acknowledged or possibly applied: the hot one at least the
     /// acknowledged count (an unacknowledged write may have landed), and never more than were sent.
     private static func checkCounters(_ root: Node?, timeline: Timeline, seed: UInt64) {
@@ -136,8 +198,10 @@ import Testing
     static let hotPath = Fixture.path("failover/hot/n")
 
     /// A client writing the star shape through node `client % 3` until the timeline stops; a write through a node
-    /// that is down waits for it to come back.
-    private static func spawnClient(_ client: Int, in simulation: ClusterSimulation, timeline: Timeline) {
+    /// that is down waits for it to come back, and, with `waitsUntilServing`, for it to catch up, as a front end does.
+    private static func spawnClient(
+        _ client: Int, in simulation: ClusterSimulation, timeline: Timeline, waitsUntilServing: Bool = false
+    ) {
         let machine = simulation.machines[client % simulation.machines.count]
         let clock = simulation.clientClock
         let executor = simulation.executor
@@ -153,6 +217,7 @@ import Testing
                 let target = SimulatedMachineClient(
                     machine: machine, database: database, incarnation: machine.incarnation, executor: executor)
                 let started = clock.now
+                if waitsUntilServing { await database.waitUntilServing() }
                 let outcome = try? await target.perform(
                     [.set(Self.hotPath, increment), .set(own, increment)], condition: nil, now: 0)
                 if case .committed? = outcome {

@@ -75,16 +75,44 @@ import Testing
         }
     }
 
+    /// A leader balance that starts its handovers at every look and waits for nothing.
+    static let promptBalance = LeaderBalance.Settings(
+        settlePeriod: .zero, round: .zero, drainBound: .zero, handoverBound: .seconds(1))
+
+    /// One member's leader balance, stepped as `ClusterNode.balanceLeaders` steps it, with every peer reachable.
+    final class BalanceDriver: Sendable {
+        let member: InProcessCluster.Member
+        private let balance: Lock<LeaderBalance>
+
+        init(member: InProcessCluster.Member, settings: LeaderBalance.Settings) {
+            self.member = member
+            self.balance = Lock(LeaderBalance(node: member.id, settings: settings))
+        }
+
+        func step(peers: [NodeID], preferred: [NodeID]) {
+            guard let database = self.member.database else { return }
+            let now = ContinuousClock.now
+            self.balance.withLock { balance in
+                for peer in peers where peer != self.member.id {
+                    balance.observe(peer, isReachable: true, connections: 1, now: now)
+                }
+                let actions = balance.step(now: now, shards: database.balanceShards(preferred: preferred))
+                _ = database.carryOut(actions, balance: &balance)
+            }
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func leadershipMovesToThePreferredLeadersAndWritesGoOn() async throws {
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             let placement = ShardPlacement(
                 members: members.map(\.id), shardCount: Self.router.shardCount, replicationFactor: 3)
             #expect(await eventually(seconds: 30) { members.allSatisfy { $0.database?.notReadyReason == nil } })
             var post = 0
+            let balances = members.map { BalanceDriver(member: $0, settings: Self.promptBalance) }
+            let ids = members.map { $0.id }
+            let preferred = placement.preferredLeaders
             let balanced = await eventually(seconds: 30, every: 0.05) {
-                for member in members {
-                    member.database?.balanceLeaders(preferred: placement.preferredLeaders) { _ in true }
-                }
+                for balance in balances { balance.step(peers: ids, preferred: preferred) }
                 post += 1
                 _ = try? await InProcessCluster.write(post, at: "/posts/p\(post % 8)/starCount", members: members)
                 return (0..<Self.router.shardCount).allSatisfy { shard in

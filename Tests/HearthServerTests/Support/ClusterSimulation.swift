@@ -39,6 +39,9 @@ final class ClusterSimulation {
         /// connections drop (calls waiting for it fail, its callers' turns end) and frames to it are refused until it
         /// restarts. Off, a crashed machine is only silent, as a host that lost its power or its network.
         var peersSeeCrashes = false
+        /// How long a node that has just started holds its clients' requests until it has caught up
+        /// (`CatchUpHold`); zero serves at once. Only clients that ask (`waitUntilServing`) are held.
+        var catchUpHold: Duration = .zero
     }
 
     /// An invariant that broke, at a simulated time, in a seed that replays it.
@@ -206,6 +209,7 @@ final class ClusterSimulation {
                     raft: try RaftConfiguration(electionTicks: 10), tickInterval: .milliseconds(50),
                     callTimeout: options.callTimeout, leaderWait: options.leaderWait,
                     resolveAfter: options.resolveAfter, commitTimeout: options.commitTimeout,
+                    catchUpHold: options.catchUpHold,
                     snapshots: ShardSnapshotPolicy(
                         entries: 40, bytes: 1 << 20, retentionInterval: .milliseconds(500), transferChunkBytes: 512),
                     walSegmentBytes: 16 << 10, environment: environment,

@@ -1,0 +1,38 @@
+import Testing
+
+@testable import HearthReplication
+
+/// A member that has just started holds its clients' requests until it has caught up, at most its bound, and then
+/// serves for good.
+@Suite struct CatchUpHoldTests {
+    static let origin = ContinuousClock.now
+
+    static func at(_ milliseconds: Int) -> ContinuousClock.Instant {
+        Self.origin + .milliseconds(milliseconds)
+    }
+
+    /// Held while behind; served from the look that finds it caught up, which alone reports the start.
+    @Test func servesOnceCaughtUp() {
+        var hold = CatchUpHold(opened: Self.at(0), maximumHold: .seconds(5))
+        #expect(hold.decide(now: Self.at(100), caughtUp: false) == .hold(until: Self.at(5_000)))
+        #expect(!hold.isServing)
+        #expect(hold.decide(now: Self.at(700), caughtUp: true) == .serve(began: true))
+        #expect(hold.heldFor == .milliseconds(700))
+        #expect(hold.served?.caughtUp == true)
+        #expect(hold.decide(now: Self.at(800), caughtUp: false) == .serve(began: false))
+    }
+
+    /// A member that does not catch up within the bound serves anyway, as it would without a hold.
+    @Test func servesWhenTheHoldRunsOut() {
+        var hold = CatchUpHold(opened: Self.at(0), maximumHold: .seconds(5))
+        #expect(hold.decide(now: Self.at(4_999), caughtUp: false) == .hold(until: Self.at(5_000)))
+        #expect(hold.decide(now: Self.at(5_000), caughtUp: false) == .serve(began: true))
+        #expect(hold.served?.caughtUp == false)
+    }
+
+    /// A zero bound serves at once.
+    @Test func aZeroHoldServesAtOnce() {
+        var hold = CatchUpHold(opened: Self.at(0), maximumHold: .zero)
+        #expect(hold.decide(now: Self.at(0), caughtUp: false) == .serve(began: true))
+    }
+}
