@@ -199,7 +199,9 @@ import Testing
     {
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             let path = try Self.path(shard: 0)
-            for stars in 1...3 { #expect(try await InProcessCluster.write(stars, at: path + "/stars", members: members)) }
+            for stars in 1...3 {
+                #expect(try await InProcessCluster.write(stars, at: path + "/stars", members: members))
+            }
             let member = try #require(members.first)
             let database = try #require(member.database)
             #expect(await eventually(seconds: 30) { database.view.receivedIndex(shard: 0) >= 3 })
