@@ -26,6 +26,10 @@ final class WriteLoop: SerialExecutor, Sendable {
     }
 
     private let inbox = Lock(Inbox())
+    /// What each turn that ran anything ends with, before its writes are answered: the log takes the subtrees of
+    /// the turn's entries and hands them on (`LocalShardLog.endTurn`). Set once (`endTurns(with:)`) before any work
+    /// is queued; dropped when the thread ends, since it holds the shards, which hold the loop.
+    private let turnEnd = Lock<(@Sendable () -> Void)?>(nil)
     private let wake = WakeSignal()
     /// The loop thread's pthread id (0 until it runs): the one thread that may act for the shards outside a job.
     private let threadID = Atomic<UInt>(0)
@@ -61,6 +65,11 @@ final class WriteLoop: SerialExecutor, Sendable {
         precondition(self.isCurrent, "shard state was touched off the hearth-loop thread")
     }
 
+    /// Makes `body` end every turn (`turnEnd`).
+    func endTurns(with body: @escaping @Sendable () -> Void) {
+        self.turnEnd.withLock { $0 = body }
+    }
+
     /// Ends the thread once what is queued has run (the database is gone).
     func stop() {
         self.inbox.withLock { $0.isStopping = true }
@@ -85,7 +94,10 @@ final class WriteLoop: SerialExecutor, Sendable {
                 return (inbox.work, inbox.isStopping)
             }
             if work.isEmpty {
-                if isStopping { return }
+                if isStopping {
+                    self.turnEnd.withLock { $0 = nil }
+                    return
+                }
                 self.wake.wait()
                 continue
             }
@@ -93,8 +105,8 @@ final class WriteLoop: SerialExecutor, Sendable {
         }
     }
 
-    /// One turn: every job and batch in the order queued, then the turn's decided writes are handed on to be
-    /// answered together.
+    /// One turn: every job and batch in the order queued, then the turn's end (`turnEnd`), then the turn's decided
+    /// writes are handed on to be answered together.
     private func turn(_ work: [Work]) {
         var turn = WriteTurn()
         for item in work {
@@ -103,6 +115,7 @@ final class WriteLoop: SerialExecutor, Sendable {
             case .batch(let batch): batch.decider.decide(batch, in: &turn)
             }
         }
+        self.turnEnd.withLock { $0 }?()
         turn.finish()
     }
 }

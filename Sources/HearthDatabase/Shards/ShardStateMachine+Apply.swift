@@ -47,14 +47,20 @@ public struct ShardChange: Sendable {
     /// Per subtree at the shard depth that the write touched, the shard's node there right after the write: the
     /// read view's node there too once every earlier entry of the shard is shown and no later one is, since that
     /// subtree lies wholly in this shard (O(1) to take: the view and the shard then share it, and whichever edits it
-    /// next copies only its path). Nil when the write sets a spine path, where a shard holds only its part.
+    /// next copies only its path). Nil when the write sets a spine path, where a shard holds only its part. On the
+    /// write loop, a subtree a later entry of the same turn touched again is named without its node
+    /// (`ShardSubtree.node`, `ShardApplied.captureTurn`).
     public var subtrees: [ShardSubtree]? = nil
 }
 
 /// One subtree of a shard's tree, rooted at the shard depth, as a write left it.
 public struct ShardSubtree: Sendable {
     public var path: Path
-    public var node: Node
+    /// The shard's node there right after the write; nil when a later entry of the shard, appended in the same turn
+    /// of the write loop, touched the subtree again and carries its node (the write's own state of it was never
+    /// taken, so the shard edited the subtree in place). The read view then takes that later node when it shows
+    /// both entries at once, and applies the write's mutations otherwise.
+    public var node: Node?
 }
 
 /// Applying entries: the one deterministic step every replica takes.
@@ -143,20 +149,21 @@ extension ShardStateMachine {
         }
         return ShardChange(
             namespace: write.namespace, mutations: resolved, increments: increments,
-            subtrees: Self.subtrees(touchedBy: resolved, in: tree, spineDepth: self.spineDepth))
+            subtrees: Self.subtrees(
+                touchedBy: resolved, in: self.defersSubtrees ? nil : tree, spineDepth: self.spineDepth))
     }
 
-    /// The nodes of `tree` at the shard-depth subtrees `mutations` write into, one per subtree; nil when one of them
-    /// sets a spine path.
+    /// The shard-depth subtrees `mutations` write into, one per subtree, each with its node of `tree` (none when
+    /// `tree` is nil: the write loop takes them at its turn's end); nil when one of them sets a spine path.
     /// - Complexity: O(m × depth × log n) lookups for m mutations; no node is copied.
-    static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node, spineDepth: Int) -> [ShardSubtree]? {
+    static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
         for mutation in mutations {
             guard mutation.path.count >= spineDepth else { return nil }
             let keys = mutation.path.keys.prefix(spineDepth)
             if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }
             let path = mutation.path.count == spineDepth ? mutation.path : Path(keys: Array(keys))
-            subtrees.append(ShardSubtree(path: path, node: tree.node(at: path)))
+            subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
         }
         return subtrees
     }
