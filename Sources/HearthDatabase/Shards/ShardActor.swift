@@ -345,7 +345,10 @@ public actor ShardActor {
             let isLast = number == parts.count - 1
             appended.append(
                 shard.assumeIsolated { shard in
-                    guard case .appended(let entry, var applied) = shard.machine.commit(transaction, intent) else {
+                    guard
+                        case .appended(let entry, var applied) = shard.machine.commit(
+                            transaction, intent, incrementsChecked: true)
+                    else {
                         preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
                     }
                     if isLast, case .finished(let id, let decision, var committed?) = applied.effect {

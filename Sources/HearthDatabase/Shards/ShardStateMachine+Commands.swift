@@ -39,7 +39,7 @@ extension ShardStateMachine {
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
         if let error = self.unrepresentableIncrement(in: write) { return .unrepresentable(error) }
-        return self.append(.write(write))
+        return self.append(.write(write), incrementsChecked: true)
     }
 
     /// Locks `paths` for a transaction that reads them before it prepares (a compare-and-set or server values on
@@ -82,7 +82,7 @@ extension ShardStateMachine {
         if commit, let part, let error = self.unrepresentableIncrement(in: part.write) {
             return .unrepresentable(error)
         }
-        return self.append(.decide(transaction, commit: commit, commit ? part : nil))
+        return self.append(.decide(transaction, commit: commit, commit ? part : nil), incrementsChecked: true)
     }
 
     /// A participant logs the decision it learned, finishing its part (nothing, when the part is finished
@@ -114,8 +114,11 @@ extension ShardStateMachine {
     /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
     /// shard, in the same turn as every other participant, and once `obstacleToCommit` found nothing in any of them:
     /// the parts then go into one log record, so they are durable together or not at all.
-    public mutating func commit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision {
-        self.append(.commit(transaction, part))
+    /// - Parameter incrementsChecked: `unrepresentableIncrement(in:)` found nothing for the part just before.
+    public mutating func commit(
+        _ transaction: TransactionID, _ part: ShardIntent, incrementsChecked: Bool = false
+    ) -> ShardDecision {
+        self.append(.commit(transaction, part), incrementsChecked: incrementsChecked)
     }
 
     /// The anchor logs that it may forget these decisions (the ones it still holds).
@@ -162,8 +165,8 @@ extension ShardStateMachine {
         write.origin.map(self.sessions.contains) ?? false
     }
 
-    private mutating func append(_ entry: ShardEntry) -> ShardDecision {
-        let applied = self.apply(entry, at: self.lastIndex + 1)
+    private mutating func append(_ entry: ShardEntry, incrementsChecked: Bool = false) -> ShardDecision {
+        let applied = self.apply(entry, at: self.lastIndex + 1, incrementsChecked: incrementsChecked)
         return .appended(entry, applied)
     }
 
