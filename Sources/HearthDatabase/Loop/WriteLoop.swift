@@ -26,19 +26,11 @@ final class WriteLoop: SerialExecutor, Sendable {
     }
 
     private let inbox = Lock(Inbox())
-    /// What each turn ends with, before its writes are answered (`endTurns(with:)`).
-    private final class TurnEnd: Sendable {
-        let body: @Sendable () -> Void
-
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
     /// What each turn that ran anything ends with, before its writes are answered: the log takes the subtrees of
     /// the turn's entries and hands them on (`LocalShardLog.endTurn`). Set once (`endTurns(with:)`) before any work
-    /// is queued; dropped when the thread ends, since it holds the shards, which hold the loop. Boxed in a class:
-    /// a closure read out of the lock's generic value as it is would come back wrapped in one more reabstraction
-    /// thunk each turn, a chain every later turn calls through.
-    private let turnEnd = Lock<TurnEnd?>(nil)
+    /// is queued; dropped when the thread ends, since it holds the shards, which hold the loop. Kept as a
+    /// `LockedClosure`: a closure kept in the lock as it is would be wrapped in one more reabstraction thunk each turn.
+    private let turnEnd = Lock<LockedClosure<@Sendable () -> Void>?>(nil)
     private let wake = WakeSignal()
     /// The loop thread's pthread id (0 until it runs): the one thread that may act for the shards outside a job.
     private let threadID = Atomic<UInt>(0)
@@ -76,7 +68,7 @@ final class WriteLoop: SerialExecutor, Sendable {
 
     /// Makes `body` end every turn (`turnEnd`).
     func endTurns(with body: @escaping @Sendable () -> Void) {
-        self.turnEnd.withLock { $0 = TurnEnd(body) }
+        self.turnEnd.withLock { $0 = LockedClosure(body) }
     }
 
     /// Ends the thread once what is queued has run (the database is gone).
@@ -124,7 +116,7 @@ final class WriteLoop: SerialExecutor, Sendable {
             case .batch(let batch): batch.decider.decide(batch, in: &turn)
             }
         }
-        self.turnEnd.withLock { $0 }?.body()
+        self.turnEnd.withLock { $0 }?.call()
         turn.finish()
     }
 }
