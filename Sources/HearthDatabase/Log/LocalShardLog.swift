@@ -13,8 +13,9 @@ import Synchronization
 /// says so (`DatabaseView.waitUntilApplied`).
 ///
 /// Under the write loop (`holdTurns`), the entries of the turn under way are held back until `endTurn` has taken
-/// their subtrees, even when their records are durable sooner: the view then never receives an entry whose
-/// subtrees are not yet taken.
+/// their subtrees, even when their records are durable sooner, and a turn's entries reach the view together, once
+/// its last record is durable: the view never receives an entry whose subtrees are not yet taken, and shows an
+/// entry a later one of its turn supersedes by that one's node.
 final class LocalShardLog: ShardLog {
     private let wal: WriteAheadLog
     /// Hands committed batches to `onCommitted` off the log's writer thread.
@@ -69,8 +70,8 @@ final class LocalShardLog: ShardLog {
     }
 
     /// Ends the write loop's turn: takes the subtrees of the entries it appended (`ShardApplied.captureTurn`, from
-    /// `tree`, each shard's tree of a namespace as the turn left it), then hands on those whose records are durable
-    /// already; the others go once they are. On the loop's thread, after the turn's last append.
+    /// `tree`, each shard's tree of a namespace as the turn left it), then hands them on together once the turn's
+    /// last record is durable (at once, when it is already). On the loop's thread, after the turn's last append.
     func endTurn(tree: (_ shard: Int, _ namespace: String) -> Node) {
         let turn = self.pending.state.withLock { state in
             defer { state.turn = [] }
@@ -79,7 +80,8 @@ final class LocalShardLog: ShardLog {
         guard !turn.isEmpty else { return }
         var records = turn.map(\.applied)
         ShardApplied.captureTurn(&records, tree: tree)
-        self.pending.publish(zip(turn.map(\.sequence), records), delivery: self.delivery)
+        self.pending.publish(
+            zip(turn, records).map { (sequence: $0.0.sequence, applied: $0.1) }, delivery: self.delivery)
     }
 
     /// The oldest record the log still holds (1 when none was ever truncated away): recovery can start from a
@@ -186,6 +188,8 @@ final class LocalShardLog: ShardLog {
 final class PendingEntries: Sendable {
     struct State {
         /// By record sequence number (several for a record of entries appended together): records not yet durable.
+        /// A turn of the write loop keeps all its entries under its last record, so that they reach the view
+        /// together (`publish`); its earlier records have none.
         var entries: [UInt64: [ShardApplied]] = [:]
         /// The records of the write loop's turn under way, in order, with their entries (`LocalShardLog.holdTurns`).
         var turn: [(sequence: UInt64, applied: [ShardApplied])] = []
@@ -206,9 +210,10 @@ final class PendingEntries: Sendable {
 
     let state = Lock(State())
 
-    /// The write-ahead log made `sequences` (in order) durable: their entries go to `delivery`, up to the first
-    /// record of a turn still under way (the turn hands its entries on itself, `publish`), under the lock, so that
-    /// what this thread and the loop hand on stays in record order.
+    /// The write-ahead log made `sequences` (in order) durable: the entries kept under them go to `delivery`, under
+    /// the lock, so that what this thread and the loop hand on stays in record order. A record with none is an
+    /// earlier record of a turn (its entries go with the turn's last record) or one of the turn under way (which
+    /// hands its entries on itself, `publish`); either way nothing after it is handed on before it.
     func durable(_ sequences: [UInt64], delivery: OrderedWorker<([ShardApplied], UInt64)>) {
         guard let newest = sequences.last else { return }
         self.state.withLock { state in
@@ -216,7 +221,7 @@ final class PendingEntries: Sendable {
             var batch: [ShardApplied] = []
             var last: UInt64?
             for sequence in sequences {
-                guard let applied = state.entries.removeValue(forKey: sequence) else { break }
+                guard let applied = state.entries.removeValue(forKey: sequence) else { continue }
                 batch += applied
                 last = sequence
             }
@@ -224,23 +229,21 @@ final class PendingEntries: Sendable {
         }
     }
 
-    /// A turn ended with `records` (in order, their subtrees taken): those already durable go to `delivery` at
-    /// once, the others wait for `durable`.
+    /// A turn ended with `records` (in order, their subtrees taken): they go to `delivery` together, at once when
+    /// the last is durable already, else when `durable` reaches it. Together, the entry that carries a subtree is
+    /// shown with the earlier ones of the turn it supersedes (`ViewState.isSuperseded`); their writes are answered
+    /// together anyway (`WriteTurn`).
     func publish(
-        _ records: some Sequence<(UInt64, [ShardApplied])>, delivery: OrderedWorker<([ShardApplied], UInt64)>
+        _ records: [(sequence: UInt64, applied: [ShardApplied])], delivery: OrderedWorker<([ShardApplied], UInt64)>
     ) {
+        guard let last = records.last?.sequence else { return }
+        let batch = records.count == 1 ? records[0].applied : records.flatMap(\.applied)
         self.state.withLock { state in
-            var batch: [ShardApplied] = []
-            var last: UInt64?
-            for (sequence, applied) in records {
-                if sequence <= state.durableSequence {
-                    batch += applied
-                    last = sequence
-                } else {
-                    state.entries[sequence] = applied
-                }
+            if last <= state.durableSequence {
+                delivery.send((batch, last))
+            } else {
+                state.entries[last] = batch
             }
-            if let last { delivery.send((batch, last)) }
         }
     }
 }
