@@ -173,13 +173,22 @@ extension ShardStateMachine {
     /// True when a mutation that adds data has a leaf above it on the spine (Firebase turns that leaf into an
     /// object, so every shard's copy of it must go), unless the write itself first clears that leaf (as the
     /// all-shard rerun of such a write does).
+    /// - Complexity: one child lookup per spine level above each mutation, none for a mutation whose spine nodes the
+    ///   one before it checked already (a star's two paths in one post).
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
+        var checked: ArraySlice<Key>?
         for mutation in write.mutations where mutation.addsData {
             let keys = mutation.path.keys
+            let levels = min(self.spineDepth, keys.count)
+            // The spine nodes checked are those at the first `levels` prefixes of the path.
+            let spine = keys.prefix(max(levels - 1, 0))
+            if checked == spine, levels > 0 { continue }
+            checked = levels > 0 ? spine : nil
             var node = tree
-            for depth in 0..<min(self.spineDepth, keys.count) {
+            for depth in 0..<levels {
                 if node.isLeaf, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
+                guard depth + 1 < levels else { break }
                 node = node.child(keys[depth])
                 if node.isEmpty { break }
             }
