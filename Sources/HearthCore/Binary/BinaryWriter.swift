@@ -5,6 +5,14 @@ public enum BinaryWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Overwrites the bytes at `offset` with `value`, as `append` wrote them: fills in a length written as a
+    /// placeholder before what it measures, so that both go into one buffer in one pass.
+    public static func write<T: FixedWidthInteger>(_ value: T, at offset: Int, in bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { value in
+            for (index, byte) in value.enumerated() { bytes[offset + index] = byte }
+        }
+    }
+
     /// A string as `u16 length` + UTF-8; callers keep such strings under 64 KiB (paths, names, namespaces).
     public static func appendString(_ text: String, to bytes: inout [UInt8]) {
         Self.append(UInt16(truncatingIfNeeded: text.utf8.count), to: &bytes)

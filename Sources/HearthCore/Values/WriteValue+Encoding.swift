@@ -22,24 +22,40 @@ extension WriteValue {
 
     /// `jsonValue()` as compact UTF-8 JSON; the client's own text when it was kept and there is nothing to resolve.
     public func jsonBytes() -> [UInt8] {
-        guard self.hasServerValues else {
-            return self.sourceJSON ?? self.node.jsonBytes(format: .export, pretty: false)
-        }
-        return self.soleServerValueJSON ?? self.jsonValue().jsonBytes()
+        if !self.hasServerValues, let source = self.sourceJSON { return source }
+        var bytes: [UInt8] = []
+        self.appendJSON(to: &bytes)
+        return bytes
     }
 
-    /// The text of a value that is one server value and nothing else (an increment, a timestamp: the commonest
-    /// value in a log), written directly rather than through `JSONValue` objects.
-    private var soleServerValueJSON: [UInt8]? {
+    /// Appends `jsonBytes()` to `bytes`, building no array of its own for the usual values (a log record is written
+    /// in one buffer this way).
+    public func appendJSON(to bytes: inout [UInt8]) {
+        guard self.hasServerValues else {
+            if let source = self.sourceJSON { return bytes.append(contentsOf: source) }
+            var writer = JSONWriter()
+            return writer.write(self.node, format: .export, to: &bytes)
+        }
+        if !self.appendSoleServerValueJSON(to: &bytes) { bytes += self.jsonValue().jsonBytes() }
+    }
+
+    /// Appends the text of a value that is one server value and nothing else (an increment, a timestamp: the
+    /// commonest value in a log), written directly rather than through `JSONValue` objects; false, having appended
+    /// nothing, for any other value.
+    private func appendSoleServerValueJSON(to bytes: inout [UInt8]) -> Bool {
         guard self.node.isEmpty, self.pendingPriorities.isEmpty, self.placeholders.count == 1,
             let placeholder = self.placeholders.first, !placeholder.isPriority, placeholder.path == .root
-        else { return nil }
+        else { return false }
         switch placeholder.value {
         case .timestamp:
-            return Array(#"{".sv":"timestamp"}"#.utf8)
+            bytes += #"{".sv":"timestamp"}"#.utf8
         case .increment(let delta):
-            return Array(#"{".sv":{"increment":"#.utf8) + Node(delta).jsonBytes(format: .export) + Array("}}".utf8)
+            bytes += #"{".sv":{"increment":"#.utf8
+            var writer = JSONWriter()
+            writer.write(Node(delta), format: .export, to: &bytes)
+            bytes += "}}".utf8
         }
+        return true
     }
 
     private static func setting(_ member: JSONValue, at keys: ArraySlice<Key>, in value: JSONValue) -> JSONValue {

@@ -34,17 +34,44 @@ struct ViewState {
         -> [(change: CommittedChange, listeners: [any ChangeListener])]
     {
         var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
-        for update in updates {
+        let takers = Self.subtreeTakers(updates)
+        for (position, update) in updates.enumerated() {
             if let restored = update.restored {
                 heard += self.apply(restored, registry: registry)
                 continue
             }
             let listeners = registry.listeners(namespace: update.namespace, touching: update.paths)
-            if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty) {
+            let isSuperseded = listeners.isEmpty && Self.isSuperseded(update, at: position, takers: takers)
+            if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty, isSuperseded: isSuperseded) {
                 heard.append((change, listeners))
             }
         }
         return heard
+    }
+
+    /// Per namespace and subtree, the last of `updates` that carries the subtree's node; nil when none of them
+    /// lacks a node of a subtree it touched (`ShardSubtree.node`), so none needs looking up.
+    private static func subtreeTakers(_ updates: [CommitFeed.Update]) -> [String: [Path: Int]]? {
+        guard updates.contains(where: { $0.subtrees?.contains { $0.node == nil } == true }) else { return nil }
+        var takers: [String: [Path: Int]] = [:]
+        for (position, update) in updates.enumerated() {
+            for subtree in update.subtrees ?? [] where subtree.node != nil {
+                takers[update.namespace, default: [:]][subtree.path] = position
+            }
+        }
+        return takers
+    }
+
+    /// Whether every subtree `update` (at `position` of its batch) touched without its node is carried by a later
+    /// update of the batch: a later entry of the same shard's turn, so applied under the same lock before anyone
+    /// reads the roots.
+    private static func isSuperseded(_ update: CommitFeed.Update, at position: Int, takers: [String: [Path: Int]]?)
+        -> Bool
+    {
+        guard let takers, let subtrees = update.subtrees else { return false }
+        return subtrees.allSatisfy { subtree in
+            subtree.node != nil || takers[update.namespace]?[subtree.path].map { $0 > position } == true
+        }
     }
 
     /// Puts restored shard parts in place of what every namespace had of those shards: one change per namespace
@@ -76,9 +103,14 @@ struct ViewState {
 
     /// Applies one ready update: puts the shards' subtrees in place when it carries them (the shards resolved and
     /// applied its mutations already, and the view shares their nodes), else applies its mutations, adding its
-    /// increments to the view's own values. The root is edited in place unless `keepingOldRoot`, when the old root
-    /// stays as it was for the returned change (nodes shared with it, or with readers, are copied as usual).
-    private mutating func apply(_ update: CommitFeed.Update, keepingOldRoot: Bool) -> CommittedChange? {
+    /// increments to the view's own values. A subtree it carries without its node (a later entry of its shard's turn
+    /// touched it again) is left to that later entry when `isSuperseded` and no index needs this one's state of it;
+    /// else the update's mutations, as its shard resolved them in this order, make that state. The root is edited in
+    /// place unless `keepingOldRoot`, when the old root stays as it was for the returned change (nodes shared with
+    /// it, or with readers, are copied as usual).
+    private mutating func apply(
+        _ update: CommitFeed.Update, keepingOldRoot: Bool, isSuperseded: Bool
+    ) -> CommittedChange? {
         var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
         let old = keepingOldRoot ? root : .empty
         let indexed = self.indexes?.touched(update.namespace, paths: update.paths, root: root) ?? []
@@ -86,7 +118,14 @@ struct ViewState {
         // the listeners (`Update.mutations` sorts a transaction's).
         var mutations: [ResolvedMutation]?
         if let subtrees = update.subtrees {
-            for subtree in subtrees { root.set(subtree.node, at: subtree.path) }
+            if !(isSuperseded && indexed.isEmpty), subtrees.contains(where: { $0.node == nil }) {
+                let ordered = update.mutations
+                for mutation in ordered { mutation.apply(to: &root) }
+                mutations = ordered
+            }
+            for subtree in subtrees {
+                if let node = subtree.node { root.set(node, at: subtree.path) }
+            }
         } else {
             let resolved = Self.resolving(update.mutations, increments: update.increments, in: root)
             for mutation in resolved { mutation.apply(to: &root) }

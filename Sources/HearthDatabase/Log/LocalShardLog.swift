@@ -11,6 +11,11 @@ import Synchronization
 /// its own (`OrderedWorker`): the read view's update and the fan-out to listeners run beside the next write and
 /// fsync rather than between them. Waiting for a commit is waiting for durability; a write is shown once the view
 /// says so (`DatabaseView.waitUntilApplied`).
+///
+/// Under the write loop (`holdTurns`), the entries of the turn under way are held back until `endTurn` has taken
+/// their subtrees, even when their records are durable sooner, and a turn's entries reach the view together, once
+/// its last record is durable: the view never receives an entry whose subtrees are not yet taken, and shows an
+/// entry a later one of its turn supersedes by that one's node.
 final class LocalShardLog: ShardLog {
     private let wal: WriteAheadLog
     /// Hands committed batches to `onCommitted` off the log's writer thread.
@@ -49,17 +54,34 @@ final class LocalShardLog: ShardLog {
         do {
             wal = try WriteAheadLog(directory: directory, configuration: configuration, fileSystem: fileSystem) {
                 records in
-                guard let last = records.last?.lsn else { return }
-                let batch = pending.entries.withLock { pending in
-                    records.flatMap { pending.removeValue(forKey: $0.lsn) ?? [] }
-                }
-                delivery.send((batch, last))
+                pending.durable(records.map(\.lsn), delivery: delivery)
             }
         } catch {
             delivery.stop()
             throw error
         }
         return LocalShardLog(wal: wal, delivery: delivery, directory: directory, pending: pending)
+    }
+
+    /// From now on, entries appended in a turn of the write loop are held until `endTurn`: their shards' machines
+    /// leave their subtrees for the turn's end (`ShardStateMachine.defersSubtrees`). Called before any is appended.
+    func holdTurns() {
+        self.pending.state.withLock { $0.holdsTurns = true }
+    }
+
+    /// Ends the write loop's turn: takes the subtrees of the entries it appended (`ShardApplied.captureTurn`, from
+    /// `tree`, each shard's tree of a namespace as the turn left it), then hands them on together once the turn's
+    /// last record is durable (at once, when it is already). On the loop's thread, after the turn's last append.
+    func endTurn(tree: (_ shard: Int, _ namespace: String) -> Node) {
+        let turn = self.pending.state.withLock { state in
+            defer { state.turn = [] }
+            return state.turn
+        }
+        guard !turn.isEmpty else { return }
+        var records = turn.map(\.applied)
+        ShardApplied.captureTurn(&records, tree: tree)
+        self.pending.publish(
+            zip(turn, records).map { (sequence: $0.0.sequence, applied: $0.1) }, delivery: self.delivery)
     }
 
     /// The oldest record the log still holds (1 when none was ever truncated away): recovery can start from a
@@ -96,9 +118,9 @@ final class LocalShardLog: ShardLog {
 
     func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
         let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
-        let sequence = self.pending.entries.withLock { pending in
+        let sequence = self.pending.state.withLock { pending in
             let sequence = self.wal.enqueue(bytes)
-            pending[sequence] = [applied]
+            pending.add([applied], at: sequence)
             return sequence
         }
         return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
@@ -109,9 +131,9 @@ final class LocalShardLog: ShardLog {
 
     func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
         let bytes = ShardLogRecord.encode(together: entries.map { ($0.applied.shard, $0.applied.index, $0.entry) })
-        let sequence = self.pending.entries.withLock { pending in
+        let sequence = self.pending.state.withLock { pending in
             let sequence = self.wal.enqueue(bytes)
-            pending[sequence] = entries.map(\.applied)
+            pending.add(entries.map(\.applied), at: sequence)
             return sequence
         }
         return entries.map { ShardLogPosition(shard: $0.applied.shard, index: $0.applied.index, sequence: sequence) }
@@ -161,8 +183,67 @@ final class LocalShardLog: ShardLog {
     var statistics: WALStatistics { self.wal.statistics }
 }
 
-/// Applied entries waiting for their records to become durable, by record sequence number (several for a record
-/// of entries appended together).
+/// Applied entries waiting for their records to become durable (and, under the write loop, for their turn to end),
+/// then handed on in record order.
 final class PendingEntries: Sendable {
-    let entries = Lock<[UInt64: [ShardApplied]]>([:])
+    struct State {
+        /// By record sequence number (several for a record of entries appended together): records not yet durable.
+        /// A turn of the write loop keeps all its entries under its last record, so that they reach the view
+        /// together (`publish`); its earlier records have none.
+        var entries: [UInt64: [ShardApplied]] = [:]
+        /// The records of the write loop's turn under way, in order, with their entries (`LocalShardLog.holdTurns`).
+        var turn: [(sequence: UInt64, applied: [ShardApplied])] = []
+        /// Entries appended go to `turn` rather than `entries`.
+        var holdsTurns = false
+        /// Every record up to here is durable.
+        var durableSequence: UInt64 = 0
+
+        /// Keeps the entries of record `sequence` until it is durable, or its turn ends.
+        mutating func add(_ applied: [ShardApplied], at sequence: UInt64) {
+            if self.holdsTurns {
+                self.turn.append((sequence, applied))
+            } else {
+                self.entries[sequence] = applied
+            }
+        }
+    }
+
+    let state = Lock(State())
+
+    /// The write-ahead log made `sequences` (in order) durable: the entries kept under them go to `delivery`, under
+    /// the lock, so that what this thread and the loop hand on stays in record order. A record with none is an
+    /// earlier record of a turn (its entries go with the turn's last record) or one of the turn under way (which
+    /// hands its entries on itself, `publish`); either way nothing after it is handed on before it.
+    func durable(_ sequences: [UInt64], delivery: OrderedWorker<([ShardApplied], UInt64)>) {
+        guard let newest = sequences.last else { return }
+        self.state.withLock { state in
+            state.durableSequence = newest
+            var batch: [ShardApplied] = []
+            var last: UInt64?
+            for sequence in sequences {
+                guard let applied = state.entries.removeValue(forKey: sequence) else { continue }
+                batch += applied
+                last = sequence
+            }
+            if let last { delivery.send((batch, last)) }
+        }
+    }
+
+    /// A turn ended with `records` (in order, their subtrees taken): they go to `delivery` together, at once when
+    /// the last is durable already, else when `durable` reaches it. Together, the entry that carries a subtree is
+    /// shown with the earlier ones of the turn it supersedes (`ViewState.isSuperseded`); their writes are answered
+    /// together anyway (`WriteTurn`).
+    func publish(
+        _ records: [(sequence: UInt64, applied: [ShardApplied])], delivery: OrderedWorker<([ShardApplied], UInt64)>
+    ) {
+        guard let last = records.last?.sequence else { return }
+        let batch = records.count == 1 ? records[0].applied : records.flatMap(\.applied)
+        self.state.withLock { state in
+            if last <= state.durableSequence {
+                delivery.send((batch, last))
+            } else {
+                state.entries[last] = batch
+            }
+        }
+    }
 }

@@ -19,7 +19,7 @@ package enum ShardLogRecord {
     /// The bytes of entry `index` of `shard`.
     package static func encode(_ entry: ShardEntry, shard: Int, index: UInt64) -> [UInt8] {
         var bytes: [UInt8] = [Self.version]
-        bytes.reserveCapacity(64)
+        bytes.reserveCapacity(256)
         BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
         BinaryWriter.append(index, to: &bytes)
         entry.encode(into: &bytes)
@@ -29,7 +29,7 @@ package enum ShardLogRecord {
     /// The bytes of one record holding every entry of `entries`, each at its shard's index.
     static func encode(together entries: [(shard: Int, index: UInt64, entry: ShardEntry)]) -> [UInt8] {
         var bytes: [UInt8] = [Self.togetherVersion]
-        bytes.reserveCapacity(64 * entries.count)
+        bytes.reserveCapacity(256 * entries.count)
         BinaryWriter.append(UInt16(truncatingIfNeeded: entries.count), to: &bytes)
         for (shard, index, entry) in entries {
             BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
@@ -37,8 +37,7 @@ package enum ShardLogRecord {
             let lengthAt = bytes.count
             BinaryWriter.append(UInt32(0), to: &bytes)
             entry.encode(into: &bytes)
-            let length = UInt32(truncatingIfNeeded: bytes.count - lengthAt - 4)
-            withUnsafeBytes(of: length.littleEndian) { bytes.replaceSubrange(lengthAt..<(lengthAt + 4), with: $0) }
+            BinaryWriter.write(UInt32(truncatingIfNeeded: bytes.count - lengthAt - 4), at: lengthAt, in: &bytes)
         }
         return bytes
     }

@@ -66,38 +66,52 @@ package final class WriteDecider: Sendable {
 
     /// The synchronous core of `Coordinator.submit`, on the loop thread.
     private func decide(_ write: LoopWrite) -> Decision {
-        let (view, log) = (self.coordinator.view, self.coordinator.log)
         guard !write.mutations.isEmpty else {
-            return .ordered(PendingWrite(view: view, log: log, state: .committed([], [])))
+            return .ordered(
+                PendingWrite(view: self.coordinator.view, log: self.coordinator.log, state: .committed([], [])))
         }
-        let participants = self.coordinator.participants(
-            namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
+        // Each mutation's shard, hashed once: nil for a spine path, which every shard holds a copy of.
+        let router = self.coordinator.router
+        let owners = write.mutations.map { router.shard(namespace: write.namespace, path: $0.path) }
         do {
-            if participants.count == 1, let only = participants.first {
-                let shardWrite = ShardWrite(
-                    namespace: write.namespace, mutations: write.mutations, now: write.now, origin: write.origin)
-                let result = try self.shards[only].assumeIsolated { shard in
-                    try shard.writeNow(shardWrite, conditions: write.conditions)
+            if write.conditions.isEmpty, !owners.contains(nil) {
+                let shards = owners.compactMap { $0 }
+                if let only = shards.first, shards.allSatisfy({ $0 == only }) {
+                    return try self.writeNow(write, in: only)
                 }
-                switch result {
-                case .appended(let position, let resolved)?:
-                    return .ordered(PendingWrite(view: view, log: log, state: .committed([position], resolved)))
-                case .conditionFailed(let through)?:
-                    return .ordered(
-                        PendingWrite(
-                            view: view, log: log,
-                            state: .stale(
-                                namespace: write.namespace, path: write.conditions.first?.path ?? .root,
-                                through: [only: through], origin: write.origin)))
-                case .duplicate(let through)?:
-                    return .ordered(PendingWrite(view: view, log: log, state: .duplicate(through: [only: through])))
-                case .needsAllShards?, nil:
-                    return .detour
-                }
+                return try self.commitTogether(write, owners: shards)
             }
+            let participants = self.coordinator.participants(
+                namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
+            if participants.count == 1, let only = participants.first { return try self.writeNow(write, in: only) }
             return try self.commitTogether(write)
         } catch {
             return .failed(error)
+        }
+    }
+
+    /// A write wholly inside shard `only`, applied and logged at once.
+    private func writeNow(_ write: LoopWrite, in only: Int) throws -> Decision {
+        let (view, log) = (self.coordinator.view, self.coordinator.log)
+        let shardWrite = ShardWrite(
+            namespace: write.namespace, mutations: write.mutations, now: write.now, origin: write.origin)
+        let result = try self.shards[only].assumeIsolated { shard in
+            try shard.writeNow(shardWrite, conditions: write.conditions)
+        }
+        switch result {
+        case .appended(let position, let resolved)?:
+            return .ordered(PendingWrite(view: view, log: log, state: .committed([position], resolved)))
+        case .conditionFailed(let through)?:
+            return .ordered(
+                PendingWrite(
+                    view: view, log: log,
+                    state: .stale(
+                        namespace: write.namespace, path: write.conditions.first?.path ?? .root,
+                        through: [only: through], origin: write.origin)))
+        case .duplicate(let through)?:
+            return .ordered(PendingWrite(view: view, log: log, state: .duplicate(through: [only: through])))
+        case .needsAllShards?, nil:
+            return .detour
         }
     }
 
@@ -110,13 +124,38 @@ package final class WriteDecider: Sendable {
             transaction: id, namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
         guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
-        let spineValues = machine.spineValues
+        let decision = try self.commitTogether(id, anchor: anchor, parts: parts, spineValues: machine.spineValues)
+        if case .ordered = decision { machine.onCommittedTogether() }
+        return decision
+    }
+
+    /// A write of paths below the spine in several shards, with no condition (`owners`: each mutation's shard):
+    /// its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
+    /// shard the anchor), made here without the transaction's machine, which such a write never needs.
+    private func commitTogether(_ write: LoopWrite, owners: [Int]) throws -> Decision {
+        guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
+        let participants = Set(owners).sorted()
+        guard let anchor = participants.last else { return .detour }
+        let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
+        let parts = participants.map { shard in
+            let mutations = zip(write.mutations, owners).compactMap { $0.1 == shard ? $0.0 : nil }
+            let part = ShardWrite(
+                namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin)
+            return (shard: shard, intent: ShardIntent(write: part, plan: plan))
+        }
+        return try self.commitTogether(
+            self.coordinator.nextTransactionID(), anchor: anchor, parts: parts, spineValues: [:])
+    }
+
+    /// Commits transaction `id`'s parts at once on `anchor`; a detour when a participant is obstructed.
+    private func commitTogether(
+        _ id: TransactionID, anchor: Int, parts: [(shard: Int, intent: ShardIntent)], spineValues: [Path: Node]
+    ) throws -> Decision {
         let participants = parts.map { (shard: self.shards[$0.shard], intent: $0.intent) }
         let outcome = try self.shards[anchor].assumeIsolated { anchor in
             try anchor.commitTogether(id, parts: participants, spineValues: spineValues)
         }
         guard case .committed(let logged, let resolved) = outcome else { return .detour }
-        machine.onCommittedTogether()
         return .ordered(
             PendingWrite(
                 view: self.coordinator.view, log: self.coordinator.log,

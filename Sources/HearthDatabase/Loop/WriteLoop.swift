@@ -46,6 +46,12 @@ final class WriteLoop: SerialExecutor, Sendable {
     }
 
     private let inbox = Lock(Inbox())
+    /// What each turn that ran anything ends with, before its writes are answered: the log takes the subtrees of
+    /// the turn's entries and hands them on (`LocalShardLog.endTurn`). Set once (`endTurns(with:)`) before any work
+    /// is queued; dropped when a stopped loop's thread ends, since it holds the shards, which hold the loop (a late
+    /// job's thread then runs without it: the log it would hand entries to is closed). Kept as a `LockedClosure`: a
+    /// closure kept in the lock as it is would be wrapped in one more reabstraction thunk each turn.
+    private let turnEnd = Lock<LockedClosure<@Sendable () -> Void>?>(nil)
     private let wake = WakeSignal()
     /// The loop thread's pthread id (0 until it runs): the one thread that may act for the shards outside a job.
     private let threadID = Atomic<UInt>(0)
@@ -85,6 +91,11 @@ final class WriteLoop: SerialExecutor, Sendable {
 
     func checkIsolated() {
         precondition(self.isCurrent, "shard state was touched off the hearth-loop thread")
+    }
+
+    /// Makes `body` end every turn (`turnEnd`).
+    func endTurns(with body: @escaping @Sendable () -> Void) {
+        self.turnEnd.withLock { $0 = LockedClosure(body) }
     }
 
     /// Refuses every later batch, and ends the thread once what is queued has run (the database closes, or is
@@ -164,16 +175,17 @@ final class WriteLoop: SerialExecutor, Sendable {
     private func end(_ thread: UInt) {
         _ = self.threadID.compareExchange(expected: thread, desired: 0, ordering: .acquiringAndReleasing)
         // A late job may have started another thread meanwhile: the waiters are then its to resume.
-        let waiters = self.inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in
-            guard !inbox.isRunning else { return [] }
+        let (waiters, isLast) = self.inbox.withLock { inbox -> ([CheckedContinuation<Void, Never>], Bool) in
+            guard !inbox.isRunning else { return ([], false) }
             defer { inbox.stopWaiters = [] }
-            return inbox.stopWaiters
+            return (inbox.stopWaiters, true)
         }
+        if isLast { self.turnEnd.withLock { $0 = nil } }
         for waiter in waiters { waiter.resume() }
     }
 
-    /// One turn: every job and batch in the order queued, then the turn's decided writes are handed on to be
-    /// answered together.
+    /// One turn: every job and batch in the order queued, then the turn's end (`turnEnd`), then the turn's decided
+    /// writes are handed on to be answered together.
     private func turn(_ work: [Work]) {
         var turn = WriteTurn()
         for item in work {
@@ -182,6 +194,7 @@ final class WriteLoop: SerialExecutor, Sendable {
             case .batch(let batch): batch.decider.decide(batch, in: &turn)
             }
         }
+        self.turnEnd.withLock { $0 }?.call()
         turn.finish()
     }
 }

@@ -37,8 +37,11 @@ public actor ShardActor {
             machine: machine, log: log, clock: clock, executor: executor, unownedExecutor: executor.unownedExecutor)
     }
 
-    /// A shard whose commands run on the node's write loop, with its turns.
-    init(machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock = .system, loop: WriteLoop) {
+    /// A shard whose commands run on the node's write loop, with its turns: its machine leaves its writes' subtrees
+    /// for the turn's end (`ShardStateMachine.defersSubtrees`).
+    private init(machine: ShardStateMachine, log: LocalShardLog, clock: any NodeClock, loop: WriteLoop) {
+        var machine = machine
+        machine.defersSubtrees = true
         self.init(
             machine: machine, log: log, clock: clock, executor: loop, unownedExecutor: loop.asUnownedSerialExecutor())
     }
@@ -56,18 +59,26 @@ public actor ShardActor {
     }
 
     /// Actors for `machines` over `log`: on one executor when the log appends entries of several shards together
-    /// (so their transactions can commit at once), else each on its own. With `loop` (a single node), every one
-    /// runs on the loop.
+    /// (so their transactions can commit at once), else each on its own.
     static func actors(
-        for machines: [ShardStateMachine], log: any ShardLog, clock: any NodeClock = .system, loop: WriteLoop? = nil
+        for machines: [ShardStateMachine], log: any ShardLog, clock: any NodeClock = .system
     ) -> [ShardActor] {
-        if let loop {
-            // A programmer's invariant: only `Database.open` passes a loop, with its one `LocalShardLog`.
-            precondition(log.appendsTogether, "only a log that orders every shard as one can run on a write loop")
-            return machines.map { ShardActor(machine: $0, log: log, clock: clock, loop: loop) }
-        }
         let executors = ShardExecutor.executors(count: machines.count, shared: log.appendsTogether)
         return zip(machines, executors).map { ShardActor(machine: $0, log: log, clock: clock, executor: $1) }
+    }
+
+    /// Actors for `machines` of a single node, every one on its write loop `loop`, over its one log: each turn of
+    /// the loop ends with the log taking the subtrees the turn's entries touched from the shards as the turn left
+    /// them (`LocalShardLog.endTurn`), once per subtree.
+    static func actors(
+        for machines: [ShardStateMachine], log: LocalShardLog, clock: any NodeClock = .system, loop: WriteLoop
+    ) -> [ShardActor] {
+        let shards = machines.map { ShardActor(machine: $0, log: log, clock: clock, loop: loop) }
+        log.holdTurns()
+        loop.endTurns {
+            log.endTurn { shard, namespace in shards[shard].assumeIsolated { $0.machine.trees[namespace] ?? .empty } }
+        }
+        return shards
     }
 
     /// Whether this shard's log takes entries of several shards in one record (`ShardLog.appendsTogether`).
@@ -341,7 +352,10 @@ public actor ShardActor {
             let isLast = number == parts.count - 1
             appended.append(
                 shard.assumeIsolated { shard in
-                    guard case .appended(let entry, var applied) = shard.machine.commit(transaction, intent) else {
+                    guard
+                        case .appended(let entry, var applied) = shard.machine.commit(
+                            transaction, intent, incrementsChecked: true)
+                    else {
                         // Unreachable: `ShardStateMachine.commit` appends unconditionally.
                         preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
                     }

@@ -138,9 +138,11 @@ extension ShardWrite {
                 value = written
             }
             BinaryWriter.appendPath(mutation.path, to: &bytes)
-            let json = value.jsonBytes()
-            BinaryWriter.append(UInt64(json.count), to: &bytes)
-            bytes.append(contentsOf: json)
+            // The value's text goes straight into `bytes`, after a length filled in once it is known.
+            let lengthAt = bytes.count
+            BinaryWriter.append(UInt64(0), to: &bytes)
+            value.appendJSON(to: &bytes)
+            BinaryWriter.write(UInt64(bytes.count - lengthAt - 8), at: lengthAt, in: &bytes)
         }
         if let origin = self.origin {
             bytes.append(UInt8(truncatingIfNeeded: origin.client.utf8.count))

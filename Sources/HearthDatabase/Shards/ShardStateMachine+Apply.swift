@@ -47,14 +47,20 @@ public struct ShardChange: Sendable {
     /// Per subtree at the shard depth that the write touched, the shard's node there right after the write: the
     /// read view's node there too once every earlier entry of the shard is shown and no later one is, since that
     /// subtree lies wholly in this shard (O(1) to take: the view and the shard then share it, and whichever edits it
-    /// next copies only its path). Nil when the write sets a spine path, where a shard holds only its part.
+    /// next copies only its path). Nil when the write sets a spine path, where a shard holds only its part. On the
+    /// write loop, a subtree a later entry of the same turn touched again is named without its node
+    /// (`ShardSubtree.node`, `ShardApplied.captureTurn`).
     public var subtrees: [ShardSubtree]? = nil
 }
 
 /// One subtree of a shard's tree, rooted at the shard depth, as a write left it.
 public struct ShardSubtree: Sendable {
     public var path: Path
-    public var node: Node
+    /// The shard's node there right after the write; nil when a later entry of the shard, appended in the same turn
+    /// of the write loop, touched the subtree again and carries its node (the write's own state of it was never
+    /// taken, so the shard edited the subtree in place). The read view then takes that later node when it shows
+    /// both entries at once, and applies the write's mutations otherwise.
+    public var node: Node?
 }
 
 /// Applying entries: the one deterministic step every replica takes.
@@ -72,14 +78,17 @@ extension ShardStateMachine {
 
     /// Applies `entry` as the next entry, `lastIndex + 1`: the machine's own commands, whose entries take that index
     /// by construction (so no index can be out of place).
-    mutating func applyNext(_ entry: ShardEntry) -> ShardApplied {
+    /// - Parameter incrementsChecked: the leader found, just before, that no increment of the entry's write
+    ///   overflows against this machine (`unrepresentableIncrement(in:)`, which checks at least as much), so the
+    ///   apply need not look again.
+    mutating func applyNext(_ entry: ShardEntry, incrementsChecked: Bool = false) -> ShardApplied {
         self.lastIndex += 1
         let index = self.lastIndex
         let effect: ShardApplied.Effect
         var applied: ShardWrite?
         switch entry {
         case .write(let write):
-            effect = .write(self.applyWrite(write))
+            effect = .write(self.applyWrite(write, incrementsChecked: incrementsChecked))
             applied = write
         case .prepare(let transaction, let intent):
             self.addIntent(transaction, intent)
@@ -95,7 +104,9 @@ extension ShardStateMachine {
             let committed =
                 commit
                 ? part.map {
-                    ShardTransactionPart(participants: $0.plan.participants, change: self.applyWrite($0.write))
+                    ShardTransactionPart(
+                        participants: $0.plan.participants,
+                        change: self.applyWrite($0.write, incrementsChecked: incrementsChecked))
                 }
                 : nil
             if commit { applied = part?.write }
@@ -110,7 +121,8 @@ extension ShardStateMachine {
         case .commit(let transaction, let part):
             self.clearReadLock(transaction)
             let committed = ShardTransactionPart(
-                participants: part.plan.participants, change: self.applyWrite(part.write))
+                participants: part.plan.participants,
+                change: self.applyWrite(part.write, incrementsChecked: incrementsChecked))
             applied = part.write
             effect = .finished(transaction, decision: nil, committed: committed)
         }
@@ -133,12 +145,12 @@ extension ShardStateMachine {
     }
 
     /// Resolves every mutation against the tree as it is before the write, then applies them in order.
-    private mutating func applyWrite(_ write: ShardWrite) -> ShardChange {
+    private mutating func applyWrite(_ write: ShardWrite, incrementsChecked: Bool = false) -> ShardChange {
         // Taken out of the dictionary, so the tree's nodes are held only here and are edited in place.
         var tree = self.trees.removeValue(forKey: write.namespace) ?? .empty
         // An increment no number can hold (two writes raced past the check made when they were ordered) leaves
         // this shard's part of the write unapplied as a whole, alike on every replica, rather than storing infinity.
-        if Mutation.unrepresentableIncrement(write.mutations, in: tree) != nil {
+        if !incrementsChecked, Mutation.unrepresentableIncrement(write.mutations, in: tree) != nil {
             self.trees[write.namespace] = tree.isEmpty ? nil : tree
             return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
         }
@@ -154,20 +166,21 @@ extension ShardStateMachine {
         }
         return ShardChange(
             namespace: write.namespace, mutations: resolved, increments: increments,
-            subtrees: Self.subtrees(touchedBy: resolved, in: tree, spineDepth: self.spineDepth))
+            subtrees: Self.subtrees(
+                touchedBy: resolved, in: self.defersSubtrees ? nil : tree, spineDepth: self.spineDepth))
     }
 
-    /// The nodes of `tree` at the shard-depth subtrees `mutations` write into, one per subtree; nil when one of them
-    /// sets a spine path.
+    /// The shard-depth subtrees `mutations` write into, one per subtree, each with its node of `tree` (none when
+    /// `tree` is nil: the write loop takes them at its turn's end); nil when one of them sets a spine path.
     /// - Complexity: O(m × depth × log n) lookups for m mutations; no node is copied.
-    static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node, spineDepth: Int) -> [ShardSubtree]? {
+    static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
         for mutation in mutations {
             guard mutation.path.count >= spineDepth else { return nil }
             let keys = mutation.path.keys.prefix(spineDepth)
             if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }
             let path = mutation.path.count == spineDepth ? mutation.path : Path(keys: Array(keys))
-            subtrees.append(ShardSubtree(path: path, node: tree.node(at: path)))
+            subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
         }
         return subtrees
     }

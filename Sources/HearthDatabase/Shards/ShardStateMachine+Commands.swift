@@ -39,7 +39,7 @@ extension ShardStateMachine {
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
         if let error = self.unrepresentableIncrement(in: write) { return .unrepresentable(error) }
-        return self.append(.write(write))
+        return self.append(.write(write), incrementsChecked: true)
     }
 
     /// Locks `paths` for a transaction that reads them before it prepares (a compare-and-set or server values on
@@ -82,7 +82,7 @@ extension ShardStateMachine {
         if commit, let part, let error = self.unrepresentableIncrement(in: part.write) {
             return .unrepresentable(error)
         }
-        return self.append(.decide(transaction, commit: commit, commit ? part : nil))
+        return self.append(.decide(transaction, commit: commit, commit ? part : nil), incrementsChecked: true)
     }
 
     /// A participant logs the decision it learned, finishing its part (nothing, when the part is finished
@@ -114,8 +114,11 @@ extension ShardStateMachine {
     /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
     /// shard, in the same turn as every other participant, and once `obstacleToCommit` found nothing in any of them:
     /// the parts then go into one log record, so they are durable together or not at all.
-    public mutating func commit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision {
-        self.append(.commit(transaction, part))
+    /// - Parameter incrementsChecked: `unrepresentableIncrement(in:)` found nothing for the part just before.
+    public mutating func commit(
+        _ transaction: TransactionID, _ part: ShardIntent, incrementsChecked: Bool = false
+    ) -> ShardDecision {
+        self.append(.commit(transaction, part), incrementsChecked: incrementsChecked)
     }
 
     /// The anchor logs that it may forget these decisions (the ones it still holds).
@@ -162,21 +165,30 @@ extension ShardStateMachine {
         write.origin.map(self.sessions.contains) ?? false
     }
 
-    private mutating func append(_ entry: ShardEntry) -> ShardDecision {
-        let applied = self.applyNext(entry)
+    private mutating func append(_ entry: ShardEntry, incrementsChecked: Bool = false) -> ShardDecision {
+        let applied = self.applyNext(entry, incrementsChecked: incrementsChecked)
         return .appended(entry, applied)
     }
 
     /// True when a mutation that adds data has a leaf above it on the spine (Firebase turns that leaf into an
     /// object, so every shard's copy of it must go), unless the write itself first clears that leaf (as the
     /// all-shard rerun of such a write does).
+    /// - Complexity: one child lookup per spine level above each mutation, none for a mutation whose spine nodes the
+    ///   one before it checked already (a star's two paths in one post).
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
+        var checked: ArraySlice<Key>?
         for mutation in write.mutations where mutation.addsData {
             let keys = mutation.path.keys
+            let levels = min(self.spineDepth, keys.count)
+            // The spine nodes checked are those at the first `levels` prefixes of the path.
+            let spine = keys.prefix(max(levels - 1, 0))
+            if checked == spine, levels > 0 { continue }
+            checked = levels > 0 ? spine : nil
             var node = tree
-            for depth in 0..<min(self.spineDepth, keys.count) {
+            for depth in 0..<levels {
                 if node.isLeaf, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
+                guard depth + 1 < levels else { break }
                 node = node.child(keys[depth])
                 if node.isEmpty { break }
             }

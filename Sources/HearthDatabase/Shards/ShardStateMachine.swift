@@ -34,6 +34,11 @@ public struct ShardStateMachine: Sendable {
     public internal(set) var spinePriorities: [String: Set<Path>] = [:]
     /// The named writes applied here, so that one sent again is not applied twice.
     public internal(set) var sessions = WriteSessions()
+    /// Whether a write's subtrees (`ShardChange.subtrees`) are left without their nodes, for the write loop to take
+    /// once its turn ends (`ShardApplied.captureTurn`), rather than taken as each entry applies: a subtree written
+    /// many times in one turn is then shared with the read view once, so the shard copies its path once per turn,
+    /// not once per write. Leader memory, never logged: it changes what `apply` hands the view, never the trees.
+    var defersSubtrees = false
 
     public init(shard: Int, spineDepth: Int) {
         self.shard = shard

@@ -71,8 +71,22 @@ import Testing
     /// subtrees (fed shard by shard, the last entries may all be shown out of their shards' order).
     @Test(arguments: 0..<30 as Range<UInt64>, Delivery.allCases)
     func theViewShowsWhatApplyingEveryMutationShowed(seed: UInt64, delivery: Delivery) throws {
+        try Self.check(seed: seed, delivery: delivery, turns: false)
+    }
+
+    /// The same, with the history made in turns of the write loop, whose subtrees are taken once per turn: an
+    /// entry whose subtree a later entry of its turn carries is shown by that entry's node when both are shown
+    /// together and nobody listens, and by its own mutations otherwise (a turn split over deliveries, a listener).
+    @Test(arguments: 0..<30 as Range<UInt64>, Delivery.allCases)
+    func theViewShowsWhatApplyingEveryMutationShowedWhenSubtreesAreTakenPerTurn(seed: UInt64, delivery: Delivery)
+        throws
+    {
+        try Self.check(seed: seed, delivery: delivery, turns: true)
+    }
+
+    private static func check(seed: UInt64, delivery: Delivery, turns: Bool) throws {
         let router = ShardRouter(shardCount: 3, shardDepth: 2)
-        var history = RandomShardHistory(router: router, seed: seed)
+        var history = RandomShardHistory(router: router, seed: seed, turns: turns)
         try history.run(120)
         var random = SeededRandom(seed: seed ^ 0x5eed)
         var registry = ListenRegistry()
@@ -83,7 +97,7 @@ import Testing
         for (number, batch) in Self.batches(history, delivery, using: &random).enumerated() {
             let heard = taking.receive(batch, registry: registry).map(\.change)
             let expected = applying.receive(batch.map(Self.withoutSubtrees), registry: registry).map(\.change)
-            let context = Comment("seed \(seed), \(delivery), batch \(number)")
+            let context = Comment("seed \(seed), \(delivery), turns \(turns), batch \(number)")
             try #require(taking.roots == applying.roots, context)
             try #require(heard.count == expected.count, context)
             for (change, reference) in zip(heard, expected) {

@@ -130,6 +130,29 @@ import Testing
         }
     }
 
+    /// Ten stars of one post decided in one turn are shown, once answered, with the shard's own node of the post:
+    /// taken once, at the turn's end, and shared by the view and the shard.
+    @Test func aTurnsWritesOfOnePostAreShownWithTheShardsOwnNode() async throws {
+        try await Self.withDatabase { database in
+            let (a, _) = try Self.keys(database)
+            let writes = try (0..<10).map { user in
+                Self.write([
+                    try Fixture.set("posts/\(a)/stars/u\(user)", "true"),
+                    try Fixture.set("posts/\(a)/starCount", #"{".sv":{"increment":1}}"#),
+                ])
+            }
+            let answers = await Self.submit(database, writes)
+            #expect(answers.allSatisfy(Self.isCommitted))
+            let post = Fixture.path("posts/\(a)")
+            let index = try #require(database.coordinator.router.shards(namespace: "default", mutation: post).first)
+            let held = await database.writes.shards[index].state.node(namespace: "default", at: post)
+            let shown = database.view.root("default").node(at: post)
+            #expect(shown.isIdentical(to: held))
+            #expect(shown.node(at: Fixture.path("starCount")) == Node(.int(10)))
+            #expect(shown.node(at: Fixture.path("stars")).childCount == 10)
+        }
+    }
+
     /// A compare-and-set that fails is answered stale with the value it lost to; a write sent again with the same
     /// origin is answered committed and applied once; an increment that would overflow is refused with nothing
     /// written, while the batch's other writes commit.

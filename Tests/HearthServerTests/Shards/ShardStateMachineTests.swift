@@ -45,6 +45,30 @@ import Testing
         }
     }
 
+    /// A write of several paths needs all shards when any one of them lands below a spine leaf, whether it comes
+    /// first or after paths in another spine node, or after a path in the same one.
+    @Test func everyPathOfAWriteIsCheckedAgainstTheSpineLeavesAboveIt() throws {
+        let machine = try Self.machine(#"{"a":"leaf","b":{"x":5},"c":{"y":{"n":1}}}"#)
+        let cases: [([String], Bool)] = [
+            (["b/x/m", "a/x/m"], true),
+            (["a/x/m", "b/x/m"], true),
+            (["c/y/m", "c/y/n", "a/z/k"], true),
+            (["c/y/m", "c/y/n"], false),
+            (["b/q/m", "b/r/n"], false),
+        ]
+        for (paths, needsAllShards) in cases {
+            var copy = machine
+            let mutations = try paths.map { try Fixture.set($0, "1") }
+            let write = ShardWrite(namespace: "default", mutations: mutations, now: 5)
+            let decision = copy.write(write, conditions: [])
+            if case .needsAllShards = decision {
+                #expect(needsAllShards, "\(paths) lands below no spine leaf")
+            } else {
+                #expect(!needsAllShards, "\(paths) lands below the spine leaf /a: \(decision)")
+            }
+        }
+    }
+
     /// The needsAllShards rule against the model, over random trees whose spine holds leaves.
     @Test(arguments: [11, 12, 13] as [UInt64])
     func needsAllShardsExactlyWhenAWriteAddsDataBelowASpineLeaf(seed: UInt64) throws {

@@ -8,29 +8,63 @@ import HearthWire
 /// A random history of one node's shards, made by their state machines as a leader makes it: single-shard writes,
 /// multi-path updates, increments, priorities, deletions, transactions committed together, two-phase transactions
 /// whose parts other writes overtake, and spine writes. The records (each entry, or a transaction's parts committed
-/// together) come out in log order, as the node's log hands them to the read view.
+/// together) come out in log order, as the node's log hands them to the read view; made in turns, as the write loop
+/// makes them, their subtrees are taken once per turn, at its end (`ShardApplied.captureTurn`).
 struct RandomShardHistory {
     let router: ShardRouter
     private(set) var machines: [ShardStateMachine]
-    /// The log's records so far, oldest first, each the entries it holds.
+    /// The log's records so far, oldest first, each the entries it holds (without the turn under way).
     private(set) var records: [[ShardApplied]] = []
+    /// In turns: the records of the turn under way, whose subtrees are not taken yet; nil when not in turns.
+    private var turn: [[ShardApplied]]?
     private var random: SeededRandom
+    /// Where turns end: apart from `random`, so a seed makes the same operations in turns or not.
+    private var turnEnds: SeededRandom
     private var nextTransaction: UInt64 = 1
     /// A two-phase transaction prepared and not yet finished everywhere: its anchor's part waits to be decided, then
     /// the others to be finished.
     private var pending: (id: TransactionID, commit: Bool, anchor: Int, parts: [(shard: Int, intent: ShardIntent)])?
 
-    init(router: ShardRouter, seed: UInt64) {
+    /// - Parameter turns: whether the history is made in turns of eight operations on average, as the write loop
+    ///   makes it (the machines `defersSubtrees`).
+    init(router: ShardRouter, seed: UInt64, turns: Bool = false) {
         self.router = router
         self.machines = (0..<router.shardCount).map { ShardStateMachine(shard: $0, spineDepth: router.shardDepth) }
         self.random = SeededRandom(seed: seed)
+        self.turnEnds = SeededRandom(seed: seed ^ 0x7e57)
+        if turns {
+            for shard in self.machines.indices { self.machines[shard].defersSubtrees = true }
+            self.turn = []
+        }
     }
 
     /// Makes `count` random operations (some are refused by the machines and leave no record), then finishes the
-    /// transaction left pending, so the view can end quiescent.
+    /// transaction left pending, so the view can end quiescent, and the turn under way.
     mutating func run(_ count: Int) throws {
-        for _ in 0..<count { try self.step() }
+        for _ in 0..<count {
+            try self.step()
+            if self.turn != nil, Int.random(in: 0..<8, using: &self.turnEnds) == 0 { self.endTurn() }
+        }
         while self.pending != nil { self.advancePending() }
+        self.endTurn()
+    }
+
+    /// Logs a record: at once, or in the turn under way.
+    private mutating func log(_ record: [ShardApplied]) {
+        if self.turn != nil {
+            self.turn?.append(record)
+        } else {
+            self.records.append(record)
+        }
+    }
+
+    /// Ends the turn under way: takes its subtrees from the machines as they stand, and logs its records.
+    private mutating func endTurn() {
+        guard var turn = self.turn, !turn.isEmpty else { return }
+        let machines = self.machines
+        ShardApplied.captureTurn(&turn) { shard, namespace in machines[shard].trees[namespace] ?? .empty }
+        self.records += turn
+        self.turn = []
     }
 
     private mutating func step() throws {
@@ -99,7 +133,7 @@ struct RandomShardHistory {
         guard shards.count == 1, let shard = shards.first else { return try self.together(mutations) }
         let write = ShardWrite(namespace: "default", mutations: mutations, now: 1_000)
         if case .appended(_, let applied) = self.machines[shard].write(write, conditions: []) {
-            self.records.append([applied])
+            self.log([applied])
         }
     }
 
@@ -134,7 +168,7 @@ struct RandomShardHistory {
             }
             record.append(applied)
         }
-        self.records.append(record)
+        self.log(record)
     }
 
     /// Prepares every part but the anchor's, each in a record of its own; the decision and finishes come later
@@ -148,7 +182,7 @@ struct RandomShardHistory {
             guard case .appended(_, let applied) = self.machines[part.shard].prepare(id, part.intent) else {
                 preconditionFailure("shard \(part.shard) refused to prepare a part with no obstacle")
             }
-            self.records.append([applied])
+            self.log([applied])
         }
         self.pending = (id, Int.random(in: 0..<10, using: &self.random) != 0, anchor, parts)
     }
@@ -162,14 +196,14 @@ struct RandomShardHistory {
             guard case .appended(_, let applied) = decision else {
                 preconditionFailure("the anchor refused to decide")
             }
-            self.records.append([applied])
+            self.log([applied])
             self.pending?.parts.removeAll { $0.shard == pending.anchor }
             return
         }
         guard let next = pending.parts.first else { return self.pending = nil }
         guard case .appended(_, let applied) = self.machines[next.shard].finish(pending.id, commit: pending.commit)
         else { preconditionFailure("shard \(next.shard) refused to finish") }
-        self.records.append([applied])
+        self.log([applied])
         self.pending?.parts.removeFirst()
         if self.pending?.parts.isEmpty == true { self.pending = nil }
     }

@@ -1,0 +1,73 @@
+import HearthCore
+
+/// Taking the subtrees of the entries one turn of the write loop appended once, at the turn's end.
+extension ShardApplied {
+    /// A shard's tree of one namespace.
+    private struct TreeKey: Hashable {
+        var shard: Int
+        var namespace: String
+    }
+
+    /// One subtree at the shard depth of a shard's tree.
+    private struct SubtreeKey: Hashable {
+        var tree: TreeKey
+        var path: Path
+    }
+
+    /// Fills in the nodes of the subtrees that `records` (the entries a turn appended, in log order, from machines
+    /// that `defersSubtrees`) touched. Each subtree the turn touched goes, as its shard holds it at the turn's end,
+    /// with the last entry that touched it, whose state of it that is; the earlier ones keep it without a node
+    /// (superseded, `ShardSubtree.node`). A subtree that a later spine write of the turn (an entry without subtrees)
+    /// wrote above or into goes without a node from every entry before that write: its state at the turn's end is
+    /// no entry's before it, and the spine write itself carries none (the view applies its mutations).
+    ///
+    /// So a subtree written many times in a turn is shared with the read view once, and the shard, which edited it
+    /// in place all turn, copies its path once, at its next write.
+    /// - Parameter tree: a shard's tree of a namespace as it stands at the turn's end.
+    /// - Complexity: one hash insertion per touched subtree and one node lookup per distinct subtree.
+    static func captureTurn(_ records: inout [[ShardApplied]], tree: (_ shard: Int, _ namespace: String) -> Node) {
+        var taken: Set<SubtreeKey> = []
+        /// The paths of the spine writes met so far (later in the turn), by tree.
+        var spineWrites: [TreeKey: [Path]] = [:]
+        var trees: [TreeKey: Node] = [:]
+        for record in records.indices.reversed() {
+            for entry in records[record].indices.reversed() {
+                let shard = records[record][entry].shard
+                records[record][entry].withChange { change in
+                    let key = TreeKey(shard: shard, namespace: change.namespace)
+                    guard let subtrees = change.subtrees else {
+                        spineWrites[key, default: []] += change.mutations.map(\.path)
+                        return
+                    }
+                    change.subtrees = subtrees.map { subtree in
+                        let isOverwritten = spineWrites[key]?.contains { path in
+                            path.contains(subtree.path) || subtree.path.contains(path)
+                        }
+                        guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: subtree.path)).inserted
+                        else {
+                            return ShardSubtree(path: subtree.path, node: nil)
+                        }
+                        let root = trees[key] ?? tree(shard, change.namespace)
+                        trees[key] = root
+                        return ShardSubtree(path: subtree.path, node: root.node(at: subtree.path))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on the change the entry makes to the data (a write's, or a committed transaction part's); does
+    /// nothing for any other entry.
+    private mutating func withChange(_ body: (inout ShardChange) -> Void) {
+        switch self.effect {
+        case .write(var change):
+            body(&change)
+            self.effect = .write(change)
+        case .finished(let transaction, let decision, var part?):
+            body(&part.change)
+            self.effect = .finished(transaction, decision: decision, committed: part)
+        case .finished, .prepared, .bookkeeping:
+            break
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import HearthSystem
+import Synchronization
+import Testing
+
+@testable import HearthDatabase
+
+/// The single node's log hands a write loop turn's entries to the view together, in record order, and only once the
+/// turn has ended and its last record is durable; entries appended outside turns go as their records become durable.
+@Suite struct PendingEntriesTests {
+    /// An entry of shard 0 at `index` (what it changed does not matter here).
+    private static func entry(_ index: UInt64) -> ShardApplied {
+        ShardApplied(shard: 0, index: index, effect: .bookkeeping(forgotten: []), recorded: nil)
+    }
+
+    /// Runs `body` with pending entries and a delivery thread; returns what was delivered, in order, as the entries'
+    /// indexes with the sequence each batch reported.
+    private static func deliveries(
+        _ body: (PendingEntries, OrderedWorker<([ShardApplied], UInt64)>) -> Void
+    ) async throws -> [(indexes: [UInt64], through: UInt64)] {
+        let delivered = Mutex<[(indexes: [UInt64], through: UInt64)]>([])
+        let delivery = try OrderedWorker<([ShardApplied], UInt64)>(name: "test-commits") { batches in
+            delivered.withLock { $0 += batches.map { ($0.0.map(\.index), $0.1) } }
+        }
+        body(PendingEntries(), delivery)
+        await delivery.finish()
+        return delivered.withLock { $0 }
+    }
+
+    /// A turn's three records go together once the last is durable, though the first two were durable before the
+    /// turn ended; a record of the next turn already durable when that turn ends goes at once.
+    @Test func aTurnsEntriesGoTogetherOnceItsLastRecordIsDurable() async throws {
+        let delivered = try await Self.deliveries { pending, delivery in
+            pending.state.withLock { $0.holdsTurns = true }
+            for index in 1...3 as ClosedRange<UInt64> {
+                pending.state.withLock { $0.add([Self.entry(index)], at: index) }
+            }
+            pending.durable([1, 2], delivery: delivery)
+            let turn = pending.state.withLock { state in
+                defer { state.turn = [] }
+                return state.turn
+            }
+            pending.publish(turn, delivery: delivery)
+            pending.durable([3], delivery: delivery)
+            pending.state.withLock { $0.add([Self.entry(4)], at: 4) }
+            pending.durable([4], delivery: delivery)
+            let next = pending.state.withLock { state in
+                defer { state.turn = [] }
+                return state.turn
+            }
+            pending.publish(next, delivery: delivery)
+        }
+        #expect(delivered.map(\.indexes) == [[1, 2, 3], [4]])
+        #expect(delivered.map(\.through) == [3, 4])
+    }
+
+    /// Outside turns each record's entries go as soon as it is durable.
+    @Test func entriesOutsideTurnsGoAsTheirRecordsBecomeDurable() async throws {
+        let delivered = try await Self.deliveries { pending, delivery in
+            for index in 1...3 as ClosedRange<UInt64> {
+                pending.state.withLock { $0.add([Self.entry(index)], at: index) }
+            }
+            pending.durable([1], delivery: delivery)
+            pending.durable([2, 3], delivery: delivery)
+        }
+        #expect(delivered.map(\.indexes) == [[1], [2, 3]])
+        #expect(delivered.map(\.through) == [1, 3])
+    }
+}
