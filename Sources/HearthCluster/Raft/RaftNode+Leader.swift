@@ -55,21 +55,14 @@ extension RaftNode {
         let context = self.pendingReads.last?.context ?? []
         for peer in self.peers {
             let match = self.progress[peer]?.match ?? 0
-            let commit = min(match, self.log.committed)
-            self.send(.heartbeat(commit: commit, context: context), to: peer)
-            if var progress = self.progress[peer] {
-                progress.commitSent = max(progress.commitSent, commit)
-                self.progress[peer] = progress
-            }
+            self.send(.heartbeat(commit: min(match, self.log.committed), context: context), to: peer)
         }
     }
 
     /// Sends `peer` the entries it needs next, or asks the shell for a snapshot when they are compacted away.
     /// Returns whether it sent anything.
-    /// - Parameter mayHold: whether an append that is not a full batch may wait behind the appends in flight
-    ///   (`RaftProgress.holdsPartialAppends`); a leadership transfer brings its target up to date at once.
     @discardableResult
-    mutating func sendAppend(to peer: NodeID, sendIfEmpty: Bool, mayHold: Bool = true) -> Bool {
+    mutating func sendAppend(to peer: NodeID, sendIfEmpty: Bool) -> Bool {
         guard var progress = self.progress[peer], !progress.isPaused(maxInflight: self.configuration.maxInflightAppends)
         else { return false }
         let prevIndex = progress.next - 1
@@ -86,18 +79,11 @@ extension RaftNode {
             return false
         }
         guard !entries.isEmpty || sendIfEmpty else { return false }
-        // A full batch leaves entries behind it (or reaches the count limit); the tail, or a commit index alone,
-        // waits behind the appends in flight (`RaftProgress.holdsPartialAppends`).
-        let isFull =
-            entries.count >= self.configuration.maxAppendEntries
-            || entries.last.map { $0.index < self.log.lastIndex } ?? false
-        guard isFull || !mayHold || !progress.holdsPartialAppends else { return false }
         self.send(
             .append(prevIndex: prevIndex, prevTerm: prevTerm, entries: entries, commit: self.log.committed),
             to: peer
         )
         progress.sent(lastIndex: entries.last?.index)
-        progress.commitSent = max(progress.commitSent, self.log.committed)
         self.progress[peer] = progress
         return true
     }
@@ -133,12 +119,7 @@ extension RaftNode {
             }
         case .heartbeatResponse(let context):
             progress.probeSent = false
-            // A full window, or an append held behind one in flight, frees a slot: an append lost on the way must
-            // not stop the follower's replication (the next one is then rejected and the leader probes back).
-            let holds = progress.holdsPartialAppends && progress.match < self.log.lastIndex
-            if progress.state == .replicate
-                && (progress.inflight.count >= self.configuration.maxInflightAppends || holds)
-            {
+            if progress.state == .replicate && progress.inflight.count >= self.configuration.maxInflightAppends {
                 progress.inflight.removeFirst()
             }
             self.progress[peer] = progress
@@ -172,11 +153,6 @@ extension RaftNode {
             self.broadcastAppend()
         } else {
             while self.sendAppend(to: peer, sendIfEmpty: false) {}
-            // The commit index moved on another follower's answer while this one's append was held or in flight:
-            // it learns the index now rather than at the next heartbeat (its node may have a write waiting on it).
-            if let progress = self.progress[peer], progress.commitSent < min(progress.match, self.log.committed) {
-                self.sendAppend(to: peer, sendIfEmpty: true)
-            }
         }
         if self.role == .leader, peer == self.transferee, self.progress[peer]?.match == self.log.lastIndex {
             self.send(.timeoutNow, to: peer)

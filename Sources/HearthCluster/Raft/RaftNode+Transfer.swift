@@ -11,7 +11,7 @@ extension RaftNode {
         if self.progress[target]?.match == self.log.lastIndex {
             self.send(.timeoutNow, to: target)
         } else {
-            self.sendAppend(to: target, sendIfEmpty: true, mayHold: false)
+            self.sendAppend(to: target, sendIfEmpty: true)
         }
     }
 

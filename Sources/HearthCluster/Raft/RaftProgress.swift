@@ -20,9 +20,6 @@ struct RaftProgress: Sendable, Equatable {
     var probeSent = false
     /// In replicate state: the last index of each append in flight, oldest first.
     var inflight: [UInt64] = []
-    /// The highest commit index sent to the follower (in an append or a heartbeat): an answer that leaves it
-    /// behind the leader's is followed by an append carrying the commit alone (`RaftNode.handleAppendAccepted`).
-    var commitSent: UInt64 = 0
     /// Whether the follower answered since the last quorum check.
     var recentActive = false
     /// Ticks spent in the snapshot state, to give up on a snapshot that was lost.
@@ -38,14 +35,6 @@ struct RaftProgress: Sendable, Equatable {
         case .replicate: self.inflight.count >= maxInflight
         case .snapshot: true
         }
-    }
-
-    /// Whether an append that carries the log's tail (not a full batch) waits for the appends in flight to be
-    /// answered: proposals made while a replication round is out then travel together in the next append, which
-    /// the follower writes and answers once, instead of an append, a write and an answer each. Full batches (a
-    /// follower catching up) still pipeline up to the inflight window.
-    var holdsPartialAppends: Bool {
-        self.state == .replicate && !self.inflight.isEmpty
     }
 
     mutating func becomeProbe() {

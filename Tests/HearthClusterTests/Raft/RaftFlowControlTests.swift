@@ -14,12 +14,9 @@ import Testing
         }
     }
 
-    /// An unreachable follower is probed with one append at a time instead of a pipeline (of full appends: one
-    /// entry each here, so that none waits behind another as a partial one would).
+    /// An unreachable follower is probed with one append at a time instead of a pipeline.
     @Test func unreachableFollowerIsProbed() throws {
-        var harness = try RaftHarness(voters: [n1, n2, n3], configuration: RaftConfiguration(maxAppendEntries: 1))
-        harness.campaign(n1)
-        harness.tickAll()
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
         harness.cut.insert("\(n1)>\(n2)")
         harness.sent = []
         for index in 0..<4 { _ = harness.propose(n1, "p\(index)") }
