@@ -82,7 +82,7 @@ extension Coordinator {
         for (anchor, transactions) in batches.sorted(by: { $0.key < $1.key }) {
             do {
                 _ = try await self.shards.forget(shard: anchor, transactions)
-            } catch where Self.certainlyNotCarriedOut(error) {
+            } catch  where Self.certainlyNotCarriedOut(error) {
                 for transaction in transactions { self.forgets.add(transaction, anchor: anchor) }
             } catch {
                 continue
