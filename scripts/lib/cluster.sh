@@ -5,6 +5,7 @@
 # (their HTTP addresses, comma-separated, for `hearth bench stars --nodes`), CLUSTER_PORTS (their HTTP ports,
 # comma-separated) and CLUSTER_PIDS; stop_cluster stops them (also run when the script exits). free_ports N prints N
 # free loopback ports.
+# $HEARTH_SHARDS sets the shard count instead of 16 (1 puts the docs' star in one Raft group: no two-phase commit).
 # usage: source scripts/lib/cluster.sh; start_cluster "$work"   (needs $binary set to the hearth binary)
 
 # shellcheck source=scripts/lib/exit-hooks.sh
@@ -25,7 +26,7 @@ start_cluster() {
     # The secret the nodes prove to each other, and the administrators' one `hearth cluster` sends (mode 600).
     (umask 077 && for name in cluster admin; do head -c 32 /dev/urandom | base64 >"$work/$name.secret"; done)
     cat >"$work/cluster.json" <<JSON
-{"name": "stars", "shards": 16, "replicationFactor": 3,
+{"name": "stars", "shards": ${HEARTH_SHARDS:-16}, "replicationFactor": 3,
   "rules": "$PWD/cluster-config/development.rules.json",
   "secretFile": "$work/cluster.secret", "databaseSecretFile": "$work/admin.secret", "nodes": [
   {"id": "n1", "host": "127.0.0.1", "httpPort": ${ports[0]}, "peerPort": ${ports[3]}},
