@@ -143,7 +143,9 @@ extension RESTHandler {
             var writer = JSONWriter()
             var body = [UInt8(ascii: "{")]
             body.reserveCapacity(http.body.count + 2)
-            for (index, (key, mutation)) in zip(members.keys.sorted(), resolved).enumerated() {
+            for (index, (key, mutation)) in zip(members.keys.sorted(), Self.inOrder(of: mutations, resolved))
+                .enumerated()
+            {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
                 writer.write(JSONValue.string(key), to: &body)
                 body.append(UInt8(ascii: ":"))
@@ -154,6 +156,37 @@ extension RESTHandler {
             }
             body.append(UInt8(ascii: "}"))
             return self.success(request, body: body)
+        }
+    }
+
+    /// `resolved` in the order of `mutations` (the PATCH's members, keys sorted): one shard answers in that order
+    /// already; a transaction across shards answers in its applying order (shallowest paths first), so each member
+    /// is then found by its path and kind (the members' paths never overlap, so each names one).
+    static func inOrder(of mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
+        let isSameOrder = zip(mutations, resolved).allSatisfy { Self.sameTarget($0, $1) }
+        guard !isSameOrder else { return resolved }
+        var values: [Path: ResolvedMutation] = [:]
+        var priorities: [Path: ResolvedMutation] = [:]
+        for mutation in resolved {
+            switch mutation {
+            case .set(let path, _): values[path] = mutation
+            case .setPriority(let path, _): priorities[path] = mutation
+            }
+        }
+        return mutations.compactMap { mutation in
+            switch mutation {
+            case .set(let path, _): values[path]
+            case .setPriority(let path, _): priorities[path]
+            }
+        }
+    }
+
+    /// Whether `resolved` is what `mutation` became: the same path, and both a value or both a priority.
+    private static func sameTarget(_ mutation: Mutation, _ resolved: ResolvedMutation) -> Bool {
+        switch (mutation, resolved) {
+        case (.set(let path, _), .set(let other, _)), (.setPriority(let path, _), .setPriority(let other, _)):
+            path == other
+        default: false
         }
     }
 

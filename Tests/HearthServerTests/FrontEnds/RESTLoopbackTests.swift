@@ -59,6 +59,22 @@ import Testing
         }
     }
 
+    /// A PATCH across shards whose members lie at different depths answers each member's own value under its own
+    /// key (the shards hand a transaction's mutations back in their applying order, not the keys' sorted order).
+    @Test func aPatchAcrossShardsAnswersEachMemberUnderItsOwnKey() async throws {
+        try await TestNode.with { node in
+            _ = try await node.request("PUT", "/user-posts/u1/p1/stars.json", body: "1")
+            let patch = try await node.request(
+                "PATCH", "/.json",
+                body:
+                    #"{"posts/p1/title":"t","user-posts/u1/p1/stars":{".sv":{"increment":1}},"zz":"z","posts/p1/a/b/c/d":4}"#
+            )
+            #expect(patch.status == 200)
+            #expect(
+                patch.text == #"{"posts/p1/a/b/c/d":4,"posts/p1/title":"t","user-posts/u1/p1/stars":2,"zz":"z"}"#)
+        }
+    }
+
     @Test func patchWithNullDeletes() async throws {
         try await TestNode.with { node in
             _ = try await node.request("PUT", "/a.json", body: #"{"b":1,"c":2}"#)
