@@ -27,6 +27,26 @@ extension WriteValue {
         return WriteValue(fragment)
     }
 
+    /// Parses the value at `cursor` (a member of a larger document, such as a realtime message's data) straight into
+    /// a tree and moves the cursor past it.
+    ///
+    /// `keysAreASCII` is false when some child key holds a non-ASCII byte. Such keys can be canonically equivalent
+    /// (`"é"` and `"e\u{301}"`) and so one key to a reader that gathers members by `String` (a `JSONValue` object)
+    /// while they are two keys here: a caller that must answer exactly as that reader would reads such a value the
+    /// other way.
+    /// - Parameters:
+    ///   - baseDepth: how many keys deep the write's path is (0 for the root).
+    ///   - maximumNesting: the nesting the value may use, counted from the value (see `JSONCursor`).
+    /// - Throws: `JSONError` for syntax, `PathError` for data rules.
+    /// - Complexity: O(n + k log k) as `parseWrite(_:depth:)`.
+    public static func parseWrite(
+        reading cursor: inout JSONCursor, depth baseDepth: Int, maximumNesting: Int
+    ) throws -> (value: WriteValue, keysAreASCII: Bool) {
+        var builder = WriteValueBuilder(baseDepth: baseDepth)
+        let fragment = try cursor.read(into: &builder, maximumNesting: maximumNesting)
+        return (WriteValue(fragment), builder.keysAreASCII)
+    }
+
     /// Applies the write rules to a value that arrived inside a protocol message.
     /// - Throws: `PathError` for data rules, `JSONError` when the value nests more than 1000 levels.
     public init(json: JSONValue, depth baseDepth: Int) throws {

@@ -80,6 +80,8 @@ struct WriteValueBuilder: JSONBuilder {
     var context: Context
     /// The member keys from the write location down to the value being read, for error messages.
     var location: [String] = []
+    /// False once a child key holds a byte outside ASCII (see `WriteValue.parseWrite(reading:depth:maximumNesting:)`).
+    var keysAreASCII = true
 
     init(baseDepth: Int) {
         self.context = .data(depth: baseDepth)
@@ -159,6 +161,7 @@ struct WriteValueBuilder: JSONBuilder {
                     )
                 }
                 let child = try Key(validating: key)
+                if self.keysAreASCII && !key.utf8.allSatisfy({ $0 < 0x80 }) { self.keysAreASCII = false }
                 try self.enterChild(child, depth: depth, in: &container)
             }
         case .priority:

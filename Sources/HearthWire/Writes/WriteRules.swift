@@ -70,11 +70,18 @@ public enum WriteRules {
             }
             mutations.append(try Self.set(json, at: location))
         }
+        try Self.checkOverlaps(mutations)
+        return mutations
+    }
+
+    /// The update rule that no path of one update equals or lies inside another.
+    /// - Throws: `WriteRuleError.overlappingPaths` naming the first such pair in path order.
+    /// - Complexity: O(k log k) for k mutations.
+    static func checkOverlaps(_ mutations: [Mutation]) throws(WriteRuleError) {
         let paths = mutations.map(\.path).sorted()
         for (first, second) in zip(paths, paths.dropFirst()) where first.contains(second) {
             throw .overlappingPaths(first, second)
         }
-        return mutations
     }
 
     private static func location(
@@ -123,7 +130,7 @@ public enum WriteRules {
     }
 
     /// A value becomes a set, or a priority set when the location names the priority.
-    private static func mutation(_ value: WriteValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
+    static func mutation(_ value: WriteValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
         guard location.targetsPriority else { return .set(location.path, value) }
         switch value.node.leafValue {
         case .int?, .double?, .string?: return .setPriority(location.path, value)

@@ -1,0 +1,168 @@
+public import HearthCore
+
+/// Decoding `{"t":"d","d":{"r":<id>,"a":"p"|"m","b":{"p":<path>,"d":<data>,"o":<origin>}}}` in one walk over its
+/// bytes, members in any order (the JavaScript SDK sends `r, a, b` and `p, d`; Hearth's own client sends keys in
+/// sorted order, data before path).
+///
+/// The walk reads every byte of the message as `JSONReader` would (syntax, escapes, UTF-8, nesting counted from the
+/// message's root, nothing after the end). The data is only checked on the way, its place remembered; once the
+/// action and path are known it is read again from there, straight into `WriteValue`s (`WriteRules.set(reading:…)`,
+/// `WriteRules.update(reading:…)`).
+///
+/// It declines (returns nil) where the general decoder would answer differently or with an error: a control
+/// message, another action, a compare-and-set hash, a member named twice at any level of the envelope (a `JSONValue`
+/// keeps the last), a missing or mistyped member, an origin that does not decode, and whatever the write rules'
+/// readers decline.
+extension WireWrite {
+    /// Decodes `message` when it is such a write; nil otherwise.
+    /// - Complexity: O(n + k log k) for a message of n bytes whose largest object has k members.
+    public init?(decoding message: String) {
+        var text = message
+        guard let write = text.withUTF8({ Self.decode($0) }) else { return nil }
+        self = write
+    }
+
+    /// Decodes the UTF-8 bytes of a message; nil when the general decoder must.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> WireWrite? {
+        var parts = Parts()
+        var cursor = JSONCursor(bytes)
+        do {
+            try parts.readEnvelope(&cursor)
+            try cursor.expectEnd()
+        } catch {
+            return nil
+        }
+        guard parts.kind == "d", let id = parts.id, let action = parts.action, let text = parts.path,
+            let dataStart = parts.dataStart
+        else { return nil }
+        let origin: WriteOrigin?
+        switch parts.origin {
+        case nil, .null?: origin = nil
+        case let wire?:
+            guard let decoded = try? WriteOrigin(wire: wire) else { return nil }
+            origin = decoded
+        }
+        var data = JSONCursor(bytes, at: dataStart)
+        let nesting = Parts.nesting(atLevel: 4)
+        switch action {
+        case "p":
+            guard let location = try? WriteRules.location(text, allowingPriority: true),
+                let mutation = WriteRules.set(reading: &data, maximumNesting: nesting, at: location)
+            else { return nil }
+            return WireWrite(id: id, action: action, path: location.path, mutations: [mutation], origin: origin)
+        case "m":
+            guard let base = try? WriteRules.location(text, allowingPriority: false).path,
+                let (_, mutations) = WriteRules.update(reading: &data, maximumNesting: nesting, at: base)
+            else { return nil }
+            return WireWrite(id: id, action: action, path: base, mutations: mutations, origin: origin)
+        default:
+            return nil
+        }
+    }
+
+    /// What the walk found: the envelope's members, each read at most once.
+    private struct Parts {
+        /// Why the walk gives up: the general decoder takes the message.
+        struct Declined: Error {}
+
+        var kind: String?
+        var id: Int64?
+        var action: String?
+        var path: String?
+        /// Where the body's `d` starts.
+        var dataStart: Int?
+        var origin: JSONValue?
+        var hasData = false
+        var hasRequest = false
+        var hasBody = false
+        var hasOrigin = false
+        var hasHash = false
+
+        /// The nesting a value may use when it sits at `level` of the message (the root object is level 1), so
+        /// that reading it alone fails exactly where reading the whole message would.
+        static func nesting(atLevel level: Int) -> Int {
+            JSONReader.defaultMaximumNesting - (level - 1)
+        }
+
+        /// Level 1: `{"t": "d", "d": {…}}`.
+        mutating func readEnvelope(_ cursor: inout JSONCursor) throws {
+            var next = try cursor.enterObject()
+            while let key = next {
+                switch key {
+                case "t":
+                    guard self.kind == nil else { throw Declined() }
+                    self.kind = try Self.string(&cursor, atLevel: 2)
+                case "d":
+                    guard !self.hasRequest else { throw Declined() }
+                    self.hasRequest = true
+                    try self.readRequest(&cursor)
+                default:
+                    try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 2))
+                }
+                next = try cursor.nextKey()
+            }
+        }
+
+        /// Level 2: `{"r": <id>, "a": <action>, "b": {…}}`.
+        private mutating func readRequest(_ cursor: inout JSONCursor) throws {
+            var next = try cursor.enterObject()
+            while let key = next {
+                switch key {
+                case "r":
+                    guard self.id == nil, let id = try Self.json(&cursor, atLevel: 3).intValue else { throw Declined() }
+                    self.id = id
+                case "a":
+                    guard self.action == nil else { throw Declined() }
+                    self.action = try Self.string(&cursor, atLevel: 3)
+                case "b":
+                    guard !self.hasBody else { throw Declined() }
+                    self.hasBody = true
+                    try self.readBody(&cursor)
+                default:
+                    try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 3))
+                }
+                next = try cursor.nextKey()
+            }
+        }
+
+        /// Level 3: `{"p": <path>, "d": <data>, "o": <origin>}`; a hash `h` other than null is a compare-and-set,
+        /// which the general decoder takes.
+        private mutating func readBody(_ cursor: inout JSONCursor) throws {
+            var next = try cursor.enterObject()
+            while let key = next {
+                switch key {
+                case "p":
+                    guard self.path == nil else { throw Declined() }
+                    self.path = try Self.string(&cursor, atLevel: 4)
+                case "d":
+                    guard !self.hasData else { throw Declined() }
+                    self.hasData = true
+                    self.dataStart = cursor.position
+                    try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 4))
+                case "o":
+                    guard !self.hasOrigin else { throw Declined() }
+                    self.hasOrigin = true
+                    self.origin = try Self.json(&cursor, atLevel: 4)
+                case "h":
+                    guard !self.hasHash, try Self.json(&cursor, atLevel: 4) == .null else { throw Declined() }
+                    self.hasHash = true
+                default:
+                    try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 4))
+                }
+                next = try cursor.nextKey()
+            }
+        }
+
+        /// A member's value as a `JSONValue` (small protocol values).
+        private static func json(_ cursor: inout JSONCursor, atLevel level: Int) throws -> JSONValue {
+            var builder = JSONValueBuilder()
+            return try cursor.read(into: &builder, maximumNesting: Self.nesting(atLevel: level))
+        }
+
+        /// A member's value that must be a string.
+        private static func string(_ cursor: inout JSONCursor, atLevel level: Int) throws -> String {
+            guard let text = try Self.json(&cursor, atLevel: level).stringValue else { throw Declined() }
+            return text
+        }
+    }
+}
