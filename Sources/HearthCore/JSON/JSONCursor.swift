@@ -49,6 +49,13 @@ public struct JSONCursor {
         try JSONReader(maximumNesting: maximumNesting).readValue(&self.scanner, into: &builder)
     }
 
+    /// Reads the value at the cursor as a `JSONValue` (small protocol values) and moves past it.
+    /// - Throws: `JSONError` for broken JSON or nesting deeper than `maximumNesting`.
+    public mutating func readValue(maximumNesting: Int) throws(JSONError) -> JSONValue {
+        var builder = JSONValueBuilder()
+        return try self.read(into: &builder, maximumNesting: maximumNesting)
+    }
+
     /// Checks the value at the cursor as `read(into:maximumNesting:)` would and moves past it, building nothing.
     /// - Throws: `JSONError` for broken JSON or nesting deeper than `maximumNesting`.
     public mutating func skipValue(maximumNesting: Int) throws(JSONError) {

@@ -5,9 +5,10 @@ public import HearthCore
 /// sorted order, data before path).
 ///
 /// The walk reads every byte of the message as `JSONReader` would (syntax, escapes, UTF-8, nesting counted from the
-/// message's root, nothing after the end). The data is only checked on the way, its place remembered; once the
-/// action and path are known it is read again from there, straight into `WriteValue`s (`WriteRules.set(reading:…)`,
-/// `WriteRules.update(reading:…)`).
+/// message's root, nothing after the end). The data is read where it sits, straight into `WriteValue`s, once the
+/// action says whether it is one value or an update's members (`WriteRules.read`, `WriteRules.readMembers`); the
+/// path may come after it, since only the depth limit needs the path and it is checked when the data is placed. Data
+/// that comes before the action is checked on the way and read again from its place at the end.
 ///
 /// It declines (returns nil) where the general decoder would answer differently or with an error: a control
 /// message, another action, a compare-and-set hash, a member named twice at any level of the envelope (a `JSONValue`
@@ -32,9 +33,7 @@ extension WireWrite {
         } catch {
             return nil
         }
-        guard parts.kind == "d", let id = parts.id, let action = parts.action, let text = parts.path,
-            let dataStart = parts.dataStart
-        else { return nil }
+        guard parts.kind == "d", let id = parts.id, let action = parts.action, let text = parts.path else { return nil }
         let origin: WriteOrigin?
         switch parts.origin {
         case nil, .null?: origin = nil
@@ -42,20 +41,23 @@ extension WireWrite {
             guard let decoded = try? WriteOrigin(wire: wire) else { return nil }
             origin = decoded
         }
-        var data = JSONCursor(bytes, at: dataStart)
-        let nesting = Parts.nesting(atLevel: 4)
-        switch action {
-        case "p":
+        var data = parts.data
+        if case .skipped(let start)? = data {
+            var cursor = JSONCursor(bytes, at: start)
+            data = Parts.read(action: action, &cursor)
+        }
+        switch data {
+        case .value(let reading)?:
             guard let location = try? WriteRules.location(text, allowingPriority: true),
-                let mutation = WriteRules.set(reading: &data, maximumNesting: nesting, at: location)
+                let mutation = WriteRules.set(reading, at: location)
             else { return nil }
             return WireWrite(id: id, action: action, path: location.path, mutations: [mutation], origin: origin)
-        case "m":
+        case .members(let members)?:
             guard let base = try? WriteRules.location(text, allowingPriority: false).path,
-                let (_, mutations) = WriteRules.update(reading: &data, maximumNesting: nesting, at: base)
+                let (_, mutations) = WriteRules.update(members, at: base)
             else { return nil }
             return WireWrite(id: id, action: action, path: base, mutations: mutations, origin: origin)
-        default:
+        case .skipped?, nil:
             return nil
         }
     }
@@ -65,12 +67,19 @@ extension WireWrite {
         /// Why the walk gives up: the general decoder takes the message.
         struct Declined: Error {}
 
+        /// The body's `d`: read for the action (a put's value, a merge's members), or only checked and its place
+        /// kept when it came before the action.
+        enum Data {
+            case value(WriteValue.Reading)
+            case members([WriteRules.ReadMember])
+            case skipped(start: Int)
+        }
+
         var kind: String?
         var id: Int64?
         var action: String?
         var path: String?
-        /// Where the body's `d` starts.
-        var dataStart: Int?
+        var data: Data?
         var origin: JSONValue?
         var hasData = false
         var hasRequest = false
@@ -137,8 +146,13 @@ extension WireWrite {
                 case "d":
                     guard !self.hasData else { throw Declined() }
                     self.hasData = true
-                    self.dataStart = cursor.position
-                    try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 4))
+                    if let action = self.action {
+                        guard let data = Self.read(action: action, &cursor) else { throw Declined() }
+                        self.data = data
+                    } else {
+                        self.data = .skipped(start: cursor.position)
+                        try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 4))
+                    }
                 case "o":
                     guard !self.hasOrigin else { throw Declined() }
                     self.hasOrigin = true
@@ -153,10 +167,20 @@ extension WireWrite {
             }
         }
 
+        /// The body's `d` (at level 4) read for `action`: nil for another action, or data the rules' readers
+        /// decline.
+        static func read(action: String, _ cursor: inout JSONCursor) -> Data? {
+            let nesting = Self.nesting(atLevel: 4)
+            switch action {
+            case "p": return WriteRules.read(&cursor, maximumNesting: nesting).map(Data.value)
+            case "m": return WriteRules.readMembers(&cursor, maximumNesting: nesting).map(Data.members)
+            default: return nil
+            }
+        }
+
         /// A member's value as a `JSONValue` (small protocol values).
         private static func json(_ cursor: inout JSONCursor, atLevel level: Int) throws -> JSONValue {
-            var builder = JSONValueBuilder()
-            return try cursor.read(into: &builder, maximumNesting: Self.nesting(atLevel: level))
+            try cursor.readValue(maximumNesting: Self.nesting(atLevel: level))
         }
 
         /// A member's value that must be a string.

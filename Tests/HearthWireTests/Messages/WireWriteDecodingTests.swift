@@ -20,6 +20,8 @@ import Testing
         #"{"t":"d","d":{"r":8,"a":"p","b":{"p":"/o","d":[1,2,null,{"z":{}}],"o":{"c":"app-1","s":3,"a":2}}}}"#,
         #"{"t":"d","d":{"r":1e1,"a":"p","b":{"p":"/k","d":{"b":1,"a":2,"10":3,"-2":4,"9":5}},"x":[1]},"y":{}}"#,
         #"{"t":"d","d":{"r":11,"a":"m","b":{"p":"/m","d":{"a/.priority":7,"b":{".sv":"timestamp",".priority":1}}}}}"#,
+        #"{"t":"d","d":{"b":{"d":{"x":{".sv":"timestamp"}},"p":"/a"},"r":12,"a":"p"}}"#,
+        #"{"t":"d","d":{"b":{"d":{"q/r":[0]},"p":"/m"},"a":"m","r":13}}"#,
     ]
 
     /// Messages the general way accepts differently or refuses, or that are not writes: the direct decoder must
@@ -91,9 +93,15 @@ import Testing
         }
         for depth in [30, 31, 32, 33] {
             let data = String(repeating: #"{"k":"#, count: depth) + "1" + String(repeating: "}", count: depth)
-            let message = #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":"# + data + "}}}"
-            #expect(WriteDecoderDifferential.realtimeMismatch(message) == nil)
-            #expect((WireWrite(decoding: message) != nil) == (depth < 32), "\(depth) keys below /a")
+            // The path before the data, and after it (the depth limit is then checked when the data is placed).
+            for message in [
+                #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":"# + data + "}}}",
+                #"{"t":"d","d":{"r":1,"a":"p","b":{"d":"# + data + #","p":"/a"}}}"#,
+                #"{"t":"d","d":{"r":1,"a":"m","b":{"d":{"b":"# + data + #"},"p":"/"}}}"#,
+            ] {
+                #expect(WriteDecoderDifferential.realtimeMismatch(message) == nil)
+                #expect((WireWrite(decoding: message) != nil) == (depth < 32), "\(depth) keys below /a: \(message)")
+            }
         }
     }
 
