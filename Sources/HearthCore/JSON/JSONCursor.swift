@@ -19,6 +19,13 @@ public struct JSONCursor {
     /// The offset of the next byte to read.
     public var position: Int { self.scanner.position }
 
+    /// The first byte of the next value, past whitespace, without reading it; nil at the end.
+    public mutating func peek() -> UInt8? {
+        self.scanner.skipWhitespace()
+        guard self.scanner.position < self.scanner.bytes.count else { return nil }
+        return self.scanner.bytes[self.scanner.position]
+    }
+
     /// Reads the `{` that opens an object and its first key (with the `:` after it); nil for `{}`.
     /// - Throws: `JSONError` when the next value is not an object or its first member is broken.
     public mutating func enterObject() throws(JSONError) -> String? {

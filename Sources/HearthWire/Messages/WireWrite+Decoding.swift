@@ -34,13 +34,7 @@ extension WireWrite {
             return nil
         }
         guard parts.kind == "d", let id = parts.id, let action = parts.action, let text = parts.path else { return nil }
-        let origin: WriteOrigin?
-        switch parts.origin {
-        case nil, .null?: origin = nil
-        case let wire?:
-            guard let decoded = try? WriteOrigin(wire: wire) else { return nil }
-            origin = decoded
-        }
+        let origin = parts.origin
         var data = parts.data
         if case .skipped(let start)? = data {
             var cursor = JSONCursor(bytes, at: start)
@@ -80,7 +74,7 @@ extension WireWrite {
         var action: String?
         var path: String?
         var data: Data?
-        var origin: JSONValue?
+        var origin: WriteOrigin?
         var hasData = false
         var hasRequest = false
         var hasBody = false
@@ -156,7 +150,7 @@ extension WireWrite {
                 case "o":
                     guard !self.hasOrigin else { throw Declined() }
                     self.hasOrigin = true
-                    self.origin = try Self.json(&cursor, atLevel: 4)
+                    self.origin = try Self.origin(&cursor)
                 case "h":
                     guard !self.hasHash, try Self.json(&cursor, atLevel: 4) == .null else { throw Declined() }
                     self.hasHash = true
@@ -176,6 +170,39 @@ extension WireWrite {
             case "m": return WriteRules.readMembers(&cursor, maximumNesting: nesting).map(Data.members)
             default: return nil
             }
+        }
+
+        /// Level 4: the body's `o`, `null` or `{"c": <client>, "s": <sequence>, "a": <settled below>}`, read as
+        /// `WriteOrigin(wire:)` reads it without gathering its members in a dictionary first.
+        private static func origin(_ cursor: inout JSONCursor) throws -> WriteOrigin? {
+            guard cursor.peek() == UInt8(ascii: "{") else {
+                guard try Self.json(&cursor, atLevel: 4) == .null else { throw Declined() }
+                return nil
+            }
+            var (client, sequence, settled): (String?, Int64?, Int64?) = (nil, nil, nil)
+            var next = try cursor.enterObject()
+            while let key = next {
+                switch key {
+                case "c":
+                    guard client == nil else { throw Declined() }
+                    client = try Self.string(&cursor, atLevel: 5)
+                case "s":
+                    guard sequence == nil, let value = try Self.json(&cursor, atLevel: 5).intValue else {
+                        throw Declined()
+                    }
+                    sequence = value
+                case "a":
+                    guard settled == nil, let value = try Self.json(&cursor, atLevel: 5).intValue else {
+                        throw Declined()
+                    }
+                    settled = value
+                default:
+                    try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 5))
+                }
+                next = try cursor.nextKey()
+            }
+            guard let client, let sequence, sequence > 0, let settled, settled >= 0 else { throw Declined() }
+            return try WriteOrigin(client: client, sequence: UInt64(sequence), settledBelow: UInt64(settled))
         }
 
         /// A member's value as a `JSONValue` (small protocol values).

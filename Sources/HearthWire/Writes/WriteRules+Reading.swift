@@ -50,18 +50,21 @@ extension WriteRules {
     /// order and their mutations in the same order, as `update(_:at:)` gives them; or nil (see above).
     /// - Complexity: O(n + k log k) for k members whose keys are n bytes together.
     public static func update(_ members: [ReadMember], at base: Path) -> (keys: [String], mutations: [Mutation])? {
-        let sorted = members.sorted { $0.key < $1.key }
+        // The keys' places are sorted, not the members: copying a member (as a sort and even reading its key
+        // through the array do) retains every reference its value holds.
+        let unsorted = members.map(\.key)
+        let order = unsorted.indices.sorted { unsorted[$0] < unsorted[$1] }
         var keys: [String] = []
         var mutations: [Mutation] = []
-        keys.reserveCapacity(sorted.count)
-        mutations.reserveCapacity(sorted.count)
-        for member in sorted {
+        keys.reserveCapacity(members.count)
+        mutations.reserveCapacity(members.count)
+        for index in order {
+            let key = unsorted[index]
             // Keys equal as `String`s sort next to each other.
-            guard keys.last != member.key,
-                let location = try? Self.location(member.key, below: base, allowingPriority: true),
-                let mutation = Self.set(member.reading, at: location)
+            guard keys.last != key, let location = try? Self.location(key, below: base, allowingPriority: true),
+                let mutation = Self.set(members[index].reading, at: location)
             else { return nil }
-            keys.append(member.key)
+            keys.append(key)
             mutations.append(mutation)
         }
         guard (try? Self.checkOverlaps(mutations)) != nil else { return nil }
