@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 
 /// Decoding `{"t":"d","d":{"r":<id>,"a":"p"|"m","b":{"p":<path>,"d":<data>,"o":<origin>}}}` in one walk over its
 /// bytes, members in any order (the JavaScript SDK sends `r, a, b` and `p, d`; Hearth's own client sends keys in
