@@ -9,13 +9,16 @@ public enum WriteDecoderDifferential {
     /// A mutation in a form that compares: server values as a set, since a `JSONValue` object hands its members
     /// over in no particular order and the placeholders' order carries no meaning.
     public struct MutationSummary: Equatable, CustomStringConvertible {
+        /// Whether the mutation sets a priority (`.setPriority`) rather than a value.
         public var isPriority: Bool
         public var path: Path
         public var node: Node
         public var placeholders: Set<ServerValuePlaceholder>
         public var pendingPriorities: [Path: Priority]
+        /// The text a log may store as is (`WriteValue.sourceJSON`).
         public var sourceJSON: [UInt8]?
 
+        /// The summary of `mutation`.
         public init(_ mutation: Mutation) {
             let (isPriority, path, value) =
                 switch mutation {
@@ -44,6 +47,7 @@ public enum WriteDecoderDifferential {
         public var mutations: [MutationSummary]
         public var origin: WriteOrigin?
 
+        /// The summary of `write`.
         public init(_ write: WireWrite) {
             self.id = write.id
             self.action = write.action
@@ -63,6 +67,7 @@ public enum WriteDecoderDifferential {
         case other
         /// A put or merge the write rules refuse, with the answer's error.
         case refused(WireProtocolError)
+        /// An accepted put or merge.
         case write(WriteSummary)
 
         public var description: String {

@@ -47,10 +47,12 @@ public struct JSONCursor {
         return try self.scanner.readKey()
     }
 
-    /// Reads the value at the cursor into `builder` and moves past it.
+    /// Reads the value at the cursor into `builder` and moves past it. Internal so that every builder it runs is
+    /// one of this module's, which the compiler specialises: called from another module, the generic reader runs
+    /// unspecialised, looking up type metadata at every step.
     /// - Throws: what `builder` throws, or its conversion of the `JSONError` for broken JSON or nesting deeper than
     ///   `maximumNesting` (counted from this value, which is level 1 when it is a container).
-    public mutating func read<Builder: JSONBuilder>(
+    mutating func read<Builder: JSONBuilder>(
         into builder: inout Builder, maximumNesting: Int
     ) throws(Builder.Failure) -> Builder.Value {
         try JSONReader(maximumNesting: maximumNesting).readValue(&self.scanner, into: &builder)

@@ -21,6 +21,7 @@ public struct WireWrite: Sendable {
     /// Hearth's `o`, when present (see `WriteOrigin`).
     public var origin: WriteOrigin?
 
+    /// A write as the general decoder and the write rules give it.
     public init(id: Int64, action: String, path: Path, mutations: [Mutation], origin: WriteOrigin?) {
         self.id = id
         self.action = action
