@@ -83,7 +83,7 @@ public enum WriteRules {
     /// - Complexity: O(k log k) for k mutations.
     static func checkOverlaps(_ mutations: [Mutation]) throws(WriteRuleError) {
         // The paths first: reading one from a mutation copies (retains) its whole value.
-        let paths = mutations.map(\.path)
+        let paths = mutations.map { $0.path }
         if paths.count <= Self.pairwiseOverlapLimit {
             let overlaps = paths.indices.contains { first in
                 paths.indices.contains { $0 != first && paths[first].contains(paths[$0]) }
@@ -129,7 +129,8 @@ public enum WriteRules {
                 guard index > start else { continue }
                 let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 guard !targetsPriority else { return nil }
-                if allowingPriority && key.elementsEqual(".priority".utf8) {
+                // The first byte first: comparing every key with the whole word costs a generic walk per key.
+                if allowingPriority && key.first == UInt8(ascii: ".") && key.elementsEqual(".priority".utf8) {
                     targetsPriority = true
                     continue
                 }
