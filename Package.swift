@@ -131,7 +131,7 @@ let package = Package(
         ),
         .target(
             name: "HearthTestKit",
-            dependencies: ["HearthCore", "HearthStorage", "HearthSystem"],
+            dependencies: ["HearthCore", "HearthStorage", "HearthSystem", "HearthWire"],
             swiftSettings: strictSettings
         ),
         .testTarget(

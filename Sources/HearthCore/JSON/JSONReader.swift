@@ -42,6 +42,17 @@ public struct JSONReader: Sendable {
         into builder: inout Builder
     ) throws(Builder.Failure) -> Builder.Value {
         var scanner = JSONScanner(bytes: buffer)
+        let value = try self.readValue(&scanner, into: &builder)
+        do { try scanner.expectEnd() } catch { throw Builder.failure(error) }
+        return value
+    }
+
+    /// Reads one value starting at `scanner`'s position and leaves the scanner just after it, so a caller that walks
+    /// the outer levels of a document itself (`JSONCursor`) can hand each member to the builder that fits it.
+    func readValue<Builder: JSONBuilder>(
+        _ scanner: inout JSONScanner,
+        into builder: inout Builder
+    ) throws(Builder.Failure) -> Builder.Value {
         var stack: [Builder.Container] = []
         var isArray: [Bool] = []
         var value: Builder.Value
@@ -100,7 +111,6 @@ public struct JSONReader: Sendable {
             }
             break
         }
-        do { try scanner.expectEnd() } catch { throw Builder.failure(error) }
         return value
     }
 

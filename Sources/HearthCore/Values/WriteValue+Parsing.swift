@@ -27,6 +27,32 @@ extension WriteValue {
         return WriteValue(fragment)
     }
 
+    /// A value read from inside a larger document (a realtime message's data, a member of an update) before the
+    /// path it will be written at is known: the tree, and what the write rules still need to check once it is.
+    public struct Reading: Sendable {
+        /// The value, under every data rule except the depth limit.
+        public var value: WriteValue
+        /// How many keys below the value its deepest node sits (0 for a leaf or an empty object): the value fits
+        /// at a path of `Path.maximumDepth - depth` keys or fewer.
+        public var depth: Int
+        /// False when some child key holds a non-ASCII byte. Such keys can be canonically equivalent (`"é"` and
+        /// `"e\u{301}"`) and so one key to a reader that gathers members by `String` (a `JSONValue` object) while
+        /// they are two keys here: a caller that must answer exactly as that reader would reads such a value the
+        /// other way.
+        public var keysAreASCII: Bool
+    }
+
+    /// Reads the value at `cursor` straight into a tree and moves the cursor past it.
+    /// - Parameter maximumNesting: the nesting the value may use, counted from the value (see `JSONCursor`).
+    /// - Throws: `JSONError` for syntax, `PathError` for data rules (and for nodes more than `Path.maximumDepth`
+    ///   keys below the value).
+    /// - Complexity: O(n + k log k) as `parseWrite(_:depth:)`.
+    public static func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
+        var builder = WriteValueBuilder(baseDepth: 0)
+        let fragment = try cursor.read(into: &builder, maximumNesting: maximumNesting)
+        return Reading(value: WriteValue(fragment), depth: builder.deepest, keysAreASCII: builder.keysAreASCII)
+    }
+
     /// Applies the write rules to a value that arrived inside a protocol message.
     /// - Throws: `PathError` for data rules, `JSONError` when the value nests more than 1000 levels.
     public init(json: JSONValue, depth baseDepth: Int) throws {

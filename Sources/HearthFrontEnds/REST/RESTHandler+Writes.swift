@@ -122,19 +122,7 @@ extension RESTHandler {
 
     private func planUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan {
         if request.targetsPriority { throw RESTError.invalidPath("PATCH cannot target .priority") }
-        let document: JSONValue
-        do {
-            document = try JSONReader.parseValue(http.body)
-        } catch {
-            throw RESTError.invalidJSON
-        }
-        guard case .object(let members) = document else {
-            throw RESTError(
-                400, "Invalid data; couldn't parse JSON object. Are you sending a JSON object with valid key names?")
-        }
-        let mutations = try Self.applyingRules { () throws(WriteRuleError) -> [Mutation] in
-            try WriteRules.update(members, at: request.path)
-        }
+        let (keys, mutations) = try Self.update(http.body, at: request.path)
         try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
         return WritePlan(mutations: mutations) { outcome in
             guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
@@ -143,9 +131,7 @@ extension RESTHandler {
             var writer = JSONWriter()
             var body = [UInt8(ascii: "{")]
             body.reserveCapacity(http.body.count + 2)
-            for (index, (key, mutation)) in zip(members.keys.sorted(), Self.inOrder(of: mutations, resolved))
-                .enumerated()
-            {
+            for (index, (key, mutation)) in zip(keys, Self.inOrder(of: mutations, resolved)).enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
                 writer.write(JSONValue.string(key), to: &body)
                 body.append(UInt8(ascii: ":"))
@@ -157,6 +143,27 @@ extension RESTHandler {
             body.append(UInt8(ascii: "}"))
             return self.success(request, body: body)
         }
+    }
+
+    /// A PATCH body's members (keys sorted) and their mutations: read straight from the bytes
+    /// (`WriteRules.update(body:at:)`), or when that declines, through a `JSONValue`, which also words the error.
+    /// - Throws: `RESTError` for a body that is not JSON, not an object, or breaks the write rules.
+    private static func update(_ body: [UInt8], at base: Path) throws -> (keys: [String], mutations: [Mutation]) {
+        if let update = WriteRules.update(body: body, at: base) { return update }
+        let document: JSONValue
+        do {
+            document = try JSONReader.parseValue(body)
+        } catch {
+            throw RESTError.invalidJSON
+        }
+        guard case .object(let members) = document else {
+            throw RESTError(
+                400, "Invalid data; couldn't parse JSON object. Are you sending a JSON object with valid key names?")
+        }
+        let mutations = try Self.applyingRules { () throws(WriteRuleError) -> [Mutation] in
+            try WriteRules.update(members, at: base)
+        }
+        return (members.keys.sorted(), mutations)
     }
 
     /// `resolved` in the order of `mutations` (the PATCH's members, keys sorted): one shard answers in that order

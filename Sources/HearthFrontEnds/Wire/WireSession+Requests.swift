@@ -10,6 +10,7 @@ extension WireSession {
     /// Handles one whole message. A message that is not a valid envelope closes the socket with the reason; a bad
     /// request gets an error status and changes nothing.
     func process(_ text: String) async {
+        if let write = WireWrite(decoding: text) { return await self.submit(write) }
         let message: WireClientMessage
         do {
             message = try WireClientMessage(decoding: text)
@@ -43,13 +44,29 @@ extension WireSession {
             id: id, action: request.action, started: .now, path: .root, turn: await self.takeTurn(request))
         let mutations: [Mutation]
         do {
-            (entry.path, mutations) = try Self.mutations(of: request)
+            (entry.path, mutations) = try request.mutations()
         } catch {
             return self.acknowledge(self.acknowledgements.append(entry), .failure(error))
         }
         let number = self.acknowledgements.append(entry)
         do {
             try await self.orderWrite(request, mutations: mutations) { self.acknowledge(number, $0) }
+        } catch {
+            self.acknowledge(number, .failure(error))
+        }
+    }
+
+    /// Orders a put without a hash or a merge decoded straight from its bytes (`WireWrite`), as `submit(id:_:)`
+    /// orders the same request decoded the general way: no turn to wait for, no condition.
+    private func submit(_ write: WireWrite) async {
+        await self.acknowledgements.waitForRoom()
+        let entry = WireAcknowledgements.Entry(id: write.id, action: write.action, started: .now, path: write.path)
+        let number = self.acknowledgements.append(entry)
+        do {
+            try await self.context.access.order(
+                self.authIdentity, namespace: self.namespace, mutations: write.mutations, condition: nil,
+                origin: write.origin, connection: self.caller
+            ) { self.acknowledge(number, $0) }
         } catch {
             self.acknowledge(number, .failure(error))
         }

@@ -93,7 +93,7 @@ extension WireSession {
     /// `maximumOnDisconnects` operations of at most `maximumOnDisconnectBytes` together; past either, the request
     /// is refused (`too_many_ondisconnects`) and nothing is queued.
     func registerOnDisconnect(_ request: WireRequest) throws -> WireData {
-        let (path, mutations) = try Self.mutations(of: request)
+        let (path, mutations) = try request.mutations()
         let (countLimit, byteLimit) = (self.context.maximumOnDisconnects, self.context.maximumOnDisconnectBytes)
         let bytes = Self.heldBytes(path: path, mutations: mutations, upTo: byteLimit)
         guard bytes <= byteLimit else { throw Self.onDisconnectLimit(count: countLimit, bytes: byteLimit) }
@@ -148,23 +148,6 @@ extension WireSession {
         } catch {
             self.context.log.error(
                 "wire.on_disconnect_failed", ["path": "\(operation.path)", "error": "\(error)"])
-        }
-    }
-
-    /// The mutations of a put-shaped (`p`, `o`) or merge-shaped (`m`, `om`) request under the shared write rules,
-    /// with the path it names (without a trailing `.priority`).
-    static func mutations(of request: WireRequest) throws(WireProtocolError) -> (path: Path, mutations: [Mutation]) {
-        try Self.applyingRules { () throws(WriteRuleError) -> (path: Path, mutations: [Mutation]) in
-            switch request {
-            case .put(let text, let data, _, _), .onDisconnectPut(let text, let data):
-                let location = try WriteRules.location(text, allowingPriority: true)
-                return (location.path, [try WriteRules.set(data, at: location)])
-            case .merge(let text, let members, _), .onDisconnectMerge(let text, let members):
-                let base = try WriteRules.location(text, allowingPriority: false).path
-                return (base, try WriteRules.update(members, at: base))
-            default:
-                preconditionFailure("Only puts and merges carry mutations, not \(request.action): \(request)")
-            }
         }
     }
 }

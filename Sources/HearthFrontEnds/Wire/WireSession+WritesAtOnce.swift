@@ -18,38 +18,63 @@ extension WireSession {
     func orderWriteAtOnce(_ message: String) -> Bool {
         guard let writes = self.context.access.writes,
             self.shared.withLock({ $0.isRunning && $0.queuedBytes == 0 && !$0.isTerminated }),
-            self.acknowledgements.hasRoom,
-            case .request(let id, let request)? = try? WireClientMessage(decoding: message)
+            self.acknowledgements.hasRoom
         else { return false }
-        switch request {
-        case .put(_, _, nil, _), .merge: break
-        default: return false
-        }
-        var entry = WireAcknowledgements.Entry(id: id, action: request.action, started: .now, path: .root)
-        let mutations: [Mutation]
-        do {
-            (entry.path, mutations) = try Self.mutations(of: request)
-        } catch {
-            self.acknowledge(self.acknowledgements.append(entry), .failure(error))
+        let write: WireWrite
+        switch Self.decodeWrite(message) {
+        case nil:
+            return false
+        case .success(let decoded)?:
+            write = decoded
+        case .failure(let refusal)?:
+            let entry = WireAcknowledgements.Entry(id: refusal.id, action: refusal.action, started: .now, path: .root)
+            self.acknowledge(self.acknowledgements.append(entry), .failure(refusal.error))
             return true
         }
+        let entry = WireAcknowledgements.Entry(id: write.id, action: write.action, started: .now, path: write.path)
         let number = self.acknowledgements.append(entry)
-        let (condition, origin) = Self.conditionAndOrigin(of: request, mutations: mutations)
         do {
             guard
-                let write = try self.context.access.loopWrite(
-                    self.authIdentity, namespace: self.namespace, mutations: mutations, condition: condition,
-                    origin: origin)
+                let loopWrite = try self.context.access.loopWrite(
+                    self.authIdentity, namespace: self.namespace, mutations: write.mutations, condition: nil,
+                    origin: write.origin)
             else {
                 self.acknowledge(number, .success(.committed([])))
                 return true
             }
-            writes.submit(connection: self.caller, [write]) { answers in
+            writes.submit(connection: self.caller, [loopWrite]) { answers in
                 self.acknowledge(number, answers.first ?? .failure(DatabaseClosedError()))
             }
         } catch {
             self.acknowledge(number, .failure(error))
         }
         return true
+    }
+
+    /// A write the write rules refused, to be answered under its request id.
+    struct WriteRefusal: Error {
+        var id: Int64
+        var action: String
+        var error: WireProtocolError
+    }
+
+    /// `message` as a put without a hash or a merge: straight from its bytes (`WireWrite`), or when that declines,
+    /// the general way (`WireClientMessage`, then `WireRequest.mutations()`), which also words what the rules refuse. Nil for
+    /// any other message, which the session's task takes.
+    static func decodeWrite(_ message: String) -> Result<WireWrite, WriteRefusal>? {
+        if let write = WireWrite(decoding: message) { return .success(write) }
+        guard case .request(let id, let request)? = try? WireClientMessage(decoding: message) else { return nil }
+        switch request {
+        case .put(_, _, nil, _), .merge: break
+        default: return nil
+        }
+        do {
+            let (path, mutations) = try request.mutations()
+            let origin = Self.conditionAndOrigin(of: request, mutations: mutations).1
+            return .success(
+                WireWrite(id: id, action: request.action, path: path, mutations: mutations, origin: origin))
+        } catch {
+            return .failure(WriteRefusal(id: id, action: request.action, error: error))
+        }
     }
 }

@@ -70,11 +70,30 @@ public enum WriteRules {
             }
             mutations.append(try Self.set(json, at: location))
         }
-        let paths = mutations.map(\.path).sorted()
-        for (first, second) in zip(paths, paths.dropFirst()) where first.contains(second) {
+        try Self.checkOverlaps(mutations)
+        return mutations
+    }
+
+    /// Up to this many paths are checked for overlaps pair by pair, without sorting a copy: a few comparisons cost
+    /// less than the copy (most updates, such as a star's four paths, are this small).
+    static let pairwiseOverlapLimit = 8
+
+    /// The update rule that no path of one update equals or lies inside another.
+    /// - Throws: `WriteRuleError.overlappingPaths` naming the first such pair in path order.
+    /// - Complexity: O(k log k) for k mutations.
+    static func checkOverlaps(_ mutations: [Mutation]) throws(WriteRuleError) {
+        // The paths first: reading one from a mutation copies (retains) its whole value.
+        let paths = mutations.map { $0.path }
+        if paths.count <= Self.pairwiseOverlapLimit {
+            let overlaps = paths.indices.contains { first in
+                paths.indices.contains { $0 != first && paths[first].contains(paths[$0]) }
+            }
+            guard overlaps else { return }
+        }
+        let sorted = paths.sorted()
+        for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
             throw .overlappingPaths(first, second)
         }
-        return mutations
     }
 
     private static func location(
@@ -110,7 +129,8 @@ public enum WriteRules {
                 guard index > start else { continue }
                 let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 guard !targetsPriority else { return nil }
-                if allowingPriority && key.elementsEqual(".priority".utf8) {
+                // The first byte first: comparing every key with the whole word costs a generic walk per key.
+                if allowingPriority && key.first == UInt8(ascii: ".") && key.elementsEqual(".priority".utf8) {
                     targetsPriority = true
                     continue
                 }
@@ -123,7 +143,7 @@ public enum WriteRules {
     }
 
     /// A value becomes a set, or a priority set when the location names the priority.
-    private static func mutation(_ value: WriteValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
+    static func mutation(_ value: WriteValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
         guard location.targetsPriority else { return .set(location.path, value) }
         switch value.node.leafValue {
         case .int?, .double?, .string?: return .setPriority(location.path, value)

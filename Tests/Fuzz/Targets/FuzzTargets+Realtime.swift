@@ -138,7 +138,9 @@ extension FuzzTargets {
     /// Realtime messages as WebSocket text frames (one per line): the frame reassembler (counts, keep-alives,
     /// size limit), then the message decoder; a decoded message re-encodes to one that decodes the same.
     static let realtime = FuzzTarget(
-        name: "realtime", summary: "realtime messages: frame counts and reassembly, envelopes, every action's body",
+        name: "realtime",
+        summary:
+            "realtime messages: frame counts and reassembly, envelopes, every action's body, direct write decoding",
         texts: [
             Self.realtimeMessages.joined(separator: "\n"),
             "2\n" + #"{"t":"d","d":{"r":1,"a":"#
@@ -156,6 +158,9 @@ extension FuzzTargets {
                 return accepted
             }
             guard let message else { continue }
+            if let mismatch = WriteDecoderDifferential.realtimeMismatch(message) {
+                throw FuzzViolation("a write decoded directly differs from the general way: \(mismatch)")
+            }
             guard let decoded = try? WireClientMessage(decoding: message) else { continue }
             let encoded = decoded.encoded()
             let again: WireClientMessage

@@ -6,8 +6,12 @@ import HearthTestKit
 extension FuzzTargets {
     /// JSON as clients send it: the generic reader (with a round trip through the writer) and the write parser
     /// that applies Firebase's data rules (priorities, server values, depth, keys); an exported write reads back.
+    /// Where the `json` target's inputs are read as PATCH bodies.
+    static let patchBase = Path(keys: [Key(unchecked: "posts"), Key(unchecked: "p1")])
+
     static let json = FuzzTarget(
-        name: "json", summary: "JSON reader and writer (round trip), and write bodies under Firebase's data rules",
+        name: "json",
+        summary: "JSON reader and writer (round trip), write bodies under Firebase's data rules, PATCH bodies",
         texts: [
             #"{"a":{"b":[1,2.5,-3e7,true,false,null,"s\u00e9\n\"x\\"]},"c":{".priority":1,".value":"v"}}"#,
             #"{".sv":"timestamp"}"#, #"{"n":{".sv":{"increment":1e308}},".priority":{".sv":"timestamp"}}"#,
@@ -22,6 +26,9 @@ extension FuzzTargets {
         ]
     ) { input throws(FuzzViolation) in
         let value = try? JSONReader.parseValue(input)
+        if let mismatch = WriteDecoderDifferential.updateMismatch(body: input, at: Self.patchBase) {
+            throw FuzzViolation("a PATCH body read directly differs from the general way: \(mismatch)")
+        }
         if let value {
             let written = value.jsonBytes()
             let again: JSONValue
