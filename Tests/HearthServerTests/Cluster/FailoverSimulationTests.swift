@@ -63,9 +63,9 @@ import Testing
         print("Failover simulation (\(fault)): \(report)")
     }
 
-    /// One seed: elect, load, strike, measure, heal, converge. Returns the figures for the report; records an issue
-    /// for each bound broken.
-    static func run(seed: UInt64, fault: Fault) throws -> String {
+    /// The simulation's options with the servers' own timeouts, no clients of its own, and peers that see a crash
+    /// (a killed process's connections close).
+    static func serversOwnTimeouts() -> ClusterSimulation.Options {
         var options = ClusterSimulation.Options()
         options.clients = 0
         options.callTimeout = .seconds(5)
@@ -73,7 +73,13 @@ import Testing
         options.resolveAfter = .seconds(10)
         options.commitTimeout = .seconds(10)
         options.peersSeeCrashes = true
-        let simulation = ClusterSimulation(seed: seed, options: options)
+        return options
+    }
+
+    /// One seed: elect, load, strike, measure, heal, converge. Returns the figures for the report; records an issue
+    /// for each bound broken.
+    static func run(seed: UInt64, fault: Fault) throws -> String {
+        let simulation = ClusterSimulation(seed: seed, options: Self.serversOwnTimeouts())
         simulation.faultsActive = false
         simulation.raftNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
         simulation.callNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
@@ -139,13 +145,7 @@ import Testing
 
     /// One seed of the restart: elect, load, kill the busiest leader, restart it 3 s later under load, measure.
     static func runRestart(seed: UInt64) throws -> String {
-        var options = ClusterSimulation.Options()
-        options.clients = 0
-        options.callTimeout = .seconds(5)
-        options.leaderWait = .seconds(10)
-        options.resolveAfter = .seconds(10)
-        options.commitTimeout = .seconds(10)
-        options.peersSeeCrashes = true
+        var options = Self.serversOwnTimeouts()
         options.catchUpHold = .seconds(5)
         let simulation = ClusterSimulation(seed: seed, options: options)
         simulation.faultsActive = false

@@ -81,22 +81,7 @@ import Testing
         try await InProcessCluster.with(router: Self.router) { (members) async throws in
             let group = RaftGroupID(0)
             let halted = try Self.path(shard: 0)
-            var accepted: (index: UInt64, term: UInt64) = (0, 0)
-            #expect(
-                await eventually(seconds: 30) {
-                    for member in members {
-                        guard let host = member.database?.service.host(group), host.softState.role == .leader,
-                            case .accepted(let index, let term) = host.propose(Self.unknownKind(shard: 0))
-                        else { continue }
-                        accepted = (index, term)
-                        return true
-                    }
-                    return false
-                })
-            #expect(
-                await eventually(seconds: 30) {
-                    members.allSatisfy { $0.database?.service.host(group)?.halt?.index == accepted.index }
-                })
+            let accepted = try await Self.proposeUntilHalted(Self.unknownKind(shard: 0), group: group, members: members)
             for member in members {
                 let database = try #require(member.database)
                 let halt = try #require(database.service.host(group)?.halt)
@@ -127,6 +112,30 @@ import Testing
         }
     }
 
+    /// Proposes `command` to `group` through its leader, and waits until every member's replica of the group has
+    /// halted at the entry; returns the entry's index and term.
+    private static func proposeUntilHalted(_ command: [UInt8], group: RaftGroupID, members: [InProcessCluster.Member])
+        async throws -> (index: UInt64, term: UInt64)
+    {
+        var accepted: (index: UInt64, term: UInt64) = (0, 0)
+        let proposed = await eventually(seconds: 30) {
+            for member in members {
+                guard let host = member.database?.service.host(group), host.softState.role == .leader,
+                    case .accepted(let index, let term) = host.propose(command)
+                else { continue }
+                accepted = (index, term)
+                return true
+            }
+            return false
+        }
+        try #require(proposed, "no leader took the entry")
+        #expect(
+            await eventually(seconds: 30) {
+                members.allSatisfy { $0.database?.service.host(group)?.halt?.index == accepted.index }
+            })
+        return accepted
+    }
+
     /// A well-formed write entry of `shard` whose index in the shard's own log skips far past the shard's last one,
     /// as a damaged log (or a bug that wrote it) would hold.
     private static func skippingAhead(shard: Int) throws -> [UInt8] {
@@ -145,22 +154,7 @@ import Testing
             let halted = try Self.path(shard: 0)
             #expect(try await InProcessCluster.write(1, at: halted + "/stars", members: members))
             let command = try Self.skippingAhead(shard: 0)
-            var accepted: (index: UInt64, term: UInt64) = (0, 0)
-            #expect(
-                await eventually(seconds: 30) {
-                    for member in members {
-                        guard let host = member.database?.service.host(group), host.softState.role == .leader,
-                            case .accepted(let index, let term) = host.propose(command)
-                        else { continue }
-                        accepted = (index, term)
-                        return true
-                    }
-                    return false
-                })
-            #expect(
-                await eventually(seconds: 30) {
-                    members.allSatisfy { $0.database?.service.host(group)?.halt?.index == accepted.index }
-                })
+            let accepted = try await Self.proposeUntilHalted(command, group: group, members: members)
             for member in members {
                 let database = try #require(member.database)
                 let halt = try #require(database.service.host(group)?.halt)

@@ -9,13 +9,6 @@ import Testing
 /// updates, increments and transactions it shows what applying every mutation showed, its listeners hear the same
 /// changes, its roots are the union of the shards' trees, and a write under a wide node copies only its path.
 @Suite struct OneTreeViewTests {
-    /// Hears every change of the namespace (so the view keeps every old root for it).
-    final class Everything: ChangeListener {
-        let namespace = "default"
-        let path = Path.root
-        func changed(_ change: CommittedChange) {}
-    }
-
     /// How the log hands the history to the view.
     enum Delivery: CaseIterable {
         /// Whole records in log order, a few at a time, with a listener on everything (a single node).
@@ -90,7 +83,7 @@ import Testing
         try history.run(120)
         var random = SeededRandom(seed: seed ^ 0x5eed)
         var registry = ListenRegistry()
-        if delivery != .logOrderUnheard { registry.add(Everything(), after: 0) }
+        if delivery != .logOrderUnheard { registry.add(EveryChange(), after: 0) }
         let start = CommitFeed(appliedIndex: [0, 0, 0])
         var taking = ViewState(roots: [:], feed: start)
         var applying = ViewState(roots: [:], feed: start)

@@ -10,13 +10,6 @@ import Testing
 /// times in one turn goes to the read view with the last write that touched it only, and the view, shown the whole
 /// turn, holds the shard's own node; a listener still hears each write's own state.
 @Suite struct TurnCaptureTests {
-    /// Hears every change of the namespace (so the view keeps every old root for it).
-    final class Everything: ChangeListener {
-        let namespace = "default"
-        let path = Path.root
-        func changed(_ change: CommittedChange) {}
-    }
-
     /// A star of `posts/p<post>` by user `user`: sets the star and adds one to the count.
     private static func star(post: Int, user: Int) throws -> ShardWrite {
         ShardWrite(
@@ -90,7 +83,7 @@ import Testing
         let (records, machine) = try Self.turn(writes)
         let (reference, _) = try Self.turn(writes, perTurn: false)
         var registry = ListenRegistry()
-        registry.add(Everything(), after: 0)
+        registry.add(EveryChange(), after: 0)
         var view = ViewState(roots: [:], feed: CommitFeed(appliedIndex: [0]))
         var expected = ViewState(roots: [:], feed: CommitFeed(appliedIndex: [0]))
         let heard = view.receive(records.flatMap { $0 }, registry: registry).map(\.change)
