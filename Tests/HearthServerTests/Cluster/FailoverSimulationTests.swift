@@ -76,15 +76,22 @@ import Testing
         return options
     }
 
-    /// One seed: elect, load, strike, measure, heal, converge. Returns the figures for the report; records an issue
-    /// for each bound broken.
-    static func run(seed: UInt64, fault: Fault) throws -> String {
-        let simulation = ClusterSimulation(seed: seed, options: Self.serversOwnTimeouts())
+    /// A simulation of `seed` with `options` on a quiet network (no faults yet, 1–5 ms delays), its machines started
+    /// and run for 2 s, so that its groups have elected leaders.
+    static func elected(seed: UInt64, options: ClusterSimulation.Options) throws -> ClusterSimulation {
+        let simulation = ClusterSimulation(seed: seed, options: options)
         simulation.faultsActive = false
         simulation.raftNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
         simulation.callNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
         for machine in simulation.machines { simulation.start(machine) }
         try simulation.run(until: .seconds(2))
+        return simulation
+    }
+
+    /// One seed: elect, load, strike, measure, heal, converge. Returns the figures for the report; records an issue
+    /// for each bound broken.
+    static func run(seed: UInt64, fault: Fault) throws -> String {
+        let simulation = try Self.elected(seed: seed, options: Self.serversOwnTimeouts())
         let timeline = Timeline()
         for client in 0..<9 { Self.spawnClient(client, in: simulation, timeline: timeline) }
         try simulation.run(until: .seconds(4))
@@ -147,12 +154,7 @@ import Testing
     static func runRestart(seed: UInt64) throws -> String {
         var options = Self.serversOwnTimeouts()
         options.catchUpHold = .seconds(5)
-        let simulation = ClusterSimulation(seed: seed, options: options)
-        simulation.faultsActive = false
-        simulation.raftNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
-        simulation.callNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 1...5)
-        for machine in simulation.machines { simulation.start(machine) }
-        try simulation.run(until: .seconds(2))
+        let simulation = try Self.elected(seed: seed, options: options)
         let timeline = Timeline()
         for client in 0..<9 { Self.spawnClient(client, in: simulation, timeline: timeline, waitsUntilServing: true) }
         try simulation.run(until: .seconds(4))
