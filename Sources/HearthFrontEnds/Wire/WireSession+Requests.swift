@@ -10,7 +10,7 @@ extension WireSession {
     /// Handles one whole message. A message that is not a valid envelope closes the socket with the reason; a bad
     /// request gets an error status and changes nothing.
     func process(_ text: String) async {
-        if let write = WireWrite(decoding: text) { return await self.submit(write) }
+        if case .write(let write) = WireWrite.decoding(text) { return await self.submit(write) }
         let message: WireClientMessage
         do {
             message = try WireClientMessage(decoding: text)

@@ -60,9 +60,14 @@ extension WireSession {
 
     /// `message` as a put without a hash or a merge: straight from its bytes (`WireWrite`), or when that declines,
     /// the general way (`WireClientMessage`, then `WireRequest.mutations()`), which also words what the rules refuse. Nil for
-    /// any other message, which the session's task takes.
+    /// any other message, which the session's task takes (one the direct decoder tells is not a write is not decoded
+    /// the general way here: the task does that).
     static func decodeWrite(_ message: String) -> Result<WireWrite, WriteRefusal>? {
-        if let write = WireWrite(decoding: message) { return .success(write) }
+        switch WireWrite.decoding(message) {
+        case .write(let write): return .success(write)
+        case .notAWrite: return nil
+        case .declined: break
+        }
         guard case .request(let id, let request)? = try? WireClientMessage(decoding: message) else { return nil }
         switch request {
         case .put(_, _, nil, _), .merge: break

@@ -15,24 +15,49 @@ import HearthCore
 /// keeps the last), a missing or mistyped member, an origin that does not decode, and whatever the write rules'
 /// readers decline.
 extension WireWrite {
+    /// What a message is to the direct decoder.
+    public enum Decoding: Sendable {
+        /// A put without a hash or a merge, decoded.
+        case write(WireWrite)
+        /// A control message, another action, or a compare-and-set: seen as soon as its `t`, `a` or `h` is read,
+        /// so the rest of the message is not walked (the general decoder takes it, and answers any error in it).
+        case notAWrite
+        /// A put or merge (or a message not yet told apart) that is unusual or wrong: the general decoder decodes
+        /// it, and words what its rules refuse.
+        case declined
+    }
+
     /// Decodes `message` when it is such a write; nil otherwise.
     /// - Complexity: O(n + k log k) for a message of n bytes whose largest object has k members.
     public init?(decoding message: String) {
-        var text = message
-        guard let write = text.withUTF8({ Self.decode($0) }) else { return nil }
+        guard case .write(let write) = Self.decoding(message) else { return nil }
         self = write
     }
 
-    /// Decodes the UTF-8 bytes of a message; nil when the general decoder must.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> WireWrite? {
+    /// What `message` is: a write decoded, not a write, or one the general decoder must decode.
+    public static func decoding(_ message: String) -> Decoding {
+        var text = message
+        return text.withUTF8 { Self.decode($0) }
+    }
+
+    /// Decodes the UTF-8 bytes of a message.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> Decoding {
         var parts = Parts()
         var cursor = JSONCursor(bytes)
         do {
             try parts.readEnvelope(&cursor)
             try cursor.expectEnd()
+        } catch is Parts.NotAWrite {
+            return .notAWrite
         } catch {
-            return nil
+            return .declined
         }
+        guard let write = Self.write(of: parts, in: bytes) else { return .declined }
+        return .write(write)
+    }
+
+    /// The write the walk's `parts` describe; nil when the general decoder must decode it.
+    private static func write(of parts: Parts, in bytes: UnsafeBufferPointer<UInt8>) -> WireWrite? {
         guard parts.kind == "d", let id = parts.id, let action = parts.action, let text = parts.path else { return nil }
         let origin = parts.origin
         var data = parts.data
@@ -60,6 +85,8 @@ extension WireWrite {
     private struct Parts {
         /// Why the walk gives up: the general decoder takes the message.
         struct Declined: Error {}
+        /// Why the walk stops early: the message is not a put without a hash or a merge.
+        struct NotAWrite: Error {}
 
         /// The body's `d`: read for the action (a put's value, a merge's members), or only checked and its place
         /// kept when it came before the action.
@@ -95,6 +122,7 @@ extension WireWrite {
                 case "t":
                     guard self.kind == nil else { throw Declined() }
                     self.kind = try Self.string(&cursor, atLevel: 2)
+                    guard self.kind == "d" else { throw NotAWrite() }
                 case "d":
                     guard !self.hasRequest else { throw Declined() }
                     self.hasRequest = true
@@ -116,7 +144,9 @@ extension WireWrite {
                     self.id = id
                 case "a":
                     guard self.action == nil else { throw Declined() }
-                    self.action = try Self.string(&cursor, atLevel: 3)
+                    let action = try Self.string(&cursor, atLevel: 3)
+                    guard action == "p" || action == "m" else { throw NotAWrite() }
+                    self.action = action
                 case "b":
                     guard !self.hasBody else { throw Declined() }
                     self.hasBody = true
@@ -152,7 +182,8 @@ extension WireWrite {
                     self.hasOrigin = true
                     self.origin = try Self.origin(&cursor)
                 case "h":
-                    guard !self.hasHash, try Self.json(&cursor, atLevel: 4) == .null else { throw Declined() }
+                    guard !self.hasHash else { throw Declined() }
+                    guard try Self.json(&cursor, atLevel: 4) == .null else { throw NotAWrite() }
                     self.hasHash = true
                 default:
                     try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 4))

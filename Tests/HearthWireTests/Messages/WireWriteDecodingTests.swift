@@ -85,6 +85,35 @@ import Testing
         #expect(WireWrite(decoding: message) == nil)
     }
 
+    /// A control message, another action or a compare-and-set is told apart as soon as its `t`, `a` or `h` is read
+    /// (not walked further, so not decoded twice on the reactor); a duplicated member or a broken write is declined
+    /// for the general decoder, which words the error.
+    @Test func otherMessagesAreToldApartFromWritesItDeclines() {
+        let notWrites = [
+            #"{"t":"c","d":{"t":"p","d":{}}}"#,
+            #"{"t":"d","d":{"r":1,"a":"q","b":{"p":"/a","h":""}}}"#,
+            #"{"t":"d","d":{"r":2,"a":"p","b":{"p":"/a","d":1,"h":"abc"}}}"#,
+            #"{"t":"d","d":{"r":3,"a":"g","b":{"p":"/a","q":{}}}"#,
+        ]
+        for message in notWrites {
+            guard case .notAWrite = WireWrite.decoding(message) else {
+                Issue.record("not told apart: \(message)")
+                continue
+            }
+        }
+        let declined = [
+            #"{"t":"d","d":{"r":1,"a":"p","a":"p","b":{"p":"/a","d":1}}}"#,
+            #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a/.x","d":1}}}"#,
+            #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":1}}"#,
+        ]
+        for message in declined {
+            guard case .declined = WireWrite.decoding(message) else {
+                Issue.record("not declined: \(message)")
+                continue
+            }
+        }
+    }
+
     /// Data nested past the write depth, or past the JSON nesting limit counted from the message's root (where
     /// `.value` adds no depth), is declined exactly where the general way refuses it.
     @Test func nestingIsCountedFromTheMessagesRoot() {
