@@ -180,12 +180,14 @@ extension RESTHandler {
             case .setPriority(let path, _): priorities[path] = mutation
             }
         }
-        return mutations.compactMap { mutation in
+        let ordered = mutations.compactMap { mutation in
             switch mutation {
             case .set(let path, _): values[path]
             case .setPriority(let path, _): priorities[path]
             }
         }
+        // Every member is answered for; were one missing, pairing the rest with the keys would shift them.
+        return ordered.count == mutations.count ? ordered : resolved
     }
 
     /// Whether `resolved` is what `mutation` became: the same path, and both a value or both a priority.
