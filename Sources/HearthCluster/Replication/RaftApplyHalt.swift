@@ -43,11 +43,20 @@ package struct RaftApplyHalt: Error, Sendable, Equatable, CustomStringConvertibl
         switch self.cause {
         case .unreadable:
             return head + "This replica takes no part in the group until the node restarts with a release that "
-                + "reads the entry: upgrade this node to the release the other nodes run, or finish the upgrade."
+                + "reads the entry: \(self.remedy)."
         case .damagedLog:
-            return head + "This replica's log is damaged and it takes no part in the group: replace this member "
-                + "(remove it and join it again with an empty data directory, so it copies the group from the "
-                + "others) or restore its data directory from a backup."
+            return head + "This replica takes no part in the group: \(self.remedy)."
+        }
+    }
+
+    /// What the operator does about it, by cause: the one wording the log, `/.ready` and refused clients share.
+    package var remedy: String {
+        switch self.cause {
+        case .unreadable:
+            "upgrade this node to the release the other nodes run, or finish the upgrade"
+        case .damagedLog:
+            "this replica's log is damaged; replace this member (remove it and join it again with an empty data "
+                + "directory, so it copies the group from the others) or restore its data directory from a backup"
         }
     }
 }

@@ -271,7 +271,7 @@ final class ReplicatedDatabase: DatabaseAccess {
             let shard = Int(group.rawValue)
             if let halt = host.halt {
                 return "Shard \(shard) stopped applying its log here at committed entry \(halt.index) (term "
-                    + "\(halt.term)): \(halt.reason). Upgrade this node to the release the others run."
+                    + "\(halt.term)): \(halt.reason). What to do: \(halt.remedy)."
             }
             guard let leader = host.softState.leader else {
                 if host.membership.members.isEmpty {

@@ -3,7 +3,7 @@ import HearthDatabase
 import Synchronization
 
 /// A read or write this node refused at once because its replica of the shard stopped applying the shard's log at a
-/// committed entry it cannot read (`RaftApplyHalt`): its copy of the shard is stuck there, so a read would be stale
+/// committed entry it cannot read or that does not fit the log before it (`RaftApplyHalt`): its copy of the shard is stuck there, so a read would be stale
 /// and a write's answer would wait for ever for this node to show it. REST answers 503 with the message, the
 /// realtime protocol an `unavailable` status; `/.metrics` counts the refusals
 /// (`hearth_shard_halted_refusals_total`).
@@ -14,8 +14,9 @@ struct ShardHaltedError: Error, Sendable, CustomStringConvertible {
     var description: String {
         "Shard \(self.shard) is unavailable on this node: it stopped applying the shard's log at committed entry "
             + "\(self.halt.index) (term \(self.halt.term)) because \(self.halt.reason). Read and write through a "
-            + "node that does not report the shard halted in /.cluster, and upgrade this node to the release the "
-            + "others run; if every node reports it, upgrade them all to the release that wrote the entry."
+            + "node that does not report the shard halted in /.cluster; on this node, \(self.halt.remedy)"
+            + (self.halt.cause == .unreadable
+                ? "; if every node reports it, upgrade them all to the release that wrote the entry." : ".")
     }
 }
 

@@ -161,6 +161,9 @@ import Testing
                 #expect(halt.term == accepted.term)
                 #expect(halt.reason.contains("entry 1000000") && halt.reason.contains("entries are missing"))
                 #expect(halt.cause == .damagedLog && halt.description.contains("replace this member"))
+                let refusal = ShardHaltedError(shard: 0, halt: halt).description
+                #expect(refusal.contains("replace this member") && !refusal.contains("upgrade"), "\(refusal)")
+                #expect(database.notReadyReason(allowingLag: 0)?.contains("replace this member") == true)
                 #expect(try member.value(halted + "/stars") == Node(.int(1)), "what came before the entry stays")
                 await #expect(throws: ShardHaltedError.self) {
                     _ = try await database.coordinator.write(
