@@ -175,7 +175,8 @@ public final class Database: DatabaseAccess {
     ///
     /// Every write gets a definite answer: one the loop took before the stop is decided, made durable by the log's
     /// close and answered as usual; one handed over after it is refused at once with `NodeStoppingError`; one whose
-    /// answer still waits when the view closes fails with `DatabaseClosedError` (never an acknowledgement). The
+    /// answer still waits when the view closes — a two-phase write whose next step reaches the loop only after the
+    /// stop, among them — fails with `DatabaseClosedError` (never an acknowledgement). The
     /// loop's thread has ended when this returns. Closing again does nothing more.
     public func close() async {
         self.snapshotScheduler.stop()

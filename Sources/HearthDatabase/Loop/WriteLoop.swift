@@ -48,9 +48,9 @@ final class WriteLoop: SerialExecutor, Sendable {
     private let inbox = Lock(Inbox())
     /// What each turn that ran anything ends with, before its writes are answered: the log takes the subtrees of
     /// the turn's entries and hands them on (`LocalShardLog.endTurn`). Set once (`endTurns(with:)`) before any work
-    /// is queued; dropped when a stopped loop's thread ends, since it holds the shards, which hold the loop (a late
-    /// job's thread then runs without it: the log it would hand entries to is closed). Kept as a `LockedClosure`: a
-    /// closure kept in the lock as it is would be wrapped in one more reabstraction thunk each turn.
+    /// is queued and kept for the loop's life, so a late job's thread after a stop ends its turns too (the closure
+    /// holds the shards weakly: they hold the loop). Kept as a `LockedClosure`: a closure kept in the lock as it is
+    /// would be wrapped in one more reabstraction thunk each turn.
     private let turnEnd = Lock<LockedClosure<@Sendable () -> Void>?>(nil)
     private let wake = WakeSignal()
     /// The loop thread's pthread id (0 until it runs): the one thread that may act for the shards outside a job.
@@ -175,12 +175,11 @@ final class WriteLoop: SerialExecutor, Sendable {
     private func end(_ thread: UInt) {
         _ = self.threadID.compareExchange(expected: thread, desired: 0, ordering: .acquiringAndReleasing)
         // A late job may have started another thread meanwhile: the waiters are then its to resume.
-        let (waiters, isLast) = self.inbox.withLock { inbox -> ([CheckedContinuation<Void, Never>], Bool) in
-            guard !inbox.isRunning else { return ([], false) }
+        let waiters = self.inbox.withLock { inbox -> [CheckedContinuation<Void, Never>] in
+            guard !inbox.isRunning else { return [] }
             defer { inbox.stopWaiters = [] }
-            return (inbox.stopWaiters, true)
+            return inbox.stopWaiters
         }
-        if isLast { self.turnEnd.withLock { $0 = nil } }
         for waiter in waiters { waiter.resume() }
     }
 

@@ -75,10 +75,20 @@ public actor ShardActor {
     ) -> [ShardActor] {
         let shards = machines.map { ShardActor(machine: $0, log: log, clock: clock, loop: loop) }
         log.holdTurns()
+        // The loop keeps this for its life and the shards keep the loop (their executor): held weakly, the shards
+        // still go when the database does, and a late job's turn after a close still hands its entries on.
+        let held = shards.map(WeakShard.init)
         loop.endTurns {
-            log.endTurn { shard, namespace in shards[shard].assumeIsolated { $0.machine.trees[namespace] ?? .empty } }
+            let alive = held.compactMap(\.actor)
+            guard alive.count == held.count else { return }
+            log.endTurn { shard, namespace in alive[shard].assumeIsolated { $0.machine.trees[namespace] ?? .empty } }
         }
         return shards
+    }
+
+    /// A shard the loop's turn end reaches without keeping it alive.
+    private struct WeakShard: Sendable {
+        weak let actor: ShardActor?
     }
 
     /// Whether this shard's log takes entries of several shards in one record (`ShardLog.appendsTogether`).
