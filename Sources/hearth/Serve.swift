@@ -86,7 +86,12 @@ enum Serve {
             case "--snapshot-every": configuration.snapshotEveryRecords = try integer(flag, minimum: 1)
             case "--snapshot-seconds": configuration.snapshotIntervalSeconds = Double(try integer(flag, minimum: 1))
             case "--keep-alive-seconds": configuration.keepAliveSeconds = Double(try integer(flag, minimum: 1))
-            case "--catch-up-hold-seconds": configuration.catchUpHoldSeconds = try integer(flag)
+            case "--catch-up-hold-seconds":
+                configuration.catchUpHoldSeconds = try integer(flag)
+                guard configuration.catchUpHoldSeconds <= 600 else {
+                    throw UsageError(
+                        "--catch-up-hold-seconds holds clients at most 600 s, not \(configuration.catchUpHoldSeconds)")
+                }
             case "--max-outbound-bytes": configuration.outboundBufferLimit = try integer(flag, minimum: 1024)
             case "--max-connections": configuration.maximumConnections = try integer(flag, minimum: 1)
             case "--send-helpers": configuration.sendHelpers = try integer(flag, minimum: 0)
@@ -159,9 +164,14 @@ enum Serve {
             {
                 return try self.rejoining(joined, configuration, secretFiles: secretFiles, given: given)
             }
-            for flag in ["--node", "--fault-injection", "--peer-port", "--cluster-secret-file"]
+            for flag in [
+                "--node", "--fault-injection", "--peer-port", "--cluster-secret-file", "--catch-up-hold-seconds",
+            ]
             where given.contains(flag) {
                 throw UsageError("\(flag) needs --config or --join: it names a member of a cluster")
+            }
+            if given.contains("--catch-up-hold-seconds") {
+                throw UsageError("--catch-up-hold-seconds needs --config or --join: only a cluster member catches up")
             }
             return configuration
         }

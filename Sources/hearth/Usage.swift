@@ -101,7 +101,7 @@ enum Usage {
           --catch-up-hold-seconds N
                                   a member that has just started holds its clients' requests (none is refused)
                                   until it has caught up with its shards' leaders, as /.ready says, at most N s
-                                  (default 5; 0 serves at once)
+                                  (default 5, at most 600; 0 serves at once; a cluster member's flag)
         """
 
     /// The subcommands of `hearth cluster` and their options, each with its meaning and default.

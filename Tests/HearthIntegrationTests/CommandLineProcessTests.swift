@@ -36,6 +36,8 @@ import Testing
     @Test func aMistakePrintsItsErrorAndOnePointer() async throws {
         let cases: [([String], String, String)] = [
             (["serve", "--prot", "9000"], "hearth: unknown option '--prot'", "`hearth serve --help`"),
+            (["serve", "--catch-up-hold-seconds", "601"], "at most 600 s, not 601", "`hearth serve --help`"),
+            (["serve", "--catch-up-hold-seconds", "3"], "needs --config or --join", "`hearth serve --help`"),
             (["srve"], "hearth: unknown command 'srve'", "`hearth help`"),
             (["cluster", "status", "--jsn"], "hearth: unknown option '--jsn'", "`hearth cluster --help`"),
             (["bench", "query", "--rows", "5"], "hearth: unknown option --rows", "`hearth bench --help`"),

@@ -43,6 +43,8 @@ extension ReplicatedDatabase {
         while !self.isServing, self.log.clock.now < deadline {
             guard (try? await self.log.clock.sleep(for: Self.catchUpLook)) != nil else { return }
         }
+        // The hold ran out before the next look: end it now, so later requests take the fast path at once.
+        if !self.isServing { self.lookAtCatchUp() }
     }
 
     /// How long the member held its clients' requests after it started, once it serves (for `/.metrics`).

@@ -48,7 +48,7 @@ final class ReplicatedDatabase: DatabaseAccess {
     let removedKept = Lock<[NodeID: Int]>([:])
     private let failed = Atomic(false)
     /// Whether the member takes its clients' requests yet (`ReplicatedDatabase+CatchUp.swift`), and the decision.
-    let serving = Atomic(false)
+    let serving: Atomic<Bool>
     let catchUp: Lock<CatchUpHold>
     /// Client requests that waited for the member to catch up after it started (for `/.metrics`).
     let requestsHeld = Atomic<UInt64>(0)
@@ -63,6 +63,8 @@ final class ReplicatedDatabase: DatabaseAccess {
         logger: Log
     ) {
         self.catchUp = Lock(catchUp)
+        // No hold: serving from the start, so no request takes the holding path and no look is logged.
+        self.serving = Atomic(catchUp.maximumHold == .zero)
         self.logger = logger
         self.conditionalWriteTurns = conditionalWriteTurns
         self.directory = directory
