@@ -76,7 +76,7 @@ extension Coordinator {
     }
 
     /// Sends each anchor the decisions it may forget. A batch the anchor's leader certainly did not take (no leader
-    /// now) is kept for the next call; one whose answer was lost is dropped (a decision kept too long only costs
+    /// now) is queued again, to go with the next batch that is due; one whose answer was lost is dropped (a decision kept too long only costs
     /// memory, never correctness).
     private func forget(_ batches: [Int: [TransactionID]]) async {
         for (anchor, transactions) in batches.sorted(by: { $0.key < $1.key }) {

@@ -27,8 +27,10 @@ struct CommitFeed {
         var restored: RestoredParts? = nil
         /// The shards' subtrees as the change left them (`ShardChange.subtrees`), set when the change is shown in
         /// its shards' order: every earlier entry of each of its shards is shown, no later one arrived, and no
-        /// snapshot waits. The view then puts these in place instead of applying `mutations`, and `mutations` hold
-        /// the values the shards resolved, which are the view's own. Nil otherwise (and for spine writes).
+        /// snapshot waits. The view then puts the nodes in place instead of applying `mutations`, and `mutations`
+        /// hold the values the shards resolved, which are the view's own; a subtree without its node (a later entry
+        /// of its shard's loop turn carries it) has the view apply `mutations` unless that later entry supersedes
+        /// it in the same batch. Nil otherwise (and for spine writes).
         var subtrees: [ShardSubtree]? = nil
 
         /// The mutations in the order they apply: one write's as they are; a transaction's parts joined and ordered

@@ -8,7 +8,8 @@ extension DatabaseView {
     /// The view's two locks are ordered by this type's shape, not by prose: every critical section of this lock is
     /// one of the methods below, which take values, update `ViewWaiters` and the shown indexes, and hand back the
     /// waiters to resume, which the caller resumes after the lock is released. None takes a closure to run under the
-    /// lock, calls out, or holds a reference to the view, so no thread can hold this lock while it waits for another:
+    /// lock or calls out (the waiters it keeps are resumed only by callers, outside it), so no thread can hold this
+    /// lock while it waits for another:
     /// it is always the innermost lock, `state` then `waits` is the only order in which both are ever held, and a
     /// thread waiting here waits only for another's few lines of bookkeeping, never for an apply.
     final class Waits: Sendable {
