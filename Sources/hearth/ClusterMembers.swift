@@ -25,7 +25,7 @@ enum ClusterMembers {
                 + nodes.values.sorted { $0.id < $1.id }
             guard
                 let discovered = try? ClusterConfiguration(
-                    name: cluster.name, nodes: ordered, shards: cluster.shards,
+                    name: cluster.name, nodes: ordered, shards: cluster.shards, groups: cluster.groups,
                     replicationFactor: min(cluster.replicationFactor, ordered.count), shardDepth: cluster.shardDepth,
                     dataDirectory: cluster.dataDirectory)
             else { continue }

@@ -47,8 +47,9 @@ extension ClusterReport {
         }
     }
 
-    /// Every configured shard (and any other a member reports), from the views of the members that answered; a
-    /// shard no replica reports on shows the replicas placement gives it.
+    /// Every configured shard's group — one per shard unless the configuration groups them — (and any other a member
+    /// reports), from the views of the members that answered; a group no replica reports on shows the replicas
+    /// placement gives it.
     static func shards(cluster: ClusterConfiguration, members: [Member]) -> [Shard] {
         var reports: [Int: [Shard.Replica]] = [:]
         var replicas: [Int: [String]] = [:]
@@ -79,8 +80,8 @@ extension ClusterReport {
             }
         }
         let placement = ShardPlacement(
-            members: cluster.nodeIDs, shardCount: cluster.shards, replicationFactor: cluster.replicationFactor)
-        let numbers = Set(0..<cluster.shards).union(reports.keys).sorted()
+            members: cluster.nodeIDs, shardCount: cluster.groupCount, replicationFactor: cluster.replicationFactor)
+        let numbers = Set(0..<cluster.groupCount).union(reports.keys).sorted()
         return numbers.map { shard in
             let placed = shard < placement.shardCount ? placement.replicas[shard].map(\.name) : []
             return Shard(shard: shard, replicas: replicas[shard] ?? placed, views: reports[shard] ?? [])

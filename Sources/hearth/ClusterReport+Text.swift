@@ -6,7 +6,8 @@ extension ClusterReport {
             self.isHealthy
             ? "healthy" : "NOT HEALTHY (\(self.problems.count) problem\(self.problems.count == 1 ? "" : "s"))"
         var lines = [
-            "cluster \(self.name): \(self.members.count) members, \(self.shardCount) shards, "
+            "cluster \(self.name): \(self.members.count) members, \(self.shardCount) shards"
+                + (self.groupCount == self.shardCount ? ", " : " in \(self.groupCount) Raft groups, ")
                 + "\(self.replicationFactor) replicas each: \(verdict)", "",
         ]
         var members = TextTable(

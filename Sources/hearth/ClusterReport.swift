@@ -54,6 +54,8 @@ struct ClusterReport {
 
     let name: String
     let shardCount: Int
+    /// How many Raft groups hold the shards (`shards` lists one row per group).
+    let groupCount: Int
     let replicationFactor: Int
     let members: [Member]
     let shards: [Shard]
@@ -68,6 +70,7 @@ struct ClusterReport {
     init(cluster: ClusterConfiguration, probes: [MemberProbe]) {
         self.name = cluster.name
         self.shardCount = cluster.shards
+        self.groupCount = cluster.groupCount
         self.replicationFactor = cluster.replicationFactor
         let members = probes.map { Self.member($0, cluster: cluster, others: probes) }
         let shards = Self.shards(cluster: cluster, members: members)

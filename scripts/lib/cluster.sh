@@ -1,11 +1,14 @@
 # shellcheck shell=bash
 # Sourced by benchmark scripts that run a throwaway 3-node cluster. start_cluster starts three `hearth serve` nodes
-# of one cluster (16 shards, replication factor 3, `--fsync batch`) on free loopback ports with their data under $1,
-# waits until every shard has a leader and leadership has settled on the preferred leaders, and sets CLUSTER_NODES
-# (their HTTP addresses, comma-separated, for `hearth bench stars --nodes`), CLUSTER_PORTS (their HTTP ports,
-# comma-separated) and CLUSTER_PIDS; stop_cluster stops them (also run when the script exits). free_ports N prints N
-# free loopback ports.
-# $HEARTH_SHARDS sets the shard count instead of 16 (1 puts the docs' star in one Raft group: no two-phase commit).
+# of one cluster (16 shards in 1 Raft group, replication factor 3, `--fsync batch`) on free loopback ports with their
+# data under $1, waits until every group has a leader and leadership has settled on the preferred leaders, and sets
+# CLUSTER_NODES (their HTTP addresses, comma-separated, for `hearth bench stars --nodes`), CLUSTER_PORTS (their HTTP
+# ports, comma-separated) and CLUSTER_PIDS; stop_cluster stops them (also run when the script exits). free_ports N
+# prints N free loopback ports.
+# $HEARTH_SHARDS sets the shard count instead of 16; $HEARTH_GROUPS the Raft groups they are spread over instead of 1
+# (one group, as etcd keeps one log: the docs' star is one entry, no two-phase commit), or `none` to leave the
+# configuration's `groups` out (one group per shard). A binary of a release before `groups` refuses the key: its
+# cluster runs with one group per shard, the only layout it has (so before/after comparisons run each build's own).
 # usage: source scripts/lib/cluster.sh; start_cluster "$work"   (needs $binary set to the hearth binary)
 
 # shellcheck source=scripts/lib/exit-hooks.sh
@@ -25,8 +28,16 @@ start_cluster() {
     read -r -a ports <<<"$(free_ports 6)"
     # The secret the nodes prove to each other, and the administrators' one `hearth cluster` sends (mode 600).
     (umask 077 && for name in cluster admin; do head -c 32 /dev/urandom | base64 >"$work/$name.secret"; done)
+    local groups=""
+    [ "${HEARTH_GROUPS:-1}" = none ] || groups="\"groups\": ${HEARTH_GROUPS:-1}, "
+    if [ -n "$groups" ] && echo '{"nodes": [{"id": "n1", "host": "127.0.0.1", "httpPort": 1, "peerPort": 2}],
+        "replicationFactor": 1, "groups": 1}' >"$work/probe.json" \
+        && "$binary" cluster status --config "$work/probe.json" 2>&1 | grep -q "groups is not a configuration key"; then
+        echo "start_cluster: $binary predates the configuration's groups: one Raft group per shard" >&2
+        groups=""
+    fi
     cat >"$work/cluster.json" <<JSON
-{"name": "stars", "shards": ${HEARTH_SHARDS:-16}, "replicationFactor": 3,
+{"name": "stars", "shards": ${HEARTH_SHARDS:-16}, ${groups}"replicationFactor": 3,
   "rules": "$PWD/cluster-config/development.rules.json",
   "secretFile": "$work/cluster.secret", "databaseSecretFile": "$work/admin.secret", "nodes": [
   {"id": "n1", "host": "127.0.0.1", "httpPort": ${ports[0]}, "peerPort": ${ports[3]}},

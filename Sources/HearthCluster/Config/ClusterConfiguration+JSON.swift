@@ -12,6 +12,7 @@ extension ClusterConfiguration {
             "replicationFactor": .int(Int64(self.replicationFactor)),
             "shardDepth": .int(Int64(self.shardDepth)),
         ]
+        if let groups = self.groups { members["groups"] = .int(Int64(groups)) }
         if let root = self.dataDirectory { members["dataDirectory"] = .string(root) }
         if let path = self.secretFile { members["secretFile"] = .string(path) }
         if let path = self.databaseSecretFile { members["databaseSecretFile"] = .string(path) }

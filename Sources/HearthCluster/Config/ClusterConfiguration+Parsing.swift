@@ -4,7 +4,7 @@ import HearthCore
 /// field (`nodes[1].htppPort`) is refused by name instead of silently falling back to a default.
 extension ClusterConfiguration {
     private static let topLevelKeys: Set<String> = [
-        "name", "nodes", "shards", "replicationFactor", "shardDepth", "dataDirectory", "rules", "secretFile",
+        "name", "nodes", "shards", "groups", "replicationFactor", "shardDepth", "dataDirectory", "rules", "secretFile",
         "databaseSecretFile",
     ]
     private static let nodeKeys: Set<String> = ["id", "host", "httpPort", "peerPort"]
@@ -36,6 +36,7 @@ extension ClusterConfiguration {
             name: try Self.string(members["name"], field: "name") ?? Self.defaultName,
             nodes: nodes,
             shards: try Self.integer(members["shards"], field: "shards") ?? Self.defaultShards,
+            groups: try Self.integer(members["groups"], field: "groups"),
             replicationFactor: try Self.integer(members["replicationFactor"], field: "replicationFactor")
                 ?? Self.defaultReplicationFactor,
             shardDepth: try Self.integer(members["shardDepth"], field: "shardDepth") ?? Self.defaultShardDepth,

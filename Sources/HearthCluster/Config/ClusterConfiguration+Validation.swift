@@ -57,6 +57,15 @@ extension ClusterConfiguration {
                 "shards is \(self.shards); use at least 1 virtual shard per namespace (the default is 16)."
             )
         }
+        if let groups = self.groups, !(1...self.shards).contains(groups) {
+            throw ClusterConfigurationError(
+                .outOfRange,
+                field: "groups",
+                "groups is \(groups) but shards is \(self.shards); use a value from 1 to \(self.shards) (1 keeps "
+                    + "every shard in one Raft group, so a write across shards commits in one entry), or leave "
+                    + "groups out for one group per shard."
+            )
+        }
         guard (1...self.nodes.count).contains(self.replicationFactor) else {
             throw ClusterConfigurationError(
                 .outOfRange,

@@ -1,5 +1,6 @@
 /// Who is in a Hearth cluster and how its data is split: the member list with each node's HTTP and peer
-/// addresses, the number of virtual shards, and how many replicas each shard has.
+/// addresses, the number of virtual shards, how many Raft groups replicate them, and how many replicas each group
+/// has.
 ///
 /// Every node of a cluster reads the same file (`cluster-config/*.json`, documented in `cluster-config/README.md`),
 /// so every node derives the same placement from it. A value is always valid: both initialisers check every rule
@@ -34,6 +35,10 @@ public struct ClusterConfiguration: Sendable, Hashable {
     public let nodes: [Node]
     /// Virtual shards per namespace.
     public let shards: Int
+    /// How many Raft groups the shards are spread over, when the file sets it (`groups`, from 1 to `shards`); `nil`
+    /// keeps one group per shard, the layout of every cluster founded before the field existed. Fixed when the
+    /// cluster is founded: it decides which group's log holds each shard's entries.
+    public let groups: Int?
     /// Replicas per shard (Raft group size).
     public let replicationFactor: Int
     /// How many path levels decide a location's shard.
@@ -57,6 +62,7 @@ public struct ClusterConfiguration: Sendable, Hashable {
         name: String = ClusterConfiguration.defaultName,
         nodes: [Node],
         shards: Int = ClusterConfiguration.defaultShards,
+        groups: Int? = nil,
         replicationFactor: Int = ClusterConfiguration.defaultReplicationFactor,
         shardDepth: Int = ClusterConfiguration.defaultShardDepth,
         dataDirectory: String? = nil,
@@ -67,6 +73,7 @@ public struct ClusterConfiguration: Sendable, Hashable {
         self.name = name
         self.nodes = nodes
         self.shards = shards
+        self.groups = groups
         self.replicationFactor = replicationFactor
         self.shardDepth = shardDepth
         self.dataDirectory = dataDirectory
@@ -75,6 +82,9 @@ public struct ClusterConfiguration: Sendable, Hashable {
         self.databaseSecretFile = databaseSecretFile
         try self.validate()
     }
+
+    /// How many Raft groups hold the shards: `groups`, or one per shard when the file sets none.
+    public var groupCount: Int { self.groups ?? self.shards }
 
     /// The member ids, sorted.
     public var nodeIDs: [NodeID] { self.nodes.map(\.id).sorted() }

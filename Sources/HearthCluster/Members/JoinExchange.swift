@@ -44,10 +44,15 @@ public enum JoinReply: Sendable, Equatable {
     case refused(String)
 
     static let formatVersion: UInt8 = 1
+    /// The format of an accepted reply for a cluster whose configuration sets `groups`: version 1 followed by
+    /// `u32 groups` after the shard count. A release that reads only version 1 refuses it ("join reply format 2 is
+    /// unknown"), so a node too old to know groups never joins a grouped cluster as if every shard had its own group.
+    static let groupedFormatVersion: UInt8 = 2
 
-    /// Layout: `u8 1`, `u8 kind` (1 accepted, 2 redirect, 3 retry, 4 refused), then for accepted the founding
-    /// configuration (`string name`, `u32 shards`, `u16 replication factor`, `u16 shard depth`, `u16 count` nodes)
-    /// and the encoded member list as `bytes`; for redirect `string host`, `u16 port`; else a `string` message.
+    /// Layout: `u8 1` (`u8 2` for an accepted reply whose founding configuration sets `groups`), `u8 kind`
+    /// (1 accepted, 2 redirect, 3 retry, 4 refused), then for accepted the founding configuration (`string name`,
+    /// `u32 shards`, in format 2 `u32 groups`, `u16 replication factor`, `u16 shard depth`, `u16 count` nodes) and
+    /// the encoded member list as `bytes`; for redirect `string host`, `u16 port`; else a `string` message.
     public func encoded() -> [UInt8] {
         var bytes: [UInt8] = [Self.formatVersion]
         switch self {
@@ -55,6 +60,10 @@ public enum JoinReply: Sendable, Equatable {
             bytes.append(1)
             BinaryWriter.appendString(founding.name, to: &bytes)
             BinaryWriter.append(UInt32(truncatingIfNeeded: founding.shards), to: &bytes)
+            if let groups = founding.groups {
+                bytes[0] = Self.groupedFormatVersion
+                BinaryWriter.append(UInt32(truncatingIfNeeded: groups), to: &bytes)
+            }
             BinaryWriter.append(UInt16(truncatingIfNeeded: founding.replicationFactor), to: &bytes)
             BinaryWriter.append(UInt16(truncatingIfNeeded: founding.shardDepth), to: &bytes)
             BinaryWriter.append(UInt16(truncatingIfNeeded: founding.nodes.count), to: &bytes)
@@ -77,11 +86,17 @@ public enum JoinReply: Sendable, Equatable {
     /// - Throws: `BinaryDecodingError` naming what is wrong (a founding configuration that breaks a rule too).
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
         var reader = BinaryReader(bytes: bytes)
-        try reader.readFormatVersion(Self.formatVersion, of: "join reply")
-        switch try reader.readUInt8() {
+        let grouped = bytes.first == Self.groupedFormatVersion
+        try reader.readFormatVersion(grouped ? Self.groupedFormatVersion : Self.formatVersion, of: "join reply")
+        let kind = try reader.readUInt8()
+        guard !grouped || kind == 1 else {
+            throw BinaryDecodingError("join reply format 2 carries only an accepted reply, not kind \(kind)")
+        }
+        switch kind {
         case 1:
             let name = try reader.readString()
             let shards = Int(try reader.readUInt32())
+            let groups = grouped ? Int(try reader.readUInt32()) : nil
             let replicationFactor = Int(try reader.readUInt16())
             let shardDepth = Int(try reader.readUInt16())
             var nodes: [ClusterConfiguration.Node] = []
@@ -89,7 +104,7 @@ public enum JoinReply: Sendable, Equatable {
             let members = try MemberList(decoding: try reader.readLengthPrefixedBytes())
             do {
                 let founding = try ClusterConfiguration(
-                    name: name, nodes: nodes, shards: shards, replicationFactor: replicationFactor,
+                    name: name, nodes: nodes, shards: shards, groups: groups, replicationFactor: replicationFactor,
                     shardDepth: shardDepth)
                 self = .accepted(founding: founding, members: members)
             } catch {

@@ -244,7 +244,7 @@ extension CommitFeed {
             spineDepth = restore.spineDepth
             self.intents[shard] = restore.intents
         }
-        let router = ShardRouter(shardCount: self.queues.count, shardDepth: spineDepth)
+        let router = ShardRouter(shardCount: self.queues.count, shardDepth: spineDepth, hashBuckets: self.hashBuckets)
         updates.append(
             Update(namespace: "", parts: [], increments: [:], restored: RestoredParts(parts: parts, router: router))
         )

@@ -100,11 +100,16 @@ struct CommitFeed {
         case incomplete
     }
 
+    /// The buckets paths hash into before they are mapped to shards (`ShardRouter.hashBuckets`; nil: one per
+    /// shard), so a restored snapshot's subtrees are told apart by the router the node routes by.
+    let hashBuckets: Int?
+
     init(
         appliedIndex: [UInt64], intents: [[TransactionID: ShardIntent]]? = nil,
-        decisions: [[TransactionID: Bool]]? = nil, sessions: [WriteSessions]? = nil
+        decisions: [[TransactionID: Bool]]? = nil, sessions: [WriteSessions]? = nil, hashBuckets: Int? = nil
     ) {
         let count = appliedIndex.count
+        self.hashBuckets = hashBuckets
         self.queues = Array(repeating: EntryQueue(), count: count)
         self.queuedPaths = Array(repeating: QueuedPaths(), count: count)
         self.queuedPrepares = Array(repeating: [:], count: count)

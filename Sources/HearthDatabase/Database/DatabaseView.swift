@@ -70,10 +70,15 @@ public final class DatabaseView: Sendable {
     package let indexes = QueryIndexes()
     private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
 
-    /// - Parameter onApplied: called after each batch with its record count and, when the view is a consistent cut,
-    ///   what a snapshot of it would hold (for snapshot scheduling).
-    package init(shardCount: Int, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }) {
-        let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount))
+    /// - Parameters:
+    ///   - hashBuckets: the buckets the node's router hashes paths into (`ShardRouter.hashBuckets`) when it has more
+    ///     than shards (a cluster that groups its shards); nil for one per shard.
+    ///   - onApplied: called after each batch with its record count and, when the view is a consistent cut, what a
+    ///     snapshot of it would hold (for snapshot scheduling).
+    package init(
+        shardCount: Int, hashBuckets: Int? = nil, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }
+    ) {
+        let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount), hashBuckets: hashBuckets)
         self.state = Lock(
             State(
                 data: ViewState(roots: [:], feed: feed, indexes: self.indexes),

@@ -112,7 +112,7 @@ private struct SpineJSONCutter {
                 self.appendMemberToAll(member, value: valueStart..<self.position)
             } else if depth + 1 >= self.router.shardDepth {
                 guard self.skipValue() else { return false }
-                let shard = Int(childHash.value % UInt64(self.router.shardCount))
+                let shard = self.router.shard(childHash)
                 self.appendMember(member, value: valueStart..<self.position, to: shard)
             } else if self.peek() == UInt8(ascii: "{") {
                 for shard in self.parts.indices {

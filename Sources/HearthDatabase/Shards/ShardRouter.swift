@@ -8,14 +8,25 @@ public import HearthCore
 /// **spine**: they belong to every shard, so writing one is a multi-shard transaction. A shard's tree holds the
 /// subtrees rooted at depth `shardDepth` that hash to it, plus a copy of every leaf and priority on the spine (see
 /// docs/architecture.md, "Shards and the spine").
+///
+/// A cluster whose configuration spreads its shards over fewer Raft groups (`groups` in cluster-config/README.md)
+/// routes by a router whose `shardCount` is its groups: a path still hashes into one of the configuration's
+/// `hashBuckets` shards, and bucket `b` belongs to shard `b mod shardCount` (its group). With as many buckets as
+/// shards (every single node, and every cluster founded without `groups`) that is the hash modulo the shard count,
+/// as it always was.
 public struct ShardRouter: Sendable {
     public let shardCount: Int
     public let shardDepth: Int
+    /// How many buckets a path hashes into before its bucket is mapped to a shard: at least `shardCount`.
+    public let hashBuckets: Int
 
-    public init(shardCount: Int, shardDepth: Int) {
+    /// - Parameter hashBuckets: the buckets paths hash into (the cluster configuration's `shards` when it groups
+    ///   them into fewer Raft groups); `nil`, or fewer than `shardCount`, means one bucket per shard.
+    public init(shardCount: Int, shardDepth: Int, hashBuckets: Int? = nil) {
         precondition(shardCount >= 1 && shardDepth >= 1, "shardCount and shardDepth must be at least 1")
         self.shardCount = shardCount
         self.shardDepth = shardDepth
+        self.hashBuckets = max(hashBuckets ?? shardCount, shardCount)
     }
 
     /// True for paths shallower than the shard depth.
@@ -29,9 +40,10 @@ public struct ShardRouter: Sendable {
         return self.shard(hash)
     }
 
-    /// The shard a path at the shard depth hashes to, given the hash of its namespace and keys.
-    private func shard(_ hash: ShardHash) -> Int {
-        Int(hash.value % UInt64(self.shardCount))
+    /// The shard a path at the shard depth hashes to, given the hash of its namespace and keys: its bucket, modulo
+    /// the shard count.
+    func shard(_ hash: ShardHash) -> Int {
+        Int(hash.value % UInt64(self.hashBuckets) % UInt64(self.shardCount))
     }
 
     /// The shards a mutation touches: one for a deep path, all for a spine path.

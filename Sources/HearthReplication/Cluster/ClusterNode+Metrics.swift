@@ -72,7 +72,7 @@ extension ClusterNode {
             let list = directory.list
             return [(["active"], Double(list.active.count)), (["leaving"], Double(list.leaving.count))]
         }
-        let shardCount = self.cluster.shards
+        let shardCount = self.cluster.groupCount
         registry.sampledGauge(
             "hearth_cluster_groups_moving",
             help: "Raft groups (shards and the member list) whose committed replica set is not the placement's yet."

@@ -10,7 +10,7 @@ extension ClusterNode: ClusterOperations {
     ///
     /// ```
     /// {"cluster": "local-3", "node": "n1", "release": "0.2.0", "ready": true, "notReadyReason": null,
-    ///  "shardCount": 16, "replicationFactor": 3, "shardDepth": 2,
+    ///  "shardCount": 16, "groups": 16, "replicationFactor": 3, "shardDepth": 2,
     ///  "members": [{"id": "n1", "membership": "active", "status": "self", "http": "127.0.0.1:9001",
     ///               "peer": "127.0.0.1:9101", "release": "0.2.0"},
     ///              {"id": "n2", "membership": "active", "status": "alive", "http": "127.0.0.1:9002", …,
@@ -23,6 +23,8 @@ extension ClusterNode: ClusterOperations {
     ///              "applied": 41, "applyLag": 0,
     ///              "followers": [{"id": "n3", "match": 41, "lag": 0, "state": "replicate"}]}, …]}
     /// ```
+    /// `groups` is how many Raft groups hold the `shardCount` shards (the configuration's `groups`, else one per
+    /// shard); the `shards` list has one entry per group, numbered as the group is.
     /// A member's `release` is the one its peer link's latest verified hello announced (0.1.0 for a hello without a
     /// release tag; `null` until its link has connected once), this node's its own: mid-upgrade, the members still
     /// on the old release.
@@ -34,7 +36,7 @@ extension ClusterNode: ClusterOperations {
     /// apply (`RaftApplyHalt`).
     var status: JSONValue {
         let list = self.members
-        let targets = list.targets(shardCount: self.cluster.shards)
+        let targets = list.targets(shardCount: self.cluster.groupCount)
         let placement = self.placement
         var shards: [JSONValue] = []
         for group in self.database.shardGroups {
@@ -80,6 +82,7 @@ extension ClusterNode: ClusterOperations {
             "ready": .bool(self.notReadyReason == nil),
             "notReadyReason": self.notReadyReason.map { .string($0) } ?? .null,
             "shardCount": .int(Int64(self.cluster.shards)),
+            "groups": .int(Int64(self.cluster.groupCount)),
             "replicationFactor": .int(Int64(self.cluster.replicationFactor)),
             "shardDepth": .int(Int64(self.cluster.shardDepth)),
             "members": .array(self.memberStatus(list, targets: targets)),

@@ -46,7 +46,7 @@ package final class ClusterNode: NodeBackend {
     var sharedConditionalWriteTurns: (any ConditionalWriteTurns)? { self.database.conditionalWriteTurns }
 
     /// The placement over the active members.
-    var placement: ShardPlacement { self.members.placement(shardCount: self.cluster.shards) }
+    var placement: ShardPlacement { self.members.placement(shardCount: self.cluster.groupCount) }
 
     /// A founding member: listens for peers, recovers the node's log in `directory` on `fileSystem`, and connects to
     /// the members; it holds its clients' requests until it has caught up, at most `catchUpHold` (`CatchUpHold`).
@@ -65,7 +65,7 @@ package final class ClusterNode: NodeBackend {
         let founding = MemberList(founding: cluster)
         return try await Self.start(
             cluster: cluster, member: member, peers: cluster.nodes, secret: secret, release: release,
-            groups: founding.targets(shardCount: cluster.shards), directory: directory, fileSystem: fileSystem,
+            groups: founding.targets(shardCount: cluster.groupCount), directory: directory, fileSystem: fileSystem,
             fsync: fsync, catchUpHold: catchUpHold, log: log)
     }
 
@@ -76,7 +76,7 @@ package final class ClusterNode: NodeBackend {
     ) async throws -> ClusterNode {
         try await Self.start(
             cluster: joined.founding, member: joined.node, peers: joined.members, secret: secret, release: release,
-            groups: Self.waitingGroups(shards: joined.founding.shards), directory: directory, fileSystem: fileSystem,
+            groups: Self.waitingGroups(shards: joined.founding.groupCount), directory: directory, fileSystem: fileSystem,
             fsync: fsync, catchUpHold: catchUpHold, log: log)
     }
 
@@ -116,7 +116,7 @@ package final class ClusterNode: NodeBackend {
         do {
             let database = try await ReplicatedDatabase.open(
                 directory: directory, node: node,
-                router: ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth),
+                router: cluster.router,
                 founding: groups, members: MemberList(founding: cluster),
                 raft: try RaftConfiguration(electionTicks: Self.electionTicks), tickInterval: Self.tickInterval,
                 fsync: fsync, catchUpHold: catchUpHold, environment: environment,

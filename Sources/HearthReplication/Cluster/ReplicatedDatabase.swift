@@ -129,6 +129,10 @@ final class ReplicatedDatabase: DatabaseAccess {
         ) { _ in }
         environment.onLogOpened?(wal)
         var recovered = try ReplicationService.recover(wal)
+        // Before anything is written: a directory's data is recorded with its layout before its log holds any.
+        try ClusterLayout(router: router).check(
+            directory: directory, holdsData: recovered.states.keys.contains { $0 != .members },
+            fileSystem: environment.fileSystem)
         let store = try ShardSnapshotStore(
             directory: directory, shardCount: router.shardCount, fileSystem: environment.fileSystem)
         var shardsRecovered: [RecoveredShard] = []
@@ -140,7 +144,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         let (memberDirectory, membersUnrecorded) = try MemberDirectory.recover(
             founding: members, directory: directory, recovered: &recovered, fileSystem: environment.fileSystem)
         wal.start()
-        let view = DatabaseView(shardCount: router.shardCount)
+        let view = DatabaseView(shardCount: router.shardCount, hashBuckets: router.hashBuckets)
         for case let (snapshot, index)? in shardsRecovered.map(\.snapshot) {
             view.restore(snapshot, position: index)
         }

@@ -37,8 +37,8 @@ extension BackupRestore {
         }
         let checked = try Self.check(file: path)
         let roots = try await Self.roots(path, checked)
-        let router = ShardRouter(shardCount: cluster.shards, shardDepth: cluster.shardDepth)
-        let groups = MemberList(founding: cluster).targets(shardCount: cluster.shards)
+        let router = cluster.router
+        let groups = MemberList(founding: cluster).targets(shardCount: cluster.groupCount)
         var stores: [ShardSnapshotStore] = []
         for (_, directory) in directories {
             try fileSystem.createDirectories(directory)
@@ -61,6 +61,7 @@ extension BackupRestore {
             markers.append(metadata)
         }
         for (_, directory) in directories {
+            try ClusterLayout(router: router).check(directory: directory, holdsData: false, fileSystem: fileSystem)
             try await Self.startGroups(markers, inLogAt: directory, fileSystem: fileSystem)
         }
         return checked.header

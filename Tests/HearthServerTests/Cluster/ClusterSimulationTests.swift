@@ -50,6 +50,34 @@ import Testing
         print("Cluster simulation, \(nodes) nodes, \(Self.seeds) seeds from \(Self.firstSeed): \(report)")
     }
 
+    /// How many seeds the grouped layouts run (`HEARTH_CLUSTER_GROUPED_SEEDS`): fewer than the one-group-per-shard
+    /// runs, since those already cover the same machinery and only the routing differs.
+    static let groupedSeeds = UInt64(environment["HEARTH_CLUSTER_GROUPED_SEEDS"] ?? "") ?? 6
+
+    /// The same faults and invariants with the shards spread over fewer Raft groups (`groups`): 8 shards in one
+    /// group (every multi-shard write is one entry of one log) and in 3 (uneven groups; writes across groups still
+    /// go through the two-phase commit).
+    @Test(arguments: [1, 3]) func groupedShardsConvergeWithEveryInvariantUnderFaults(groups: Int) async throws {
+        let report = try await SimulationLane.run { () throws -> String in
+            var totals = ClusterSimulation.Statistics()
+            for seed in Self.firstSeed..<(Self.firstSeed + Self.groupedSeeds) {
+                var options = ClusterSimulation.Options()
+                options.shards = 8
+                options.groups = groups
+                let simulation = ClusterSimulation(seed: seed, options: options)
+                do {
+                    try simulation.run()
+                } catch let failure as ClusterSimulation.Failure {
+                    Issue.record("8 shards in \(groups) groups: \(failure)")
+                    return ""
+                }
+                totals.add(simulation.statistics)
+            }
+            return "\(totals)"
+        }
+        print("Cluster simulation, 8 shards in \(groups) groups, \(Self.groupedSeeds) seeds: \(report)")
+    }
+
     /// Seeds that once found a problem, run in every build whatever the seed budget: each must still pass.
     static let regressions: [(nodes: Int, seed: UInt64, problem: String)] = [
         (3, 1028, "a multi-shard compare-and-set on a leader cut off from its majority reran at once for ever"),

@@ -1,4 +1,5 @@
 import HearthCluster
+import HearthDatabase
 import HearthTestKit
 
 @testable import HearthReplication
@@ -27,7 +28,7 @@ extension ClusterSimulation {
             self.partition([machine.id], from: self.machines.map(\.id))
         case 4:
             // A shard's leader cut off from its followers: it must stop acknowledging, and they elect another.
-            let group = RaftGroupID(UInt32(Int.random(in: 0..<self.options.shards, using: &self.random)))
+            let group = RaftGroupID(UInt32(Int.random(in: 0..<self.router.shardCount, using: &self.random)))
             let leader = up.first { $0.database.current?.service.host(group)?.softState.role == .leader }
             guard let leader else { return }
             self.partition([leader.id], from: self.machines.map(\.id))

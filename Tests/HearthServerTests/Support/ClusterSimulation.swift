@@ -23,6 +23,8 @@ final class ClusterSimulation {
     struct Options: Sendable {
         var nodes = 3
         var shards = 4
+        /// The Raft groups the shards are spread over (the configuration's `groups`); nil for one per shard.
+        var groups: Int?
         /// How long clients run and faults strike; afterwards the network heals and the cluster must converge.
         var duration: Duration = .seconds(3)
         /// How long the healed cluster may take to converge.
@@ -132,7 +134,6 @@ final class ClusterSimulation {
         self.seed = seed
         self.options = options
         var random = SeededRandom(seed: seed)
-        self.router = ShardRouter(shardCount: options.shards, shardDepth: 2)
         let ids = (1...options.nodes).map { NodeID("n\($0)") }
         let nodes = ids.enumerated().map { index, id in
             ClusterConfiguration.Node(id: id, host: "127.0.0.1", httpPort: 9001 + index, peerPort: 9101 + index)
@@ -140,10 +141,12 @@ final class ClusterSimulation {
         // The simulated nodes never change members; the member list's group runs beside the shards' all the same.
         guard
             let configuration = try? ClusterConfiguration(
-                name: "simulation", nodes: nodes, shards: options.shards, replicationFactor: 3)
+                name: "simulation", nodes: nodes, shards: options.shards, groups: options.groups, replicationFactor: 3,
+                shardDepth: 2)
         else { preconditionFailure("the simulation's configuration of \(options.nodes) nodes is not valid") }
+        self.router = configuration.router
         self.members = MemberList(founding: configuration)
-        self.founding = self.members.targets(shardCount: options.shards)
+        self.founding = self.members.targets(shardCount: configuration.groupCount)
         self.machines = ids.map(SimulatedMachine.init)
         let maximumDelay = UInt64.random(in: 2...250, using: &random)
         let drop = Double.random(in: 0...0.3, using: &random)
