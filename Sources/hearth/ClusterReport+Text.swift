@@ -7,7 +7,8 @@ extension ClusterReport {
             ? "healthy" : "NOT HEALTHY (\(self.problems.count) problem\(self.problems.count == 1 ? "" : "s"))"
         var lines = [
             "cluster \(self.name): \(self.members.count) members, \(self.shardCount) shards"
-                + (self.groupCount == self.shardCount ? ", " : " in \(self.groupCount) Raft groups, ")
+                + (self.groupCount == self.shardCount
+                    ? ", " : " in \(self.groupCount) Raft group\(self.groupCount == 1 ? "" : "s"), ")
                 + "\(self.replicationFactor) replicas each: \(verdict)", "",
         ]
         var members = TextTable(

@@ -76,7 +76,8 @@ public final class DatabaseView: Sendable {
     ///   - onApplied: called after each batch with its record count and, when the view is a consistent cut, what a
     ///     snapshot of it would hold (for snapshot scheduling).
     package init(
-        shardCount: Int, hashBuckets: Int? = nil, onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }
+        shardCount: Int, hashBuckets: Int? = nil,
+        onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }
     ) {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount), hashBuckets: hashBuckets)
         self.state = Lock(

@@ -26,6 +26,9 @@ package struct ClusterLayout: Equatable {
         self.groups = groups
     }
 
+    /// The layout in words: `16 shards in 1 Raft group`.
+    var words: String { "\(self.shards) shards in \(self.groups) Raft group\(self.groups == 1 ? "" : "s")" }
+
     var json: JSONValue { .object(["shards": .int(Int64(self.shards)), "groups": .int(Int64(self.groups))]) }
 
     /// Reads a recorded layout.
@@ -36,8 +39,8 @@ package struct ClusterLayout: Equatable {
             let groups = Int(exactly: groups)
         else {
             throw ClusterLayoutError(
-                "\(path) does not hold a layout ({\"shards\": S, \"groups\": G}); restore it from the member's other "
-                    + "files' backup, or write the shards and groups the cluster was founded with.")
+                "\(path) does not hold a layout; write the shards and groups the cluster was founded with into it "
+                    + "({\"shards\": S, \"groups\": G}), or empty the data directory to start a new cluster.")
         }
         self.init(shards: shards, groups: groups)
     }
@@ -81,8 +84,8 @@ struct ClusterLayoutError: Error, Sendable, CustomStringConvertible {
 
     init(recorded: ClusterLayout, configured: ClusterLayout, directory: String) {
         self.description =
-            "\(directory) holds data laid out as \(recorded.shards) shards in \(recorded.groups) Raft groups, but the "
-            + "configuration gives \(configured.shards) shards in \(configured.groups) groups: shards and groups are "
+            "\(directory) holds data laid out as \(recorded.words), but the configuration gives \(configured.words): "
+            + "shards and groups are "
             + "fixed when a cluster is founded. Start the member with the configuration its cluster was founded with "
             + "(a file without \"groups\" has one group per shard), or empty its data directory to start a new cluster."
     }

@@ -76,7 +76,8 @@ package final class ClusterNode: NodeBackend {
     ) async throws -> ClusterNode {
         try await Self.start(
             cluster: joined.founding, member: joined.node, peers: joined.members, secret: secret, release: release,
-            groups: Self.waitingGroups(shards: joined.founding.groupCount), directory: directory, fileSystem: fileSystem,
+            groups: Self.waitingGroups(shards: joined.founding.groupCount), directory: directory,
+            fileSystem: fileSystem,
             fsync: fsync, catchUpHold: catchUpHold, log: log)
     }
 

@@ -52,7 +52,7 @@ import Testing
 
     /// How many seeds the grouped layouts run (`HEARTH_CLUSTER_GROUPED_SEEDS`): fewer than the one-group-per-shard
     /// runs, since those already cover the same machinery and only the routing differs.
-    static let groupedSeeds = UInt64(environment["HEARTH_CLUSTER_GROUPED_SEEDS"] ?? "") ?? 6
+    static let groupedSeeds = UInt64(environment["HEARTH_CLUSTER_GROUPED_SEEDS"] ?? "") ?? 10
 
     /// The same faults and invariants with the shards spread over fewer Raft groups (`groups`): 8 shards in one
     /// group (every multi-shard write is one entry of one log) and in 3 (uneven groups; writes across groups still

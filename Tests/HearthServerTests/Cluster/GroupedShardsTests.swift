@@ -57,7 +57,8 @@ import Testing
     @Test func aSpineValueIsCutByTheGroupedRouter() throws {
         let three = ShardRouter(shardCount: 3, shardDepth: 2, hashBuckets: 16)
         let text = (0..<40).map { "\"p\($0)\": {\"stars\": \($0)}" }.joined(separator: ", ")
-        let parts = try #require(three.split(json: Array("{\(text)}".utf8), at: Fixture.path("posts"), namespace: "default"))
+        let parts = try #require(
+            three.split(json: Array("{\(text)}".utf8), at: Fixture.path("posts"), namespace: "default"))
         #expect(parts.count == 3)
         for post in 0..<40 {
             let path = try Path(validating: "/posts/p\(post)")
@@ -130,7 +131,9 @@ import Testing
                 for round in rounds {
                     let update = paths.map { Mutation.set($0, WriteValue(node: Node(.int(Int64(round))))) }
                     #expect(await InProcessCluster.write(update, members: writers, retryingUnconfirmed: true))
-                    let pair = Array(paths.prefix(2)).map { Mutation.set($0, WriteValue(node: Node(.int(Int64(-round))))) }
+                    let pair = Array(paths.prefix(2)).map {
+                        Mutation.set($0, WriteValue(node: Node(.int(Int64(-round)))))
+                    }
                     #expect(await InProcessCluster.write(pair, members: writers, retryingUnconfirmed: true))
                 }
             }
@@ -143,13 +146,17 @@ import Testing
             await write(rounds: 0..<2, through: members)
             let lagging = members[2]
             #expect(await eventually(seconds: 30) { holds(lagging, round: 1) })
-            let before = try (0..<2).map { try #require(lagging.database?.service.host(RaftGroupID(UInt32($0)))?.lastIndex) }
+            let before = try (0..<2).map {
+                try #require(lagging.database?.service.host(RaftGroupID(UInt32($0)))?.lastIndex)
+            }
             await lagging.close()
             let others = Array(members.prefix(2))
             await write(rounds: 2..<30, through: others)
             // Both groups' logs were compacted past what the stopped node holds: it can only catch up by snapshot.
             for group in 0..<2 {
-                let cuts = others.compactMap { $0.database?.service.host(RaftGroupID(UInt32(group)))?.snapshotCut.index }
+                let cuts = others.compactMap {
+                    $0.database?.service.host(RaftGroupID(UInt32(group)))?.snapshotCut.index
+                }
                 #expect(cuts.allSatisfy { $0 > before[group] }, "group \(group): cuts \(cuts), before \(before)")
             }
             try await lagging.open()
