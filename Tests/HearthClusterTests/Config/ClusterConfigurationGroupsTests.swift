@@ -86,4 +86,22 @@ import Testing
         refused[0] = 2
         #expect(throws: BinaryDecodingError.self) { try JoinReply(decoding: refused) }
     }
+
+    /// The groups are what is placed: a member list founded from a grouped configuration targets exactly its groups
+    /// (and the member list's own), each with `replicationFactor` voters, their preferred leaders spread over the
+    /// members as shards' were.
+    @Test func theGroupsArePlaced() throws {
+        let nodes = (1...5).map {
+            ClusterConfiguration.Node(id: NodeID("n\($0)"), host: "127.0.0.1", httpPort: 9000 + $0, peerPort: 9100 + $0)
+        }
+        let configuration = try ClusterConfiguration(nodes: nodes, shards: 16, groups: 5, replicationFactor: 3)
+        let list = MemberList(founding: configuration)
+        let targets = list.targets(shardCount: configuration.groupCount)
+        #expect(Set(targets.keys) == Set((0..<5).map { RaftGroupID(UInt32($0)) } + [.members]))
+        for group in 0..<5 {
+            #expect(targets[RaftGroupID(UInt32(group))]?.voters.count == 3)
+        }
+        let leaders = list.placement(shardCount: configuration.groupCount).preferredLeaders
+        #expect(Set(leaders).count == 5, "one preferred leader per member: \(leaders)")
+    }
 }

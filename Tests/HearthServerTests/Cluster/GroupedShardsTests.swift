@@ -168,4 +168,53 @@ import Testing
             }
         }
     }
+
+    /// A committed entry of a group that a member cannot read (a newer release's kind) stops that group alone on
+    /// every replica with `RaftApplyHalt`: every shard of the group is refused at once with `ShardHaltedError`, the
+    /// other group serves, and nothing crashes, before a restart and after it.
+    @Test(.timeLimit(.minutes(2))) func anUnreadableEntryHaltsOnlyItsGroupAndEveryShardOfIt() async throws {
+        let router = ShardRouter(shardCount: 2, shardDepth: 2, hashBuckets: 8)
+        try await InProcessCluster.with(router: router) { (members) async throws in
+            let paths = try (0..<32).map { try Path(validating: "/posts/p\($0)/n") }
+            let halted = paths.filter { router.shard(namespace: "default", path: $0) == 0 }
+            let serving = try #require(paths.first { router.shard(namespace: "default", path: $0) == 1 })
+            let buckets = Set(
+                halted.compactMap { Self.sixteenGroups.shard(namespace: "default", path: $0).map { $0 % 8 } })
+            #expect(buckets.count > 1, "the halted group's paths span several of its shards")
+            var unknown: [UInt8] = [ShardLogRecord.version]
+            BinaryWriter.append(UInt16(0), to: &unknown)
+            BinaryWriter.append(UInt64(1_000_000), to: &unknown)
+            unknown.append(0xEE)
+            let group = RaftGroupID(0)
+            #expect(
+                await eventually(seconds: 30) {
+                    members.contains { member in
+                        guard let host = member.database?.service.host(group), host.softState.role == .leader,
+                            case .accepted = host.propose(unknown)
+                        else { return false }
+                        return true
+                    }
+                })
+            #expect(
+                await eventually(seconds: 30) { members.allSatisfy { $0.database?.service.host(group)?.halt != nil } })
+            for restart in [false, true] {
+                if restart {
+                    for member in members { await member.close() }
+                    for member in members { try await member.open() }
+                }
+                for member in members {
+                    let database = try #require(member.database)
+                    #expect(database.service.host(group)?.halt?.cause == .unreadable)
+                    for path in halted.prefix(4) {
+                        await #expect(throws: ShardHaltedError.self) {
+                            _ = try await database.coordinator.write(
+                                namespace: "default", mutations: [.set(path, WriteValue(node: Node(.int(1))))],
+                                conditions: [], now: 0)
+                        }
+                    }
+                }
+                #expect(try await InProcessCluster.write(restart ? 2 : 1, at: "\(serving)", members: members))
+            }
+        }
+    }
 }
