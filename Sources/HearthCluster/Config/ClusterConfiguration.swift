@@ -39,7 +39,7 @@ public struct ClusterConfiguration: Sendable, Hashable {
     /// keeps one group per shard, the layout of every cluster founded before the field existed. Fixed when the
     /// cluster is founded: it decides which group's log holds each shard's entries.
     public let groups: Int?
-    /// Replicas per shard (Raft group size).
+    /// Replicas per Raft group (each group's size).
     public let replicationFactor: Int
     /// How many path levels decide a location's shard.
     public let shardDepth: Int
