@@ -23,8 +23,11 @@ public final class ProcessCluster {
     private var processes: [String: ServerProcess] = [:]
 
     /// Writes a configuration for `count` nodes and starts them all, unless `starting` is false (the test fills their
-    /// data directories first, `dataDirectory(_:)`, and starts them with `start(_:)`).
-    public init(nodes count: Int, shards: Int = 8, replicationFactor: Int = 3, starting: Bool = true) async throws {
+    /// data directories first, `dataDirectory(_:)`, and starts them with `start(_:)`). `groups` sets the
+    /// configuration's Raft groups (nil leaves the key out: one group per shard).
+    public init(
+        nodes count: Int, shards: Int = 8, groups: Int? = nil, replicationFactor: Int = 3, starting: Bool = true
+    ) async throws {
         self.directory = try TemporaryDirectory("hearth-cluster")
         self.ids = (1...count).map { "n\($0)" }
         let ports = try FreePorts.take(2 * count)
@@ -42,6 +45,7 @@ public final class ProcessCluster {
         try "\(self.adminSecret)\n".write(toFile: adminPath, atomically: true, encoding: .utf8)
         let json = """
             {"name": "test", "nodes": [\(nodes.joined(separator: ", "))], "shards": \(shards),
+             \(groups.map { "\"groups\": \($0)," } ?? "")
              "replicationFactor": \(replicationFactor), "rules": "\(rulesPath)", "secretFile": "\(self.secretPath)",
              "databaseSecretFile": "\(adminPath)"}
             """

@@ -26,8 +26,10 @@ import Testing
         try? await cluster.request(id, "GET", target).text
     }
 
-    @Test(.timeLimit(.minutes(3))) func everyNodeServesOneDatabaseThroughACrashAndAPartition() async throws {
-        let cluster = try await ProcessCluster(nodes: 3)
+    /// With one Raft group per shard and with the eight shards in one group (`groups`).
+    @Test(.timeLimit(.minutes(3)), arguments: [nil, 1])
+    func everyNodeServesOneDatabaseThroughACrashAndAPartition(groups: Int?) async throws {
+        let cluster = try await ProcessCluster(nodes: 3, groups: groups)
         defer { cluster.terminateAll() }
         #expect(await self.ready(cluster, cluster.ids))
 
@@ -90,7 +92,8 @@ import Testing
         let document = try JSONSerialization.jsonObject(with: Data(status.body)) as? [String: Any]
         #expect(document?["cluster"] as? String == "test")
         #expect((document?["members"] as? [Any])?.count == 3)
-        #expect((document?["shards"] as? [[String: Any]])?.count == 8)
+        #expect((document?["shards"] as? [[String: Any]])?.count == groups ?? 8, "one entry per group")
+        #expect(document?["groups"] as? Int == groups ?? 8)
         #expect(
             await eventually(seconds: 30) {
                 guard let body = try? await cluster.request("n2", "GET", "/.cluster").body,
@@ -103,7 +106,7 @@ import Testing
         // `/.metrics` carries each shard's replication figures and each peer link's.
         let metrics = try await cluster.request("n1", "GET", "/.metrics").text
         for name in [
-            #"hearth_raft_term{shard="0"}"#, #"hearth_raft_commit_index{shard="7"}"#,
+            #"hearth_raft_term{shard="0"}"#, #"hearth_raft_commit_index{shard="\#((groups ?? 8) - 1)"}"#,
             #"hearth_raft_apply_lag{shard="0"}"#,
             #"hearth_raft_leader_changes_total{shard="0"}"#, #"hearth_peer_connected{peer="n2"} 1"#,
             "hearth_shard_call_round_trips_total",
