@@ -68,7 +68,7 @@ import Testing
                 do {
                     try simulation.run()
                 } catch let failure as ClusterSimulation.Failure {
-                    Issue.record("8 shards in \(groups) groups: \(failure)")
+                    Issue.record("8 shards in \(groups) groups (replay with scripts/simulate --grouped): \(failure)")
                     return ""
                 }
                 totals.add(simulation.statistics)
