@@ -94,6 +94,25 @@ import Testing
         }
     }
 
+    /// A running compare-and-set whose answer never comes counts as running until it is forgotten, `memory` after
+    /// its hold ended, and the scheduler's timer comes back then to forget it.
+    @Test func anUnansweredRunningOneStopsCountingOnceForgotten() {
+        var scheduler = Scheduler()
+        let settings = scheduler.settings
+        guard
+            case .run = scheduler.arrive(connection: 1, target: Self.target, etag: "e0", now: Self.at(0), group: 3)
+        else {
+            Issue.record("an uncontended compare-and-set was held")
+            return
+        }
+        let forgotten = Self.at(0) + settings.maximumHold + settings.memory
+        #expect(scheduler.runningCount(group: 3) == 1)
+        #expect(scheduler.nextDeadline(after: Self.at(0)).map { $0 <= forgotten } == true)
+        _ = scheduler.tick(now: forgotten)
+        #expect(scheduler.runningCount(group: 3) == 0)
+        #expect(scheduler.nextDeadline(after: forgotten) == nil)
+    }
+
     /// The pause is bounded: a request held `maximumHold` runs even while its location stays paused.
     @Test func aHeldRequestStillRunsAtMaximumHold() {
         var scheduler = Scheduler()
