@@ -7,7 +7,8 @@
 #              hottest shard is killed halfway and restarted 3 s later; read the longest waits per operation kind
 #   partition  hearth bench stars --mode increment, 64 clients, 30 s: 10 s in, n1 is cut off from n2 and n3
 #              (scripts/cluster partition n1 n2 n3) for 10 s, then healed; read the per-second throughput
-# The report goes to OUT.json (and the text to OUT.txt); the nodes' logs are copied to OUT.logs/.
+# The report goes to OUT.json (and the text to OUT.txt); the nodes' logs are copied to OUT.logs/. With
+# HEARTH_SLOW_LOG=LENGTH (say 2s) the bench lists every operation slower than that (`--slow-log`, in the JSON's `slow`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$#" -ge 2 ] || { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
@@ -30,11 +31,11 @@ case "$scenario" in
     kill)
         "$binary" bench stars --nodes "$nodes" --clients 64 --duration 30s --mode mixed --readers 8 \
             --chaos kill-leader --cluster-script scripts/cluster --credential-file "$admin" --cleanup \
-            --json "$out" >"${out%.json}.txt" 2>&1 || true
+            ${HEARTH_SLOW_LOG:+--slow-log "$HEARTH_SLOW_LOG"} --json "$out" >"${out%.json}.txt" 2>&1 || true
         ;;
     partition)
         "$binary" bench stars --nodes "$nodes" --clients 64 --duration 30s --mode increment --cleanup \
-            --json "$out" >"${out%.json}.txt" 2>&1 &
+            ${HEARTH_SLOW_LOG:+--slow-log "$HEARTH_SLOW_LOG"} --json "$out" >"${out%.json}.txt" 2>&1 &
         bench=$!
         sleep 10
         scripts/cluster partition n1 n2 n3 >/dev/null
@@ -51,4 +52,4 @@ esac
 mkdir -p "${out%.json}.logs"
 if [ "$root" != "-" ]; then cp "$root"/*.log "${out%.json}.logs/" 2>/dev/null || true; fi
 scripts/cluster down --wipe >/dev/null
-grep -E "^[0-9]+/30 s|latency|increment |rest |transaction |chaos|checks|errors|partitioned" "${out%.json}.txt"
+grep -E "^[0-9]+/30 s|latency|increment |rest |transaction |chaos|checks|errors|partitioned|slow" "${out%.json}.txt"

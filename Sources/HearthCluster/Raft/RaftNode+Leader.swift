@@ -12,7 +12,10 @@ extension RaftNode {
             self.transferee = nil
         }
         for peer in self.peers {
-            guard var progress = self.progress[peer], case .snapshot = progress.state else { continue }
+            guard var progress = self.progress[peer] else { continue }
+            progress.silentTicks = min(progress.silentTicks + 1, self.configuration.electionTicks)
+            self.progress[peer] = progress
+            guard case .snapshot = progress.state else { continue }
             progress.snapshotTicks += 1
             if progress.snapshotTicks >= 2 * self.configuration.electionTicks {
                 progress.becomeProbe()
@@ -101,6 +104,7 @@ extension RaftNode {
         }
         guard var progress = self.progress[peer] else { return }
         progress.recentActive = true
+        progress.silentTicks = 0
         switch message.kind {
         case .appendAccepted(let matchIndex):
             self.progress[peer] = progress

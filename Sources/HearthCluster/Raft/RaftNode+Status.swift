@@ -16,7 +16,8 @@ extension RaftNode {
                 isVoter: self.membership.isVoter(peer),
                 match: progress.match,
                 lag: self.log.lastIndex - min(progress.match, self.log.lastIndex),
-                state: state
+                state: state,
+                answeredRecently: progress.silentTicks <= 2 * self.configuration.heartbeatTicks
             )
         }
     }
@@ -38,12 +39,16 @@ public struct RaftFollowerStatus: Sendable, Equatable {
     /// Entries the leader has that it is not known to hold.
     public var lag: UInt64
     public var state: State
+    /// Whether it answered within the last two heartbeat intervals: a follower cut off from its leader (whose links
+    /// stay up, so nothing else says so yet) stops answering at once, while its lag and state still look healthy.
+    public var answeredRecently: Bool
 
-    public init(node: NodeID, isVoter: Bool, match: UInt64, lag: UInt64, state: State) {
+    public init(node: NodeID, isVoter: Bool, match: UInt64, lag: UInt64, state: State, answeredRecently: Bool = true) {
         self.node = node
         self.isVoter = isVoter
         self.match = match
         self.lag = lag
         self.state = state
+        self.answeredRecently = answeredRecently
     }
 }

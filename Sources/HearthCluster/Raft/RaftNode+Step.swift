@@ -88,10 +88,12 @@ extension RaftNode {
         switch message.kind {
         case .append(let prevIndex, let prevTerm, let entries, let commit):
             self.heardFromLeader(message.from)
+            self.leaderCommit = max(self.leaderCommit, commit)
             self.handleAppend(
                 from: message.from, prevIndex: prevIndex, prevTerm: prevTerm, entries: entries, commit: commit)
         case .heartbeat(let commit, let context):
             self.heardFromLeader(message.from)
+            self.leaderCommit = max(self.leaderCommit, commit)
             self.log.commit(to: min(commit, self.log.lastIndex))
             self.send(.heartbeatResponse(context: context), to: message.from)
         case .installSnapshot(let snapshot):

@@ -45,6 +45,10 @@ public struct RaftNode: Sendable {
 
     var messages: [RaftMessage] = []
     var readStates: [RaftReadState] = []
+    /// The highest commit index a leader has told this replica of (an append's, which is the leader's own, or a
+    /// heartbeat's, which the leader clips to what the replica is known to hold). It runs ahead of the replica's own
+    /// commit while the replica catches up: it says how far the group has committed, not how far this log has.
+    public internal(set) var leaderCommit: UInt64 = 0
     var snapshotRequests: [NodeID] = []
     var snapshotToInstall: RaftSnapshot?
     var persistedHardState: RaftHardState

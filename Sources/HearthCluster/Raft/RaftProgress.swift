@@ -22,6 +22,8 @@ struct RaftProgress: Sendable, Equatable {
     var inflight: [UInt64] = []
     /// Whether the follower answered since the last quorum check.
     var recentActive = false
+    /// Ticks since the follower last answered, counted up to an election timeout.
+    var silentTicks = 0
     /// Ticks spent in the snapshot state, to give up on a snapshot that was lost.
     var snapshotTicks = 0
 

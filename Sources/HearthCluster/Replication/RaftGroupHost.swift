@@ -87,6 +87,11 @@ package final class RaftGroupHost: Sendable {
         self.node.withLock { ($0.log.committed, $0.log.applied, $0.followers) }
     }
 
+    /// How far the group has committed as far as this replica knows: its own commit index, or the leader's when a
+    /// leader told it of a higher one (a replica catching up commits only what it holds, so its own index says
+    /// nothing of how far behind it is).
+    package var knownCommit: UInt64 { self.node.withLock { max($0.log.committed, $0.leaderCommit) } }
+
     /// Whether the replica heard from its group's leader within the last election timeout (a leader: whether it
     /// still has its quorum's support). A replica cut off from the leader keeps believing in it until then.
     package var hearsLeader: Bool { self.node.withLock { $0.inLease } }

@@ -51,10 +51,22 @@ package final class ConditionalWriteGate: ConditionalWriteTurns {
         self.scheduleWake()
     }
 
+    /// Another node now leads `shard`: the compare-and-sets held at its locations here go at once, and its pause ends
+    /// (`ConditionalWriteScheduler.moved(where:)`).
+    package func moved(shard: Int) {
+        guard let shardOf = self.shardOf else { return }
+        self.state.withLock { state in
+            state.paused.remove(shard)
+            for id in state.scheduler.moved(where: { shardOf($0) == shard }) {
+                state.waiting.removeValue(forKey: id)?.resume()
+            }
+        }
+        self.scheduleWake()
+    }
+
     /// Compare-and-sets running at `shard`'s locations (a handover waits for none to be left).
     package func runningCount(shard: Int) -> Int {
-        guard let shardOf = self.shardOf else { return 0 }
-        return self.state.withLock { $0.scheduler.runningCount(where: { shardOf($0) == shard }, now: .now) }
+        self.state.withLock { $0.scheduler.runningCount(group: shard) }
     }
 
     /// Waits until the compare-and-set may write; returns its turn, `.local` with the request's id.
@@ -74,7 +86,7 @@ package final class ConditionalWriteGate: ConditionalWriteTurns {
             self.state.withLock { state in
                 let admission = state.scheduler.arrive(
                     connection: connection, target: target, etag: etag, now: .now,
-                    paused: shard.map { state.paused.contains($0) } ?? false)
+                    paused: shard.map { state.paused.contains($0) } ?? false, group: shard)
                 switch admission {
                 case .run(let admitted):
                     id = admitted

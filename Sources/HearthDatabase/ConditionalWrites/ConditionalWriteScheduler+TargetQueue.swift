@@ -33,6 +33,8 @@ extension ConditionalWriteScheduler {
             var mayAdopt: Bool
         }
 
+        /// The group (a shard) whose running count the location's compare-and-sets add to, if any.
+        let group: Int?
         var callers: [UInt64: Caller] = [:]
         /// Retries awaited whose connection was taken for something else: their caller comes back on another one.
         var orphans: [Awaited] = []

@@ -63,7 +63,8 @@ extension ConditionalWriteScheduler.TargetQueue {
         let holds = self.held.values.map(\.deadline) + (self.held.isEmpty ? [] : self.running.values.map(\.deadline))
         let windows = self.held.isEmpty ? [] : awaited.map { $0.since + self.retryWindow(settings) }
         let lastSeen = self.callers.values.map(\.lastSeen) + self.orphans.map(\.since)
-        let forgetting = lastSeen.map { $0 + settings.memory }
+        // A running request never answered is forgotten then, so it stops counting as running (`runningCount`).
+        let forgetting = (lastSeen + self.running.values.map(\.deadline)).map { $0 + settings.memory }
         return (holds + windows + forgetting).filter { $0 > now }.min()
     }
 }

@@ -73,6 +73,9 @@ package struct ConditionalWriteScheduler {
 
     let settings: Settings
     private(set) var queues: [Target: TargetQueue] = [:]
+    /// Compare-and-sets running (answered or not, until forgotten) per group of locations — a cluster member's
+    /// shards — kept as the queues change, so a handover's drain reads its shard's count without a scan.
+    private var runningByGroup: [Int: Int] = [:]
     private var targets: [UInt64: Target] = [:]
     private var lastRequest: UInt64 = 0
     private var lastTicket: UInt64 = 0
@@ -82,17 +85,18 @@ package struct ConditionalWriteScheduler {
     }
 
     /// A compare-and-set expecting `etag` arrived on `connection`; `paused` when its location's shard is being
-    /// handed over (`pause(where:)`).
+    /// handed over (`pause(where:)`); `group` the location's shard, whose running compare-and-sets are counted.
     mutating func arrive(
-        connection: UInt64, target: Target, etag: String, now: ContinuousClock.Instant, paused: Bool = false
+        connection: UInt64, target: Target, etag: String, now: ContinuousClock.Instant, paused: Bool = false,
+        group: Int? = nil
     ) -> Admission {
         self.lastRequest += 1
         let id = self.lastRequest
         self.targets[id] = target
-        var queue = self.queues[target] ?? TargetQueue()
+        var queue = self.queues[target] ?? TargetQueue(group: group)
         if paused { queue.isPaused = true }
         let held = queue.arrive(id, connection: connection, etag: etag, now: now, settings: self.settings)
-        self.queues[target] = queue
+        self.store(target, queue)
         return held ? .hold(id) : .run(id)
     }
 
@@ -148,12 +152,29 @@ package struct ConditionalWriteScheduler {
         return released
     }
 
-    /// Compare-and-sets running (holding their lanes) at the locations `matches` picks.
-    func runningCount(where matches: (Target) -> Bool, now: ContinuousClock.Instant) -> Int {
-        self.queues.reduce(0) { count, entry in
-            matches(entry.key) ? count + entry.value.running.values.count { now < $0.deadline } : count
+    /// Another node now leads the shard of the locations `matches` picks: the lines there are kept by its gate, and
+    /// this one's only add their length to the wait (a request held here went one turn at a time through a lane
+    /// whose running compare-and-sets were answered by the new leader, or waited out `maximumHold` while it stayed
+    /// paused after a handover). The held requests there go at once without taking the lane — each is still checked
+    /// by its hash, and a caller that loses the race takes its turn at the new leader's gate — and the pause ends.
+    /// Returns them.
+    mutating func moved(where matches: (Target) -> Bool) -> [UInt64] {
+        var released: [UInt64] = []
+        for (target, var queue) in self.queues where matches(target) {
+            let held = Array(queue.held.keys)
+            queue.held.removeAll()
+            queue.isPaused = false
+            for id in held { self.targets[id] = nil }
+            released += held
+            self.store(target, queue)
         }
+        return released.sorted()
     }
+
+    /// Compare-and-sets running at the locations of `group` (a shard): started and neither answered nor forgotten.
+    /// One whose answer never comes counts until forgotten, `memory` after its hold ended; a handover's drain is
+    /// bounded well below that.
+    func runningCount(group: Int) -> Int { self.runningByGroup[group] ?? 0 }
 
     /// When, after `now`, `tick` next has something to do, if ever.
     func nextDeadline(after now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
@@ -167,7 +188,17 @@ package struct ConditionalWriteScheduler {
         let running = Set(queue.running.keys)
         queue.forgetIdle(now: now, settings: self.settings)
         for id in running.subtracting(queue.running.keys) { self.targets[id] = nil }
-        self.queues[target] = queue.isEmpty ? nil : queue
+        self.store(target, queue)
         return released
+    }
+
+    /// Stores `target`'s queue, or drops it when it holds nothing, keeping its group's running count.
+    private mutating func store(_ target: Target, _ queue: TargetQueue) {
+        let before = self.queues[target]?.running.count ?? 0
+        if let group = queue.group, queue.running.count != before {
+            let count = (self.runningByGroup[group] ?? 0) - before + queue.running.count
+            self.runningByGroup[group] = count > 0 ? count : nil
+        }
+        self.queues[target] = queue.isEmpty ? nil : queue
     }
 }

@@ -53,7 +53,9 @@ struct LeaderBalance: Sendable {
         var isLeader: Bool
         /// Whether this node may hand it over now: it takes appends and is not transferring it already.
         var canHandOver: Bool
-        /// Whether `preferred` holds the shard's whole log: a voter in `replicate` lagging by nothing.
+        /// Whether `preferred` holds the shard's whole log — a voter in `replicate` lagging by nothing — and answered
+        /// within the last two heartbeats (a leader cut off from the others saw its peers' logs whole until the cut,
+        /// and started a handover that could not complete 0.6 s into a partition).
         var preferredCaughtUp: Bool
         /// Compare-and-sets running at the shard's locations in this node's gate.
         var running: Int

@@ -16,7 +16,7 @@ extension ReplicatedDatabase {
             let caughtUp =
                 isLeader
                 && host.status.followers.contains {
-                    $0.node == target && $0.isVoter && $0.lag == 0 && $0.state == .replicate
+                    $0.node == target && $0.isVoter && $0.lag == 0 && $0.state == .replicate && $0.answeredRecently
                 }
             return LeaderBalance.Shard(
                 shard: shard, preferred: target, isLeader: isLeader,

@@ -156,6 +156,7 @@ final class ReplicatedDatabase: DatabaseAccess {
         let calls = ShardCalls(timeout: callTimeout, clock: environment.clock, log: logger, firstID: random.next()) {
             peer, bytes in send(peer, .shardCall, bytes)
         }
+        let gate = ConditionalWriteGate(shardOf: { router.shard(namespace: $0.namespace, path: $0.path) })
         let io = ReplicationService.IO(
             send: { peer, bytes in _ = send(peer, .raft, bytes) },
             apply: { group, snapshot, entries in
@@ -181,7 +182,11 @@ final class ReplicatedDatabase: DatabaseAccess {
             },
             observe: { group, state in
                 guard group != .members else { return }
-                if let leader = state.leader { calls.leaderChanged(shard: Int(group.rawValue), to: leader) }
+                if let leader = state.leader {
+                    calls.leaderChanged(shard: Int(group.rawValue), to: leader)
+                    // Another node's gate keeps the shard's lines now.
+                    if leader != node { gate.moved(shard: Int(group.rawValue)) }
+                }
                 slot.current.withLock { $0 }?.log.observe(shard: Int(group.rawValue), state)
             },
             sendSnapshotPart: { peer, bytes in _ = send(peer, .raftSnapshot, bytes) })
@@ -214,7 +219,6 @@ final class ReplicatedDatabase: DatabaseAccess {
             node: node, local: local, log: log, calls: calls, leaderWait: leaderWait, clock: environment.clock)
         let coordinator = Coordinator(
             router: router, shards: client, log: log, view: view, random: random)
-        let gate = ConditionalWriteGate(shardOf: { router.shard(namespace: $0.namespace, path: $0.path) })
         let callServer = ShardCallServer(
             shards: local, running: coordinator.running, leader: { log.leader(shard: $0) },
             reply: { peer, bytes in _ = send(peer, .shardReply, bytes) }, turns: RemoteTurnService(gate: gate),
@@ -268,14 +272,17 @@ final class ReplicatedDatabase: DatabaseAccess {
     static let readyLag: UInt64 = 128
 
     /// `notReadyReason` with a chosen allowance: 0 asks that every committed entry be applied (a simulation's
-    /// convergence check).
-    func notReadyReason(allowingLag lag: UInt64) -> String? {
-        if self.hasFailed { return "Persisting a shard's log failed; this node is not serving." }
+    /// convergence check). Without `countingStops`, what waiting cannot end — a failed log, a shard that stopped
+    /// applying — does not count: what is left says whether the member is still catching up (`CatchUpHold`, which
+    /// would otherwise hold every request for its whole bound on a member with one halted shard).
+    func notReadyReason(allowingLag lag: UInt64, countingStops: Bool = true) -> String? {
+        if countingStops, self.hasFailed { return "Persisting a shard's log failed; this node is not serving." }
         if let reason = self.membershipNotReadyReason { return reason }
         for group in self.shardGroups {
             guard let host = self.service.host(group) else { continue }
             let shard = Int(group.rawValue)
             if let halt = host.halt {
+                guard countingStops else { continue }
                 return "Shard \(shard) stopped applying its log here at committed entry \(halt.index) (term "
                     + "\(halt.term)): \(halt.reason). What to do: \(halt.remedy)."
             }
@@ -290,7 +297,9 @@ final class ReplicatedDatabase: DatabaseAccess {
                 return "Shard \(shard) has not heard from its leader \(leader.name) for an election timeout; this node "
                     + "may be cut off from the others."
             }
-            let commit = host.status.commit
+            // Against the leader's commit, not this replica's own: a replica catching up commits only the entries
+            // it holds, so by its own index it looks caught up at every leader's message.
+            let commit = host.knownCommit
             let delivered = self.log.delivered(shard: shard)
             if delivered + lag < commit {
                 return "Shard \(shard) is catching up: applied through \(delivered) of \(commit) committed entries."
@@ -314,11 +323,14 @@ final class ReplicatedDatabase: DatabaseAccess {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.calls.run() }
                 group.addTask {
+                    // Ends once the member serves: a child task of its own would end the group then.
+                    async let learned: Void = self.learnLeaderCommits()
                     while (try? await self.log.clock.sleep(for: .milliseconds(100))) != nil {
                         self.log.expireWaits()
                         self.view.expireWaits(now: self.log.clock.now)
                         if !self.isServing { self.lookAtCatchUp() }
                     }
+                    await learned
                 }
                 group.addTask { try await self.service.run() }
                 group.addTask {

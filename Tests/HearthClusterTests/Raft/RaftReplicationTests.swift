@@ -184,6 +184,31 @@ import Testing
 
     /// Node n1 of a fresh three-voter group at term 1 holding `entries`, ticked until it campaigns (pre-vote first),
     /// so that a test can answer for its peers.
+    /// A follower far behind commits only what it holds, but keeps the highest commit its leader told it of: an
+    /// append's (the leader's own, even one the follower must reject) and a heartbeat's (clipped to what it holds), so
+    /// a restarted member can tell how far it still has to catch up.
+    @Test func aFollowerBehindKnowsItsLeadersCommit() throws {
+        let membership = RaftMembership(voters: [n1, n2, n3])
+        let state = RaftPersistentState(
+            hardState: RaftHardState(term: 2),
+            snapshot: RaftSnapshotMetadata(index: 0, term: 0, membership: membership),
+            entries: [RaftEntry(index: 1, term: 1, payload: .command([1]))])
+        var follower = try RaftNode(
+            id: n2, group: RaftHarness.group, configuration: RaftConfiguration(), restoring: state, seed: 2)
+        func hear(_ kind: RaftMessage.Kind) {
+            follower.step(RaftMessage(group: RaftHarness.group, from: n1, to: n2, term: 2, kind: kind))
+        }
+        hear(.heartbeat(commit: 1, context: []))
+        #expect(follower.log.committed == 1 && follower.leaderCommit == 1)
+        hear(.append(prevIndex: 40, prevTerm: 2, entries: [], commit: 50))
+        #expect(follower.log.committed == 1, "it holds nothing past 1")
+        #expect(follower.leaderCommit == 50)
+        hear(.heartbeat(commit: 1, context: []))
+        #expect(follower.leaderCommit == 50, "a clipped heartbeat does not lower it")
+        hear(.append(prevIndex: 1, prevTerm: 1, entries: [RaftEntry(index: 2, term: 2, payload: .noop)], commit: 60))
+        #expect(follower.log.committed == 2 && follower.leaderCommit == 60)
+    }
+
     private func candidate(entries: [RaftEntry] = []) throws -> RaftNode {
         let membership = RaftMembership(voters: [n1, n2, n3])
         let state = RaftPersistentState(

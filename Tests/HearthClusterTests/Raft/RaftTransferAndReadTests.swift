@@ -26,6 +26,23 @@ import Testing
         }
     }
 
+    /// A follower cut off from its leader stops counting as answering within two heartbeats, while its lag and state
+    /// still look whole (so the leader balance hands it nothing); it counts again at its first answer.
+    @Test func aSilentFollowerStopsAnsweringRecently() throws {
+        var harness = try RaftHarness.elected(voters: [n1, n2, n3])
+        harness.tickAll(times: 2)
+        func status(_ node: NodeID) -> RaftFollowerStatus? { harness.node(n1).followers.first { $0.node == node } }
+        #expect(status(n2)?.answeredRecently == true && status(n3)?.answeredRecently == true)
+        harness.isolate(n2)
+        harness.tickAll(times: 2 * harness.node(n1).configuration.heartbeatTicks + 1)
+        #expect(status(n2)?.answeredRecently == false)
+        #expect(status(n2)?.lag == 0 && status(n2)?.state == .replicate)
+        #expect(status(n3)?.answeredRecently == true)
+        harness.heal()
+        harness.tickAll(times: harness.node(n1).configuration.heartbeatTicks)
+        #expect(status(n2)?.answeredRecently == true)
+    }
+
     /// A read-index request is answered only after a heartbeat quorum confirms the leader, with the commit index.
     @Test func readIndexConfirmsLeadershipFirst() throws {
         var harness = try RaftHarness.elected(voters: [n1, n2, n3])

@@ -30,6 +30,25 @@ import Testing
         #expect(hold.served?.caughtUp == false)
     }
 
+    /// A shard counts as caught up only against its leader's commit index: unknown until the leader gave it, then
+    /// behind while more than the allowance of it is not applied (whatever the member's own commit index says).
+    @Test func caughtUpIsJudgedAgainstTheLeadersCommit() {
+        var hold = CatchUpHold(opened: Self.at(0), maximumHold: .seconds(5))
+        let applied: [Int: UInt64] = [0: 900, 1: 40]
+        func lagging() -> CatchUpHold.Lagging? { hold.lagging([0, 1], allowance: 128) { applied[$0] ?? 0 } }
+        #expect(lagging() == .init(shard: 0, target: nil))
+        hold.learned(shard: 0, leaderCommit: 1_000)
+        #expect(lagging() == .init(shard: 1, target: nil))
+        hold.learned(shard: 1, leaderCommit: 900)
+        #expect(lagging() == .init(shard: 1, target: 900))
+        hold.learned(shard: 1, leaderCommit: 100)
+        #expect(hold.leaderCommits[1] == 900, "an older answer does not lower it")
+        hold.learned(shard: 0, leaderCommit: 1_100)
+        #expect(lagging() == .init(shard: 0, target: 1_100))
+        #expect(hold.lagging([0], allowance: 200) { applied[$0] ?? 0 } == nil)
+        #expect(hold.lagging([0], allowance: .max) { applied[$0] ?? 0 } == nil, "an allowance never overflows")
+    }
+
     /// A zero bound serves at once.
     @Test func aZeroHoldServesAtOnce() {
         var hold = CatchUpHold(opened: Self.at(0), maximumHold: .zero)

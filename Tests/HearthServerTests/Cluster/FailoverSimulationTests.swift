@@ -162,8 +162,20 @@ import Testing
         simulation.crash(victim, midWrite: false)
         try simulation.run(until: .seconds(7))
         let restarted = simulation.clientClock.now
+        // A slower network from the restart on (20–60 ms a frame), so catching up takes several round trips and the
+        // member's first looks come before it is done.
+        simulation.raftNetwork.faults = .init(dropRate: 0, duplicateRate: 0, delay: 20...60)
         simulation.start(victim)
-        try simulation.run(until: .seconds(12))
+        // Step by 10 ms until the member serves, and measure then how far behind its shards' leaders it still is.
+        var behind: UInt64?
+        var step = Duration.seconds(7)
+        while step < .seconds(12) {
+            step += .milliseconds(10)
+            try simulation.run(until: step)
+            if behind == nil, let database = victim.database.current, database.isServing {
+                behind = Self.entriesBehind(database, in: simulation)
+            }
+        }
         let held = victim.database.current?.catchUpHeldFor
         let caughtUp = victim.database.current?.catchUp.withLock { $0.served?.caughtUp } ?? false
         timeline.stopping.store(true, ordering: .relaxed)
@@ -181,9 +193,31 @@ import Testing
         #expect(!through.isEmpty, "\(label): no write went through the restarted member")
         #expect(caughtUp, "\(label): the member served because its hold ran out, not because it caught up")
         #expect(longest <= .seconds(3), "\(label): a write waited \(longest) after the restart")
+        // It served once it had applied all but `readyLag` of what its leaders had committed (and the 10 ms step's
+        // writes); judged by its own commit index, which a leader's heartbeat advances only to what it holds, it
+        // served at its first heartbeat thousands of entries behind.
+        let bound = ReplicatedDatabase.readyLag + 64
+        #expect(behind.map { $0 <= bound } == true, "\(label): it served \(behind.map { "\($0)" } ?? "never") behind")
         return
-            "\(label), caught up after \(held.map { "\($0)" } ?? "-"), \(after.count) writes after it (\(through.count) "
-            + "through it), longest wait \(longest) (through it \(longestThrough))"
+            "\(label), caught up after \(held.map { "\($0)" } ?? "-") (\(behind.map { "\($0)" } ?? "-") entries behind "
+            + "then), \(after.count) writes after it (\(through.count) through it), longest wait \(longest) (through it "
+            + "\(longestThrough))"
+    }
+
+    /// The most committed entries of one shard that `database` has not applied, against the commit index of the
+    /// shard's leader among the simulation's machines.
+    private static func entriesBehind(_ database: ReplicatedDatabase, in simulation: ClusterSimulation) -> UInt64 {
+        (0..<simulation.options.shards).map { shard in
+            let group = RaftGroupID(UInt32(shard))
+            let committed =
+                simulation.machines.compactMap { machine -> UInt64? in
+                    guard let host = machine.database.current?.service.host(group), host.softState.role == .leader
+                    else { return nil }
+                    return host.status.commit
+                }.max() ?? 0
+            let delivered = database.log.delivered(shard: shard)
+            return committed > delivered ? committed - delivered : 0
+        }.max() ?? 0
     }
 
     /// Every counter equals the increments acknowledged or possibly applied: the hot one at least the
