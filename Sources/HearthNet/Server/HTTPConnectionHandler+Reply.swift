@@ -106,7 +106,7 @@ extension HTTPConnectionHandler {
             connection.cancelTimer()
             handler.start(connection.writer)
             let buffered = self.parser.takeBufferedBytes()
-            if !buffered.isEmpty, !connection.isClosed { handler.received(buffered) }
+            if !buffered.isEmpty, !connection.isClosed { buffered.withUnsafeBytes { handler.received($0) } }
             connection.flush()
             connection.resumeReading()
         }

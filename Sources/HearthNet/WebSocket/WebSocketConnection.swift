@@ -146,7 +146,7 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         handler?.opened(self)
     }
 
-    public func received(_ bytes: [UInt8]) {
+    public func received(_ bytes: UnsafeRawBufferPointer) {
         self.withShared { shared in
             shared.parser.append(bytes)
             return self.drainParser(&shared)
