@@ -3,6 +3,9 @@ enum HTTPResponseEncoder {
     /// The bytes sent before a request body when the client asked for `Expect: 100-continue`.
     static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
+    /// The status line of nearly every response, spelled once.
+    static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+
     /// The zero-length chunk (with no trailers) that ends a chunked body.
     static let lastChunk = Array("0\r\n\r\n".utf8)
 
@@ -12,16 +15,28 @@ enum HTTPResponseEncoder {
     static func encodeHead(status: Int, headers: HTTPHeaders, reserving extra: Int = 0) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(64 + headers.count * 32 + extra)
-        output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
+        if status == 200 {
+            output.append(contentsOf: Self.okStatusLine)
+        } else {
+            output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
+        }
         for (name, value) in headers {
             output.append(contentsOf: name.utf8)
-            output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+            output.append(UInt8(ascii: ":"))
+            output.append(0x20)
             // A field value carries no control characters but HTAB (RFC 9110 §5.5): a CR or LF would let the
-            // application split the response, a NUL truncates it for some clients. Each becomes a space.
-            for byte in value.utf8 { output.append(Self.isFieldValueByte(byte) ? byte : 0x20) }
-            output.append(contentsOf: [0x0D, 0x0A])
+            // application split the response, a NUL truncates it for some clients. Each becomes a space. A clean
+            // value (nearly every one) is copied whole.
+            if value.utf8.allSatisfy(Self.isFieldValueByte) {
+                output.append(contentsOf: value.utf8)
+            } else {
+                for byte in value.utf8 { output.append(Self.isFieldValueByte(byte) ? byte : 0x20) }
+            }
+            output.append(0x0D)
+            output.append(0x0A)
         }
-        output.append(contentsOf: [0x0D, 0x0A])
+        output.append(0x0D)
+        output.append(0x0A)
         return output
     }
 
