@@ -15,7 +15,11 @@ extension Reactor {
     }
 
     /// Reads until `EAGAIN` (edge-triggered), unless the handler paused reading.
-    func readAvailable(_ connection: Connection) {
+    /// - Parameter stopsAtShortRead: also stop after a read that did not fill the buffer, which emptied the socket:
+    ///   bytes arriving after it raise a new edge, so the `recv` that would only say `EAGAIN` is saved (one system
+    ///   call per message a client sends and waits on). Only for an edge that reported no hang-up or error, which
+    ///   must be read through to the end of the stream.
+    func readAvailable(_ connection: Connection, stopsAtShortRead: Bool = false) {
         while !connection.isClosed {
             if connection.isReadPaused { return }
             let result: Syscall.Result
@@ -33,8 +37,10 @@ extension Reactor {
                 return
             case .done(let count):
                 self.counters.bytesRead.add(UInt64(count), ordering: .relaxed)
-                guard connection.state == .active, let handler = connection.handler else { continue }
-                handler.received(UnsafeRawBufferPointer(rebasing: self.readBuffer[0..<count]), on: connection)
+                if connection.state == .active, let handler = connection.handler {
+                    handler.received(UnsafeRawBufferPointer(rebasing: self.readBuffer[0..<count]), on: connection)
+                }
+                if stopsAtShortRead, count < self.readBuffer.count { return }
             }
         }
     }

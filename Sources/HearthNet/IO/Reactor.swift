@@ -168,7 +168,10 @@ final class Reactor {
             }
             if flags & EPOLLOUT.rawValue != 0 { self.flush(connection) }
             let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
-            if flags & readable != 0, !connection.isClosed { self.readAvailable(connection) }
+            let ending = EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+            if flags & readable != 0, !connection.isClosed {
+                self.readAvailable(connection, stopsAtShortRead: flags & ending == 0)
+            }
         }
     }
 
