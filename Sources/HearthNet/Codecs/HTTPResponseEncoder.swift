@@ -47,7 +47,9 @@ enum HTTPResponseEncoder {
                 continue
             }
             if HTTPHeaders.namesEqual(name, "Content-Length") {
-                if let length = framing.contentLength, !wroteLength { Self.appendField(name, String(length), to: &output) }
+                if let length = framing.contentLength, !wroteLength {
+                    Self.appendField(name, String(length), to: &output)
+                }
                 wroteLength = true
             } else if HTTPHeaders.namesEqual(name, "Transfer-Encoding") {
                 continue

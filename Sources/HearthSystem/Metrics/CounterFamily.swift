@@ -36,10 +36,11 @@ public final class CounterFamily: MetricFamily {
     }
 
     func render(into text: inout String) {
-        let series = MetricDescriptor.ordered(self.series.withLock { $0 }.compactMapValues { series in
-            let value = series.value
-            return value == 0 ? nil : value
-        })
+        let series = MetricDescriptor.ordered(
+            self.series.withLock { $0 }.compactMapValues { series in
+                let value = series.value
+                return value == 0 ? nil : value
+            })
         text += self.descriptor.header(type: "counter")
         for (labels, count) in series {
             text += self.descriptor.sample(labels, value: String(count))

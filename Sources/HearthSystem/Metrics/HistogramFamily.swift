@@ -43,10 +43,11 @@ public final class HistogramFamily: MetricFamily {
     }
 
     func render(into text: inout String) {
-        let series = MetricDescriptor.ordered(self.series.withLock { $0 }.compactMapValues { series in
-            let snapshot = series.snapshot
-            return snapshot.count == 0 ? nil : snapshot
-        })
+        let series = MetricDescriptor.ordered(
+            self.series.withLock { $0 }.compactMapValues { series in
+                let snapshot = series.snapshot
+                return snapshot.count == 0 ? nil : snapshot
+            })
         let descriptor = self.descriptor
         text += descriptor.header(type: "histogram")
         for (labels, histogram) in series {
