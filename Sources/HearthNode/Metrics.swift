@@ -16,24 +16,50 @@ public final class Metrics: Sendable {
     /// Where every figure lives; `render()` shows all of it.
     public let registry: MetricsRegistry
     private let httpRequests: CounterFamily
-    private let httpLatency: HistogramFamily
     private let wireRequests: CounterFamily
-    private let wireLatency: HistogramFamily
+    /// Each method's series, resolved once: recording a request builds and hashes no label arrays under the
+    /// family's lock (every reply and acknowledgement records one).
+    private let httpSeries: [String: Resolved]
+    private let httpOther: Resolved
+    /// Each action's series, resolved once.
+    private let wireSeries: [String: Resolved]
+    private let wireOther: Resolved
+
+    /// The series one method or action records into: its label, its count with the usual status (`200`, `ok`),
+    /// and its latency histogram.
+    private struct Resolved: Sendable {
+        let label: String
+        let usual: CounterSeries
+        let latency: HistogramSeries
+
+        init(_ label: String, usual: String, in requests: CounterFamily, _ latency: HistogramFamily) {
+            self.label = label
+            self.usual = requests.series([label, usual])
+            self.latency = latency.series([label])
+        }
+    }
 
     public init(registry: MetricsRegistry = MetricsRegistry()) {
         self.registry = registry
-        self.httpRequests = registry.counter(
+        let httpRequests = registry.counter(
             "hearth_http_requests_total", help: "REST and SSE requests by method and status.",
             labels: ["method", "status"])
-        self.httpLatency = registry.histogram(
+        let httpLatency = registry.histogram(
             "hearth_http_request_duration_seconds", help: Self.latencyHelp, labels: ["method"],
             buckets: Self.latencyBuckets)
-        self.wireRequests = registry.counter(
+        let wireRequests = registry.counter(
             "hearth_wire_requests_total", help: "Realtime-protocol requests by action and status.",
             labels: ["action", "status"])
-        self.wireLatency = registry.histogram(
+        let wireLatency = registry.histogram(
             "hearth_wire_request_duration_seconds", help: Self.latencyHelp, labels: ["action"],
             buckets: Self.latencyBuckets)
+        (self.httpRequests, self.wireRequests) = (httpRequests, wireRequests)
+        let http = { (method: String) in Resolved(method, usual: "200", in: httpRequests, httpLatency) }
+        let wire = { (action: String) in Resolved(action, usual: "ok", in: wireRequests, wireLatency) }
+        self.httpSeries = Dictionary(uniqueKeysWithValues: Self.httpMethods.map { ($0, http($0)) })
+        self.httpOther = http(Self.otherLabel)
+        self.wireSeries = Dictionary(uniqueKeysWithValues: WireRequest.actionNames.map { ($0, wire($0)) })
+        self.wireOther = wire(Self.otherLabel)
     }
 
     /// The label of a method or action no client may add.
@@ -43,16 +69,24 @@ public final class Metrics: Sendable {
 
     /// Counts one finished REST or SSE request.
     public func recordRequest(method: String, status: Int, seconds: Double) {
-        let method = Self.httpMethods.contains(method) ? method : Self.otherLabel
-        self.httpRequests.increment([method, String(status)])
-        self.httpLatency.observe(seconds, [method])
+        let series = self.httpSeries[method] ?? self.httpOther
+        if status == 200 {
+            series.usual.increment()
+        } else {
+            self.httpRequests.increment([series.label, String(status)])
+        }
+        series.latency.observe(seconds)
     }
 
     /// Counts one answered realtime-protocol request (`q`, `p`, `m`, …) with its wire status (`ok`, `datastale`, …).
     public func recordWireRequest(action: String, status: String, seconds: Double) {
-        let action = WireRequest.actionNames.contains(action) ? action : Self.otherLabel
-        self.wireRequests.increment([action, status])
-        self.wireLatency.observe(seconds, [action])
+        let series = self.wireSeries[action] ?? self.wireOther
+        if status == "ok" {
+            series.usual.increment()
+        } else {
+            self.wireRequests.increment([series.label, status])
+        }
+        series.latency.observe(seconds)
     }
 
     /// The Prometheus exposition served at `/.metrics`.

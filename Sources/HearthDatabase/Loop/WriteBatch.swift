@@ -17,7 +17,9 @@ package final class WriteBatch: Sendable {
     /// The connection the writes came from: its writes are ordered as sent, across detours (`WriteDecider`).
     let connection: UInt64
     let writes: [LoopWrite]
-    private let answers: Lock<Answers>
+    /// The answers so far; nil for a batch of one write (a realtime client's usual one), whose one answer is the
+    /// last: it needs no lock, which the reactor that makes the batch would allocate and another thread free.
+    private let answers: Lock<Answers>?
     private let completion: @Sendable ([Answer]) -> Void
 
     init(
@@ -27,13 +29,16 @@ package final class WriteBatch: Sendable {
         self.decider = decider
         self.connection = connection
         self.writes = writes
-        self.answers = Lock(Answers(answers: Array(repeating: nil, count: writes.count), remaining: writes.count))
+        self.answers =
+            writes.count == 1
+            ? nil : Lock(Answers(answers: Array(repeating: nil, count: writes.count), remaining: writes.count))
         self.completion = completion
     }
 
     /// Records the answer of write `index`; the last one calls the completion, on the calling thread.
     func answer(_ index: Int, _ answer: Answer) {
-        let complete = self.answers.withLock { answers -> [Answer]? in
+        guard let answers = self.answers else { return self.completion([answer]) }
+        let complete = answers.withLock { answers -> [Answer]? in
             answers.answers[index] = answer
             answers.remaining -= 1
             return answers.remaining == 0 ? answers.answers.compactMap { $0 } : nil

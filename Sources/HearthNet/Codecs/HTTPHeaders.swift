@@ -78,6 +78,13 @@ public struct HTTPHeaders: Sendable, Sequence {
         let left = lhs.utf8
         let right = rhs.utf8
         guard left.count == right.count else { return false }
+        // Native strings compare over their bytes in place (every lookup of every request and response does this).
+        let inPlace = left.withContiguousStorageIfAvailable { left in
+            right.withContiguousStorageIfAvailable { right in
+                zip(left, right).allSatisfy { Self.lowercased($0) == Self.lowercased($1) }
+            }
+        }
+        if let inPlace = inPlace ?? nil { return inPlace }
         for (a, b) in zip(left, right) where Self.lowercased(a) != Self.lowercased(b) {
             return false
         }

@@ -3,6 +3,9 @@ enum HTTPResponseEncoder {
     /// The bytes sent before a request body when the client asked for `Expect: 100-continue`.
     static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
+    /// The status line of nearly every response, spelled once.
+    static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+
     /// The zero-length chunk (with no trailers) that ends a chunked body.
     static let lastChunk = Array("0\r\n\r\n".utf8)
 
@@ -10,19 +13,79 @@ enum HTTPResponseEncoder {
     ///
     /// Complexity: O(total header length).
     static func encodeHead(status: Int, headers: HTTPHeaders, reserving extra: Int = 0) -> [UInt8] {
+        Self.encodeHead(status: status, headers: headers, framing: nil, reserving: extra)
+    }
+
+    /// The fields a server sets on a response as it sends it, whatever the application put there.
+    struct Framing {
+        /// `Content-Length`'s value; nil drops the field (a response that never has a body).
+        var contentLength: Int?
+        /// `Connection`'s value; nil leaves the application's as it is.
+        var connection: String?
+    }
+
+    /// The head as `encodeHead(status:headers:reserving:)` writes it after `framing` was applied to `headers`: each
+    /// of its fields replaces the first of that name in place and drops later ones, or comes last when absent
+    /// (`Content-Length` before `Connection`), and `Transfer-Encoding` is dropped; written straight from the
+    /// application's headers, with no copy of them to change (each reply's head is written this way).
+    ///
+    /// Complexity: O(total header length).
+    static func encodeHead(status: Int, headers: HTTPHeaders, framing: Framing?, reserving extra: Int = 0)
+        -> [UInt8]
+    {
         var output: [UInt8] = []
         output.reserveCapacity(64 + headers.count * 32 + extra)
-        output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
-        for (name, value) in headers {
-            output.append(contentsOf: name.utf8)
-            output.append(contentsOf: [UInt8(ascii: ":"), 0x20])
-            // A field value carries no control characters but HTAB (RFC 9110 §5.5): a CR or LF would let the
-            // application split the response, a NUL truncates it for some clients. Each becomes a space.
-            for byte in value.utf8 { output.append(Self.isFieldValueByte(byte) ? byte : 0x20) }
-            output.append(contentsOf: [0x0D, 0x0A])
+        if status == 200 {
+            output.append(contentsOf: Self.okStatusLine)
+        } else {
+            output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
         }
-        output.append(contentsOf: [0x0D, 0x0A])
+        var (wroteLength, wroteConnection) = (false, false)
+        for (name, value) in headers {
+            guard let framing else {
+                Self.appendField(name, value, to: &output)
+                continue
+            }
+            if HTTPHeaders.namesEqual(name, "Content-Length") {
+                if let length = framing.contentLength, !wroteLength {
+                    Self.appendField(name, String(length), to: &output)
+                }
+                wroteLength = true
+            } else if HTTPHeaders.namesEqual(name, "Transfer-Encoding") {
+                continue
+            } else if let connection = framing.connection, HTTPHeaders.namesEqual(name, "Connection") {
+                if !wroteConnection { Self.appendField(name, connection, to: &output) }
+                wroteConnection = true
+            } else {
+                Self.appendField(name, value, to: &output)
+            }
+        }
+        if let length = framing?.contentLength, !wroteLength {
+            Self.appendField("Content-Length", String(length), to: &output)
+        }
+        if let connection = framing?.connection, !wroteConnection {
+            Self.appendField("Connection", connection, to: &output)
+        }
+        output.append(0x0D)
+        output.append(0x0A)
         return output
+    }
+
+    /// `name: value` and CRLF.
+    private static func appendField(_ name: String, _ value: String, to output: inout [UInt8]) {
+        output.append(contentsOf: name.utf8)
+        output.append(UInt8(ascii: ":"))
+        output.append(0x20)
+        // A field value carries no control characters but HTAB (RFC 9110 §5.5): a CR or LF would let the
+        // application split the response, a NUL truncates it for some clients. Each becomes a space. A clean value
+        // (nearly every one) is copied whole.
+        if value.utf8.allSatisfy(Self.isFieldValueByte) {
+            output.append(contentsOf: value.utf8)
+        } else {
+            for byte in value.utf8 { output.append(Self.isFieldValueByte(byte) ? byte : 0x20) }
+        }
+        output.append(0x0D)
+        output.append(0x0A)
     }
 
     /// Whether `byte` may appear in a field value as sent: visible characters, space, HTAB and UTF-8 bytes.

@@ -26,6 +26,15 @@ struct ReadBuffer: Sendable {
         self.bytes.append(contentsOf: newBytes)
     }
 
+    /// Runs `body` over the next `count` unread bytes, which it may change in place (unmasking a WebSocket payload
+    /// where it arrived). `count` must not pass `unreadCount`.
+    mutating func withUnsafeMutableUnreadBytes<Result>(
+        count: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let range = self.readIndex..<(self.readIndex + count)
+        return try self.bytes.withUnsafeMutableBytes { try body(UnsafeMutableRawBufferPointer(rebasing: $0[range])) }
+    }
+
     /// Drops everything (the connection is done with).
     mutating func removeAll() {
         self.bytes = []

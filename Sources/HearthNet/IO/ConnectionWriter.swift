@@ -156,13 +156,18 @@ public final class ConnectionWriter: Sendable {
         self.charge(bytes.count)
     }
 
-    /// Reactor-side: `count` bytes reached the socket.
-    func consumed(_ count: Int) {
-        self.queue.withLock { queue in
-            queue.consume(count)
-            _ = queue.isOverSoftLimitTooLong(now: MonotonicClock.now)
+    /// Reactor-side: `count` bytes reached the socket (none is fine), then `next` reads the queue, in one hold of
+    /// the lock: a flush drops what one send wrote and finds what to send next together.
+    func consumed<Next>(_ count: Int, then next: (inout OutboundQueue) -> Next) -> Next {
+        let result = self.queue.withLock { queue in
+            if count > 0 {
+                queue.consume(count)
+                _ = queue.isOverSoftLimitTooLong(now: MonotonicClock.now)
+            }
+            return next(&queue)
         }
-        self.charge(-count)
+        if count > 0 { self.charge(-count) }
+        return result
     }
 
     /// Reactor-side, first step of an eviction: refuses further writes and drops every message not yet begun.

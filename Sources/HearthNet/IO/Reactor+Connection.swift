@@ -15,7 +15,11 @@ extension Reactor {
     }
 
     /// Reads until `EAGAIN` (edge-triggered), unless the handler paused reading.
-    func readAvailable(_ connection: Connection) {
+    /// - Parameter stopsAtShortRead: also stop after a read that did not fill the buffer, which emptied the socket:
+    ///   bytes arriving after it raise a new edge, so the `recv` that would only say `EAGAIN` is saved (one system
+    ///   call per message a client sends and waits on). Only for an edge that reported no hang-up or error, which
+    ///   must be read through to the end of the stream.
+    func readAvailable(_ connection: Connection, stopsAtShortRead: Bool = false) {
         while !connection.isClosed {
             if connection.isReadPaused { return }
             let result: Syscall.Result
@@ -33,8 +37,10 @@ extension Reactor {
                 return
             case .done(let count):
                 self.counters.bytesRead.add(UInt64(count), ordering: .relaxed)
-                guard connection.state == .active, let handler = connection.handler else { continue }
-                handler.received(UnsafeRawBufferPointer(rebasing: self.readBuffer[0..<count]), on: connection)
+                if connection.state == .active, let handler = connection.handler {
+                    handler.received(UnsafeRawBufferPointer(rebasing: self.readBuffer[0..<count]), on: connection)
+                }
+                if stopsAtShortRead, count < self.readBuffer.count { return }
             }
         }
     }
@@ -63,8 +69,10 @@ extension Reactor {
 
     /// Writes queued bytes until `EAGAIN` or the queue is empty; completes a requested close.
     func flush(_ connection: Connection) {
+        var written = 0
         while !connection.isClosed {
-            let step = Self.nextStep(connection.writer, gather: self.writeBuffer)
+            let step = Self.nextStep(connection.writer, gather: self.writeBuffer, afterWriting: written)
+            written = 0
             switch step {
             case .drained:
                 self.noticeDrained(connection)
@@ -77,9 +85,9 @@ extension Reactor {
                 return
             case .send, .sendGathered:
                 switch Self.perform(step, on: connection.descriptor, gather: self.writeBuffer) {
-                case .success(.done(let written)):
-                    self.counters.bytesWritten.add(UInt64(written), ordering: .relaxed)
-                    connection.writer.consumed(written)
+                case .success(.done(let count)):
+                    self.counters.bytesWritten.add(UInt64(count), ordering: .relaxed)
+                    written = count
                 case .success(.wouldBlock):
                     self.noticeDrained(connection)
                     return
@@ -98,19 +106,24 @@ extension Reactor {
     static func sendQueued(
         descriptor: Int32, writer: ConnectionWriter, gather: UnsafeMutableRawBufferPointer, counters: NetworkCounters
     ) {
+        var written = 0
         while true {
-            let step = Self.nextStep(writer, gather: gather)
-            guard case .success(.done(let written)) = Self.perform(step, on: descriptor, gather: gather) else { return }
-            counters.bytesWritten.add(UInt64(written), ordering: .relaxed)
-            writer.consumed(written)
+            let step = Self.nextStep(writer, gather: gather, afterWriting: written)
+            guard case .success(.done(let count)) = Self.perform(step, on: descriptor, gather: gather) else {
+                return
+            }
+            counters.bytesWritten.add(UInt64(count), ordering: .relaxed)
+            written = count
         }
     }
 
-    /// What the front of `writer`'s queue asks for next. Many small events (one per listener push) are gathered
-    /// into `gather` to go out in one send, as Redis writes a client's output buffer once per event-loop turn; a
-    /// large chunk is sent from where it lies.
-    private static func nextStep(_ writer: ConnectionWriter, gather: UnsafeMutableRawBufferPointer) -> FlushStep {
-        writer.queue.withLock { queue in
+    /// What the front of `writer`'s queue asks for next, once the `written` bytes of the last send are dropped
+    /// from it. Many small events (one per listener push) are gathered into `gather` to go out in one send, as
+    /// Redis writes a client's output buffer once per event-loop turn; a large chunk is sent from where it lies.
+    private static func nextStep(
+        _ writer: ConnectionWriter, gather: UnsafeMutableRawBufferPointer, afterWriting written: Int
+    ) -> FlushStep {
+        writer.consumed(written) { queue in
             queue.isFlushScheduled = false
             if queue.hasOverflowed { return .overflowed }
             if queue.isFrontFragmented { return .sendGathered(count: queue.copyFront(into: gather)) }

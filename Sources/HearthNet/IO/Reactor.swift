@@ -5,8 +5,8 @@ import HearthSystem
 /// The event loop: one thread running `epoll_wait` over an optional listener, every connection (accepted or
 /// dialed) and the inbox's eventfd. It knows nothing of HTTP: each connection's bytes go to its `ConnectionHandler`.
 ///
-/// Connections are registered edge-triggered for input and output, so the reactor reads until `EAGAIN` and writes
-/// until `EAGAIN`, then waits for the next edge; the listener and the eventfd are level-triggered (the listener pauses
+/// Connections are registered edge-triggered for input and output, so the reactor reads until `EAGAIN` (or a read
+/// that does not fill its buffer, which emptied the socket) and writes until `EAGAIN`, then waits for the next edge; the listener and the eventfd are level-triggered (the listener pauses
 /// when `accept` runs out of descriptors, see `Reactor+Accept.swift`). A dial completes on its first writable edge
 /// (`Reactor+Dial.swift`). Timeouts live in a heap whose earliest deadline bounds the `epoll_wait` timeout. Messages,
 /// writer flushes, dials and shutdown steps come from other threads through the `ReactorInbox`.
@@ -168,7 +168,10 @@ final class Reactor {
             }
             if flags & EPOLLOUT.rawValue != 0 { self.flush(connection) }
             let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
-            if flags & readable != 0, !connection.isClosed { self.readAvailable(connection) }
+            let ending = EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+            if flags & readable != 0, !connection.isClosed {
+                self.readAvailable(connection, stopsAtShortRead: flags & ending == 0)
+            }
         }
     }
 

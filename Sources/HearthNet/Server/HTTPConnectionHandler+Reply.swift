@@ -39,7 +39,9 @@ extension HTTPConnectionHandler {
 
     /// Queues the plain responses of a batch's requests but its last; false (having discarded the rest) when one
     /// streams, upgrades or closes, which ends the exchange: nothing after it is sent.
-    private func enqueueAll(_ replies: [HTTPReply], for heads: [HTTPRequestHead], on connection: Connection) -> Bool {
+    private func enqueueAll(
+        _ replies: [HTTPReply], for heads: some Collection<HTTPRequestHead>, on connection: Connection
+    ) -> Bool {
         for (index, (head, reply)) in zip(heads, replies).enumerated() {
             guard case .response(let response) = reply, self.enqueue(response, for: head, on: connection) else {
                 reply.discard()
@@ -55,7 +57,8 @@ extension HTTPConnectionHandler {
     /// is then sent and closes it.
     private func deliverLast(_ replies: [HTTPReply], for heads: [HTTPRequestHead], on connection: Connection) {
         guard let lastHead = heads.last, let lastReply = replies.last else { return }
-        guard self.enqueueAll(Array(replies.dropLast()), for: Array(heads.dropLast()), on: connection) else {
+        guard replies.count == 1 || self.enqueueAll(Array(replies.dropLast()), for: heads.dropLast(), on: connection)
+        else {
             lastReply.discard()
             self.heldRequest = nil
             self.closeAfterFlush(connection)
@@ -106,7 +109,7 @@ extension HTTPConnectionHandler {
             connection.cancelTimer()
             handler.start(connection.writer)
             let buffered = self.parser.takeBufferedBytes()
-            if !buffered.isEmpty, !connection.isClosed { handler.received(buffered) }
+            if !buffered.isEmpty, !connection.isClosed { buffered.withUnsafeBytes { handler.received($0) } }
             connection.flush()
             connection.resumeReading()
         }
@@ -136,26 +139,15 @@ extension HTTPConnectionHandler {
     func enqueue(
         _ response: HTTPResponse, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool = false
     ) -> Bool {
-        var response = response
         let forbidsBody = HTTPResponseEncoder.forbidsBody(response.status)
         let omitsBody = forbidsBody || head.method == "HEAD"
-        if forbidsBody {
-            response.headers.remove("Content-Length")
-        } else {
-            response.headers.replaceOrAdd("Content-Length", String(response.body.count))
-        }
-        response.headers.remove("Transfer-Encoding")
         let closes = mustClose || response.headers.containsToken("close", in: "Connection")
-        if closes {
-            response.headers.replaceOrAdd("Connection", "close")
-        } else if head.version == "HTTP/1.0" {
-            response.headers.replaceOrAdd("Connection", "keep-alive")
-        }
+        let framing = HTTPResponseEncoder.Framing(
+            contentLength: forbidsBody ? nil : response.body.count,
+            connection: closes ? "close" : (head.version == "HTTP/1.0" ? "keep-alive" : nil))
         var bytes = HTTPResponseEncoder.encodeHead(
-            status: response.status,
-            headers: response.headers,
-            reserving: omitsBody ? 0 : response.body.count
-        )
+            status: response.status, headers: response.headers, framing: framing,
+            reserving: omitsBody ? 0 : response.body.count)
         if !omitsBody { bytes.append(contentsOf: response.body) }
         connection.enqueue(bytes)
         return !closes

@@ -138,7 +138,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
             self.processRequests(connection)
             connection.writer.setInboundHeld(self.parser.heldByteCount)
         case .upgraded(let handler):
-            handler.received(Array(bytes))
+            handler.received(bytes)
             connection.writer.setInboundHeld(handler.heldInboundBytes)
             self.watchMessage(of: handler, received: bytes.count, on: connection)
             if !connection.isClosed, connection.queuedOutboundBytes > Self.outputHighWater {

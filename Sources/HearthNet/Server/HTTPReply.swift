@@ -35,7 +35,9 @@ extension HTTPStreamSession {
 /// starting with any bytes that arrived right behind the request head; `connectionClosed` is called exactly once.
 public protocol UpgradedConnectionHandler: Sendable {
     func start(_ writer: ConnectionWriter)
-    func received(_ bytes: [UInt8])
+    /// Inbound bytes, lent for the call only (the reactor's read buffer, read into again next): a handler copies
+    /// what it keeps, so no array is made per read.
+    func received(_ bytes: UnsafeRawBufferPointer)
     /// Whether a message has begun and not ended, so the server holds the client to its minimum data rate.
     var isMidMessage: Bool { get }
     /// The message in progress is arriving slower than the minimum data rate: say goodbye and close.

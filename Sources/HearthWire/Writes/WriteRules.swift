@@ -85,8 +85,17 @@ public enum WriteRules {
         // The paths first: reading one from a mutation copies (retains) its whole value.
         let paths = mutations.map { $0.path }
         if paths.count <= Self.pairwiseOverlapLimit {
-            let overlaps = paths.indices.contains { first in
-                paths.indices.contains { $0 != first && paths[first].contains(paths[$0]) }
+            // Only a path no deeper than another can contain it: most pairs are told apart by their depths alone.
+            let overlaps = paths.withUnsafeBufferPointer { paths in
+                for first in paths.indices {
+                    for second in paths.indices
+                    where second != first && paths[first].count <= paths[second].count
+                        && paths[first].contains(paths[second])
+                    {
+                        return true
+                    }
+                }
+                return false
             }
             guard overlaps else { return }
         }

@@ -38,4 +38,31 @@ import Testing
         headers.replaceOrAdd("C", "4")
         #expect(headers["c"] == "4")
     }
+
+    /// A head written with the server's framing fields is the head of the headers changed as the fields say: each
+    /// replaces its name's first field in place and drops the rest, or comes last (`Content-Length`, then
+    /// `Connection`); `Transfer-Encoding` goes; a nil `Connection` leaves the application's.
+    @Test(
+        arguments: [
+            [], [("Content-Type", "application/json")],
+            [("content-length", "3"), ("X-A", "1"), ("Content-Length", "9"), ("transfer-encoding", "chunked")],
+            [("Connection", "close, foo"), ("ETag", "\"x\""), ("connection", "keep-alive")],
+            [("X-Evil", "a\r\nb"), ("Connection", "upgrade")],
+        ] as [[(String, String)]],
+        [(12, "close"), (nil, nil), (0, "keep-alive"), (7, nil)] as [(Int?, String?)]
+    )
+    func framingFieldsEncodeAsTheChangedHeadersWould(fields: [(String, String)], framing: (Int?, String?)) {
+        var changed = HTTPHeaders(fields)
+        if let length = framing.0 {
+            changed.replaceOrAdd("Content-Length", String(length))
+        } else {
+            changed.remove("Content-Length")
+        }
+        changed.remove("Transfer-Encoding")
+        if let connection = framing.1 { changed.replaceOrAdd("Connection", connection) }
+        let framed = HTTPResponseEncoder.encodeHead(
+            status: 200, headers: HTTPHeaders(fields),
+            framing: HTTPResponseEncoder.Framing(contentLength: framing.0, connection: framing.1))
+        #expect(framed == HTTPResponseEncoder.encodeHead(status: 200, headers: changed))
+    }
 }

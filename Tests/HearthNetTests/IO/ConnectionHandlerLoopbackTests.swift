@@ -48,4 +48,32 @@ import Testing
         }
         try await clientLoop.shutdown()
     }
+
+    /// A read that does not fill the buffer ends the turn's reading without a last `recv` (saving a system call per
+    /// message), yet nothing is lost: bytes sent later raise a new edge, and bytes followed at once by the peer's FIN
+    /// are read through to the end of the stream, which closes the connection.
+    @Test(.timeLimit(.minutes(1))) func shortReadsMissNeitherLaterBytesNorAClosingPeer() async throws {
+        let server = ConnectionLog()
+        let client = ConnectionLog()
+        let listener = try recordingListener(server)
+        try await withEventLoop(listener: listener) { loop in
+            loop.connect(
+                to: try SocketAddress(host: "127.0.0.1", port: listener.port),
+                timeout: .seconds(1),
+                makeHandler: RecordingConnectionHandler.factory(client)
+            )
+            #expect(await client.wait { $0.opened == 1 })
+            let writer = try #require(client.snapshot.writers.first)
+            var expected: [UInt8] = []
+            for message in ["one", "two", "three"] {
+                expected += Array(message.utf8)
+                #expect(writer.write(Array(message.utf8)))
+                #expect(await server.wait { $0.received == expected })
+            }
+            expected += Array("last".utf8)
+            #expect(writer.write(Array("last".utf8)))
+            writer.close()
+            #expect(await server.wait { $0.received == expected && $0.closes.count == 1 })
+        }
+    }
 }

@@ -25,7 +25,7 @@ import Testing
         writer.holdInbound(100)
         #expect(budget.heldBytes == 600)
         #expect(writer.heldBytes == 600)
-        writer.consumed(100)
+        writer.consumed(100) { _ in }
         writer.setInboundHeld(50)
         writer.holdInbound(-500)
         #expect(budget.heldBytes == 250)

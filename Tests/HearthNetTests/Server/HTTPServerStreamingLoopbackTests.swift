@@ -45,7 +45,7 @@ private final class Echo: UpgradedConnectionHandler {
     init(log: EventLog) { self.log = log }
 
     func start(_ writer: ConnectionWriter) { self.writer.withLock { $0 = writer } }
-    func received(_ bytes: [UInt8]) { _ = self.writer.withLock { $0?.write(bytes) } }
+    func received(_ bytes: UnsafeRawBufferPointer) { _ = self.writer.withLock { $0?.write(Array(bytes)) } }
     func connectionClosed() { self.log.append("closed") }
 }
 

@@ -103,4 +103,19 @@ import Testing
         #expect(parse == WebSocketParse(events: [.text("hi"), .close(code: 1001, reason: "")]))
         #expect(parseWebSocket(clientText("hi"), expectsMaskedFrames: false).error?.code == .maskedFrame)
     }
+
+    /// A text message in one frame that arrived whole (decoded where it lies in the input) gives the same text, or
+    /// the same error, as the same frame fed a byte at a time (decoded through the message buffer).
+    @Test(
+        arguments: [
+            [], Array("Hello".utf8), Array("héllo wörld, a realtime put of some length ✓".utf8),
+            [0x68, 0xFF, 0x69], [0x68, 0xC3], Array(String(repeating: "ünï", count: 500).utf8),
+        ] as [[UInt8]]
+    )
+    func aWholeTextFrameParsesAsItDoesByteByByte(payload: [UInt8]) {
+        let input = clientFrame(.text, payload) + clientText("next")
+        let whole = parseWebSocket(input)
+        #expect(whole == parseWebSocket(input, chunking: .byteByByte))
+        #expect(whole.error?.code == (String(validating: payload, as: UTF8.self) == nil ? .invalidUTF8 : nil))
+    }
 }

@@ -130,4 +130,30 @@ import Testing
         }
         #expect(counter.value(["0"]) == 4_000 && counter.value(["1"]) == 4_000)
     }
+
+    /// A series resolved once and recorded through its handle counts with the same series recorded by labels, from
+    /// many threads at once; series resolved but never recorded into are not rendered.
+    @Test func resolvedSeriesShareTheirLabelsSeriesAndHideUntilUsed() async {
+        let registry = MetricsRegistry()
+        let counter = registry.counter("app_hits_total", help: "Hits.", labels: ["op"])
+        let latency = registry.histogram("app_seconds", help: "Latency.", labels: ["op"], buckets: [1])
+        let (hits, seconds) = (counter.series(["get"]), latency.series(["get"]))
+        _ = (counter.series(["put"]), latency.series(["put"]))
+        #expect(registry.render().split(separator: "\n").allSatisfy { $0.hasPrefix("#") })
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for _ in 0..<1_000 {
+                        if worker % 2 == 0 { hits.increment() } else { counter.increment(["get"]) }
+                        seconds.observe(0.5)
+                    }
+                }
+            }
+        }
+        #expect(counter.value(["get"]) == 8_000 && counter.value(["put"]) == 0)
+        #expect(latency.count(["get"]) == 8_000 && latency.count(["put"]) == 0)
+        let rendered = registry.render()
+        #expect(rendered.contains("app_hits_total{op=\"get\"} 8000\n") && !rendered.contains("op=\"put\""))
+        #expect(rendered.contains("app_seconds_sum{op=\"get\"} 4000\n"))
+    }
 }

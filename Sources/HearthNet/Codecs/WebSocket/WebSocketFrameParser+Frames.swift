@@ -71,7 +71,6 @@ extension WebSocketFrameParser {
         case .text, .binary:
             self.messageOpcode = opcode
             self.validator = UTF8Validator()
-            self.message.reserveCapacity(min(payloadLength, Self.maximumUpfrontReservation))
         case .close, .ping, .pong:
             self.control.removeAll(keepingCapacity: true)
         case .continuation:

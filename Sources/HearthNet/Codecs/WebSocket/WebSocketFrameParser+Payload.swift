@@ -11,6 +11,10 @@ extension WebSocketFrameParser {
             frame.maskingKey?.apply(to: &self.control, in: start..<self.control.count, payloadOffset: frame.offset)
         } else {
             let start = self.message.count
+            if self.message.capacity == 0 {
+                let expected = frame.offset + frame.remaining
+                self.message.reserveCapacity(min(expected, Self.maximumUpfrontReservation))
+            }
             self.message.append(contentsOf: self.input.bytes[source])
             frame.maskingKey?.apply(to: &self.message, in: start..<self.message.count, payloadOffset: frame.offset)
             if self.messageOpcode == .text && !self.validateText(from: start) {
@@ -24,6 +28,37 @@ extension WebSocketFrameParser {
         self.input.readIndex += count
         frame.offset += count
         frame.remaining -= count
+    }
+
+    /// A text message in one frame whose payload has wholly arrived (what clients of the realtime protocol send),
+    /// unmasked and validated where it lies in the input and decoded from there, with no message buffer; nil for
+    /// any other frame, which is read the general way. The checks, and their errors, are the general way's.
+    mutating func wholeTextMessage(_ frame: Frame) throws(WebSocketProtocolError) -> String? {
+        guard frame.opcode == .text, frame.isFinal, frame.remaining <= self.unreadByteCount else { return nil }
+        var validator = UTF8Validator()
+        let (text, isValid, isWhole) = self.input.withUnsafeMutableUnreadBytes(count: frame.remaining) { payload in
+            frame.maskingKey?.apply(to: payload, payloadOffset: 0)
+            let isValid = validator.consume(UnsafeBufferPointer(payload.assumingMemoryBound(to: UInt8.self)))
+            let isWhole = isValid && validator.isAtBoundary
+            return (isWhole ? String(decoding: payload, as: UTF8.self) : "", isValid, isWhole)
+        }
+        guard isValid else {
+            throw self.fail(
+                .invalidUTF8,
+                WebSocketCloseCode.invalidPayload,
+                "A text message was not valid UTF-8; send binary frames for arbitrary bytes."
+            )
+        }
+        guard isWhole else {
+            throw self.fail(
+                .invalidUTF8,
+                WebSocketCloseCode.invalidPayload,
+                "A text message ended in the middle of a UTF-8 character."
+            )
+        }
+        self.input.readIndex += frame.remaining
+        self.messageOpcode = nil
+        return text
     }
 
     /// Runs the UTF-8 validator over the message bytes from `start` on.

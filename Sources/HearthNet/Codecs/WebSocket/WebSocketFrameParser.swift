@@ -81,6 +81,7 @@ public struct WebSocketFrameParser: Sendable {
                 return nil
             case .header:
                 guard let frame = try self.readHeader() else { return nil }
+                if let text = try self.wholeTextMessage(frame) { return .text(text) }
                 self.state = .payload(frame)
             case .payload(var frame):
                 try self.readPayload(of: &frame)

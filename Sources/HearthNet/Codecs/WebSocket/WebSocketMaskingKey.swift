@@ -32,22 +32,30 @@ public struct WebSocketMaskingKey: Sendable, Hashable {
     }
 
     /// XORs `bytes[range]` in place, where `range.lowerBound` is payload byte number `offset`. Masking and unmasking
-    /// are the same operation. O(n) in the range's length.
+    /// are the same operation. O(n) in the range's length: eight bytes at a time (the key repeated twice, turned to
+    /// the range's phase), then the tail byte by byte.
     public func apply(to bytes: inout [UInt8], in range: Range<Int>, payloadOffset offset: Int) {
-        let key = (self[offset], self[offset + 1], self[offset + 2], self[offset + 3])
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var index = range.lowerBound
-            var phase = 0
-            while index < range.upperBound {
-                switch phase {
-                case 0: buffer[index] ^= key.0
-                case 1: buffer[index] ^= key.1
-                case 2: buffer[index] ^= key.2
-                default: buffer[index] ^= key.3
-                }
-                phase = (phase + 1) & 3
-                index += 1
-            }
+        bytes.withUnsafeMutableBytes { buffer in
+            self.apply(to: UnsafeMutableRawBufferPointer(rebasing: buffer[range]), payloadOffset: offset)
+        }
+    }
+
+    /// XORs every byte of `buffer` in place, its first byte being payload byte number `offset`.
+    func apply(to buffer: UnsafeMutableRawBufferPointer, payloadOffset offset: Int) {
+        guard let base = buffer.baseAddress else { return }
+        // The key's bytes from the range's phase on, twice over, in memory order: XOR one unaligned word at a time.
+        var pattern: UInt64 = 0
+        for index in 0..<8 { pattern |= UInt64(self[offset + index]) << (8 * UInt64(index)) }
+        let wordBytes = MemoryLayout<UInt64>.size
+        var index = 0
+        while index + wordBytes <= buffer.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            base.storeBytes(of: (word ^ pattern).littleEndian, toByteOffset: index, as: UInt64.self)
+            index += wordBytes
+        }
+        while index < buffer.count {
+            buffer[index] ^= self[offset + index]
+            index += 1
         }
     }
 }
