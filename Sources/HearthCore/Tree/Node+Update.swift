@@ -55,7 +55,8 @@ extension Node {
         self.set(target.withPriority(priority), at: path)
     }
 
-    private mutating func set(_ value: Node, at keys: ArraySlice<Key>) {
+    /// Replaces the node at the path of `keys` with `value`, as `set(_:at:)` does.
+    mutating func set(_ value: Node, at keys: ArraySlice<Key>) {
         guard let first = keys.first else {
             self = value
             return

@@ -352,19 +352,23 @@ public actor ShardActor {
         }
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
         // increment no number can hold refuses the whole write before any part is appended.
+        // Each part is resolved once, here, and applied as resolved.
+        var resolvedParts: [[ResolvedMutation]] = []
+        resolvedParts.reserveCapacity(parts.count)
         for (shard, intent) in parts {
-            if let error = shard.assumeIsolated({ $0.machine.unrepresentableIncrement(in: intent.write) }) {
-                throw error
-            }
+            resolvedParts.append(try shard.assumeIsolated { shard throws(UnrepresentableIncrementError) in
+                try shard.machine.resolving(intent.write).get()
+            })
         }
         var appended: [(entry: ShardEntry, applied: ShardApplied)] = []
+        appended.reserveCapacity(parts.count)
         for (number, (shard, intent)) in parts.enumerated() {
             let isLast = number == parts.count - 1
             appended.append(
                 shard.assumeIsolated { shard in
                     guard
                         case .appended(let entry, var applied) = shard.machine.commit(
-                            transaction, intent, incrementsChecked: true)
+                            transaction, intent, resolved: resolvedParts[number])
                     else {
                         // Unreachable: `ShardStateMachine.commit` appends unconditionally.
                         preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
