@@ -360,12 +360,13 @@ public actor ShardActor {
                 try shard.machine.resolving(intent.write).get()
             })
         }
-        var appended: [(entry: ShardEntry, applied: ShardApplied)] = []
-        appended.reserveCapacity(parts.count)
+        var entries: [ShardEntry] = []
+        var applied: [ShardApplied] = []
+        entries.reserveCapacity(parts.count)
+        applied.reserveCapacity(parts.count)
         for (number, (shard, intent)) in parts.enumerated() {
             let isLast = number == parts.count - 1
-            appended.append(
-                shard.assumeIsolated { shard in
+            let (entry, part) = shard.assumeIsolated { shard in
                     guard
                         case .appended(let entry, var applied) = shard.machine.commit(
                             transaction, intent, resolved: resolvedParts[number])
@@ -377,15 +378,16 @@ public actor ShardActor {
                         committed.spineValues = spineValues
                         applied.effect = .finished(id, decision: decision, committed: committed)
                     }
-                    return (entry, applied)
-                })
+                return (entry, applied)
+            }
+            entries.append(entry)
+            applied.append(part)
         }
-        let positions = self.log.appendTogether(appended)
-        let resolved = appended.map { entry -> [ResolvedMutation] in
-            guard case .finished(_, _, let part?) = entry.applied.effect else { return [] }
+        let resolved = applied.map { applied -> [ResolvedMutation] in
+            guard case .finished(_, _, let part?) = applied.effect else { return [] }
             return part.change.mutations
         }
-        return .committed(positions, resolved)
+        return .committed(self.log.appendTogether(entries, applied: applied), resolved)
     }
 
     /// A participant logs the decision it learned, finishing its part.
