@@ -179,7 +179,8 @@ extension ShardStateMachine {
 
     /// Whether the write names an origin this shard applied already (a write without one never has).
     func hasApplied(_ write: ShardWrite) -> Bool {
-        write.origin.map(self.sessions.contains) ?? false
+        guard let origin = write.origin else { return false }
+        return self.sessions.contains(origin)
     }
 
     private mutating func append(_ entry: ShardEntry, resolved: [ResolvedMutation]? = nil) -> ShardDecision {
