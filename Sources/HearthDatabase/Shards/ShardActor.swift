@@ -356,9 +356,10 @@ public actor ShardActor {
         var resolvedParts: [[ResolvedMutation]] = []
         resolvedParts.reserveCapacity(parts.count)
         for (shard, intent) in parts {
-            resolvedParts.append(try shard.assumeIsolated { shard throws(UnrepresentableIncrementError) in
-                try shard.machine.resolving(intent.write).get()
-            })
+            resolvedParts.append(
+                try shard.assumeIsolated { shard throws(UnrepresentableIncrementError) in
+                    try shard.machine.resolving(intent.write).get()
+                })
         }
         var entries: [ShardEntry] = []
         var applied: [ShardApplied] = []
@@ -367,17 +368,17 @@ public actor ShardActor {
         for (number, (shard, intent)) in parts.enumerated() {
             let isLast = number == parts.count - 1
             let (entry, part) = shard.assumeIsolated { shard in
-                    guard
-                        case .appended(let entry, var applied) = shard.machine.commit(
-                            transaction, intent, resolved: resolvedParts[number])
-                    else {
-                        // Unreachable: `ShardStateMachine.commit` appends unconditionally.
-                        preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
-                    }
-                    if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
-                        committed.spineValues = spineValues
-                        applied.effect = .finished(id, decision: decision, committed: committed)
-                    }
+                guard
+                    case .appended(let entry, var applied) = shard.machine.commit(
+                        transaction, intent, resolved: resolvedParts[number])
+                else {
+                    // Unreachable: `ShardStateMachine.commit` appends unconditionally.
+                    preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
+                }
+                if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
+                    committed.spineValues = spineValues
+                    applied.effect = .finished(id, decision: decision, committed: committed)
+                }
                 return (entry, applied)
             }
             entries.append(entry)

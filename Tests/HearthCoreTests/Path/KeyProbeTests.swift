@@ -11,6 +11,7 @@ import Testing
         "e\u{301}", "z", "\u{1F600}", "\u{FF5E}", "[MIN_NAME]", "00", "1a", "-", "--1",
     ]
 
+    /// Both of a probe's comparisons agree with `<` for every pair of a varied set of keys.
     @Test func probeComparisonsAgreeWithKeyOrder() {
         let keys = Self.texts.map { Key(unchecked: $0) }
         for probed in keys {
@@ -23,6 +24,7 @@ import Testing
         }
     }
 
+    /// Every key of a large map of integer and non-ASCII keys is found, and the map iterates in key order.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func childLookupsFindEveryKeyOfALargeMap(seed: UInt64) {
         var random = SeededRandom(seed: seed)

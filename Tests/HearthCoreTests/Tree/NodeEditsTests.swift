@@ -42,6 +42,7 @@ import Testing
         return edits
     }
 
+    /// Random edits of random trees, sometimes shared, give the same values, priorities and hashes both ways.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func oneDescentMatchesEditsInOrder(seed: UInt64) {
         var random = SeededRandom(seed: seed)
@@ -70,6 +71,8 @@ import Testing
         }
     }
 
+    /// A prioritised node that deletes empty before an add is made anew without its priority; one added to first
+    /// keeps it.
     @Test func deletesThatEmptyAPrioritisedNodeBeforeAnAddDropItsPriority() {
         var tree = Node.empty
         tree.set(Node(.int(1)), at: Self.path("a", "b"))
@@ -84,6 +87,7 @@ import Testing
         #expect(addedFirst.node(at: Self.path("a")).childCount == 1)
     }
 
+    /// Writes below a leaf turn it into children that keep its priority; deletes below it leave it as it was.
     @Test func writesBelowALeafKeepItsPriorityAndDeletesBelowItChangeNothing() {
         var tree = Node.empty
         tree.set(Node(.string("leaf"), priority: .int(4)), at: Self.path("a"))
@@ -96,6 +100,7 @@ import Testing
         #expect(added.node(at: Self.path("a", "x")) == Node(.int(1)))
     }
 
+    /// Edits in a map larger than one B+tree leaf, shared with another version, leave that version as it was.
     @Test func editsInALargeSharedMapCopyOnlyWhatTheyReach() {
         var tree = Node.empty
         for index in 0..<200 { tree.set(Node(.int(Int64(index))), at: Self.path("list", "k\(index)")) }

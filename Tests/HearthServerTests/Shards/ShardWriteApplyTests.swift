@@ -12,7 +12,8 @@ import Testing
 @Suite struct ShardWriteApplyTests {
     private static let keys = ["a", "b", "c", "1", "n"]
     private static let values = [
-        "1", "-2", "2.5", #""text""#, "true", "null", "1e308", "-1e308", "9223372036854775807", #"{"x":1,"y":{"z":"q"}}"#,
+        "1", "-2", "2.5", #""text""#, "true", "null", "1e308", "-1e308", "9223372036854775807",
+        #"{"x":1,"y":{"z":"q"}}"#,
         #"{"n":5,".priority":3}"#, #"{".value":7,".priority":"p"}"#,
     ]
     private static let serverValues = [
@@ -55,6 +56,7 @@ import Testing
         return resolved
     }
 
+    /// Random writes resolve, refuse and apply as the per-mutation way does, and leave kept versions as they were.
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func aWriteAppliesAsItsMutationsInOrder(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
