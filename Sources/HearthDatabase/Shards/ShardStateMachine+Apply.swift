@@ -179,11 +179,14 @@ extension ShardStateMachine {
     /// - Complexity: O(m × depth × log n) lookups for m mutations; no node is copied.
     static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
+        subtrees.reserveCapacity(mutations.count)
         for mutation in mutations {
-            guard mutation.path.count >= spineDepth else { return nil }
-            let keys = mutation.path.keys.prefix(spineDepth)
+            // Read out of the mutation once: each read of `path` copies it.
+            let written = mutation.path
+            guard written.count >= spineDepth else { return nil }
+            let keys = written.keys.prefix(spineDepth)
             if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }
-            let path = mutation.path.count == spineDepth ? mutation.path : Path(keys: Array(keys))
+            let path = written.count == spineDepth ? written : Path(keys: Array(keys))
             subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
         }
         return subtrees
