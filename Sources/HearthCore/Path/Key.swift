@@ -166,7 +166,15 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     @inline(__always) static func precedes(
         _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
     ) -> Bool? {
-        switch (Key.integerValue(of: left), Key.integerValue(of: right)) {
+        Key.precedes(left, Key.integerValue(of: left), right, Key.integerValue(of: right))
+    }
+
+    /// `precedes(_:_:)` with each key's integer value (`integerValue(of:)`) read already.
+    @inline(__always) static func precedes(
+        _ left: UnsafeBufferPointer<UInt8>, _ leftInteger: Int32?, _ right: UnsafeBufferPointer<UInt8>,
+        _ rightInteger: Int32?
+    ) -> Bool? {
+        switch (leftInteger, rightInteger) {
         case let (leftValue?, rightValue?):
             return Key.integerOrder(leftValue, count: left.count, rightValue, count: right.count) ?? false
         case (.some, .none):
@@ -179,6 +187,38 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
             }
             return left.count < right.count
         }
+    }
+
+    /// A key compared with many others (a binary search's): its bytes and integer value are read once, so each
+    /// comparison reads only the other key. Valid only inside `withProbe`.
+    struct Probe {
+        let key: Key
+        let bytes: UnsafeBufferPointer<UInt8>
+        let integer: Int32?
+
+        /// Whether `other` comes before the probe (`other < key`).
+        @inline(__always) func follows(_ other: Key) -> Bool {
+            let fast = other.string.utf8.withContiguousStorageIfAvailable { left in
+                Key.precedes(left, Key.integerValue(of: left), self.bytes, self.integer)
+            }
+            return (fast ?? nil) ?? (other < self.key)
+        }
+
+        /// Whether the probe comes before `other` (`key < other`).
+        @inline(__always) func precedes(_ other: Key) -> Bool {
+            let fast = other.string.utf8.withContiguousStorageIfAvailable { right in
+                Key.precedes(self.bytes, self.integer, right, Key.integerValue(of: right))
+            }
+            return (fast ?? nil) ?? (self.key < other)
+        }
+    }
+
+    /// Calls `body` with this key as a `Probe`; with nil when its bytes are not contiguous (compare with `<`).
+    @inline(__always) func withProbe<Result>(_ body: (Probe?) -> Result) -> Result {
+        let result = self.string.utf8.withContiguousStorageIfAvailable { bytes in
+            body(Probe(key: self, bytes: bytes, integer: Key.integerValue(of: bytes)))
+        }
+        return result ?? body(nil)
     }
 
     /// Compares by UTF-16 code units as JavaScript, Java and Objective-C do; ASCII takes a byte-wise fast path.

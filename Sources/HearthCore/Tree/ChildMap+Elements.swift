@@ -1,19 +1,23 @@
 /// Operations on one sorted run of elements: a small map's whole storage, or one B+tree leaf.
 extension ChildMap {
     /// The first position in `elements` whose key is not less than `key`. O(log count).
+    /// The key's bytes and integer value are read once for the whole search (`Key.Probe`).
     static func lowerBound(_ key: Key, in elements: [Element]) -> Int {
         elements.withUnsafeBufferPointer { elements in
-            var low = 0
-            var high = elements.count
-            while low < high {
-                let middle = (low + high) / 2
-                if elements[middle].key < key {
-                    low = middle + 1
-                } else {
-                    high = middle
+            key.withProbe { probe in
+                var low = 0
+                var high = elements.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    let element = elements[middle].key
+                    if probe?.follows(element) ?? (element < key) {
+                        low = middle + 1
+                    } else {
+                        high = middle
+                    }
                 }
+                return low
             }
-            return low
         }
     }
 

@@ -16,7 +16,7 @@ extension ChildMap {
             body(&child)
             if !child.isEmpty { _ = self.insert(key, child) }
         case .emptied:
-            _ = self.remove(key)
+            _ = self.removeExisting(key)
         case .kept:
             break
         }

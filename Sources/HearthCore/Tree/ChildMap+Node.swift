@@ -81,19 +81,22 @@ extension ChildMap {
 
         /// In an inner node, the child whose subtree would hold `key`: the last child whose smallest key is at or
         /// before `key`, or the first child when `key` precedes them all. O(log fill).
+        /// The key's bytes and integer value are read once for the whole search (`Key.Probe`).
         func childIndex(for key: Key) -> Int {
             self.keys.withUnsafeBufferPointer { keys in
-                var low = 0
-                var high = keys.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if key < keys[middle] {
-                        high = middle
-                    } else {
-                        low = middle + 1
+                key.withProbe { probe in
+                    var low = 0
+                    var high = keys.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if probe?.precedes(keys[middle]) ?? (key < keys[middle]) {
+                            high = middle
+                        } else {
+                            low = middle + 1
+                        }
                     }
+                    return Swift.max(low - 1, 0)
                 }
-                return Swift.max(low - 1, 0)
             }
         }
 

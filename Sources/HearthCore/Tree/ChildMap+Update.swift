@@ -34,6 +34,12 @@ extension ChildMap {
     /// A tree whose root is left with a single leaf becomes a small map holding that leaf's elements.
     mutating func remove(_ key: Key) -> Node? {
         guard self[key] != nil else { return nil }
+        return self.removeExisting(key)
+    }
+
+    /// Removes `key`, which the map holds, returning its value: `remove` without the lookup that spares a missing
+    /// key the copies. O(log n).
+    mutating func removeExisting(_ key: Key) -> Node? {
         switch self.storage {
         case .elements(var elements):
             self.storage = .elements([])

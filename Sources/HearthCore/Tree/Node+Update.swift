@@ -55,20 +55,23 @@ extension Node {
         self.set(target.withPriority(priority), at: path)
     }
 
-    private mutating func set(_ value: Node, at keys: ArraySlice<Key>) {
+    /// Replaces the node at the path of `keys` with `value`, as `set(_:at:)` does.
+    mutating func set(_ value: Node, at keys: ArraySlice<Key>) {
         guard let first = keys.first else {
             self = value
             return
         }
-        guard case .stored(var storage) = self.representation else {
+        guard case .stored(var storage) = self.representation, case .children(var map) = storage.content else {
             self = self.setting(value, at: keys)
             return
         }
         // Let go of this node's own reference, so that `storage` is the only one unless another version holds it.
         self.representation = .empty
-        guard isKnownUniquelyReferenced(&storage), case .children(var map) = storage.content else {
-            self.representation = .stored(storage)
-            self = self.setting(value, at: keys)
+        guard isKnownUniquelyReferenced(&storage) else {
+            // Shared with another version: the edit goes into a copy of the map, which copies only what it reaches
+            // and looks each key up once (building the node anew from the old one's lookups looked each up twice).
+            map.modifyChild(first) { $0.set(value, at: keys.dropFirst()) }
+            self = Node(children: map, priority: storage.priority)
             return
         }
         // Leave the storage without the map while it is edited, so the map's nodes are uniquely held.

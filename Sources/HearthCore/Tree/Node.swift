@@ -169,8 +169,13 @@ public struct Node: Sendable {
 
     /// The node at `path` below this one; `.empty` when nothing is there.
     public func node(at path: Path) -> Node {
+        self.node(at: path.keys[...])
+    }
+
+    /// The node at the path of `keys` below this one; `.empty` when nothing is there.
+    func node(at keys: ArraySlice<Key>) -> Node {
         var current = self
-        for key in path.keys {
+        for key in keys {
             current = current.child(key)
             if current.isEmpty { return .empty }
         }

@@ -482,8 +482,10 @@ struct CommitFeed {
     /// Shallower paths first (a spine write before the writes below it), then path order; a value before its
     /// priority.
     private static func applyOrder(_ a: ResolvedMutation, _ b: ResolvedMutation) -> Bool {
-        if a.path.count != b.path.count { return a.path.count < b.path.count }
-        if a.path != b.path { return a.path < b.path }
+        let (left, right) = (a.path.keys, b.path.keys)
+        if left.count != right.count { return left.count < right.count }
+        // Paths of one depth: the first key that differs decides, read in one pass (a star's answer sorts here).
+        for (leftKey, rightKey) in zip(left, right) where leftKey != rightKey { return leftKey < rightKey }
         if case .set = a, case .setPriority = b { return true }
         return false
     }

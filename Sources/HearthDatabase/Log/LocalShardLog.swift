@@ -73,15 +73,22 @@ final class LocalShardLog: ShardLog {
     /// `tree`, each shard's tree of a namespace as the turn left it), then hands them on together once the turn's
     /// last record is durable (at once, when it is already). On the loop's thread, after the turn's last append.
     func endTurn(tree: (_ shard: Int, _ namespace: String) -> Node) {
-        let turn = self.pending.state.withLock { state in
+        var turn = self.pending.state.withLock { state in
             defer { state.turn = [] }
             return state.turn
         }
         guard !turn.isEmpty else { return }
-        var records = turn.map(\.applied)
+        // Each record's entries are moved out of the turn, not shared with it, so that taking their subtrees edits
+        // them where they lie rather than copying every entry.
+        var records: [[ShardApplied]] = []
+        records.reserveCapacity(turn.count)
+        for index in turn.indices {
+            records.append(turn[index].applied)
+            turn[index].applied = []
+        }
         ShardApplied.captureTurn(&records, tree: tree)
-        self.pending.publish(
-            zip(turn, records).map { (sequence: $0.0.sequence, applied: $0.1) }, delivery: self.delivery)
+        for index in turn.indices { swap(&turn[index].applied, &records[index]) }
+        self.pending.publish(turn, delivery: self.delivery)
     }
 
     /// The oldest record the log still holds (1 when none was ever truncated away): recovery can start from a
@@ -129,14 +136,15 @@ final class LocalShardLog: ShardLog {
     /// One write-ahead log for every shard: entries of several shards fit in one record.
     var appendsTogether: Bool { true }
 
-    func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
-        let bytes = ShardLogRecord.encode(together: entries.map { ($0.applied.shard, $0.applied.index, $0.entry) })
+    func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
+        let bytes = ShardLogRecord.encode(together: zip(applied, entries).map { ($0.shard, $0.index, $1) })
         let sequence = self.pending.state.withLock { pending in
             let sequence = self.wal.enqueue(bytes)
-            pending.add(entries.map(\.applied), at: sequence)
+            // The applied entries are kept as they came: the array is shared, no entry is copied.
+            pending.add(applied, at: sequence)
             return sequence
         }
-        return entries.map { ShardLogPosition(shard: $0.applied.shard, index: $0.applied.index, sequence: sequence) }
+        return applied.map { ShardLogPosition(shard: $0.shard, index: $0.index, sequence: sequence) }
     }
 
     /// One log for every shard: the newest of the records is durable only once all the others are.

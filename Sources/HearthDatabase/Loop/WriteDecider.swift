@@ -124,7 +124,9 @@ package final class WriteDecider: Sendable {
             transaction: id, namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
         guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
-        let decision = try self.commitTogether(id, anchor: anchor, parts: parts, spineValues: machine.spineValues)
+        let participants = parts.map { (shard: self.shards[$0.shard], intent: $0.intent) }
+        let decision = try self.commitTogether(
+            id, anchor: anchor, parts: participants, spineValues: machine.spineValues)
         if case .ordered = decision { machine.onCommittedTogether() }
         return decision
     }
@@ -134,26 +136,40 @@ package final class WriteDecider: Sendable {
     /// shard the anchor), made here without the transaction's machine, which such a write never needs.
     private func commitTogether(_ write: LoopWrite, owners: [Int]) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
-        let participants = Set(owners).sorted()
+        // Ascending and distinct (a write names a handful of shards: sorted in place, with no set built).
+        var participants = owners
+        participants.sort()
+        participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
         let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
         let parts = participants.map { shard in
             let mutations = zip(write.mutations, owners).compactMap { $0.1 == shard ? $0.0 : nil }
             let part = ShardWrite(
                 namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin)
-            return (shard: shard, intent: ShardIntent(write: part, plan: plan))
+            return (shard: self.shards[shard], intent: ShardIntent(write: part, plan: plan))
         }
         return try self.commitTogether(
             self.coordinator.nextTransactionID(), anchor: anchor, parts: parts, spineValues: [:])
     }
 
-    /// Commits transaction `id`'s parts at once on `anchor`; a detour when a participant is obstructed.
+    /// Moves the distinct values of the sorted `values` to its front, in order; returns where the rest begins.
+    private static func uniqued(_ values: inout [Int]) -> Int {
+        var end = 0
+        for index in values.indices where end == 0 || values[index] != values[end - 1] {
+            values[end] = values[index]
+            end += 1
+        }
+        return end
+    }
+
+    /// Commits transaction `id`'s parts (each with its shard's actor) at once on `anchor`; a detour when a
+    /// participant is obstructed.
     private func commitTogether(
-        _ id: TransactionID, anchor: Int, parts: [(shard: Int, intent: ShardIntent)], spineValues: [Path: Node]
+        _ id: TransactionID, anchor: Int, parts: [(shard: ShardActor, intent: ShardIntent)],
+        spineValues: [Path: Node]
     ) throws -> Decision {
-        let participants = parts.map { (shard: self.shards[$0.shard], intent: $0.intent) }
         let outcome = try self.shards[anchor].assumeIsolated { anchor in
-            try anchor.commitTogether(id, parts: participants, spineValues: spineValues)
+            try anchor.commitTogether(id, parts: parts, spineValues: spineValues)
         }
         guard case .committed(let logged, let resolved) = outcome else { return .detour }
         return .ordered(
@@ -165,7 +181,8 @@ package final class WriteDecider: Sendable {
     /// Queues write `index` of `batch` behind its connection's detour, if one is under way.
     private func joinDetour(_ batch: WriteBatch, _ index: Int) -> Bool {
         self.detours.withLock { detours in
-            guard var queue = detours.removeValue(forKey: batch.connection) else { return false }
+            // Detours are rare: with none under way, no connection is looked up.
+            guard !detours.isEmpty, var queue = detours.removeValue(forKey: batch.connection) else { return false }
             queue.append((batch, index))
             detours[batch.connection] = queue
             return true

@@ -49,18 +49,44 @@ extension Mutation {
     /// The first increment in `mutations` whose sum, against `tree` as it is before the write (where every one of a
     /// write's server values is resolved), no number can hold; nil when all fit. A write with one is refused whole.
     static func unrepresentableIncrement(_ mutations: [Mutation], in tree: Node) -> UnrepresentableIncrementError? {
+        guard case .failure(let error) = Self.resolving(mutations, in: tree, now: 0) else { return nil }
+        return error
+    }
+
+    /// `mutations` with their server values resolved against `tree` as it is before the write (every one of a write's
+    /// server values is), reading the node each replaces once, for the overflow check and the value alike: the
+    /// first increment whose sum no number can hold fails them all (the write is refused whole).
+    /// - Complexity: one lookup from the root for each mutation holding server values; none for the others.
+    static func resolving(
+        _ mutations: [Mutation], in tree: Node, now: Int64
+    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
+        var resolved: [ResolvedMutation] = []
+        resolved.reserveCapacity(mutations.count)
         for mutation in mutations {
-            let relative: Path?
             switch mutation {
             case .set(let path, let value):
-                guard value.hasServerValues else { continue }
-                relative = value.unrepresentableIncrement(existing: tree.node(at: path))
+                guard value.hasServerValues else {
+                    resolved.append(.set(path, value.node))
+                    continue
+                }
+                let existing = tree.node(at: path)
+                if let relative = value.unrepresentableIncrement(existing: existing) {
+                    return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
+                }
+                resolved.append(.set(path, value.resolved(existing: existing, now: now)))
             case .setPriority(let path, let value):
-                guard value.hasServerValues else { continue }
-                relative = value.unrepresentableIncrement(existing: Node(priorityValue: tree.node(at: path).priority))
+                guard value.hasServerValues else {
+                    resolved.append(.setPriority(path, ResolvedMutation.priority(from: value.node)))
+                    continue
+                }
+                let existing = Node(priorityValue: tree.node(at: path).priority)
+                if let relative = value.unrepresentableIncrement(existing: existing) {
+                    return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
+                }
+                let node = value.resolved(existing: existing, now: now)
+                resolved.append(.setPriority(path, ResolvedMutation.priority(from: node)))
             }
-            if let relative { return UnrepresentableIncrementError(path: mutation.path.appending(relative)) }
         }
-        return nil
+        return .success(resolved)
     }
 }

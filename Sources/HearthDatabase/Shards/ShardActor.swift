@@ -352,36 +352,43 @@ public actor ShardActor {
         }
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
         // increment no number can hold refuses the whole write before any part is appended.
+        // Each part is resolved once, here, and applied as resolved.
+        var resolvedParts: [[ResolvedMutation]] = []
+        resolvedParts.reserveCapacity(parts.count)
         for (shard, intent) in parts {
-            if let error = shard.assumeIsolated({ $0.machine.unrepresentableIncrement(in: intent.write) }) {
-                throw error
-            }
-        }
-        var appended: [(entry: ShardEntry, applied: ShardApplied)] = []
-        for (number, (shard, intent)) in parts.enumerated() {
-            let isLast = number == parts.count - 1
-            appended.append(
-                shard.assumeIsolated { shard in
-                    guard
-                        case .appended(let entry, var applied) = shard.machine.commit(
-                            transaction, intent, incrementsChecked: true)
-                    else {
-                        // Unreachable: `ShardStateMachine.commit` appends unconditionally.
-                        preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
-                    }
-                    if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
-                        committed.spineValues = spineValues
-                        applied.effect = .finished(id, decision: decision, committed: committed)
-                    }
-                    return (entry, applied)
+            resolvedParts.append(
+                try shard.assumeIsolated { shard throws(UnrepresentableIncrementError) in
+                    try shard.machine.resolving(intent.write).get()
                 })
         }
-        let positions = self.log.appendTogether(appended)
-        let resolved = appended.map { entry -> [ResolvedMutation] in
-            guard case .finished(_, _, let part?) = entry.applied.effect else { return [] }
+        var entries: [ShardEntry] = []
+        var applied: [ShardApplied] = []
+        entries.reserveCapacity(parts.count)
+        applied.reserveCapacity(parts.count)
+        for (number, (shard, intent)) in parts.enumerated() {
+            let isLast = number == parts.count - 1
+            let (entry, part) = shard.assumeIsolated { shard in
+                guard
+                    case .appended(let entry, var applied) = shard.machine.commit(
+                        transaction, intent, resolved: resolvedParts[number])
+                else {
+                    // Unreachable: `ShardStateMachine.commit` appends unconditionally.
+                    preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
+                }
+                if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
+                    committed.spineValues = spineValues
+                    applied.effect = .finished(id, decision: decision, committed: committed)
+                }
+                return (entry, applied)
+            }
+            entries.append(entry)
+            applied.append(part)
+        }
+        let resolved = applied.map { applied -> [ResolvedMutation] in
+            guard case .finished(_, _, let part?) = applied.effect else { return [] }
             return part.change.mutations
         }
-        return .committed(positions, resolved)
+        return .committed(self.log.appendTogether(entries, applied: applied), resolved)
     }
 
     /// A participant logs the decision it learned, finishing its part.

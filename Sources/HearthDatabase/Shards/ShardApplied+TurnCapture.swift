@@ -39,16 +39,23 @@ extension ShardApplied {
                         spineWrites[key, default: []] += change.mutations.map(\.path)
                         return
                     }
+                    // A turn rarely writes the spine: then no lookup of its writes is made.
+                    let spinePaths = spineWrites.isEmpty ? nil : spineWrites[key]
                     change.subtrees = subtrees.map { subtree in
-                        let isOverwritten = spineWrites[key]?.contains { path in
+                        let isOverwritten = spinePaths?.contains { path in
                             path.contains(subtree.path) || subtree.path.contains(path)
                         }
                         guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: subtree.path)).inserted
                         else {
                             return ShardSubtree(path: subtree.path, node: nil)
                         }
-                        let root = trees[key] ?? tree(shard, change.namespace)
-                        trees[key] = root
+                        let root: Node
+                        if let known = trees[key] {
+                            root = known
+                        } else {
+                            root = tree(shard, change.namespace)
+                            trees[key] = root
+                        }
                         return ShardSubtree(path: subtree.path, node: root.node(at: subtree.path))
                     }
                 }

@@ -78,17 +78,16 @@ extension ShardStateMachine {
 
     /// Applies `entry` as the next entry, `lastIndex + 1`: the machine's own commands, whose entries take that index
     /// by construction (so no index can be out of place).
-    /// - Parameter incrementsChecked: the leader found, just before, that no increment of the entry's write
-    ///   overflows against this machine (`unrepresentableIncrement(in:)`, which checks at least as much), so the
-    ///   apply need not look again.
-    mutating func applyNext(_ entry: ShardEntry, incrementsChecked: Bool = false) -> ShardApplied {
+    /// - Parameter resolved: the mutations of the entry's write as the leader resolved them against this machine just
+    ///   before (`resolving(_:)`, which found no increment that overflows), so the apply need not read them again.
+    mutating func applyNext(_ entry: ShardEntry, resolved: [ResolvedMutation]? = nil) -> ShardApplied {
         self.lastIndex += 1
         let index = self.lastIndex
         let effect: ShardApplied.Effect
         var applied: ShardWrite?
         switch entry {
         case .write(let write):
-            effect = .write(self.applyWrite(write, incrementsChecked: incrementsChecked))
+            effect = .write(self.applyWrite(write, resolved: resolved))
             applied = write
         case .prepare(let transaction, let intent):
             self.addIntent(transaction, intent)
@@ -106,7 +105,7 @@ extension ShardStateMachine {
                 ? part.map {
                     ShardTransactionPart(
                         participants: $0.plan.participants,
-                        change: self.applyWrite($0.write, incrementsChecked: incrementsChecked))
+                        change: self.applyWrite($0.write, resolved: resolved))
                 }
                 : nil
             if commit { applied = part?.write }
@@ -122,7 +121,7 @@ extension ShardStateMachine {
             self.clearReadLock(transaction)
             let committed = ShardTransactionPart(
                 participants: part.plan.participants,
-                change: self.applyWrite(part.write, incrementsChecked: incrementsChecked))
+                change: self.applyWrite(part.write, resolved: resolved))
             applied = part.write
             effect = .finished(transaction, decision: nil, committed: committed)
         }
@@ -144,21 +143,26 @@ extension ShardStateMachine {
         return (part, intent.write)
     }
 
-    /// Resolves every mutation against the tree as it is before the write, then applies them in order.
-    private mutating func applyWrite(_ write: ShardWrite, incrementsChecked: Bool = false) -> ShardChange {
+    /// Resolves every mutation against the tree as it is before the write (unless `given` holds them resolved so),
+    /// then applies them in one descent, with the result of applying them in order (`Node.apply(_:)`).
+    private mutating func applyWrite(_ write: ShardWrite, resolved given: [ResolvedMutation]? = nil) -> ShardChange {
         // Taken out of the dictionary, so the tree's nodes are held only here and are edited in place.
         var tree = self.trees.removeValue(forKey: write.namespace) ?? .empty
-        // An increment no number can hold (two writes raced past the check made when they were ordered) leaves
-        // this shard's part of the write unapplied as a whole, alike on every replica, rather than storing infinity.
-        if !incrementsChecked, Mutation.unrepresentableIncrement(write.mutations, in: tree) != nil {
-            self.trees[write.namespace] = tree.isEmpty ? nil : tree
-            return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
+        let resolved: [ResolvedMutation]
+        if let given {
+            resolved = given
+        } else {
+            // An increment no number can hold (two writes raced past the check made when they were ordered) leaves
+            // this shard's part of the write unapplied as a whole, alike on every replica, rather than storing
+            // infinity.
+            guard case .success(let mutations) = Mutation.resolving(write.mutations, in: tree, now: write.now) else {
+                self.trees[write.namespace] = tree.isEmpty ? nil : tree
+                return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
+            }
+            resolved = mutations
         }
-        let resolved = write.mutations.map { Self.resolve($0, in: tree, now: write.now) }
-        for mutation in resolved {
-            mutation.apply(to: &tree)
-            self.notePriority(mutation, namespace: write.namespace)
-        }
+        tree.apply(resolved)
+        for mutation in resolved { self.notePriority(mutation, namespace: write.namespace) }
         self.trees[write.namespace] = tree.isEmpty ? nil : tree
         var increments: [Path: LeafValue] = [:]
         for mutation in write.mutations {
@@ -175,11 +179,14 @@ extension ShardStateMachine {
     /// - Complexity: O(m × depth × log n) lookups for m mutations; no node is copied.
     static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
+        subtrees.reserveCapacity(mutations.count)
         for mutation in mutations {
-            guard mutation.path.count >= spineDepth else { return nil }
-            let keys = mutation.path.keys.prefix(spineDepth)
+            // Read out of the mutation once: each read of `path` copies it.
+            let written = mutation.path
+            guard written.count >= spineDepth else { return nil }
+            let keys = written.keys.prefix(spineDepth)
             if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }
-            let path = mutation.path.count == spineDepth ? mutation.path : Path(keys: Array(keys))
+            let path = written.count == spineDepth ? written : Path(keys: Array(keys))
             subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
         }
         return subtrees

@@ -38,8 +38,10 @@ extension ShardStateMachine {
             let current = self.node(namespace: write.namespace, at: condition.path)
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
-        if let error = self.unrepresentableIncrement(in: write) { return .unrepresentable(error) }
-        return self.append(.write(write), incrementsChecked: true)
+        switch self.resolving(write) {
+        case .success(let resolved): return self.append(.write(write), resolved: resolved)
+        case .failure(let error): return .unrepresentable(error)
+        }
     }
 
     /// Locks `paths` for a transaction that reads them before it prepares (a compare-and-set or server values on
@@ -79,10 +81,14 @@ extension ShardStateMachine {
         if commit, let part, self.landsBelowSpineLeaf(part.write) || self.lacksSpinePriority(part.write) {
             return .needsAllShards
         }
-        if commit, let part, let error = self.unrepresentableIncrement(in: part.write) {
-            return .unrepresentable(error)
+        var resolved: [ResolvedMutation]?
+        if commit, let part {
+            switch self.resolving(part.write) {
+            case .success(let mutations): resolved = mutations
+            case .failure(let error): return .unrepresentable(error)
+            }
         }
-        return self.append(.decide(transaction, commit: commit, commit ? part : nil), incrementsChecked: true)
+        return self.append(.decide(transaction, commit: commit, commit ? part : nil), resolved: resolved)
     }
 
     /// A participant logs the decision it learned, finishing its part (nothing, when the part is finished
@@ -114,11 +120,12 @@ extension ShardStateMachine {
     /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
     /// shard, in the same turn as every other participant, and once `obstacleToCommit` found nothing in any of them:
     /// the parts then go into one log record, so they are durable together or not at all.
-    /// - Parameter incrementsChecked: `unrepresentableIncrement(in:)` found nothing for the part just before.
+    /// - Parameter resolved: the part's mutations as `resolving(_:)` resolved them just before (it found no increment
+    ///   that overflows); nil to resolve them here.
     public mutating func commit(
-        _ transaction: TransactionID, _ part: ShardIntent, incrementsChecked: Bool = false
+        _ transaction: TransactionID, _ part: ShardIntent, resolved: [ResolvedMutation]? = nil
     ) -> ShardDecision {
-        self.append(.commit(transaction, part), incrementsChecked: incrementsChecked)
+        self.append(.commit(transaction, part), resolved: resolved)
     }
 
     /// The anchor logs that it may forget these decisions (the ones it still holds).
@@ -132,10 +139,18 @@ extension ShardStateMachine {
     /// the increments of its counter prepared here (they commute, so they may apply before it, in any order); a
     /// leader asks before it appends, since its machine has applied every entry before the one it is about to add.
     public func unrepresentableIncrement(in write: ShardWrite) -> UnrepresentableIncrementError? {
-        guard write.mutations.contains(where: \.hasServerValues) else { return nil }
+        guard case .failure(let error) = self.resolving(write) else { return nil }
+        return error
+    }
+
+    /// `write`'s mutations resolved against this machine as it is (what applying the write now makes of them), or
+    /// the first increment whose sum no number can hold (`unrepresentableIncrement(in:)`): a leader resolves a write
+    /// once, before it appends, and hands the result to the apply (`applyNext(_:resolved:)`).
+    /// - Complexity: one lookup from the root for each mutation holding server values.
+    public func resolving(_ write: ShardWrite) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         let tree = self.trees[write.namespace] ?? .empty
-        if let error = Mutation.unrepresentableIncrement(write.mutations, in: tree) { return error }
-        guard !self.intents.isEmpty else { return nil }
+        let resolved = Mutation.resolving(write.mutations, in: tree, now: write.now)
+        guard case .success = resolved, !self.intents.isEmpty else { return resolved }
         for mutation in write.mutations {
             guard let delta = mutation.commutingIncrementDelta?.numericValue,
                 let current = tree.node(at: mutation.path).leafValue?.numericValue,
@@ -151,9 +166,11 @@ extension ShardStateMachine {
                     if pending > 0 { rising += pending } else { falling += pending }
                 }
             }
-            if !rising.isFinite || !falling.isFinite { return UnrepresentableIncrementError(path: mutation.path) }
+            if !rising.isFinite || !falling.isFinite {
+                return .failure(UnrepresentableIncrementError(path: mutation.path))
+            }
         }
-        return nil
+        return resolved
     }
 
     /// How large a counter must be before the increments prepared beside a new one are added up: below it, even
@@ -162,11 +179,12 @@ extension ShardStateMachine {
 
     /// Whether the write names an origin this shard applied already (a write without one never has).
     func hasApplied(_ write: ShardWrite) -> Bool {
-        write.origin.map(self.sessions.contains) ?? false
+        guard let origin = write.origin else { return false }
+        return self.sessions.contains(origin)
     }
 
-    private mutating func append(_ entry: ShardEntry, incrementsChecked: Bool = false) -> ShardDecision {
-        let applied = self.applyNext(entry, incrementsChecked: incrementsChecked)
+    private mutating func append(_ entry: ShardEntry, resolved: [ResolvedMutation]? = nil) -> ShardDecision {
+        let applied = self.applyNext(entry, resolved: resolved)
         return .appended(entry, applied)
     }
 

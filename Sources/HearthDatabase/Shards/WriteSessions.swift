@@ -62,10 +62,34 @@ public struct WriteSessions: Sendable, Equatable {
         public var now: Int64
     }
 
+    /// A client id with its stable hash (`stableHash(of:)`), read once: the bucket and the bucket's dictionary both
+    /// go by it, so asking after a write hashes the id's bytes once, where hashing the `String` again for the
+    /// dictionary cost a shard more than the rest of the check. Equal when the ids are (their hashes first).
+    private struct Client: Hashable {
+        let id: String
+        let hash: UInt64
+
+        init(_ id: String) {
+            self.id = id
+            self.hash = WriteSessions.stableHash(of: id)
+        }
+
+        static func == (lhs: Client, rhs: Client) -> Bool {
+            lhs.hash == rhs.hash && lhs.id == rhs.id
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(self.hash)
+        }
+
+        /// The bucket the client's session is kept in.
+        var bucket: Int { Int(self.hash % UInt64(WriteSessions.bucketCount)) }
+    }
+
     /// The sessions, spread over `bucketCount` dictionaries by a stable hash of the client id: a replicated shard's
     /// leader keeps a copy of its machine while it applies (to put it back should the log refuse the entry), and
     /// recording then copies only the bucket it edits, not every client's session.
-    private var buckets: [[String: Session]]
+    private var buckets: [[Client: Session]]
     private static let bucketCount = 64
     /// The newest `now` recorded: the clock the sessions expire by.
     public private(set) var clock: Int64
@@ -73,13 +97,18 @@ public struct WriteSessions: Sendable, Equatable {
     /// Sessions as a snapshot kept them; the clock is the newest of their `lastUsed`.
     public init(sessions: [String: Session] = [:]) {
         self.buckets = Array(repeating: [:], count: Self.bucketCount)
-        for (client, session) in sessions { self.buckets[Self.bucket(of: client)][client] = session }
+        for (id, session) in sessions {
+            let client = Client(id)
+            self.buckets[client.bucket][client] = session
+        }
         self.clock = sessions.values.map(\.lastUsed).max() ?? 0
     }
 
     /// Every client's session (for snapshots and tests: O(clients)).
     public var sessions: [String: Session] {
-        self.buckets.reduce(into: [:]) { all, bucket in all.merge(bucket) { first, _ in first } }
+        self.buckets.reduce(into: [:]) { all, bucket in
+            for (client, session) in bucket where all[client.id] == nil { all[client.id] = session }
+        }
     }
 
     /// How many clients are remembered.
@@ -87,7 +116,8 @@ public struct WriteSessions: Sendable, Equatable {
 
     /// Whether the write was applied here already, or is one its client settled (answered) before.
     public func contains(_ origin: WriteOrigin) -> Bool {
-        guard let session = self.buckets[Self.bucket(of: origin.client)][origin.client] else { return false }
+        let client = Client(origin.client)
+        guard let session = self.buckets[client.bucket][client] else { return false }
         return origin.sequence < session.settledBelow || session.applied.contains(origin.sequence)
     }
 
@@ -97,8 +127,8 @@ public struct WriteSessions: Sendable, Equatable {
         let clock = max(self.clock, record.now)
         self.clock = clock
         // Edited in place: a copy of the session would copy its set of applied writes on every record.
-        let client = record.origin.client
-        let bucket = Self.bucket(of: client)
+        let client = Client(record.origin.client)
+        let bucket = client.bucket
         // One lookup, where asking first whether the client is known costs a second hash of its id.
         let knownInBucket = self.buckets[bucket].count
         self.buckets[bucket][client, default: Session(settledBelow: 0, applied: [], lastUsed: clock)]
@@ -116,16 +146,18 @@ public struct WriteSessions: Sendable, Equatable {
         let count = self.count
         if count > Self.capacity {
             let oldest = self.sessions.sorted { ($0.value.lastUsed, $0.key) < ($1.value.lastUsed, $1.key) }
-            for (client, _) in oldest.prefix(count - Self.capacity * 7 / 8) {
-                self.buckets[Self.bucket(of: client)][client] = nil
+            for (id, _) in oldest.prefix(count - Self.capacity * 7 / 8) {
+                let client = Client(id)
+                self.buckets[client.bucket][client] = nil
             }
         }
     }
 
-    /// The bucket of `client`: FNV-1a of its UTF-8, the same in every process (Swift's own hash is seeded per run).
-    private static func bucket(of client: String) -> Int {
+    /// FNV-1a of `client`'s UTF-8: the same in every process (Swift's own hash is seeded per run), so a client's
+    /// bucket is too.
+    private static func stableHash(of client: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in client.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(hash % UInt64(Self.bucketCount))
+        return hash
     }
 }

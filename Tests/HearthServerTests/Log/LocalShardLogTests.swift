@@ -101,7 +101,7 @@ import Testing
             }
             parts.append((entry, applied))
         }
-        let positions = log.appendTogether(parts)
+        let positions = log.appendTogether(parts.map(\.entry), applied: parts.map(\.applied))
         #expect(positions.map(\.shard) == [0, 2] && positions.map(\.index) == [1, 1])
         #expect(positions.map(\.sequence) == [1, 1])
         try await log.waitUntilCommitted(positions)

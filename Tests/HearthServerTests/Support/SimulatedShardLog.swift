@@ -90,16 +90,16 @@ final class SimulatedShardLog: ShardLog {
     /// One log (`Ordering.oneLog`) holds entries of several shards in one record.
     var appendsTogether: Bool { self.ordering == .oneLog }
 
-    func appendTogether(_ entries: [(entry: ShardEntry, applied: ShardApplied)]) -> [ShardLogPosition] {
+    func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
         precondition(self.ordering == .oneLog, "a log per shard cannot append entries of several shards together")
-        let bytes = ShardLogRecord.encode(together: entries.map { ($0.applied.shard, $0.applied.index, $0.entry) })
+        let bytes = ShardLogRecord.encode(together: zip(applied, entries).map { ($0.shard, $0.index, $1) })
         return self.state.withLock { state in
-            let positions = entries.map {
-                ShardLogPosition(shard: $0.applied.shard, index: $0.applied.index, sequence: state.nextSequence)
+            let positions = applied.map {
+                ShardLogPosition(shard: $0.shard, index: $0.index, sequence: state.nextSequence)
             }
             state.nextSequence += 1
             if !state.isCrashed {
-                state.uncommitted.append(Slot(positions: positions, bytes: bytes, applied: entries.map(\.applied)))
+                state.uncommitted.append(Slot(positions: positions, bytes: bytes, applied: applied))
             }
             return positions
         }
