@@ -24,8 +24,8 @@ final class PeerConnectionHandler: ConnectionHandler {
     private enum State {
         case handshaking(PeerHandshake)
         case established(PeerLink)
-        /// A node that proved the secret asked to join; its request is the next frame.
-        case awaitingJoin
+        /// A node of this release that proved the secret asked to join; its request is the next frame.
+        case awaitingJoin(HearthRelease)
         /// A node asked to join; the answer is being worked out.
         case answeringJoin
         case failed
@@ -96,13 +96,13 @@ final class PeerConnectionHandler: ConnectionHandler {
             }
             link.received(bytes: PeerFrame.headerSize + frame.payload.count)
             self.core.deliver(frame.kind, frame.payload, from: link.peer)
-        case .awaitingJoin:
+        case .awaitingJoin(let release):
             guard frame.kind == PeerFrameKind.join.rawValue else {
                 throw PeerFrameError(
                     .unexpectedFrame, "A node asking to join sent a frame of kind \(frame.kind) instead of its request."
                 )
             }
-            try self.answerJoin(frame.payload, on: connection)
+            try self.answerJoin(frame.payload, from: release, on: connection)
         case .answeringJoin, .failed:
             break
         }
@@ -116,7 +116,7 @@ final class PeerConnectionHandler: ConnectionHandler {
                 throw PeerFrameError(
                     .unexpectedFrame, "A node asked to join before this node could take members; ask again shortly.")
             }
-            self.state = .awaitingJoin
+            self.state = .awaitingJoin(hello.release.release)
             return
         }
         let link = try self.expectedLink(for: NodeID(hello.node))
@@ -137,8 +137,11 @@ final class PeerConnectionHandler: ConnectionHandler {
         self.flushPending(link, on: connection)
     }
 
-    /// Hands a join request to the transport's join handler; its answer comes back as a `PeerJoinReplyMessage`.
-    private func answerJoin(_ request: [UInt8], on connection: Connection) throws(PeerFrameError) {
+    /// Hands a join request from a node of `release` to the transport's join handler; its answer comes back as a
+    /// `PeerJoinReplyMessage`.
+    private func answerJoin(_ request: [UInt8], from release: HearthRelease, on connection: Connection)
+        throws(PeerFrameError)
+    {
         guard let handler = self.core.joinHandler.withLock({ $0 }) else {
             throw PeerFrameError(
                 .unexpectedFrame, "A node asked to join before this node could take members; ask again shortly.")
@@ -147,7 +150,9 @@ final class PeerConnectionHandler: ConnectionHandler {
         connection.setTimer(after: Self.joinTimeout.reactorNanoseconds)
         let core = self.core
         let id = connection.id
-        handler.call(request) { reply in core.loop.withLock { $0 }?.send(PeerJoinReplyMessage(reply: reply), to: id) }
+        handler.call(request, release) { reply in
+            core.loop.withLock { $0 }?.send(PeerJoinReplyMessage(reply: reply), to: id)
+        }
     }
 
     /// The link for the node that proved itself, if that node may use this connection: a dialed connection must

@@ -18,9 +18,10 @@ import Synchronization
 package final class PeerTransport: Sendable {
     /// Inbound frames: the sending peer, the frame's kind (never 0, the hello) and its payload.
     package typealias FrameHandler = @Sendable (NodeID, UInt8, [UInt8]) -> Void
-    /// A join request's payload, and where its answer goes (from any thread, once).
+    /// A join request's payload, the release the joining node named in its hello, and where the answer goes (from
+    /// any thread, once).
     package typealias JoinHandler =
-        @Sendable (_ request: [UInt8], _ reply: @escaping @Sendable ([UInt8]) -> Void) ->
+        @Sendable (_ request: [UInt8], _ release: HearthRelease, _ reply: @escaping @Sendable ([UInt8]) -> Void) ->
         Void
 
     /// What happened to a frame given to `send`.

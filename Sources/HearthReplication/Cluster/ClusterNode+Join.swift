@@ -106,16 +106,20 @@ extension ClusterNode {
 
     /// Answers the join requests other nodes send to this node's peer port, one at a time, until the node stops.
     func answerJoins() async {
-        for await (request, reply) in self.joinRequests {
-            reply(await self.answerJoin(request).encoded())
+        for await (request, release, reply) in self.joinRequests {
+            reply(await self.answerJoin(request, from: release).encoded())
         }
     }
 
-    /// The answer to one join request: taken (the member list committed the node, or already had it), pointed to
-    /// the member list's leader, or refused with the reason.
-    func answerJoin(_ bytes: [UInt8]) async -> JoinReply {
+    /// The answer to one join request from a node of `release`: taken (the member list committed the node, or
+    /// already had it), pointed to the member list's leader, or refused with the reason — before the member list
+    /// takes a node whose release cannot run this cluster's layout (`JoinRelease`).
+    func answerJoin(_ bytes: [UInt8], from release: HearthRelease) async -> JoinReply {
         guard let request = try? JoinRequest(decoding: bytes) else {
             return .refused("The join request cannot be read; run the same Hearth release on every node.")
+        }
+        if let refusal = JoinRelease.refusal(of: request.node.id, at: release, into: self.cluster) {
+            return .refused(refusal)
         }
         let asked = request.node
         let list = self.members

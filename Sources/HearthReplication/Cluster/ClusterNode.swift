@@ -23,9 +23,11 @@ package final class ClusterNode: NodeBackend {
     let membership: MembershipShell
     let database: ReplicatedDatabase
     /// Join requests other nodes sent to this one's peer port, waiting for an answer (`answerJoins`).
-    let joinRequests: AsyncStream<(request: [UInt8], reply: @Sendable ([UInt8]) -> Void)>
-    private let joinInbox: AsyncStream<(request: [UInt8], reply: @Sendable ([UInt8]) -> Void)>.Continuation
+    let joinRequests: AsyncStream<JoinAsk>
+    private let joinInbox: AsyncStream<JoinAsk>.Continuation
     let log: Log
+    /// A join request's bytes, the joining node's release (from its hello), and where its answer goes.
+    typealias JoinAsk = (request: [UInt8], release: HearthRelease, reply: @Sendable ([UInt8]) -> Void)
 
     private init(
         cluster: ClusterConfiguration, node: NodeID, transport: PeerTransport, membership: MembershipShell,
@@ -145,8 +147,8 @@ package final class ClusterNode: NodeBackend {
                 transport.addPeer(other.id, at: try SocketAddress(host: other.host, port: other.peerPort))
             }
             database.directory.onChange { [weak clusterNode] list in clusterNode?.membersChanged(list) }
-            transport.setJoinHandler { [weak clusterNode] request, reply in
-                clusterNode?.joinInbox.yield((request, reply))
+            transport.setJoinHandler { [weak clusterNode] request, release, reply in
+                clusterNode?.joinInbox.yield((request, release, reply))
             }
             transport.setDisconnectHandler { peer in
                 database.calls.connectionLost(to: peer)

@@ -21,7 +21,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aStrangersJoinIsNeverRead() async throws {
         let member = try Harness.start(try Harness.configuration("n1"), inbox: FrameInbox())
         let asked = Mutex(0)
-        member.setJoinHandler { _, reply in
+        member.setJoinHandler { _, _, reply in
             asked.withLock { $0 += 1 }
             reply(JoinReply.refused("test").encoded())
         }

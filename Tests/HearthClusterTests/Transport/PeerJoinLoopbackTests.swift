@@ -1,10 +1,11 @@
 import HearthCluster
 import HearthNet
+import HearthSystem
 import HearthTestKit
 import Testing
 
 /// The join exchange over a real peer port: a node that knows only a member's address asks to join and gets the
-/// member's answer; a member that takes no members yet closes the connection.
+/// member's answer (which hears the release the node named in its hello); a member that takes no members yet closes the connection.
 @Suite struct PeerJoinLoopbackTests {
     typealias Harness = PeerTransportHarness
 
@@ -16,7 +17,9 @@ import Testing
             name: "test",
             nodes: [ClusterConfiguration.Node(id: "n1", host: "127.0.0.1", httpPort: 9001, peerPort: member.port)],
             shards: 4, replicationFactor: 1)
-        member.setJoinHandler { request, reply in
+        let releases = Lock<[HearthRelease]>([])
+        member.setJoinHandler { request, release, reply in
+            releases.withLock { $0.append(release) }
             guard let asked = try? JoinRequest(decoding: request) else { return }
             var list = MemberList(founding: founding)
             _ = list.apply(.add(asked.node), at: 1)
@@ -33,6 +36,13 @@ import Testing
         }
         #expect(received == founding)
         #expect(members.active == ["n1", "n4"])
+        let older = HearthRelease(major: 0, minor: 2, patch: 0)
+        _ = try await onDedicatedThread {
+            try PeerJoinClient.ask(
+                address, JoinRequest(node: Self.newcomer), secret: Harness.secret,
+                release: PeerReleaseTag(release: older, minimumPeer: older), timeout: .seconds(10))
+        }
+        #expect(releases.withLock { $0 } == [HearthVersion.current, older])
         await member.shutdown()
     }
 

@@ -77,11 +77,11 @@ import Testing
         #expect(reader.isAtEnd)
     }
 
-    /// Adjacent minor releases establish both ways, and this release establishes with a 0.1.0 hello.
+    /// Adjacent minor releases establish both ways, and this release establishes with a 0.2.0 hello.
     @Test func adjacentReleasesEstablish() {
         for (dialer, acceptor) in [
             (Self.tag("0.2.0"), Self.tag("0.1.0")), (Self.tag("0.1.0"), Self.tag("0.2.0")),
-            (PeerReleaseTag.current, nil), (nil, PeerReleaseTag.current),
+            (PeerReleaseTag.current, Self.tag("0.2.0")), (Self.tag("0.2.0"), PeerReleaseTag.current),
         ] {
             let (dialerError, acceptorError) = Self.connect(dialer: dialer, acceptor: acceptor)
             #expect(dialerError == nil && acceptorError == nil, "\(String(describing: dialerError ?? acceptorError))")
