@@ -137,6 +137,22 @@ struct CommitFeed {
     /// the queued paths on its way (adding and removing the first part there cost a star 3 % of a node's CPU).
     mutating func receive(_ batch: [ShardApplied]) -> [Update] {
         var updates: [Update] = []
+        self.receive(run: batch, into: &updates)
+        return updates
+    }
+
+    /// `receive(_:)` for runs of entries in commit order (each a log record's, or a write loop turn's), as the
+    /// single node's log hands them over: the same as receiving them joined, but for a transaction whose parts lie
+    /// in two runs, which takes the queued path instead of being shown at once (a turn's and a record's parts are
+    /// always in one run). They are never joined into one array, which would copy every entry.
+    mutating func receive(runs: [[ShardApplied]]) -> [Update] {
+        var updates: [Update] = []
+        for run in runs { self.receive(run: run, into: &updates) }
+        return updates
+    }
+
+    /// Takes one run of entries in commit order, appending the updates that became ready.
+    private mutating func receive(run batch: [ShardApplied], into updates: inout [Update]) {
         var start = batch.startIndex
         while start < batch.endIndex {
             var end = start + 1
@@ -150,7 +166,6 @@ struct CommitFeed {
             self.receive(batch[start..<end], into: &updates)
             start = end
         }
-        return updates
     }
 
     /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards.

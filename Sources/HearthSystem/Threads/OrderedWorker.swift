@@ -37,6 +37,18 @@ public final class OrderedWorker<Item: Sendable>: Sendable {
         if isAccepted { self.wake.signal() }
     }
 
+    /// Queues `items`, in order, with one lock and one wake-up for all of them; dropped once `finish()` has been
+    /// called. Sending none does nothing.
+    public func send(contentsOf items: [Item]) {
+        guard !items.isEmpty else { return }
+        let isAccepted = self.state.withLock { state in
+            guard !state.isFinishing else { return false }
+            state.items.append(contentsOf: items)
+            return true
+        }
+        if isAccepted { self.wake.signal() }
+    }
+
     /// Items sent and not yet taken by the thread.
     public var backlog: Int { self.state.withLock { $0.items.count } }
 
