@@ -416,15 +416,12 @@ struct CommitFeed {
     ) -> Update? {
         guard let namespace = parts.first?.change.namespace else { return nil }
         var subtrees: [ShardSubtree]?
-        if isInOrder, restored.isEmpty {
-            subtrees = []
-            for part in parts {
-                guard let own = part.change.subtrees else {
-                    subtrees = nil
-                    break
-                }
-                subtrees?.append(contentsOf: own)
-            }
+        if isInOrder, restored.isEmpty, parts.allSatisfy({ $0.change.subtrees != nil }) {
+            // Sized once: appended part by part, the array grew (a second allocation and a copy) for every star.
+            var joined: [ShardSubtree] = []
+            joined.reserveCapacity(parts.reduce(0) { $0 + ($1.change.subtrees?.count ?? 0) })
+            for part in parts { joined += part.change.subtrees ?? [] }
+            subtrees = joined
         }
         // Only a view that applies the mutations itself adds the increments; one given the subtrees never reads them.
         var increments: [Path: LeafValue] = [:]
@@ -433,7 +430,9 @@ struct CommitFeed {
         }
         let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
         return Update(
-            namespace: namespace, parts: parts.map(\.change.mutations) + restored, spineValues: spineValues,
+            namespace: namespace,
+            parts: restored.isEmpty ? parts.map(\.change.mutations) : parts.map(\.change.mutations) + restored,
+            spineValues: spineValues,
             increments: increments, subtrees: subtrees)
     }
 
