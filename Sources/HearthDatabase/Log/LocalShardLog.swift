@@ -80,7 +80,7 @@ final class LocalShardLog: ShardLog {
         var entries: [ShardApplied] = []
         guard let sequence = self.pending.state.withLock({ $0.takeTurn(into: &entries) }) else { return }
         ShardApplied.captureTurn(&entries, tree: tree)
-        self.pending.publish(entries, through: sequence, delivery: self.delivery)
+        self.pending.publish(consume entries, through: sequence, delivery: self.delivery)
     }
 
     /// The oldest record the log still holds (1 when none was ever truncated away): recovery can start from a
@@ -240,7 +240,7 @@ final class PendingEntries: Sendable {
                 guard let applied = state.entries.removeValue(forKey: sequence) else { continue }
                 runs.append((applied, sequence))
             }
-            delivery.send(contentsOf: runs)
+            delivery.send(contentsOf: consume runs)
         }
     }
 
@@ -248,14 +248,18 @@ final class PendingEntries: Sendable {
     /// go to `delivery` together, at once when that record is durable already, else when `durable` reaches it.
     /// Together, the entry that carries a subtree is shown with the earlier ones of the turn it supersedes
     /// (`ViewState.isSuperseded`); their writes are answered together anyway (`WriteTurn`).
+    /// The entries are moved along, so the commit thread that shows them frees them, not this one.
     func publish(
-        _ entries: [ShardApplied], through last: UInt64, delivery: OrderedWorker<([ShardApplied], UInt64)>
+        _ entries: consuming [ShardApplied], through last: UInt64, delivery: OrderedWorker<([ShardApplied], UInt64)>
     ) {
+        var entries = entries
         self.state.withLock { state in
+            let taken = entries
+            entries = []
             if last <= state.durableSequence {
-                delivery.send((entries, last))
+                delivery.send((taken, last))
             } else {
-                state.entries[last] = entries
+                state.entries[last] = taken
             }
         }
     }
