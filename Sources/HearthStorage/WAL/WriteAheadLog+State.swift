@@ -47,9 +47,6 @@ extension WriteAheadLog {
         var isWriterSleeping = false
         /// The writer waits out a batch window and needs a signal only if the batch is full.
         var isWriterGathering = false
-        /// Where the window the writer waits out ends, once it waits for company with nothing pending (after a
-        /// batch with company): the records that come meanwhile go together at its end.
-        var windowEnd: UInt64?
         /// The last batch written held more than one record: writes arrive together, so with `.batch` the next
         /// batch waits for company; after a batch of one, the next record is written at once.
         var lastBatchHadCompany = false
@@ -67,47 +64,39 @@ extension WriteAheadLog {
             self.segmentWriter = segmentWriter
         }
 
-        /// What the writer does next, at monotonic time `now`; called under the lock.
+        /// What the writer does next, at monotonic time `now`; called under the lock. A pure function of the state
+        /// and the time, so the batching rules are tested without a thread or a clock.
         ///
         /// With `.batch` on the writer thread, while writes arrive together (the last batch held more than one
-        /// record) a batch waits for company: up to one window after its oldest record came, or, when the last batch
-        /// left nothing pending, one window after that batch, waited out at once rather than asleep until the first
-        /// record comes and then for a window from it. So a steady stream of writes costs the writer one wake-up per
-        /// batch (the window's end) where it cost two, and each enqueue finds the writer gathering, with no signal to
-        /// send. A window that passes with nothing pending puts the writer to sleep; the first record then wakes it
-        /// and waits out a window of its own, as before.
+        /// record), a batch waits for company up to one window after its oldest record came; after a batch of one,
+        /// the next record is written at once. The window opens with the first record rather than when the last
+        /// batch ended: in a closed loop the next writes come back some time after a batch's answers leave, and a
+        /// window waited out from the batch's end (one wake-up fewer when nothing is pending) closed before most of
+        /// them came, so batches were smaller and fsyncs more frequent, which cost more than the wake-up saved.
         mutating func nextStep(_ configuration: WALConfiguration, now: UInt64) -> WriterStep {
+            // The writer is awake now: a gather it was in has ended (cleared here, not with a lock of its own).
             self.isWriterGathering = false
             if self.failure != nil {
                 return .exit
             }
-            let gathers =
-                configuration.fsync == .batch && configuration.writer == .dedicatedThread && self.phase != .closing
-                && self.lastBatchHadCompany
-            let window = UInt64(max(0, configuration.batchWindowMicroseconds)) * 1_000
             if self.pending.isEmpty {
                 if self.phase == .closing {
                     return .exit
                 }
-                if gathers, self.windowEnd == nil {
-                    let deadline = now + window
-                    self.windowEnd = deadline
-                    self.isWriterGathering = true
-                    return .gather(deadline: deadline)
-                }
-                self.windowEnd = nil
                 self.isWriterSleeping = true
                 return .sleep
             }
-            if gathers && self.pendingBytes < configuration.batchMaximumBytes {
-                let deadline = self.windowEnd ?? (self.oldestPendingTime + window)
+            if configuration.fsync == .batch && configuration.writer == .dedicatedThread && self.phase != .closing
+                && self.lastBatchHadCompany && self.pendingBytes < configuration.batchMaximumBytes
+            {
+                let window = UInt64(max(0, configuration.batchWindowMicroseconds)) * 1_000
+                let deadline = self.oldestPendingTime + window
                 if now < deadline {
                     self.isWriterGathering = true
                     return .gather(deadline: deadline)
                 }
             }
             let records = self.pending
-            self.windowEnd = nil
             self.lastBatchHadCompany = records.count > 1
             self.pending.removeAll(keepingCapacity: true)
             self.pendingBytes = 0
