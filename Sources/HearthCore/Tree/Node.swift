@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A persistent, immutable JSON tree: the database's value type.
 ///
 /// A node is empty (Firebase's `null`), a leaf holding a `LeafValue`, or an ordered map of non-empty children.
@@ -25,9 +23,9 @@ public struct Node: Sendable {
         var content: Content
         /// Priorities are rare, so they live behind one word instead of inline in every node.
         private let priorityBox: PriorityBox?
-        /// The Firebase hash once computed (see `Node+Hash.swift`). A lazy reference costs one word per node, where a
-        /// lock around an optional string costs three; two threads racing to fill it compute the same value.
-        let cachedHash = AtomicLazyReference<HashText>()
+        /// The Firebase hash once computed (see `Node+Hash.swift`). The slot costs one word per node, where a lock
+        /// around an optional string costs three; two threads racing to fill it compute the same value.
+        let cachedHash = HashSlot()
 
         init(content: Content, priority: Priority?) {
             self.content = content

@@ -142,6 +142,27 @@ struct CommitFeed {
     /// the queued paths on its way (adding and removing the first part there cost a star 3 % of a node's CPU).
     mutating func receive(_ batch: [ShardApplied]) -> [Update] {
         var updates: [Update] = []
+        // Usually one update per entry at most (more only when these release entries queued before them): sized
+        // once, the array is not reallocated as it grows, and a large allocation also consolidates the allocator's
+        // free lists.
+        updates.reserveCapacity(batch.count)
+        self.receive(run: batch, into: &updates)
+        return updates
+    }
+
+    /// `receive(_:)` for runs of entries in commit order (each a log record's, or a write loop turn's), as the
+    /// single node's log hands them over: the same as receiving them joined, but for a transaction whose parts lie
+    /// in two runs, which takes the queued path instead of being shown at once (a turn's and a record's parts are
+    /// always in one run). They are never joined into one array, which would copy every entry.
+    mutating func receive(runs: [[ShardApplied]]) -> [Update] {
+        var updates: [Update] = []
+        updates.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+        for run in runs { self.receive(run: run, into: &updates) }
+        return updates
+    }
+
+    /// Takes one run of entries in commit order, appending the updates that became ready.
+    private mutating func receive(run batch: [ShardApplied], into updates: inout [Update]) {
         var start = batch.startIndex
         while start < batch.endIndex {
             var end = start + 1
@@ -155,7 +176,6 @@ struct CommitFeed {
             self.receive(batch[start..<end], into: &updates)
             start = end
         }
-        return updates
     }
 
     /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards.
@@ -406,15 +426,12 @@ struct CommitFeed {
     ) -> Update? {
         guard let namespace = parts.first?.change.namespace else { return nil }
         var subtrees: [ShardSubtree]?
-        if isInOrder, restored.isEmpty {
-            subtrees = []
-            for part in parts {
-                guard let own = part.change.subtrees else {
-                    subtrees = nil
-                    break
-                }
-                subtrees?.append(contentsOf: own)
-            }
+        if isInOrder, restored.isEmpty, parts.allSatisfy({ $0.change.subtrees != nil }) {
+            // Sized once: appended part by part, the array grew (a second allocation and a copy) for every star.
+            var joined: [ShardSubtree] = []
+            joined.reserveCapacity(parts.reduce(0) { $0 + ($1.change.subtrees?.count ?? 0) })
+            for part in parts { joined += part.change.subtrees ?? [] }
+            subtrees = joined
         }
         // Only a view that applies the mutations itself adds the increments; one given the subtrees never reads them.
         var increments: [Path: LeafValue] = [:]
@@ -423,7 +440,9 @@ struct CommitFeed {
         }
         let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
         return Update(
-            namespace: namespace, parts: parts.map(\.change.mutations) + restored, spineValues: spineValues,
+            namespace: namespace,
+            parts: restored.isEmpty ? parts.map(\.change.mutations) : parts.map(\.change.mutations) + restored,
+            spineValues: spineValues,
             increments: increments, subtrees: subtrees)
     }
 

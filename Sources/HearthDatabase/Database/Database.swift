@@ -58,7 +58,7 @@ public final class Database: DatabaseAccess {
         walConfiguration.segmentBytes = configuration.walSegmentBytes
         let shardLog = try LocalShardLog.open(
             directory: directory + "/wal", configuration: walConfiguration, fileSystem: fileSystem
-        ) { batch, sequence in view.receive(batch, through: sequence) }
+        ) { runs, sequence in view.receive(runs, through: sequence) }
         let snapshots = try SnapshotStore(directory: directory + "/snapshots", retaining: 2, fileSystem: fileSystem)
         phases.end("wal_scan")
 

@@ -129,16 +129,16 @@ public final class DatabaseView: Sendable {
         self.state.withLock { $0.data.feed.pruneDecisions() }
     }
 
-    /// Takes a batch of committed entries (log records up to `sequence`), applies what became ready, tells the
-    /// listeners, then resumes the waiters whose entries are shown.
-    func receive(_ batch: [ShardApplied], through sequence: UInt64) {
+    /// Takes a batch of committed entries (log records up to `sequence`) as the log kept them, in runs in commit
+    /// order, applies what became ready, tells the listeners, then resumes the waiters whose entries are shown.
+    func receive(_ runs: [[ShardApplied]], through sequence: UInt64) {
         let (applied, snapshot) = self.state.withLock { state in
-            let notifications = state.data.receive(batch, registry: state.registry)
+            let notifications = state.data.receive(runs: runs, registry: state.registry)
             state.data.logSequence = sequence
             return (state.enqueue(notifications), state.data.capture())
         }
         if let applied { self.publish(applied) }
-        self.onApplied(batch.count, snapshot)
+        self.onApplied(runs.reduce(0) { $0 + $1.count }, snapshot)
     }
 
     /// Takes a batch of one shard's committed entries, received through `position` of the shard's replicated log

@@ -22,6 +22,13 @@ struct ViewState {
         self.apply(self.feed.receive(batch), registry: registry)
     }
 
+    /// `receive(_:registry:)` for runs of entries in commit order (`CommitFeed.receive(runs:)`), applied together.
+    mutating func receive(runs: [[ShardApplied]], registry: ListenRegistry)
+        -> [(change: CommittedChange, listeners: [any ChangeListener])]
+    {
+        self.apply(self.feed.receive(runs: runs), registry: registry)
+    }
+
     /// Takes a shard's snapshot in place of the entries it covers (`CommitFeed.restore`) and applies every change
     /// that became ready; returns each change some listener hears, with those listeners.
     mutating func restore(_ snapshot: ShardSnapshot, registry: ListenRegistry = ListenRegistry())

@@ -7,9 +7,11 @@ import Synchronization
 ///
 /// Entries of all shards share one record sequence and one group-commit fsync, as multi-Raft stores keep many
 /// groups in one engine. An entry's decoded `ShardApplied` stays in memory until its record is durable (so the read
-/// view never parses what a shard just built); then the batch goes to `onCommitted` in record order, on a thread of
-/// its own (`OrderedWorker`): the read view's update and the fan-out to listeners run beside the next write and
-/// fsync rather than between them. Waiting for a commit is waiting for durability; a write is shown once the view
+/// view never parses what a shard just built); then its run of entries (a record's, or a whole turn's) goes to
+/// `onCommitted` in record order, on a thread of its own (`OrderedWorker`): the read view's update and the fan-out to
+/// listeners run beside the next write and fsync rather than between them. Runs are handed on as they were kept,
+/// never joined into one array on the way: joining copied every entry once on the log's thread and again on the
+/// commit thread. Waiting for a commit is waiting for durability; a write is shown once the view
 /// says so (`DatabaseView.waitUntilApplied`).
 ///
 /// Under the write loop (`holdTurns`), the entries of the turn under way are held back until `endTurn` has taken
@@ -39,16 +41,17 @@ final class LocalShardLog: ShardLog {
     }
 
     /// Opens the log on `fileSystem`; once `start()` has been called, committed entries go to `onCommitted` in
-    /// record order, with the sequence number of the last record of the batch.
+    /// record order, as runs (each a record's entries, or a write loop turn's), with the sequence number of the last
+    /// record of the batch.
     static func open(
         directory: String, configuration: WALConfiguration, fileSystem: any FileSystem,
-        onCommitted: @escaping @Sendable ([ShardApplied], UInt64) -> Void
+        onCommitted: @escaping @Sendable (_ runs: [[ShardApplied]], _ sequence: UInt64) -> Void
     ) throws -> LocalShardLog {
         let pending = PendingEntries()
         // Batches that queued while the thread was busy go on as one: their changes are published together.
         let delivery = try OrderedWorker<([ShardApplied], UInt64)>(name: "hearth-commits") { batches in
             guard let last = batches.last?.1 else { return }
-            onCommitted(batches.count == 1 ? batches[0].0 : batches.flatMap(\.0), last)
+            onCommitted(batches.map(\.0), last)
         }
         let wal: WriteAheadLog
         do {
@@ -73,22 +76,11 @@ final class LocalShardLog: ShardLog {
     /// `tree`, each shard's tree of a namespace as the turn left it), then hands them on together once the turn's
     /// last record is durable (at once, when it is already). On the loop's thread, after the turn's last append.
     func endTurn(tree: (_ shard: Int, _ namespace: String) -> Node) {
-        var turn = self.pending.state.withLock { state in
-            defer { state.turn = [] }
-            return state.turn
-        }
-        guard !turn.isEmpty else { return }
-        // Each record's entries are moved out of the turn, not shared with it, so that taking their subtrees edits
-        // them where they lie rather than copying every entry.
-        var records: [[ShardApplied]] = []
-        records.reserveCapacity(turn.count)
-        for index in turn.indices {
-            records.append(turn[index].applied)
-            turn[index].applied = []
-        }
-        ShardApplied.captureTurn(&records, tree: tree)
-        for index in turn.indices { swap(&turn[index].applied, &records[index]) }
-        self.pending.publish(turn, delivery: self.delivery)
+        // Swapped out rather than copied, so the entries' array is this turn's alone and takes its subtrees in place.
+        var entries: [ShardApplied] = []
+        guard let sequence = self.pending.state.withLock({ $0.takeTurn(into: &entries) }) else { return }
+        ShardApplied.captureTurn(&entries, tree: tree)
+        self.pending.publish(consume entries, through: sequence, delivery: self.delivery)
     }
 
     /// The oldest record the log still holds (1 when none was ever truncated away): recovery can start from a
@@ -127,7 +119,7 @@ final class LocalShardLog: ShardLog {
         let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
         let sequence = self.pending.state.withLock { pending in
             let sequence = self.wal.enqueue(bytes)
-            pending.add([applied], at: sequence)
+            pending.add(CollectionOfOne(applied), at: sequence)
             return sequence
         }
         return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
@@ -199,20 +191,32 @@ final class PendingEntries: Sendable {
         /// A turn of the write loop keeps all its entries under its last record, so that they reach the view
         /// together (`publish`); its earlier records have none.
         var entries: [UInt64: [ShardApplied]] = [:]
-        /// The records of the write loop's turn under way, in order, with their entries (`LocalShardLog.holdTurns`).
-        var turn: [(sequence: UInt64, applied: [ShardApplied])] = []
+        /// The entries of the write loop's turn under way, in record order (`LocalShardLog.holdTurns`).
+        var turn: [ShardApplied] = []
+        /// The sequence number of the turn's last record so far; nil when the turn appended nothing yet.
+        var turnSequence: UInt64?
         /// Entries appended go to `turn` rather than `entries`.
         var holdsTurns = false
         /// Every record up to here is durable.
         var durableSequence: UInt64 = 0
 
         /// Keeps the entries of record `sequence` until it is durable, or its turn ends.
-        mutating func add(_ applied: [ShardApplied], at sequence: UInt64) {
+        mutating func add(_ applied: some Collection<ShardApplied>, at sequence: UInt64) {
             if self.holdsTurns {
-                self.turn.append((sequence, applied))
+                self.turn.append(contentsOf: applied)
+                self.turnSequence = sequence
             } else {
-                self.entries[sequence] = applied
+                self.entries[sequence] = Array(applied)
             }
+        }
+
+        /// Hands the turn under way to `entries` (which must be empty) and starts the next one; returns the sequence
+        /// number of the turn's last record, or nil (leaving `entries` empty) when it appended nothing.
+        mutating func takeTurn(into entries: inout [ShardApplied]) -> UInt64? {
+            guard let sequence = self.turnSequence else { return nil }
+            swap(&entries, &self.turn)
+            self.turnSequence = nil
+            return sequence
         }
     }
 
@@ -222,35 +226,41 @@ final class PendingEntries: Sendable {
     /// the lock, so that what this thread and the loop hand on stays in record order. A record with none is an
     /// earlier record of a turn (its entries go with the turn's last record) or one of the turn under way (which
     /// hands its entries on itself, `publish`); either way nothing after it is handed on before it.
+    /// Each record's run of entries goes as it was kept (moved out of `entries`, never copied entry by entry), all of
+    /// them in one hand-off. O(records + kept runs).
     func durable(_ sequences: [UInt64], delivery: OrderedWorker<([ShardApplied], UInt64)>) {
-        guard let newest = sequences.last else { return }
+        guard let oldest = sequences.first, let newest = sequences.last else { return }
         self.state.withLock { state in
             state.durableSequence = newest
-            var batch: [ShardApplied] = []
-            var last: UInt64?
-            for sequence in sequences {
+            guard !state.entries.isEmpty else { return }
+            let due =
+                state.entries.count < sequences.count
+                ? state.entries.keys.filter { (oldest...newest).contains($0) }.sorted() : sequences
+            var runs: [([ShardApplied], UInt64)] = []
+            for sequence in due {
                 guard let applied = state.entries.removeValue(forKey: sequence) else { continue }
-                batch += applied
-                last = sequence
+                runs.append((applied, sequence))
             }
-            if let last { delivery.send((batch, last)) }
+            delivery.send(contentsOf: consume runs)
         }
     }
 
-    /// A turn ended with `records` (in order, their subtrees taken): they go to `delivery` together, at once when
-    /// the last is durable already, else when `durable` reaches it. Together, the entry that carries a subtree is
-    /// shown with the earlier ones of the turn it supersedes (`ViewState.isSuperseded`); their writes are answered
-    /// together anyway (`WriteTurn`).
+    /// A turn ended with `entries` (in record order, their subtrees taken), the last of them in record `last`: they
+    /// go to `delivery` together, at once when that record is durable already, else when `durable` reaches it.
+    /// Together, the entry that carries a subtree is shown with the earlier ones of the turn it supersedes
+    /// (`ViewState.isSuperseded`); their writes are answered together anyway (`WriteTurn`).
+    /// The entries are moved along, so the commit thread that shows them frees them, not this one.
     func publish(
-        _ records: [(sequence: UInt64, applied: [ShardApplied])], delivery: OrderedWorker<([ShardApplied], UInt64)>
+        _ entries: consuming [ShardApplied], through last: UInt64, delivery: OrderedWorker<([ShardApplied], UInt64)>
     ) {
-        guard let last = records.last?.sequence else { return }
-        let batch = records.count == 1 ? records[0].applied : records.flatMap(\.applied)
+        var entries = entries
         self.state.withLock { state in
+            let taken = entries
+            entries = []
             if last <= state.durableSequence {
-                delivery.send((batch, last))
+                delivery.send((taken, last))
             } else {
-                state.entries[last] = batch
+                state.entries[last] = taken
             }
         }
     }

@@ -35,7 +35,10 @@ struct WriteTurn {
                 })
             else { return }
             FlushBatch.collecting {
-                for (write, batch, index) in decided { batch.answer(index, answer(write)) }
+                // Read in place: taking each (write, batch, index) out whole copied the write for every answer.
+                for position in decided.indices {
+                    decided[position].batch.answer(decided[position].index, answer(decided[position].write))
+                }
             }
         }
         first.view.whenShown(self.awaited) { end in

@@ -14,7 +14,7 @@ extension ShardApplied {
         var path: Path
     }
 
-    /// Fills in the nodes of the subtrees that `records` (the entries a turn appended, in log order, from machines
+    /// Fills in the nodes of the subtrees that `entries` (the entries a turn appended, in log order, from machines
     /// that `defersSubtrees`) touched. Each subtree the turn touched goes, as its shard holds it at the turn's end,
     /// with the last entry that touched it, whose state of it that is; the earlier ones keep it without a node
     /// (superseded, `ShardSubtree.node`). A subtree that a later spine write of the turn (an entry without subtrees)
@@ -25,39 +25,37 @@ extension ShardApplied {
     /// in place all turn, copies its path once, at its next write.
     /// - Parameter tree: a shard's tree of a namespace as it stands at the turn's end.
     /// - Complexity: one hash insertion per touched subtree and one node lookup per distinct subtree.
-    static func captureTurn(_ records: inout [[ShardApplied]], tree: (_ shard: Int, _ namespace: String) -> Node) {
+    static func captureTurn(_ entries: inout [ShardApplied], tree: (_ shard: Int, _ namespace: String) -> Node) {
         var taken: Set<SubtreeKey> = []
         /// The paths of the spine writes met so far (later in the turn), by tree.
         var spineWrites: [TreeKey: [Path]] = [:]
         var trees: [TreeKey: Node] = [:]
-        for record in records.indices.reversed() {
-            for entry in records[record].indices.reversed() {
-                let shard = records[record][entry].shard
-                records[record][entry].withChange { change in
-                    let key = TreeKey(shard: shard, namespace: change.namespace)
-                    guard let subtrees = change.subtrees else {
-                        spineWrites[key, default: []] += change.mutations.map(\.path)
-                        return
+        for entry in entries.indices.reversed() {
+            let shard = entries[entry].shard
+            entries[entry].withChange { change in
+                let key = TreeKey(shard: shard, namespace: change.namespace)
+                guard let subtrees = change.subtrees else {
+                    spineWrites[key, default: []] += change.mutations.map(\.path)
+                    return
+                }
+                // A turn rarely writes the spine: then no lookup of its writes is made.
+                let spinePaths = spineWrites.isEmpty ? nil : spineWrites[key]
+                change.subtrees = subtrees.map { subtree in
+                    let isOverwritten = spinePaths?.contains { path in
+                        path.contains(subtree.path) || subtree.path.contains(path)
                     }
-                    // A turn rarely writes the spine: then no lookup of its writes is made.
-                    let spinePaths = spineWrites.isEmpty ? nil : spineWrites[key]
-                    change.subtrees = subtrees.map { subtree in
-                        let isOverwritten = spinePaths?.contains { path in
-                            path.contains(subtree.path) || subtree.path.contains(path)
-                        }
-                        guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: subtree.path)).inserted
-                        else {
-                            return ShardSubtree(path: subtree.path, node: nil)
-                        }
-                        let root: Node
-                        if let known = trees[key] {
-                            root = known
-                        } else {
-                            root = tree(shard, change.namespace)
-                            trees[key] = root
-                        }
-                        return ShardSubtree(path: subtree.path, node: root.node(at: subtree.path))
+                    guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: subtree.path)).inserted
+                    else {
+                        return ShardSubtree(path: subtree.path, node: nil)
                     }
+                    let root: Node
+                    if let known = trees[key] {
+                        root = known
+                    } else {
+                        root = tree(shard, change.namespace)
+                        trees[key] = root
+                    }
+                    return ShardSubtree(path: subtree.path, node: root.node(at: subtree.path))
                 }
             }
         }

@@ -57,11 +57,50 @@ extension WriteAheadLog {
         /// The writer's I/O state until the writer thread takes it.
         var segmentWriter: SegmentWriter?
 
-        init(lastLSN: UInt64, segments: [WALSegment], segmentWriter: SegmentWriter) {
+        init(lastLSN: UInt64, segments: [WALSegment], segmentWriter: SegmentWriter?) {
             self.nextLSN = lastLSN + 1
             self.durableLSN = lastLSN
             self.segments = segments
             self.segmentWriter = segmentWriter
+        }
+
+        /// What the writer does next, at monotonic time `now`; called under the lock. A pure function of the state
+        /// and the time, so the batching rules are tested without a thread or a clock.
+        ///
+        /// With `.batch` on the writer thread, while writes arrive together (the last batch held more than one
+        /// record), a batch waits for company up to one window after its oldest record came; after a batch of one,
+        /// the next record is written at once. The window opens with the first record rather than when the last
+        /// batch ended: in a closed loop the next writes come back some time after a batch's answers leave, and a
+        /// window waited out from the batch's end (one wake-up fewer when nothing is pending) closed before most of
+        /// them came, so batches were smaller and fsyncs more frequent, which cost more than the wake-up saved.
+        mutating func nextStep(_ configuration: WALConfiguration, now: UInt64) -> WriterStep {
+            // The writer is awake now: a gather it was in has ended (cleared here, not with a lock of its own).
+            self.isWriterGathering = false
+            if self.failure != nil {
+                return .exit
+            }
+            if self.pending.isEmpty {
+                if self.phase == .closing {
+                    return .exit
+                }
+                self.isWriterSleeping = true
+                return .sleep
+            }
+            if configuration.fsync == .batch && configuration.writer == .dedicatedThread && self.phase != .closing
+                && self.lastBatchHadCompany && self.pendingBytes < configuration.batchMaximumBytes
+            {
+                let window = UInt64(max(0, configuration.batchWindowMicroseconds)) * 1_000
+                let deadline = self.oldestPendingTime + window
+                if now < deadline {
+                    self.isWriterGathering = true
+                    return .gather(deadline: deadline)
+                }
+            }
+            let records = self.pending
+            self.lastBatchHadCompany = records.count > 1
+            self.pending.removeAll(keepingCapacity: true)
+            self.pendingBytes = 0
+            return .write(records)
         }
 
         /// Every waiter, removed from the state.

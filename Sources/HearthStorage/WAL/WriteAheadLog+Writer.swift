@@ -26,7 +26,7 @@ extension WriteAheadLog {
     package func writePending() -> Bool {
         self.manualWriter.withLock { slot in
             guard let writer = slot else { return false }
-            let step = self.state.withLock { self.nextStep(&$0) }
+            let step = self.state.withLock { $0.nextStep(self.configuration, now: MonotonicClock.now()) }
             switch step {
             case .sleep, .gather:
                 return false
@@ -40,13 +40,12 @@ extension WriteAheadLog {
     /// The writer thread's loop: take pending records, write and sync them, publish them, resume their waiters.
     private func runWriter(_ writer: SegmentWriter) {
         while true {
-            let step = self.state.withLock { self.nextStep(&$0) }
+            let step = self.state.withLock { $0.nextStep(self.configuration, now: MonotonicClock.now()) }
             switch step {
             case .sleep:
                 self.wakeSignal.wait()
             case .gather(let deadline):
                 self.wakeSignal.wait(untilNanoseconds: deadline)
-                self.state.withLock { $0.isWriterGathering = false }
             case .write, .exit:
                 guard self.carryOut(step, writer: writer) else { return }
             }
@@ -90,36 +89,6 @@ extension WriteAheadLog {
         let statistics = writer.statistics
         self.state.withLock { $0.statistics = statistics }
         self.finishWriter()
-    }
-
-    /// Decides, under the lock, what the writer does next.
-    private func nextStep(_ state: inout State) -> WriterStep {
-        if state.failure != nil {
-            return .exit
-        }
-        if state.pending.isEmpty {
-            if state.phase == .closing {
-                return .exit
-            }
-            state.isWriterSleeping = true
-            return .sleep
-        }
-        if self.configuration.fsync == .batch && self.configuration.writer == .dedicatedThread
-            && state.phase != .closing && state.lastBatchHadCompany
-            && state.pendingBytes < self.configuration.batchMaximumBytes
-        {
-            let window = UInt64(max(0, self.configuration.batchWindowMicroseconds)) * 1_000
-            let deadline = state.oldestPendingTime + window
-            if MonotonicClock.now() < deadline {
-                state.isWriterGathering = true
-                return .gather(deadline: deadline)
-            }
-        }
-        let records = state.pending
-        state.lastBatchHadCompany = records.count > 1
-        state.pending.removeAll(keepingCapacity: true)
-        state.pendingBytes = 0
-        return .write(records)
     }
 
     /// Runs `onDurable` for a written batch, then marks it durable and resumes its waiters.

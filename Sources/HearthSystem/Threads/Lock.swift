@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// State guarded by a mutex that sleeps instead of spinning when it is taken: the lock every server module uses in
 /// place of the standard library's `Mutex`.
@@ -12,8 +12,12 @@ import Glibc
 /// The mutex lives in the same allocation as the state (a `ManagedBuffer`), whose address never moves, so it is
 /// never copied once initialised. Copies of a `Lock` share one lock, as references to one `Mutex` would. The state
 /// must be copyable; a noncopyable one (a thread to join exactly once) stays in a `Mutex`, off any hot path.
+///
+/// `withLock` is inlinable, so each module that takes a lock gets it specialised for its state and result: as a
+/// generic across the module boundary, every call passed type metadata and returned through memory, and the lock
+/// showed as 5 % of the log writer's time and a frame on every thread's hot path.
 public struct Lock<State>: @unchecked Sendable {
-    private let storage: LockStorage<State>
+    @usableFromInline let storage: LockStorage<State>
 
     /// A lock guarding `initial`.
     public init(_ initial: State) {
@@ -24,7 +28,7 @@ public struct Lock<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
-    public func withLock<Result, Failure: Error>(
+    @inlinable public func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try self.storage.withUnsafeMutablePointers { (state, mutex) throws(Failure) -> Result in
@@ -36,7 +40,7 @@ public struct Lock<State>: @unchecked Sendable {
 }
 
 /// The state as the buffer's header and the pthread mutex as its one element.
-final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+@usableFromInline final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     deinit {
         _ = self.withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
     }

@@ -27,11 +27,32 @@ public final class OrderedWorker<Item: Sendable>: Sendable {
         thread.detach()
     }
 
-    /// Queues `item` for the thread; dropped once `finish()` has been called.
-    public func send(_ item: Item) {
+    /// Queues `item` for the thread; dropped once `finish()` has been called. The item is moved in, so the
+    /// thread that handles it holds the last reference to what it carries and frees it, rather than whichever of the
+    /// two threads let go last.
+    public func send(_ item: consuming Item) {
+        var item = Optional(item)
+        let isAccepted = self.state.withLock { state in
+            guard !state.isFinishing, let sent = item.take() else { return false }
+            state.items.append(sent)
+            return true
+        }
+        if isAccepted { self.wake.signal() }
+    }
+
+    /// Queues `items`, in order, with one lock and one wake-up for all of them; dropped once `finish()` has been
+    /// called. Sending none does nothing. Moved in, as `send(_:)`'s item is: the array itself when nothing is queued.
+    public func send(contentsOf items: consuming [Item]) {
+        guard !items.isEmpty else { return }
+        var items = items
         let isAccepted = self.state.withLock { state in
             guard !state.isFinishing else { return false }
-            state.items.append(item)
+            if state.items.isEmpty {
+                swap(&state.items, &items)
+            } else {
+                state.items.append(contentsOf: items)
+                items.removeAll()
+            }
             return true
         }
         if isAccepted { self.wake.signal() }

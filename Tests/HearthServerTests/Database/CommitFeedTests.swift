@@ -113,6 +113,33 @@ import Testing
         #expect(batched.appliedIndex == single.appliedIndex)
     }
 
+    /// Runs of entries (as the single node's log hands them over, never joined) show what the same entries joined
+    /// in one batch show, in the same order, including a transaction whose parts lie in two runs.
+    @Test func runsShowWhatTheirEntriesJoinedWould() {
+        let runs = [
+            [Self.finished(0, 1, 1, participants: [0, 2], Self.set("a/x", 1))],
+            [
+                Self.finished(0, 2, 2, Self.set("a/x/n", 2)),
+                Self.finished(1, 1, 2, decision: true, Self.set("b/y", 3)), Self.write(1, 2, Self.set("b/z", 4)),
+            ],
+            [],
+            [
+                Self.finished(1, 3, 3, participants: [1, 2], Self.set("b/y", 5)),
+                Self.finished(2, 1, 3, decision: true, participants: [1, 2], Self.set("c/y", 6)),
+            ],
+            [Self.finished(2, 2, 1, decision: true, participants: [0, 2], Self.set("c/z", 8))],
+        ]
+        var joined = CommitFeed(appliedIndex: [0, 0, 0])
+        let together = joined.receive(runs.flatMap { $0 })
+        var separate = CommitFeed(appliedIndex: [0, 0, 0])
+        let fromRuns = separate.receive(runs: runs)
+        #expect(Self.paths(fromRuns) == Self.paths(together))
+        #expect(Self.paths(fromRuns).count == 4)
+        #expect(separate.isQuiescent && joined.isQuiescent)
+        #expect(separate.appliedIndex == joined.appliedIndex)
+        #expect(separate.decisions == joined.decisions)
+    }
+
     @Test func nonOverlappingTransactionsArrivingInOppositeOrdersAreBothShown() {
         var feed = CommitFeed(appliedIndex: [0, 0])
         #expect(feed.receive([Self.finished(1, 1, 1, decision: true, Self.set("a/x", 1))]).isEmpty)

@@ -24,8 +24,8 @@ import Testing
         let received = Received()
         let log = try LocalShardLog.open(
             directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
-        ) { batch, _ in
-            received.entries.withLock { $0 += batch.map { ($0.shard, $0.index) } }
+        ) { runs, _ in
+            received.entries.withLock { $0 += runs.joined().map { ($0.shard, $0.index) } }
         }
         log.start()
         var machines = (0..<3).map { ShardStateMachine(shard: $0, spineDepth: 1) }
@@ -81,8 +81,8 @@ import Testing
         let batches = Mutex<[[(Int, UInt64)]]>([])
         let log = try LocalShardLog.open(
             directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
-        ) { batch, _ in
-            batches.withLock { $0.append(batch.map { ($0.shard, $0.index) }) }
+        ) { runs, _ in
+            batches.withLock { $0.append(runs.joined().map { ($0.shard, $0.index) }) }
         }
         #expect(log.appendsTogether)
         log.start()

@@ -35,25 +35,52 @@ import Testing
                 pending.state.withLock { $0.add([Self.entry(index)], at: index) }
             }
             pending.durable([1, 2], delivery: delivery)
-            let turn = pending.state.withLock { state in
-                defer { state.turn = [] }
-                return state.turn
-            }
-            pending.publish(turn, delivery: delivery)
+            Self.endTurn(pending, delivery: delivery)
             pending.durable([3], delivery: delivery)
             pending.state.withLock { $0.add([Self.entry(4)], at: 4) }
             pending.durable([4], delivery: delivery)
-            let next = pending.state.withLock { state in
-                defer { state.turn = [] }
-                return state.turn
-            }
-            pending.publish(next, delivery: delivery)
+            Self.endTurn(pending, delivery: delivery)
         }
         #expect(delivered.map(\.indexes) == [[1, 2, 3], [4]])
         #expect(delivered.map(\.through) == [3, 4])
     }
 
-    /// Outside turns each record's entries go as soon as it is durable.
+    /// Ends the turn under way as the log does (`LocalShardLog.endTurn`, without taking subtrees).
+    private static func endTurn(_ pending: PendingEntries, delivery: OrderedWorker<([ShardApplied], UInt64)>) {
+        var entries: [ShardApplied] = []
+        guard let sequence = pending.state.withLock({ $0.takeTurn(into: &entries) }) else { return }
+        pending.publish(entries, through: sequence, delivery: delivery)
+    }
+
+    /// A turn that appended nothing hands nothing on, and the next turn starts empty.
+    @Test func aTurnThatAppendedNothingHandsNothingOn() async throws {
+        let delivered = try await Self.deliveries { pending, delivery in
+            pending.state.withLock { $0.holdsTurns = true }
+            Self.endTurn(pending, delivery: delivery)
+            pending.state.withLock { $0.add([Self.entry(1), Self.entry(2)], at: 1) }
+            pending.durable([1], delivery: delivery)
+            Self.endTurn(pending, delivery: delivery)
+            Self.endTurn(pending, delivery: delivery)
+        }
+        #expect(delivered.map(\.indexes) == [[1, 2]])
+        #expect(delivered.map(\.through) == [1])
+    }
+
+    /// Several records made durable at once hand on each record's entries as its own run, in record order, with
+    /// its own sequence number, and skip the records that kept none.
+    @Test func recordsDurableTogetherGoAsRunsInRecordOrder() async throws {
+        let delivered = try await Self.deliveries { pending, delivery in
+            pending.state.withLock { $0.add([Self.entry(1), Self.entry(2)], at: 1) }
+            pending.state.withLock { $0.add([Self.entry(3)], at: 3) }
+            pending.durable([1, 2, 3, 4], delivery: delivery)
+            pending.state.withLock { $0.add([Self.entry(4)], at: 5) }
+            pending.durable([5], delivery: delivery)
+        }
+        #expect(delivered.map(\.indexes) == [[1, 2], [3], [4]])
+        #expect(delivered.map(\.through) == [1, 3, 5])
+    }
+
+    /// Outside turns each record's entries go as soon as it is durable, each record's as a run of its own.
     @Test func entriesOutsideTurnsGoAsTheirRecordsBecomeDurable() async throws {
         let delivered = try await Self.deliveries { pending, delivery in
             for index in 1...3 as ClosedRange<UInt64> {
@@ -62,7 +89,7 @@ import Testing
             pending.durable([1], delivery: delivery)
             pending.durable([2, 3], delivery: delivery)
         }
-        #expect(delivered.map(\.indexes) == [[1], [2, 3]])
-        #expect(delivered.map(\.through) == [1, 3])
+        #expect(delivered.map(\.indexes) == [[1], [2], [3]])
+        #expect(delivered.map(\.through) == [1, 2, 3])
     }
 }

@@ -38,7 +38,9 @@ import Testing
         }
         if perTurn {
             let shard = machine
-            ShardApplied.captureTurn(&records) { _, namespace in shard.trees[namespace] ?? .empty }
+            var entries = records.flatMap { $0 }
+            ShardApplied.captureTurn(&entries) { _, namespace in shard.trees[namespace] ?? .empty }
+            records = entries.map { [$0] }
         }
         return (records, machine)
     }

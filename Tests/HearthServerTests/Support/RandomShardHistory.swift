@@ -60,10 +60,16 @@ struct RandomShardHistory {
 
     /// Ends the turn under way: takes its subtrees from the machines as they stand, and logs its records.
     private mutating func endTurn() {
-        guard var turn = self.turn, !turn.isEmpty else { return }
+        guard let turn = self.turn, !turn.isEmpty else { return }
         let machines = self.machines
-        ShardApplied.captureTurn(&turn) { shard, namespace in machines[shard].trees[namespace] ?? .empty }
-        self.records += turn
+        var entries = turn.flatMap { $0 }
+        ShardApplied.captureTurn(&entries) { shard, namespace in machines[shard].trees[namespace] ?? .empty }
+        // Back into the turn's records, each the entries it held.
+        var start = 0
+        for record in turn {
+            self.records.append(Array(entries[start..<(start + record.count)]))
+            start += record.count
+        }
         self.turn = []
     }
 

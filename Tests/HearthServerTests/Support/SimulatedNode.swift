@@ -22,7 +22,7 @@ struct SimulatedNode: WorkloadTarget {
         let view = DatabaseView(shardCount: router.shardCount) { _, capture in onApplied(capture) }
         if let state { view.load(state) }
         let log = SimulatedShardLog(ordering: ordering, lastIndex: machines.map(\.lastIndex), sequence: sequence) {
-            batch, sequence in view.receive(batch, through: sequence)
+            batch, sequence in view.receive([batch], through: sequence)
         }
         let shards = ShardActor.actors(for: machines, log: log)
         self.router = router

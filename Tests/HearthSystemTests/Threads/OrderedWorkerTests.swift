@@ -60,6 +60,29 @@ import Testing
         #expect(calls.withLock { $0 } == [[0], [1, 2, 3, 4, 5]], "what queued behind the first call came in one")
     }
 
+    /// Items sent many at once keep their order, whether they join items already queued or find the queue empty,
+    /// and an empty send neither queues nor wakes anything.
+    @Test func itemsSentManyAtOnceKeepTheirOrder() async throws {
+        let calls = Mutex<[[Int]]>([])
+        let entered = Atomic(false)
+        let release = Atomic(false)
+        let worker = try OrderedWorker<Int>(name: "test-many") { items in
+            entered.store(true, ordering: .releasing)
+            while !release.load(ordering: .acquiring) { usleep(100) }
+            calls.withLock { $0.append(items) }
+        }
+        worker.send(contentsOf: [0, 1])
+        while !entered.load(ordering: .acquiring) { usleep(100) }
+        worker.send(contentsOf: [])
+        worker.send(contentsOf: [2, 3])
+        worker.send(4)
+        worker.send(contentsOf: [5, 6])
+        #expect(worker.backlog == 5)
+        release.store(true, ordering: .releasing)
+        await worker.finish()
+        #expect(calls.withLock { $0 } == [[0, 1], [2, 3, 4, 5, 6]])
+    }
+
     @Test func stopEndsTheThreadWithoutWaiting() async throws {
         let handled = Atomic(0)
         let worker = try OrderedWorker<Int>(name: "test-stop") { items in

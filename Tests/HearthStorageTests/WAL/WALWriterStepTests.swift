@@ -1,0 +1,131 @@
+import Testing
+
+@testable import HearthStorage
+
+/// What the log's writer thread does next (`WriteAheadLog.State.nextStep`), read from the state at a given time: with
+/// `.batch`, while writes arrive together a batch waits one window from its oldest record; a lone write is written
+/// at once; a full batch or a closing log does not wait; an idle writer sleeps.
+@Suite struct WALWriterStepTests {
+    /// A millisecond in the monotonic clock's nanoseconds.
+    private static let millisecond: UInt64 = 1_000_000
+
+    /// `.batch` on the writer thread with a 2 ms window and batches of at most 100 bytes.
+    private static var configuration: WALConfiguration {
+        var configuration = WALConfiguration()
+        configuration.batchWindowMicroseconds = 2_000
+        configuration.batchMaximumBytes = 100
+        return configuration
+    }
+
+    /// A running log's state with nothing pending.
+    private static func state() -> WriteAheadLog.State {
+        var state = WriteAheadLog.State(
+            lastLSN: 0, segments: [WALSegment(firstLSN: 1, directory: "/wal")], segmentWriter: nil)
+        state.phase = .running
+        return state
+    }
+
+    /// Queues a record of `bytes` bytes at `time`, as `enqueue` does.
+    private static func enqueue(_ state: inout WriteAheadLog.State, bytes: Int = 10, at time: UInt64) {
+        if state.pending.isEmpty { state.oldestPendingTime = time }
+        state.pending.append(WALRecord(lsn: state.nextLSN, payload: Array(repeating: 0, count: bytes)))
+        state.nextLSN += 1
+        state.pendingBytes += bytes
+    }
+
+    /// The LSNs a step writes; nil for any other step.
+    private static func written(_ step: WriteAheadLog.WriterStep) -> [UInt64]? {
+        guard case .write(let records) = step else { return nil }
+        return records.map(\.lsn)
+    }
+
+    /// The deadline a step gathers until; nil for any other step.
+    private static func deadline(_ step: WriteAheadLog.WriterStep) -> UInt64? {
+        guard case .gather(let deadline) = step else { return nil }
+        return deadline
+    }
+
+    /// While writes arrive together, a batch waits for company until one window after its oldest record came, and
+    /// takes everything that came meanwhile; an enqueue then finds the writer gathering, with no need to wake it.
+    @Test func aBatchWaitsOneWindowFromItsOldestRecord() {
+        let configuration = Self.configuration
+        var state = Self.state()
+        state.lastBatchHadCompany = true
+        Self.enqueue(&state, at: 10 * Self.millisecond)
+        #expect(Self.deadline(state.nextStep(configuration, now: 10 * Self.millisecond)) == 12 * Self.millisecond)
+        #expect(state.isWriterGathering && !state.isWriterSleeping)
+        Self.enqueue(&state, at: 11 * Self.millisecond)
+        #expect(Self.deadline(state.nextStep(configuration, now: 11 * Self.millisecond)) == 12 * Self.millisecond)
+        #expect(Self.written(state.nextStep(configuration, now: 12 * Self.millisecond)) == [1, 2])
+        #expect(!state.isWriterGathering)
+    }
+
+    /// With nothing pending the writer sleeps until a record comes (which wakes it), and the window then opens with
+    /// that record, not when the last batch ended: the writes of a closed loop come back some time after a batch.
+    @Test func anIdleWriterSleepsAndTheWindowOpensWithTheNextRecord() {
+        let configuration = Self.configuration
+        var state = Self.state()
+        Self.enqueue(&state, at: 0)
+        Self.enqueue(&state, at: 0)
+        state.lastBatchHadCompany = true
+        #expect(Self.written(state.nextStep(configuration, now: 2 * Self.millisecond)) == [1, 2])
+        guard case .sleep = state.nextStep(configuration, now: 3 * Self.millisecond) else {
+            Issue.record("a writer with nothing pending sleeps")
+            return
+        }
+        #expect(state.isWriterSleeping)
+        Self.enqueue(&state, at: 50 * Self.millisecond)
+        #expect(Self.deadline(state.nextStep(configuration, now: 50 * Self.millisecond)) == 52 * Self.millisecond)
+    }
+
+    /// After a batch of one record the next is written at once: no window for company that is not coming.
+    @Test func aLoneRecordIsWrittenAtOnce() {
+        let configuration = Self.configuration
+        var state = Self.state()
+        guard case .sleep = state.nextStep(configuration, now: 0) else {
+            Issue.record("an idle writer without company sleeps")
+            return
+        }
+        Self.enqueue(&state, at: 1)
+        #expect(Self.written(state.nextStep(configuration, now: 1)) == [1])
+        #expect(!state.lastBatchHadCompany)
+    }
+
+    /// A batch that reached its byte limit, or a closing log, is written without waiting out the window.
+    @Test func aFullBatchOrAClosingLogDoesNotWait() {
+        let configuration = Self.configuration
+        var state = Self.state()
+        state.lastBatchHadCompany = true
+        _ = state.nextStep(configuration, now: 0)
+        Self.enqueue(&state, bytes: 100, at: 1)
+        #expect(Self.written(state.nextStep(configuration, now: 1)) == [1])
+        state.lastBatchHadCompany = true
+        Self.enqueue(&state, at: 2)
+        state.phase = .closing
+        #expect(Self.written(state.nextStep(configuration, now: 2)) == [2])
+        guard case .exit = state.nextStep(configuration, now: 3) else {
+            Issue.record("a closing log with nothing pending stops its writer")
+            return
+        }
+    }
+
+    /// Off the writer thread (a simulation drives the log) or with another fsync mode, nothing waits for company.
+    @Test func onlyTheBatchModesWriterThreadWaits() {
+        for mode in [FsyncMode.always, .off] {
+            var configuration = Self.configuration
+            configuration.fsync = mode
+            var state = Self.state()
+            state.lastBatchHadCompany = true
+            Self.enqueue(&state, at: 0)
+            #expect(Self.written(state.nextStep(configuration, now: 0)) == [1], "\(mode)")
+        }
+        var manual = Self.configuration
+        manual.writer = .manual
+        var state = Self.state()
+        state.lastBatchHadCompany = true
+        guard case .sleep = state.nextStep(manual, now: 0) else {
+            Issue.record("a manual writer with nothing pending does not gather")
+            return
+        }
+    }
+}
