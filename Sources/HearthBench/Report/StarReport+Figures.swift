@@ -27,7 +27,8 @@ extension StarReport {
         .array(
             self.server.map { figures in
                 .object([
-                    "node": .string(figures.node), "counters": JSONValue(members: figures.counters.mapValues { .double($0) }),
+                    "node": .string(figures.node),
+                    "counters": JSONValue(members: figures.counters.mapValues { .double($0) }),
                     "gauges": JSONValue(members: figures.gauges.mapValues { .double($0) }),
                     "failure": figures.failure.map { .string($0) } ?? .null,
                 ])

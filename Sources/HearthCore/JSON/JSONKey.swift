@@ -34,8 +34,15 @@ public struct JSONKey: Sendable, Hashable, Comparable, ExpressibleByStringInterp
 
     /// UTF-8 byte order (which is Unicode scalar order): a total order that agrees with `==`, where `String`'s `<`
     /// leaves canonically equivalent names unordered. It is not Firebase's child order (`Key.<`); it orders the
-    /// members of a multi-path update, which only pairs keys with their mutations.
+    /// members of a multi-path update, which only pairs keys with their mutations. Native strings are compared over
+    /// their contiguous bytes (an update sorts its keys on every write).
     public static func < (lhs: JSONKey, rhs: JSONKey) -> Bool {
-        lhs.key.string.utf8.lexicographicallyPrecedes(rhs.key.string.utf8)
+        let contiguous = lhs.string.utf8.withContiguousStorageIfAvailable { left in
+            rhs.string.utf8.withContiguousStorageIfAvailable { right -> Bool in
+                for (l, r) in zip(left, right) where l != r { return l < r }
+                return left.count < right.count
+            }
+        }
+        return (contiguous ?? nil) ?? lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8)
     }
 }

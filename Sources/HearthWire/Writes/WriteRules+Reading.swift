@@ -61,7 +61,8 @@ extension WriteRules {
         for index in order {
             let key = unsorted[index]
             // Keys with equal bytes sort next to each other.
-            guard keys.last.map({ JSONKey($0) }) != JSONKey(key), let location = try? Self.location(key, below: base, allowingPriority: true),
+            guard keys.last.map({ JSONKey($0) }) != JSONKey(key),
+                let location = try? Self.location(key, below: base, allowingPriority: true),
                 let mutation = Self.set(members[index].reading, at: location)
             else { return nil }
             keys.append(key)

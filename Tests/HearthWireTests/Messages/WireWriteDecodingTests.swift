@@ -184,7 +184,10 @@ import Testing
         #expect(value.node.child(composed) == Node(.int(1)))
         #expect(value.node.child(decomposed) == Node(.int(2)))
         let merge = try #require(WireWrite(decoding: Self.usual[Self.usual.count - 3]))
-        #expect(merge.mutations.map(\.path) == [Path(keys: [Key(unchecked: "a"), decomposed]), Path(keys: [Key(unchecked: "a"), composed])])
+        #expect(
+            merge.mutations.map(\.path) == [
+                Path(keys: [Key(unchecked: "a"), decomposed]), Path(keys: [Key(unchecked: "a"), composed]),
+            ])
         for message in Self.usual.suffix(3) {
             #expect(WriteDecoderDifferential.realtimeMismatch(message) == nil)
         }
