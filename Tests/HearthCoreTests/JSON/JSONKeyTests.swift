@@ -17,6 +17,12 @@ import Testing
         #expect(Set([JSONKey(Self.composed), JSONKey(Self.decomposed), JSONKey("\u{E9}")]).count == 2)
         #expect(JSONKey(Self.decomposed) < JSONKey(Self.composed))
         #expect(!(JSONKey(Self.composed) < JSONKey(Self.composed)))
+        let ordered = ["", "a", "ab", "abcdefgh", "abcdefgh1", "abcdefgi", "b", "e\u{301}", "\u{E9}", "\u{1F600}"]
+        for (index, name) in ordered.enumerated() {
+            for (other, otherName) in ordered.enumerated() {
+                #expect((JSONKey(name) < JSONKey(otherName)) == (index < other), "\(name) < \(otherName)")
+            }
+        }
         let literal: JSONKey = "a"
         #expect(literal == JSONKey(Key(unchecked: "a")))
     }
