@@ -32,15 +32,35 @@ public struct JSONKey: Sendable, Hashable, Comparable, ExpressibleByStringInterp
 
     public var description: String { self.key.string }
 
+    /// Equal when the bytes are. `String`'s `==` (a comparison of raw bits for a short string) answers the usual
+    /// "different" at once, and holds whenever the bytes are equal; only a pair it calls equal has its bytes compared.
+    public static func == (lhs: JSONKey, rhs: JSONKey) -> Bool {
+        JSONKey.sameBytes(lhs.string, rhs.string)
+    }
+
+    /// Whether two strings hold the same UTF-8 bytes (`==` of their keys, without building them).
+    public static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs == rhs && lhs.utf8.elementsEqual(rhs.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        self.key.hash(into: &hasher)
+    }
+
     /// UTF-8 byte order (which is Unicode scalar order): a total order that agrees with `==`, where `String`'s `<`
     /// leaves canonically equivalent names unordered. It is not Firebase's child order (`Key.<`); it orders the
     /// members of a multi-path update, which only pairs keys with their mutations. Native strings are compared over
     /// their contiguous bytes (an update sorts its keys on every write).
     public static func < (lhs: JSONKey, rhs: JSONKey) -> Bool {
-        let contiguous = lhs.string.utf8.withContiguousStorageIfAvailable { left in
-            rhs.string.utf8.withContiguousStorageIfAvailable { right in JSONKey.bytesPrecede(left, right) }
+        JSONKey.precedes(lhs.string, rhs.string)
+    }
+
+    /// Whether `lhs` comes before `rhs` in UTF-8 byte order (`<` of their keys, without building them).
+    public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in JSONKey.bytesPrecede(left, right) }
         }
-        return (contiguous ?? nil) ?? lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8)
+        return (contiguous ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     /// Whether `left` comes before `right` in byte order, compared eight bytes at a time (an update's paths share

@@ -53,7 +53,7 @@ extension WriteRules {
         // The keys' places are sorted, not the members: copying a member (as a sort and even reading its key
         // through the array do) retains every reference its value holds.
         let unsorted = members.map(\.key)
-        let order = unsorted.indices.sorted { JSONKey(unsorted[$0]) < JSONKey(unsorted[$1]) }
+        let order = unsorted.indices.sorted { JSONKey.precedes(unsorted[$0], unsorted[$1]) }
         var keys: [String] = []
         var mutations: [Mutation] = []
         keys.reserveCapacity(members.count)
@@ -61,7 +61,7 @@ extension WriteRules {
         for index in order {
             let key = unsorted[index]
             // Keys with equal bytes sort next to each other.
-            guard keys.last.map({ JSONKey($0) }) != JSONKey(key),
+            guard !(keys.last.map { JSONKey.sameBytes($0, key) } ?? false),
                 let location = try? Self.location(key, below: base, allowingPriority: true),
                 let mutation = Self.set(members[index].reading, at: location)
             else { return nil }
