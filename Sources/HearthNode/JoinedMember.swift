@@ -76,7 +76,7 @@ public struct JoinedMember: Sendable, Equatable {
     /// Writes the file into `directory` on `fileSystem` atomically and durably (`FileSystem.replaceFile`).
     /// - Throws: `StorageError` naming the file and why it could not be written.
     package func save(directory: String, fileSystem: any FileSystem) throws(StorageError) {
-        var members: [String: JSONValue] = [
+        var members: [JSONKey: JSONValue] = [
             "node": self.node.json, "cluster": self.founding.json, "members": .array(self.members.map(\.json)),
         ]
         if let path = self.secretFiles.cluster { members["secretFile"] = .string(path) }

@@ -126,7 +126,7 @@ public enum WriteDecoderDifferential {
         guard case .object(let members)? = try? JSONReader.parseValue(body) else { return .refused("not an object") }
         do {
             let mutations = try WriteRules.update(members, at: base)
-            return .update(keys: members.keys.sorted(), mutations: mutations.map(MutationSummary.init))
+            return .update(keys: members.keys.sorted().map(\.string), mutations: mutations.map(MutationSummary.init))
         } catch {
             return .refused("\(error)")
         }

@@ -66,7 +66,7 @@ extension Bench {
 
     /// The four mutations of one star, through the same write rules as a REST PATCH at the root.
     static func starMutations(copies: [String], uid: String) throws -> [Mutation] {
-        var members: [String: JSONValue] = [:]
+        var members: [JSONKey: JSONValue] = [:]
         for copy in copies {
             members["\(copy)/stars/\(uid)"] = .bool(true)
             members["\(copy)/starCount"] = .object([".sv": .object(["increment": .int(1)])])

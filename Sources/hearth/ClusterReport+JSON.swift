@@ -20,7 +20,7 @@ extension ClusterReport {
                 "membership": .string(member.membership),
                 "release": member.release.map { .string($0) } ?? .null,
                 "reason": member.reason.map { .string($0) } ?? .null,
-                "swim": .object(Dictionary(member.swim.map { ($0.observer, .string($0.status)) }) { $1 }),
+                "swim": .object(Dictionary(member.swim.map { (JSONKey($0.observer), .string($0.status)) }) { $1 }),
                 "view": member.view ?? .null,
             ])
         }
@@ -32,7 +32,7 @@ extension ClusterReport {
                 "term": shard.term.map { .int($0) } ?? .null,
                 "commit": shard.commit.map { .int($0) } ?? .null,
                 "lag": shard.followerLag.map { .int($0) } ?? .null,
-                "applyLag": .object(Dictionary(shard.views.map { ($0.node, .int($0.applyLag)) }) { $1 }),
+                "applyLag": .object(Dictionary(shard.views.map { (JSONKey($0.node), .int($0.applyLag)) }) { $1 }),
                 "viewsDiffer": .bool(shard.viewsDiffer),
             ])
         }

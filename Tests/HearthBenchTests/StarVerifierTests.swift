@@ -9,7 +9,7 @@ import Testing
 
     /// A post with these users' stars and this count.
     private static func post(_ users: [Int], count: Int? = nil) throws -> Node {
-        var members: [String: JSONValue] = ["author": .string("a"), "starCount": .int(Int64(count ?? users.count))]
+        var members: [JSONKey: JSONValue] = ["author": .string("a"), "starCount": .int(Int64(count ?? users.count))]
         if !users.isEmpty {
             members["stars"] = .object(Dictionary(uniqueKeysWithValues: users.map { ("u\($0)", JSONValue.bool(true)) }))
         }

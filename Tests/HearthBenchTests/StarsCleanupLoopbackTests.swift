@@ -54,7 +54,8 @@ import Testing
 
         // The update the curl sends removes the run.
         let leftovers = try #require(report.leftovers)
-        let body = JSONValue.object(Dictionary(uniqueKeysWithValues: leftovers.paths.map { ($0, JSONValue.null) }))
+        let body = JSONValue.object(
+            Dictionary(uniqueKeysWithValues: leftovers.paths.map { (JSONKey($0), JSONValue.null) }))
         let answer = try await HTTPTestClient.request(
             port: server.port, "PATCH", "/.json?ns=default", body: String(decoding: body.jsonBytes(), as: UTF8.self))
         #expect(answer.status == 200)

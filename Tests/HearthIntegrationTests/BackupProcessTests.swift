@@ -75,7 +75,7 @@ import Testing
     }
 
     /// An object's members; none for anything else.
-    private static func members(_ value: JSONValue?) -> [String: JSONValue] {
+    private static func members(_ value: JSONValue?) -> [JSONKey: JSONValue] {
         if case .object(let members)? = value { return members }
         return [:]
     }
@@ -133,7 +133,7 @@ import Testing
             let count = post["starCount"]?.intValue
             #expect(count == Int64(stars), "post \(id): starCount \(count.map(String.init) ?? "-"), \(stars) stars")
             guard let author = post["author"]?.stringValue else { continue }
-            let copy = copies[author]?[id]
+            let copy = copies[author]?[id.string]
             #expect(copy?["starCount"]?.intValue == count, "post \(id): its user-posts copy differs")
             #expect(Self.members(copy?["stars"]).count == stars, "post \(id): its copy has other stars")
             if stars > 0 { starred += 1 }

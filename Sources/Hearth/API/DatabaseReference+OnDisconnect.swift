@@ -91,8 +91,8 @@ extension DatabaseReference {
     private func onDisconnectUpdate(_ values: [AnyHashable: Any], completion: WriteCompletion?) {
         self.write("onDisconnectUpdateChildValues", completion) { () throws(DatabaseValueError) in
             let entries = try ChildValues.parse(values, at: self.path)
-            var data: [String: JSONValue] = [:]
-            for (relative, value) in entries { data[relative.slashless] = value.jsonValue() }
+            var data: [JSONKey: JSONValue] = [:]
+            for (relative, value) in entries { data[JSONKey(relative.slashless)] = value.jsonValue() }
             let request = WireRequest.onDisconnectMerge(path: self.path.description, data: data)
             let isEmpty = data.isEmpty
             return { repo, done in

@@ -101,7 +101,10 @@ extension JSONValue {
         case .double(let value): NSNumber(value: value)
         case .string(let value): value
         case .array(let elements): elements.map { $0.foundationValue ?? NSNull() }
-        case .object(let members): members.mapValues { $0.foundationValue ?? NSNull() }
+        case .object(let members):
+            // A `[String: Any]` holds one entry for names that differ only in their normalisation (see
+            // `Node.foundationValue`).
+            Dictionary(members.map { ($0.key.string, $0.value.foundationValue ?? NSNull()) }) { _, last in last }
         }
     }
 }

@@ -29,7 +29,7 @@ package struct PersistedWrite: Sendable, Equatable {
 
     /// `{"k": kind, "p": path, "d": data, "o": origin}` (no `o` for a write without one).
     var json: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: [JSONKey: JSONValue] = [
             "k": .string(self.kind.rawValue), "p": .string(self.path.description), "d": self.data,
         ]
         if let origin = self.origin { members["o"] = origin.wireValue }

@@ -23,7 +23,8 @@ extension Repo {
         self.run { state in
             let (id, output) = state.engine.update(values, at: path, now: Repo.now())
             let data = JSONValue.object(
-                Dictionary(values.map { ($0.relative.slashless, $0.value.jsonValue()) }, uniquingKeysWith: { $1 }))
+                Dictionary(
+                    values.map { (JSONKey($0.relative.slashless), $0.value.jsonValue()) }, uniquingKeysWith: { $1 }))
             let write = PersistedWrite(kind: .update, path: path, data: data, origin: state.engine.origin(of: id))
             self.persistence?.log(id, write, in: &state)
             state.writes[id] = completion

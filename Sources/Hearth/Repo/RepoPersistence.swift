@@ -74,7 +74,7 @@ final class RepoPersistence: Sendable {
             guard case .object(let members) = write.data, !members.isEmpty else { return nil }
             var entries: [(relative: Path, value: WriteValue)] = []
             for (key, data) in members.sorted(by: { $0.key < $1.key }) {
-                guard let relative = try? Path(validating: key),
+                guard let relative = try? Path(validating: key.string),
                     let value = try? WriteValue.checked(data, at: write.path.appending(relative))
                 else { return nil }
                 entries.append((relative, value))

@@ -16,7 +16,7 @@ extension SyncEngine {
         case .onDisconnectMerge(let text, let members):
             guard let path = try? Path(validating: text) else { return }
             for (relative, data) in members.sorted(by: { $0.key < $1.key }) {
-                guard let child = try? Path(validating: relative),
+                guard let child = try? Path(validating: relative.string),
                     let value = try? WriteValue(json: data, depth: path.count + child.count)
                 else { continue }
                 self.remember(value, at: path.appending(child))

@@ -38,12 +38,12 @@ extension SyncEngine {
             engine.lastNow = now
             let serverTime = engine.estimatedServerTime(now: now)
             var entries: [MergeEntry] = []
-            var data: [String: JSONValue] = [:]
+            var data: [JSONKey: JSONValue] = [:]
             for (relative, value) in values {
                 let target = path.appending(relative)
                 let resolved = value.resolved(existing: engine.visibleNode(at: target), now: serverTime)
                 entries.append(MergeEntry(relative: relative, node: resolved))
-                data[relative.slashless] = value.jsonValue()
+                data[JSONKey(relative.slashless)] = value.jsonValue()
             }
             id = engine.makeWriteID()
             engine.writes.append(PendingWrite(id: id, path: path, change: .merge(entries), isVisible: true))

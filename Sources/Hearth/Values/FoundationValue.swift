@@ -46,10 +46,10 @@ package enum FoundationValue {
     }
 
     private static func object(_ members: [String: Any], at location: String) throws(DatabaseValueError) -> JSONValue {
-        var object: [String: JSONValue] = [:]
+        var object: [JSONKey: JSONValue] = [:]
         object.reserveCapacity(members.count)
         for (key, member) in members {
-            object[key] = try Self.json(member, at: location == "/" ? "/" + key : location + "/" + key)
+            object[JSONKey(key)] = try Self.json(member, at: location == "/" ? "/" + key : location + "/" + key)
         }
         return .object(object)
     }

@@ -7,6 +7,11 @@ package import HearthCore
 /// These shapes make the docs' casts work on Linux as on Apple platforms: `as? Int`, `as? Bool`,
 /// `as? TimeInterval` (an `NSNumber` casts to `Double` where a Swift `Int` would not), `as? [String: AnyObject]`,
 /// `as? NSDictionary`, `as? [String: Bool]`.
+///
+/// Two children whose keys differ only in their Unicode normalisation (`"é"` and `"e\u{301}"`) are one key to a
+/// `[String: Any]`: it holds one entry with the value of the later in key order (`"é"`'s). FirebaseDatabase's
+/// `NSDictionary` holds both on Apple platforms, but merges them too once cast to `[String: Any]`; the snapshot's
+/// `children`, `childSnapshot(forPath:)` and child events keep both, as the database does.
 extension Node {
     /// The node's value as Firebase shows it: children keyed `0`, `1`, … that fill more than half of the range up
     /// to their largest key become an array (the gaps `NSNull`), as in every Firebase client; priorities are left

@@ -27,7 +27,7 @@ public struct FanoutReport: Sendable {
     }
 
     public var json: JSONValue {
-        var fields: [String: JSONValue] = [
+        var fields: [JSONKey: JSONValue] = [
             "target": .string(self.options.target.rawValue), "writer": .string(self.options.writer.rawValue),
             "listeners": .int(Int64(self.options.listeners)),
             "writes": .int(Int64(self.options.writes)), "intervalMs": .double(self.options.interval.inSeconds * 1000),

@@ -30,7 +30,7 @@ public struct RunLeftovers: Sendable, Equatable {
 
     /// A `curl` that sets every path to null in one multi-path update at the root, through `node`'s REST API.
     public func removal(node: StarsOptions.Node, namespace: String) -> String {
-        let body = JSONValue.object(Dictionary(uniqueKeysWithValues: self.paths.map { ($0, JSONValue.null) }))
+        let body = JSONValue.object(Dictionary(uniqueKeysWithValues: self.paths.map { (JSONKey($0), JSONValue.null) }))
         let host = node.host.contains(":") ? "[\(node.host)]" : node.host
         let url = "http://\(host):\(node.port)/.json?ns=\(namespace)"
         return "curl -X PATCH \(Self.quoted(url)) -H 'Content-Type: application/json' -d "

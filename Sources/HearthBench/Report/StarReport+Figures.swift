@@ -4,9 +4,9 @@ import HearthCore
 extension StarReport {
     /// A histogram's percentiles and maximum in milliseconds, named as `latencyMs` names them.
     static func percentilesJSON(_ histogram: LatencyHistogram) -> JSONValue {
-        var latency: [String: JSONValue] = ["max": .double(histogram.maximumMilliseconds)]
+        var latency: [JSONKey: JSONValue] = ["max": .double(histogram.maximumMilliseconds)]
         for (name, fraction) in Self.percentiles {
-            latency[name] = .double(histogram.milliseconds(at: fraction))
+            latency[JSONKey(name)] = .double(histogram.milliseconds(at: fraction))
         }
         return .object(latency)
     }
@@ -19,7 +19,7 @@ extension StarReport {
 
     /// `latencyMsByOperation`: each kind of operation's percentiles.
     var operationsJSON: JSONValue {
-        .object(self.tally.byOperation.mapValues(Self.percentilesJSON))
+        JSONValue(members: self.tally.byOperation.mapValues(Self.percentilesJSON))
     }
 
     /// `server`: each node's counters (their increase over the run) and gauges, or why they could not be read.
@@ -27,8 +27,9 @@ extension StarReport {
         .array(
             self.server.map { figures in
                 .object([
-                    "node": .string(figures.node), "counters": .object(figures.counters.mapValues { .double($0) }),
-                    "gauges": .object(figures.gauges.mapValues { .double($0) }),
+                    "node": .string(figures.node),
+                    "counters": JSONValue(members: figures.counters.mapValues { .double($0) }),
+                    "gauges": JSONValue(members: figures.gauges.mapValues { .double($0) }),
                     "failure": figures.failure.map { .string($0) } ?? .null,
                 ])
             })

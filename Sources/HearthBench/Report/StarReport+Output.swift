@@ -6,8 +6,8 @@ extension StarReport {
     /// `connectionFailures`, the operations slower than `--slow-log` (`slow`), what the run left (`leftPaths`, `cleanedUp`), when, where and with which versions it ran
     /// (`context`), and the rest, for scripts.
     public var json: JSONValue {
-        let attempts = self.tally.attempts.map { (String($0.key), JSONValue.int(Int64($0.value))) }
-        var object: [String: JSONValue] = [
+        let attempts = self.tally.attempts.map { (JSONKey(String($0.key)), JSONValue.int(Int64($0.value))) }
+        var object: [JSONKey: JSONValue] = [
             "mode": .string(self.options.mode.rawValue), "hot": .bool(self.options.hot),
             "nodes": .array(self.options.nodes.map { .string($0.description) }),
             "clients": .int(Int64(self.options.clients)), "posts": .int(Int64(self.options.posts)),
@@ -16,7 +16,7 @@ extension StarReport {
             "latencyMs": Self.percentilesJSON(self.tally.latency), "latencyMsByOperation": self.operationsJSON,
             "server": self.serverJSON, "attempts": .object(Dictionary(uniqueKeysWithValues: attempts)),
             "retries": .int(Int64(self.tally.retries)), "gaveUp": .int(Int64(self.tally.gaveUp)),
-            "errors": .object(self.tally.errors.mapValues { .int(Int64($0)) }),
+            "errors": JSONValue(members: self.tally.errors.mapValues { .int(Int64($0)) }),
             "readers": .int(Int64(self.readers)), "readerUpdates": .int(Int64(self.readerUpdates)),
             "chaos": self.chaos.map { chaos in
                 .object([

@@ -100,7 +100,7 @@ final class StarClient: StarDriver {
     }
 
     /// Writes `update` at the root once (the run's set-up), waiting for the answer.
-    func update(_ update: [String: JSONValue]) async -> WireResponse {
+    func update(_ update: [JSONKey: JSONValue]) async -> WireResponse {
         await withCheckedContinuation { continuation in
             let id = self.state.withLock { state in
                 state.sequence += 1

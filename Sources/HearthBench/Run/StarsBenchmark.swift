@@ -270,7 +270,7 @@ public enum StarsBenchmark {
     }
 
     private static func setUp(_ workload: StarWorkload, through client: StarClient) async throws(StarsRunError) {
-        var update: [String: JSONValue] = [:]
+        var update: [JSONKey: JSONValue] = [:]
         for post in 0..<workload.posts { update.merge(workload.setup(post)) { first, _ in first } }
         if case .failure(let error) = await client.update(update) {
             throw StarsRunError(
@@ -284,7 +284,7 @@ public enum StarsBenchmark {
     private static func cleanUp(_ paths: [String], through client: StarClient) async -> String? {
         for start in stride(from: 0, to: paths.count, by: Self.cleanupBatch) {
             let batch = paths[start..<min(paths.count, start + Self.cleanupBatch)]
-            let update = Dictionary(uniqueKeysWithValues: batch.map { ($0, JSONValue.null) })
+            let update = Dictionary(uniqueKeysWithValues: batch.map { (JSONKey($0), JSONValue.null) })
             if case .failure(let error) = await client.update(update) {
                 return "the node refused to remove the run's paths: \(error)"
             }

@@ -6,14 +6,14 @@ public enum StarToggle {
     /// exist (the docs' update leaves it alone).
     public static func toggled(_ post: JSONValue, uid: String) -> (post: JSONValue, starred: Bool)? {
         guard case .object(var members) = post else { return nil }
-        var stars: [String: JSONValue] = [:]
+        var stars: [JSONKey: JSONValue] = [:]
         if case .object(let existing)? = members["stars"] { stars = existing }
         let count = Self.count(members["starCount"])
-        let starring = stars[uid] == nil
+        let starring = stars[JSONKey(uid)] == nil
         if starring {
-            stars[uid] = .bool(true)
+            stars[JSONKey(uid)] = .bool(true)
         } else {
-            stars[uid] = nil
+            stars[JSONKey(uid)] = nil
         }
         members["starCount"] = .int(count + (starring ? 1 : -1))
         members["stars"] = stars.isEmpty ? nil : .object(stars)

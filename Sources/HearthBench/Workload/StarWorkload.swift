@@ -73,19 +73,19 @@ public struct StarWorkload: Sendable, Equatable {
     public func users(ofClient client: Int) -> [Int] { Array(stride(from: client, to: self.users, by: self.clients)) }
 
     /// One post as it starts, in both places: its author, a title and no stars.
-    public func setup(_ post: Int) -> [String: JSONValue] {
+    public func setup(_ post: Int) -> [JSONKey: JSONValue] {
         let value = JSONValue.object([
             "author": .string(self.author(ofPost: post)), "title": .string("Post \(post) of run \(self.run)"),
             "starCount": .int(0),
         ])
-        return [self.postPath(post): value, self.copyPath(post): value]
+        return [JSONKey(self.postPath(post)): value, JSONKey(self.copyPath(post)): value]
     }
 
     /// The docs' fan-out star (or un-star) of `post` by `user`: one update at the root that sets (or removes) the
     /// star and moves `starCount` by one with `ServerValue.increment`, in the post and in its author's copy.
-    public func starUpdate(post: Int, user: Int, starring: Bool) -> [String: JSONValue] {
+    public func starUpdate(post: Int, user: Int, starring: Bool) -> [JSONKey: JSONValue] {
         let increment = JSONValue.object([".sv": .object(["increment": .int(starring ? 1 : -1)])])
-        var update: [String: JSONValue] = [:]
+        var update: [JSONKey: JSONValue] = [:]
         for base in [self.postPath(post), self.copyPath(post)] {
             update["\(base)/stars/\(self.userID(user))"] = starring ? .bool(true) : .null
             update["\(base)/starCount"] = increment

@@ -5,7 +5,7 @@ public import HearthCore
 /// `cluster-config/`.
 extension ClusterConfiguration {
     public var json: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: [JSONKey: JSONValue] = [
             "name": .string(self.name),
             "nodes": .array(self.nodes.map(\.json)),
             "shards": .int(Int64(self.shards)),

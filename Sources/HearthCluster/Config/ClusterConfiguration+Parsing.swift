@@ -80,10 +80,10 @@ extension ClusterConfiguration {
         _ value: JSONValue,
         field: String,
         allowed: Set<String>
-    ) throws(ClusterConfigurationError) -> [String: JSONValue] {
+    ) throws(ClusterConfigurationError) -> [JSONKey: JSONValue] {
         guard case .object(let members) = value else { throw Self.wrongType(field, expected: "an object") }
         let prefix = field == "the configuration" ? "" : "\(field)."
-        if let unknown = members.keys.filter({ !allowed.contains($0) }).sorted().first {
+        if let unknown = members.keys.map(\.string).filter({ !allowed.contains($0) }).sorted().first {
             throw ClusterConfigurationError(
                 .unknownKey,
                 field: prefix + unknown,
@@ -95,11 +95,11 @@ extension ClusterConfiguration {
     }
 
     private static func required(
-        _ members: [String: JSONValue],
+        _ members: [JSONKey: JSONValue],
         _ key: String,
         field: String
     ) throws(ClusterConfigurationError) -> JSONValue {
-        guard let value = members[key] else {
+        guard let value = members[JSONKey(key)] else {
             throw ClusterConfigurationError(
                 .missingField,
                 field: field,

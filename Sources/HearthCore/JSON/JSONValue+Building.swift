@@ -32,7 +32,7 @@ extension JSONValue {
             try Self.checkNesting(nesting, Builder.self)
             var container = try builder.beginObject()
             for (key, member) in members {
-                try builder.beginMember(key, in: &container)
+                try builder.beginMember(key.string, in: &container)
                 let value = try member.build(into: &builder, nesting: nesting + 1)
                 try builder.endMember(value, in: &container)
             }

@@ -8,7 +8,7 @@ public struct JSONValueBuilder: JSONBuilder {
     /// members of a post put whole).
     public struct Container {
         var isArray: Bool
-        var members: [(String, JSONValue)] = []
+        var members: [(JSONKey, JSONValue)] = []
         var elements: [JSONValue] = []
         var pendingKey = ""
     }
@@ -44,7 +44,7 @@ public struct JSONValueBuilder: JSONBuilder {
         if container.isArray {
             container.elements.append(value)
         } else {
-            container.members.append((container.pendingKey, value))
+            container.members.append((JSONKey(container.pendingKey), value))
         }
     }
 

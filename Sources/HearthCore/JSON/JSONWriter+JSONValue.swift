@@ -36,7 +36,7 @@ extension JSONWriter {
             self.open(UInt8(ascii: "{"))
             for (offset, member) in Self.ordered(members).enumerated() {
                 self.separate(isFirst: offset == 0)
-                self.writeKey(member.key)
+                self.writeKey(member.key.string)
                 self.writeValue(member.value, to: &output)
                 self.flushIfFull(to: &output)
             }
@@ -47,12 +47,12 @@ extension JSONWriter {
     /// An object's members in `Key` order. A large object (a post's thousand stars) goes through the sort keys,
     /// read once per key; a small one (every protocol message) is sorted as it is, where the sort keys' arrays
     /// would cost more than they save.
-    private static func ordered(_ members: [String: JSONValue]) -> [(key: String, value: JSONValue)] {
+    private static func ordered(_ members: [JSONKey: JSONValue]) -> [(key: JSONKey, value: JSONValue)] {
         guard members.count > 16 else {
-            return members.sorted { Key(unchecked: $0.key) < Key(unchecked: $1.key) }
+            return members.sorted { $0.key.key < $1.key.key }
         }
         let unsorted = Array(members)
-        return KeySortKey.order(unsorted.map { Key(unchecked: $0.key) }).map { unsorted[$0] }
+        return KeySortKey.order(unsorted.map(\.key.key)).map { unsorted[$0] }
     }
 }
 

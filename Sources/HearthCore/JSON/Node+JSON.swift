@@ -54,10 +54,10 @@ extension Node {
             }
             return .array(elements)
         }
-        var members: [String: JSONValue] = [:]
+        var members: [JSONKey: JSONValue] = [:]
         members.reserveCapacity(children.count + 1)
         for (key, child) in children {
-            members[key.string] = child.jsonValue(format: format)
+            members[JSONKey(key)] = child.jsonValue(format: format)
         }
         if format == .export, let priority = self.priority {
             members[".priority"] = priority.jsonValue

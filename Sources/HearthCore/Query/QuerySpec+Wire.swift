@@ -39,7 +39,7 @@ extension QuerySpec {
     /// `i` is omitted for the priority index; names appear only when they are not the default for their end;
     /// `sin`/`ein` are always present with a bound; `vf` always accompanies `l`.
     public var wireObject: JSONValue {
-        var members: [String: JSONValue] = [:]
+        var members: [JSONKey: JSONValue] = [:]
         if self.index != .priority { members["i"] = .string(self.index.wireName) }
         if let start = self.start {
             members["sp"] = QuerySpec.json(start.value)
@@ -74,15 +74,15 @@ extension QuerySpec {
     }
 
     private static func wireBound(
-        _ members: [String: JSONValue],
+        _ members: [JSONKey: JSONValue],
         value: String,
         name: String,
         inclusive: String
     ) throws(QueryError) -> QueryBound? {
-        guard let rawValue = members[value] else { return nil }
+        guard let rawValue = members[JSONKey(value)] else { return nil }
         let leaf = try QuerySpec.boundValue(rawValue, parameter: value)
         var key: Key?
-        switch members[name] {
+        switch members[JSONKey(name)] {
         case nil, .null: key = nil
         case .string(let string): key = try QuerySpec.boundName(string, parameter: name)
         case let other?:
@@ -91,7 +91,7 @@ extension QuerySpec {
                 "The query's \(name) must be a key string, not \(QuerySpec.shown(other))."
             )
         }
-        switch members[inclusive] {
+        switch members[JSONKey(inclusive)] {
         case nil: return QueryBound(leaf, name: key, inclusive: true)
         case .bool(let flag): return QueryBound(leaf, name: key, inclusive: flag)
         case let other?:

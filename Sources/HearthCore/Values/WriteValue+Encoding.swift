@@ -68,7 +68,7 @@ extension WriteValue {
         at keys: ArraySlice<Key>, in value: JSONValue, _ change: (JSONValue) -> JSONValue
     ) -> JSONValue {
         guard let key = keys.first else { return change(value) }
-        var members: [String: JSONValue]
+        var members: [JSONKey: JSONValue]
         if case .object(let existing) = value {
             members = existing
         } else {
@@ -78,7 +78,7 @@ extension WriteValue {
             members[".value"] = Self.updating(at: keys, in: wrapped, change)
             return .object(members)
         }
-        members[key.string] = Self.updating(at: keys.dropFirst(), in: members[key.string] ?? .null, change)
+        members[JSONKey(key)] = Self.updating(at: keys.dropFirst(), in: members[JSONKey(key)] ?? .null, change)
         return .object(members)
     }
 

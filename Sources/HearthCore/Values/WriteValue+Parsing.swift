@@ -35,11 +35,6 @@ extension WriteValue {
         /// How many keys below the value its deepest node sits (0 for a leaf or an empty object): the value fits
         /// at a path of `Path.maximumDepth - depth` keys or fewer.
         public var depth: Int
-        /// False when some child key holds a non-ASCII byte. Such keys can be canonically equivalent (`"é"` and
-        /// `"e\u{301}"`) and so one key to a reader that gathers members by `String` (a `JSONValue` object) while
-        /// they are two keys here: a caller that must answer exactly as that reader would reads such a value the
-        /// other way.
-        public var keysAreASCII: Bool
     }
 
     /// Reads the value at `cursor` straight into a tree and moves the cursor past it.
@@ -50,7 +45,7 @@ extension WriteValue {
     public static func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
         var builder = WriteValueBuilder(baseDepth: 0)
         let fragment = try cursor.read(into: &builder, maximumNesting: maximumNesting)
-        return Reading(value: WriteValue(fragment), depth: builder.deepest, keysAreASCII: builder.keysAreASCII)
+        return Reading(value: WriteValue(fragment), depth: builder.deepest)
     }
 
     /// Applies the write rules to a value that arrived inside a protocol message.

@@ -80,8 +80,6 @@ struct WriteValueBuilder: JSONBuilder {
     var context: Context
     /// The member keys from the write location down to the value being read, for error messages.
     var location: [String] = []
-    /// False once a child key holds a byte outside ASCII (see `WriteValue.Reading`).
-    var keysAreASCII = true
     /// How many keys below the database root the deepest child read so far sits (`baseDepth` when there is none).
     var deepest: Int
 
@@ -164,7 +162,6 @@ struct WriteValueBuilder: JSONBuilder {
                     )
                 }
                 let child = try Key(validating: key)
-                if self.keysAreASCII && !key.utf8.allSatisfy({ $0 < 0x80 }) { self.keysAreASCII = false }
                 try self.enterChild(child, depth: depth, in: &container)
             }
         case .priority:

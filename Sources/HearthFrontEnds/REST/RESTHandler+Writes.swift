@@ -163,7 +163,7 @@ extension RESTHandler {
         let mutations = try Self.applyingRules { () throws(WriteRuleError) -> [Mutation] in
             try WriteRules.update(members, at: base)
         }
-        return (members.keys.sorted(), mutations)
+        return (members.keys.sorted().map(\.string), mutations)
     }
 
     /// `resolved` in the order of `mutations` (the PATCH's members, keys sorted): one shard answers in that order

@@ -45,7 +45,7 @@ extension ClusterNode: ClusterOperations {
             let soft = host.softState
             let status = host.status
             let delivered = self.database.log.delivered(shard: shard)
-            var entry: [String: JSONValue] = [
+            var entry: [JSONKey: JSONValue] = [
                 "shard": .int(Int64(shard)),
                 "replicas": .array(host.committedMembership.voters.map { .string($0.name) }),
                 "targetReplicas": .array((targets[group]?.voters ?? []).map { .string($0.name) }),
@@ -127,7 +127,7 @@ extension ClusterNode: ClusterOperations {
             {
                 state = "joining"
             }
-            var entry: [String: JSONValue] = [
+            var entry: [JSONKey: JSONValue] = [
                 "id": .string(member.id.name),
                 "membership": .string(state),
                 "http": .string(Self.address(node.host, node.httpPort)),

@@ -82,11 +82,11 @@ public struct Authenticator: Sendable {
 
     /// `auth` for a Firebase Auth ID token: `uid` (its `sub`), `provider` (`firebase.sign_in_provider`) and
     /// `token` (every claim).
-    static func idTokenAuth(_ claims: [String: JSONValue]) throws(TokenError) -> RuleValue {
+    static func idTokenAuth(_ claims: [JSONKey: JSONValue]) throws(TokenError) -> RuleValue {
         guard let uid = claims["sub"]?.stringValue ?? claims["user_id"]?.stringValue, !uid.isEmpty else {
             throw TokenError(.invalidToken, "The token names no user: it has no sub claim.")
         }
-        var auth: [String: RuleValue] = [
+        var auth: [JSONKey: RuleValue] = [
             "uid": .string(uid), "token": .object(claims.mapValues(RuleValue.init(json:))),
         ]
         if case .object(let firebase)? = claims["firebase"], let provider = firebase["sign_in_provider"]?.stringValue {

@@ -5,7 +5,7 @@ extension RuleValue {
     /// (`orderByChild` the child's path or `null`), each bound and limit its value or `null`. A plain read, with no
     /// ordering, range or limit, orders by nothing.
     public init(query: QuerySpec) {
-        var members: [String: RuleValue] = [
+        var members: [JSONKey: RuleValue] = [
             "orderByKey": .bool(false), "orderByValue": .bool(false), "orderByPriority": .bool(false),
             "orderByChild": .null, "startAt": .null, "endAt": .null, "equalTo": .null, "limitToFirst": .null,
             "limitToLast": .null,

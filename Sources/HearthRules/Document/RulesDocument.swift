@@ -62,7 +62,8 @@ public struct RulesDocument: Sendable, Equatable {
                 throw self.error("Rules at \(Self.path(keys)) must be an object.", keys)
             }
             var node = RuleNode()
-            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+                let key = name.string
                 let here = keys + [key]
                 switch key {
                 case ".read": node.read = try self.expression(value, here)
@@ -74,7 +75,7 @@ public struct RulesDocument: Sendable, Equatable {
                         throw self.error("Two wildcards at one level: \(other) and \(key); keep one.", here)
                     }
                     node.wildcard = key
-                    node.children[key] = try self.node(value, keys: here)
+                    node.children[name] = try self.node(value, keys: here)
                 case _ where key.hasPrefix("."):
                     throw self.error("Unknown rule \(key); use .read, .write, .validate or .indexOn.", here)
                 default:
@@ -83,7 +84,7 @@ public struct RulesDocument: Sendable, Equatable {
                     } catch {
                         throw self.error("Invalid key \(key): \(error.message)", here)
                     }
-                    node.children[key] = try self.node(value, keys: here)
+                    node.children[name] = try self.node(value, keys: here)
                 }
             }
             return node

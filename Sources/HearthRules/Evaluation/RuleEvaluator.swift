@@ -116,7 +116,7 @@ public struct RuleEvaluator: Sendable {
     {
         switch target {
         case .object(let members):
-            return members[name] ?? .null
+            return members[JSONKey(name)] ?? .null
         case .string(let text) where name == "length":
             try budget.spend(text.utf8.count)
             return .number(Double(text.count))

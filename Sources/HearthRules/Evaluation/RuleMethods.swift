@@ -131,8 +131,8 @@ enum RuleMethods {
         try budget.spend(1)
         if node.isEmpty { return .null }
         if let leaf = node.leafValue { return RuleValue(leaf: leaf) }
-        var members: [String: RuleValue] = [:]
-        for (key, child) in node.children { members[key.string] = try Self.value(of: child, budget: &budget) }
+        var members: [JSONKey: RuleValue] = [:]
+        for (key, child) in node.children { members[JSONKey(key)] = try Self.value(of: child, budget: &budget) }
         return .object(members)
     }
 

@@ -7,7 +7,7 @@ public enum RuleValue: Sendable, Equatable {
     case bool(Bool)
     case number(Double)
     case string(String)
-    case object([String: RuleValue])
+    case object([JSONKey: RuleValue])
     case array([RuleValue])
     case regex(RuleRegex)
     case snapshot(RuleSnapshot)

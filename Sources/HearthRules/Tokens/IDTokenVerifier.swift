@@ -74,7 +74,8 @@ extension IDTokenVerifier {
                 }
             }
         } else {
-            for (kid, value) in members {
+            for (name, value) in members {
+                let kid = name.string
                 guard let pem = value.stringValue else { throw TokenKeysError("\(kid) is not a PEM certificate.") }
                 keys[kid] = try Self.key(pem, kid: kid)
             }

@@ -3,8 +3,8 @@ public import HearthCore
 /// A JSON Web Token (RFC 7519) as clients present it: `header.payload.signature`, each part base64url. Decoding
 /// checks only its shape; `TokenVerifier` checks its signature and claims.
 public struct JSONWebToken: Sendable {
-    public let header: [String: JSONValue]
-    public let claims: [String: JSONValue]
+    public let header: [JSONKey: JSONValue]
+    public let claims: [JSONKey: JSONValue]
     /// `header.payload` as sent: what the signature covers.
     let signingInput: [UInt8]
     let signature: [UInt8]
@@ -27,7 +27,7 @@ public struct JSONWebToken: Sendable {
         self.signingInput = Array("\(parts[0]).\(parts[1])".utf8)
     }
 
-    private static func object(_ part: Substring, part name: String) throws(TokenError) -> [String: JSONValue] {
+    private static func object(_ part: Substring, part name: String) throws(TokenError) -> [JSONKey: JSONValue] {
         guard let bytes = Base64.decodeURL(String(part)), case .object(let members)? = try? JSONReader.parseValue(bytes)
         else {
             throw TokenError(.invalidToken, "The token's \(name) is not a base64url JSON object.")

@@ -35,7 +35,7 @@ public struct TokenVerifier: Sendable {
             throw TokenError(.invalidToken, "The token's signature does not match the database secret.")
         }
         try Self.checkTimes(token.claims, now: now, leeway: self.leeway)
-        var auth: [String: RuleValue] = [:]
+        var auth: [JSONKey: RuleValue] = [:]
         if case .object(let data)? = token.claims["d"] {
             auth = data.mapValues(RuleValue.init(json:))
         }
@@ -45,13 +45,13 @@ public struct TokenVerifier: Sendable {
     }
 
     /// Checks `exp` (not passed), `iat` and `nbf` (not in the future), each with `leeway` seconds for clock skew.
-    static func checkTimes(_ claims: [String: JSONValue], now: Double, leeway: Double) throws(TokenError) {
+    static func checkTimes(_ claims: [JSONKey: JSONValue], now: Double, leeway: Double) throws(TokenError) {
         if let expiry = claims["exp"] {
             guard let seconds = Self.seconds(expiry) else { throw TokenError(.invalidToken, "exp is not a number.") }
             guard now < seconds + leeway else { throw TokenError(.expiredToken, "The token expired.") }
         }
         for claim in ["iat", "nbf"] {
-            guard let value = claims[claim] else { continue }
+            guard let value = claims[JSONKey(claim)] else { continue }
             guard let seconds = Self.seconds(value) else {
                 throw TokenError(.invalidToken, "\(claim) is not a number.")
             }

@@ -100,7 +100,7 @@ extension WireRequest {
         return data
     }
 
-    private static func members(_ body: JSONValue) throws(WireProtocolError) -> [String: JSONValue] {
+    private static func members(_ body: JSONValue) throws(WireProtocolError) -> [JSONKey: JSONValue] {
         guard case .object(let members)? = body["d"] else {
             throw WireProtocolError(.invalidData, "A merge's data (d) must be an object of relative paths to values.")
         }

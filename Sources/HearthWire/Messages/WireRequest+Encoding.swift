@@ -24,7 +24,7 @@ extension WireRequest {
 
     /// The body `b`. A query is sent only with its tag, as the SDKs send it, and decoding reads it only then.
     public var body: JSONValue {
-        var members: [String: JSONValue] = [:]
+        var members: [JSONKey: JSONValue] = [:]
         switch self {
         case .listen(let path, let query, let tag, let hash):
             members["p"] = .string(path)
@@ -66,9 +66,9 @@ extension WireRequest {
         return .object(members)
     }
 
-    private static func tagged(query: QuerySpec?, tag: Int64?) -> [String: JSONValue] {
+    private static func tagged(query: QuerySpec?, tag: Int64?) -> [JSONKey: JSONValue] {
         guard let tag else { return [:] }
-        var members: [String: JSONValue] = ["t": .int(tag)]
+        var members: [JSONKey: JSONValue] = ["t": .int(tag)]
         if let query { members["q"] = query.wireObject }
         return members
     }

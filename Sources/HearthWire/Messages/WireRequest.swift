@@ -17,13 +17,13 @@ public enum WireRequest: Sendable, Hashable {
     /// applies once.
     case put(path: String, data: JSONValue, hash: String?, origin: WriteOrigin? = nil)
     /// `m`: a multi-path update: each key of `data` is a path relative to `path`.
-    case merge(path: String, data: [String: JSONValue], origin: WriteOrigin? = nil)
+    case merge(path: String, data: [JSONKey: JSONValue], origin: WriteOrigin? = nil)
     /// `g`: read `path` once, filtered by `query`.
     case get(path: String, query: QuerySpec?)
     /// `o`: set `data` at `path` when this client disconnects.
     case onDisconnectPut(path: String, data: JSONValue)
     /// `om`: apply the update `data` at `path` when this client disconnects.
-    case onDisconnectMerge(path: String, data: [String: JSONValue])
+    case onDisconnectMerge(path: String, data: [JSONKey: JSONValue])
     /// `oc`: cancel the queued disconnect operations at `path` and below.
     case onDisconnectCancel(path: String)
     /// `auth`: authenticate with a JWT (ID token, custom token, emulator token); an administrator's credential may

@@ -71,7 +71,7 @@ extension WireServerMessage {
             }
             var changes: [WireMergeChange] = []
             for (key, value) in members {
-                changes.append(WireMergeChange(relative: try Self.path(key), data: .json(value)))
+                changes.append(WireMergeChange(relative: try Self.path(key.string), data: .json(value)))
             }
             changes.sort { $0.relative < $1.relative }
             return .mergePush(path: try Self.path(body), changes: changes, tag: try Self.tag(body))

@@ -39,7 +39,7 @@ extension WireServerMessage {
                 bytes.append(UInt8(ascii: "}"))
             }
         case .listenRevoked(let path, let query):
-            var body: [String: JSONValue] = ["p": .string(path.slashless)]
+            var body: [JSONKey: JSONValue] = ["p": .string(path.slashless)]
             if let query { body["q"] = .array([query.wireObject]) }
             return Self.data(JSONValue.object(["a": .string("c"), "b": .object(body)]).jsonBytes())
         case .authRevoked(let status, let reason):

@@ -7,9 +7,9 @@ public import HearthCore
 /// These readers only ever succeed with what `set(_:at:)` and `update(_:at:)` would give for the same JSON read
 /// into a `JSONValue` first; whenever the two could differ or a rule is broken they return nil, and the caller
 /// reads the document the general way, which finds the error and words it. So no answer, error text or order of
-/// checks depends on which reader ran. What they decline: any broken rule or broken JSON, two members of one update
-/// that are the same key (a `JSONValue` keeps the last, silently), and child keys with non-ASCII bytes (see
-/// `WriteValue.Reading.keysAreASCII`).
+/// checks depends on which reader ran. What they decline: any broken rule or broken JSON, and two members of one
+/// update that are the same key (a `JSONValue` keeps the last, silently). Keys are compared by their bytes on both
+/// ways (`Key`, `JSONKey`), so canonically equivalent but differently encoded keys are two keys on both.
 extension WriteRules {
     /// A member of an update as read: its key (a relative path) and its value.
     public typealias ReadMember = (key: String, reading: WriteValue.Reading)
@@ -42,7 +42,7 @@ extension WriteRules {
     /// A set of a value read with `read(_:maximumNesting:)` at `location`, or nil (see above).
     /// - Complexity: O(1).
     public static func set(_ reading: WriteValue.Reading, at location: WriteLocation) -> Mutation? {
-        guard reading.keysAreASCII, reading.depth <= Path.maximumDepth - location.path.count else { return nil }
+        guard reading.depth <= Path.maximumDepth - location.path.count else { return nil }
         return try? Self.mutation(reading.value, at: location)
     }
 
@@ -53,15 +53,16 @@ extension WriteRules {
         // The keys' places are sorted, not the members: copying a member (as a sort and even reading its key
         // through the array do) retains every reference its value holds.
         let unsorted = members.map(\.key)
-        let order = unsorted.indices.sorted { unsorted[$0] < unsorted[$1] }
+        let order = unsorted.indices.sorted { JSONKey.precedes(unsorted[$0], unsorted[$1]) }
         var keys: [String] = []
         var mutations: [Mutation] = []
         keys.reserveCapacity(members.count)
         mutations.reserveCapacity(members.count)
         for index in order {
             let key = unsorted[index]
-            // Keys equal as `String`s sort next to each other.
-            guard keys.last != key, let location = try? Self.location(key, below: base, allowingPriority: true),
+            // Keys with equal bytes sort next to each other.
+            guard !(keys.last.map { JSONKey.sameBytes($0, key) } ?? false),
+                let location = try? Self.location(key, below: base, allowingPriority: true),
                 let mutation = Self.set(members[index].reading, at: location)
             else { return nil }
             keys.append(key)

@@ -57,16 +57,17 @@ public enum WriteRules {
     /// A multi-path update at `base`: each member's key is a path relative to `base` (it may contain `/` and end
     /// in `/.priority`) and its value is set there.
     ///
-    /// The mutations come in the order of the sorted keys (`members.keys.sorted()`), so a caller can pair them.
+    /// The mutations come in the order of the sorted keys (`members.keys.sorted()`, UTF-8 byte order: keys that
+    /// differ only in their Unicode normalisation are two paths), so a caller can pair them.
     /// - Throws: `WriteRuleError` `.invalidUpdateKey`, `.invalidValue` or `.invalidPriority` for the first bad
     ///   member in that order, then `.overlappingPaths` when one path equals or lies inside another.
     /// - Complexity: O(n + k log k) for k members of total size n.
-    public static func update(_ members: [String: JSONValue], at base: Path) throws(WriteRuleError) -> [Mutation] {
+    public static func update(_ members: [JSONKey: JSONValue], at base: Path) throws(WriteRuleError) -> [Mutation] {
         var mutations: [Mutation] = []
         mutations.reserveCapacity(members.count)
         for (key, json) in members.sorted(by: { $0.key < $1.key }) {
-            let location = try Self.location(key, below: base, allowingPriority: true) {
-                .invalidUpdateKey(key, reason: $0)
+            let location = try Self.location(key.string, below: base, allowingPriority: true) {
+                .invalidUpdateKey(key.string, reason: $0)
             }
             mutations.append(try Self.set(json, at: location))
         }

@@ -16,9 +16,9 @@ enum JSONGenerators {
             let count = Int.random(in: 0..<5, using: &random)
             return .array((0..<count).map { _ in self.value(&random, depth: depth - 1) })
         default:
-            var members: [String: JSONValue] = [:]
+            var members: [JSONKey: JSONValue] = [:]
             for _ in 0..<Int.random(in: 0..<5, using: &random) {
-                members[self.string(&random)] = self.value(&random, depth: depth - 1)
+                members[JSONKey(self.string(&random))] = self.value(&random, depth: depth - 1)
             }
             return .object(members)
         }

@@ -11,11 +11,11 @@ struct JSONThroughputTests {
     /// A Firebase-shaped document: many records with short keys, strings (some escaped or non-ASCII) and numbers.
     static func makeDocument(targetBytes: Int, seed: UInt64) -> [UInt8] {
         var random = SeededRandom(seed: seed)
-        var records: [String: JSONValue] = [:]
+        var records: [JSONKey: JSONValue] = [:]
         var estimate = 0
         var index = 0
         while estimate < targetBytes {
-            var fields: [String: JSONValue] = [
+            var fields: [JSONKey: JSONValue] = [
                 "name": .string("user \(index) \(["ada", "grace", "linus", "zoë", "日本", "tab\there"][index % 6])"),
                 "age": .int(Int64.random(in: 0...120, using: &random)),
                 "score": .double(Double.random(in: -1000...1000, using: &random)),

@@ -65,12 +65,12 @@ import Testing
             [("", ""), ("-", ""), ("0", ""), ("u", ""), ("user-000", ""), ("", "99999999999"), ("é", "")]
             + [("a\u{FF5E}", ""), ("a\u{1F600}", "")]
         for _ in 0..<50 {
-            var members: [String: JSONValue] = [:]
+            var members: [JSONKey: JSONValue] = [:]
             for _ in 0..<Int.random(in: 0...40, using: &random) {
                 let (prefix, suffix) = shapes[Int.random(in: 0..<shapes.count, using: &random)]
-                members[prefix + "\(Int.random(in: 0..<30, using: &random))" + suffix] = .int(1)
+                members[JSONKey(prefix + "\(Int.random(in: 0..<30, using: &random))" + suffix)] = .int(1)
             }
-            let expected = members.keys.map { Key(unchecked: $0) }.sorted().map { #""\#($0.string)":1"# }
+            let expected = members.keys.map(\.key).sorted().map { #""\#($0.string)":1"# }
             #expect(self.text(.object(members)) == "{" + expected.joined(separator: ",") + "}")
         }
     }

@@ -130,9 +130,9 @@ import Testing
             return .array(
                 (0..<Int.random(in: 0..<4, using: &random)).map { _ in Self.write(&random, depth: depth - 1) })
         default:
-            var members: [String: JSONValue] = [:]
+            var members: [JSONKey: JSONValue] = [:]
             for _ in 0..<Int.random(in: 0..<5, using: &random) {
-                members[Self.key(&random)] = Self.write(&random, depth: depth - 1)
+                members[JSONKey(Self.key(&random))] = Self.write(&random, depth: depth - 1)
             }
             if Int.random(in: 0..<3, using: &random) == 0 { members[".priority"] = Self.priority(&random) }
             return .object(members)

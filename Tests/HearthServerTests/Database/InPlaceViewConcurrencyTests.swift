@@ -19,7 +19,7 @@ import Testing
     static let copies = [Fixture.path("posts/p1"), Fixture.path("user-posts/author/p1")]
 
     static func star(_ uid: String) throws -> [Mutation] {
-        var members: [String: JSONValue] = [:]
+        var members: [JSONKey: JSONValue] = [:]
         for copy in Self.copies {
             members["\(copy.slashless)/stars/\(uid)"] = .bool(true)
             members["\(copy.slashless)/starCount"] = .object([".sv": .object(["increment": .int(1)])])

@@ -126,8 +126,8 @@ indirect enum ValueSpec {
         case .timestamp(let priority):
             return Self.placeholder(.object([".sv": .string("timestamp")]), priority)
         case .object(let members, let priority):
-            var object: [String: JSONValue] = [:]
-            for (key, member) in members { object[key] = member.json }
+            var object: [JSONKey: JSONValue] = [:]
+            for (key, member) in members { object[JSONKey(key)] = member.json }
             if let priority { object[".priority"] = Self.json(priority) }
             return .object(object)
         }

@@ -97,7 +97,7 @@ final class SDKTransactionContender: @unchecked Sendable {
         case "m":
             guard case .object(let members) = data else { return }
             for (relative, value) in members {
-                let target = base.appending(try Path(validating: relative))
+                let target = base.appending(try Path(validating: relative.string))
                 self.cache = self.cache.setting(try WriteValue(json: value, depth: target.count).node, at: target)
             }
         default:

@@ -109,7 +109,8 @@ struct ModelServer {
                 return [.writeAnswered(id, .failure(WireProtocolError(.invalidData, "bad merge \(text)")))]
             }
             for (relative, data) in members.sorted(by: { $0.key < $1.key }) {
-                guard let child = try? Path(validating: relative), let value = try? WriteValue(json: data, depth: 0)
+                guard let child = try? Path(validating: relative.string),
+                    let value = try? WriteValue(json: data, depth: 0)
                 else { continue }
                 let target = path.appending(child)
                 self.truth.set(value.resolved(existing: self.truth.node(at: target), now: 0), at: target)

@@ -157,7 +157,7 @@ import Testing
     }
 
     @Test func anUpdateAppliesSortedKeysWithPrioritiesAndServerValues() throws {
-        let members: [String: JSONValue] = [
+        let members: [JSONKey: JSONValue] = [
             "z": .int(1), "posts/p1/stars/u1": .bool(true), "posts/p2/.priority": .int(3),
             "posts/p1/starCount": .object([".sv": .object(["increment": .int(1)])]),
         ]
@@ -176,8 +176,8 @@ import Testing
     }
 
     @Test func anUpdateRefusesOverlappingPathsAndBadKeys() throws {
-        for members in [
-            ["a": JSONValue.int(1), "a/b": .int(2)], ["/a/": .int(1), "a": .int(2)],
+        for members: [JSONKey: JSONValue] in [
+            ["a": .int(1), "a/b": .int(2)], ["/a/": .int(1), "a": .int(2)],
             ["posts": .object([:]), "posts/p1/x": .int(2)], ["p/.priority": .int(1), "p/x": .int(2)],
         ] {
             let error = #expect(throws: WriteRuleError.self) { try WriteRules.update(members, at: .root) }
