@@ -59,15 +59,7 @@ extension Node {
         // Leave the storage without the map while it is edited, so the map's nodes are uniquely held.
         storage.content = .children(ChildMap())
         Self.apply(edits, order, depth: depth, to: &map)
-        if map.isEmpty {
-            self = .empty
-        } else if !Self.hasCachedHash(storage) {
-            storage.content = .children(map)
-            self.representation = .stored(storage)
-        } else {
-            // A computed hash cannot be cleared, so the edited map moves into fresh storage.
-            self = Node(storage: Storage(content: .children(map), priority: storage.priority))
-        }
+        self.store(editedChildren: map, of: storage)
     }
 
     /// Applies the edits at `order` to the children in `map`, one child at a time: each run of edits under the same

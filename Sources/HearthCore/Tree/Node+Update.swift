@@ -77,13 +77,19 @@ extension Node {
         // Leave the storage without the map while it is edited, so the map's nodes are uniquely held.
         storage.content = .children(ChildMap())
         map.modifyChild(first) { $0.set(value, at: keys.dropFirst()) }
+        self.store(editedChildren: map, of: storage)
+    }
+
+    /// Becomes `map`, the children of `storage` edited while this node held no reference to it (its content left
+    /// empty meanwhile): nothing when the edits emptied it, else `storage` again with the map back in, or fresh
+    /// storage when `storage` has a computed hash (which cannot be cleared).
+    @inline(__always) mutating func store(editedChildren map: ChildMap, of storage: Storage) {
         if map.isEmpty {
             self = .empty
         } else if !Self.hasCachedHash(storage) {
             storage.content = .children(map)
             self.representation = .stored(storage)
         } else {
-            // A computed hash cannot be cleared, so the edited map moves into fresh storage.
             self = Node(storage: Storage(content: .children(map), priority: storage.priority))
         }
     }
