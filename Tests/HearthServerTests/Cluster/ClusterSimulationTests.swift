@@ -27,27 +27,38 @@ import Testing
     static let knownFailures: [Int: [UInt64: String]] = [:]
 
     @Test(arguments: Self.sizes) func convergesWithEveryInvariantUnderFaults(nodes: Int) async throws {
-        let report = try await SimulationLane.run { () throws -> String in
+        var options = ClusterSimulation.Options()
+        options.nodes = nodes
+        let report = try await Self.run(
+            Self.seeds, options, named: "\(nodes) nodes", knownFailures: Self.knownFailures[nodes] ?? [:])
+        print("Cluster simulation, \(nodes) nodes, \(Self.seeds) seeds from \(Self.firstSeed): \(report)")
+    }
+
+    /// Runs `count` seeds from `firstSeed` of the clusters `options` describes, off the cooperative pool: the runs'
+    /// statistics as text, or "" once a run failed (recorded, named `name` and with its seed). A seed in
+    /// `knownFailures` runs as a known issue.
+    static func run(
+        _ count: UInt64, _ options: ClusterSimulation.Options, named name: String,
+        knownFailures: [UInt64: String] = [:]
+    ) async throws -> String {
+        try await SimulationLane.run { () throws -> String in
             var totals = ClusterSimulation.Statistics()
-            for seed in Self.firstSeed..<(Self.firstSeed + Self.seeds) {
-                var options = ClusterSimulation.Options()
-                options.nodes = nodes
+            for seed in Self.firstSeed..<(Self.firstSeed + count) {
                 let simulation = ClusterSimulation(seed: seed, options: options)
-                if let problem = Self.knownFailures[nodes]?[seed] {
-                    withKnownIssue("seed \(seed), \(nodes) nodes: \(problem)") { try simulation.run() }
+                if let problem = knownFailures[seed] {
+                    withKnownIssue("seed \(seed), \(name): \(problem)") { try simulation.run() }
                     continue
                 }
                 do {
                     try simulation.run()
                 } catch let failure as ClusterSimulation.Failure {
-                    Issue.record("\(nodes) nodes: \(failure)")
+                    Issue.record("\(name): \(failure)")
                     return ""
                 }
                 totals.add(simulation.statistics)
             }
             return "\(totals)"
         }
-        print("Cluster simulation, \(nodes) nodes, \(Self.seeds) seeds from \(Self.firstSeed): \(report)")
     }
 
     /// How many seeds the grouped layouts run (`HEARTH_CLUSTER_GROUPED_SEEDS`): fewer than the one-group-per-shard
@@ -58,23 +69,11 @@ import Testing
     /// group (every multi-shard write is one entry of one log) and in 3 (uneven groups; writes across groups still
     /// go through the two-phase commit).
     @Test(arguments: [1, 3]) func groupedShardsConvergeWithEveryInvariantUnderFaults(groups: Int) async throws {
-        let report = try await SimulationLane.run { () throws -> String in
-            var totals = ClusterSimulation.Statistics()
-            for seed in Self.firstSeed..<(Self.firstSeed + Self.groupedSeeds) {
-                var options = ClusterSimulation.Options()
-                options.shards = 8
-                options.groups = groups
-                let simulation = ClusterSimulation(seed: seed, options: options)
-                do {
-                    try simulation.run()
-                } catch let failure as ClusterSimulation.Failure {
-                    Issue.record("8 shards in \(groups) groups (replay with scripts/simulate --grouped): \(failure)")
-                    return ""
-                }
-                totals.add(simulation.statistics)
-            }
-            return "\(totals)"
-        }
+        var options = ClusterSimulation.Options()
+        options.shards = 8
+        options.groups = groups
+        let report = try await Self.run(
+            Self.groupedSeeds, options, named: "8 shards in \(groups) groups (replay with scripts/simulate --grouped)")
         print("Cluster simulation, 8 shards in \(groups) groups, \(Self.groupedSeeds) seeds: \(report)")
     }
 
