@@ -50,11 +50,12 @@ extension ClusterConfiguration {
     }
 
     private func validateSharding() throws(ClusterConfigurationError) {
-        guard self.shards >= 1 else {
+        guard (1...Self.maximumShards).contains(self.shards) else {
             throw ClusterConfigurationError(
                 .outOfRange,
                 field: "shards",
-                "shards is \(self.shards); use at least 1 virtual shard per namespace (the default is 16)."
+                "shards is \(self.shards); use from 1 to \(Self.maximumShards) virtual shards per namespace (the "
+                    + "default is 16)."
             )
         }
         if let groups = self.groups, !(1...self.shards).contains(groups) {

@@ -33,6 +33,10 @@ public struct ClusterConfiguration: Sendable, Hashable {
     public let name: String
     /// The members, in the file's order.
     public let nodes: [Node]
+    /// The most virtual shards a cluster may have: far above any useful count, and what every member, joining ones
+    /// included (the join reply carries the count as 32 bits), reads back exactly.
+    public static let maximumShards = 65_536
+
     /// Virtual shards per namespace.
     public let shards: Int
     /// How many Raft groups the shards are spread over, when the file sets it (`groups`, from 1 to `shards`); `nil`

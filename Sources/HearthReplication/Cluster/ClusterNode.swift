@@ -112,7 +112,7 @@ package final class ClusterNode: NodeBackend {
             node: node, cluster: cluster.name, secret: secret,
             listenAddress: try SocketAddress(host: member.host, port: member.peerPort))
         transportConfiguration.generation = generation
-        transportConfiguration.release = release
+        transportConfiguration.release = JoinRelease.tag(release, for: cluster)
         let transport = try PeerTransport(configuration: transportConfiguration, log: log) { peer, kind, payload in
             inbox.deliver(kind: kind, payload, from: peer)
         }

@@ -38,6 +38,24 @@ import Testing
         }
     }
 
+    /// More shards than `maximumShards` (which the join reply carries exactly as 32 bits) are refused, naming the
+    /// field and the range, with groups or without: a joining member would otherwise read a truncated count and
+    /// route paths differently from the members.
+    @Test(arguments: ["", #", "groups": 4"#]) func refusesMoreShardsThanTheMaximum(groups: String) {
+        let document = """
+            {"nodes": [{"id": "n1", "host": "127.0.0.1", "httpPort": 9001, "peerPort": 9101}], "replicationFactor": 1,
+             "shards": 5000000000\(groups)}
+            """
+        do {
+            let configuration = try ClusterConfiguration(json: document)
+            Issue.record("accepted: \(configuration)")
+        } catch {
+            #expect(error.field == "shards")
+            #expect(error.message.contains("from 1 to \(ClusterConfiguration.maximumShards)"))
+        }
+        #expect((try? ClusterConfiguration(json: Self.document(""))) != nil)
+    }
+
     /// The range message says what to write instead.
     @Test func theRangeRefusalSaysWhatFits() {
         do {
