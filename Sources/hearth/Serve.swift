@@ -164,9 +164,7 @@ enum Serve {
             {
                 return try self.rejoining(joined, configuration, secretFiles: secretFiles, given: given)
             }
-            for flag in [
-                "--node", "--fault-injection", "--peer-port", "--cluster-secret-file", "--catch-up-hold-seconds",
-            ]
+            for flag in ["--node", "--fault-injection", "--peer-port", "--cluster-secret-file"]
             where given.contains(flag) {
                 throw UsageError("\(flag) needs --config or --join: it names a member of a cluster")
             }

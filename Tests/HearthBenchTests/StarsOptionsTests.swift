@@ -57,7 +57,7 @@ import Testing
         #expect(try OptionValues.duration("--duration", "500ms") == .milliseconds(500))
         #expect(try OptionValues.duration("--duration", "2m") == .seconds(120))
         #expect(try OptionValues.duration("--duration", "7") == .seconds(7))
-        for bad in ["", "s", "-1s", "0", "10sm", "abc"] {
+        for bad in ["", "s", "-1s", "0", "10sm", "abc", "0.0001ms", "1e300s"] {
             #expect(throws: BenchOptionsError.self, "\(bad)") { try OptionValues.duration("--duration", bad) }
         }
     }

@@ -102,9 +102,11 @@ extension JSONValue {
         case .string(let value): value
         case .array(let elements): elements.map { $0.foundationValue ?? NSNull() }
         case .object(let members):
-            // A `[String: Any]` holds one entry for names that differ only in their normalisation (see
-            // `Node.foundationValue`).
-            Dictionary(members.map { ($0.key.string, $0.value.foundationValue ?? NSNull()) }) { _, last in last }
+            // A `[String: Any]` holds one entry for names that differ only in their normalisation: the later in key
+            // order, as `Node.foundationValue` keeps (members in key order, so the choice is the same every run).
+            Dictionary(
+                members.sorted { $0.key.key < $1.key.key }.map { ($0.key.string, $0.value.foundationValue ?? NSNull()) }
+            ) { _, last in last }
         }
     }
 }

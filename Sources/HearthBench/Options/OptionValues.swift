@@ -14,10 +14,12 @@ enum OptionValues {
     {
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("", 1)]
         for unit in units where text.hasSuffix(unit.suffix) {
-            if let number = Double(text.dropLast(unit.suffix.count)), number > 0 || (allowsZero && number == 0),
-                number.isFinite
+            // A length that rounds to 0 ms is no length, and one past Int64 milliseconds no length either.
+            if let number = Double(text.dropLast(unit.suffix.count)), number.isFinite,
+                let milliseconds = Int64(exactly: (number * unit.seconds * 1000).rounded()),
+                milliseconds > 0 || (allowsZero && number == 0)
             {
-                return .milliseconds(Int64((number * unit.seconds * 1000).rounded()))
+                return .milliseconds(milliseconds)
             }
         }
         let zero = allowsZero ? " (0 for none)" : ""

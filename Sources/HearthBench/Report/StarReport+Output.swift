@@ -36,6 +36,7 @@ extension StarReport {
                 }),
         ]
         object["connectionFailures"] = .int(Int64(self.tally.connectionFailures))
+        object["slowOmitted"] = .int(Int64(self.slowOmitted))
         object["slow"] = .array(
             self.slow.map { entry in
                 .object([
@@ -82,7 +83,10 @@ extension StarReport {
                     + (back ?? "throughput did not come back within the run"))
         }
         if let threshold = self.options.slowLog {
-            lines.append("slow         \(self.slow.count) operation(s) over \(Self.format(threshold.inSeconds)) s")
+            lines.append(
+                "slow         \(self.slow.count + self.slowOmitted) operation(s) over "
+                    + "\(Self.format(threshold.inSeconds)) s"
+                    + (self.slowOmitted > 0 ? " (the first \(self.slow.count) listed)" : ""))
             lines += self.slow.map { entry in
                 "  ended \(Self.format(entry.endedAt)) s  \(entry.kind) client \(entry.client) (\(entry.node)) took "
                     + "\(Self.format(entry.seconds)) s, \(entry.attempts) attempt(s)"

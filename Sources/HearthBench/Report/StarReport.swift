@@ -36,6 +36,8 @@ public struct StarReport: Sendable {
     public var context: RunContext?
     /// The operations slower than `--slow-log`, in the order they ended.
     var slow: [SlowOperations.Entry] = []
+    /// The slow operations past the listed ones (`SlowOperations.maximumEntries`), counted only.
+    var slowOmitted = 0
 
     public init(options: StarsOptions, run: String, seconds: Double, tally: StarTally, violations: [String]) {
         self.options = options

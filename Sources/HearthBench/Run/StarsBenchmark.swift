@@ -109,6 +109,7 @@ public enum StarsBenchmark {
         report.chaos = outcome
         report.context = context
         report.slow = slow?.entries ?? []
+        report.slowOmitted = slow?.omitted ?? 0
         report.series = series
         report.readers = readers.count
         report.readerUpdates = readerUpdates

@@ -49,7 +49,9 @@ extension Mutation {
     /// The first increment in `mutations` whose sum, against `tree` as it is before the write (where every one of a
     /// write's server values is resolved), no number can hold; nil when all fit. A write with one is refused whole.
     static func unrepresentableIncrement(_ mutations: [Mutation], in tree: Node) -> UnrepresentableIncrementError? {
-        guard case .failure(let error) = Self.resolving(mutations, in: tree, now: 0) else { return nil }
+        guard mutations.contains(where: \.hasServerValues),
+            case .failure(let error) = Self.resolving(mutations, in: tree, now: 0)
+        else { return nil }
         return error
     }
 

@@ -139,7 +139,10 @@ extension ShardStateMachine {
     /// the increments of its counter prepared here (they commute, so they may apply before it, in any order); a
     /// leader asks before it appends, since its machine has applied every entry before the one it is about to add.
     public func unrepresentableIncrement(in write: ShardWrite) -> UnrepresentableIncrementError? {
-        guard case .failure(let error) = self.resolving(write) else { return nil }
+        // A write without server values has no increment: nothing to resolve (a prepare asks for every write).
+        guard write.mutations.contains(where: \.hasServerValues),
+            case .failure(let error) = self.resolving(write)
+        else { return nil }
         return error
     }
 
