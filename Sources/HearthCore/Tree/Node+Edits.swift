@@ -15,8 +15,10 @@ extension Node {
             if let only = edits.first { only.apply(to: &self) }
             return
         }
-        let order = edits.indices.sorted { edits[$0].path < edits[$1].path }
-        for (earlier, later) in zip(order, order.dropFirst()) where edits[earlier].path.contains(edits[later].path) {
+        // The paths read once: each comparison would otherwise take a path out of its edit (and retain it).
+        let paths = edits.map(\.path)
+        let order = edits.indices.sorted { paths[$0] < paths[$1] }
+        for (earlier, later) in zip(order, order.dropFirst()) where paths[earlier].contains(paths[later]) {
             for edit in edits { edit.apply(to: &self) }
             return
         }
