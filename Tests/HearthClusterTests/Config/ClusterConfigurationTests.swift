@@ -73,6 +73,18 @@ import Testing
         }
     }
 
+    /// The package's three-machine file is valid and founds its cluster with the 16 shards in one Raft group, as
+    /// packaging/INSTALL.md says.
+    @Test func packagedFileIsValid() throws {
+        let root = #filePath.split(separator: "/Tests/", omittingEmptySubsequences: false).dropLast().joined(
+            separator: "/Tests/")
+        let configuration = try ClusterConfiguration(contentsOfFile: "\(root)/packaging/cluster.json")
+        #expect(configuration.nodes.map(\.id) == ["n1", "n2", "n3"])
+        #expect(configuration.shards == 16)
+        #expect(configuration.groups == 1)
+        #expect(configuration.replicationFactor == 3)
+    }
+
     @Test func refusesUnknownKeysAtEveryLevel() {
         let nested = self.refusal(replacing: #""httpPort": 9002"#, with: #""htppPort": 9002"#)
         #expect(nested?.code == .unknownKey)
