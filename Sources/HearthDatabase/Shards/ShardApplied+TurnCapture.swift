@@ -17,7 +17,7 @@ extension ShardApplied {
     /// Fills in the nodes of the subtrees that `entries` (the entries a turn appended, in log order, from machines
     /// that `defersSubtrees`) touched. Each subtree the turn touched goes, as its shard holds it at the turn's end,
     /// with the last entry that touched it, whose state of it that is; the earlier ones keep it without a node
-    /// (superseded, `ShardSubtree.node`). A subtree that a later spine write of the turn (an entry without subtrees)
+    /// (superseded, `ShardSubtree.node`), naming that entry (`ShardSubtree.supersededBy`). A subtree that a later spine write of the turn (an entry without subtrees)
     /// wrote above or into goes without a node from every entry before that write: its state at the turn's end is
     /// no entry's before it, and the spine write itself carries none (the view applies its mutations).
     ///
@@ -26,12 +26,13 @@ extension ShardApplied {
     /// - Parameter tree: a shard's tree of a namespace as it stands at the turn's end.
     /// - Complexity: one hash insertion per touched subtree and one node lookup per distinct subtree.
     static func captureTurn(_ entries: inout [ShardApplied], tree: (_ shard: Int, _ namespace: String) -> Node) {
-        var taken: Set<SubtreeKey> = []
+        /// The subtrees taken so far (by later entries of the turn), with the index of the entry that took each.
+        var taken: [SubtreeKey: UInt64] = [:]
         /// The paths of the spine writes met so far (later in the turn), by tree.
         var spineWrites: [TreeKey: [Path]] = [:]
         var trees: [TreeKey: Node] = [:]
         for entry in entries.indices.reversed() {
-            let shard = entries[entry].shard
+            let (shard, index) = (entries[entry].shard, entries[entry].index)
             entries[entry].withChange { change in
                 let key = TreeKey(shard: shard, namespace: change.namespace)
                 guard let subtrees = change.subtrees else {
@@ -44,9 +45,9 @@ extension ShardApplied {
                     let isOverwritten = spinePaths?.contains { path in
                         path.contains(subtree.path) || subtree.path.contains(path)
                     }
-                    guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: subtree.path)).inserted
-                    else {
-                        return ShardSubtree(path: subtree.path, node: nil)
+                    if isOverwritten == true { return ShardSubtree(path: subtree.path, node: nil) }
+                    if let taker = Self.claim(&taken[SubtreeKey(tree: key, path: subtree.path)], for: index) {
+                        return ShardSubtree(path: subtree.path, node: nil, supersededBy: (shard, taker))
                     }
                     let root: Node
                     if let known = trees[key] {
@@ -59,6 +60,16 @@ extension ShardApplied {
                 }
             }
         }
+    }
+
+    /// The entry that took a subtree already (`slot` is its place in the turn's taken subtrees), or nil when none did
+    /// and `entry` takes it now: one hash of the subtree's key, as `claim(&taken[key], for: entry)`.
+    private static func claim(_ slot: inout UInt64?, for entry: UInt64) -> UInt64? {
+        guard let taker = slot else {
+            slot = entry
+            return nil
+        }
+        return taker
     }
 
     /// Runs `body` on the change the entry makes to the data (a write's, or a committed transaction part's); does
