@@ -60,7 +60,8 @@ struct ViewState {
     }
 
     /// Applies `updates` in order. The root of the namespace they edit is taken out of `roots` once for a run of
-    /// updates to it and put back after the run, not once per update (two hashes of the namespace per star).
+    /// updates to it and put back after the run, and its listeners are looked up once for the run, not once per
+    /// update (three hashes of the namespace per star).
     /// - Parameter carriesTurns: every update of the batch was shown at once with its subtrees
     ///   (`CommitFeed.receive(runs:into:)`), so a subtree an update left to a later entry of its turn is carried by
     ///   that entry's update here once that entry has arrived, as `captureTurn` named it; else that is looked up.
@@ -69,9 +70,10 @@ struct ViewState {
     ) -> [(change: CommittedChange, listeners: [any ChangeListener])] {
         var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
         let takers = carriesTurns ? nil : Self.subtreeTakers(updates)
-        /// The namespace whose root `root` holds, out of `roots`.
+        /// The namespace whose root `root` holds, out of `roots`, and its listeners.
         var held: String?
         var root = Node.empty
+        var listening: ListenRegistry.Namespace?
         for (position, update) in updates.enumerated() {
             if let restored = update.restored {
                 if let namespace = held.take() { self.put(root, namespace: namespace) }
@@ -82,8 +84,9 @@ struct ViewState {
                 if let namespace = held { self.put(root, namespace: namespace) }
                 root = self.roots.removeValue(forKey: update.namespace) ?? .empty
                 held = update.namespace
+                listening = registry.namespace(update.namespace)
             }
-            let listeners = registry.listeners(namespace: update.namespace, touching: update.paths)
+            let listeners = listening?.listeners(touching: update.paths) ?? []
             let isSuperseded =
                 listeners.isEmpty
                 && (carriesTurns
