@@ -190,11 +190,13 @@ struct CommitFeed {
     /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards. Returns
     /// whether they were shown at once with their subtrees (`showAtOnce`).
     private mutating func receive(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool {
-        guard let last = arrivals.last else { return true }
+        // The last arrival's position, not the arrival: copied out, a whole entry was retained field by field (and
+        // released) for every star just to read two numbers.
+        guard let last = arrivals.indices.last else { return true }
         if let keptSubtrees = self.showAtOnce(arrivals, into: &updates) { return keptSubtrees }
         for applied in arrivals { self.take(applied) }
         // The last arrival first (as a transaction's last part it brings the others in).
-        self.examine([(last.shard, last.index)], into: &updates)
+        self.examine([(arrivals[last].shard, arrivals[last].index)], into: &updates)
         self.settleRestores(into: &updates)
         // Only what stays queued goes into the shard's queued paths. Being the newest entries of their shards, the
         // arrivals can hold up nothing examined above (only earlier entries hold a change up), and most are shown
