@@ -143,8 +143,7 @@ struct CommitFeed {
     mutating func receive(_ batch: [ShardApplied]) -> [Update] {
         var updates: [Update] = []
         // Usually one update per entry at most (more only when these release entries queued before them): sized
-        // once, the array is not reallocated as it grows, and a large allocation also consolidates the allocator's
-        // free lists.
+        // once, the array is not reallocated as it grows.
         updates.reserveCapacity(batch.count)
         self.receive(run: batch, into: &updates)
         return updates
@@ -153,16 +152,25 @@ struct CommitFeed {
     /// `receive(_:)` for runs of entries in commit order (each a log record's, or a write loop turn's), as the
     /// single node's log hands them over: the same as receiving them joined, but for a transaction whose parts lie
     /// in two runs, which takes the queued path instead of being shown at once (a turn's and a record's parts are
-    /// always in one run). They are never joined into one array, which would copy every entry.
-    mutating func receive(runs: [[ShardApplied]]) -> [Update] {
-        var updates: [Update] = []
+    /// always in one run). They are never joined into one array, which would copy every entry. The updates are
+    /// appended to `updates`, which the read view keeps from batch to batch: one buffer sized for the largest batch,
+    /// where a new array per batch was a large allocation (which also consolidates the allocator's free lists) and
+    /// its free on the commit thread.
+    /// - Returns: whether every entry was shown at once, in its shard's order, with the subtrees it carried
+    ///   (`showAtOnce`): then a subtree an entry left to a later entry of its turn (`ShardSubtree.supersededBy`) is
+    ///   carried by a later update of these as soon as that entry has arrived, which needs no look-up to tell.
+    mutating func receive(runs: [[ShardApplied]], into updates: inout [Update]) -> Bool {
         updates.reserveCapacity(runs.reduce(0) { $0 + $1.count })
-        for run in runs { self.receive(run: run, into: &updates) }
-        return updates
+        var isWhole = true
+        for run in runs where !self.receive(run: run, into: &updates) { isWhole = false }
+        return isWhole
     }
 
-    /// Takes one run of entries in commit order, appending the updates that became ready.
-    private mutating func receive(run batch: [ShardApplied], into updates: inout [Update]) {
+    /// Takes one run of entries in commit order, appending the updates that became ready; returns whether all of
+    /// them were shown at once with their subtrees (`receive(runs:into:)`).
+    @discardableResult
+    private mutating func receive(run batch: [ShardApplied], into updates: inout [Update]) -> Bool {
+        var isWhole = true
         var start = batch.startIndex
         while start < batch.endIndex {
             var end = start + 1
@@ -173,17 +181,22 @@ struct CommitFeed {
                     end += 1
                 }
             }
-            self.receive(batch[start..<end], into: &updates)
+            if !self.receive(batch[start..<end], into: &updates) { isWhole = false }
             start = end
         }
+        return isWhole
     }
 
-    /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards.
-    private mutating func receive(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) {
-        guard let last = arrivals.last, !self.showAtOnce(arrivals, into: &updates) else { return }
+    /// Takes entries that arrive together: a single entry, or parts of one transaction in distinct shards. Returns
+    /// whether they were shown at once with their subtrees (`showAtOnce`).
+    private mutating func receive(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool {
+        // The last arrival's position, not the arrival: copied out, a whole entry was retained field by field (and
+        // released) for every star just to read two numbers.
+        guard let last = arrivals.indices.last else { return true }
+        if let keptSubtrees = self.showAtOnce(arrivals, into: &updates) { return keptSubtrees }
         for applied in arrivals { self.take(applied) }
         // The last arrival first (as a transaction's last part it brings the others in).
-        self.examine([(last.shard, last.index)], into: &updates)
+        self.examine([(arrivals[last].shard, arrivals[last].index)], into: &updates)
         self.settleRestores(into: &updates)
         // Only what stays queued goes into the shard's queued paths. Being the newest entries of their shards, the
         // arrivals can hold up nothing examined above (only earlier entries hold a change up), and most are shown
@@ -191,16 +204,18 @@ struct CommitFeed {
         for applied in arrivals where self.queues[applied.shard][applied.index] != nil {
             if let change = Self.change(of: applied) { self.queuedPaths[applied.shard].add(change, at: applied.index) }
         }
+        return false
     }
 
     /// Shows at once what nothing can hold up, without queueing it: a single-shard write, or every part of a
     /// transaction together, arriving in shards where nothing is queued while no snapshot waits — a star's usual
     /// path. Queueing, examining and dequeuing them would end the same way, at several times the cost. Returns
-    /// false, having changed nothing, for anything else.
-    private mutating func showAtOnce(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool {
+    /// whether the update kept every subtree the arrivals carried (a transaction's go only when all its parts carry
+    /// theirs); nil, having changed nothing, for anything else.
+    private mutating func showAtOnce(_ arrivals: ArraySlice<ShardApplied>, into updates: inout [Update]) -> Bool? {
         guard let first = arrivals.indices.first, self.restores.isEmpty,
             arrivals.allSatisfy({ self.queues[$0.shard].isEmpty })
-        else { return false }
+        else { return nil }
         switch arrivals[first].effect {
         case .write(let change) where arrivals.count == 1:
             self.note(
@@ -217,7 +232,7 @@ struct CommitFeed {
             let participants = part.participants
             guard self.parts[transaction] == nil, arrivals.count == participants.count,
                 participants.allSatisfy({ participant in arrivals.contains { $0.shard == participant } })
-            else { return false }
+            else { return nil }
             var parts: [ShardTransactionPart] = []
             parts.reserveCapacity(participants.count)
             for participant in participants {
@@ -228,10 +243,11 @@ struct CommitFeed {
                 self.finishBookkeeping(transaction, shard: participant)
                 if case .finished(_, _, let part?) = arrivals[position].effect { parts.append(part) }
             }
-            if let update = Self.update(of: parts, isInOrder: true) { updates.append(update) }
-            return true
+            guard let update = Self.update(of: parts, isInOrder: true) else { return true }
+            updates.append(update)
+            return update.subtrees != nil || parts.allSatisfy { $0.change.subtrees == nil }
         default:
-            return false
+            return nil
         }
     }
 
@@ -446,7 +462,11 @@ struct CommitFeed {
             increments: increments, subtrees: subtrees)
     }
 
+    /// Forgets the transaction's prepared part in `shard`. A part committed at once (a star's) was never prepared:
+    /// with nothing prepared in the shard, the identifier is not hashed (removing a key hashes it even from an empty
+    /// dictionary).
     private mutating func finishBookkeeping(_ transaction: TransactionID, shard: Int) {
+        guard !self.intents[shard].isEmpty else { return }
         self.intents[shard][transaction] = nil
     }
 

@@ -11,6 +11,18 @@ struct ViewState {
     var logSequence: UInt64 = 0
     /// The live view's maintained query indexes, advanced with every change (none while recovering).
     var indexes: QueryIndexes?
+    /// The buffer the feed's updates of a batch go into, kept empty between batches (`CommitFeed.receive(runs:into:)`).
+    private var updates: [CommitFeed.Update] = []
+    /// Past this many updates, the buffer is let go after its batch rather than kept for the next one (a burst, or
+    /// recovery's replay, would otherwise hold its largest batch's worth for the process's life).
+    private static let keptUpdates = 4096
+
+    /// A view of `roots` as `feed` has shown them.
+    init(roots: [String: Node], feed: CommitFeed, indexes: QueryIndexes? = nil) {
+        self.roots = roots
+        self.feed = feed
+        self.indexes = indexes
+    }
 
     /// Takes committed entries in commit order and applies every change that became ready.
     /// - Parameter registry: the listeners; a change that touches none of them is applied in place and not returned,
@@ -22,11 +34,21 @@ struct ViewState {
         self.apply(self.feed.receive(batch), registry: registry)
     }
 
-    /// `receive(_:registry:)` for runs of entries in commit order (`CommitFeed.receive(runs:)`), applied together.
+    /// `receive(_:registry:)` for runs of entries in commit order (`CommitFeed.receive(runs:into:)`), applied
+    /// together.
     mutating func receive(runs: [[ShardApplied]], registry: ListenRegistry)
         -> [(change: CommittedChange, listeners: [any ChangeListener])]
     {
-        self.apply(self.feed.receive(runs: runs), registry: registry)
+        // Taken out while the batch applies, so the buffer stays unique and is emptied in place after it.
+        var updates: [CommitFeed.Update] = []
+        swap(&updates, &self.updates)
+        let isWhole = self.feed.receive(runs: runs, into: &updates)
+        let heard = self.apply(updates, registry: registry, carriesTurns: isWhole)
+        if updates.capacity <= Self.keptUpdates {
+            updates.removeAll(keepingCapacity: true)
+            self.updates = updates
+        }
+        return heard
     }
 
     /// Takes a shard's snapshot in place of the entries it covers (`CommitFeed.restore`) and applies every change
@@ -37,23 +59,64 @@ struct ViewState {
         self.apply(self.feed.restore(snapshot), registry: registry)
     }
 
-    private mutating func apply(_ updates: [CommitFeed.Update], registry: ListenRegistry)
-        -> [(change: CommittedChange, listeners: [any ChangeListener])]
-    {
+    /// Applies `updates` in order. The root of the namespace they edit is taken out of `roots` once for a run of
+    /// updates to it and put back after the run, and its listeners are looked up once for the run, not once per
+    /// update (three hashes of the namespace per star).
+    /// - Parameter carriesTurns: every update of the batch was shown at once with its subtrees
+    ///   (`CommitFeed.receive(runs:into:)`), so a subtree an update left to a later entry of its turn is carried by
+    ///   that entry's update here once that entry has arrived, as `captureTurn` named it; else that is looked up.
+    private mutating func apply(
+        _ updates: [CommitFeed.Update], registry: ListenRegistry, carriesTurns: Bool = false
+    ) -> [(change: CommittedChange, listeners: [any ChangeListener])] {
         var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
-        let takers = Self.subtreeTakers(updates)
+        let takers = carriesTurns ? nil : Self.subtreeTakers(updates)
+        /// The namespace whose root `root` holds, out of `roots`, and its listeners.
+        var held: String?
+        var root = Node.empty
+        var listening: ListenRegistry.Namespace?
         for (position, update) in updates.enumerated() {
             if let restored = update.restored {
+                if let namespace = held.take() { self.put(root, namespace: namespace) }
                 heard += self.apply(restored, registry: registry)
                 continue
             }
-            let listeners = registry.listeners(namespace: update.namespace, touching: update.paths)
-            let isSuperseded = listeners.isEmpty && Self.isSuperseded(update, at: position, takers: takers)
-            if let change = self.apply(update, keepingOldRoot: !listeners.isEmpty, isSuperseded: isSuperseded) {
+            if held != update.namespace {
+                if let namespace = held { self.put(root, namespace: namespace) }
+                root = self.roots.removeValue(forKey: update.namespace) ?? .empty
+                held = update.namespace
+                listening = registry.namespace(update.namespace)
+            }
+            let listeners = listening?.listeners(touching: update.paths) ?? []
+            let isSuperseded =
+                listeners.isEmpty
+                && (carriesTurns
+                    ? self.isSupersededInTurn(update)
+                    : Self.isSuperseded(update, at: position, takers: takers))
+            if let change = self.apply(
+                update, to: &root, keepingOldRoot: !listeners.isEmpty, isSuperseded: isSuperseded)
+            {
                 heard.append((change, listeners))
             }
         }
+        if let namespace = held { self.put(root, namespace: namespace) }
         return heard
+    }
+
+    /// Puts a namespace's root back in `roots` (an empty one leaves them).
+    private mutating func put(_ root: Node, namespace: String) {
+        self.roots[namespace] = root.isEmpty ? nil : root
+    }
+
+    /// Whether every subtree `update` touched without its node is carried by the later entry of its turn that
+    /// `captureTurn` named, which has arrived (in a batch shown wholly at once, `apply(_:registry:carriesTurns:)`,
+    /// it is then a later update of the same batch): what `isSuperseded` tells, without a look-up.
+    private func isSupersededInTurn(_ update: CommitFeed.Update) -> Bool {
+        guard let subtrees = update.subtrees else { return false }
+        return subtrees.allSatisfy { subtree in
+            guard subtree.node == nil else { return true }
+            guard let (shard, index) = subtree.supersededBy else { return false }
+            return index <= self.feed.received[shard]
+        }
     }
 
     /// Per namespace and subtree, the last of `updates` that carries the subtree's node; nil when none of them
@@ -115,10 +178,10 @@ struct ViewState {
     /// else the update's mutations, as its shard resolved them in this order, make that state. The root is edited in
     /// place unless `keepingOldRoot`, when the old root stays as it was for the returned change (nodes shared with
     /// it, or with readers, are copied as usual).
+    /// - Parameter root: the namespace's root, taken out of `roots` (`apply(_:registry:carriesTurns:)` puts it back).
     private mutating func apply(
-        _ update: CommitFeed.Update, keepingOldRoot: Bool, isSuperseded: Bool
+        _ update: CommitFeed.Update, to root: inout Node, keepingOldRoot: Bool, isSuperseded: Bool
     ) -> CommittedChange? {
-        var root = self.roots.removeValue(forKey: update.namespace) ?? .empty
         let old = keepingOldRoot ? root : .empty
         let indexed = self.indexes?.touched(update.namespace, paths: update.paths, root: root) ?? []
         // In applying order, asked for only when needed: to apply them, for the query indexes they touch, or for
@@ -143,7 +206,6 @@ struct ViewState {
             mutations = ordered
             self.indexes?.advance(indexed, root: root, mutations: ordered)
         }
-        self.roots[update.namespace] = root.isEmpty ? nil : root
         self.sequence += 1
         guard keepingOldRoot else { return nil }
         return CommittedChange(

@@ -8,7 +8,7 @@ import HearthCore
 /// stands for all of them in what a change reaches. Value type: it lives inside the read view's lock and is mutated
 /// only there.
 struct ListenRegistry {
-    private final class TrieNode {
+    fileprivate final class TrieNode {
         var listeners: [ObjectIdentifier: any ChangeListener] = [:]
         var groups: [String: any ListenerGroup] = [:]
         var children: [Key: TrieNode] = [:]
@@ -61,23 +61,39 @@ struct ListenRegistry {
 
     /// The listeners a change to any of `paths` may concern, each once.
     func listeners(namespace: String, touching paths: some Sequence<Path>) -> [any ChangeListener] {
-        guard let root = self.roots[namespace] else { return [] }
-        var found: [ObjectIdentifier: any ChangeListener] = [:]
-        for path in paths {
-            var node = root
-            Self.collect(node, into: &found)
-            var reached = true
-            for key in path.keys {
-                guard let next = node.children[key] else {
-                    reached = false
-                    break
+        self.namespace(namespace).listeners(touching: paths)
+    }
+
+    /// One namespace's listeners, looked up once for a run of changes to it: the read view applies a batch's
+    /// changes namespace by namespace, and hashed the namespace for every change.
+    func namespace(_ namespace: String) -> Namespace {
+        Namespace(root: self.roots[namespace])
+    }
+
+    /// The listeners of one namespace (`namespace(_:)`), as they are when it was looked up.
+    struct Namespace {
+        fileprivate let root: TrieNode?
+
+        /// The listeners a change to any of `paths` may concern, each once.
+        func listeners(touching paths: some Sequence<Path>) -> [any ChangeListener] {
+            guard let root = self.root else { return [] }
+            var found: [ObjectIdentifier: any ChangeListener] = [:]
+            for path in paths {
+                var node = root
+                ListenRegistry.collect(node, into: &found)
+                var reached = true
+                for key in path.keys {
+                    guard let next = node.children[key] else {
+                        reached = false
+                        break
+                    }
+                    node = next
+                    ListenRegistry.collect(node, into: &found)
                 }
-                node = next
-                Self.collect(node, into: &found)
+                if reached { ListenRegistry.collectDescendants(of: node, into: &found) }
             }
-            if reached { Self.collectDescendants(of: node, into: &found) }
+            return Array(found.values)
         }
-        return Array(found.values)
     }
 
     private static func collectDescendants(of node: TrieNode, into found: inout [ObjectIdentifier: any ChangeListener])

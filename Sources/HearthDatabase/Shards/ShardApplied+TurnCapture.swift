@@ -17,62 +17,88 @@ extension ShardApplied {
     /// Fills in the nodes of the subtrees that `entries` (the entries a turn appended, in log order, from machines
     /// that `defersSubtrees`) touched. Each subtree the turn touched goes, as its shard holds it at the turn's end,
     /// with the last entry that touched it, whose state of it that is; the earlier ones keep it without a node
-    /// (superseded, `ShardSubtree.node`). A subtree that a later spine write of the turn (an entry without subtrees)
-    /// wrote above or into goes without a node from every entry before that write: its state at the turn's end is
-    /// no entry's before it, and the spine write itself carries none (the view applies its mutations).
+    /// (superseded, `ShardSubtree.node`), naming that entry (`ShardSubtree.supersededBy`). A subtree that a later
+    /// spine write of the turn (an entry without subtrees) wrote above or into goes without a node from every entry
+    /// before that write: its state at the turn's end is no entry's before it, and the spine write itself carries
+    /// none (the view applies its mutations).
     ///
     /// So a subtree written many times in a turn is shared with the read view once, and the shard, which edited it
     /// in place all turn, copies its path once, at its next write.
     /// - Parameter tree: a shard's tree of a namespace as it stands at the turn's end.
     /// - Complexity: one hash insertion per touched subtree and one node lookup per distinct subtree.
     static func captureTurn(_ entries: inout [ShardApplied], tree: (_ shard: Int, _ namespace: String) -> Node) {
-        var taken: Set<SubtreeKey> = []
+        // The subtrees taken so far (by later entries of the turn), with the index of the entry that took each. Sized
+        // for a subtree per entry, the common case, so it is not grown again and again as a turn fills it.
+        var taken = [SubtreeKey: UInt64](minimumCapacity: entries.count)
         /// The paths of the spine writes met so far (later in the turn), by tree.
         var spineWrites: [TreeKey: [Path]] = [:]
-        var trees: [TreeKey: Node] = [:]
+        /// The roots read so far: a turn touches a few trees (a shard's of a namespace), looked up without a hash.
+        var trees: [(key: TreeKey, root: Node)] = []
         for entry in entries.indices.reversed() {
-            let shard = entries[entry].shard
+            let (shard, taker) = (entries[entry].shard, entries[entry].index)
             entries[entry].withChange { change in
                 let key = TreeKey(shard: shard, namespace: change.namespace)
-                guard let subtrees = change.subtrees else {
+                // Taken out of the change, so it is held once and its subtrees are filled in in place.
+                guard var subtrees = change.subtrees.take() else {
                     spineWrites[key, default: []] += change.mutations.map(\.path)
                     return
                 }
                 // A turn rarely writes the spine: then no lookup of its writes is made.
                 let spinePaths = spineWrites.isEmpty ? nil : spineWrites[key]
-                change.subtrees = subtrees.map { subtree in
-                    let isOverwritten = spinePaths?.contains { path in
-                        path.contains(subtree.path) || subtree.path.contains(path)
+                for index in subtrees.indices {
+                    let path = subtrees[index].path
+                    let isOverwritten = spinePaths?.contains { written in
+                        written.contains(path) || path.contains(written)
                     }
-                    guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: subtree.path)).inserted
-                    else {
-                        return ShardSubtree(path: subtree.path, node: nil)
+                    if isOverwritten == true {
+                        subtrees[index].node = nil
+                        continue
+                    }
+                    if let carrier = Self.claim(&taken[SubtreeKey(tree: key, path: path)], for: taker) {
+                        subtrees[index].node = nil
+                        subtrees[index].supersededBy = (shard, carrier)
+                        continue
                     }
                     let root: Node
-                    if let known = trees[key] {
-                        root = known
+                    if let known = trees.first(where: { $0.key == key }) {
+                        root = known.root
                     } else {
                         root = tree(shard, change.namespace)
-                        trees[key] = root
+                        trees.append((key, root))
                     }
-                    return ShardSubtree(path: subtree.path, node: root.node(at: subtree.path))
+                    subtrees[index].node = root.node(at: path)
                 }
+                change.subtrees = subtrees
             }
         }
+    }
+
+    /// The entry that took a subtree already (`slot` is its place in the turn's taken subtrees), or nil when none did
+    /// and `entry` takes it now: one hash of the subtree's key, as `claim(&taken[key], for: entry)`.
+    private static func claim(_ slot: inout UInt64?, for entry: UInt64) -> UInt64? {
+        guard let taker = slot else {
+            slot = entry
+            return nil
+        }
+        return taker
     }
 
     /// Runs `body` on the change the entry makes to the data (a write's, or a committed transaction part's); does
     /// nothing for any other entry.
     private mutating func withChange(_ body: (inout ShardChange) -> Void) {
-        switch self.effect {
+        // Moved out of the entry while it changes, so the change is held once and edited in place (copied out of the
+        // entry, every array and dictionary of it was retained, then the old one released).
+        var effect = Effect.bookkeeping(forgotten: [])
+        swap(&effect, &self.effect)
+        switch consume effect {
         case .write(var change):
             body(&change)
             self.effect = .write(change)
         case .finished(let transaction, let decision, var part?):
             body(&part.change)
             self.effect = .finished(transaction, decision: decision, committed: part)
-        case .finished, .prepared, .bookkeeping:
-            break
+        case let other:
+            self.effect = other
         }
     }
 }

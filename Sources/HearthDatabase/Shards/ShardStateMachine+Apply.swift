@@ -61,6 +61,10 @@ public struct ShardSubtree: Sendable {
     /// taken, so the shard edited the subtree in place). The read view then takes that later node when it shows
     /// both entries at once, and applies the write's mutations otherwise.
     public var node: Node?
+    /// Without a node: the entry of the same shard and turn that carries it, as `captureTurn` found it (nil when a
+    /// later spine write of the turn wrote over the subtree, or the entry has its node). The read view shown that
+    /// entry in the same batch leaves this one's mutations to it without looking the subtree up again.
+    public var supersededBy: (shard: Int, index: UInt64)? = nil
 }
 
 /// Applying entries: the one deterministic step every replica takes.

@@ -35,8 +35,10 @@ final class WireAcknowledgements: Sendable {
     typealias Answer = Result<WriteOutcome, any Error>
 
     private struct State {
-        /// Writes not yet answered to the client, in request order; the first is number `first`.
+        /// Writes not yet answered to the client, in request order, from `head` on (those before it were answered and
+        /// are dropped in bulk, `takeFirstAnswered`); the one at `head` is number `first`.
         var entries: [(entry: Entry, answer: Answer?)] = []
+        var head = 0
         var first: UInt64 = 0
         /// A thread is sending answers (and sends what arrives meanwhile before it stops).
         var isSending = false
@@ -44,17 +46,34 @@ final class WireAcknowledgements: Sendable {
         /// Waiting for fewer than `maximumUnanswered` entries (`waitForRoom`).
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
 
-        /// Takes the answers at the head of the queue, in order.
-        mutating func takeAnswered() -> [(Entry, Answer)] {
-            var answered: [(Entry, Answer)] = []
-            for (entry, answer) in self.entries {
-                guard let answer else { break }
-                answered.append((entry, answer))
+        /// Takes the answer at the head of the queue, when it is known. One at a time: gathering the answers due
+        /// into an array cost an allocation (made and freed on the commit thread) for every write answered, where a
+        /// second turn of an uncontended lock costs less.
+        mutating func takeFirstAnswered() -> (Entry, Answer)? {
+            guard self.head < self.entries.count, let answer = self.entries[self.head].answer else { return nil }
+            let entry = self.entries[self.head].entry
+            self.head += 1
+            self.first += 1
+            // Dropped when all are answered (the array keeps its room for the next), or once the answered ones are
+            // half of it: amortized O(1) a write, where removing each from the front moved every one behind it.
+            if self.head == self.entries.count {
+                self.entries.removeAll(keepingCapacity: true)
+                self.head = 0
+            } else if self.head >= State.dropsAtLeast, self.head * 2 >= self.entries.count {
+                self.entries.removeFirst(self.head)
+                self.head = 0
             }
-            self.entries.removeFirst(answered.count)
-            self.first += UInt64(answered.count)
-            return answered
+            return (entry, answer)
         }
+
+        /// The fewest answered entries dropped from the front at once while others wait.
+        static let dropsAtLeast = 64
+
+        /// How many writes are queued and not answered to the client.
+        var unanswered: Int { self.entries.count - self.head }
+
+        /// Where write `number` is in `entries`.
+        func position(of number: UInt64) -> Int { self.head + Int(number - self.first) }
     }
 
     private let state = Lock(State())
@@ -63,32 +82,31 @@ final class WireAcknowledgements: Sendable {
     func append(_ entry: Entry) -> UInt64 {
         self.state.withLock { state in
             state.entries.append((entry, nil))
-            return state.first + UInt64(state.entries.count - 1)
+            return state.first + UInt64(state.unanswered - 1)
         }
     }
 
     /// Records the answer of write `number`, and sends (through `send`) every answer now due in order, unless
     /// another thread is sending, which then sends it.
     func answer(_ number: UInt64, _ answer: Answer, send: (Entry, Answer) -> Void) {
-        var due = self.state.withLock { state -> [(Entry, Answer)] in
-            state.entries[Int(number - state.first)].answer = answer
-            guard !state.isSending else { return [] }
-            let due = state.takeAnswered()
-            state.isSending = !due.isEmpty
+        var due = self.state.withLock { state -> (Entry, Answer)? in
+            state.entries[state.position(of: number)].answer = answer
+            guard !state.isSending, let due = state.takeFirstAnswered() else { return nil }
+            state.isSending = true
             return due
         }
-        while !due.isEmpty {
-            for (entry, answer) in due { send(entry, answer) }
+        while let (entry, answer) = due {
+            send(entry, answer)
             let waiters: [CheckedContinuation<Void, Never>]
             (due, waiters) = self.state.withLock { state in
-                let due = state.takeAnswered()
+                let due = state.takeFirstAnswered()
                 var waiters: [CheckedContinuation<Void, Never>] = []
-                if state.entries.count < Self.maximumUnanswered {
+                if state.unanswered < Self.maximumUnanswered {
                     swap(&waiters, &state.roomWaiters)
                 }
-                guard due.isEmpty else { return (due, waiters) }
+                guard due == nil else { return (due, waiters) }
                 state.isSending = false
-                guard state.entries.isEmpty else { return (due, waiters) }
+                guard state.unanswered == 0 else { return (due, waiters) }
                 defer { state.waiters = [] }
                 return (due, waiters + state.waiters)
             }
@@ -98,14 +116,14 @@ final class WireAcknowledgements: Sendable {
 
     /// Whether another write may be ordered now without waiting (fewer than `maximumUnanswered` are unanswered).
     var hasRoom: Bool {
-        self.state.withLock { $0.entries.count < Self.maximumUnanswered }
+        self.state.withLock { $0.unanswered < Self.maximumUnanswered }
     }
 
     /// Returns once fewer than `maximumUnanswered` writes are unanswered.
     func waitForRoom() async {
         await withCheckedContinuation { continuation in
             let hasRoom = self.state.withLock { state -> Bool in
-                let hasRoom = state.entries.count < Self.maximumUnanswered
+                let hasRoom = state.unanswered < Self.maximumUnanswered
                 if !hasRoom { state.roomWaiters.append(continuation) }
                 return hasRoom
             }
@@ -117,7 +135,7 @@ final class WireAcknowledgements: Sendable {
     func barrier() async {
         await withCheckedContinuation { continuation in
             let isIdle = self.state.withLock { state -> Bool in
-                let isIdle = state.entries.isEmpty && !state.isSending
+                let isIdle = state.unanswered == 0 && !state.isSending
                 if !isIdle { state.waiters.append(continuation) }
                 return isIdle
             }

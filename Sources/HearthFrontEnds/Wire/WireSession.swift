@@ -187,7 +187,8 @@ final class WireSession: WebSocketMessageHandler {
     /// Encodes and queues a message on the transport; `false` when there is none or it is closed.
     @discardableResult
     func send(_ message: WireServerMessage) -> Bool {
-        self.send(message.encoded())
+        guard let transport = self.shared.withLock({ $0.transport }) else { return false }
+        return transport.send(message)
     }
 
     /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.

@@ -10,6 +10,10 @@ protocol WireTransport: AnyObject, Sendable {
     /// Queues one message; `false` when the transport is closed or was cut off for not reading.
     @discardableResult
     func send(_ message: WireOutbound) -> Bool
+    /// Encodes and queues one server message made for this transport alone (a response: every write's answer);
+    /// `false` as for `send(_:)`.
+    @discardableResult
+    func send(_ message: WireServerMessage) -> Bool
     /// Closes the transport, telling the client why when the transport can carry a reason.
     func close(reason: String)
     /// Queues `last` and closes the transport in one step, so the client gets the message and the close together:
@@ -39,6 +43,12 @@ extension WireTransport {
     func send(_ message: [UInt8]) -> Bool {
         self.send(WireOutbound(message))
     }
+
+    /// A transport with no cheaper way queues the message's bytes.
+    @discardableResult
+    func send(_ message: WireServerMessage) -> Bool {
+        self.send(message.encoded())
+    }
 }
 
 /// A wire transport over one WebSocket: each message is split into count-prefixed frames (§1.2), queued in one
@@ -56,6 +66,19 @@ final class WebSocketWireTransport: WireTransport {
             return false
         }
         return self.socket.send(encodedFrames: frames)
+    }
+
+    /// Encoded into its frame and queued as that one array, when it fits one frame: the message's bytes, a
+    /// `WireOutbound` holding them with their frame, and the list of its frames were four allocations for each
+    /// write's acknowledgement, made and freed on the commit thread. A longer message goes as any other.
+    func send(_ message: WireServerMessage) -> Bool {
+        let frame = WebSocketFrameEncoder.encodeText { message.encode(into: &$0) }
+        // Header and payload within the one-frame bound, so surely the payload is (a message near the bound is
+        // encoded again and goes the general way, which frames it the same).
+        guard frame.count <= WireFrameSplitter.maximumFrameBytes else {
+            return self.send(WireOutbound(message.encoded()))
+        }
+        return self.socket.send(encodedFrame: frame)
     }
 
     func close(reason: String) {

@@ -103,6 +103,12 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         self.writer?.write(contentsOf: frames) ?? false
     }
 
+    /// Sends one frame already encoded by `WebSocketFrameEncoder`, as it is (no array of frames made for it).
+    @discardableResult
+    public func send(encodedFrame frame: [UInt8]) -> Bool {
+        self.sendData(frame)
+    }
+
     /// Sends one binary message as a single frame; same result as `send(text:)`.
     @discardableResult
     public func send(binary: [UInt8]) -> Bool {

@@ -3,6 +3,13 @@ import HearthCore
 /// Writing server messages as JSON bytes, in the shapes the official clients require: a pong always has the key
 /// `d`, push paths carry no leading slash, the root is `""`, and a revoked tagged listen names its query as an array.
 extension WireServerMessage {
+    /// Appends the message as compact JSON (`encoded()`) to `bytes`: a response, every write's answer, is written
+    /// in place, so a transport can frame it where it is written.
+    public func encode(into bytes: inout [UInt8]) {
+        guard case .response(let id, let response) = self else { return bytes += self.encoded() }
+        Self.response(id: id, response, into: &bytes)
+    }
+
     /// The message as compact JSON, ready for framing.
     /// - Complexity: O(n) in the size of the data carried.
     public func encoded() -> [UInt8] {
@@ -24,7 +31,9 @@ extension WireServerMessage {
         case .shutdown(let reason):
             return Self.control("s", JSONValue.string(reason).jsonBytes())
         case .response(let id, let response):
-            return Self.response(id: id, response)
+            var bytes: [UInt8] = []
+            Self.response(id: id, response, into: &bytes)
+            return bytes
         case .dataPush(let path, let data, let tag):
             return Self.push("d", path: path, tag: tag) { data.write(into: &$0) }
         case .mergePush(let path, let changes, let tag):
@@ -61,12 +70,11 @@ extension WireServerMessage {
     /// The room a response starts with: a write's acknowledgement with any request id fits.
     private static let responseCapacity = 64
 
-    /// `{"t":"d","d":{"r":id,"b":{"s":status,"d":data}}}`.
-    private static func response(id: Int64, _ response: WireResponse) -> [UInt8] {
+    /// Appends `{"t":"d","d":{"r":id,"b":{"s":status,"d":data}}}` to `bytes`.
+    private static func response(id: Int64, _ response: WireResponse, into bytes: inout [UInt8]) {
         // Appended in place into room made first: every write's answer is one of these, and a temporary array per
         // piece cost an allocation each.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.responseCapacity)
+        bytes.reserveCapacity(bytes.count + Self.responseCapacity)
         bytes.append(contentsOf: #"{"t":"d","d":{"r":"#.utf8)
         bytes.append(contentsOf: String(id).utf8)
         bytes.append(contentsOf: #","b":{"s":"#.utf8)
@@ -80,7 +88,6 @@ extension WireServerMessage {
             bytes += JSONValue.string(error.message).jsonBytes()
         }
         bytes.append(contentsOf: "}}}".utf8)
-        return bytes
     }
 
     private static func push(_ action: String, path: Path, tag: Int64?, data: (inout [UInt8]) -> Void) -> [UInt8] {

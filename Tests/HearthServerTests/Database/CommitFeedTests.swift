@@ -132,7 +132,8 @@ import Testing
         var joined = CommitFeed(appliedIndex: [0, 0, 0])
         let together = joined.receive(runs.flatMap { $0 })
         var separate = CommitFeed(appliedIndex: [0, 0, 0])
-        let fromRuns = separate.receive(runs: runs)
+        var fromRuns: [CommitFeed.Update] = []
+        _ = separate.receive(runs: runs, into: &fromRuns)
         #expect(Self.paths(fromRuns) == Self.paths(together))
         #expect(Self.paths(fromRuns).count == 4)
         #expect(separate.isQuiescent && joined.isQuiescent)

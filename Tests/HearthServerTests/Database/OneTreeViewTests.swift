@@ -13,8 +13,12 @@ import Testing
     enum Delivery: CaseIterable {
         /// Whole records in log order, a few at a time, with a listener on everything (a single node).
         case logOrder
-        /// The same, with nobody listening, so the view edits its roots in place.
+        /// The same, with nobody listening, so the view edits its roots in place (and leaves what a turn
+        /// superseded to the entry `captureTurn` named).
         case logOrderUnheard
+        /// The same, the records of each batch joined into one, as a batch of one shard's or a test's arrives: the
+        /// view looks up which later entry carries a superseded subtree instead.
+        case logOrderJoined
         /// Each shard's entries in its order, the shards interleaved at random (a cluster member).
         case perShard
     }
@@ -35,23 +39,25 @@ import Testing
         return applied
     }
 
+    /// The batches the view receives, each as runs of entries (a record's, in log order; one run otherwise).
     private static func batches(
         _ history: RandomShardHistory, _ delivery: Delivery, using random: inout SeededRandom
-    ) -> [[ShardApplied]] {
-        var batches: [[ShardApplied]] = []
+    ) -> [[[ShardApplied]]] {
+        var batches: [[[ShardApplied]]] = []
         switch delivery {
-        case .logOrder, .logOrderUnheard:
+        case .logOrder, .logOrderUnheard, .logOrderJoined:
             var records = history.records[...]
             while !records.isEmpty {
                 let count = min(records.count, Int.random(in: 1...4, using: &random))
-                batches.append(records.prefix(count).flatMap { $0 })
+                let runs = Array(records.prefix(count))
+                batches.append(delivery == .logOrderJoined ? [runs.flatMap { $0 }] : runs)
                 records = records.dropFirst(count)
             }
         case .perShard:
             var streams = history.entriesByShard.map { $0[...] }
             while let shard = streams.indices.filter({ !streams[$0].isEmpty }).randomElement(using: &random) {
                 let count = min(streams[shard].count, Int.random(in: 1...3, using: &random))
-                batches.append(Array(streams[shard].prefix(count)))
+                batches.append([Array(streams[shard].prefix(count))])
                 streams[shard] = streams[shard].dropFirst(count)
             }
         }
@@ -83,12 +89,17 @@ import Testing
         try history.run(120)
         var random = SeededRandom(seed: seed ^ 0x5eed)
         var registry = ListenRegistry()
-        if delivery != .logOrderUnheard { registry.add(EveryChange(), after: 0) }
+        if delivery == .logOrder || delivery == .perShard { registry.add(EveryChange(), after: 0) }
         let start = CommitFeed(appliedIndex: [0, 0, 0])
         var taking = ViewState(roots: [:], feed: start)
         var applying = ViewState(roots: [:], feed: start)
-        for (number, batch) in Self.batches(history, delivery, using: &random).enumerated() {
-            let heard = taking.receive(batch, registry: registry).map(\.change)
+        for (number, runs) in Self.batches(history, delivery, using: &random).enumerated() {
+            // Runs as the node's log hands them over; one shard's batch as a cluster member's log does.
+            let heard =
+                delivery == .perShard
+                ? taking.receive(runs.flatMap { $0 }, registry: registry).map(\.change)
+                : taking.receive(runs: runs, registry: registry).map(\.change)
+            let batch = runs.flatMap { $0 }
             let expected = applying.receive(batch.map(Self.withoutSubtrees), registry: registry).map(\.change)
             let context = Comment("seed \(seed), \(delivery), turns \(turns), batch \(number)")
             try #require(taking.roots == applying.roots, context)

@@ -66,6 +66,14 @@ import Testing
             }
         }
         #expect(carrying == lastOfEach.sorted(), "only each post's last star carries its node")
+        for record in records {
+            for subtree in Self.subtrees(record) ?? [] where subtree.node == nil {
+                let taker = try #require(subtree.supersededBy, "a superseded subtree names the entry that carries it")
+                let carrier = try #require(
+                    records.last { Self.subtrees($0)?.contains { $0.path == subtree.path } == true })
+                #expect(taker.shard == 0 && taker.index == carrier.first?.index)
+            }
+        }
         let taken = records.compactMap { record in Self.subtrees(record)?.first { $0.path == hot }?.node }
         #expect(taken.count == 1)
         #expect(taken.first?.isIdentical(to: machine.node(namespace: "default", at: hot)) == true)
@@ -104,14 +112,24 @@ import Testing
 
     /// A turn delivered in two parts: the first part's superseded entries are shown by their own mutations, since
     /// the entry carrying the node is not among them, and the view after each part equals the shard's state then.
-    @Test func aTurnSplitOverTwoDeliveriesShowsEachPartExactly() throws {
+    /// Delivered joined, or as runs of records (the node's log, where the view takes the entry `captureTurn` named
+    /// as carrying the subtree once it has arrived).
+    @Test(arguments: [false, true])
+    func aTurnSplitOverTwoDeliveriesShowsEachPartExactly(asRuns: Bool) throws {
         let writes = try (0..<6).map { try Self.star(post: 1, user: $0) }
         let (records, machine) = try Self.turn(writes)
         let (_, halfway) = try Self.turn(Array(writes.prefix(3)), perTurn: false)
         var view = ViewState(roots: [:], feed: CommitFeed(appliedIndex: [0]))
-        _ = view.receive(records.prefix(3).flatMap { $0 })
+        let deliver = { (view: inout ViewState, records: ArraySlice<[ShardApplied]>) in
+            if asRuns {
+                _ = view.receive(runs: Array(records), registry: ListenRegistry())
+            } else {
+                _ = view.receive(records.flatMap { $0 })
+            }
+        }
+        deliver(&view, records.prefix(3))
         #expect((view.roots["default"] ?? .empty) == (halfway.trees["default"] ?? .empty))
-        _ = view.receive(records.dropFirst(3).flatMap { $0 })
+        deliver(&view, records.dropFirst(3))
         #expect((view.roots["default"] ?? .empty) == (machine.trees["default"] ?? .empty))
     }
 
@@ -127,6 +145,8 @@ import Testing
         let (records, machine) = try Self.turn(writes)
         let nodes = records.map { record in Self.subtrees(record)?.map { $0.node != nil } }
         #expect(nodes == [[false], [true], [false], nil])
+        let named = records.map { record in Self.subtrees(record)?.map { $0.supersededBy != nil } }
+        #expect(named == [[false], [false], [false], nil], "a subtree a spine write replaces names no carrier")
         var view = ViewState(roots: [:], feed: CommitFeed(appliedIndex: [0]))
         _ = view.receive(records.flatMap { $0 })
         #expect((view.roots["default"] ?? .empty) == (machine.trees["default"] ?? .empty))

@@ -18,6 +18,27 @@ public enum WebSocketFrameEncoder {
         self.encodeFrame(.text, payload: bytes)
     }
 
+    /// A final text frame of the payload `write` appends, framed where it is written: the header's room is left
+    /// before it and filled in once its length is known, so a payload of at most 125 bytes (a write's
+    /// acknowledgement) is never copied; a longer one is framed from it as `encodeText(utf8:)` frames it.
+    public static func encodeText(writing write: (inout [UInt8]) -> Void) -> [UInt8] {
+        var frame: [UInt8] = []
+        // Room for a short message at once (the header's two bytes alone would be outgrown by its first write).
+        frame.reserveCapacity(Self.shortFrameCapacity)
+        frame.append(0)
+        frame.append(0)
+        write(&frame)
+        let length = frame.count - 2
+        guard length <= 125 else { return self.encodeFrame(.text, payload: frame[2...]) }
+        frame[0] = 0x80 | WebSocketOpcode.text.rawValue
+        frame[1] = UInt8(length)
+        return frame
+    }
+
+    /// The room `encodeText(writing:)` makes first: a short frame's header and payload (an acknowledgement is about
+    /// 50 bytes).
+    static let shortFrameCapacity = 128
+
     /// A final binary frame.
     public static func encodeBinary(_ bytes: [UInt8]) -> [UInt8] {
         self.encodeFrame(.binary, payload: bytes)
