@@ -22,7 +22,7 @@ extension WriteAheadLog {
     enum WriterStep {
         case sleep
         case gather(deadline: UInt64)
-        case write([WALRecord])
+        case write(WALBatch)
         case exit
     }
 
@@ -31,9 +31,15 @@ extension WriteAheadLog {
         var phase: Phase = .notStarted
         /// The LSN the next `enqueue` returns.
         var nextLSN: UInt64
-        /// Enqueued records the writer has not taken yet, in LSN order.
-        var pending: [WALRecord] = []
+        /// Enqueued records the writer has not taken yet, framed back to back in LSN order (unsealed: see
+        /// `WALBatch`); the last is `nextLSN - 1`.
+        var pending: [UInt8] = []
+        /// How many records `pending` holds.
+        var pendingCount = 0
+        /// The payload bytes `pending` holds (frame headers not counted), measured against `batchMaximumBytes`.
         var pendingBytes = 0
+        /// A buffer the writer has emptied and handed back, for `pending` to reuse once the writer takes it.
+        var spare: [UInt8] = []
         /// When the oldest pending record was enqueued (monotonic nanoseconds).
         var oldestPendingTime: UInt64 = 0
         /// Every record up to here is written, synced per the mode, and passed to `onDurable`.
@@ -64,6 +70,35 @@ extension WriteAheadLog {
             self.segmentWriter = segmentWriter
         }
 
+        /// Queues `payload` as the record `nextLSN` and returns its LSN; `now` (monotonic nanoseconds) is read only
+        /// when the record is the first pending one, whose time opens the batch window. O(payload).
+        mutating func append(_ payload: UnsafeRawBufferPointer, now: @autoclosure () -> UInt64) -> UInt64 {
+            let lsn = self.nextLSN
+            if self.pendingCount == 0 {
+                self.oldestPendingTime = now()
+            }
+            WALFrame.appendUnsealed(lsn: lsn, payload: payload, into: &self.pending)
+            self.nextLSN += 1
+            self.pendingCount += 1
+            self.pendingBytes += payload.count
+            return lsn
+        }
+
+        /// Drops every pending record (after a failure or once the writer has stopped).
+        mutating func dropPending() {
+            self.pending.removeAll()
+            self.pendingCount = 0
+            self.pendingBytes = 0
+        }
+
+        /// Keeps a written batch's emptied buffer for a later batch to reuse, unless a burst made it larger than a
+        /// few full batches (its memory goes back then).
+        mutating func reuse(_ frames: [UInt8], batchMaximumBytes: Int) {
+            if frames.capacity <= 4 * max(batchMaximumBytes, 64 * 1024) && frames.capacity > self.spare.capacity {
+                self.spare = frames
+            }
+        }
+
         /// What the writer does next, at monotonic time `now`; called under the lock. A pure function of the state
         /// and the time, so the batching rules are tested without a thread or a clock.
         ///
@@ -73,13 +108,14 @@ extension WriteAheadLog {
         /// batch ended: in a closed loop the next writes come back some time after a batch's answers leave, and a
         /// window waited out from the batch's end (one wake-up fewer when nothing is pending) closed before most of
         /// them came, so batches were smaller and fsyncs more frequent, which cost more than the wake-up saved.
-        mutating func nextStep(_ configuration: WALConfiguration, now: UInt64) -> WriterStep {
+        /// The clock is read only when a batch might wait for company (a step per wake-up otherwise paid for it).
+        mutating func nextStep(_ configuration: WALConfiguration, now: @autoclosure () -> UInt64) -> WriterStep {
             // The writer is awake now: a gather it was in has ended (cleared here, not with a lock of its own).
             self.isWriterGathering = false
             if self.failure != nil {
                 return .exit
             }
-            if self.pending.isEmpty {
+            if self.pendingCount == 0 {
                 if self.phase == .closing {
                     return .exit
                 }
@@ -91,16 +127,20 @@ extension WriteAheadLog {
             {
                 let window = UInt64(max(0, configuration.batchWindowMicroseconds)) * 1_000
                 let deadline = self.oldestPendingTime + window
-                if now < deadline {
+                if now() < deadline {
                     self.isWriterGathering = true
                     return .gather(deadline: deadline)
                 }
             }
-            let records = self.pending
-            self.lastBatchHadCompany = records.count > 1
-            self.pending.removeAll(keepingCapacity: true)
+            let lsns = (self.nextLSN - UInt64(self.pendingCount))...(self.nextLSN - 1)
+            self.lastBatchHadCompany = self.pendingCount > 1
+            // The spare buffer (empty, or none) takes the pending one's place, so the batch's is the writer's alone.
+            swap(&self.pending, &self.spare)
+            let frames = self.spare
+            self.spare = []
+            self.pendingCount = 0
             self.pendingBytes = 0
-            return .write(records)
+            return .write(WALBatch(frames: frames, lsns: lsns))
         }
 
         /// Every waiter, removed from the state.

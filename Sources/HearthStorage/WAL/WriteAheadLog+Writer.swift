@@ -57,16 +57,16 @@ extension WriteAheadLog {
         switch step {
         case .sleep, .gather:
             return true
-        case .write(let records):
+        case .write(var batch):
             do {
-                try writer.append(records)
+                try writer.append(&batch)
             } catch {
                 writer.abandon()
                 self.fail(error)
                 self.stopWriter(writer)
                 return false
             }
-            self.publish(records, writer: writer)
+            self.publish(batch, writer: writer)
             return true
         case .exit:
             let isFailed = self.state.withLock { $0.failure != nil }
@@ -91,17 +91,21 @@ extension WriteAheadLog {
         self.finishWriter()
     }
 
-    /// Runs `onDurable` for a written batch, then marks it durable and resumes its waiters.
-    private func publish(_ records: [WALRecord], writer: SegmentWriter) {
-        guard let first = records.first?.lsn, let last = records.last?.lsn else { return }
-        self.onDurable(records)
+    /// Runs `onDurable` for a written batch, then marks it durable, resumes its waiters, and keeps the batch's
+    /// buffer for the next one.
+    private func publish(_ batch: consuming WALBatch, writer: SegmentWriter) {
+        let lsns = batch.lsns
+        self.onDurable(lsns)
         let newSegments = writer.takeNewSegments()
         let statistics = writer.statistics
+        let frames = batch.frames
+        _ = consume batch
         let waiters = self.state.withLock { state in
-            state.durableLSN = last
-            state.segments.append(contentsOf: newSegments)
+            state.durableLSN = lsns.upperBound
+            if !newSegments.isEmpty { state.segments.append(contentsOf: newSegments) }
             state.statistics = statistics
-            return state.takeWaiters(in: first...last)
+            state.reuse(frames, batchMaximumBytes: self.configuration.batchMaximumBytes)
+            return state.takeWaiters(in: lsns)
         }
         for waiter in waiters {
             waiter.resume(.success(()))
@@ -113,8 +117,7 @@ extension WriteAheadLog {
         let (waiters, failure) = self.state.withLock { state in
             let failure = state.failure ?? error
             state.failure = failure
-            state.pending.removeAll()
-            state.pendingBytes = 0
+            state.dropPending()
             return (state.takeAllWaiters(), failure)
         }
         for waiter in waiters {
@@ -134,8 +137,7 @@ extension WriteAheadLog {
             if state.failure == nil {
                 state.failure = closed
             }
-            state.pending.removeAll()
-            state.pendingBytes = 0
+            state.dropPending()
             let closers = state.closeWaiters
             state.closeWaiters.removeAll()
             return (state.takeAllWaiters(), closers, state.failure ?? closed)

@@ -27,16 +27,14 @@ import Testing
 
     /// Queues a record of `bytes` bytes at `time`, as `enqueue` does.
     private static func enqueue(_ state: inout WriteAheadLog.State, bytes: Int = 10, at time: UInt64) {
-        if state.pending.isEmpty { state.oldestPendingTime = time }
-        state.pending.append(WALRecord(lsn: state.nextLSN, payload: Array(repeating: 0, count: bytes)))
-        state.nextLSN += 1
-        state.pendingBytes += bytes
+        let payload = [UInt8](repeating: 0, count: bytes)
+        _ = payload.withUnsafeBytes { state.append($0, now: time) }
     }
 
     /// The LSNs a step writes; nil for any other step.
     private static func written(_ step: WriteAheadLog.WriterStep) -> [UInt64]? {
-        guard case .write(let records) = step else { return nil }
-        return records.map(\.lsn)
+        guard case .write(let batch) = step else { return nil }
+        return Array(batch.lsns)
     }
 
     /// The deadline a step gathers until; nil for any other step.
@@ -127,5 +125,31 @@ import Testing
             Issue.record("a manual writer with nothing pending does not gather")
             return
         }
+    }
+
+    /// The clock is read only where a batch could wait for company: a sleeping writer, a lone write and a second
+    /// record queued behind the first read no time; the batch that may gather reads it once.
+    @Test func theClockIsReadOnlyWhereABatchCouldWait() {
+        let configuration = Self.configuration
+        var reads = 0
+        func clock(_ time: UInt64) -> UInt64 {
+            reads += 1
+            return time
+        }
+        var state = Self.state()
+        guard case .sleep = state.nextStep(configuration, now: clock(0)) else {
+            Issue.record("a writer with nothing pending sleeps")
+            return
+        }
+        let payload: [UInt8] = [1, 2, 3]
+        _ = payload.withUnsafeBytes { state.append($0, now: clock(1)) }
+        _ = payload.withUnsafeBytes { state.append($0, now: clock(1)) }
+        #expect(reads == 1)
+        state.lastBatchHadCompany = false
+        #expect(Self.written(state.nextStep(configuration, now: clock(1))) == [1, 2])
+        #expect(reads == 1)
+        _ = payload.withUnsafeBytes { state.append($0, now: clock(5)) }
+        #expect(Self.deadline(state.nextStep(configuration, now: clock(6))) == 5 + 2 * Self.millisecond)
+        #expect(reads == 3)
     }
 }
