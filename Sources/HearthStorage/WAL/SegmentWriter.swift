@@ -10,6 +10,9 @@ final class SegmentWriter: @unchecked Sendable {
     private let configuration: WALConfiguration
     private var handle: FileHandle
     private var size: Int
+    /// The frames of the batch being written: `WriteAheadLog.State.nextStep` swaps the queue's buffer in, and this
+    /// one (emptied, its capacity kept) becomes the queue's, so neither side allocates per batch.
+    var frames: [UInt8] = []
     /// Segments created since the last `takeNewSegments()`.
     private var newSegments: [WALSegment] = []
     private(set) var statistics = WALStatistics()
@@ -33,17 +36,17 @@ final class SegmentWriter: @unchecked Sendable {
         }
     }
 
-    /// Seals and writes `batch` (its frames in LSN order), rolling to new segments past `segmentBytes`, then syncs
-    /// per the fsync mode, and leaves `batch.frames` empty (its capacity kept, for reuse). One `write` per segment
-    /// touched (more only on short writes). O(total payload).
-    func append(_ batch: inout WALBatch) throws(StorageError) {
+    /// Seals and writes `frames`, the records `lsns` (in order), rolling to new segments past `segmentBytes`, then
+    /// syncs per the fsync mode, and empties `frames` (keeping its capacity for reuse, unless a burst made it larger
+    /// than a few full batches). One `write` per segment touched (more only on short writes). O(total payload).
+    func append(_ lsns: ClosedRange<UInt64>) throws(StorageError) {
         // One pass seals every frame in place and notes where the segment fills up: the frames from there on go to
         // a new segment, which starts with that frame's LSN. The walk keeps its figures in locals.
         let segmentBytes = self.configuration.segmentBytes
-        let firstLSN = batch.lsns.lowerBound
+        let firstLSN = lsns.lowerBound
         var size = self.size
         var rolls: [(offset: Int, lsn: UInt64)] = []
-        batch.frames.withUnsafeMutableBytes { frames in
+        self.frames.withUnsafeMutableBytes { frames in
             var offset = 0
             var lsn = firstLSN
             while offset < frames.count {
@@ -59,18 +62,19 @@ final class SegmentWriter: @unchecked Sendable {
         }
         var start = 0
         for roll in rolls {
-            try self.write(batch.frames, start..<roll.offset)
+            try self.write(start..<roll.offset)
             try self.roll(firstLSN: roll.lsn)
             start = roll.offset
         }
-        try self.write(batch.frames, start..<batch.frames.count)
+        try self.write(start..<self.frames.count)
         self.size = size
         if self.configuration.fsync != .off {
             try self.synchronize(metadata: false)
         }
         self.statistics.batches += 1
-        self.statistics.records += UInt64(batch.lsns.count)
-        batch.frames.removeAll(keepingCapacity: true)
+        self.statistics.records += UInt64(lsns.count)
+        let isOversized = self.frames.capacity > 4 * max(self.configuration.batchMaximumBytes, 64 * 1024)
+        self.frames.removeAll(keepingCapacity: !isOversized)
     }
 
     /// The segments created by rolls since the last call.
@@ -91,9 +95,9 @@ final class SegmentWriter: @unchecked Sendable {
     }
 
     /// Writes `frames[range]` to the current segment.
-    private func write(_ frames: [UInt8], _ range: Range<Int>) throws(StorageError) {
+    private func write(_ range: Range<Int>) throws(StorageError) {
         guard !range.isEmpty else { return }
-        let result = frames.withUnsafeBytes { buffer in
+        let result = self.frames.withUnsafeBytes { buffer in
             Result { () throws(StorageError) in
                 try self.fileSystem.writeAll(self.handle, UnsafeRawBufferPointer(rebasing: buffer[range]))
             }

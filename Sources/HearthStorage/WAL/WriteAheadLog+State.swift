@@ -22,7 +22,8 @@ extension WriteAheadLog {
     enum WriterStep {
         case sleep
         case gather(deadline: UInt64)
-        case write(WALBatch)
+        /// Write the records with these LSNs, whose frames `nextStep` handed over.
+        case write(ClosedRange<UInt64>)
         case exit
     }
 
@@ -31,15 +32,15 @@ extension WriteAheadLog {
         var phase: Phase = .notStarted
         /// The LSN the next `enqueue` returns.
         var nextLSN: UInt64
-        /// Enqueued records the writer has not taken yet, framed back to back in LSN order (unsealed: see
-        /// `WALBatch`); the last is `nextLSN - 1`.
+        /// Enqueued records the writer has not taken yet, framed back to back in LSN order as they go to disk, their
+        /// checksums not filled in yet (`WALFrame.appendUnsealed`); the last is `nextLSN - 1`. One buffer rather than
+        /// an array per record: a record's bytes are copied once, from its encoder's buffer into this one, which the
+        /// writer seals in place and writes as it is.
         var pending: [UInt8] = []
         /// How many records `pending` holds.
         var pendingCount = 0
         /// The payload bytes `pending` holds (frame headers not counted), measured against `batchMaximumBytes`.
         var pendingBytes = 0
-        /// A buffer the writer has emptied and handed back, for `pending` to reuse once the writer takes it.
-        var spare: [UInt8] = []
         /// When the oldest pending record was enqueued (monotonic nanoseconds).
         var oldestPendingTime: UInt64 = 0
         /// Every record up to here is written, synced per the mode, and passed to `onDurable`.
@@ -91,14 +92,6 @@ extension WriteAheadLog {
             self.pendingBytes = 0
         }
 
-        /// Keeps a written batch's emptied buffer for a later batch to reuse, unless a burst made it larger than a
-        /// few full batches (its memory goes back then).
-        mutating func reuse(_ frames: [UInt8], batchMaximumBytes: Int) {
-            if frames.capacity <= 4 * max(batchMaximumBytes, 64 * 1024) && frames.capacity > self.spare.capacity {
-                self.spare = frames
-            }
-        }
-
         /// What the writer does next, at monotonic time `now`; called under the lock. A pure function of the state
         /// and the time, so the batching rules are tested without a thread or a clock.
         ///
@@ -109,7 +102,12 @@ extension WriteAheadLog {
         /// window waited out from the batch's end (one wake-up fewer when nothing is pending) closed before most of
         /// them came, so batches were smaller and fsyncs more frequent, which cost more than the wake-up saved.
         /// The clock is read only when a batch might wait for company (a step per wake-up otherwise paid for it).
-        mutating func nextStep(_ configuration: WALConfiguration, now: @autoclosure () -> UInt64) -> WriterStep {
+        ///
+        /// On `.write`, the batch's frames are swapped into `frames` (the writer's buffer, which must be empty; its
+        /// capacity becomes the queue's): the writer owns them alone, so it seals them in place without a copy.
+        mutating func nextStep(
+            _ configuration: WALConfiguration, now: @autoclosure () -> UInt64, frames: inout [UInt8]
+        ) -> WriterStep {
             // The writer is awake now: a gather it was in has ended (cleared here, not with a lock of its own).
             self.isWriterGathering = false
             if self.failure != nil {
@@ -134,13 +132,10 @@ extension WriteAheadLog {
             }
             let lsns = (self.nextLSN - UInt64(self.pendingCount))...(self.nextLSN - 1)
             self.lastBatchHadCompany = self.pendingCount > 1
-            // The spare buffer (empty, or none) takes the pending one's place, so the batch's is the writer's alone.
-            swap(&self.pending, &self.spare)
-            let frames = self.spare
-            self.spare = []
+            swap(&self.pending, &frames)
             self.pendingCount = 0
             self.pendingBytes = 0
-            return .write(WALBatch(frames: frames, lsns: lsns))
+            return .write(lsns)
         }
 
         /// Every waiter, removed from the state.

@@ -26,7 +26,9 @@ extension WriteAheadLog {
     package func writePending() -> Bool {
         self.manualWriter.withLock { slot in
             guard let writer = slot else { return false }
-            let step = self.state.withLock { $0.nextStep(self.configuration, now: MonotonicClock.now()) }
+            let step = self.state.withLock {
+                $0.nextStep(self.configuration, now: MonotonicClock.now(), frames: &writer.frames)
+            }
             switch step {
             case .sleep, .gather:
                 return false
@@ -40,7 +42,9 @@ extension WriteAheadLog {
     /// The writer thread's loop: take pending records, write and sync them, publish them, resume their waiters.
     private func runWriter(_ writer: SegmentWriter) {
         while true {
-            let step = self.state.withLock { $0.nextStep(self.configuration, now: MonotonicClock.now()) }
+            let step = self.state.withLock {
+                $0.nextStep(self.configuration, now: MonotonicClock.now(), frames: &writer.frames)
+            }
             switch step {
             case .sleep:
                 self.wakeSignal.wait()
@@ -57,16 +61,16 @@ extension WriteAheadLog {
         switch step {
         case .sleep, .gather:
             return true
-        case .write(var batch):
+        case .write(let lsns):
             do {
-                try writer.append(&batch)
+                try writer.append(lsns)
             } catch {
                 writer.abandon()
                 self.fail(error)
                 self.stopWriter(writer)
                 return false
             }
-            self.publish(batch, writer: writer)
+            self.publish(lsns, writer: writer)
             return true
         case .exit:
             let isFailed = self.state.withLock { $0.failure != nil }
@@ -91,20 +95,15 @@ extension WriteAheadLog {
         self.finishWriter()
     }
 
-    /// Runs `onDurable` for a written batch, then marks it durable, resumes its waiters, and keeps the batch's
-    /// buffer for the next one.
-    private func publish(_ batch: consuming WALBatch, writer: SegmentWriter) {
-        let lsns = batch.lsns
+    /// Runs `onDurable` for a written batch, then marks it durable and resumes its waiters.
+    private func publish(_ lsns: ClosedRange<UInt64>, writer: SegmentWriter) {
         self.onDurable(lsns)
         let newSegments = writer.takeNewSegments()
         let statistics = writer.statistics
-        let frames = batch.frames
-        _ = consume batch
         let waiters = self.state.withLock { state in
             state.durableLSN = lsns.upperBound
             if !newSegments.isEmpty { state.segments.append(contentsOf: newSegments) }
             state.statistics = statistics
-            state.reuse(frames, batchMaximumBytes: self.configuration.batchMaximumBytes)
             return state.takeWaiters(in: lsns)
         }
         for waiter in waiters {
