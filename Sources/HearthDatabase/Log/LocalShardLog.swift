@@ -232,10 +232,13 @@ final class PendingEntries: Sendable {
         }
 
         /// Hands the turn under way to `entries` (which must be empty) and starts the next one; returns the sequence
-        /// number of the turn's last record, or nil (leaving `entries` empty) when it appended nothing.
+        /// number of the turn's last record, or nil (leaving `entries` empty) when it appended nothing. The next turn
+        /// starts with room for as many entries as this one had: grown from empty, each turn reallocated its array
+        /// every time it doubled.
         mutating func takeTurn(into entries: inout [ShardApplied]) -> UInt64? {
             guard let sequence = self.turnSequence else { return nil }
             swap(&entries, &self.turn)
+            self.turn.reserveCapacity(entries.count)
             self.turnSequence = nil
             return sequence
         }
