@@ -26,6 +26,9 @@ final class LocalShardLog: ShardLog {
     private let pending: PendingEntries
     private let failures: AsyncStream<StorageError>.Continuation
     private let failed = Atomic(false)
+    /// The buffer records are encoded into before the log copies them into its queue, reused so that a record
+    /// costs no allocation of its own.
+    private let record = Lock<[UInt8]>([])
     /// Yields once when the log fails: the node must stop, since nothing more can be made durable.
     let failure: AsyncStream<StorageError>
 
@@ -56,8 +59,8 @@ final class LocalShardLog: ShardLog {
         let wal: WriteAheadLog
         do {
             wal = try WriteAheadLog(directory: directory, configuration: configuration, fileSystem: fileSystem) {
-                records in
-                pending.durable(records.map(\.lsn), delivery: delivery)
+                sequences in
+                pending.durable(sequences, delivery: delivery)
             }
         } catch {
             delivery.stop()
@@ -116,11 +119,8 @@ final class LocalShardLog: ShardLog {
     var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
 
     func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
-        let bytes = ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index)
-        let sequence = self.pending.state.withLock { pending in
-            let sequence = self.wal.enqueue(bytes)
-            pending.add(CollectionOfOne(applied), at: sequence)
-            return sequence
+        let sequence = self.enqueue(CollectionOfOne(applied)) { record in
+            ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index, into: &record)
         }
         return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
     }
@@ -129,14 +129,29 @@ final class LocalShardLog: ShardLog {
     var appendsTogether: Bool { true }
 
     func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
-        let bytes = ShardLogRecord.encode(together: zip(applied, entries).map { ($0.shard, $0.index, $1) })
-        let sequence = self.pending.state.withLock { pending in
-            let sequence = self.wal.enqueue(bytes)
-            // The applied entries are kept as they came: the array is shared, no entry is copied.
-            pending.add(applied, at: sequence)
-            return sequence
+        // The applied entries are kept as they came: the array is shared, no entry is copied.
+        let sequence = self.enqueue(applied) { record in
+            ShardLogRecord.encode(
+                together: zip(applied, entries).lazy.map { (shard: $0.shard, index: $0.index, entry: $1) },
+                into: &record)
         }
         return applied.map { ShardLogPosition(shard: $0.shard, index: $0.index, sequence: sequence) }
+    }
+
+    /// Encodes a record into the reused buffer with `encode`, queues it on the write-ahead log, and keeps `applied`
+    /// under its sequence number until it is durable; returns that number.
+    private func enqueue(
+        _ applied: some Collection<ShardApplied>, encode: (inout [UInt8]) -> Void
+    ) -> UInt64 {
+        self.record.withLock { record in
+            record.removeAll(keepingCapacity: true)
+            encode(&record)
+            return self.pending.state.withLock { pending in
+                let sequence = record.withUnsafeBytes { self.wal.enqueue(bytes: $0) }
+                pending.add(applied, at: sequence)
+                return sequence
+            }
+        }
     }
 
     /// One log for every shard: the newest of the records is durable only once all the others are.
@@ -210,11 +225,20 @@ final class PendingEntries: Sendable {
             }
         }
 
+        /// Moves the entries kept under record `sequence`, if any, to the end of `runs`.
+        mutating func take(_ sequence: UInt64, into runs: inout [([ShardApplied], UInt64)]) {
+            guard let applied = self.entries.removeValue(forKey: sequence) else { return }
+            runs.append((applied, sequence))
+        }
+
         /// Hands the turn under way to `entries` (which must be empty) and starts the next one; returns the sequence
-        /// number of the turn's last record, or nil (leaving `entries` empty) when it appended nothing.
+        /// number of the turn's last record, or nil (leaving `entries` empty) when it appended nothing. The next turn
+        /// starts with room for as many entries as this one had: grown from empty, each turn reallocated its array
+        /// every time it doubled.
         mutating func takeTurn(into entries: inout [ShardApplied]) -> UInt64? {
             guard let sequence = self.turnSequence else { return nil }
             swap(&entries, &self.turn)
+            self.turn.reserveCapacity(entries.count)
             self.turnSequence = nil
             return sequence
         }
@@ -222,24 +246,23 @@ final class PendingEntries: Sendable {
 
     let state = Lock(State())
 
-    /// The write-ahead log made `sequences` (in order) durable: the entries kept under them go to `delivery`, under
+    /// The write-ahead log made the records `sequences` durable: the entries kept under them go to `delivery`, under
     /// the lock, so that what this thread and the loop hand on stays in record order. A record with none is an
     /// earlier record of a turn (its entries go with the turn's last record) or one of the turn under way (which
     /// hands its entries on itself, `publish`); either way nothing after it is handed on before it.
     /// Each record's run of entries goes as it was kept (moved out of `entries`, never copied entry by entry), all of
     /// them in one hand-off. O(records + kept runs).
-    func durable(_ sequences: [UInt64], delivery: OrderedWorker<([ShardApplied], UInt64)>) {
-        guard let oldest = sequences.first, let newest = sequences.last else { return }
+    func durable(_ sequences: ClosedRange<UInt64>, delivery: OrderedWorker<([ShardApplied], UInt64)>) {
         self.state.withLock { state in
-            state.durableSequence = newest
+            state.durableSequence = sequences.upperBound
             guard !state.entries.isEmpty else { return }
-            let due =
-                state.entries.count < sequences.count
-                ? state.entries.keys.filter { (oldest...newest).contains($0) }.sorted() : sequences
             var runs: [([ShardApplied], UInt64)] = []
-            for sequence in due {
-                guard let applied = state.entries.removeValue(forKey: sequence) else { continue }
-                runs.append((applied, sequence))
+            if state.entries.count < sequences.count {
+                for sequence in state.entries.keys.filter(sequences.contains).sorted() {
+                    state.take(sequence, into: &runs)
+                }
+            } else {
+                for sequence in sequences { state.take(sequence, into: &runs) }
             }
             delivery.send(contentsOf: consume runs)
         }

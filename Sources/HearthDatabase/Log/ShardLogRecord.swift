@@ -18,19 +18,38 @@ package enum ShardLogRecord {
 
     /// The bytes of entry `index` of `shard`.
     package static func encode(_ entry: ShardEntry, shard: Int, index: UInt64) -> [UInt8] {
-        var bytes: [UInt8] = [Self.version]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
-        BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
-        BinaryWriter.append(index, to: &bytes)
-        entry.encode(into: &bytes)
+        Self.encode(entry, shard: shard, index: index, into: &bytes)
         return bytes
     }
 
     /// The bytes of one record holding every entry of `entries`, each at its shard's index.
     static func encode(together entries: [(shard: Int, index: UInt64, entry: ShardEntry)]) -> [UInt8] {
-        var bytes: [UInt8] = [Self.togetherVersion]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(256 * entries.count)
-        BinaryWriter.append(UInt16(truncatingIfNeeded: entries.count), to: &bytes)
+        Self.encode(together: entries, into: &bytes)
+        return bytes
+    }
+
+    /// Appends the bytes of entry `index` of `shard` to `bytes`.
+    package static func encode(_ entry: ShardEntry, shard: Int, index: UInt64, into bytes: inout [UInt8]) {
+        bytes.append(Self.version)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
+        BinaryWriter.append(index, to: &bytes)
+        entry.encode(into: &bytes)
+    }
+
+    /// Appends the bytes of one record holding every entry of `entries`, each at its shard's index, to `bytes`.
+    /// The entries are counted as they go (their number is filled in at the end), so a lazy sequence over the
+    /// caller's arrays does without an array of tuples.
+    static func encode(
+        together entries: some Sequence<(shard: Int, index: UInt64, entry: ShardEntry)>, into bytes: inout [UInt8]
+    ) {
+        bytes.append(Self.togetherVersion)
+        let countAt = bytes.count
+        BinaryWriter.append(UInt16(0), to: &bytes)
+        var count = 0
         for (shard, index, entry) in entries {
             BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
             BinaryWriter.append(index, to: &bytes)
@@ -38,8 +57,9 @@ package enum ShardLogRecord {
             BinaryWriter.append(UInt32(0), to: &bytes)
             entry.encode(into: &bytes)
             BinaryWriter.write(UInt32(truncatingIfNeeded: bytes.count - lengthAt - 4), at: lengthAt, in: &bytes)
+            count += 1
         }
-        return bytes
+        BinaryWriter.write(UInt16(truncatingIfNeeded: count), at: countAt, in: &bytes)
     }
 
     /// The entries the record holds, in order (none for a legacy record).

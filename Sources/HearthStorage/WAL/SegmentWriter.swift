@@ -10,8 +10,9 @@ final class SegmentWriter: @unchecked Sendable {
     private let configuration: WALConfiguration
     private var handle: FileHandle
     private var size: Int
-    /// Bytes framed but not yet written; reused between batches to avoid reallocating.
-    private var buffer: [UInt8] = []
+    /// The frames of the batch being written: `WriteAheadLog.State.nextStep` swaps the queue's buffer in, and this
+    /// one (emptied, its capacity kept) becomes the queue's, so neither side allocates per batch.
+    var frames: [UInt8] = []
     /// Segments created since the last `takeNewSegments()`.
     private var newSegments: [WALSegment] = []
     private(set) var statistics = WALStatistics()
@@ -35,24 +36,45 @@ final class SegmentWriter: @unchecked Sendable {
         }
     }
 
-    /// Frames and writes `records` (in LSN order), rolling to new segments past `segmentBytes`, then syncs per
-    /// the fsync mode. One `write` per segment touched (more only on short writes). O(total payload).
-    func append(_ records: [WALRecord]) throws(StorageError) {
-        self.buffer.removeAll(keepingCapacity: true)
-        for record in records {
-            if self.size >= self.configuration.segmentBytes {
-                try self.flushBuffer()
-                try self.roll(firstLSN: record.lsn)
+    /// Seals and writes `frames`, the records `lsns` (in order), rolling to new segments past `segmentBytes`, then
+    /// syncs per the fsync mode, and empties `frames` (keeping its capacity for reuse, unless a burst made it larger
+    /// than a few full batches). One `write` per segment touched (more only on short writes). O(total payload).
+    func append(_ lsns: ClosedRange<UInt64>) throws(StorageError) {
+        // One pass seals every frame in place and notes where the segment fills up: the frames from there on go to
+        // a new segment, which starts with that frame's LSN. The walk keeps its figures in locals.
+        let segmentBytes = self.configuration.segmentBytes
+        let firstLSN = lsns.lowerBound
+        var size = self.size
+        var rolls: [(offset: Int, lsn: UInt64)] = []
+        self.frames.withUnsafeMutableBytes { frames in
+            var offset = 0
+            var lsn = firstLSN
+            while offset < frames.count {
+                if size >= segmentBytes {
+                    rolls.append((offset, lsn))
+                    size = 0
+                }
+                let end = WALFrame.seal(frames, at: offset)
+                size += end - offset
+                offset = end
+                lsn += 1
             }
-            WALFrame.encode(lsn: record.lsn, payload: record.payload, into: &self.buffer)
-            self.size += WALFrame.size(payloadCount: record.payload.count)
         }
-        try self.flushBuffer()
+        var start = 0
+        for roll in rolls {
+            try self.write(start..<roll.offset)
+            try self.roll(firstLSN: roll.lsn)
+            start = roll.offset
+        }
+        try self.write(start..<self.frames.count)
+        self.size = size
         if self.configuration.fsync != .off {
             try self.synchronize(metadata: false)
         }
         self.statistics.batches += 1
-        self.statistics.records += UInt64(records.count)
+        self.statistics.records += UInt64(lsns.count)
+        let isOversized = self.frames.capacity > 4 * max(self.configuration.batchMaximumBytes, 64 * 1024)
+        self.frames.removeAll(keepingCapacity: !isOversized)
     }
 
     /// The segments created by rolls since the last call.
@@ -72,11 +94,16 @@ final class SegmentWriter: @unchecked Sendable {
         try? self.fileSystem.close(self.handle)
     }
 
-    private func flushBuffer() throws(StorageError) {
-        guard !self.buffer.isEmpty else { return }
-        try self.fileSystem.writeAll(self.handle, self.buffer)
-        self.statistics.bytes += UInt64(self.buffer.count)
-        self.buffer.removeAll(keepingCapacity: true)
+    /// Writes `frames[range]` to the current segment.
+    private func write(_ range: Range<Int>) throws(StorageError) {
+        guard !range.isEmpty else { return }
+        let result = self.frames.withUnsafeBytes { buffer in
+            Result { () throws(StorageError) in
+                try self.fileSystem.writeAll(self.handle, UnsafeRawBufferPointer(rebasing: buffer[range]))
+            }
+        }
+        try result.get()
+        self.statistics.bytes += UInt64(range.count)
     }
 
     private func synchronize(metadata: Bool) throws(StorageError) {

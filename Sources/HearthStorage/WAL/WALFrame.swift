@@ -17,13 +17,31 @@ package enum WALFrame {
 
     /// Appends the framing of one record to `buffer`. O(payload).
     package static func encode(lsn: UInt64, payload: [UInt8], into buffer: inout [UInt8]) {
-        var crc = CRC32C()
-        crc.update(littleEndian: lsn)
-        crc.update(payload)
+        let start = buffer.count
+        payload.withUnsafeBytes { Self.appendUnsealed(lsn: lsn, payload: $0, into: &buffer) }
+        _ = buffer.withUnsafeMutableBytes { Self.seal($0, at: start) }
+    }
+
+    /// Appends the frame of one record with its checksum left zero, for `seal` to fill in where the frame ends up:
+    /// the log's queue holds its records so, back to back as they go to disk, and the writer seals a whole batch in
+    /// place, so a record's bytes are copied once between the caller's buffer and the file. O(payload).
+    package static func appendUnsealed(lsn: UInt64, payload: UnsafeRawBufferPointer, into buffer: inout [UInt8]) {
         Self.append(UInt32(truncatingIfNeeded: payload.count), to: &buffer)
-        Self.append(crc.value, to: &buffer)
+        Self.append(UInt32(0), to: &buffer)
         Self.append(lsn, to: &buffer)
         buffer.append(contentsOf: payload)
+    }
+
+    /// Fills in the checksum of the frame `appendUnsealed` wrote at `offset` (over its LSN and payload, which lie
+    /// side by side) and returns where the next frame starts. The frame must lie wholly inside `bytes`. O(payload).
+    package static func seal(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+        let end = offset + Self.headerSize + length
+        precondition(end <= bytes.count, "an unsealed frame runs past its buffer")
+        var crc = CRC32C()
+        crc.update(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end]))
+        bytes.storeBytes(of: crc.value.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+        return end
     }
 
     /// The framed size of a payload of `count` bytes.

@@ -22,7 +22,8 @@ extension WriteAheadLog {
     enum WriterStep {
         case sleep
         case gather(deadline: UInt64)
-        case write([WALRecord])
+        /// Write the records with these LSNs, whose frames `nextStep` handed over.
+        case write(ClosedRange<UInt64>)
         case exit
     }
 
@@ -31,8 +32,14 @@ extension WriteAheadLog {
         var phase: Phase = .notStarted
         /// The LSN the next `enqueue` returns.
         var nextLSN: UInt64
-        /// Enqueued records the writer has not taken yet, in LSN order.
-        var pending: [WALRecord] = []
+        /// Enqueued records the writer has not taken yet, framed back to back in LSN order as they go to disk, their
+        /// checksums not filled in yet (`WALFrame.appendUnsealed`); the last is `nextLSN - 1`. One buffer rather than
+        /// an array per record: a record's bytes are copied once, from its encoder's buffer into this one, which the
+        /// writer seals in place and writes as it is.
+        var pending: [UInt8] = []
+        /// How many records `pending` holds.
+        var pendingCount = 0
+        /// The payload bytes `pending` holds (frame headers not counted), measured against `batchMaximumBytes`.
         var pendingBytes = 0
         /// When the oldest pending record was enqueued (monotonic nanoseconds).
         var oldestPendingTime: UInt64 = 0
@@ -64,6 +71,27 @@ extension WriteAheadLog {
             self.segmentWriter = segmentWriter
         }
 
+        /// Queues `payload` as the record `nextLSN` and returns its LSN; `now` (monotonic nanoseconds) is read only
+        /// when the record is the first pending one, whose time opens the batch window. O(payload).
+        mutating func append(_ payload: UnsafeRawBufferPointer, now: @autoclosure () -> UInt64) -> UInt64 {
+            let lsn = self.nextLSN
+            if self.pendingCount == 0 {
+                self.oldestPendingTime = now()
+            }
+            WALFrame.appendUnsealed(lsn: lsn, payload: payload, into: &self.pending)
+            self.nextLSN += 1
+            self.pendingCount += 1
+            self.pendingBytes += payload.count
+            return lsn
+        }
+
+        /// Drops every pending record (after a failure or once the writer has stopped).
+        mutating func dropPending() {
+            self.pending.removeAll()
+            self.pendingCount = 0
+            self.pendingBytes = 0
+        }
+
         /// What the writer does next, at monotonic time `now`; called under the lock. A pure function of the state
         /// and the time, so the batching rules are tested without a thread or a clock.
         ///
@@ -73,13 +101,19 @@ extension WriteAheadLog {
         /// batch ended: in a closed loop the next writes come back some time after a batch's answers leave, and a
         /// window waited out from the batch's end (one wake-up fewer when nothing is pending) closed before most of
         /// them came, so batches were smaller and fsyncs more frequent, which cost more than the wake-up saved.
-        mutating func nextStep(_ configuration: WALConfiguration, now: UInt64) -> WriterStep {
+        /// The clock is read only when a batch might wait for company (a step per wake-up otherwise paid for it).
+        ///
+        /// On `.write`, the batch's frames are swapped into `frames` (the writer's buffer, which must be empty; its
+        /// capacity becomes the queue's): the writer owns them alone, so it seals them in place without a copy.
+        mutating func nextStep(
+            _ configuration: WALConfiguration, now: @autoclosure () -> UInt64, frames: inout [UInt8]
+        ) -> WriterStep {
             // The writer is awake now: a gather it was in has ended (cleared here, not with a lock of its own).
             self.isWriterGathering = false
             if self.failure != nil {
                 return .exit
             }
-            if self.pending.isEmpty {
+            if self.pendingCount == 0 {
                 if self.phase == .closing {
                     return .exit
                 }
@@ -91,16 +125,17 @@ extension WriteAheadLog {
             {
                 let window = UInt64(max(0, configuration.batchWindowMicroseconds)) * 1_000
                 let deadline = self.oldestPendingTime + window
-                if now < deadline {
+                if now() < deadline {
                     self.isWriterGathering = true
                     return .gather(deadline: deadline)
                 }
             }
-            let records = self.pending
-            self.lastBatchHadCompany = records.count > 1
-            self.pending.removeAll(keepingCapacity: true)
+            let lsns = (self.nextLSN - UInt64(self.pendingCount))...(self.nextLSN - 1)
+            self.lastBatchHadCompany = self.pendingCount > 1
+            swap(&self.pending, &frames)
+            self.pendingCount = 0
             self.pendingBytes = 0
-            return .write(records)
+            return .write(lsns)
         }
 
         /// Every waiter, removed from the state.

@@ -26,7 +26,9 @@ extension WriteAheadLog {
     package func writePending() -> Bool {
         self.manualWriter.withLock { slot in
             guard let writer = slot else { return false }
-            let step = self.state.withLock { $0.nextStep(self.configuration, now: MonotonicClock.now()) }
+            let step = self.state.withLock {
+                $0.nextStep(self.configuration, now: MonotonicClock.now(), frames: &writer.frames)
+            }
             switch step {
             case .sleep, .gather:
                 return false
@@ -40,7 +42,9 @@ extension WriteAheadLog {
     /// The writer thread's loop: take pending records, write and sync them, publish them, resume their waiters.
     private func runWriter(_ writer: SegmentWriter) {
         while true {
-            let step = self.state.withLock { $0.nextStep(self.configuration, now: MonotonicClock.now()) }
+            let step = self.state.withLock {
+                $0.nextStep(self.configuration, now: MonotonicClock.now(), frames: &writer.frames)
+            }
             switch step {
             case .sleep:
                 self.wakeSignal.wait()
@@ -57,16 +61,16 @@ extension WriteAheadLog {
         switch step {
         case .sleep, .gather:
             return true
-        case .write(let records):
+        case .write(let lsns):
             do {
-                try writer.append(records)
+                try writer.append(lsns)
             } catch {
                 writer.abandon()
                 self.fail(error)
                 self.stopWriter(writer)
                 return false
             }
-            self.publish(records, writer: writer)
+            self.publish(lsns, writer: writer)
             return true
         case .exit:
             let isFailed = self.state.withLock { $0.failure != nil }
@@ -92,16 +96,15 @@ extension WriteAheadLog {
     }
 
     /// Runs `onDurable` for a written batch, then marks it durable and resumes its waiters.
-    private func publish(_ records: [WALRecord], writer: SegmentWriter) {
-        guard let first = records.first?.lsn, let last = records.last?.lsn else { return }
-        self.onDurable(records)
+    private func publish(_ lsns: ClosedRange<UInt64>, writer: SegmentWriter) {
+        self.onDurable(lsns)
         let newSegments = writer.takeNewSegments()
         let statistics = writer.statistics
         let waiters = self.state.withLock { state in
-            state.durableLSN = last
-            state.segments.append(contentsOf: newSegments)
+            state.durableLSN = lsns.upperBound
+            if !newSegments.isEmpty { state.segments.append(contentsOf: newSegments) }
             state.statistics = statistics
-            return state.takeWaiters(in: first...last)
+            return state.takeWaiters(in: lsns)
         }
         for waiter in waiters {
             waiter.resume(.success(()))
@@ -113,8 +116,7 @@ extension WriteAheadLog {
         let (waiters, failure) = self.state.withLock { state in
             let failure = state.failure ?? error
             state.failure = failure
-            state.pending.removeAll()
-            state.pendingBytes = 0
+            state.dropPending()
             return (state.takeAllWaiters(), failure)
         }
         for waiter in waiters {
@@ -134,8 +136,7 @@ extension WriteAheadLog {
             if state.failure == nil {
                 state.failure = closed
             }
-            state.pending.removeAll()
-            state.pendingBytes = 0
+            state.dropPending()
             let closers = state.closeWaiters
             state.closeWaiters.removeAll()
             return (state.takeAllWaiters(), closers, state.failure ?? closed)

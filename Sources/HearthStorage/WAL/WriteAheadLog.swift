@@ -5,7 +5,7 @@ import HearthSystem
 /// Shard actors apply a change in memory, then synchronously `enqueue` its record (which fixes the LSN order to the
 /// apply order) and `await waitUntilDurable(lsn)` before acknowledging. A dedicated writer thread takes everything
 /// pending, writes it with as few system calls as possible, fsyncs once per batch according to `FsyncMode`, calls
-/// `onDurable` with the batch in LSN order on its own thread, and only then resumes the batch's waiters. So an
+/// `onDurable` with the batch's LSNs (in order) on its own thread, and only then resumes the batch's waiters. So an
 /// acknowledged write is durable and already visible to whatever `onDurable` feeds.
 ///
 /// Records live in segment files `wal-<first lsn>.log` (see `WALSegment`, `WALFrame`); opening the log runs
@@ -14,7 +14,7 @@ public final class WriteAheadLog: Sendable {
     let directory: String
     let configuration: WALConfiguration
     let fileSystem: any FileSystem
-    let onDurable: @Sendable ([WALRecord]) -> Void
+    let onDurable: @Sendable (ClosedRange<UInt64>) -> Void
     let state: Lock<State>
     let wakeSignal = WakeSignal()
     /// Serialises `truncate(through:)` calls, the only code that removes segments.
@@ -29,7 +29,7 @@ public final class WriteAheadLog: Sendable {
     public convenience init(
         directory: String,
         configuration: WALConfiguration,
-        onDurable: @escaping @Sendable ([WALRecord]) -> Void
+        onDurable: @escaping @Sendable (ClosedRange<UInt64>) -> Void
     ) throws(StorageError) {
         try self.init(
             directory: directory,
@@ -44,7 +44,7 @@ public final class WriteAheadLog: Sendable {
         directory: String,
         configuration: WALConfiguration,
         fileSystem: any FileSystem,
-        onDurable: @escaping @Sendable ([WALRecord]) -> Void
+        onDurable: @escaping @Sendable (ClosedRange<UInt64>) -> Void
     ) throws(StorageError) {
         self.directory = directory
         self.configuration = configuration
@@ -100,19 +100,22 @@ public final class WriteAheadLog: Sendable {
         }
     }
 
-    /// Appends a record to the in-memory queue and returns its LSN; never blocks on I/O. O(1) amortised.
+    /// Appends a record to the in-memory queue and returns its LSN; never blocks on I/O. O(payload) amortised.
     ///
     /// After a failure or `close()` the payload is dropped and `waitUntilDurable` for the returned LSN throws.
     public func enqueue(_ payload: [UInt8]) -> UInt64 {
+        payload.withUnsafeBytes { self.enqueue(bytes: $0) }
+    }
+
+    /// Appends a copy of `payload` to the in-memory queue and returns its LSN, as `enqueue(_:)` does: for a caller
+    /// that encodes its records into a buffer of its own and reuses it. O(payload) amortised.
+    public func enqueue(bytes payload: UnsafeRawBufferPointer) -> UInt64 {
         let (lsn, wake) = self.state.withLock { state -> (UInt64, Bool) in
-            let lsn = state.nextLSN
-            state.nextLSN += 1
-            guard state.failure == nil else { return (lsn, false) }
-            if state.pending.isEmpty {
-                state.oldestPendingTime = MonotonicClock.now()
+            guard state.failure == nil else {
+                defer { state.nextLSN += 1 }
+                return (state.nextLSN, false)
             }
-            state.pending.append(WALRecord(lsn: lsn, payload: payload))
-            state.pendingBytes += payload.count
+            let lsn = state.append(payload, now: MonotonicClock.now())
             if state.isWriterSleeping {
                 state.isWriterSleeping = false
                 return (lsn, true)

@@ -34,11 +34,11 @@ import Testing
             for index in 1...3 as ClosedRange<UInt64> {
                 pending.state.withLock { $0.add([Self.entry(index)], at: index) }
             }
-            pending.durable([1, 2], delivery: delivery)
+            pending.durable(1...2, delivery: delivery)
             Self.endTurn(pending, delivery: delivery)
-            pending.durable([3], delivery: delivery)
+            pending.durable(3...3, delivery: delivery)
             pending.state.withLock { $0.add([Self.entry(4)], at: 4) }
-            pending.durable([4], delivery: delivery)
+            pending.durable(4...4, delivery: delivery)
             Self.endTurn(pending, delivery: delivery)
         }
         #expect(delivered.map(\.indexes) == [[1, 2, 3], [4]])
@@ -58,7 +58,7 @@ import Testing
             pending.state.withLock { $0.holdsTurns = true }
             Self.endTurn(pending, delivery: delivery)
             pending.state.withLock { $0.add([Self.entry(1), Self.entry(2)], at: 1) }
-            pending.durable([1], delivery: delivery)
+            pending.durable(1...1, delivery: delivery)
             Self.endTurn(pending, delivery: delivery)
             Self.endTurn(pending, delivery: delivery)
         }
@@ -72,9 +72,9 @@ import Testing
         let delivered = try await Self.deliveries { pending, delivery in
             pending.state.withLock { $0.add([Self.entry(1), Self.entry(2)], at: 1) }
             pending.state.withLock { $0.add([Self.entry(3)], at: 3) }
-            pending.durable([1, 2, 3, 4], delivery: delivery)
+            pending.durable(1...4, delivery: delivery)
             pending.state.withLock { $0.add([Self.entry(4)], at: 5) }
-            pending.durable([5], delivery: delivery)
+            pending.durable(5...5, delivery: delivery)
         }
         #expect(delivered.map(\.indexes) == [[1, 2], [3], [4]])
         #expect(delivered.map(\.through) == [1, 3, 5])
@@ -86,8 +86,8 @@ import Testing
             for index in 1...3 as ClosedRange<UInt64> {
                 pending.state.withLock { $0.add([Self.entry(index)], at: index) }
             }
-            pending.durable([1], delivery: delivery)
-            pending.durable([2, 3], delivery: delivery)
+            pending.durable(1...1, delivery: delivery)
+            pending.durable(2...3, delivery: delivery)
         }
         #expect(delivered.map(\.indexes) == [[1], [2], [3]])
         #expect(delivered.map(\.through) == [1, 2, 3])

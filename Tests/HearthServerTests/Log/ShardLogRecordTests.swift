@@ -99,6 +99,28 @@ import Testing
         }
     }
 
+    /// A record of entries together is laid out as documented (`u8 3`, `u16 n`, then per entry `u16 shard`, `u64
+    /// index`, `u32 length` and the entry's own bytes), built here field by field from each entry's encoding; encoded
+    /// from a lazy sequence after bytes already in a reused buffer, it appends exactly those bytes.
+    @Test func entriesTogetherAreLaidOutAsDocumentedInAReusedBuffer() throws {
+        let entries = try Self.samples().enumerated().map { offset, entry in
+            (shard: offset * 7, index: UInt64(offset) * 1_000 + 1, entry: entry)
+        }
+        var expected: [UInt8] = [3, UInt8(entries.count), 0]
+        for (shard, index, entry) in entries {
+            var body: [UInt8] = []
+            entry.encode(into: &body)
+            expected += [UInt8(shard), 0]
+            expected += (0..<8).map { UInt8(truncatingIfNeeded: index >> (8 * $0)) }
+            expected += (0..<4).map { UInt8(truncatingIfNeeded: body.count >> (8 * $0)) }
+            expected += body
+        }
+        #expect(ShardLogRecord.encode(together: entries) == expected)
+        var reused: [UInt8] = [0xAA, 0xBB]
+        ShardLogRecord.encode(together: entries.lazy.map { $0 }, into: &reused)
+        #expect(reused == [0xAA, 0xBB] + expected)
+    }
+
     /// Entries of several shards in one record come back in order, each at its shard and index; a record cut short
     /// anywhere, or an entry whose length runs past its bytes, is refused rather than misread.
     @Test func entriesAppendedTogetherRoundTripAndATruncatedRecordIsRefused() throws {

@@ -3,21 +3,22 @@ import Synchronization
 
 /// Collects what `onDurable` receives, so tests can check order and "callback before waiter".
 final class DurableRecorder: Sendable {
-    private let records = Mutex<[WALRecord]>([])
+    private let lsns = Mutex<[UInt64]>([])
     private let calls = Mutex(0)
 
-    var callback: @Sendable ([WALRecord]) -> Void {
+    var callback: @Sendable (ClosedRange<UInt64>) -> Void {
         { [self] batch in
             self.calls.withLock { $0 += 1 }
-            self.records.withLock { $0.append(contentsOf: batch) }
+            self.lsns.withLock { $0.append(contentsOf: batch) }
         }
     }
 
-    var received: [WALRecord] { self.records.withLock { $0 } }
+    /// Every LSN `onDurable` received, in the order it received them.
+    var received: [UInt64] { self.lsns.withLock { $0 } }
     var callCount: Int { self.calls.withLock { $0 } }
 
     func contains(_ lsn: UInt64) -> Bool {
-        self.records.withLock { records in records.contains { $0.lsn == lsn } }
+        self.lsns.withLock { $0.contains(lsn) }
     }
 }
 

@@ -27,16 +27,22 @@ import Testing
 
     /// Queues a record of `bytes` bytes at `time`, as `enqueue` does.
     private static func enqueue(_ state: inout WriteAheadLog.State, bytes: Int = 10, at time: UInt64) {
-        if state.pending.isEmpty { state.oldestPendingTime = time }
-        state.pending.append(WALRecord(lsn: state.nextLSN, payload: Array(repeating: 0, count: bytes)))
-        state.nextLSN += 1
-        state.pendingBytes += bytes
+        let payload = [UInt8](repeating: 0, count: bytes)
+        _ = payload.withUnsafeBytes { state.append($0, now: time) }
+    }
+
+    /// The writer's next step, as `nextStep` decides it for a writer whose buffer is empty.
+    private static func step(
+        _ state: inout WriteAheadLog.State, _ configuration: WALConfiguration, now: @autoclosure () -> UInt64
+    ) -> WriteAheadLog.WriterStep {
+        var frames: [UInt8] = []
+        return state.nextStep(configuration, now: now(), frames: &frames)
     }
 
     /// The LSNs a step writes; nil for any other step.
     private static func written(_ step: WriteAheadLog.WriterStep) -> [UInt64]? {
-        guard case .write(let records) = step else { return nil }
-        return records.map(\.lsn)
+        guard case .write(let lsns) = step else { return nil }
+        return Array(lsns)
     }
 
     /// The deadline a step gathers until; nil for any other step.
@@ -52,11 +58,11 @@ import Testing
         var state = Self.state()
         state.lastBatchHadCompany = true
         Self.enqueue(&state, at: 10 * Self.millisecond)
-        #expect(Self.deadline(state.nextStep(configuration, now: 10 * Self.millisecond)) == 12 * Self.millisecond)
+        #expect(Self.deadline(Self.step(&state, configuration, now: 10 * Self.millisecond)) == 12 * Self.millisecond)
         #expect(state.isWriterGathering && !state.isWriterSleeping)
         Self.enqueue(&state, at: 11 * Self.millisecond)
-        #expect(Self.deadline(state.nextStep(configuration, now: 11 * Self.millisecond)) == 12 * Self.millisecond)
-        #expect(Self.written(state.nextStep(configuration, now: 12 * Self.millisecond)) == [1, 2])
+        #expect(Self.deadline(Self.step(&state, configuration, now: 11 * Self.millisecond)) == 12 * Self.millisecond)
+        #expect(Self.written(Self.step(&state, configuration, now: 12 * Self.millisecond)) == [1, 2])
         #expect(!state.isWriterGathering)
     }
 
@@ -68,26 +74,26 @@ import Testing
         Self.enqueue(&state, at: 0)
         Self.enqueue(&state, at: 0)
         state.lastBatchHadCompany = true
-        #expect(Self.written(state.nextStep(configuration, now: 2 * Self.millisecond)) == [1, 2])
-        guard case .sleep = state.nextStep(configuration, now: 3 * Self.millisecond) else {
+        #expect(Self.written(Self.step(&state, configuration, now: 2 * Self.millisecond)) == [1, 2])
+        guard case .sleep = Self.step(&state, configuration, now: 3 * Self.millisecond) else {
             Issue.record("a writer with nothing pending sleeps")
             return
         }
         #expect(state.isWriterSleeping)
         Self.enqueue(&state, at: 50 * Self.millisecond)
-        #expect(Self.deadline(state.nextStep(configuration, now: 50 * Self.millisecond)) == 52 * Self.millisecond)
+        #expect(Self.deadline(Self.step(&state, configuration, now: 50 * Self.millisecond)) == 52 * Self.millisecond)
     }
 
     /// After a batch of one record the next is written at once: no window for company that is not coming.
     @Test func aLoneRecordIsWrittenAtOnce() {
         let configuration = Self.configuration
         var state = Self.state()
-        guard case .sleep = state.nextStep(configuration, now: 0) else {
+        guard case .sleep = Self.step(&state, configuration, now: 0) else {
             Issue.record("an idle writer without company sleeps")
             return
         }
         Self.enqueue(&state, at: 1)
-        #expect(Self.written(state.nextStep(configuration, now: 1)) == [1])
+        #expect(Self.written(Self.step(&state, configuration, now: 1)) == [1])
         #expect(!state.lastBatchHadCompany)
     }
 
@@ -96,14 +102,14 @@ import Testing
         let configuration = Self.configuration
         var state = Self.state()
         state.lastBatchHadCompany = true
-        _ = state.nextStep(configuration, now: 0)
+        _ = Self.step(&state, configuration, now: 0)
         Self.enqueue(&state, bytes: 100, at: 1)
-        #expect(Self.written(state.nextStep(configuration, now: 1)) == [1])
+        #expect(Self.written(Self.step(&state, configuration, now: 1)) == [1])
         state.lastBatchHadCompany = true
         Self.enqueue(&state, at: 2)
         state.phase = .closing
-        #expect(Self.written(state.nextStep(configuration, now: 2)) == [2])
-        guard case .exit = state.nextStep(configuration, now: 3) else {
+        #expect(Self.written(Self.step(&state, configuration, now: 2)) == [2])
+        guard case .exit = Self.step(&state, configuration, now: 3) else {
             Issue.record("a closing log with nothing pending stops its writer")
             return
         }
@@ -117,15 +123,66 @@ import Testing
             var state = Self.state()
             state.lastBatchHadCompany = true
             Self.enqueue(&state, at: 0)
-            #expect(Self.written(state.nextStep(configuration, now: 0)) == [1], "\(mode)")
+            #expect(Self.written(Self.step(&state, configuration, now: 0)) == [1], "\(mode)")
         }
         var manual = Self.configuration
         manual.writer = .manual
         var state = Self.state()
         state.lastBatchHadCompany = true
-        guard case .sleep = state.nextStep(manual, now: 0) else {
+        guard case .sleep = Self.step(&state, manual, now: 0) else {
             Issue.record("a manual writer with nothing pending does not gather")
             return
         }
+    }
+
+    /// The clock is read only where a batch could wait for company: a sleeping writer, a lone write and a second
+    /// record queued behind the first read no time; the batch that may gather reads it once.
+    @Test func theClockIsReadOnlyWhereABatchCouldWait() {
+        let configuration = Self.configuration
+        var reads = 0
+        func clock(_ time: UInt64) -> UInt64 {
+            reads += 1
+            return time
+        }
+        var state = Self.state()
+        guard case .sleep = Self.step(&state, configuration, now: clock(0)) else {
+            Issue.record("a writer with nothing pending sleeps")
+            return
+        }
+        let payload: [UInt8] = [1, 2, 3]
+        _ = payload.withUnsafeBytes { state.append($0, now: clock(1)) }
+        _ = payload.withUnsafeBytes { state.append($0, now: clock(1)) }
+        #expect(reads == 1)
+        state.lastBatchHadCompany = false
+        #expect(Self.written(Self.step(&state, configuration, now: clock(1))) == [1, 2])
+        #expect(reads == 1)
+        _ = payload.withUnsafeBytes { state.append($0, now: clock(5)) }
+        #expect(Self.deadline(Self.step(&state, configuration, now: clock(6))) == 5 + 2 * Self.millisecond)
+        #expect(reads == 3)
+    }
+
+    /// A write hands the writer the queued frames, exactly as queued, and gives the queue the writer's emptied
+    /// buffer: the two swap, so records queued next go into that buffer while the writer seals its own.
+    @Test func aWriteSwapsTheQueuedFramesWithTheWritersBuffer() {
+        var configuration = Self.configuration
+        configuration.fsync = .always
+        var state = Self.state()
+        var expected: [UInt8] = []
+        for payload in [[1, 2, 3], [], [4]] as [[UInt8]] {
+            let lsn = payload.withUnsafeBytes { state.append($0, now: 0) }
+            payload.withUnsafeBytes { WALFrame.appendUnsealed(lsn: lsn, payload: $0, into: &expected) }
+        }
+        var frames: [UInt8] = []
+        frames.reserveCapacity(4_096)
+        let capacity = frames.capacity
+        guard case .write(let lsns) = state.nextStep(configuration, now: 0, frames: &frames) else {
+            Issue.record("queued records are written")
+            return
+        }
+        #expect(lsns == 1...3)
+        #expect(frames == expected)
+        #expect(state.pending.isEmpty && state.pending.capacity == capacity && state.pendingCount == 0)
+        _ = [UInt8]([9]).withUnsafeBytes { state.append($0, now: 0) }
+        #expect(state.pending.count == WALFrame.headerSize + 1)
     }
 }
