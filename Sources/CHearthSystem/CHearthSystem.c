@@ -1,19 +1,13 @@
 /* The C functions Swift cannot reach through Glibc: naming the current thread (a GNU extension), setting its own
    scheduling priority (Linux schedules threads as tasks with their own ids, which Glibc's module does not expose)
-   and tuning the allocator (malloc.h is not in Glibc's module); and the processor's CRC-32C instruction, which Swift
-   has no intrinsic for. */
+   and tuning the allocator (malloc.h is not in Glibc's module). */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <string.h>
 #include <unistd.h>
 #include "CHearthSystem.h"
-#if defined(__x86_64__)
-#include <cpuid.h>
-#include <nmmintrin.h>
-#endif
 
 int chearth_set_current_thread_name(const char *name) {
     return pthread_setname_np(pthread_self(), name);
@@ -26,39 +20,3 @@ int chearth_set_current_thread_nice(int nice) {
 int chearth_set_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
-
-#if defined(__x86_64__)
-int chearth_crc32c_available(void) {
-    unsigned int eax, ebx, ecx, edx;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
-    return (ecx & bit_SSE4_2) != 0;
-}
-
-__attribute__((target("sse4.2")))
-uint32_t chearth_crc32c_update(uint32_t state, const void *bytes, size_t count) {
-    const unsigned char *next = bytes;
-    uint64_t crc = state;
-    while (count >= 8) {
-        uint64_t word;
-        memcpy(&word, next, 8);
-        crc = _mm_crc32_u64(crc, word);
-        next += 8;
-        count -= 8;
-    }
-    uint32_t narrow = (uint32_t)crc;
-    while (count > 0) {
-        narrow = _mm_crc32_u8(narrow, *next);
-        next += 1;
-        count -= 1;
-    }
-    return narrow;
-}
-#else
-int chearth_crc32c_available(void) { return 0; }
-
-uint32_t chearth_crc32c_update(uint32_t state, const void *bytes, size_t count) {
-    (void)bytes;
-    (void)count;
-    return state;
-}
-#endif

@@ -8,8 +8,6 @@
 #include <netinet/tcp.h>
 #include <malloc.h>
 #include <sys/random.h>
-#include <stddef.h>
-#include <stdint.h>
 
 /* Names the calling thread (at most 15 bytes are kept) so `top -H`, gdb and perf show what it is; returns 0 or an
    errno value. pthread_setname_np needs _GNU_SOURCE, which Glibc's Swift module does not define. */
@@ -21,13 +19,4 @@ int chearth_set_current_thread_nice(int nice);
 /* Fixes glibc's mmap threshold at `bytes` (mallopt M_MMAP_THRESHOLD), which also stops glibc from raising it as
    big mapped buffers are freed; returns 1 on success, 0 on failure. */
 int chearth_set_mmap_threshold(int bytes);
-
-/* Whether this processor has a CRC-32C instruction `chearth_crc32c_update` can use (SSE 4.2 on x86-64; never
-   elsewhere): 1 or 0. */
-int chearth_crc32c_available(void);
-
-/* Advances a CRC-32C register `state` (reflected, not inverted: the caller inverts at the start and the end) over
-   `count` bytes with the processor's CRC-32C instruction, eight bytes at a time. Only when
-   `chearth_crc32c_available()`; elsewhere it returns `state` unchanged. */
-uint32_t chearth_crc32c_update(uint32_t state, const void *bytes, size_t count);
 #endif

@@ -1,11 +1,7 @@
-import CHearthSystem
-
 /// CRC-32C (Castagnoli), the checksum framing every WAL record and snapshot so damage is detected, never replayed.
 ///
-/// With the processor's CRC-32C instruction where it has one (SSE 4.2 on x86-64: eight bytes a step, several times
-/// faster), else table-driven slice-by-8: eight bytes are folded per step through eight 256-entry tables, which runs
-/// well above 1 GB/s in release builds. Both give the same value (tested against each other and the published
-/// vectors). The value is incremental: feed bytes in any number of
+/// Table-driven slice-by-8: eight bytes are folded per step through eight 256-entry tables, which runs well above
+/// 1 GB/s in release builds without hardware instructions. The value is incremental: feed bytes in any number of
 /// `update` calls and read `value` at the end. Reference value: "123456789" → 0xE3069283.
 package struct CRC32C: Sendable {
     /// The reflected Castagnoli polynomial.
@@ -13,9 +9,6 @@ package struct CRC32C: Sendable {
 
     /// Eight consecutive 256-entry tables; table `k` advances a byte through `k` further zero bytes.
     static let tables: [UInt32] = Self.makeTables()
-
-    /// Whether `update` uses the processor's CRC-32C instruction; read from the processor once.
-    package static let usesInstruction = chearth_crc32c_available() == 1
 
     private var state: UInt32 = 0xFFFF_FFFF
 
@@ -47,21 +40,8 @@ package struct CRC32C: Sendable {
         withUnsafeBytes(of: integer.littleEndian) { self.update($0) }
     }
 
-    /// Feeds raw bytes, through the processor's instruction where it has one, else through the tables. O(n).
+    /// Feeds raw bytes, eight at a time through the slice-by-8 tables. O(n).
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-            return
-        }
-        guard !Self.usesInstruction else {
-            self.state = chearth_crc32c_update(self.state, base, bytes.count)
-            return
-        }
-        self.updateWithTables(bytes)
-    }
-
-    /// Feeds raw bytes, eight at a time through the slice-by-8 tables, whatever the processor has (the portable
-    /// path, which tests compare the instruction's against). O(n).
-    package mutating func updateWithTables(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return
         }

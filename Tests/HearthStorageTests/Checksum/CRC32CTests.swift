@@ -29,9 +29,9 @@ import Testing
         }
     }
 
-    /// The processor's instruction (where `update` uses it) and the slice-by-8 tables agree with each other and with
-    /// the bit-at-a-time reference for every length up to 300 and every alignment of the first byte, fed in two parts.
-    @Test func theInstructionAndTheTablesAgree() {
+    /// The slice-by-8 tables agree with the bit-at-a-time reference for every length up to 300 and every alignment
+    /// of the first byte, fed in two parts (the eight-byte steps and the byte-at-a-time tail both meet every offset).
+    @Test func theTablesAgreeWithTheBitwiseReference() {
         let seed: UInt64 = 0x5EA1_C4C
         var random = SeededRandom(seed: seed)
         let bytes = (0..<320).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -40,14 +40,10 @@ import Testing
                 for length in 0...300 {
                     let slice = UnsafeRawBufferPointer(rebasing: all[start..<(start + length)])
                     let split = length / 3
-                    var instruction = CRC32C()
-                    instruction.update(UnsafeRawBufferPointer(rebasing: slice[..<split]))
-                    instruction.update(UnsafeRawBufferPointer(rebasing: slice[split...]))
-                    var tables = CRC32C()
-                    tables.updateWithTables(slice)
-                    let expected = Self.bitwise(Array(slice))
-                    #expect(instruction.value == expected, "start \(start), length \(length)")
-                    #expect(tables.value == expected, "start \(start), length \(length)")
+                    var crc = CRC32C()
+                    crc.update(UnsafeRawBufferPointer(rebasing: slice[..<split]))
+                    crc.update(UnsafeRawBufferPointer(rebasing: slice[split...]))
+                    #expect(crc.value == Self.bitwise(Array(slice)), "start \(start), length \(length)")
                 }
             }
         }
