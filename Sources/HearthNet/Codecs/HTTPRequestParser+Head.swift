@@ -35,6 +35,8 @@ extension HTTPRequestParser {
     /// line is refused (RFC 9112 §2.2).
     static func lines(_ block: ArraySlice<UInt8>) throws(HTTPParserError) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
+        // One line per LF at most: room for them all at once, not an array grown (and copied) line by line.
+        lines.reserveCapacity(block.count(where: { $0 == 0x0A }))
         var start = block.startIndex
         var index = block.startIndex
         while index < block.endIndex {
@@ -54,11 +56,15 @@ extension HTTPRequestParser {
     private static func parseRequestLine(
         _ line: ArraySlice<UInt8>
     ) throws(HTTPParserError) -> (method: String, target: String, version: String) {
-        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3, let methodBytes = parts.first, let versionBytes = parts.last else {
+        // Exactly two spaces: the line's three parts, found without building an array of them.
+        guard let firstSpace = line.firstIndex(of: 0x20), let lastSpace = line.lastIndex(of: 0x20),
+            firstSpace != lastSpace, !line[(firstSpace + 1)..<lastSpace].contains(0x20)
+        else {
             throw .malformed("The request line must be \"METHOD target HTTP/1.1\" separated by single spaces.")
         }
-        let targetBytes = parts[1]
+        let methodBytes = line[..<firstSpace]
+        let targetBytes = line[(firstSpace + 1)..<lastSpace]
+        let versionBytes = line[(lastSpace + 1)...]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(Self.isTokenByte) else {
             throw .malformed("The request method is not a valid token.")
         }
@@ -86,6 +92,7 @@ extension HTTPRequestParser {
     /// Parses `name: value` lines; obsolete line folding and whitespace before the colon are refused.
     static func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>) throws(HTTPParserError) -> HTTPHeaders {
         var headers = HTTPHeaders()
+        headers.reserveCapacity(lines.count)
         for line in lines {
             guard let first = line.first, first != 0x20, first != 0x09 else {
                 throw .malformed("Header lines must not start with whitespace (obsolete line folding).")
@@ -179,8 +186,12 @@ extension HTTPRequestParser {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            return false
         }
     }
 }
