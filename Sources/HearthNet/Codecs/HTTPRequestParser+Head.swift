@@ -122,13 +122,21 @@ extension HTTPRequestParser {
     private static func framing(
         _ headers: HTTPHeaders, isHTTP11: Bool
     ) throws(HTTPParserError) -> HTTPRequestHead.Framing {
-        let lengths = headers.values("Content-Length")
-        let encodings = headers.values("Transfer-Encoding")
+        // One walk over the fields; only a `Transfer-Encoding` (rare) is gathered into an array.
+        var encodings: [String] = []
+        var hasLength = false
+        for (name, value) in headers {
+            if HTTPHeaders.namesEqual(name, "Content-Length") {
+                hasLength = true
+            } else if HTTPHeaders.namesEqual(name, "Transfer-Encoding") {
+                encodings.append(value)
+            }
+        }
         if !encodings.isEmpty {
             guard isHTTP11 else {
                 throw .malformed("Transfer-Encoding needs HTTP/1.1; an HTTP/1.0 request gives its Content-Length.")
             }
-            guard lengths.isEmpty else {
+            guard !hasLength else {
                 throw .malformed("A request must not have both Content-Length and Transfer-Encoding.")
             }
             let codings = encodings.flatMap { $0.split(separator: ",") }.map {
@@ -142,21 +150,31 @@ extension HTTPRequestParser {
             return .chunked
         }
         var length: Int?
-        for value in lengths {
+        for (name, value) in headers where HTTPHeaders.namesEqual(name, "Content-Length") {
+            // A single number (nearly every value) is read as it is; only a list is split into its elements.
+            guard value.utf8.contains(UInt8(ascii: ",")) else {
+                length = try Self.sameLength(Substring(value), as: length)
+                continue
+            }
             for element in value.split(separator: ",", omittingEmptySubsequences: false) {
-                let digits = element.trimmingASCIIWhitespace()
-                guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy(Self.isDigit),
-                    let parsed = Int(digits)
-                else {
-                    throw .malformed("Content-Length must be a decimal number of bytes.")
-                }
-                if let length, length != parsed {
-                    throw .malformed("The request has several different Content-Length values.")
-                }
-                length = parsed
+                length = try Self.sameLength(element, as: length)
             }
         }
         return length.map { .length($0) } ?? .none
+    }
+
+    /// One element of a `Content-Length` value, which must be a decimal number equal to `earlier` (the elements
+    /// before it), if any.
+    private static func sameLength(_ element: Substring, as earlier: Int?) throws(HTTPParserError) -> Int {
+        let digits = element.trimmingASCIIWhitespace()
+        guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy(Self.isDigit), let parsed = Int(digits)
+        else {
+            throw .malformed("Content-Length must be a decimal number of bytes.")
+        }
+        if let earlier, earlier != parsed {
+            throw .malformed("The request has several different Content-Length values.")
+        }
+        return parsed
     }
 
     /// Requires exactly one `Host` field on HTTP/1.1 and at most one on HTTP/1.0 (RFC 9112 §3.2); a value that is
@@ -164,14 +182,19 @@ extension HTTPRequestParser {
     ///
     /// Complexity: O(n) in the number of fields.
     private static func checkHost(_ headers: HTTPHeaders, isHTTP11: Bool) throws(HTTPParserError) {
-        let hosts = headers.values("Host")
-        if hosts.isEmpty, isHTTP11 {
+        var count = 0
+        var first: String?
+        for (name, value) in headers where HTTPHeaders.namesEqual(name, "Host") {
+            count += 1
+            if first == nil { first = value }
+        }
+        if count == 0, isHTTP11 {
             throw .malformed("An HTTP/1.1 request must carry a Host header; add one, e.g. \"Host: example.com\".")
         }
-        guard hosts.count <= 1 else {
-            throw .malformed("The request has \(hosts.count) Host headers; send exactly one.")
+        guard count <= 1 else {
+            throw .malformed("The request has \(count) Host headers; send exactly one.")
         }
-        if let host = hosts.first, host.contains(",") {
+        if let host = first, host.contains(",") {
             throw .malformed("The Host header \"\(host)\" lists several hosts; send exactly one.")
         }
     }
