@@ -32,15 +32,14 @@ public struct JSONKey: Sendable, Hashable, Comparable, ExpressibleByStringInterp
 
     public var description: String { self.key.string }
 
-    /// Equal when the bytes are. `String`'s `==` (a comparison of raw bits for a short string) answers the usual
-    /// "different" at once, and holds whenever the bytes are equal; only a pair it calls equal has its bytes compared.
+    /// Equal when the bytes are: `Key`'s comparison, one pass over the bytes (eight at a time) after their counts.
     public static func == (lhs: JSONKey, rhs: JSONKey) -> Bool {
-        JSONKey.sameBytes(lhs.string, rhs.string)
+        lhs.key == rhs.key
     }
 
-    /// Whether two strings hold the same UTF-8 bytes (`==` of their keys, without building them).
+    /// Whether two strings hold the same UTF-8 bytes (`==` of their keys; wrapping a string in a key builds nothing).
     public static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs == rhs && lhs.utf8.elementsEqual(rhs.utf8)
+        Key(unchecked: lhs) == Key(unchecked: rhs)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -13,7 +13,7 @@ extension RESTHandler {
     public func sharesBatches(
         method: String, path: String, query: [(name: String, value: String)], headers: HTTPHeaders
     ) -> Bool {
-        Self.batchedMethods.contains(method) && !Self.isDotPath(path) && headers["if-match"] == nil
+        Self.isBatchedMethod(method) && !Self.isDotPath(path) && headers["if-match"] == nil
             && headers["X-HTTP-Method-Override"] == nil
             && !query.contains { $0.name == "x-http-method-override" || $0.name == "writeSizeLimit" }
     }
@@ -70,8 +70,14 @@ extension RESTHandler {
         return replies + (await self.answer(ordered))
     }
 
-    /// The methods of the writes that share batches.
-    private static let batchedMethods: Set<String> = ["PUT", "PATCH", "POST", "DELETE"]
+    /// Whether `method` is one of the writes that share batches: compared as the few literals they are, not hashed
+    /// into a set (every request is asked this several times as its connection reads, batches and orders it).
+    private static func isBatchedMethod(_ method: String) -> Bool {
+        switch method {
+        case "PUT", "PATCH", "POST", "DELETE": true
+        default: false
+        }
+    }
 
     /// A request of a batch taken in turn: its write ordered, or why it was refused.
     private struct Ordered {

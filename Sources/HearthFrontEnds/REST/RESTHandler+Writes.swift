@@ -30,13 +30,14 @@ extension RESTHandler {
     /// - Throws: `RESTError.conditionalMethod` for a POST or PATCH with `if-match`, or what the write rules and
     ///   the size limit refuse; nothing changes.
     func planWrite(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan? {
-        if request.method == .post || request.method == .patch, http.headers["if-match"] != nil {
+        let isConditional = http.headers["if-match"] != nil
+        if request.method == .post || request.method == .patch, isConditional {
             throw RESTError.conditionalMethod(request.method.rawValue)
         }
         switch request.method {
         case .get: return nil
         case .put, .delete:
-            guard http.headers["if-match"] == nil else { return nil }
+            guard !isConditional else { return nil }
             let mutation = try self.setMutation(request, http, identity: identity)
             return WritePlan(mutations: [mutation]) { outcome in
                 self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: false)

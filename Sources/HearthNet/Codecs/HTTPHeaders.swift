@@ -19,7 +19,9 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// Every value of the field `name`, in arrival order.
     public func values(_ name: String) -> [String] {
-        self.pairs.filter { Self.namesEqual($0.name, name) }.map(\.value)
+        var values: [String] = []
+        for pair in self.pairs where Self.namesEqual(pair.name, name) { values.append(pair.value) }
+        return values
     }
 
     /// Whether at least one field is called `name`.
@@ -29,6 +31,11 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The number of fields, counting repeated names separately.
     public var count: Int { self.pairs.count }
+
+    /// Makes room for `count` fields in all, so that adding them allocates once (a parsed head knows its count).
+    public mutating func reserveCapacity(_ count: Int) {
+        self.pairs.reserveCapacity(count)
+    }
 
     /// Appends a field, keeping any earlier fields of the same name.
     public mutating func add(_ name: String, _ value: String) {
@@ -61,8 +68,8 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// Whether the comma-separated list in field `name` holds `token`, compared case-insensitively
     /// (used for `Connection: close, Upgrade` and `Expect`).
     public func containsToken(_ token: String, in name: String) -> Bool {
-        for value in self.values(name) {
-            for element in value.split(separator: ",") {
+        for pair in self.pairs where Self.namesEqual(pair.name, name) {
+            for element in pair.value.split(separator: ",") {
                 if Self.namesEqual(Self.trimmed(element), token) { return true }
             }
         }

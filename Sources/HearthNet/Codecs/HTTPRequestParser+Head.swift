@@ -35,6 +35,8 @@ extension HTTPRequestParser {
     /// line is refused (RFC 9112 §2.2).
     static func lines(_ block: ArraySlice<UInt8>) throws(HTTPParserError) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
+        // One line per LF at most: room for them all at once, not an array grown (and copied) line by line.
+        lines.reserveCapacity(block.count(where: { $0 == 0x0A }))
         var start = block.startIndex
         var index = block.startIndex
         while index < block.endIndex {
@@ -54,11 +56,15 @@ extension HTTPRequestParser {
     private static func parseRequestLine(
         _ line: ArraySlice<UInt8>
     ) throws(HTTPParserError) -> (method: String, target: String, version: String) {
-        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3, let methodBytes = parts.first, let versionBytes = parts.last else {
+        // Exactly two spaces: the line's three parts, found without building an array of them.
+        guard let firstSpace = line.firstIndex(of: 0x20), let lastSpace = line.lastIndex(of: 0x20),
+            firstSpace != lastSpace, !line[(firstSpace + 1)..<lastSpace].contains(0x20)
+        else {
             throw .malformed("The request line must be \"METHOD target HTTP/1.1\" separated by single spaces.")
         }
-        let targetBytes = parts[1]
+        let methodBytes = line[..<firstSpace]
+        let targetBytes = line[(firstSpace + 1)..<lastSpace]
+        let versionBytes = line[(lastSpace + 1)...]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(Self.isTokenByte) else {
             throw .malformed("The request method is not a valid token.")
         }
@@ -86,6 +92,7 @@ extension HTTPRequestParser {
     /// Parses `name: value` lines; obsolete line folding and whitespace before the colon are refused.
     static func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>) throws(HTTPParserError) -> HTTPHeaders {
         var headers = HTTPHeaders()
+        headers.reserveCapacity(lines.count)
         for line in lines {
             guard let first = line.first, first != 0x20, first != 0x09 else {
                 throw .malformed("Header lines must not start with whitespace (obsolete line folding).")
@@ -115,13 +122,21 @@ extension HTTPRequestParser {
     private static func framing(
         _ headers: HTTPHeaders, isHTTP11: Bool
     ) throws(HTTPParserError) -> HTTPRequestHead.Framing {
-        let lengths = headers.values("Content-Length")
-        let encodings = headers.values("Transfer-Encoding")
+        // One walk over the fields; only a `Transfer-Encoding` (rare) is gathered into an array.
+        var encodings: [String] = []
+        var hasLength = false
+        for (name, value) in headers {
+            if HTTPHeaders.namesEqual(name, "Content-Length") {
+                hasLength = true
+            } else if HTTPHeaders.namesEqual(name, "Transfer-Encoding") {
+                encodings.append(value)
+            }
+        }
         if !encodings.isEmpty {
             guard isHTTP11 else {
                 throw .malformed("Transfer-Encoding needs HTTP/1.1; an HTTP/1.0 request gives its Content-Length.")
             }
-            guard lengths.isEmpty else {
+            guard !hasLength else {
                 throw .malformed("A request must not have both Content-Length and Transfer-Encoding.")
             }
             let codings = encodings.flatMap { $0.split(separator: ",") }.map {
@@ -135,21 +150,31 @@ extension HTTPRequestParser {
             return .chunked
         }
         var length: Int?
-        for value in lengths {
+        for (name, value) in headers where HTTPHeaders.namesEqual(name, "Content-Length") {
+            // A single number (nearly every value) is read as it is; only a list is split into its elements.
+            guard value.utf8.contains(UInt8(ascii: ",")) else {
+                length = try Self.sameLength(Substring(value), as: length)
+                continue
+            }
             for element in value.split(separator: ",", omittingEmptySubsequences: false) {
-                let digits = element.trimmingASCIIWhitespace()
-                guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy(Self.isDigit),
-                    let parsed = Int(digits)
-                else {
-                    throw .malformed("Content-Length must be a decimal number of bytes.")
-                }
-                if let length, length != parsed {
-                    throw .malformed("The request has several different Content-Length values.")
-                }
-                length = parsed
+                length = try Self.sameLength(element, as: length)
             }
         }
         return length.map { .length($0) } ?? .none
+    }
+
+    /// One element of a `Content-Length` value, which must be a decimal number equal to `earlier` (the elements
+    /// before it), if any.
+    private static func sameLength(_ element: Substring, as earlier: Int?) throws(HTTPParserError) -> Int {
+        let digits = element.trimmingASCIIWhitespace()
+        guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy(Self.isDigit), let parsed = Int(digits)
+        else {
+            throw .malformed("Content-Length must be a decimal number of bytes.")
+        }
+        if let earlier, earlier != parsed {
+            throw .malformed("The request has several different Content-Length values.")
+        }
+        return parsed
     }
 
     /// Requires exactly one `Host` field on HTTP/1.1 and at most one on HTTP/1.0 (RFC 9112 §3.2); a value that is
@@ -157,14 +182,19 @@ extension HTTPRequestParser {
     ///
     /// Complexity: O(n) in the number of fields.
     private static func checkHost(_ headers: HTTPHeaders, isHTTP11: Bool) throws(HTTPParserError) {
-        let hosts = headers.values("Host")
-        if hosts.isEmpty, isHTTP11 {
+        var count = 0
+        var first: String?
+        for (name, value) in headers where HTTPHeaders.namesEqual(name, "Host") {
+            count += 1
+            if first == nil { first = value }
+        }
+        if count == 0, isHTTP11 {
             throw .malformed("An HTTP/1.1 request must carry a Host header; add one, e.g. \"Host: example.com\".")
         }
-        guard hosts.count <= 1 else {
-            throw .malformed("The request has \(hosts.count) Host headers; send exactly one.")
+        guard count <= 1 else {
+            throw .malformed("The request has \(count) Host headers; send exactly one.")
         }
-        if let host = hosts.first, host.contains(",") {
+        if let host = first, host.contains(",") {
             throw .malformed("The Host header \"\(host)\" lists several hosts; send exactly one.")
         }
     }
@@ -179,8 +209,12 @@ extension HTTPRequestParser {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            return false
         }
     }
 }

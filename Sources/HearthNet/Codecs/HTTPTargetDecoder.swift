@@ -7,6 +7,14 @@ package enum HTTPTargetDecoder {
     package static func decode(
         _ target: String
     ) throws(HTTPParserError) -> (path: String, query: [(name: String, value: String)]) {
+        // The usual target, a path with no query, fragment or escape, is its own path: no copy of its bytes.
+        if target.utf8.first == UInt8(ascii: "/"),
+            !target.utf8.contains(where: {
+                $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%")
+            })
+        {
+            return (target, [])
+        }
         let bytes = Array(target.utf8)
         if bytes == [UInt8(ascii: "*")] { return ("*", []) }
         var start = 0

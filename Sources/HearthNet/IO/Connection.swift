@@ -43,6 +43,10 @@ package final class Connection {
     var state: State
     /// The handler asked the reactor to stop reading (back-pressure).
     var isReadPaused = false
+    /// Whether bytes may wait in the socket unread: false once a read found it empty (`EAGAIN`, or a short read of
+    /// an edge without hang-up), true again at the next readable edge, which any later byte raises. Resuming reads
+    /// only while it is true: a keep-alive HTTP connection resumes after every answer, mostly with nothing sent.
+    var mayHaveUnreadInput = true
     /// The peer sent FIN.
     package internal(set) var isPeerClosed = false
 
@@ -110,11 +114,12 @@ package final class Connection {
         self.isReadPaused = true
     }
 
-    /// Reads again, at once, whatever arrived while paused.
+    /// Reads again, at once, whatever arrived while paused (nothing, with no `recv`, when the socket was read empty
+    /// and no byte came since).
     package func resumeReading() {
         guard self.isReadPaused else { return }
         self.isReadPaused = false
-        self.reactor.readAvailable(self)
+        if self.mayHaveUnreadInput { self.reactor.readAvailable(self) }
     }
 
     /// Sets the handler's timer to fire `timerFired` after `nanoseconds`, replacing any earlier one. Ignored once

@@ -31,16 +31,19 @@ extension Reactor {
             }
             switch result {
             case .wouldBlock:
+                connection.mayHaveUnreadInput = false
                 return
             case .done(0):
                 self.peerClosed(connection)
                 return
             case .done(let count):
                 self.counters.bytesRead.add(UInt64(count), ordering: .relaxed)
+                let emptied = stopsAtShortRead && count < self.readBuffer.count
+                if emptied { connection.mayHaveUnreadInput = false }
                 if connection.state == .active, let handler = connection.handler {
                     handler.received(UnsafeRawBufferPointer(rebasing: self.readBuffer[0..<count]), on: connection)
                 }
-                if stopsAtShortRead, count < self.readBuffer.count { return }
+                if emptied { return }
             }
         }
     }

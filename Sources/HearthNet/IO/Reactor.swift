@@ -170,6 +170,7 @@ final class Reactor {
             let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
             let ending = EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
             if flags & readable != 0, !connection.isClosed {
+                connection.mayHaveUnreadInput = true
                 self.readAvailable(connection, stopsAtShortRead: flags & ending == 0)
             }
         }

@@ -21,12 +21,17 @@ extension WriteRules {
         try? WriteValue.read(&cursor, maximumNesting: maximumNesting)
     }
 
+    /// How many members `readMembers` makes room for before it reads any.
+    static let expectedMembers = 8
+
     /// Reads the members of the JSON object at `cursor`, in document order, and moves past it; nil when it is not
     /// an object or any member breaks JSON or a data rule.
     /// - Parameter maximumNesting: the nesting left for the object where it sits in its document (`JSONCursor`).
     /// - Complexity: O(n) in the size of the object.
     public static func readMembers(_ cursor: inout JSONCursor, maximumNesting: Int) -> [ReadMember]? {
         var members: [ReadMember] = []
+        // Room for a typical update's members up front (a star has four): growing from one copies them twice.
+        members.reserveCapacity(Self.expectedMembers)
         do {
             var next = try cursor.enterObject()
             while let key = next {

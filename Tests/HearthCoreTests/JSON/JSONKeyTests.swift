@@ -27,6 +27,22 @@ import Testing
         #expect(literal == JSONKey(Key(unchecked: "a")))
     }
 
+    /// Equality is one comparison of the bytes: `==` and `sameBytes` agree with comparing the UTF-8 bytes for every
+    /// pair of names, long (past eight bytes) and short, equal and not, composed and decomposed.
+    @Test func equalityIsByteEquality() {
+        let names = [
+            "", "a", "b", "ab", "abcdefgh", "abcdefgh1", "abcdefgi", "abcdefghijklmnopq", "abcdefghijklmnopr",
+            Self.composed, Self.decomposed, "\u{1F600}", "posts/p1/stars/uid", "posts/p1/stars/uie",
+        ]
+        for name in names {
+            for other in names + [String(decoding: Array(name.utf8), as: UTF8.self)] {
+                let isSame = name.utf8.elementsEqual(other.utf8)
+                #expect((JSONKey(name) == JSONKey(other)) == isSame, "\(name) == \(other)")
+                #expect(JSONKey.sameBytes(name, other) == isSame, "\(name) sameBytes \(other)")
+            }
+        }
+    }
+
     /// The reader keeps both members, and each is found by its own spelling.
     @Test func theReaderKeepsBothMembers() throws {
         let value = try JSONReader.parseValue(Self.document)

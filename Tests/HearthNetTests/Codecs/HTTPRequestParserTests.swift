@@ -265,4 +265,51 @@ import Testing
             }
         }
     }
+
+    /// A token byte is exactly RFC 9110's `tchar`: a letter, a digit or one of ``!#$%&'*+-.^_`|~``, checked against
+    /// that list for every byte.
+    @Test func tokenBytesAreExactlyTheRFCsCharacters() {
+        let punctuation = Array("!#$%&'*+-.^_`|~".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let isAlphanumeric =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            #expect(HTTPRequestParser.isTokenByte(byte) == (isAlphanumeric || punctuation.contains(byte)), "\(byte)")
+        }
+    }
+
+    /// A request line is three parts split by single spaces, found without splitting it into an array: the same
+    /// method, target and version as the parts of a split, and the same refusal whenever a split does not give three.
+    @Test func requestLinesSplitAsTheirSpacesSay() {
+        let lines = [
+            "GET /a HTTP/1.1", "PATCH /.json HTTP/1.1", "GET /a  HTTP/1.1", " GET /a HTTP/1.1", "GET /a HTTP/1.1 ",
+            "GET /a", "GET", "GET /a b HTTP/1.1", "GET\t/a HTTP/1.1", "GET  HTTP/1.1", "OPTIONS * HTTP/1.0",
+        ]
+        for line in lines {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+            let events = parseAll(Array("\(line)\r\nHost: h\r\n\r\n".utf8))
+            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && !$0.contains("\t") }) else {
+                #expect(events == [.failure(code: .malformedRequest, status: 400)], "\(line.debugDescription)")
+                continue
+            }
+            guard case .request(let request)? = events.first else {
+                Issue.record("\(line.debugDescription) gave \(events)")
+                continue
+            }
+            #expect(
+                [request.method, request.target, request.version] == parts.map(String.init), "\(line.debugDescription)")
+        }
+    }
+
+    /// A target that is a plain path (no query, fragment or escape) decodes to itself with no query, as the same
+    /// target with an empty query does through the general decoder.
+    @Test func plainPathsDecodeToThemselves() throws {
+        for target in ["/", "/.json", "/a/b.json", "/users/ada+lovelace.json", "//a", "/é.json"] {
+            let plain = try HTTPTargetDecoder.decode(target)
+            let general = try HTTPTargetDecoder.decode(target + "?")
+            #expect(plain.path == target && plain.query.isEmpty, "\(target)")
+            #expect(plain.path == general.path && general.query.isEmpty, "\(target)")
+        }
+    }
 }

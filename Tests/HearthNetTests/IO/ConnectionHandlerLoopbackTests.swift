@@ -25,6 +25,35 @@ import Testing
         }
     }
 
+    /// Resuming a connection whose socket was read empty reads nothing then (no `recv` that could only say
+    /// `EAGAIN`, as a keep-alive HTTP connection resumes after every answer), yet misses nothing: bytes sent after
+    /// the resume raise their own edge, and bytes that came while it was paused are read when it resumes again.
+    @Test(.timeLimit(.minutes(1))) func resumingAnEmptiedSocketMissesNoLaterBytes() async throws {
+        let server = ConnectionLog()
+        let client = ConnectionLog()
+        let listener = try recordingListener(server, .init(pausesAfterFirstRead: true))
+        try await withEventLoop(listener: listener) { loop in
+            loop.connect(
+                to: try SocketAddress(host: "127.0.0.1", port: listener.port),
+                timeout: .seconds(1),
+                makeHandler: RecordingConnectionHandler.factory(client, .init(greeting: Array("first".utf8)))
+            )
+            #expect(await server.wait { $0.received == Array("first".utf8) })
+            let clientWriter = try #require(client.snapshot.writers.first)
+            let serverWriter = try #require(server.snapshot.writers.first)
+            // Resumed with nothing waiting: the next bytes still arrive (and pause it again).
+            loop.send(RecordingConnectionHandler.ResumeReading(), to: serverWriter.id)
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(clientWriter.write(Array("-second".utf8)))
+            #expect(await server.wait { $0.received == Array("first-second".utf8) })
+            // Bytes that come while paused wait for the resume, which reads them.
+            #expect(clientWriter.write(Array("-third".utf8)))
+            #expect(!(await server.wait(seconds: 0.2) { $0.received.count > 12 }))
+            loop.send(RecordingConnectionHandler.ResumeReading(), to: serverWriter.id)
+            #expect(await server.wait { $0.received == Array("first-second-third".utf8) })
+        }
+    }
+
     /// A peer that never reads is cut off once its outbound queue passes the loop's limit, and the handler hears
     /// why.
     @Test(.timeLimit(.minutes(1))) func anOverflowingWriterClosesWithATypedError() async throws {
