@@ -81,7 +81,9 @@ public actor ShardActor {
         loop.endTurns {
             let alive = held.compactMap(\.actor)
             guard alive.count == held.count else { return }
-            log.endTurn { shard, namespace in alive[shard].assumeIsolated { $0.machine.trees[namespace] ?? .empty } }
+            log.endTurn { shard, namespace in
+                alive[shard].assumeIsolated { $0.withMachine { $0.trees[namespace] ?? .empty } }
+            }
         }
         return shards
     }
@@ -343,39 +345,42 @@ public actor ShardActor {
     ) throws -> CommitTogetherOutcome {
         // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log.
         precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
-        for (shard, intent) in parts {
-            let isObstructed = try shard.assumeIsolated { shard throws(ShardNotLeaderError) in
-                try shard.requireLeadership()
-                return shard.machine.obstacleToCommit(transaction, intent) != nil
-            }
-            if isObstructed { return .obstructed }
-        }
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
-        // increment no number can hold refuses the whole write before any part is appended.
-        // Each part is resolved once, here, and applied as resolved.
+        // increment no number can hold refuses the whole write before any part is appended, but only once no part is
+        // obstructed (an obstructed write goes the two-phase way whatever its increments). Each part is checked and
+        // resolved in one step on its shard, once, and applied as resolved. The parts are read where they lie in
+        // `parts` (by index): taking each (shard, intent) out copied the whole intent.
         var resolvedParts: [[ResolvedMutation]] = []
         resolvedParts.reserveCapacity(parts.count)
-        for (shard, intent) in parts {
-            resolvedParts.append(
-                try shard.assumeIsolated { shard throws(UnrepresentableIncrementError) in
-                    try shard.machine.resolving(intent.write).get()
-                })
+        var overflow: UnrepresentableIncrementError?
+        for index in parts.indices {
+            let resolved = try parts[index].shard.assumeIsolated { shard throws(ShardNotLeaderError) in
+                try shard.requireLeadership()
+                return shard.withMachine { $0.resolvingToCommit(transaction, parts[index].intent) }
+            }
+            switch resolved {
+            case nil: return .obstructed
+            case .success(let mutations)?: resolvedParts.append(mutations)
+            case .failure(let error)?: overflow = overflow ?? error
+            }
         }
+        if let overflow { throw overflow }
         var entries: [ShardEntry] = []
         var applied: [ShardApplied] = []
         entries.reserveCapacity(parts.count)
         applied.reserveCapacity(parts.count)
-        for (number, (shard, intent)) in parts.enumerated() {
-            let isLast = number == parts.count - 1
-            let (entry, part) = shard.assumeIsolated { shard in
+        for index in parts.indices {
+            // The transaction's spine values travel with the last part (none for a write below the spine).
+            let carriesSpine = index == parts.count - 1 && !spineValues.isEmpty
+            let (entry, part) = parts[index].shard.assumeIsolated { shard in
                 guard
                     case .appended(let entry, var applied) = shard.machine.commit(
-                        transaction, intent, resolved: resolvedParts[number])
+                        transaction, parts[index].intent, resolved: resolvedParts[index])
                 else {
                     // Unreachable: `ShardStateMachine.commit` appends unconditionally.
                     preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
                 }
-                if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
+                if carriesSpine, case .finished(let id, let decision, var committed?) = applied.effect {
                     committed.spineValues = spineValues
                     applied.effect = .finished(id, decision: decision, committed: committed)
                 }
@@ -384,11 +389,14 @@ public actor ShardActor {
             entries.append(entry)
             applied.append(part)
         }
-        let resolved = applied.map { applied -> [ResolvedMutation] in
-            guard case .finished(_, _, let part?) = applied.effect else { return [] }
-            return part.change.mutations
-        }
-        return .committed(self.log.appendTogether(entries, applied: applied), resolved)
+        // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
+        return .committed(self.log.appendTogether(entries, applied: applied), resolvedParts)
+    }
+
+    /// Runs `body` on the machine where it is stored: a query made on `self.machine` read as a value copies the
+    /// whole machine first (every dictionary in it retained, then released), one made through `inout` does not.
+    private func withMachine<Result>(_ body: (inout ShardStateMachine) -> Result) -> Result {
+        body(&self.machine)
     }
 
     /// A participant logs the decision it learned, finishing its part.
