@@ -129,14 +129,18 @@ final class LocalShardLog: ShardLog {
     var appendsTogether: Bool { true }
 
     func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
-        let bytes = ShardLogRecord.encode(together: zip(applied, entries).map { ($0.shard, $0.index, $1) })
+        // Read by index: zipping the arrays copied every applied entry, and its change, once more.
+        let bytes = ShardLogRecord.encode(
+            together: entries.indices.map { (applied[$0].shard, applied[$0].index, entries[$0]) })
         let sequence = self.pending.state.withLock { pending in
             let sequence = self.wal.enqueue(bytes)
             // The applied entries are kept as they came: the array is shared, no entry is copied.
             pending.add(applied, at: sequence)
             return sequence
         }
-        return applied.map { ShardLogPosition(shard: $0.shard, index: $0.index, sequence: sequence) }
+        return applied.indices.map {
+            ShardLogPosition(shard: applied[$0].shard, index: applied[$0].index, sequence: sequence)
+        }
     }
 
     /// One log for every shard: the newest of the records is durable only once all the others are.
@@ -215,6 +219,8 @@ final class PendingEntries: Sendable {
         mutating func takeTurn(into entries: inout [ShardApplied]) -> UInt64? {
             guard let sequence = self.turnSequence else { return nil }
             swap(&entries, &self.turn)
+            // The next turn likely appends about as many: sized for them at once, not grown from empty again.
+            self.turn.reserveCapacity(entries.count)
             self.turnSequence = nil
             return sequence
         }

@@ -26,37 +26,42 @@ extension ShardApplied {
     /// - Parameter tree: a shard's tree of a namespace as it stands at the turn's end.
     /// - Complexity: one hash insertion per touched subtree and one node lookup per distinct subtree.
     static func captureTurn(_ entries: inout [ShardApplied], tree: (_ shard: Int, _ namespace: String) -> Node) {
-        var taken: Set<SubtreeKey> = []
+        // Sized for a subtree per entry, the common case, so the set is not grown again and again as a turn fills it.
+        var taken = Set<SubtreeKey>(minimumCapacity: entries.count)
         /// The paths of the spine writes met so far (later in the turn), by tree.
         var spineWrites: [TreeKey: [Path]] = [:]
-        var trees: [TreeKey: Node] = [:]
+        /// The roots read so far: a turn touches a few trees (a shard's of a namespace), looked up without a hash.
+        var trees: [(key: TreeKey, root: Node)] = []
         for entry in entries.indices.reversed() {
             let shard = entries[entry].shard
             entries[entry].withChange { change in
                 let key = TreeKey(shard: shard, namespace: change.namespace)
-                guard let subtrees = change.subtrees else {
+                // Taken out of the change, so it is held once and its subtrees are filled in in place.
+                guard var subtrees = change.subtrees.take() else {
                     spineWrites[key, default: []] += change.mutations.map(\.path)
                     return
                 }
                 // A turn rarely writes the spine: then no lookup of its writes is made.
                 let spinePaths = spineWrites.isEmpty ? nil : spineWrites[key]
-                change.subtrees = subtrees.map { subtree in
-                    let isOverwritten = spinePaths?.contains { path in
-                        path.contains(subtree.path) || subtree.path.contains(path)
+                for index in subtrees.indices {
+                    let path = subtrees[index].path
+                    let isOverwritten = spinePaths?.contains { written in
+                        written.contains(path) || path.contains(written)
                     }
-                    guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: subtree.path)).inserted
-                    else {
-                        return ShardSubtree(path: subtree.path, node: nil)
+                    guard isOverwritten != true, taken.insert(SubtreeKey(tree: key, path: path)).inserted else {
+                        subtrees[index].node = nil
+                        continue
                     }
                     let root: Node
-                    if let known = trees[key] {
-                        root = known
+                    if let known = trees.first(where: { $0.key == key }) {
+                        root = known.root
                     } else {
                         root = tree(shard, change.namespace)
-                        trees[key] = root
+                        trees.append((key, root))
                     }
-                    return ShardSubtree(path: subtree.path, node: root.node(at: subtree.path))
+                    subtrees[index].node = root.node(at: path)
                 }
+                change.subtrees = subtrees
             }
         }
     }
@@ -64,15 +69,19 @@ extension ShardApplied {
     /// Runs `body` on the change the entry makes to the data (a write's, or a committed transaction part's); does
     /// nothing for any other entry.
     private mutating func withChange(_ body: (inout ShardChange) -> Void) {
-        switch self.effect {
+        // Moved out of the entry while it changes, so the change is held once and edited in place (copied out of the
+        // entry, every array and dictionary of it was retained, then the old one released).
+        var effect = Effect.bookkeeping(forgotten: [])
+        swap(&effect, &self.effect)
+        switch consume effect {
         case .write(var change):
             body(&change)
             self.effect = .write(change)
         case .finished(let transaction, let decision, var part?):
             body(&part.change)
             self.effect = .finished(transaction, decision: decision, committed: part)
-        case .finished, .prepared, .bookkeeping:
-            break
+        case let other:
+            self.effect = other
         }
     }
 }
