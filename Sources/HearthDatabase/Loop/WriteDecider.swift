@@ -49,10 +49,11 @@ package final class WriteDecider: Sendable {
 
     /// Decides every write of `batch` (on the loop thread, in its turn).
     func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
-        for (index, write) in batch.writes.enumerated() {
+        // By index: each write is read where the batch holds it (enumerated, each was copied out whole).
+        for index in batch.writes.indices {
             if self.joinDetour(batch, index) { continue }
-            switch self.decide(write) {
-            case .ordered(let pending) where write.recheck != nil && pending.isStale:
+            switch self.decide(batch.writes[index]) {
+            case .ordered(let pending) where batch.writes[index].recheck != nil && pending.isStale:
                 self.startDetour(batch, index)
             case .ordered(let pending):
                 turn.add(pending, batch: batch, index: index)
@@ -143,10 +144,15 @@ package final class WriteDecider: Sendable {
         guard let anchor = participants.last else { return .detour }
         let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
         let parts = participants.map { shard in
-            let mutations = zip(write.mutations, owners).compactMap { $0.1 == shard ? $0.0 : nil }
-            let part = ShardWrite(
-                namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin)
-            return (shard: self.shards[shard], intent: ShardIntent(write: part, plan: plan))
+            var mutations: [Mutation] = []
+            for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
+            return (
+                shard: self.shards[shard],
+                intent: ShardIntent(
+                    write: ShardWrite(
+                        namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
+                    plan: plan)
+            )
         }
         return try self.commitTogether(
             self.coordinator.nextTransactionID(), anchor: anchor, parts: parts, spineValues: [:])
