@@ -354,7 +354,7 @@ public actor ShardActor {
         resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
         for index in parts.indices {
-            let resolved = try parts[index].shard.assumeIsolated { shard throws(ShardNotLeaderError) in
+            let resolved = try self.onParticipant(parts[index].shard) { shard throws(ShardNotLeaderError) in
                 try shard.requireLeadership()
                 return shard.withMachine { $0.resolvingToCommit(transaction, parts[index].intent) }
             }
@@ -372,7 +372,7 @@ public actor ShardActor {
         for index in parts.indices {
             // The transaction's spine values travel with the last part (none for a write below the spine).
             let carriesSpine = index == parts.count - 1 && !spineValues.isEmpty
-            let (entry, part) = parts[index].shard.assumeIsolated { shard in
+            let (entry, part) = self.onParticipant(parts[index].shard) { shard in
                 guard
                     case .appended(let entry, var applied) = shard.machine.commit(
                         transaction, parts[index].intent, resolved: resolvedParts[index])
@@ -391,6 +391,15 @@ public actor ShardActor {
         }
         // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
         return .committed(self.log.appendTogether(entries, applied: applied), resolvedParts)
+    }
+
+    /// Runs `body` isolated to `shard`, a participant of a transaction this actor commits at once, which shares this
+    /// actor's executor (`commitTogether`): this actor's own part runs as it is, without asking the executor.
+    private func onParticipant<Value: Sendable>(
+        _ shard: ShardActor, _ body: (isolated ShardActor) throws -> Value
+    ) rethrows -> Value {
+        if shard === self { return try body(self) }
+        return try shard.assumeIsolated(body)
     }
 
     /// Runs `body` on the machine where it is stored: a query made on `self.machine` read as a value copies the
