@@ -76,11 +76,10 @@ package final class WriteDecider: Sendable {
         let owners = write.mutations.map { router.shard(namespace: write.namespace, path: $0.path) }
         do {
             if write.conditions.isEmpty, !owners.contains(nil) {
-                let shards = owners.compactMap { $0 }
-                if let only = shards.first, shards.allSatisfy({ $0 == only }) {
+                if case let only?? = owners.first, owners.allSatisfy({ $0 == only }) {
                     return try self.writeNow(write, in: only)
                 }
-                return try self.commitTogether(write, owners: shards)
+                return try self.commitTogether(write, owners: owners)
             }
             let participants = self.coordinator.participants(
                 namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
@@ -132,13 +131,13 @@ package final class WriteDecider: Sendable {
         return decision
     }
 
-    /// A write of paths below the spine in several shards, with no condition (`owners`: each mutation's shard):
-    /// its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
+    /// A write of paths below the spine in several shards, with no condition (`owners`: each mutation's shard, none
+    /// nil): its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
     /// shard the anchor), made here without the transaction's machine, which such a write never needs.
-    private func commitTogether(_ write: LoopWrite, owners: [Int]) throws -> Decision {
+    private func commitTogether(_ write: LoopWrite, owners: [Int?]) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
         // Ascending and distinct (a write names a handful of shards: sorted in place, with no set built).
-        var participants = owners
+        var participants = owners.compactMap { $0 }
         participants.sort()
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
