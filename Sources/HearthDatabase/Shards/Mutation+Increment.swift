@@ -98,7 +98,8 @@ extension Mutation {
             .set(path, base.map { value.resolved(existing: $0, now: now) } ?? value.node)
         case .setPriority(let path, let value):
             .setPriority(
-                path, ResolvedMutation.priority(from: base.map { value.resolved(existing: $0, now: now) } ?? value.node))
+                path, ResolvedMutation.priority(from: base.map { value.resolved(existing: $0, now: now) } ?? value.node)
+            )
         }
     }
 }
