@@ -137,13 +137,16 @@ package final class WriteDecider: Sendable {
     private func commitTogether(_ write: LoopWrite, owners: [Int?]) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
         // Ascending and distinct (a write names a handful of shards: sorted in place, with no set built).
-        var participants = owners.compactMap { $0 }
+        var participants: [Int] = []
+        participants.reserveCapacity(owners.count)
+        for case let owner? in owners { participants.append(owner) }
         participants.sort()
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
         let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
         let parts = participants.map { shard in
             var mutations: [Mutation] = []
+            mutations.reserveCapacity(owners.count)
             for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
             return (
                 shard: self.shards[shard],

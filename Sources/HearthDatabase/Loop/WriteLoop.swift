@@ -186,7 +186,8 @@ final class WriteLoop: SerialExecutor, Sendable {
     /// One turn: every job and batch in the order queued, then the turn's end (`turnEnd`), then the turn's decided
     /// writes are handed on to be answered together.
     private func turn(_ work: [Work]) {
-        var turn = WriteTurn()
+        // Every batch holds a write or more (a job, none): enough for a turn of one-write batches.
+        var turn = WriteTurn(expecting: work.count)
         for item in work {
             switch item {
             case .job(let job): job.runSynchronously(on: self.asUnownedSerialExecutor())

@@ -345,18 +345,30 @@ public actor ShardActor {
     ) throws -> CommitTogetherOutcome {
         // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log.
         precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
+        // The parts are read where they lie, through the array's buffer: a (shard, intent) read out of the array is
+        // copied whole first, every string and array of the intent retained and then released, twice a part.
+        return try parts.withUnsafeBufferPointer { parts in
+            try self.commitTogether(transaction, inPlace: parts, spineValues: spineValues)
+        }
+    }
+
+    /// `commitTogether(_:parts:spineValues:)` over the parts where the caller's array holds them.
+    private func commitTogether(
+        _ transaction: TransactionID, inPlace parts: UnsafeBufferPointer<(shard: ShardActor, intent: ShardIntent)>,
+        spineValues: [Path: Node]
+    ) throws -> CommitTogetherOutcome {
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
         // increment no number can hold refuses the whole write before any part is appended, but only once no part is
         // obstructed (an obstructed write goes the two-phase way whatever its increments). Each part is checked and
-        // resolved in one step on its shard, once, and applied as resolved. The parts are read where they lie in
-        // `parts` (by index): taking each (shard, intent) out copied the whole intent.
+        // resolved in one step on its shard, once, and applied as resolved.
         var resolvedParts: [[ResolvedMutation]] = []
         resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
         for index in parts.indices {
-            let resolved = try self.onParticipant(parts[index].shard) { shard throws(ShardNotLeaderError) in
+            let resolved = try self.onParticipant(parts[index].shard, parts[index].intent) {
+                shard, intent throws(ShardNotLeaderError) in
                 try shard.requireLeadership()
-                return shard.withMachine { $0.resolvingToCommit(transaction, parts[index].intent) }
+                return shard.withMachine { $0.resolvingToCommit(transaction, intent) }
             }
             switch resolved {
             case nil: return .obstructed
@@ -372,10 +384,11 @@ public actor ShardActor {
         for index in parts.indices {
             // The transaction's spine values travel with the last part (none for a write below the spine).
             let carriesSpine = index == parts.count - 1 && !spineValues.isEmpty
-            let (entry, part) = self.onParticipant(parts[index].shard) { shard in
+            let resolved = resolvedParts[index]
+            let (entry, part) = self.onParticipant(parts[index].shard, parts[index].intent) { shard, intent in
                 guard
                     case .appended(let entry, var applied) = shard.machine.commit(
-                        transaction, parts[index].intent, resolved: resolvedParts[index])
+                        transaction, intent, resolved: resolved)
                 else {
                     // Unreachable: `ShardStateMachine.commit` appends unconditionally.
                     preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
@@ -393,13 +406,15 @@ public actor ShardActor {
         return .committed(self.log.appendTogether(entries, applied: applied), resolvedParts)
     }
 
-    /// Runs `body` isolated to `shard`, a participant of a transaction this actor commits at once, which shares this
-    /// actor's executor (`commitTogether`): this actor's own part runs as it is, without asking the executor.
+    /// Runs `body` isolated to `shard` with its part `intent` (borrowed where the caller holds it), a participant of
+    /// a transaction this actor commits at once, which shares this actor's executor (`commitTogether`): this actor's
+    /// own part runs as it is, without asking the executor.
     private func onParticipant<Value: Sendable>(
-        _ shard: ShardActor, _ body: (isolated ShardActor) throws -> Value
+        _ shard: ShardActor, _ intent: borrowing ShardIntent,
+        _ body: @Sendable (isolated ShardActor, borrowing ShardIntent) throws -> Value
     ) rethrows -> Value {
-        if shard === self { return try body(self) }
-        return try shard.assumeIsolated(body)
+        if shard === self { return try body(self, intent) }
+        return try shard.assumeIsolated { try body($0, intent) }
     }
 
     /// Runs `body` on the machine where it is stored: a query made on `self.machine` read as a value copies the
