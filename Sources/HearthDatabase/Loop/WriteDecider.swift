@@ -124,9 +124,9 @@ package final class WriteDecider: Sendable {
             transaction: id, namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
         guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
-        let participants = parts.map { (shard: self.shards[$0.shard], intent: $0.intent) }
         let decision = try self.commitTogether(
-            id, anchor: anchor, parts: participants, spineValues: machine.spineValues)
+            id, anchor: anchor, participants: parts.map { self.shards[$0.shard] }, intents: parts.map(\.intent),
+            spineValues: machine.spineValues)
         if case .ordered = decision { machine.onCommittedTogether() }
         return decision
     }
@@ -144,20 +144,18 @@ package final class WriteDecider: Sendable {
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
         let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
-        let parts = participants.map { shard in
+        let intents = participants.map { shard in
             var mutations: [Mutation] = []
             mutations.reserveCapacity(owners.count)
             for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
-            return (
-                shard: self.shards[shard],
-                intent: ShardIntent(
-                    write: ShardWrite(
-                        namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
-                    plan: plan)
-            )
+            return ShardIntent(
+                write: ShardWrite(
+                    namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
+                plan: plan)
         }
         return try self.commitTogether(
-            self.coordinator.nextTransactionID(), anchor: anchor, parts: parts, spineValues: [:])
+            self.coordinator.nextTransactionID(), anchor: anchor, participants: participants.map { self.shards[$0] },
+            intents: intents, spineValues: [:])
     }
 
     /// Moves the distinct values of the sorted `values` to its front, in order; returns where the rest begins.
@@ -170,14 +168,14 @@ package final class WriteDecider: Sendable {
         return end
     }
 
-    /// Commits transaction `id`'s parts (each with its shard's actor) at once on `anchor`; a detour when a
-    /// participant is obstructed.
+    /// Commits transaction `id`'s parts (`intents`, each with its shard's actor in `participants`) at once on
+    /// `anchor`; a detour when a participant is obstructed.
     private func commitTogether(
-        _ id: TransactionID, anchor: Int, parts: [(shard: ShardActor, intent: ShardIntent)],
+        _ id: TransactionID, anchor: Int, participants: [ShardActor], intents: [ShardIntent],
         spineValues: [Path: Node]
     ) throws -> Decision {
         let outcome = try self.shards[anchor].assumeIsolated { anchor in
-            try anchor.commitTogether(id, parts: parts, spineValues: spineValues)
+            try anchor.commitTogether(id, participants: participants, intents: intents, spineValues: spineValues)
         }
         guard case .committed(let logged, let resolved) = outcome else { return .detour }
         return .ordered(

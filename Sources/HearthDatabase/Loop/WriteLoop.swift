@@ -186,8 +186,7 @@ final class WriteLoop: SerialExecutor, Sendable {
     /// One turn: every job and batch in the order queued, then the turn's end (`turnEnd`), then the turn's decided
     /// writes are handed on to be answered together.
     private func turn(_ work: [Work]) {
-        // Every batch holds a write or more (a job, none): enough for a turn of one-write batches.
-        var turn = WriteTurn(expecting: work.count)
+        var turn = WriteTurn()
         for item in work {
             switch item {
             case .job(let job): job.runSynchronously(on: self.asUnownedSerialExecutor())

@@ -13,12 +13,6 @@ struct WriteTurn {
     /// Where the decided writes were logged.
     private var positions: [ShardLogPosition] = []
 
-    /// A turn that expects about `writes` writes: sized for them at once, rather than grown write by write.
-    init(expecting writes: Int) {
-        self.decided.reserveCapacity(writes)
-        self.positions.reserveCapacity(writes)
-    }
-
     /// Adds write `index` of `batch`, decided as `write`.
     mutating func add(_ write: PendingWrite, batch: WriteBatch, index: Int) {
         write.awaitIndexes(in: &self.awaited)

@@ -338,37 +338,29 @@ public actor ShardActor {
     /// finish, since no other command can run on any participant in between, and the record is durable whole or
     /// not at all. Every participant's actor must share this one's executor, over a log that `appendsTogether`.
     /// `spineValues` travel with the last part, as with a decision.
+    /// - Parameters:
+    ///   - participants: each part's shard, in the parts' order.
+    ///   - intents: each part, read where it lies (an intent copied out of the array, or out of a (shard, intent)
+    ///     pair, retained every string and array in it, then released them).
     /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
     ///   (nothing is appended anywhere).
     func commitTogether(
-        _ transaction: TransactionID, parts: [(shard: ShardActor, intent: ShardIntent)], spineValues: [Path: Node]
+        _ transaction: TransactionID, participants: [ShardActor], intents: [ShardIntent], spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
-        // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log.
+        // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log, with a shard per part.
         precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
-        // The parts are read where they lie, through the array's buffer: a (shard, intent) read out of the array is
-        // copied whole first, every string and array of the intent retained and then released, twice a part.
-        return try parts.withUnsafeBufferPointer { parts in
-            try self.commitTogether(transaction, inPlace: parts, spineValues: spineValues)
-        }
-    }
-
-    /// `commitTogether(_:parts:spineValues:)` over the parts where the caller's array holds them.
-    private func commitTogether(
-        _ transaction: TransactionID, inPlace parts: UnsafeBufferPointer<(shard: ShardActor, intent: ShardIntent)>,
-        spineValues: [Path: Node]
-    ) throws -> CommitTogetherOutcome {
+        precondition(participants.count == intents.count, "a transaction committed at once names a shard per part")
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
         // increment no number can hold refuses the whole write before any part is appended, but only once no part is
         // obstructed (an obstructed write goes the two-phase way whatever its increments). Each part is checked and
         // resolved in one step on its shard, once, and applied as resolved.
         var resolvedParts: [[ResolvedMutation]] = []
-        resolvedParts.reserveCapacity(parts.count)
+        resolvedParts.reserveCapacity(intents.count)
         var overflow: UnrepresentableIncrementError?
-        for index in parts.indices {
-            let resolved = try self.onParticipant(parts[index].shard, parts[index].intent) {
-                shard, intent throws(ShardNotLeaderError) in
+        for index in intents.indices {
+            let resolved = try self.onParticipant(participants[index]) { shard throws(ShardNotLeaderError) in
                 try shard.requireLeadership()
-                return shard.withMachine { $0.resolvingToCommit(transaction, intent) }
+                return shard.withMachine { $0.resolvingToCommit(transaction, intents[index]) }
             }
             switch resolved {
             case nil: return .obstructed
@@ -379,16 +371,16 @@ public actor ShardActor {
         if let overflow { throw overflow }
         var entries: [ShardEntry] = []
         var applied: [ShardApplied] = []
-        entries.reserveCapacity(parts.count)
-        applied.reserveCapacity(parts.count)
-        for index in parts.indices {
+        entries.reserveCapacity(intents.count)
+        applied.reserveCapacity(intents.count)
+        for index in intents.indices {
             // The transaction's spine values travel with the last part (none for a write below the spine).
-            let carriesSpine = index == parts.count - 1 && !spineValues.isEmpty
+            let carriesSpine = index == intents.count - 1 && !spineValues.isEmpty
             let resolved = resolvedParts[index]
-            let (entry, part) = self.onParticipant(parts[index].shard, parts[index].intent) { shard, intent in
+            let (entry, part) = self.onParticipant(participants[index]) { shard in
                 guard
                     case .appended(let entry, var applied) = shard.machine.commit(
-                        transaction, intent, resolved: resolved)
+                        transaction, intents[index], resolved: resolved)
                 else {
                     // Unreachable: `ShardStateMachine.commit` appends unconditionally.
                     preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
@@ -406,15 +398,13 @@ public actor ShardActor {
         return .committed(self.log.appendTogether(entries, applied: applied), resolvedParts)
     }
 
-    /// Runs `body` isolated to `shard` with its part `intent` (borrowed where the caller holds it), a participant of
-    /// a transaction this actor commits at once, which shares this actor's executor (`commitTogether`): this actor's
-    /// own part runs as it is, without asking the executor.
+    /// Runs `body` isolated to `shard`, a participant of a transaction this actor commits at once, which shares this
+    /// actor's executor (`commitTogether`): this actor's own part runs as it is, without asking the executor.
     private func onParticipant<Value: Sendable>(
-        _ shard: ShardActor, _ intent: borrowing ShardIntent,
-        _ body: @Sendable (isolated ShardActor, borrowing ShardIntent) throws -> Value
+        _ shard: ShardActor, _ body: (isolated ShardActor) throws -> Value
     ) rethrows -> Value {
-        if shard === self { return try body(self, intent) }
-        return try shard.assumeIsolated { try body($0, intent) }
+        if shard === self { return try body(self) }
+        return try shard.assumeIsolated(body)
     }
 
     /// Runs `body` on the machine where it is stored: a query made on `self.machine` read as a value copies the
