@@ -340,8 +340,8 @@ public actor ShardActor {
     /// `spineValues` travel with the last part, as with a decision.
     /// - Parameters:
     ///   - participants: each part's shard, in the parts' order.
-    ///   - intents: each part, read where it lies (an intent copied out of the array, or out of a (shard, intent)
-    ///     pair, retained every string and array in it, then released them).
+    ///   - intents: each part (two arrays rather than one of (shard, intent) pairs, whose every read went through the
+    ///     runtime's generic copy of a tuple).
     /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
     ///   (nothing is appended anywhere).
     func commitTogether(
