@@ -17,10 +17,16 @@ extension PendingWrite {
     func awaitIndexes(in indexes: inout [Int: UInt64]) {
         switch self.state {
         case .committed(let positions, _):
-            for position in positions { indexes[position.shard] = max(indexes[position.shard] ?? 0, position.index) }
+            for position in positions { Self.raise(&indexes[position.shard, default: 0], to: position.index) }
         case .stale(_, _, let through, _), .duplicate(let through):
-            for (shard, index) in through { indexes[shard] = max(indexes[shard] ?? 0, index) }
+            for (shard, index) in through { Self.raise(&indexes[shard, default: 0], to: index) }
         }
+    }
+
+    /// Raises `index` to `newest` when that is newer: through the dictionary's entry in place, one lookup where a
+    /// read and a write of it were two.
+    private static func raise(_ index: inout UInt64, to newest: UInt64) {
+        index = max(index, newest)
     }
 
     /// What became of the write, read once the view shows `awaitedIndexes` (and a logged write is committed): as

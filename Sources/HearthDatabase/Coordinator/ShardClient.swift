@@ -74,7 +74,8 @@ package struct LocalShardClient: ShardClient {
         spineValues: [Path: Node]
     ) async throws -> ShardActor.CommitTogetherOutcome {
         try await self.actors[anchor].commitTogether(
-            transaction, parts: parts.map { (self.actors[$0.shard], $0.intent) }, spineValues: spineValues)
+            transaction, participants: parts.map { self.actors[$0.shard] }, intents: parts.map(\.intent),
+            spineValues: spineValues)
     }
 
     package func write(shard: Int, _ write: ShardWrite, conditions: [WriteCondition]) async throws

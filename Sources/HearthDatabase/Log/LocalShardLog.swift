@@ -129,13 +129,18 @@ final class LocalShardLog: ShardLog {
     var appendsTogether: Bool { true }
 
     func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
-        // The applied entries are kept as they came: the array is shared, no entry is copied.
+        // The applied entries are kept as they came: the array is shared, no entry is copied. The record reads them
+        // by index (zipping the arrays copied every applied entry, and its change, once more).
         let sequence = self.enqueue(applied) { record in
             ShardLogRecord.encode(
-                together: zip(applied, entries).lazy.map { (shard: $0.shard, index: $0.index, entry: $1) },
+                together: entries.indices.lazy.map {
+                    (shard: applied[$0].shard, index: applied[$0].index, entry: entries[$0])
+                },
                 into: &record)
         }
-        return applied.map { ShardLogPosition(shard: $0.shard, index: $0.index, sequence: sequence) }
+        return applied.indices.map {
+            ShardLogPosition(shard: applied[$0].shard, index: applied[$0].index, sequence: sequence)
+        }
     }
 
     /// Encodes a record into the reused buffer with `encode`, queues it on the write-ahead log, and keeps `applied`

@@ -49,10 +49,11 @@ package final class WriteDecider: Sendable {
 
     /// Decides every write of `batch` (on the loop thread, in its turn).
     func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
-        for (index, write) in batch.writes.enumerated() {
+        // By index: each write is read where the batch holds it (enumerated, each was copied out whole).
+        for index in batch.writes.indices {
             if self.joinDetour(batch, index) { continue }
-            switch self.decide(write) {
-            case .ordered(let pending) where write.recheck != nil && pending.isStale:
+            switch self.decide(batch.writes[index]) {
+            case .ordered(let pending) where batch.writes[index].recheck != nil && pending.isStale:
                 self.startDetour(batch, index)
             case .ordered(let pending):
                 turn.add(pending, batch: batch, index: index)
@@ -75,11 +76,10 @@ package final class WriteDecider: Sendable {
         let owners = write.mutations.map { router.shard(namespace: write.namespace, path: $0.path) }
         do {
             if write.conditions.isEmpty, !owners.contains(nil) {
-                let shards = owners.compactMap { $0 }
-                if let only = shards.first, shards.allSatisfy({ $0 == only }) {
+                if case let only?? = owners.first, owners.allSatisfy({ $0 == only }) {
                     return try self.writeNow(write, in: only)
                 }
-                return try self.commitTogether(write, owners: shards)
+                return try self.commitTogether(write, owners: owners)
             }
             let participants = self.coordinator.participants(
                 namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
@@ -124,32 +124,38 @@ package final class WriteDecider: Sendable {
             transaction: id, namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
         guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
-        let participants = parts.map { (shard: self.shards[$0.shard], intent: $0.intent) }
         let decision = try self.commitTogether(
-            id, anchor: anchor, parts: participants, spineValues: machine.spineValues)
+            id, anchor: anchor, participants: parts.map { self.shards[$0.shard] }, intents: parts.map(\.intent),
+            spineValues: machine.spineValues)
         if case .ordered = decision { machine.onCommittedTogether() }
         return decision
     }
 
-    /// A write of paths below the spine in several shards, with no condition (`owners`: each mutation's shard):
-    /// its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
+    /// A write of paths below the spine in several shards, with no condition (`owners`: each mutation's shard, none
+    /// nil): its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
     /// shard the anchor), made here without the transaction's machine, which such a write never needs.
-    private func commitTogether(_ write: LoopWrite, owners: [Int]) throws -> Decision {
+    private func commitTogether(_ write: LoopWrite, owners: [Int?]) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
         // Ascending and distinct (a write names a handful of shards: sorted in place, with no set built).
-        var participants = owners
+        var participants: [Int] = []
+        participants.reserveCapacity(owners.count)
+        for case let owner? in owners { participants.append(owner) }
         participants.sort()
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
         let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
-        let parts = participants.map { shard in
-            let mutations = zip(write.mutations, owners).compactMap { $0.1 == shard ? $0.0 : nil }
-            let part = ShardWrite(
-                namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin)
-            return (shard: self.shards[shard], intent: ShardIntent(write: part, plan: plan))
+        let intents = participants.map { shard in
+            var mutations: [Mutation] = []
+            mutations.reserveCapacity(owners.count)
+            for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
+            return ShardIntent(
+                write: ShardWrite(
+                    namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
+                plan: plan)
         }
         return try self.commitTogether(
-            self.coordinator.nextTransactionID(), anchor: anchor, parts: parts, spineValues: [:])
+            self.coordinator.nextTransactionID(), anchor: anchor, participants: participants.map { self.shards[$0] },
+            intents: intents, spineValues: [:])
     }
 
     /// Moves the distinct values of the sorted `values` to its front, in order; returns where the rest begins.
@@ -162,14 +168,14 @@ package final class WriteDecider: Sendable {
         return end
     }
 
-    /// Commits transaction `id`'s parts (each with its shard's actor) at once on `anchor`; a detour when a
-    /// participant is obstructed.
+    /// Commits transaction `id`'s parts (`intents`, each with its shard's actor in `participants`) at once on
+    /// `anchor`; a detour when a participant is obstructed.
     private func commitTogether(
-        _ id: TransactionID, anchor: Int, parts: [(shard: ShardActor, intent: ShardIntent)],
+        _ id: TransactionID, anchor: Int, participants: [ShardActor], intents: [ShardIntent],
         spineValues: [Path: Node]
     ) throws -> Decision {
         let outcome = try self.shards[anchor].assumeIsolated { anchor in
-            try anchor.commitTogether(id, parts: parts, spineValues: spineValues)
+            try anchor.commitTogether(id, participants: participants, intents: intents, spineValues: spineValues)
         }
         guard case .committed(let logged, let resolved) = outcome else { return .detour }
         return .ordered(

@@ -65,30 +65,41 @@ extension Mutation {
         var resolved: [ResolvedMutation] = []
         resolved.reserveCapacity(mutations.count)
         for mutation in mutations {
-            switch mutation {
-            case .set(let path, let value):
-                guard value.hasServerValues else {
-                    resolved.append(.set(path, value.node))
-                    continue
+            let base = mutation.serverValueBase(in: tree)
+            if let base {
+                switch mutation {
+                case .set(let path, let value), .setPriority(let path, let value):
+                    if let relative = value.unrepresentableIncrement(existing: base) {
+                        return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
+                    }
                 }
-                let existing = tree.node(at: path)
-                if let relative = value.unrepresentableIncrement(existing: existing) {
-                    return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
-                }
-                resolved.append(.set(path, value.resolved(existing: existing, now: now)))
-            case .setPriority(let path, let value):
-                guard value.hasServerValues else {
-                    resolved.append(.setPriority(path, ResolvedMutation.priority(from: value.node)))
-                    continue
-                }
-                let existing = Node(priorityValue: tree.node(at: path).priority)
-                if let relative = value.unrepresentableIncrement(existing: existing) {
-                    return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
-                }
-                let node = value.resolved(existing: existing, now: now)
-                resolved.append(.setPriority(path, ResolvedMutation.priority(from: node)))
             }
+            resolved.append(mutation.resolved(against: base, now: now))
         }
         return .success(resolved)
+    }
+
+    /// What the mutation's server values resolve against in `tree` as it is before the write: the node it replaces
+    /// (for a priority, that node's priority as a node); nil when it holds none, and is written as it is.
+    func serverValueBase(in tree: Node) -> Node? {
+        switch self {
+        case .set(let path, let value):
+            value.hasServerValues ? tree.node(at: path) : nil
+        case .setPriority(let path, let value):
+            value.hasServerValues ? Node(priorityValue: tree.node(at: path).priority) : nil
+        }
+    }
+
+    /// The mutation with its server values resolved against `base` (`serverValueBase(in:)`: nil when it holds none,
+    /// so only a server value reads what it replaces and a plain value is written as it is).
+    func resolved(against base: Node?, now: Int64) -> ResolvedMutation {
+        switch self {
+        case .set(let path, let value):
+            .set(path, base.map { value.resolved(existing: $0, now: now) } ?? value.node)
+        case .setPriority(let path, let value):
+            .setPriority(
+                path, ResolvedMutation.priority(from: base.map { value.resolved(existing: $0, now: now) } ?? value.node)
+            )
+        }
     }
 }

@@ -81,7 +81,9 @@ public actor ShardActor {
         loop.endTurns {
             let alive = held.compactMap(\.actor)
             guard alive.count == held.count else { return }
-            log.endTurn { shard, namespace in alive[shard].assumeIsolated { $0.machine.trees[namespace] ?? .empty } }
+            log.endTurn { shard, namespace in
+                alive[shard].assumeIsolated { $0.withMachine { $0.trees[namespace] ?? .empty } }
+            }
         }
         return shards
     }
@@ -336,46 +338,54 @@ public actor ShardActor {
     /// finish, since no other command can run on any participant in between, and the record is durable whole or
     /// not at all. Every participant's actor must share this one's executor, over a log that `appendsTogether`.
     /// `spineValues` travel with the last part, as with a decision.
+    /// - Parameters:
+    ///   - participants: each part's shard, in the parts' order.
+    ///   - intents: each part (two arrays rather than one of (shard, intent) pairs, whose every read went through the
+    ///     runtime's generic copy of a tuple).
     /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
     ///   (nothing is appended anywhere).
     func commitTogether(
-        _ transaction: TransactionID, parts: [(shard: ShardActor, intent: ShardIntent)], spineValues: [Path: Node]
+        _ transaction: TransactionID, participants: [ShardActor], intents: [ShardIntent], spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
-        // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log.
+        // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log, with a shard per part.
         precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
-        for (shard, intent) in parts {
-            let isObstructed = try shard.assumeIsolated { shard throws(ShardNotLeaderError) in
-                try shard.requireLeadership()
-                return shard.machine.obstacleToCommit(transaction, intent) != nil
-            }
-            if isObstructed { return .obstructed }
-        }
+        precondition(participants.count == intents.count, "a transaction committed at once names a shard per part")
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
-        // increment no number can hold refuses the whole write before any part is appended.
-        // Each part is resolved once, here, and applied as resolved.
+        // increment no number can hold refuses the whole write before any part is appended, but only once no part is
+        // obstructed (an obstructed write goes the two-phase way whatever its increments). Each part is checked and
+        // resolved in one step on its shard, once, and applied as resolved.
         var resolvedParts: [[ResolvedMutation]] = []
-        resolvedParts.reserveCapacity(parts.count)
-        for (shard, intent) in parts {
-            resolvedParts.append(
-                try shard.assumeIsolated { shard throws(UnrepresentableIncrementError) in
-                    try shard.machine.resolving(intent.write).get()
-                })
+        resolvedParts.reserveCapacity(intents.count)
+        var overflow: UnrepresentableIncrementError?
+        for index in intents.indices {
+            let resolved = try self.onParticipant(participants[index]) { shard throws(ShardNotLeaderError) in
+                try shard.requireLeadership()
+                return shard.withMachine { $0.resolvingToCommit(transaction, intents[index]) }
+            }
+            switch resolved {
+            case nil: return .obstructed
+            case .success(let mutations)?: resolvedParts.append(mutations)
+            case .failure(let error)?: overflow = overflow ?? error
+            }
         }
+        if let overflow { throw overflow }
         var entries: [ShardEntry] = []
         var applied: [ShardApplied] = []
-        entries.reserveCapacity(parts.count)
-        applied.reserveCapacity(parts.count)
-        for (number, (shard, intent)) in parts.enumerated() {
-            let isLast = number == parts.count - 1
-            let (entry, part) = shard.assumeIsolated { shard in
+        entries.reserveCapacity(intents.count)
+        applied.reserveCapacity(intents.count)
+        for index in intents.indices {
+            // The transaction's spine values travel with the last part (none for a write below the spine).
+            let carriesSpine = index == intents.count - 1 && !spineValues.isEmpty
+            let resolved = resolvedParts[index]
+            let (entry, part) = self.onParticipant(participants[index]) { shard in
                 guard
                     case .appended(let entry, var applied) = shard.machine.commit(
-                        transaction, intent, resolved: resolvedParts[number])
+                        transaction, intents[index], resolved: resolved)
                 else {
                     // Unreachable: `ShardStateMachine.commit` appends unconditionally.
                     preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
                 }
-                if isLast, case .finished(let id, let decision, var committed?) = applied.effect {
+                if carriesSpine, case .finished(let id, let decision, var committed?) = applied.effect {
                     committed.spineValues = spineValues
                     applied.effect = .finished(id, decision: decision, committed: committed)
                 }
@@ -384,11 +394,23 @@ public actor ShardActor {
             entries.append(entry)
             applied.append(part)
         }
-        let resolved = applied.map { applied -> [ResolvedMutation] in
-            guard case .finished(_, _, let part?) = applied.effect else { return [] }
-            return part.change.mutations
-        }
-        return .committed(self.log.appendTogether(entries, applied: applied), resolved)
+        // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
+        return .committed(self.log.appendTogether(entries, applied: applied), resolvedParts)
+    }
+
+    /// Runs `body` isolated to `shard`, a participant of a transaction this actor commits at once, which shares this
+    /// actor's executor (`commitTogether`): this actor's own part runs as it is, without asking the executor.
+    private func onParticipant<Value: Sendable>(
+        _ shard: ShardActor, _ body: (isolated ShardActor) throws -> Value
+    ) rethrows -> Value {
+        if shard === self { return try body(self) }
+        return try shard.assumeIsolated(body)
+    }
+
+    /// Runs `body` on the machine where it is stored: a query made on `self.machine` read as a value copies the
+    /// whole machine first (every dictionary in it retained, then released), one made through `inout` does not.
+    private func withMachine<Result>(_ body: (inout ShardStateMachine) -> Result) -> Result {
+        body(&self.machine)
     }
 
     /// A participant logs the decision it learned, finishing its part.

@@ -88,11 +88,12 @@ extension ShardStateMachine {
         self.lastIndex += 1
         let index = self.lastIndex
         let effect: ShardApplied.Effect
-        var applied: ShardWrite?
+        // The named write the entry applied, remembered in `sessions` (read out of the write, never a copy of it).
+        var recorded: WriteSessions.Record?
         switch entry {
         case .write(let write):
             effect = .write(self.applyWrite(write, resolved: resolved))
-            applied = write
+            recorded = self.remember(write)
         case .prepare(let transaction, let intent):
             self.addIntent(transaction, intent)
             self.clearReadLock(transaction)
@@ -112,11 +113,11 @@ extension ShardStateMachine {
                         change: self.applyWrite($0.write, resolved: resolved))
                 }
                 : nil
-            if commit { applied = part?.write }
+            if commit, let part { recorded = self.remember(part.write) }
             effect = .finished(transaction, decision: commit, committed: committed)
         case .finish(let transaction, let commit):
             let finished = self.finishIntent(transaction, commit: commit)
-            applied = finished?.write
+            if let finished { recorded = self.remember(finished.write) }
             effect = .finished(transaction, decision: nil, committed: finished?.part)
         case .forget(let transactions):
             for transaction in transactions { self.decisions.removeValue(forKey: transaction) }
@@ -126,16 +127,18 @@ extension ShardStateMachine {
             let committed = ShardTransactionPart(
                 participants: part.plan.participants,
                 change: self.applyWrite(part.write, resolved: resolved))
-            applied = part.write
+            recorded = self.remember(part.write)
             effect = .finished(transaction, decision: nil, committed: committed)
         }
-        var recorded: WriteSessions.Record?
-        if let applied, let origin = applied.origin {
-            let record = WriteSessions.Record(origin: origin, now: applied.now)
-            self.sessions.record(record)
-            recorded = record
-        }
         return ShardApplied(shard: self.shard, index: index, effect: effect, recorded: recorded)
+    }
+
+    /// Remembers `write` in `sessions` when it is named (`WriteOrigin`); returns what was recorded.
+    private mutating func remember(_ write: ShardWrite) -> WriteSessions.Record? {
+        guard let origin = write.origin else { return nil }
+        let record = WriteSessions.Record(origin: origin, now: write.now)
+        self.sessions.record(record)
+        return record
     }
 
     private mutating func finishIntent(_ transaction: TransactionID, commit: Bool)
@@ -150,8 +153,6 @@ extension ShardStateMachine {
     /// Resolves every mutation against the tree as it is before the write (unless `given` holds them resolved so),
     /// then applies them in one descent, with the result of applying them in order (`Node.apply(_:)`).
     private mutating func applyWrite(_ write: ShardWrite, resolved given: [ResolvedMutation]? = nil) -> ShardChange {
-        // Taken out of the dictionary, so the tree's nodes are held only here and are edited in place.
-        var tree = self.trees.removeValue(forKey: write.namespace) ?? .empty
         let resolved: [ResolvedMutation]
         if let given {
             resolved = given
@@ -159,15 +160,19 @@ extension ShardStateMachine {
             // An increment no number can hold (two writes raced past the check made when they were ordered) leaves
             // this shard's part of the write unapplied as a whole, alike on every replica, rather than storing
             // infinity.
-            guard case .success(let mutations) = Mutation.resolving(write.mutations, in: tree, now: write.now) else {
-                self.trees[write.namespace] = tree.isEmpty ? nil : tree
+            guard
+                case .success(let mutations) = Mutation.resolving(
+                    write.mutations, in: self.trees[write.namespace] ?? .empty, now: write.now)
+            else {
                 return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
             }
             resolved = mutations
         }
-        tree.apply(resolved)
+        // Edited where the dictionary keeps it, with one lookup: its nodes are held only there, so edited in place.
+        if Self.apply(resolved, to: &self.trees[write.namespace, default: .empty]) {
+            self.trees[write.namespace] = nil
+        }
         for mutation in resolved { self.notePriority(mutation, namespace: write.namespace) }
-        self.trees[write.namespace] = tree.isEmpty ? nil : tree
         var increments: [Path: LeafValue] = [:]
         for mutation in write.mutations {
             if let delta = mutation.incrementDelta { increments[mutation.path] = delta }
@@ -175,7 +180,14 @@ extension ShardStateMachine {
         return ShardChange(
             namespace: write.namespace, mutations: resolved, increments: increments,
             subtrees: Self.subtrees(
-                touchedBy: resolved, in: self.defersSubtrees ? nil : tree, spineDepth: self.spineDepth))
+                touchedBy: resolved, in: self.defersSubtrees ? nil : self.trees[write.namespace] ?? .empty,
+                spineDepth: self.spineDepth))
+    }
+
+    /// Applies `mutations` to `tree` in place; returns whether that left it empty (a shard keeps no empty tree).
+    private static func apply(_ mutations: [ResolvedMutation], to tree: inout Node) -> Bool {
+        tree.apply(mutations)
+        return tree.isEmpty
     }
 
     /// The shard-depth subtrees `mutations` write into, one per subtree, each with its node of `tree` (none when
@@ -196,17 +208,9 @@ extension ShardStateMachine {
         return subtrees
     }
 
-    /// Resolves a mutation's server values against `tree` as it is before the write.
+    /// Resolves a mutation's server values against `tree` as it is before the write, with no overflow check
+    /// (`Mutation.resolving` resolves a write's mutations and checks them in one pass, the same way).
     package static func resolve(_ mutation: Mutation, in tree: Node, now: Int64) -> ResolvedMutation {
-        switch mutation {
-        case .set(let path, let value):
-            // Only a server value reads what it replaces; a plain value is written as it is.
-            guard value.hasServerValues else { return .set(path, value.node) }
-            return .set(path, value.resolved(existing: tree.node(at: path), now: now))
-        case .setPriority(let path, let value):
-            guard value.hasServerValues else { return .setPriority(path, ResolvedMutation.priority(from: value.node)) }
-            let existing = Node(priorityValue: tree.node(at: path).priority)
-            return .setPriority(path, ResolvedMutation.priority(from: value.resolved(existing: existing, now: now)))
-        }
+        mutation.resolved(against: mutation.serverValueBase(in: tree), now: now)
     }
 }

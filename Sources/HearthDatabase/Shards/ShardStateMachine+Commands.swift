@@ -117,6 +117,16 @@ extension ShardStateMachine {
         return nil
     }
 
+    /// What committing at once asks of each participant before any part is appended, in one step: nil when
+    /// `obstacleToCommit` finds an obstacle, else the part's mutations as `resolving(_:)` resolves them (or the
+    /// increment no number can hold).
+    public func resolvingToCommit(
+        _ transaction: TransactionID, _ part: ShardIntent
+    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
+        guard self.obstacleToCommit(transaction, part) == nil else { return nil }
+        return self.resolving(part.write)
+    }
+
     /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
     /// shard, in the same turn as every other participant, and once `obstacleToCommit` found nothing in any of them:
     /// the parts then go into one log record, so they are durable together or not at all.

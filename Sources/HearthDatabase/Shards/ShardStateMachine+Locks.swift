@@ -32,7 +32,8 @@ extension ShardStateMachine {
     }
 
     mutating func clearReadLock(_ transaction: TransactionID) {
-        guard self.readLocks.removeValue(forKey: transaction) != nil else { return }
+        // Most transactions never read under a lock: then the id is not hashed to find that out.
+        guard !self.readLocks.isEmpty, self.readLocks.removeValue(forKey: transaction) != nil else { return }
         self.locks.release(.init(transaction: transaction, isRead: true))
     }
 }

@@ -156,8 +156,16 @@ public struct WriteSessions: Sendable, Equatable {
     /// FNV-1a of `client`'s UTF-8: the same in every process (Swift's own hash is seeded per run), so a client's
     /// bucket is too.
     private static func stableHash(of client: String) -> UInt64 {
+        // Over the string's own bytes when it has them in one piece (a native string always does): stepping its
+        // UTF-8 view checks an index per byte.
+        if let hash = client.utf8.withContiguousStorageIfAvailable({ Self.fnv1a($0) }) { return hash }
+        return Self.fnv1a(client.utf8)
+    }
+
+    /// FNV-1a of `bytes`.
+    private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in client.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
     }
 }
