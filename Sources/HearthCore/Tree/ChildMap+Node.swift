@@ -25,7 +25,7 @@ extension ChildMap {
         static let minimumFill = 16
 
         /// Leaves only: the elements, ascending by key. Never empty nodes.
-        var elements: [Element]
+        var elements: [Entry]
         /// Inner nodes only: the smallest key below each child.
         var keys: [Key]
         /// Inner nodes only: the subtrees, parallel to `keys`.
@@ -36,7 +36,7 @@ extension ChildMap {
         let isLeaf: Bool
 
         /// A leaf holding `elements`.
-        init(elements: [Element]) {
+        init(elements: [Entry]) {
             self.elements = elements
             self.keys = []
             self.children = []
