@@ -10,10 +10,7 @@ extension ChildMap {
             self.storage = .elements([])
             let previous = Self.insert(key, value, into: &elements)
             if elements.count > TreeNode.maximumFill {
-                let middle = elements.count / 2
-                let left = TreeNode(elements: Array(elements[..<middle]))
-                let right = TreeNode(elements: Array(elements[middle...]))
-                self.storage = .tree(TreeNode(children: [left, right]))
+                self.storage = .tree(TreeNode(splitting: elements))
             } else {
                 self.storage = .elements(elements)
             }
@@ -112,7 +109,7 @@ extension ChildMap.TreeNode {
     }
 
     /// Moves the upper half of this overfull node into a new right sibling and returns it.
-    private func splitOff() -> ChildMap.TreeNode {
+    func splitOff() -> ChildMap.TreeNode {
         let middle = self.fill / 2
         let sibling: ChildMap.TreeNode
         if self.isLeaf {
@@ -129,7 +126,7 @@ extension ChildMap.TreeNode {
 
     /// Restores the fill of the underfull child at `index` by merging it with a neighbour, or, when both together
     /// would overflow, by sharing the neighbour's entries evenly. Only the nodes written to are copied.
-    private func rebalanceChild(at index: Int) {
+    func rebalanceChild(at index: Int) {
         guard self.children.count > 1 else {
             self.keys[index] = self.children[index].minimumKey
             return
