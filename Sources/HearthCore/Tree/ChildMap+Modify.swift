@@ -81,10 +81,10 @@ extension ChildMap.TreeNode {
             if child.fill < Self.minimumFill {
                 self.rebalanceChild(at: index)
             } else {
-                self.keys[index] = child.minimumKey
+                self.refreshKey(at: index)
             }
         } else if delta > 0, index == 0 {
-            self.keys[0] = child.minimumKey
+            self.refreshKey(at: 0)
         }
         if let split {
             self.keys.insert(split.minimumKey, at: index + 1)

@@ -100,6 +100,16 @@ extension ChildMap {
             }
         }
 
+        /// Sets the separator at `index` to its child's smallest key. Only a key that changed is written: a write
+        /// to `keys` copies the whole array when another version shares it, and most inserts and removals leave
+        /// the separator as it was.
+        func refreshKey(at index: Int) {
+            let minimum = self.children[index].minimumKey
+            if self.keys[index] != minimum {
+                self.keys[index] = minimum
+            }
+        }
+
         /// The child at `index`, copied first if another map version shares it, so the caller may modify it.
         /// Call only on a node the caller itself holds uniquely.
         func uniqueChild(at index: Int) -> TreeNode {

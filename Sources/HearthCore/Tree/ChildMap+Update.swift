@@ -77,7 +77,7 @@ extension ChildMap.TreeNode {
             self.count += 1
         }
         if index == 0 {
-            self.keys[0] = child.minimumKey
+            self.refreshKey(at: 0)
         }
         if let split {
             self.keys.insert(split.minimumKey, at: index + 1)
@@ -103,7 +103,7 @@ extension ChildMap.TreeNode {
         if child.fill < Self.minimumFill {
             self.rebalanceChild(at: index)
         } else {
-            self.keys[index] = child.minimumKey
+            self.refreshKey(at: index)
         }
         return previous
     }
