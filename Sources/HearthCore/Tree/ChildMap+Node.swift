@@ -53,17 +53,34 @@ extension ChildMap {
             self.isLeaf = false
         }
 
-        /// A node with the same content; arrays are shared until one side writes to them.
+        /// A node with the same content and its own copy of the array a write changes next: a leaf's elements (with
+        /// room for one more), an inner node's children (which the descent below it replaces). Copied here, one entry
+        /// at a time in code specialised for the entry's type, rather than by the first write's copy-on-write, which
+        /// runs the runtime's generic `swift_arrayInitWithCopy` (a value-witness call per entry). `keys` stays shared
+        /// until written.
         private init(copying other: TreeNode) {
-            self.elements = other.elements
+            self.elements = other.isLeaf ? Self.copied(other.elements) : other.elements
             self.keys = other.keys
-            self.children = other.children
+            self.children = other.isLeaf ? other.children : Self.copied(other.children)
             self.count = other.count
             self.isLeaf = other.isLeaf
         }
 
-        /// A private copy of this node, for a map about to modify a node it shares with other versions. O(1) until
-        /// the copy's arrays are first written, then O(fill).
+        /// A new array of `array`'s items with room for one more (an insert then fits without growing it to twice
+        /// its size), copied one by one.
+        private static func copied<Item>(_ array: [Item]) -> [Item] {
+            [Item](unsafeUninitializedCapacity: array.count + 1) { buffer, initialized in
+                guard let target = buffer.baseAddress else { return }
+                array.withUnsafeBufferPointer { source in
+                    for index in source.indices {
+                        (target + index).initialize(to: source[index])
+                    }
+                }
+                initialized = array.count
+            }
+        }
+
+        /// A private copy of this node, for a map about to modify a node it shares with other versions. O(fill).
         func copy() -> TreeNode {
             TreeNode(copying: self)
         }
