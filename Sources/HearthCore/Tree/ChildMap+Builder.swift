@@ -8,7 +8,7 @@ extension ChildMap {
         /// The full leaves so far.
         private var leaves: [TreeNode] = []
         /// The leaf being filled.
-        private var current: [Element] = []
+        private var current: [Entry] = []
         /// How many children were given so far (for the order check in debug builds).
         public private(set) var count = 0
 
@@ -28,7 +28,7 @@ extension ChildMap {
                 self.current = []
                 self.current.reserveCapacity(TreeNode.maximumFill)
             }
-            self.current.append((key, node))
+            self.current.append(Entry(key: key, node: node))
             self.count += 1
         }
 

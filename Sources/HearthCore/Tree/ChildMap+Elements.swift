@@ -2,7 +2,7 @@
 extension ChildMap {
     /// The first position in `elements` whose key is not less than `key`. O(log count).
     /// The key's bytes and integer value are read once for the whole search (`Key.Probe`).
-    static func lowerBound(_ key: Key, in elements: [Element]) -> Int {
+    static func lowerBound(_ key: Key, in elements: [Entry]) -> Int {
         elements.withUnsafeBufferPointer { elements in
             key.withProbe { probe in
                 var low = 0
@@ -22,26 +22,26 @@ extension ChildMap {
     }
 
     /// The node stored under `key` in `elements`, or `nil`. O(log count).
-    static func node(for key: Key, in elements: [Element]) -> Node? {
+    static func node(for key: Key, in elements: [Entry]) -> Node? {
         let index = Self.lowerBound(key, in: elements)
         guard index < elements.count, elements[index].key == key else { return nil }
         return elements[index].node
     }
 
     /// Sets `key` to `node` in `elements`, keeping them sorted, and returns the node it replaces. O(count).
-    static func insert(_ key: Key, _ node: Node, into elements: inout [Element]) -> Node? {
+    static func insert(_ key: Key, _ node: Node, into elements: inout [Entry]) -> Node? {
         let index = Self.lowerBound(key, in: elements)
         if index < elements.count, elements[index].key == key {
             let previous = elements[index].node
             elements[index].node = node
             return previous
         }
-        elements.insert((key, node), at: index)
+        elements.insert(Entry(key: key, node: node), at: index)
         return nil
     }
 
     /// Removes `key` from `elements` and returns its node, or `nil` when it is absent. O(count).
-    static func remove(_ key: Key, from elements: inout [Element]) -> Node? {
+    static func remove(_ key: Key, from elements: inout [Entry]) -> Node? {
         let index = Self.lowerBound(key, in: elements)
         guard index < elements.count, elements[index].key == key else { return nil }
         return elements.remove(at: index).node

@@ -85,10 +85,11 @@ extension ChildMap.TreeNode {
 
     /// Checks that `elements` hold no empty node and ascend strictly, carrying the last key seen through `previous`.
     fileprivate static func checkElements(
-        _ elements: [ChildMap.Element],
+        _ elements: [ChildMap.Entry],
         previous: inout Key?
     ) throws(ChildMapInvariantViolation) {
-        for (key, node) in elements {
+        for entry in elements {
+            let (key, node) = (entry.key, entry.node)
             if let previous, !(previous < key) {
                 throw ChildMapInvariantViolation(message: "ChildMap keys out of order: \(previous) then \(key)")
             }

@@ -48,7 +48,7 @@ extension ChildMap {
         /// The inner nodes above `leaf`, root first, each with the index of the child being walked.
         private var ancestors: [(node: TreeNode, index: Int)]
         /// The elements being walked: a small map's array or one tree leaf's; empty once the walk is over.
-        private var leaf: [Element]
+        private var leaf: [Entry]
         /// The next position in `leaf`; may lie just outside it, which moves the walk to the neighbouring leaf.
         fileprivate var index: Int
         private let isAscending: Bool
@@ -63,16 +63,16 @@ extension ChildMap {
         public mutating func next() -> Element? {
             repeat {
                 if self.index >= 0, self.index < self.leaf.count {
-                    let element = self.leaf[self.index]
+                    let entry = self.leaf[self.index]
                     self.index += self.isAscending ? 1 : -1
-                    return element
+                    return (entry.key, entry.node)
                 }
             } while self.moveToNeighbourLeaf()
             return nil
         }
 
         /// Descends from the map's `storage` to the elements that would hold `key`, recording the path; returns them.
-        fileprivate mutating func descend(from storage: Storage, toward key: Key) -> [Element] {
+        fileprivate mutating func descend(from storage: Storage, toward key: Key) -> [Entry] {
             switch storage {
             case .elements(let elements):
                 self.leaf = elements

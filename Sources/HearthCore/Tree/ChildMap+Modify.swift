@@ -2,68 +2,94 @@
 /// copying them.
 extension ChildMap {
     /// Runs `body` on the child named `key` in place (an absent child starts as `.empty`), then stores what `body`
-    /// left there: a child left empty is removed.
+    /// left there: a child left empty is removed, a new non-empty one inserted.
     ///
     /// Arrays and tree nodes this map shares with other versions are copied first, exactly as `update` does; the
     /// child itself is handed to `body` with no other reference from this map, so `body` can edit it in place too.
+    /// The insert or removal happens at the position the one descent found: a write that adds or deletes a child
+    /// (a star set or taken back) walks the map once, not once to look and again to store.
     /// - Complexity: O(log n) plus the cost of `body`.
     mutating func modifyChild(_ key: Key, _ body: (inout Node) -> Void) {
-        // The edit runs in a function of its own, so that its local reference to this map's storage is gone before
-        // an insert or remove here checks that storage for uniqueness.
-        switch self.modifyExistingChild(key, body) {
-        case .absent:
-            var child = Node.empty
-            body(&child)
-            if !child.isEmpty { _ = self.insert(key, child) }
-        case .emptied:
-            _ = self.removeExisting(key)
-        case .kept:
-            break
-        }
-    }
-
-    /// Runs `body` on the child named `key` where it lies, if there is one.
-    private mutating func modifyExistingChild(_ key: Key, _ body: (inout Node) -> Void) -> TreeNode.ModifyOutcome {
         switch self.storage {
         case .elements(var elements):
             // Drop this map's reference first, so the array is copied only when another version shares it.
             self.storage = .elements([])
-            defer { self.storage = .elements(elements) }
-            let index = Self.lowerBound(key, in: elements)
-            guard index < elements.count, elements[index].key == key else { return .absent }
-            body(&elements[index].node)
-            return elements[index].node.isEmpty ? .emptied : .kept
+            Self.modifyChild(key, in: &elements, body)
+            if elements.count > TreeNode.maximumFill {
+                self.storage = .tree(TreeNode(splitting: elements))
+            } else {
+                self.storage = .elements(elements)
+            }
         case .tree(var root):
             self.storage = .elements([])
             if !isKnownUniquelyReferenced(&root) {
                 root = root.copy()
             }
-            defer { self.storage = .tree(root) }
-            return root.modifyChild(key, body)
+            let (delta, split) = root.modifyChild(key, body)
+            if let split {
+                self.storage = .tree(TreeNode(children: [root, split]))
+            } else if delta < 0, root.children.count == 1, let child = root.children.first {
+                self.storage = child.isLeaf ? .elements(child.elements) : .tree(child)
+            } else {
+                self.storage = .tree(root)
+            }
         }
+    }
+
+    /// `modifyChild` on one sorted run of entries: runs `body` on the entry named `key` (or on `.empty` where there
+    /// is none) and removes, keeps or inserts the entry at the position found. Returns the change in count.
+    @discardableResult
+    static func modifyChild(_ key: Key, in elements: inout [Entry], _ body: (inout Node) -> Void) -> Int {
+        let index = Self.lowerBound(key, in: elements)
+        if index < elements.count, elements[index].key == key {
+            body(&elements[index].node)
+            guard elements[index].node.isEmpty else { return 0 }
+            elements.remove(at: index)
+            return -1
+        }
+        var child = Node.empty
+        body(&child)
+        guard !child.isEmpty else { return 0 }
+        elements.insert(Entry(key: key, node: child), at: index)
+        return 1
     }
 }
 
 extension ChildMap.TreeNode {
-    /// What `modifyChild` found.
-    enum ModifyOutcome {
-        /// No element has the key; `body` did not run.
-        case absent
-        /// `body` ran and left a non-empty child.
-        case kept
-        /// `body` ran and left the child empty: the caller must remove it.
-        case emptied
+    /// A tree of two leaves holding `elements`, a small map's array one element past `maximumFill`, split in half.
+    convenience init(splitting elements: [ChildMap.Entry]) {
+        let middle = elements.count / 2
+        let left = ChildMap.TreeNode(elements: Array(elements[..<middle]))
+        let right = ChildMap.TreeNode(elements: Array(elements[middle...]))
+        self.init(children: [left, right])
     }
 
-    /// Runs `body` on the element named `key` in this subtree, which the caller holds uniquely. Counts and separator
-    /// keys stay as they are, so a child that `body` empties is left for the caller to remove.
-    func modifyChild(_ key: Key, _ body: (inout Node) -> Void) -> ModifyOutcome {
+    /// Runs `body` on the element named `key` in this subtree, which the caller holds uniquely, and stores what it
+    /// left as `ChildMap.modifyChild` does, keeping counts, separator keys and fills as `insert` and `remove` do.
+    /// - Returns: the change in count (-1, 0 or 1), and the new right sibling when this node overflowed and split.
+    func modifyChild(_ key: Key, _ body: (inout Node) -> Void) -> (delta: Int, split: ChildMap.TreeNode?) {
         if self.isLeaf {
-            let index = ChildMap.lowerBound(key, in: self.elements)
-            guard index < self.elements.count, self.elements[index].key == key else { return .absent }
-            body(&self.elements[index].node)
-            return self.elements[index].node.isEmpty ? .emptied : .kept
+            let delta = ChildMap.modifyChild(key, in: &self.elements, body)
+            self.count += delta
+            return (delta, delta > 0 && self.fill > Self.maximumFill ? self.splitOff() : nil)
         }
-        return self.uniqueChild(at: self.childIndex(for: key)).modifyChild(key, body)
+        let index = self.childIndex(for: key)
+        let child = self.uniqueChild(at: index)
+        let (delta, split) = child.modifyChild(key, body)
+        self.count += delta
+        if delta < 0 {
+            if child.fill < Self.minimumFill {
+                self.rebalanceChild(at: index)
+            } else {
+                self.refreshKey(at: index)
+            }
+        } else if delta > 0, index == 0 {
+            self.refreshKey(at: 0)
+        }
+        if let split {
+            self.keys.insert(split.minimumKey, at: index + 1)
+            self.children.insert(split, at: index + 1)
+        }
+        return (delta, self.fill > Self.maximumFill ? self.splitOff() : nil)
     }
 }

@@ -25,7 +25,7 @@ extension ChildMap {
         static let minimumFill = 16
 
         /// Leaves only: the elements, ascending by key. Never empty nodes.
-        var elements: [Element]
+        var elements: [Entry]
         /// Inner nodes only: the smallest key below each child.
         var keys: [Key]
         /// Inner nodes only: the subtrees, parallel to `keys`.
@@ -36,7 +36,7 @@ extension ChildMap {
         let isLeaf: Bool
 
         /// A leaf holding `elements`.
-        init(elements: [Element]) {
+        init(elements: [Entry]) {
             self.elements = elements
             self.keys = []
             self.children = []
@@ -53,17 +53,34 @@ extension ChildMap {
             self.isLeaf = false
         }
 
-        /// A node with the same content; arrays are shared until one side writes to them.
+        /// A node with the same content and its own copy of the array a write changes next: a leaf's elements (with
+        /// room for one more), an inner node's children (which the descent below it replaces). Copied here, one entry
+        /// at a time in code specialised for the entry's type, rather than by the first write's copy-on-write, which
+        /// runs the runtime's generic `swift_arrayInitWithCopy` (a value-witness call per entry). `keys` stays shared
+        /// until written.
         private init(copying other: TreeNode) {
-            self.elements = other.elements
+            self.elements = other.isLeaf ? Self.copied(other.elements) : other.elements
             self.keys = other.keys
-            self.children = other.children
+            self.children = other.isLeaf ? other.children : Self.copied(other.children)
             self.count = other.count
             self.isLeaf = other.isLeaf
         }
 
-        /// A private copy of this node, for a map about to modify a node it shares with other versions. O(1) until
-        /// the copy's arrays are first written, then O(fill).
+        /// A new array of `array`'s items with room for one more (an insert then fits without growing it to twice
+        /// its size), copied one by one.
+        private static func copied<Item>(_ array: [Item]) -> [Item] {
+            [Item](unsafeUninitializedCapacity: array.count + 1) { buffer, initialized in
+                guard let target = buffer.baseAddress else { return }
+                array.withUnsafeBufferPointer { source in
+                    for index in source.indices {
+                        (target + index).initialize(to: source[index])
+                    }
+                }
+                initialized = array.count
+            }
+        }
+
+        /// A private copy of this node, for a map about to modify a node it shares with other versions. O(fill).
         func copy() -> TreeNode {
             TreeNode(copying: self)
         }
@@ -97,6 +114,16 @@ extension ChildMap {
                     }
                     return Swift.max(low - 1, 0)
                 }
+            }
+        }
+
+        /// Sets the separator at `index` to its child's smallest key. Only a key that changed is written: a write
+        /// to `keys` copies the whole array when another version shares it, and most inserts and removals leave
+        /// the separator as it was.
+        func refreshKey(at index: Int) {
+            let minimum = self.children[index].minimumKey
+            if self.keys[index] != minimum {
+                self.keys[index] = minimum
             }
         }
 

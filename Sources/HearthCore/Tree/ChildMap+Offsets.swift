@@ -27,7 +27,7 @@ extension ChildMap {
         }
         switch self.storage {
         case .elements(let elements):
-            return elements[offset]
+            return elements[offset].element
         case .tree(var node):
             var remaining = offset
             while !node.isLeaf {
@@ -38,7 +38,7 @@ extension ChildMap {
                 }
                 node = node.children[index]
             }
-            return node.elements[remaining]
+            return node.elements[remaining].element
         }
     }
 }

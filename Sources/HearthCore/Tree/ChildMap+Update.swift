@@ -10,10 +10,7 @@ extension ChildMap {
             self.storage = .elements([])
             let previous = Self.insert(key, value, into: &elements)
             if elements.count > TreeNode.maximumFill {
-                let middle = elements.count / 2
-                let left = TreeNode(elements: Array(elements[..<middle]))
-                let right = TreeNode(elements: Array(elements[middle...]))
-                self.storage = .tree(TreeNode(children: [left, right]))
+                self.storage = .tree(TreeNode(splitting: elements))
             } else {
                 self.storage = .elements(elements)
             }
@@ -80,7 +77,7 @@ extension ChildMap.TreeNode {
             self.count += 1
         }
         if index == 0 {
-            self.keys[0] = child.minimumKey
+            self.refreshKey(at: 0)
         }
         if let split {
             self.keys.insert(split.minimumKey, at: index + 1)
@@ -106,13 +103,13 @@ extension ChildMap.TreeNode {
         if child.fill < Self.minimumFill {
             self.rebalanceChild(at: index)
         } else {
-            self.keys[index] = child.minimumKey
+            self.refreshKey(at: index)
         }
         return previous
     }
 
     /// Moves the upper half of this overfull node into a new right sibling and returns it.
-    private func splitOff() -> ChildMap.TreeNode {
+    func splitOff() -> ChildMap.TreeNode {
         let middle = self.fill / 2
         let sibling: ChildMap.TreeNode
         if self.isLeaf {
@@ -129,7 +126,7 @@ extension ChildMap.TreeNode {
 
     /// Restores the fill of the underfull child at `index` by merging it with a neighbour, or, when both together
     /// would overflow, by sharing the neighbour's entries evenly. Only the nodes written to are copied.
-    private func rebalanceChild(at index: Int) {
+    func rebalanceChild(at index: Int) {
         guard self.children.count > 1 else {
             self.keys[index] = self.children[index].minimumKey
             return

@@ -12,10 +12,23 @@
 public struct ChildMap: Sendable, Sequence {
     public typealias Element = (key: Key, node: Node)
 
+    /// One child as the map stores it. A struct rather than the tuple `Element`, so that copying and destroying an
+    /// array of children runs this type's own value witnesses instead of the runtime's generic tuple ones
+    /// (`tuple_initializeWithCopy`, `tuple_destroy`, one metadata walk per field): the write loop copies an array on
+    /// the first write to a node after each published snapshot, and the commit thread frees the old versions. The
+    /// same size and layout as `Element`.
+    struct Entry: Sendable {
+        var key: Key
+        var node: Node
+
+        /// The child as the public tuple.
+        var element: Element { (self.key, self.node) }
+    }
+
     /// The two shapes of a map, chosen by size so small maps pay for one array and nothing else.
     enum Storage: Sendable {
         /// At most `TreeNode.maximumFill` elements (none for the empty map), ascending by key.
-        case elements([Element])
+        case elements([Entry])
         /// More elements: a B+tree whose root is an inner node with at least two children.
         case tree(TreeNode)
     }
@@ -83,12 +96,12 @@ public struct ChildMap: Sendable, Sequence {
     public var first: Element? {
         switch self.storage {
         case .elements(let elements):
-            return elements.first
+            return elements.first?.element
         case .tree(var node):
             while let child = node.children.first {
                 node = child
             }
-            return node.elements.first
+            return node.elements.first?.element
         }
     }
 
@@ -96,12 +109,12 @@ public struct ChildMap: Sendable, Sequence {
     public var last: Element? {
         switch self.storage {
         case .elements(let elements):
-            return elements.last
+            return elements.last?.element
         case .tree(var node):
             while let child = node.children.last {
                 node = child
             }
-            return node.elements.last
+            return node.elements.last?.element
         }
     }
 }

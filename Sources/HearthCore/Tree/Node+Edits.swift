@@ -15,14 +15,29 @@ extension Node {
             if let only = edits.first { only.apply(to: &self) }
             return
         }
-        // The paths read once: each comparison would otherwise take a path out of its edit (and retain it).
-        let paths = edits.map(\.path)
-        let order = edits.indices.sorted { paths[$0] < paths[$1] }
-        for (earlier, later) in zip(order, order.dropFirst()) where paths[earlier].contains(paths[later]) {
+        guard let order = Self.descentOrder(of: edits) else {
             for edit in edits { edit.apply(to: &self) }
             return
         }
         self.apply(edits, order[...], depth: 0)
+    }
+
+    /// The positions of `edits` sorted by path, or nil when one edit's path lies at or below another's.
+    ///
+    /// Two edits (each shard's part of a star: its flag and its count) take one comparison and no sort.
+    private static func descentOrder(of edits: [TreeEdit]) -> [Int]? {
+        if edits.count == 2 {
+            let (first, second) = (edits[0].path, edits[1].path)
+            if first.contains(second) || second.contains(first) { return nil }
+            return second < first ? [1, 0] : [0, 1]
+        }
+        // The paths read once: each comparison would otherwise take a path out of its edit (and retain it).
+        let paths = edits.map(\.path)
+        let order = edits.indices.sorted { paths[$0] < paths[$1] }
+        for (earlier, later) in zip(order, order.dropFirst()) where paths[earlier].contains(paths[later]) {
+            return nil
+        }
+        return order
     }
 
     /// Applies the edits at `order` (positions in `edits`, sorted by path, none at or below another), which all

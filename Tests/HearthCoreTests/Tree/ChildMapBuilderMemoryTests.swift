@@ -22,4 +22,10 @@ import Testing
         let capacity = try #require(Self.elementCapacity(builder.finish()))
         #expect(capacity < 12)
     }
+
+    /// A child as a map stores it (`ChildMap.Entry`) costs what the public tuple would: 24 bytes, a key and a node.
+    @Test func aStoredChildIsTheSizeOfTheTuple() {
+        #expect(MemoryLayout<ChildMap.Entry>.stride == MemoryLayout<ChildMap.Element>.stride)
+        #expect(MemoryLayout<ChildMap.Entry>.stride == 24)
+    }
 }
