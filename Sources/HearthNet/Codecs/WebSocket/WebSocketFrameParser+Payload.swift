@@ -31,16 +31,20 @@ extension WebSocketFrameParser {
     }
 
     /// A text message in one frame whose payload has wholly arrived (what clients of the realtime protocol send),
-    /// unmasked and validated where it lies in the input and decoded from there, with no message buffer; nil for
-    /// any other frame, which is read the general way. The checks, and their errors, are the general way's.
+    /// unmasked where it lies in the input and made a `String` from there, with no message buffer; nil for any
+    /// other frame, which is read the general way. The bytes are validated once, by the `String` that checks them
+    /// as it copies them; only a message it refuses is walked again, by `UTF8Validator`, to tell which error it is.
+    /// The checks, and their errors, are the general way's.
     mutating func wholeTextMessage(_ frame: Frame) throws(WebSocketProtocolError) -> String? {
         guard frame.opcode == .text, frame.isFinal, frame.remaining <= self.unreadByteCount else { return nil }
-        var validator = UTF8Validator()
         let (text, isValid, isWhole) = self.input.withUnsafeMutableUnreadBytes(count: frame.remaining) { payload in
             frame.maskingKey?.apply(to: payload, payloadOffset: 0)
-            let isValid = validator.consume(UnsafeBufferPointer(payload.assumingMemoryBound(to: UInt8.self)))
+            let bytes = UnsafeBufferPointer(payload.assumingMemoryBound(to: UInt8.self))
+            if let text = String(validating: bytes, as: UTF8.self) { return (text, true, true) }
+            var validator = UTF8Validator()
+            let isValid = validator.consume(bytes)
             let isWhole = isValid && validator.isAtBoundary
-            return (isWhole ? String(decoding: payload, as: UTF8.self) : "", isValid, isWhole)
+            return (isWhole ? String(decoding: bytes, as: UTF8.self) : "", isValid, isWhole)
         }
         guard isValid else {
             throw self.fail(
