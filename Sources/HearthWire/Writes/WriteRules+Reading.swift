@@ -87,8 +87,9 @@ extension WriteRules {
                 let mutation = Self.set(members[index].reading, at: location)
             else { return nil }
             previous = index
-            mutations.append(mutation)
             paths.append(location.path)
+            // Moved, not copied: a copy retains the path and every part of the value, and the binding releases them.
+            mutations.append(consume mutation)
         }
         guard (try? Self.checkOverlaps(paths: paths)) != nil else { return nil }
         return (order, mutations)
