@@ -58,6 +58,14 @@ public struct JSONCursor {
         try JSONReader(maximumNesting: maximumNesting).readValue(&self.scanner, into: &builder)
     }
 
+    /// `read(into:maximumNesting:)` keeping the open containers in `stack` (see `JSONReader.readValue`), for a
+    /// caller that reads many values in a row.
+    mutating func read<Builder: JSONBuilder>(
+        into builder: inout Builder, maximumNesting: Int, stack: inout JSONReader.OpenContainers<Builder.Container>
+    ) throws(Builder.Failure) -> Builder.Value {
+        try JSONReader(maximumNesting: maximumNesting).readValue(&self.scanner, into: &builder, stack: &stack)
+    }
+
     /// Reads the value at the cursor as a `JSONValue` (small protocol values) and moves past it.
     /// - Throws: `JSONError` for broken JSON or nesting deeper than `maximumNesting`.
     public mutating func readValue(maximumNesting: Int) throws(JSONError) -> JSONValue {

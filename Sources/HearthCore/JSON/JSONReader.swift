@@ -47,14 +47,28 @@ public struct JSONReader: Sendable {
         return value
     }
 
+    /// The containers `readValue` has open, innermost last, each with whether it is an array.
+    typealias OpenContainers<Container> = [(container: Container, isArray: Bool)]
+
     /// Reads one value starting at `scanner`'s position and leaves the scanner just after it, so a caller that walks
     /// the outer levels of a document itself (`JSONCursor`) can hand each member to the builder that fits it.
     func readValue<Builder: JSONBuilder>(
         _ scanner: inout JSONScanner,
         into builder: inout Builder
     ) throws(Builder.Failure) -> Builder.Value {
-        var stack: [Builder.Container] = []
-        var isArray: [Bool] = []
+        var stack: OpenContainers<Builder.Container> = []
+        return try self.readValue(&scanner, into: &builder, stack: &stack)
+    }
+
+    /// `readValue(_:into:)` keeping its open containers in `stack`, which is emptied first and lent back with its
+    /// capacity: a reader of many values in a row (the members of an update) allocates the stack once, not once per
+    /// value that is an object.
+    func readValue<Builder: JSONBuilder>(
+        _ scanner: inout JSONScanner,
+        into builder: inout Builder,
+        stack: inout OpenContainers<Builder.Container>
+    ) throws(Builder.Failure) -> Builder.Value {
+        stack.removeAll(keepingCapacity: true)
         var value: Builder.Value
         readValue: while true {
             let token: JSONScanner.Token
@@ -75,8 +89,7 @@ public struct JSONReader: Sendable {
                     break
                 }
                 try builder.beginMember(firstKey, in: &container)
-                stack.append(container)
-                isArray.append(false)
+                stack.append((container, false))
                 continue readValue
             case .beginArray:
                 try self.checkNesting(stack.count, scanner, Builder.self)
@@ -86,27 +99,25 @@ public struct JSONReader: Sendable {
                     break
                 }
                 try builder.beginElement(in: &container)
-                stack.append(container)
-                isArray.append(true)
+                stack.append((container, true))
                 continue readValue
             }
             while let top = stack.indices.last {
-                try builder.endMember(value, in: &stack[top])
-                let inArray = isArray[top]
+                try builder.endMember(value, in: &stack[top].container)
+                let inArray = stack[top].isArray
                 let hasMore: Bool
                 do { hasMore = try scanner.readSeparator(inArray: inArray) } catch { throw Builder.failure(error) }
                 if hasMore {
                     if inArray {
-                        try builder.beginElement(in: &stack[top])
+                        try builder.beginElement(in: &stack[top].container)
                     } else {
                         let key: String
                         do { key = try scanner.readKey() } catch { throw Builder.failure(error) }
-                        try builder.beginMember(key, in: &stack[top])
+                        try builder.beginMember(key, in: &stack[top].container)
                     }
                     continue readValue
                 }
-                let container = stack.removeLast()
-                isArray.removeLast()
+                let container = stack.removeLast().container
                 value = inArray ? try builder.endArray(container) : try builder.endObject(container)
             }
             break

@@ -43,9 +43,8 @@ extension WriteValue {
     ///   keys below the value).
     /// - Complexity: O(n + k log k) as `parseWrite(_:depth:)`.
     public static func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
-        var builder = WriteValueBuilder(baseDepth: 0)
-        let fragment = try cursor.read(into: &builder, maximumNesting: maximumNesting)
-        return Reading(value: WriteValue(fragment), depth: builder.deepest)
+        var reader = Reader()
+        return try reader.read(&cursor, maximumNesting: maximumNesting)
     }
 
     /// Applies the write rules to a value that arrived inside a protocol message.
@@ -56,7 +55,7 @@ extension WriteValue {
         self.init(fragment)
     }
 
-    private init(_ fragment: WriteValueBuilder.Fragment) {
+    init(_ fragment: WriteValueBuilder.Fragment) {
         let pending = fragment.pending ?? WriteValueBuilder.Pending()
         self.init(node: fragment.node, placeholders: pending.placeholders, pendingPriorities: pending.priorities)
     }

@@ -138,9 +138,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
             self.processRequests(connection)
             connection.writer.setInboundHeld(self.parser.heldByteCount)
         case .upgraded(let handler):
-            handler.received(bytes)
-            connection.writer.setInboundHeld(handler.heldInboundBytes)
-            self.watchMessage(of: handler, received: bytes.count, on: connection)
+            let inbound = handler.receivedHolding(bytes)
+            connection.writer.setInboundHeld(inbound.heldBytes)
+            self.watchMessage(isMidMessage: inbound.isMidMessage, received: bytes.count, on: connection)
             if !connection.isClosed, connection.queuedOutboundBytes > Self.outputHighWater {
                 connection.pauseReading()
                 connection.notifyWhenOutputDrains(to: Self.outputLowWater)
@@ -206,10 +206,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
     }
 
     /// Holds a WebSocket message that has begun to the minimum data rate, from its first bytes to its last.
-    private func watchMessage(
-        of handler: any UpgradedConnectionHandler, received count: Int, on connection: Connection
-    ) {
-        guard self.settings.minimumDataRate.bytesPerSecond > 0, handler.isMidMessage else {
+    /// - Parameter isMidMessage: whether the handler has a message in progress after this read.
+    private func watchMessage(isMidMessage: Bool, received count: Int, on connection: Connection) {
+        guard self.settings.minimumDataRate.bytesPerSecond > 0, isMidMessage else {
             if self.inputWatch != nil {
                 self.inputWatch = nil
                 connection.cancelTimer()

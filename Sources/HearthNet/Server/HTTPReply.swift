@@ -49,6 +49,10 @@ public protocol UpgradedConnectionHandler: Sendable {
     func evicted(reason: ConnectionEviction)
     /// Inbound bytes the handler holds (a message being reassembled), charged to the client memory budget.
     var heldInboundBytes: Int { get }
+    /// Takes inbound bytes as `received(_:)` does and says what the handler holds after them, as `heldInboundBytes`
+    /// and `isMidMessage` would: the server asks after every read, and a handler whose state sits behind a lock
+    /// answers from the one hold that took the bytes.
+    func receivedHolding(_ bytes: UnsafeRawBufferPointer) -> UpgradedInboundState
     func connectionClosed()
 }
 
@@ -66,6 +70,12 @@ extension UpgradedConnectionHandler {
 
     /// By default a handler holds nothing inbound.
     public var heldInboundBytes: Int { 0 }
+
+    /// By default the bytes are taken, then the handler is asked what it holds.
+    public func receivedHolding(_ bytes: UnsafeRawBufferPointer) -> UpgradedInboundState {
+        self.received(bytes)
+        return UpgradedInboundState(heldBytes: self.heldInboundBytes, isMidMessage: self.isMidMessage)
+    }
 }
 
 /// What becomes of a request once its head has arrived: its body is read (up to a limit), or the request is

@@ -174,10 +174,20 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     }
 
     public func received(_ bytes: UnsafeRawBufferPointer) {
+        _ = self.receivedHolding(bytes)
+    }
+
+    /// Parses the bytes and reads what the parser then holds in the same hold of the lock.
+    public func receivedHolding(_ bytes: UnsafeRawBufferPointer) -> UpgradedInboundState {
+        var inbound = UpgradedInboundState(heldBytes: 0, isMidMessage: false)
         self.withShared { shared in
             shared.parser.append(bytes)
-            return self.drainParser(&shared)
+            let deliveries = self.drainParser(&shared)
+            inbound = UpgradedInboundState(
+                heldBytes: shared.parser.heldByteCount, isMidMessage: shared.parser.isMidMessage)
+            return deliveries
         }
+        return inbound
     }
 
     public func connectionClosed() {

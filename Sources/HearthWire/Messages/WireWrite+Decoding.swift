@@ -73,7 +73,7 @@ extension WireWrite {
             return WireWrite(id: id, action: action, path: location.path, mutations: [mutation], origin: origin)
         case .members(let members)?:
             guard let base = try? WriteRules.location(text, allowingPriority: false).path,
-                let (_, mutations) = WriteRules.update(members, at: base)
+                let mutations = WriteRules.updateMutations(members, at: base)
             else { return nil }
             return WireWrite(id: id, action: action, path: base, mutations: mutations, origin: origin)
         case .skipped?, nil:

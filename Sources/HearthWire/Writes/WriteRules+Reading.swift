@@ -29,13 +29,15 @@ extension WriteRules {
     /// - Parameter maximumNesting: the nesting left for the object where it sits in its document (`JSONCursor`).
     /// - Complexity: O(n) in the size of the object.
     public static func readMembers(_ cursor: inout JSONCursor, maximumNesting: Int) -> [ReadMember]? {
+        // Room for as many members as most updates have (a star's four paths), and one reader for them all: their
+        // scratch space is allocated once per update, not once per member.
         var members: [ReadMember] = []
-        // Room for a typical update's members up front (a star has four): growing from one copies them twice.
         members.reserveCapacity(Self.expectedMembers)
+        var reader = WriteValue.Reader()
         do {
             var next = try cursor.enterObject()
             while let key = next {
-                members.append((key, try WriteValue.read(&cursor, maximumNesting: maximumNesting - 1)))
+                members.append((key, try reader.read(&cursor, maximumNesting: maximumNesting - 1)))
                 next = try cursor.nextKey()
             }
         } catch {
@@ -58,23 +60,42 @@ extension WriteRules {
         // The keys' places are sorted, not the members: copying a member (as a sort and even reading its key
         // through the array do) retains every reference its value holds.
         let unsorted = members.map(\.key)
-        let order = unsorted.indices.sorted { JSONKey.precedes(unsorted[$0], unsorted[$1]) }
-        var keys: [String] = []
+        guard let (order, mutations) = Self.sortedMutations(members, keys: unsorted, at: base) else { return nil }
+        return (order.map { unsorted[$0] }, mutations)
+    }
+
+    /// The mutations of `update(_:at:)` alone, for a caller with no use for the sorted keys (a realtime merge).
+    /// - Complexity: O(n + k log k) as `update(_:at:)`.
+    public static func updateMutations(_ members: [ReadMember], at base: Path) -> [Mutation]? {
+        Self.sortedMutations(members, keys: members.map(\.key), at: base)?.mutations
+    }
+
+    /// The members' places in sorted key order, and their mutations in that order; nil (see above).
+    /// - Parameter keys: the members' keys, in the members' order.
+    private static func sortedMutations(
+        _ members: [ReadMember], keys: [String], at base: Path
+    ) -> (order: [Int], mutations: [Mutation])? {
+        let order = keys.indices.sorted { JSONKey.precedes(keys[$0], keys[$1]) }
         var mutations: [Mutation] = []
-        keys.reserveCapacity(members.count)
         mutations.reserveCapacity(members.count)
+        // The paths are kept as they are made: taking them out of the mutations again copies every value.
+        var paths: [Path] = []
+        paths.reserveCapacity(members.count)
+        var previous: Int?
         for index in order {
-            let key = unsorted[index]
+            let key = keys[index]
             // Keys with equal bytes sort next to each other.
-            guard !(keys.last.map { JSONKey.sameBytes($0, key) } ?? false),
+            guard !(previous.map { JSONKey.sameBytes(keys[$0], key) } ?? false),
                 let location = try? Self.location(key, below: base, allowingPriority: true),
                 let mutation = Self.set(members[index].reading, at: location)
             else { return nil }
-            keys.append(key)
-            mutations.append(mutation)
+            previous = index
+            paths.append(location.path)
+            // Moved, not copied: a copy retains the path and every part of the value, and the binding releases them.
+            mutations.append(consume mutation)
         }
-        guard (try? Self.checkOverlaps(mutations)) != nil else { return nil }
-        return (keys, mutations)
+        guard (try? Self.checkOverlaps(paths: paths)) != nil else { return nil }
+        return (order, mutations)
     }
 
     /// A multi-path update from the whole JSON document `body` (a REST PATCH's), at `base`; or nil (see above).

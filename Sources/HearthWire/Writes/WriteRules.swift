@@ -84,7 +84,11 @@ public enum WriteRules {
     /// - Complexity: O(k log k) for k mutations.
     static func checkOverlaps(_ mutations: [Mutation]) throws(WriteRuleError) {
         // The paths first: reading one from a mutation copies (retains) its whole value.
-        let paths = mutations.map { $0.path }
+        try Self.checkOverlaps(paths: mutations.map { $0.path })
+    }
+
+    /// `checkOverlaps(_:)` over the mutations' paths, for a caller that has them at hand as it makes the mutations.
+    static func checkOverlaps(paths: [Path]) throws(WriteRuleError) {
         if paths.count <= Self.pairwiseOverlapLimit {
             // Only a path no deeper than another can contain it: most pairs are told apart by their depths alone.
             let overlaps = paths.withUnsafeBufferPointer { paths in
@@ -130,7 +134,9 @@ public enum WriteRules {
         var text = text
         return text.withUTF8 { bytes -> WriteLocation? in
             var keys = base.keys
-            keys.reserveCapacity(keys.count + bytes.count(where: { $0 == UInt8(ascii: "/") }) + 1)
+            // Room for the keys the text adds; text of slashes alone (the root) adds none and allocates nothing.
+            let separators = bytes.count(where: { $0 == UInt8(ascii: "/") })
+            if separators < bytes.count { keys.reserveCapacity(keys.count + separators + 1) }
             // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
             var targetsPriority = false
             var start = 0

@@ -110,6 +110,7 @@ import Testing
         arguments: [
             [], Array("Hello".utf8), Array("héllo wörld, a realtime put of some length ✓".utf8),
             [0x68, 0xFF, 0x69], [0x68, 0xC3], Array(String(repeating: "ünï", count: 500).utf8),
+            [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x41, 0xF0, 0x9F, 0x98],
         ] as [[UInt8]]
     )
     func aWholeTextFrameParsesAsItDoesByteByByte(payload: [UInt8]) {
