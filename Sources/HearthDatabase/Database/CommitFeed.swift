@@ -162,7 +162,10 @@ struct CommitFeed {
     mutating func receive(runs: [[ShardApplied]], into updates: inout [Update]) -> Bool {
         updates.reserveCapacity(runs.reduce(0) { $0 + $1.count })
         var isWhole = true
-        for run in runs where !self.receive(run: run, into: &updates) { isWhole = false }
+        // Every run is received, whatever the ones before it answered: `isWhole && receive(…)` would skip the rest.
+        for run in runs {
+            if !self.receive(run: run, into: &updates) { isWhole = false }
+        }
         return isWhole
     }
 

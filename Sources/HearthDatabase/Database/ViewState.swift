@@ -70,7 +70,7 @@ struct ViewState {
     ) -> [(change: CommittedChange, listeners: [any ChangeListener])] {
         var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
         let takers = carriesTurns ? nil : Self.subtreeTakers(updates)
-        /// The namespace whose root `root` holds, out of `roots`, and its listeners.
+        // The namespace whose root `root` holds, out of `roots`, and its listeners.
         var held: String?
         var root = Node.empty
         var listening: ListenRegistry.Namespace?

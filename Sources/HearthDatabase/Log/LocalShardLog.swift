@@ -27,8 +27,12 @@ final class LocalShardLog: ShardLog {
     private let failures: AsyncStream<StorageError>.Continuation
     private let failed = Atomic(false)
     /// The buffer records are encoded into before the log copies them into its queue, reused so that a record
-    /// costs no allocation of its own.
+    /// costs no allocation of its own; dropped after a record that grew it past `keptRecordCapacity`, so one large
+    /// write does not pin its size for the life of the process. Its lock also makes the shards' encoding one at a
+    /// time, which costs nothing while they share one executor (`appendsTogether`).
     private let record = Lock<[UInt8]>([])
+    /// The most capacity the reused record buffer keeps between records (1 MiB).
+    static let keptRecordCapacity = 1 << 20
     /// Yields once when the log fails: the node must stop, since nothing more can be made durable.
     let failure: AsyncStream<StorageError>
 
@@ -129,6 +133,9 @@ final class LocalShardLog: ShardLog {
     var appendsTogether: Bool { true }
 
     func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
+        precondition(
+            entries.count == applied.count,
+            "LocalShardLog.appendTogether got \(entries.count) entries for \(applied.count) applied ones")
         // The applied entries are kept as they came: the array is shared, no entry is copied. The record reads them
         // by index (zipping the arrays copied every applied entry, and its change, once more).
         let sequence = self.enqueue(applied) { record in
@@ -151,11 +158,13 @@ final class LocalShardLog: ShardLog {
         self.record.withLock { record in
             record.removeAll(keepingCapacity: true)
             encode(&record)
-            return self.pending.state.withLock { pending in
+            let sequence = self.pending.state.withLock { pending in
                 let sequence = record.withUnsafeBytes { self.wal.enqueue(bytes: $0) }
                 pending.add(applied, at: sequence)
                 return sequence
             }
+            if record.capacity > Self.keptRecordCapacity { record = [] }
+            return sequence
         }
     }
 
@@ -276,7 +285,7 @@ final class PendingEntries: Sendable {
     /// A turn ended with `entries` (in record order, their subtrees taken), the last of them in record `last`: they
     /// go to `delivery` together, at once when that record is durable already, else when `durable` reaches it.
     /// Together, the entry that carries a subtree is shown with the earlier ones of the turn it supersedes
-    /// (`ViewState.isSuperseded`); their writes are answered together anyway (`WriteTurn`).
+    /// (`ViewState.isSupersededInTurn`, or `ViewState.isSuperseded` for a batch the feed did not show whole); their writes are answered together anyway (`WriteTurn`).
     /// The entries are moved along, so the commit thread that shows them frees them, not this one.
     func publish(
         _ entries: consuming [ShardApplied], through last: UInt64, delivery: OrderedWorker<([ShardApplied], UInt64)>

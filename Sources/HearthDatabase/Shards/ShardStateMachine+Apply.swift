@@ -62,8 +62,8 @@ public struct ShardSubtree: Sendable {
     /// both entries at once, and applies the write's mutations otherwise.
     public var node: Node?
     /// Without a node: the entry of the same shard and turn that carries it, as `captureTurn` found it (nil when a
-    /// later spine write of the turn wrote over the subtree, or the entry has its node). The read view shown that
-    /// entry in the same batch leaves this one's mutations to it without looking the subtree up again.
+    /// later spine write of the turn wrote over the subtree, or the entry has its node). When the read view shows that
+    /// entry in the same batch, it leaves this one's mutations to it without looking the subtree up again.
     public var supersededBy: (shard: Int, index: UInt64)? = nil
 }
 

@@ -29,6 +29,9 @@ final class WireAcknowledgements: Sendable {
         var path: Path
         /// A compare-and-set's turn at its location (`ConditionalWriteGate`), ended with its answer.
         var turn: ConditionalWriteTurn? = nil
+
+        /// What an answered slot holds until it is dropped: nothing of the write it was.
+        static let answered = Entry(id: 0, action: "", started: ContinuousClock.Instant.now, path: Path.root)
     }
 
     /// What became of a write.
@@ -52,6 +55,10 @@ final class WireAcknowledgements: Sendable {
         mutating func takeFirstAnswered() -> (Entry, Answer)? {
             guard self.head < self.entries.count, let answer = self.entries[self.head].answer else { return nil }
             let entry = self.entries[self.head].entry
+            // The slot stays until the answered ones are dropped in bulk; what it held goes now (an outcome carries
+            // the written nodes, a refused compare-and-set the tree's value), so a client that always keeps one write
+            // unanswered does not hold dozens of sent answers.
+            self.entries[self.head] = (entry: Entry.answered, answer: nil)
             self.head += 1
             self.first += 1
             // Dropped when all are answered (the array keeps its room for the next), or once the answered ones are

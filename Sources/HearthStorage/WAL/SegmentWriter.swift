@@ -59,6 +59,8 @@ final class SegmentWriter: @unchecked Sendable {
                 offset = end
                 lsn += 1
             }
+            precondition(
+                lsn == lsns.upperBound &+ 1, "SegmentWriter: \(lsn - firstLSN) frames sealed for \(lsns.count)")
         }
         var start = 0
         for roll in rolls {
@@ -73,7 +75,8 @@ final class SegmentWriter: @unchecked Sendable {
         }
         self.statistics.batches += 1
         self.statistics.records += UInt64(lsns.count)
-        let isOversized = self.frames.capacity > 4 * max(self.configuration.batchMaximumBytes, 64 * 1024)
+        let (kept, overflow) = max(self.configuration.batchMaximumBytes, 64 * 1024).multipliedReportingOverflow(by: 4)
+        let isOversized = !overflow && self.frames.capacity > kept
         self.frames.removeAll(keepingCapacity: !isOversized)
     }
 

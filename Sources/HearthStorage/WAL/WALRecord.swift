@@ -2,7 +2,7 @@
 public struct WALRecord: Sendable, Hashable {
     /// The record's position in the log: LSNs start at 1 and are dense.
     public let lsn: UInt64
-    /// The caller's bytes, returned unchanged by `onDurable` and `replay`.
+    /// The caller's bytes, returned unchanged by `replay`.
     public let payload: [UInt8]
     /// Where `replay` read the record: its segment file and the byte offset of its frame, so a caller that cannot
     /// use the payload can say exactly where it lies. `nil` for records that did not come from disk.

@@ -132,6 +132,7 @@ extension WriteAheadLog {
             }
             let lsns = (self.nextLSN - UInt64(self.pendingCount))...(self.nextLSN - 1)
             self.lastBatchHadCompany = self.pendingCount > 1
+            precondition(frames.isEmpty, "WriteAheadLog: the writer's buffer still held \(frames.count) bytes")
             swap(&self.pending, &frames)
             self.pendingCount = 0
             self.pendingBytes = 0

@@ -111,6 +111,9 @@ import Testing
             [], Array("Hello".utf8), Array("héllo wörld, a realtime put of some length ✓".utf8),
             [0x68, 0xFF, 0x69], [0x68, 0xC3], Array(String(repeating: "ünï", count: 500).utf8),
             [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x41, 0xF0, 0x9F, 0x98],
+            // Above `decodesBeforeValidatingAtMost`, validated before it is decoded: valid, invalid, cut off.
+            Array(String(repeating: "ünï", count: 14_000).utf8), [UInt8](repeating: 0xFF, count: 70_000),
+            [UInt8](repeating: 0x61, count: 70_000) + [0xC3],
         ] as [[UInt8]]
     )
     func aWholeTextFrameParsesAsItDoesByteByByte(payload: [UInt8]) {

@@ -49,4 +49,27 @@ import Testing
         #expect(waited.withLock { $0 })
         #expect(acknowledgements.hasRoom)
     }
+
+    /// Answered writes are dropped from the front in bulk while later ones wait: writes answered past that point,
+    /// behind it and ahead of it, are still found by their numbers and sent in request order, each once.
+    @Test func numbersHoldAcrossTheBulkDrop() async {
+        let acknowledgements = WireAcknowledgements()
+        let numbers = (0..<100).map { acknowledgements.append(Self.entry($0)) }
+        let sent = Mutex<[Int64]>([])
+        let record: (WireAcknowledgements.Entry, WireAcknowledgements.Answer) -> Void = { entry, _ in
+            sent.withLock { $0.append(entry.id) }
+        }
+        for number in numbers[..<70] { acknowledgements.answer(number, .success(.committed([])), send: record) }
+        #expect(sent.withLock { $0 } == Array(0..<70))
+        let later = (100..<110).map { acknowledgements.append(Self.entry($0)) }
+        acknowledgements.answer(numbers[85], .success(.committed([])), send: record)
+        acknowledgements.answer(later[3], .success(.committed([])), send: record)
+        #expect(sent.withLock { $0 }.count == 70)
+        for number in numbers[70...] + later where number != numbers[85] && number != later[3] {
+            acknowledgements.answer(number, .success(.committed([])), send: record)
+        }
+        #expect(sent.withLock { $0 } == Array(0..<110))
+        await acknowledgements.barrier()
+        #expect(acknowledgements.append(Self.entry(110)) == 110)
+    }
 }

@@ -37,12 +37,20 @@ extension WebSocketFrameParser {
     /// other frame, which is read the general way. The bytes are validated once: decoding repairs whatever is not
     /// UTF-8, so a text that holds the payload's bytes unchanged proves them valid (a compare of the two copies
     /// costs a quarter of a second validation). Only a payload that changed is walked by `UTF8Validator`, to tell
-    /// which error it is. The checks, and their errors, are the general way's.
+    /// which error it is. A payload above `decodesBeforeValidatingAtMost` is validated first instead: repairing
+    /// turns each invalid byte into three, so a large refused frame would cost a String of up to three times its
+    /// size before its refusal. The checks, and their errors, are the general way's.
     mutating func wholeTextMessage(_ frame: Frame) throws(WebSocketProtocolError) -> String? {
         guard frame.opcode == .text, frame.isFinal, frame.remaining <= self.unreadByteCount else { return nil }
         let (text, isValid, isWhole) = self.input.withUnsafeMutableUnreadBytes(count: frame.remaining) { payload in
             frame.maskingKey?.apply(to: payload, payloadOffset: 0)
             let bytes = UnsafeBufferPointer(payload.assumingMemoryBound(to: UInt8.self))
+            if bytes.count > Self.decodesBeforeValidatingAtMost {
+                var validator = UTF8Validator()
+                let isValid = validator.consume(bytes)
+                guard isValid, validator.isAtBoundary else { return ("", isValid, false) }
+                return (String(decoding: bytes, as: UTF8.self), true, true)
+            }
             let text = String(decoding: bytes, as: UTF8.self)
             if Self.holds(text, unchanged: bytes) { return (text, true, true) }
             // A changed payload is refused either way; the validator tells an invalid byte from a cut-off character.
@@ -69,6 +77,9 @@ extension WebSocketFrameParser {
     }
 
     /// Whether `text`'s UTF-8 is exactly `bytes`.
+    /// The largest whole text payload decoded before it is validated (64 KiB; realtime messages are far smaller).
+    static let decodesBeforeValidatingAtMost = 64 * 1024
+
     private static func holds(_ text: String, unchanged bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var text = text
         return text.withUTF8 { decoded in
