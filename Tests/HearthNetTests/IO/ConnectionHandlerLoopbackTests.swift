@@ -6,20 +6,9 @@ import Testing
     /// A handler that pauses reading gets nothing more, however much arrives, until a message from another thread
     /// resumes it; then everything that waited in the kernel is delivered in order.
     @Test(.timeLimit(.minutes(1))) func pausedReadingHoldsBytesUntilResumed() async throws {
-        let server = ConnectionLog()
-        let client = ConnectionLog()
-        let listener = try recordingListener(server, .init(pausesAfterFirstRead: true))
-        try await withEventLoop(listener: listener) { loop in
-            loop.connect(
-                to: try SocketAddress(host: "127.0.0.1", port: listener.port),
-                timeout: .seconds(1),
-                makeHandler: RecordingConnectionHandler.factory(client, .init(greeting: Array("first".utf8)))
-            )
-            #expect(await server.wait { $0.received == Array("first".utf8) })
-            let clientWriter = try #require(client.snapshot.writers.first)
+        try await self.withPausedServer { loop, server, clientWriter, serverWriter in
             #expect(clientWriter.write(Array("-second".utf8)))
             #expect(!(await server.wait(seconds: 0.2) { $0.received.count > 5 }))
-            let serverWriter = try #require(server.snapshot.writers.first)
             loop.send(RecordingConnectionHandler.ResumeReading(), to: serverWriter.id)
             #expect(await server.wait { $0.received == Array("first-second".utf8) })
         }
@@ -29,18 +18,7 @@ import Testing
     /// `EAGAIN`, as a keep-alive HTTP connection resumes after every answer), yet misses nothing: bytes sent after
     /// the resume raise their own edge, and bytes that came while it was paused are read when it resumes again.
     @Test(.timeLimit(.minutes(1))) func resumingAnEmptiedSocketMissesNoLaterBytes() async throws {
-        let server = ConnectionLog()
-        let client = ConnectionLog()
-        let listener = try recordingListener(server, .init(pausesAfterFirstRead: true))
-        try await withEventLoop(listener: listener) { loop in
-            loop.connect(
-                to: try SocketAddress(host: "127.0.0.1", port: listener.port),
-                timeout: .seconds(1),
-                makeHandler: RecordingConnectionHandler.factory(client, .init(greeting: Array("first".utf8)))
-            )
-            #expect(await server.wait { $0.received == Array("first".utf8) })
-            let clientWriter = try #require(client.snapshot.writers.first)
-            let serverWriter = try #require(server.snapshot.writers.first)
+        try await self.withPausedServer { loop, server, clientWriter, serverWriter in
             // Resumed with nothing waiting: the next bytes still arrive (and pause it again).
             loop.send(RecordingConnectionHandler.ResumeReading(), to: serverWriter.id)
             try await Task.sleep(for: .milliseconds(50))
@@ -51,6 +29,27 @@ import Testing
             #expect(!(await server.wait(seconds: 0.2) { $0.received.count > 12 }))
             loop.send(RecordingConnectionHandler.ResumeReading(), to: serverWriter.id)
             #expect(await server.wait { $0.received == Array("first-second-third".utf8) })
+        }
+    }
+
+    /// Runs `body` with a server whose handler paused reading after the client's greeting "first" arrived: the
+    /// loop, the server's log, and the client's and the server's writers.
+    private func withPausedServer(
+        _ body: (EventLoop, ConnectionLog, ConnectionWriter, ConnectionWriter) async throws -> Void
+    ) async throws {
+        let server = ConnectionLog()
+        let client = ConnectionLog()
+        let listener = try recordingListener(server, .init(pausesAfterFirstRead: true))
+        try await withEventLoop(listener: listener) { loop in
+            loop.connect(
+                to: try SocketAddress(host: "127.0.0.1", port: listener.port),
+                timeout: .seconds(1),
+                makeHandler: RecordingConnectionHandler.factory(client, .init(greeting: Array("first".utf8)))
+            )
+            #expect(await server.wait { $0.received == Array("first".utf8) })
+            let clientWriter = try #require(client.snapshot.writers.first)
+            let serverWriter = try #require(server.snapshot.writers.first)
+            try await body(loop, server, clientWriter, serverWriter)
         }
     }
 
