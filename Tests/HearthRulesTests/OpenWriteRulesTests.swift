@@ -67,4 +67,21 @@ import Testing
             #expect(short.isAllowed == (limit >= 3))
         }
     }
+
+    /// Asked before the paths are gathered, the short way gives `checkWrite`'s verdict for as many paths, within any
+    /// budget, and nothing for rules that must be walked.
+    @Test func theShortWayIsOfferedBeforeThePathsAreGathered() throws {
+        var open = try RulesDocument.parse(Self.open)
+        let paths = try Self.paths(["/a", "/b", "/c"])
+        for limit in 0...3 {
+            open.evaluationLimit = limit
+            for count in 0...paths.count {
+                let whole = open.checkWrite(
+                    at: Array(paths.prefix(count)), auth: .null, before: .empty, after: .empty, now: 0)
+                let offered = open.grantedWithoutWalk(writes: count)
+                #expect(offered == (count <= limit ? whole : nil))
+            }
+        }
+        #expect(try RulesDocument.parse(Self.walked).grantedWithoutWalk(writes: 1) == nil)
+    }
 }

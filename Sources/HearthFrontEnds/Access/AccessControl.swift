@@ -137,6 +137,8 @@ public final class AccessControl: Sendable {
     ) -> RuleVerdict {
         guard case .user(let auth) = identity else { return RuleVerdict(isAllowed: true, reads: RuleReads()) }
         let document = self.rules(namespace).document
+        // Open rules decide without the walk, the data or the paths (an array per write).
+        if let verdict = document.grantedWithoutWalk(writes: mutations.count) { return verdict }
         let root = document.writesReadData ? root() : Node.empty
         var after = root
         // Rules that never read `newData` (open rules, say) are not shown it: building it costs a copy of every

@@ -27,17 +27,20 @@ extension RulesDocument {
         self.checkWrite(at: [path], auth: auth, before: before, after: after, now: now).isAllowed
     }
 
+    /// `checkWrite`'s verdict for a write at `count` paths when the rules grant every write without a walk (the
+    /// root's `true` grants each path for one step of the budget, and nothing validates or reads); nil when they
+    /// must be walked. A caller that has not yet gathered the paths asks this first and gathers them only for a walk.
+    public func grantedWithoutWalk(writes count: Int) -> RuleVerdict? {
+        guard self.grantsEveryWrite, count <= self.evaluationLimit else { return nil }
+        return RuleVerdict(
+            isAllowed: true, reads: RuleReads(), decider: count == 0 ? nil : RuleDecider(kind: .write, path: .root))
+    }
+
     /// Whether `auth` may make a write at every one of `paths` (a multi-path update is allowed only when each of its
     /// paths is) that turns `before` into `after`, and which data the answer depends on. All the paths share one
     /// `RuleBudget`: a write the rules cannot decide within it is refused.
     public func checkWrite(at paths: [Path], auth: RuleValue, before: Node, after: Node, now: Double) -> RuleVerdict {
-        // The walk's verdict without the walk: the root's `true` grants each path for one step of the budget, and
-        // nothing validates or reads.
-        if self.grantsEveryWrite, paths.count <= self.evaluationLimit {
-            return RuleVerdict(
-                isAllowed: true, reads: RuleReads(),
-                decider: paths.isEmpty ? nil : RuleDecider(kind: .write, path: .root))
-        }
+        if let verdict = self.grantedWithoutWalk(writes: paths.count) { return verdict }
         var walk = Walk(
             context: RuleContext(auth: auth, before: before, after: after, now: now),
             budget: RuleBudget(limit: self.evaluationLimit))
