@@ -21,8 +21,8 @@ struct CommitFeed {
         /// For a transaction, its whole values at the spine paths it sets when its leader attached them (empty
         /// otherwise), and the mark that `parts` are joined (`CommitFeed.merge`); nil for one write.
         var spineValues: [Path: Node]? = nil
-        /// The bare increments' deltas by path; left empty for a transaction whose `subtrees` go with it (the view
-        /// then puts those in place and never reads these).
+        /// The bare increments' deltas by path; left empty when `subtrees` go with the change (the view then puts
+        /// those in place and never reads these).
         var increments: [Path: LeafValue]
         var restored: RestoredParts? = nil
         /// The shards' subtrees as the change left them (`ShardChange.subtrees`), set when the change is shown in
@@ -223,10 +223,7 @@ struct CommitFeed {
         case .write(let change) where arrivals.count == 1:
             self.note(
                 arrivals[first].shard, arrivals[first].index, recorded: arrivals[first].recorded, decision: nil)
-            updates.append(
-                Update(
-                    namespace: change.namespace, parts: [change.mutations], increments: change.increments,
-                    subtrees: change.subtrees))
+            updates.append(Self.update(of: change, subtrees: change.subtrees))
             return true
         case .finished(let transaction, _, let part?):
             // The arrivals are parts of this transaction in distinct shards (`receive(_:)`): all of them when
@@ -371,10 +368,7 @@ struct CommitFeed {
             let isInOrder = self.isInOrder(shard: shard, index: index)
             self.queues[shard].remove(index)
             self.queuedPaths[shard].remove(change, at: index)
-            updates.append(
-                Update(
-                    namespace: change.namespace, parts: [change.mutations], increments: change.increments,
-                    subtrees: isInOrder ? change.subtrees : nil))
+            updates.append(Self.update(of: change, subtrees: isInOrder ? change.subtrees : nil))
         case .prepared(let transaction, let intent):
             self.queues[shard].remove(index)
             self.queuedPrepares[shard][transaction] = nil
@@ -435,6 +429,16 @@ struct CommitFeed {
         let restored = self.restoredSpineParts(covered, of: parts.map(\.change), namespace: namespace)
         if let update = Self.update(of: parts, adding: restored, isInOrder: isInOrder) { updates.append(update) }
         return .shown(entries + released)
+    }
+
+    /// The view's update for one write's `change`, shown with `subtrees` (nil when shown out of its shard's order):
+    /// its increments are read out of the change only when no subtrees go along, since the view then applies the
+    /// mutations itself.
+    private static func update(of change: ShardChange, subtrees: [ShardSubtree]?) -> Update {
+        Update(
+            namespace: change.namespace, parts: [change.mutations],
+            increments: subtrees == nil ? change.increments : [:],
+            subtrees: subtrees)
     }
 
     /// The view's update for a transaction's shown parts, in participant order, with `restored` (spine parts that

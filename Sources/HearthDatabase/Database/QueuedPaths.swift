@@ -25,29 +25,33 @@ struct QueuedPaths: Sendable {
 
     /// Adds the change of entry `index`.
     mutating func add(_ change: ShardChange, at index: UInt64) {
+        let increments = change.increments
         for mutation in change.mutations {
             self.namespaces[change.namespace, default: Level()].insert(
-                index, keys: mutation.path.keys[...], isIncrement: Self.isIncrement(mutation, of: change))
+                index, keys: mutation.path.keys[...], isIncrement: Self.isIncrement(mutation, in: increments))
         }
     }
 
     /// Removes the change of entry `index`; a change that was never added (or is gone) leaves everything as it is.
     mutating func remove(_ change: ShardChange, at index: UInt64) {
+        let increments = change.increments
         for mutation in change.mutations {
             let isEmpty = self.namespaces[change.namespace]?.remove(
-                index, keys: mutation.path.keys[...], isIncrement: Self.isIncrement(mutation, of: change))
+                index, keys: mutation.path.keys[...], isIncrement: Self.isIncrement(mutation, in: increments))
             if isEmpty == true { self.namespaces[change.namespace] = nil }
         }
     }
 
-    private static func isIncrement(_ mutation: ResolvedMutation, of change: ShardChange) -> Bool {
-        !change.increments.isEmpty && change.increments[mutation.path] != nil
+    /// Whether `mutation` is one of the change's bare increments (`increments`, read out of the change once).
+    private static func isIncrement(_ mutation: ResolvedMutation, in increments: [Path: LeafValue]) -> Bool {
+        !increments.isEmpty && increments[mutation.path] != nil
     }
 
     /// Whether a change queued before entry `index` writes a path overlapping one of `change`'s: the same path
     /// (unless both are bare increments there), an ancestor or a descendant.
     func blocks(_ change: ShardChange, at index: UInt64) -> Bool {
         guard let top = self.namespaces[change.namespace] else { return false }
+        let increments = change.increments
         func earlier(_ list: SortedIndexes) -> Bool { (list.first ?? .max) < index }
         for mutation in change.mutations {
             var level = top
@@ -62,7 +66,7 @@ struct QueuedPaths: Sendable {
             }
             guard reached else { continue }
             if earlier(level.below) || earlier(level.others) { return true }
-            if change.increments[mutation.path] == nil && earlier(level.increments) { return true }
+            if increments[mutation.path] == nil && earlier(level.increments) { return true }
         }
         return false
     }

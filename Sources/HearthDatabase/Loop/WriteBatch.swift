@@ -12,6 +12,13 @@ package final class WriteBatch: Sendable {
         var remaining: Int
     }
 
+    /// Who gets the answers: a batch of one write (a realtime client's usual one) hands its one answer on as it is,
+    /// with no array made for it on the thread that answers.
+    enum Completion: Sendable {
+        case one(@Sendable (Answer) -> Void)
+        case all(@Sendable ([Answer]) -> Void)
+    }
+
     /// Decides the batch's writes in the loop's turn.
     let decider: WriteDecider
     /// The connection the writes came from: its writes are ordered as sent, across detours (`WriteDecider`).
@@ -20,12 +27,10 @@ package final class WriteBatch: Sendable {
     /// The answers so far; nil for a batch of one write (a realtime client's usual one), whose one answer is the
     /// last: it needs no lock, which the reactor that makes the batch would allocate and another thread free.
     private let answers: Lock<Answers>?
-    private let completion: @Sendable ([Answer]) -> Void
+    private let completion: Completion
 
-    init(
-        decider: WriteDecider, connection: UInt64, writes: [LoopWrite],
-        completion: @escaping @Sendable ([Answer]) -> Void
-    ) {
+    /// - Parameter completion: `.one` only for a batch of one write.
+    init(decider: WriteDecider, connection: UInt64, writes: [LoopWrite], completion: Completion) {
         self.decider = decider
         self.connection = connection
         self.writes = writes
@@ -37,12 +42,21 @@ package final class WriteBatch: Sendable {
 
     /// Records the answer of write `index`; the last one calls the completion, on the calling thread.
     func answer(_ index: Int, _ answer: Answer) {
-        guard let answers = self.answers else { return self.completion([answer]) }
+        guard let answers = self.answers else { return self.complete([answer], or: answer) }
         let complete = answers.withLock { answers -> [Answer]? in
             answers.answers[index] = answer
             answers.remaining -= 1
             return answers.remaining == 0 ? answers.answers.compactMap { $0 } : nil
         }
-        if let complete { self.completion(complete) }
+        if let complete { self.complete(complete, or: answer) }
+    }
+
+    /// Calls the completion with `all` the answers, or with `one` for a batch of one write; `all` is made only when
+    /// it is called for.
+    private func complete(_ all: @autoclosure () -> [Answer], or one: Answer) {
+        switch self.completion {
+        case .one(let completion): completion(one)
+        case .all(let completion): completion(all())
+        }
     }
 }

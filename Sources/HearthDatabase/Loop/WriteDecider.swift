@@ -34,7 +34,17 @@ package final class WriteDecider: Sendable {
         completion: @escaping @Sendable ([WriteBatch.Answer]) -> Void
     ) {
         guard !writes.isEmpty else { return completion([]) }
-        self.loop.submit(WriteBatch(decider: self, connection: connection, writes: writes, completion: completion))
+        self.loop.submit(
+            WriteBatch(decider: self, connection: connection, writes: writes, completion: .all(completion)))
+    }
+
+    /// Hands one `write` of `connection` to the loop as `submit(connection:_:completion:)` does; `completion` gets
+    /// its answer as it is (no array of one answer is made for it).
+    package func submit(
+        connection: UInt64, _ write: LoopWrite, completion: @escaping @Sendable (WriteBatch.Answer) -> Void
+    ) {
+        self.loop.submit(
+            WriteBatch(decider: self, connection: connection, writes: [write], completion: .one(completion)))
     }
 
     /// What a write became in the turn.

@@ -41,9 +41,19 @@ public struct ShardTransactionPart: Sendable {
 /// shard's own subtrees the write left behind, which the read view puts in place when it shows the write in the
 /// shard's order (`CommitFeed.Update.subtrees`).
 public struct ShardChange: Sendable {
+    /// Where a change's bare increments are read from: a table given whole, or the write's mutations as sent, read
+    /// only when asked (`increments`).
+    private enum IncrementSource: Sendable {
+        case given([Path: LeafValue])
+        case sent([Mutation])
+    }
+
     public var namespace: String
     public var mutations: [ResolvedMutation]
-    public var increments: [Path: LeafValue]
+    /// The bare increments' source. The write loop keeps the write's own mutations (one retain) rather than a table
+    /// built for every part: only a change that waits in its shard's queue, or is shown without its subtrees, reads
+    /// them, and a star's seldom does.
+    private var incrementSource: IncrementSource
     /// Per subtree at the shard depth that the write touched, the shard's node there right after the write: the
     /// read view's node there too once every earlier entry of the shard is shown and no later one is, since that
     /// subtree lies wholly in this shard (O(1) to take: the view and the shard then share it, and whichever edits it
@@ -51,6 +61,41 @@ public struct ShardChange: Sendable {
     /// write loop, a subtree a later entry of the same turn touched again is named without its node
     /// (`ShardSubtree.node`, `ShardApplied.captureTurn`).
     public var subtrees: [ShardSubtree]? = nil
+
+    /// A change whose bare increments' deltas are `increments`, by path.
+    public init(
+        namespace: String, mutations: [ResolvedMutation], increments: [Path: LeafValue],
+        subtrees: [ShardSubtree]? = nil
+    ) {
+        self.namespace = namespace
+        self.mutations = mutations
+        self.incrementSource = .given(increments)
+        self.subtrees = subtrees
+    }
+
+    /// A change whose bare increments are those among `sent`, the write's mutations before they were resolved.
+    init(namespace: String, mutations: [ResolvedMutation], sent: [Mutation], subtrees: [ShardSubtree]?) {
+        self.namespace = namespace
+        self.mutations = mutations
+        self.incrementSource = .sent(sent)
+        self.subtrees = subtrees
+    }
+
+    /// The bare increments' deltas by path (the read view adds them to its own values when it applies the mutations
+    /// itself). Built on each read from the write's mutations: read it once per use.
+    /// - Complexity: O(m) for a write of m mutations.
+    public var increments: [Path: LeafValue] {
+        switch self.incrementSource {
+        case .given(let increments):
+            return increments
+        case .sent(let mutations):
+            var increments: [Path: LeafValue] = [:]
+            for mutation in mutations {
+                if let delta = mutation.incrementDelta { increments[mutation.path] = delta }
+            }
+            return increments
+        }
+    }
 }
 
 /// One subtree of a shard's tree, rooted at the shard depth, as a write left it.
@@ -173,12 +218,8 @@ extension ShardStateMachine {
             self.trees[write.namespace] = nil
         }
         for mutation in resolved { self.notePriority(mutation, namespace: write.namespace) }
-        var increments: [Path: LeafValue] = [:]
-        for mutation in write.mutations {
-            if let delta = mutation.incrementDelta { increments[mutation.path] = delta }
-        }
         return ShardChange(
-            namespace: write.namespace, mutations: resolved, increments: increments,
+            namespace: write.namespace, mutations: resolved, sent: write.mutations,
             subtrees: Self.subtrees(
                 touchedBy: resolved, in: self.defersSubtrees ? nil : self.trees[write.namespace] ?? .empty,
                 spineDepth: self.spineDepth))

@@ -27,9 +27,7 @@ extension AccessControl {
         else {
             return completion(.success(.committed([])))
         }
-        writes.submit(connection: connection, [write]) { answers in
-            completion(answers.first ?? .failure(DatabaseClosedError()))
-        }
+        writes.submit(connection: connection, write, completion: completion)
     }
 
     /// Checks and makes a write of `connection`, waiting for its answer (`write`): on a single node through the write
@@ -47,9 +45,7 @@ extension AccessControl {
                 identity, namespace: namespace, mutations: mutations, condition: condition, origin: nil)
         else { return .committed([]) }
         return try await withCheckedThrowingContinuation { continuation in
-            writes.submit(connection: connection, [write]) { answers in
-                continuation.resume(with: answers.first ?? .failure(DatabaseClosedError()))
-            }
+            writes.submit(connection: connection, write) { answer in continuation.resume(with: answer) }
         }
     }
 

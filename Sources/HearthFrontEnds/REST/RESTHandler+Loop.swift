@@ -123,8 +123,7 @@ extension RESTHandler {
                     self.setResponse(request, http, identity: identity, outcome: .committed([]), isConditional: true))
                 return true
             }
-            writes.submit(connection: http.connectionID, [write]) { answers in
-                let outcome = answers.first ?? .failure(DatabaseClosedError())
+            writes.submit(connection: http.connectionID, write) { outcome in
                 self.end(turn, outcome)
                 switch outcome {
                 case .success(let outcome):
