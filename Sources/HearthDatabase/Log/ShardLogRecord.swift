@@ -24,14 +24,6 @@ package enum ShardLogRecord {
         return bytes
     }
 
-    /// The bytes of one record holding every entry of `entries`, each at its shard's index.
-    static func encode(together entries: [(shard: Int, index: UInt64, entry: ShardEntry)]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 * entries.count)
-        Self.encode(together: entries, into: &bytes)
-        return bytes
-    }
-
     /// Appends the bytes of entry `index` of `shard` to `bytes`.
     package static func encode(_ entry: ShardEntry, shard: Int, index: UInt64, into bytes: inout [UInt8]) {
         bytes.append(Self.version)
