@@ -27,6 +27,17 @@ final class FaultyFileSystem: FileSystem {
     }
 
     func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> Int {
+        let allowed = try self.allowedCount(of: bytes, handle)
+        return try self.base.write(handle, UnsafeRawBufferPointer(rebasing: bytes[..<allowed]))
+    }
+
+    func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StorageError) -> Int {
+        let allowed = try self.allowedCount(of: bytes, handle)
+        return try self.base.write(handle, UnsafeRawBufferPointer(rebasing: bytes[..<allowed]), at: offset)
+    }
+
+    /// How many of `bytes` the plan lets the next write take; throws once the plan's byte budget is spent.
+    private func allowedCount(of bytes: UnsafeRawBufferPointer, _ handle: FileHandle) throws(StorageError) -> Int {
         let allowed: Int? = self.plan.withLock { plan in
             plan.writes += 1
             var count = min(bytes.count, plan.maximumWriteChunk ?? bytes.count)
@@ -40,7 +51,7 @@ final class FaultyFileSystem: FileSystem {
         guard let allowed else {
             throw StorageError(.io, "injected write failure on \(handle.path)", path: handle.path)
         }
-        return try self.base.write(handle, UnsafeRawBufferPointer(rebasing: bytes[..<allowed]))
+        return allowed
     }
 
     func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
