@@ -135,7 +135,8 @@ final class SegmentWriter: @unchecked Sendable {
         guard !range.isEmpty else { return }
         let result = self.frames.withUnsafeBytes { buffer in
             Result { () throws(StorageError) in
-                try self.fileSystem.writeAll(self.handle, UnsafeRawBufferPointer(rebasing: buffer[range]), at: self.size)
+                try self.fileSystem.writeAll(
+                    self.handle, UnsafeRawBufferPointer(rebasing: buffer[range]), at: self.size)
             }
         }
         try result.get()

@@ -201,7 +201,8 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
             let bytes = state.contents[open.file]?.bytes ?? []
             let count = min(buffer.count, max(0, bytes.count - open.position))
             bytes.withUnsafeBytes { source in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[open.position..<(open.position + count)]))
+                buffer.copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[open.position..<(open.position + count)]))
             }
             state.open[handle.descriptor]?.position += count
             return count
