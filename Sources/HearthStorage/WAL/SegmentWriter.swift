@@ -17,6 +17,9 @@ final class SegmentWriter: @unchecked Sendable {
     private var zeroedEnd: Int
     /// A buffer of zeros for `zeroAhead`, allocated on its first use.
     private var zeros: [UInt8] = []
+    /// Set when writing zeros ahead failed (a disk too full for a chunk): the segment is written by appends until
+    /// it rolls, and the log fails only when a batch itself cannot be written.
+    private var isZeroingPaused = false
     /// The frames of the batch being written: `WriteAheadLog.State.nextStep` swaps the queue's buffer in, and this
     /// one (emptied, its capacity kept) becomes the queue's, so neither side allocates per batch.
     var frames: [UInt8] = []
@@ -97,10 +100,13 @@ final class SegmentWriter: @unchecked Sendable {
 
     /// Between batches: when fewer than half of `zeroAheadBytes` zeros are left after the records' end, writes
     /// `zeroAheadBytes` more (never past `segmentBytes`) and leaves them for the next batch's sync to flush, so no
-    /// batch waits behind more than one chunk. Nothing with fsync `.off`. O(zeroAheadBytes).
+    /// batch waits behind more than one chunk. Nothing with fsync `.off`. A failed write of zeros is cut off again
+    /// and pauses zeroing until the next segment; only a failed cut throws. O(zeroAheadBytes).
     func zeroAhead() throws(StorageError) {
         let chunk = self.configuration.zeroAheadBytes
-        guard self.configuration.fsync != .off, chunk > 0, self.zeroedEnd - self.size < chunk / 2 else { return }
+        guard self.configuration.fsync != .off, chunk > 0, !self.isZeroingPaused,
+            self.zeroedEnd - self.size < chunk / 2
+        else { return }
         let count = min(chunk, self.configuration.segmentBytes - self.zeroedEnd)
         guard count > 0 else { return }
         if self.zeros.count < count {
@@ -112,7 +118,13 @@ final class SegmentWriter: @unchecked Sendable {
                     self.handle, UnsafeRawBufferPointer(rebasing: buffer[..<count]), at: self.zeroedEnd)
             }
         }
-        try result.get()
+        do throws(StorageError) {
+            try result.get()
+        } catch {
+            self.isZeroingPaused = true
+            try self.fileSystem.truncate(self.handle, to: self.zeroedEnd)
+            return
+        }
         self.zeroedEnd += count
         self.statistics.zeroedBytes += UInt64(count)
     }
@@ -174,6 +186,7 @@ final class SegmentWriter: @unchecked Sendable {
         self.handle = next
         self.size = 0
         self.zeroedEnd = 0
+        self.isZeroingPaused = false
         if self.configuration.fsync != .off {
             try self.fileSystem.synchronizeDirectory(self.directory)
         }

@@ -11,6 +11,8 @@ final class FaultyFileSystem: FileSystem {
         var maximumWriteChunk: Int?
         /// Bytes that can still be written; the write that crosses the limit writes a prefix, then writes fail.
         var remainingWriteBytes: Int?
+        /// A write of more bytes than this fails whole (a disk with room for a batch but not a chunk of zeros).
+        var failingWritesAbove: Int?
         var synchronizations = 0
         var writes = 0
     }
@@ -40,6 +42,7 @@ final class FaultyFileSystem: FileSystem {
     private func allowedCount(of bytes: UnsafeRawBufferPointer, _ handle: FileHandle) throws(StorageError) -> Int {
         let allowed: Int? = self.plan.withLock { plan in
             plan.writes += 1
+            if let limit = plan.failingWritesAbove, bytes.count > limit { return nil }
             var count = min(bytes.count, plan.maximumWriteChunk ?? bytes.count)
             if let remaining = plan.remainingWriteBytes {
                 count = min(count, remaining)

@@ -195,6 +195,28 @@ import Testing
         await wal.close()
     }
 
+    /// A disk with room for batches but not for a chunk of zeros: the failed zeroing is cut off, the log goes on
+    /// appending and acknowledges every record, and the file holds exactly its records.
+    @Test func aFailedZeroWriteIsCutOffAndTheLogGoesOn() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = WALConfiguration.testing(.batch)
+        configuration.zeroAheadBytes = 4096
+        let fileSystem = FaultyFileSystem(FaultyFileSystem.Plan(failingWritesAbove: 1024))
+        let wal = try WriteAheadLog(directory: directory.path, configuration: configuration, fileSystem: fileSystem) {
+            _ in
+        }
+        wal.start()
+        for lsn in UInt64(1)...5 {
+            try await wal.waitUntilDurable(wal.enqueue(samplePayload(lsn)))
+        }
+        #expect(wal.statistics.zeroedBytes == 0)
+        #expect(try directory.contents(WALSegment.fileName(firstLSN: 1)).count == Self.framedSize(1...5))
+        await wal.close()
+        let reopened = try WriteAheadLog(directory: directory.path, configuration: configuration) { _ in }
+        #expect(try replayAll(reopened).map(\.payload) == (1...5).map { samplePayload($0) })
+    }
+
     /// On the real file system, a log written with zeros ahead and abandoned without closing reopens with its
     /// records, keeps its zero tail, goes on after the records, and is cut to them when closed.
     @Test func posixZeroTailReopens() async throws {
