@@ -135,20 +135,22 @@ extension RESTHandler {
     }
 
     /// A PATCH's answer: each member's key with the value it wrote (`ordered`, in the keys' order), as Firebase
-    /// echoes it. One buffer and one writer for the whole answer, read by index: a node and two arrays per member
-    /// cost a REST star's reactor about a microsecond, and copying each member's pair (as iterating zipped arrays
-    /// does) retains nodes the write loop's tree shares with every thread.
+    /// echoes it. One buffer and one writer for the whole answer, each member read where it lies: a node and two
+    /// arrays per member cost a REST star's reactor about a microsecond, and copying each member out of its array
+    /// (as iterating, zipping or subscripting does) retains nodes the write loop's tree shares with other threads.
     static func updateAnswer(keys: [String], _ ordered: [ResolvedMutation], capacity: Int) -> [UInt8] {
         var writer = JSONWriter()
         var body = [UInt8(ascii: "{")]
         body.reserveCapacity(capacity)
-        for index in 0..<min(keys.count, ordered.count) {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            writer.write(JSONValue.string(keys[index]), to: &body)
-            body.append(UInt8(ascii: ":"))
-            switch ordered[index] {
-            case .set(_, let node): writer.write(node, format: .plain, to: &body)
-            case .setPriority(_, let priority): body += Node.priorityJSON(priority)
+        ordered.withUnsafeBufferPointer { members in
+            for index in 0..<min(keys.count, members.count) {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                writer.write(JSONValue.string(keys[index]), to: &body)
+                body.append(UInt8(ascii: ":"))
+                switch members[index] {
+                case .set(_, let node): writer.write(node, format: .plain, to: &body)
+                case .setPriority(_, let priority): body += Node.priorityJSON(priority)
+                }
             }
         }
         body.append(UInt8(ascii: "}"))
@@ -180,9 +182,11 @@ extension RESTHandler {
     /// already; a transaction across shards answers in its applying order (shallowest paths first), so each member
     /// is then found by its path and kind (the members' paths never overlap, so each names one).
     static func inOrder(of mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
-        // By index, each member compared where it lies (zipping the arrays would copy, and retain, every pair).
-        let isSameOrder = (0..<min(mutations.count, resolved.count)).allSatisfy {
-            Self.sameTarget(mutations[$0], resolved[$0])
+        // Each member compared where it lies (zipping or subscripting the arrays would copy, and retain, every one).
+        let isSameOrder = mutations.withUnsafeBufferPointer { mutations in
+            resolved.withUnsafeBufferPointer { resolved in
+                (0..<min(mutations.count, resolved.count)).allSatisfy { Self.sameTarget(mutations[$0], resolved[$0]) }
+            }
         }
         guard !isSameOrder else { return resolved }
         var values: [Path: ResolvedMutation] = [:]
