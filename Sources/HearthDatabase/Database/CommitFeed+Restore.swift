@@ -60,7 +60,7 @@ extension CommitFeed {
         self.received[shard] = index
         // The anchor's decisions as of the snapshot; the entries after it add and forget from there.
         self.decisions[shard] = snapshot.decisions
-        self.sessions[shard] = snapshot.machine.sessions
+        self.replaceSessions(of: shard, with: snapshot.machine.sessions)
         self.restores[shard] = Restore(
             index: index, cut: snapshot.cut, trees: snapshot.machine.trees, spineDepth: snapshot.machine.spineDepth,
             intents: snapshot.machine.intents, base: base)

@@ -81,9 +81,25 @@ struct CommitFeed {
     /// arrives, dropped when the anchor forgets it), so a shard snapshot cut from the view carries them; a single
     /// node prunes them to the ones a prepared part still needs when it snapshots (`pruneDecisions`).
     var decisions: [[TransactionID: Bool]]
-    /// Per shard: the named writes it applied through `received`, exactly as its state machine holds them (recorded
-    /// on arrival, replaced by a snapshot), so that a snapshot cut from the view carries them.
-    var sessions: [WriteSessions]
+    /// Per shard: the named writes it applied, exactly as its state machine held them after the entries whose
+    /// records are recorded here; the records of later entries wait in `unrecorded` (`CommitFeed+Sessions.swift`).
+    /// Read through `sessions()`, which records them first.
+    var sessionsRecorded: [WriteSessions]
+    /// Per shard: the records of named writes (`ShardApplied.recorded`) that arrived after `sessionsRecorded` was
+    /// last brought up to date, in arrival order.
+    var unrecorded: [[WriteSessions.Record]]
+    /// Per shard: how long its `unrecorded` grows before they are recorded here (`CommitFeed+Sessions.swift`).
+    var recordingLimits: [Int]
+    /// The least of `recordingLimits` (`CommitFeed.recordingLimit`; tests lower it).
+    var minimumRecordingLimit = CommitFeed.recordingLimit
+    /// Whether a source offers the shards' own sessions (`offer(_:)`, the single node's write loop), so the records
+    /// wait longer and are asked for rather than recorded here.
+    var takesOffers = false
+    /// Per shard: sessions a source offered, to take in place of this feed's once the shard received exactly
+    /// through their index.
+    var offers: [Int: SessionsOffer] = [:]
+    /// Sessions were asked for and none offered since.
+    var asked = false
     /// Per shard: indices of queued entries that could be shown but for an earlier overlapping entry of their shard
     /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
     /// entry of their shard is shown; any other entry becomes ready only when it, or its transaction's last part,
@@ -116,7 +132,9 @@ struct CommitFeed {
         self.received = appliedIndex
         self.intents = intents ?? Array(repeating: [:], count: count)
         self.decisions = decisions ?? Array(repeating: [:], count: count)
-        self.sessions = sessions ?? Array(repeating: WriteSessions(), count: count)
+        self.sessionsRecorded = sessions ?? Array(repeating: WriteSessions(), count: count)
+        self.unrecorded = Array(repeating: [], count: count)
+        self.recordingLimits = Array(repeating: Self.recordingLimit, count: count)
         self.blocked = Array(repeating: SortedIndexes(), count: count)
     }
 
@@ -165,6 +183,8 @@ struct CommitFeed {
         // Every run is received, whatever the ones before it answered: `isWhole && receive(…)` would skip the rest.
         for run in runs {
             if !self.receive(run: run, into: &updates) { isWhole = false }
+            // Offered sessions are taken where a run ends: a run is a turn of the loop that offered them.
+            if !self.offers.isEmpty { self.takeOffers() }
         }
         return isWhole
     }
@@ -281,7 +301,7 @@ struct CommitFeed {
         precondition(
             index == self.received[shard] + 1, "shard \(shard) delivered entry \(index) after \(self.received[shard])")
         self.received[shard] = index
-        if let recorded { self.sessions[shard].record(recorded) }
+        if let recorded { self.keep(recorded, shard: shard) }
         if let (transaction, decision) = decision { self.decisions[shard][transaction] = decision }
     }
 

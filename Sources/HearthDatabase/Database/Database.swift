@@ -50,7 +50,9 @@ public final class Database: DatabaseAccess {
         var phases = RecoveryPhases()
         let router = ShardRouter(shardCount: configuration.shardCount, shardDepth: configuration.shardDepth)
         let scheduler = SnapshotScheduler(everyRecords: configuration.snapshotEveryRecords)
-        let view = DatabaseView(shardCount: router.shardCount) { count, capture in
+        let view = DatabaseView(
+            shardCount: router.shardCount, wantsCapture: { scheduler.wantsCapture(adding: $0) }
+        ) { count, capture in
             scheduler.recordsApplied(count, capture: capture)
         }
         var walConfiguration = WALConfiguration()
@@ -77,7 +79,7 @@ public final class Database: DatabaseAccess {
         view.load(state)
         scheduler.recovered(recordsSinceSnapshot: recovery.replayed)
         let loop = try WriteLoop()
-        let shards = ShardActor.actors(for: machines, log: shardLog, loop: loop)
+        let shards = ShardActor.actors(for: machines, log: shardLog, loop: loop, view: view)
         phases.end("shard_split")
         shardLog.start()
         let resolved: Int

@@ -2,6 +2,7 @@ public import HearthCore
 import HearthNet
 import HearthSystem
 package import HearthWire
+import Synchronization
 
 /// The node's read view: the whole tree of every namespace, as of the newest committed entries of every shard.
 ///
@@ -68,15 +69,22 @@ public final class DatabaseView: Sendable {
     private let waits: Waits
     /// The maintained orders of indexed locations, kept up with every change before its listeners hear of it.
     package let indexes = QueryIndexes()
+    /// Whether a batch of this many records makes a snapshot due, so the batch's end is worth capturing.
+    private let wantsCapture: @Sendable (Int) -> Bool
     private let onApplied: @Sendable (Int, ViewSnapshot?) -> Void
+    /// Set while the feed asks the write loop for its shards' sessions (`CommitFeed+Sessions.swift`); the loop
+    /// clears it at the end of a turn and offers them (`takeSessionsRequest`, `offer(_:)`).
+    private let sessionsWanted = Atomic(false)
 
     /// - Parameters:
     ///   - hashBuckets: the buckets the node's router hashes paths into (`ShardRouter.hashBuckets`) when it has more
     ///     than shards (a cluster that groups its shards); nil for one per shard.
-    ///   - onApplied: called after each batch with its record count and, when the view is a consistent cut, what a
-    ///     snapshot of it would hold (for snapshot scheduling).
+    ///   - wantsCapture: asked after each batch with its record count, under the view's lock: whether a snapshot
+    ///     is due, so `onApplied` should get what one would hold (capturing records the named writes that wait).
+    ///   - onApplied: called after each batch with its record count and, when `wantsCapture` said so and the view
+    ///     is a consistent cut, what a snapshot of it would hold (for snapshot scheduling).
     package init(
-        shardCount: Int, hashBuckets: Int? = nil,
+        shardCount: Int, hashBuckets: Int? = nil, wantsCapture: @escaping @Sendable (Int) -> Bool = { _ in false },
         onApplied: @escaping @Sendable (Int, ViewSnapshot?) -> Void = { _, _ in }
     ) {
         let feed = CommitFeed(appliedIndex: Array(repeating: 0, count: shardCount), hashBuckets: hashBuckets)
@@ -85,6 +93,7 @@ public final class DatabaseView: Sendable {
                 data: ViewState(roots: [:], feed: feed, indexes: self.indexes),
                 positions: Array(repeating: 0, count: shardCount)))
         self.waits = Waits(notifiedIndex: feed.appliedIndex)
+        self.wantsCapture = wantsCapture
         self.onApplied = onApplied
     }
 
@@ -121,7 +130,7 @@ public final class DatabaseView: Sendable {
 
     /// Whether a shard's committed entries, as far as this view received them, applied the write `origin` names.
     package func hasApplied(_ origin: WriteOrigin) -> Bool {
-        self.state.withLock { state in state.data.feed.sessions.contains { $0.contains(origin) } }
+        self.state.withLock { state in state.data.feed.sessions().contains { $0.contains(origin) } }
     }
 
     /// Drops decisions that no prepared transaction needs any more (after a snapshot kept the ones that do).
@@ -132,13 +141,35 @@ public final class DatabaseView: Sendable {
     /// Takes a batch of committed entries (log records up to `sequence`) as the log kept them, in runs in commit
     /// order, applies what became ready, tells the listeners, then resumes the waiters whose entries are shown.
     func receive(_ runs: [[ShardApplied]], through sequence: UInt64) {
+        let count = runs.reduce(0) { $0 + $1.count }
         let (applied, snapshot) = self.state.withLock { state in
             let notifications = state.data.receive(runs: runs, registry: state.registry)
             state.data.logSequence = sequence
-            return (state.enqueue(notifications), state.data.capture())
+            if state.data.feed.asksForSessions() { self.sessionsWanted.store(true, ordering: .relaxed) }
+            return (state.enqueue(notifications), self.wantsCapture(count) ? state.data.capture() : nil)
         }
         if let applied { self.publish(applied) }
-        self.onApplied(runs.reduce(0) { $0 + $1.count }, snapshot)
+        self.onApplied(count, snapshot)
+    }
+
+    /// From now on the feed asks the write loop for its shards' sessions instead of recording every named write
+    /// itself (`CommitFeed+Sessions.swift`): the loop calls `takeSessionsRequest` at the end of every turn, and
+    /// `offer(_:)` when it says so. Called once the loop is wired, after `load`.
+    func takeSessionsFromLoop() {
+        self.state.withLock { $0.data.feed.takesOffers = true }
+    }
+
+    /// Whether the feed asked for the shards' sessions since this last said so (the write loop asks at the end of
+    /// each turn; one relaxed load when nothing was asked).
+    func takeSessionsRequest() -> Bool {
+        self.sessionsWanted.load(ordering: .relaxed) && self.sessionsWanted.exchange(false, ordering: .relaxed)
+    }
+
+    /// Takes every shard's sessions with the index its machine stood at, at the end of a turn of the write loop,
+    /// before that turn's entries are handed on: the feed puts them in place of its own where it has received
+    /// exactly that far (`CommitFeed.offer(_:)`).
+    func offer(_ sessions: [CommitFeed.SessionsOffer]) {
+        self.state.withLock { $0.data.feed.offer(sessions) }
     }
 
     /// Takes a batch of one shard's committed entries, received through `position` of the shard's replicated log

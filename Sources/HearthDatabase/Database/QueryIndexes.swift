@@ -1,5 +1,6 @@
 public import HearthCore
 import HearthSystem
+import Synchronization
 
 /// The maintained orders of the locations whose queries use a declared index (`.indexOn`): built on a location's
 /// first indexed query, then kept up by the read view as it applies each committed change (before listeners hear
@@ -43,6 +44,11 @@ public final class QueryIndexes: Sendable {
     /// The most indexes kept; past it the least recently used is dropped.
     let capacity: Int
     private let state = Lock(State())
+    /// Whether any index is kept: set under the lock whenever `state.count` changes, read without it by `touched`,
+    /// so that the view's every change does not take this lock just to find no index (as on most nodes). A change
+    /// that reads it a moment before a query keeps a new index misses that index, as one that took the lock before
+    /// it would: the index holds the node it was built from, and no query reads it for another (`isIdentical`).
+    private let hasKept = Atomic(false)
 
     init(capacity: Int = 4_096) {
         self.capacity = capacity
@@ -75,6 +81,7 @@ public final class QueryIndexes: Sendable {
             }
             state[location] = Kept(source: node, tree: tree, lastUse: state.clock)
             state.builds += 1
+            self.hasKept.store(true, ordering: .relaxed)
         }
         return tree
     }
@@ -82,7 +89,8 @@ public final class QueryIndexes: Sendable {
     /// The indexed locations of `namespace` that writes at `paths` touch, with their nodes in `root` before the
     /// writes: what `advance` needs after them. Called by the read view under its lock, before it applies them.
     func touched(_ namespace: String, paths: some Collection<Path>, root: Node) -> [(Location, Node)] {
-        self.state.withLock { state in
+        guard self.hasKept.load(ordering: .relaxed) else { return [] }
+        return self.state.withLock { state in
             guard let kept = state.kept[namespace] else { return [] }
             return kept.keys.filter { location in
                 paths.contains { $0.contains(location.path) || location.path.contains($0) }
@@ -112,6 +120,7 @@ public final class QueryIndexes: Sendable {
                 state[location] = Kept(
                     source: new, tree: kept.tree.updating(keys, old: old, new: new), lastUse: kept.lastUse)
             }
+            self.hasKept.store(state.count > 0, ordering: .relaxed)
         }
     }
 
@@ -120,6 +129,7 @@ public final class QueryIndexes: Sendable {
         self.state.withLock { state in
             state.kept = [:]
             state.count = 0
+            self.hasKept.store(false, ordering: .relaxed)
         }
     }
 
@@ -128,6 +138,7 @@ public final class QueryIndexes: Sendable {
         self.state.withLock { state in
             state.count -= state.kept[namespace]?.count ?? 0
             state.kept[namespace] = nil
+            self.hasKept.store(state.count > 0, ordering: .relaxed)
         }
     }
 }

@@ -36,6 +36,15 @@ final class SnapshotScheduler: Sendable {
         self.state.withLock { $0.recordsSinceSnapshot = recordsSinceSnapshot }
     }
 
+    /// Whether `count` more applied records make a snapshot due (none in flight, enough records since the last),
+    /// so the view should capture the batch's end for `recordsApplied` (capturing records the named writes that
+    /// wait, `CommitFeed.sessions()`). Counts nothing.
+    func wantsCapture(adding count: Int) -> Bool {
+        self.state.withLock { state in
+            !state.stopped && !state.inFlight && state.recordsSinceSnapshot + count >= self.everyRecords
+        }
+    }
+
     /// Counts applied records; starts a snapshot of `capture` when one is due and the view offered a capture.
     func recordsApplied(_ count: Int, capture: ViewSnapshot?) {
         let due = self.state.withLock { state -> Bool in

@@ -227,23 +227,25 @@ struct ViewState {
     }
 
     /// What a snapshot of `shard` holds, cut from the view now, or nil while it cannot be cut
-    /// (`CommitFeed.canCutSnapshot`). O(1) but for the pending transactions it checks; the caller splits the roots.
-    func capture(shard: Int) -> ShardCapture? {
+    /// (`CommitFeed.canCutSnapshot`). O(1) but for the pending transactions it checks and the shard's records of
+    /// named writes still to record (`CommitFeed.sessions(of:)`); the caller splits the roots.
+    mutating func capture(shard: Int) -> ShardCapture? {
         guard self.feed.canCutSnapshot(of: shard) else { return nil }
         let received = self.feed.received
         var cut: [Int: UInt64] = [:]
         for (other, index) in received.enumerated() where other != shard { cut[other] = index }
         return ShardCapture(
             shard: shard, index: received[shard], roots: self.roots, cut: cut, intents: self.feed.intents[shard],
-            decisions: self.feed.decisions[shard], sessions: self.feed.sessions[shard])
+            decisions: self.feed.decisions[shard], sessions: self.feed.sessions(of: shard))
     }
 
     /// What a snapshot stores, when the view is a consistent cut (no transaction half shown); nil otherwise.
-    func capture() -> ViewSnapshot? {
+    /// Records the named writes whose records wait (`CommitFeed.sessions()`).
+    mutating func capture() -> ViewSnapshot? {
         guard self.feed.isQuiescent else { return nil }
         return ViewSnapshot(
             sequence: self.logSequence, roots: self.roots, appliedIndex: self.feed.appliedIndex,
-            intents: self.feed.intents, decisions: self.feed.decisions, sessions: self.feed.sessions)
+            intents: self.feed.intents, decisions: self.feed.decisions, sessions: self.feed.sessions())
     }
 }
 

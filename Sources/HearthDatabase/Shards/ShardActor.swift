@@ -69,18 +69,30 @@ public actor ShardActor {
 
     /// Actors for `machines` of a single node, every one on its write loop `loop`, over its one log: each turn of
     /// the loop ends with the log taking the subtrees the turn's entries touched from the shards as the turn left
-    /// them (`LocalShardLog.endTurn`), once per subtree.
+    /// them (`LocalShardLog.endTurn`), once per subtree. When `view` asked for the shards' write sessions, the turn
+    /// first offers it each machine's, with the index it stands at (`DatabaseView.offer(_:)`): before the turn's
+    /// entries are handed on, so the view gets the offer before it receives the turn.
     static func actors(
-        for machines: [ShardStateMachine], log: LocalShardLog, clock: any NodeClock = .system, loop: WriteLoop
+        for machines: [ShardStateMachine], log: LocalShardLog, clock: any NodeClock = .system, loop: WriteLoop,
+        view: DatabaseView? = nil
     ) -> [ShardActor] {
         let shards = machines.map { ShardActor(machine: $0, log: log, clock: clock, loop: loop) }
         log.holdTurns()
+        view?.takeSessionsFromLoop()
         // The loop keeps this for its life and the shards keep the loop (their executor): held weakly, the shards
         // still go when the database does, and a late job's turn after a close still hands its entries on.
         let held = shards.map(WeakShard.init)
         loop.endTurns {
             let alive = held.compactMap(\.actor)
             guard alive.count == held.count else { return }
+            if let view, view.takeSessionsRequest() {
+                view.offer(
+                    alive.map { shard in
+                        shard.assumeIsolated {
+                            $0.withMachine { CommitFeed.SessionsOffer(index: $0.lastIndex, sessions: $0.sessions) }
+                        }
+                    })
+            }
             log.endTurn { shard, namespace in
                 alive[shard].assumeIsolated { $0.withMachine { $0.trees[namespace] ?? .empty } }
             }

@@ -19,8 +19,9 @@ public import Glibc
 public struct Lock<State>: @unchecked Sendable {
     @usableFromInline let storage: LockStorage<State>
 
-    /// A lock guarding `initial`.
-    public init(_ initial: State) {
+    /// A lock guarding `initial`. Inlinable like `withLock`: as a generic across the module boundary, every lock
+    /// made (a flush batch's, a write loop turn's) looked its storage class's metadata up in the runtime's table.
+    @inlinable public init(_ initial: State) {
         let buffer = LockStorage<State>.create(minimumCapacity: 1) { _ in initial }
         // `create` returns the subclass's instance typed as its base class.
         self.storage = unsafeDowncast(buffer, to: LockStorage<State>.self)

@@ -19,7 +19,9 @@ struct SimulatedNode: WorkloadTarget {
         router: ShardRouter, ordering: SimulatedShardLog.Ordering, machines: [ShardStateMachine], state: ViewState?,
         sequence: UInt64, onApplied: @escaping @Sendable (ViewSnapshot?) -> Void
     ) {
-        let view = DatabaseView(shardCount: router.shardCount) { _, capture in onApplied(capture) }
+        let view = DatabaseView(shardCount: router.shardCount, wantsCapture: { _ in true }) { _, capture in
+            onApplied(capture)
+        }
         if let state { view.load(state) }
         let log = SimulatedShardLog(ordering: ordering, lastIndex: machines.map(\.lastIndex), sequence: sequence) {
             batch, sequence in view.receive([batch], through: sequence)
