@@ -56,7 +56,6 @@ public final class WriteAheadLog: Sendable {
         let writer = try SegmentWriter(
             segment: active,
             size: outcome.lastSegmentSize,
-            fileSize: outcome.lastSegmentFileSize,
             isNew: outcome.segments.isEmpty,
             directory: directory,
             configuration: configuration,
