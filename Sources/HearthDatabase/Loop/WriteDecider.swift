@@ -135,8 +135,8 @@ package final class WriteDecider: Sendable {
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
         guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
         let decision = try self.commitTogether(
-            id, anchor: anchor, participants: parts.map { self.shards[$0.shard] }, intents: parts.map(\.intent),
-            spineValues: machine.spineValues)
+            id, anchor: anchor, participants: parts.map { self.shards[$0.shard] },
+            parts: parts.map { .commit(id, $0.intent) }, spineValues: machine.spineValues)
         if case .ordered = decision { machine.onCommittedTogether() }
         return decision
     }
@@ -154,18 +154,21 @@ package final class WriteDecider: Sendable {
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
         let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
-        let intents = participants.map { shard in
+        let id = self.coordinator.nextTransactionID()
+        // Each part made as the entry its shard logs, once: applied and encoded as it is, never copied into one.
+        let parts = participants.map { shard -> ShardEntry in
             var mutations: [Mutation] = []
             mutations.reserveCapacity(owners.count)
             for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
-            return ShardIntent(
-                write: ShardWrite(
-                    namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
-                plan: plan)
+            return .commit(
+                id,
+                ShardIntent(
+                    write: ShardWrite(
+                        namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
+                    plan: plan))
         }
         return try self.commitTogether(
-            self.coordinator.nextTransactionID(), anchor: anchor, participants: participants.map { self.shards[$0] },
-            intents: intents, spineValues: [:])
+            id, anchor: anchor, participants: participants.map { self.shards[$0] }, parts: parts, spineValues: [:])
     }
 
     /// Moves the distinct values of the sorted `values` to its front, in order; returns where the rest begins.
@@ -178,14 +181,14 @@ package final class WriteDecider: Sendable {
         return end
     }
 
-    /// Commits transaction `id`'s parts (`intents`, each with its shard's actor in `participants`) at once on
-    /// `anchor`; a detour when a participant is obstructed.
+    /// Commits transaction `id`'s parts (`parts`, each its shard's `ShardEntry.commit`, with its shard's actor in
+    /// `participants`) at once on `anchor`; a detour when a participant is obstructed.
     private func commitTogether(
-        _ id: TransactionID, anchor: Int, participants: [ShardActor], intents: [ShardIntent],
+        _ id: TransactionID, anchor: Int, participants: [ShardActor], parts: [ShardEntry],
         spineValues: [Path: Node]
     ) throws -> Decision {
         let outcome = try self.shards[anchor].assumeIsolated { anchor in
-            try anchor.commitTogether(id, participants: participants, intents: intents, spineValues: spineValues)
+            try anchor.commitTogether(id, participants: participants, parts: parts, spineValues: spineValues)
         }
         guard case .committed(let logged, let resolved) = outcome else { return .detour }
         return .ordered(
