@@ -83,7 +83,10 @@ package final class WriteDecider: Sendable {
         }
         // Each mutation's shard, hashed once: nil for a spine path, which every shard holds a copy of.
         let router = self.coordinator.router
-        let owners = write.mutations.map { router.shard(namespace: write.namespace, path: $0.path) }
+        // By index: each mutation is read where the write holds it (mapped, each was copied out whole).
+        let owners = write.mutations.indices.map {
+            router.shard(namespace: write.namespace, path: write.mutations[$0].path)
+        }
         do {
             if write.conditions.isEmpty, !owners.contains(nil) {
                 if case let only?? = owners.first, owners.allSatisfy({ $0 == only }) {

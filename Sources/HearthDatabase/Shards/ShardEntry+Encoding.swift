@@ -127,10 +127,10 @@ extension ShardWrite {
         bytes.append(contentsOf: self.namespace.utf8)
         BinaryWriter.append(UInt64(bitPattern: self.now), to: &bytes)
         BinaryWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
-        for mutation in self.mutations {
-            // The path and value are read out of the one match (reading `mutation.path` after it copied the
-            // mutation whole once more).
-            switch mutation {
+        // By index, each read where the array holds it (iterated, each mutation was copied out whole), its path and
+        // value out of one match.
+        for index in self.mutations.indices {
+            switch self.mutations[index] {
             case .set(let path, let value):
                 Self.encode(kind: 1, path, value, into: &bytes)
             case .setPriority(let path, let value):

@@ -227,8 +227,9 @@ extension ShardStateMachine {
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
         var checked: ArraySlice<Key>?
-        for mutation in write.mutations where mutation.addsData {
-            let keys = mutation.path.keys
+        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
+        for index in write.mutations.indices where write.mutations[index].addsData {
+            let keys = write.mutations[index].path.keys
             let levels = min(self.spineDepth, keys.count)
             // The spine nodes checked are those at the first `levels` prefixes of the path.
             let spine = keys.prefix(max(levels - 1, 0))
