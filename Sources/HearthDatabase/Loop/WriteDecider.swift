@@ -59,11 +59,13 @@ package final class WriteDecider: Sendable {
 
     /// Decides every write of `batch` (on the loop thread, in its turn).
     func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
-        // By index: each write is read where the batch holds it (enumerated, each was copied out whole).
-        for index in batch.writes.indices {
+        // By index: each write is read where the batch holds it (enumerated, each was copied out whole), from the
+        // array held here once (read through the batch each time, each write was copied out whole again).
+        let writes = batch.writes
+        for index in writes.indices {
             if self.joinDetour(batch, index) { continue }
-            switch self.decide(batch.writes[index]) {
-            case .ordered(let pending) where batch.writes[index].recheck != nil && pending.isStale:
+            switch self.decide(writes[index]) {
+            case .ordered(let pending) where writes[index].recheck != nil && pending.isStale:
                 self.startDetour(batch, index)
             case .ordered(let pending):
                 turn.add(pending, batch: batch, index: index)
@@ -160,8 +162,9 @@ package final class WriteDecider: Sendable {
         let id = self.coordinator.nextTransactionID()
         // Each part made as the entry its shard logs, once: applied and encoded as it is, never copied into one.
         let parts = participants.map { shard -> ShardEntry in
+            // Sized to the part exactly: the array is allocated once, no larger than it holds.
             var mutations: [Mutation] = []
-            mutations.reserveCapacity(owners.count)
+            mutations.reserveCapacity(owners.reduce(0) { $1 == shard ? $0 + 1 : $0 })
             for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
             return .commit(
                 id,

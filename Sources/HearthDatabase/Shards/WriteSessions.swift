@@ -87,7 +87,15 @@ public struct WriteSessions: Sendable, Equatable {
         }
 
         static func == (lhs: Client, rhs: Client) -> Bool {
-            lhs.hash == rhs.hash && lhs.id == rhs.id
+            guard lhs.hash == rhs.hash else { return false }
+            // Byte for byte, over each id's bytes in one piece: the hash already tells apart ids whose bytes differ
+            // (two spellings `String` would call equal never got here), and a client id is ASCII (`WriteOrigin`).
+            // `String`'s own equality went through its general comparison, a shard's costliest step in asking.
+            let equal = lhs.id.utf8.withContiguousStorageIfAvailable { left in
+                rhs.id.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+            }
+            if case let equal?? = equal { return equal }
+            return lhs.id.utf8.elementsEqual(rhs.id.utf8)
         }
 
         func hash(into hasher: inout Hasher) {

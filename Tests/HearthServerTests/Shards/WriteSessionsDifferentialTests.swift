@@ -23,7 +23,8 @@ import Testing
             let before = self.clock
             self.clock = max(self.clock, record.now)
             var session =
-                self.sessions[record.origin.client] ?? WriteSessions.Session(
+                self.sessions[record.origin.client]
+                ?? WriteSessions.Session(
                     settledBelow: 0, applied: [], lastUsed: self.clock)
             var applied = session.applied
             let origin = record.origin
@@ -55,7 +56,9 @@ import Testing
         var next: [String: UInt64] = [:]
         var now: Int64 = 0
         for _ in 0..<3_000 {
-            let client = "client-\(Int.random(in: 0..<6, using: &random))"
+            // Short ids (held inline by `String`) and long ones (held apart), each made anew for every write.
+            let number = Int.random(in: 0..<6, using: &random)
+            let client = number.isMultiple(of: 2) ? "c\(number)" : "a-client-id-longer-than-sixteen-\(number)"
             let newest = next[client, default: 1]
             // Mostly the client's next write; sometimes one sent again, or one far ahead.
             let sequence: UInt64
@@ -92,7 +95,9 @@ import Testing
         for applied in [[], [7], [7, 9], [3, 7, 9]] as [Set<UInt64>] {
             let given = WriteSessions.Session(settledBelow: 2, applied: applied, lastUsed: 5)
             var recorded = WriteSessions.Session(settledBelow: 2, applied: [], lastUsed: 5)
-            for sequence in applied { recorded.record(try WriteOrigin(client: "a", sequence: sequence, settledBelow: 2), clock: 5) }
+            for sequence in applied {
+                recorded.record(try WriteOrigin(client: "a", sequence: sequence, settledBelow: 2), clock: 5)
+            }
             #expect(given == recorded)
             #expect(given.applied == applied)
         }
