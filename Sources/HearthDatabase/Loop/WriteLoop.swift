@@ -186,11 +186,7 @@ final class WriteLoop: SerialExecutor, Sendable {
     /// One turn: every job and batch in the order queued, then the turn's end (`turnEnd`), then the turn's decided
     /// writes are handed on to be answered together.
     private func turn(_ work: [Work]) {
-        var turn = WriteTurn(
-            writes: work.reduce(0) { count, item in
-                guard case .batch(let batch) = item else { return count }
-                return count + batch.writes.count
-            })
+        var turn = WriteTurn()
         for item in work {
             switch item {
             case .job(let job): job.runSynchronously(on: self.asUnownedSerialExecutor())

@@ -13,13 +13,6 @@ struct WriteTurn {
     /// Where the decided writes were logged.
     private var positions: [ShardLogPosition] = []
 
-    /// A turn with room for `writes` decided writes (each logged in about two shards' entries), so that its arrays
-    /// are not grown again and again as a turn of dozens of writes fills them.
-    init(writes: Int) {
-        self.decided.reserveCapacity(writes)
-        self.positions.reserveCapacity(writes * 2)
-    }
-
     /// Adds write `index` of `batch`, decided as `write` (taken, not copied: the turn keeps the decider's value).
     mutating func add(_ write: consuming PendingWrite, batch: WriteBatch, index: Int) {
         write.awaitIndexes(in: &self.awaited)
