@@ -17,7 +17,9 @@ extension ChildMap {
     ///
     /// `@unchecked Sendable` is safe because of that rule: a node is written only through a reference that is the
     /// only one in existence, so no other thread can be reading it at the same time; once a second reference exists
-    /// (the map was copied, possibly to another thread), the node is never written again.
+    /// (the map was copied, possibly to another thread), the node is never written again. For the same reason its
+    /// stored properties are exempt from the runtime's exclusivity checks (`@exclusivity(unchecked)`): a check costs
+    /// a call and an access-set entry on every read and write, and no two accesses to a node can overlap.
     final class TreeNode: @unchecked Sendable {
         /// The most entries (elements or children) a node holds; inserting one more splits it in two.
         static let maximumFill = 32
@@ -25,13 +27,13 @@ extension ChildMap {
         static let minimumFill = 16
 
         /// Leaves only: the elements, ascending by key. Never empty nodes.
-        var elements: [Entry]
+        @exclusivity(unchecked) var elements: [Entry]
         /// Inner nodes only: the smallest key below each child.
-        var keys: [Key]
+        @exclusivity(unchecked) var keys: [Key]
         /// Inner nodes only: the subtrees, parallel to `keys`.
-        var children: [TreeNode]
+        @exclusivity(unchecked) var children: [TreeNode]
         /// The number of elements in this subtree.
-        var count: Int
+        @exclusivity(unchecked) var count: Int
         /// True for leaves, which hold elements; false for inner nodes, which hold children.
         let isLeaf: Bool
 

@@ -46,7 +46,7 @@ extension Node {
         if order.count == 1, let only = order.first {
             return self.apply(edits[only], below: depth)
         }
-        if self.priority != nil, Self.deletesAndAdds(edits, order) {
+        if self.hasPriority, Self.deletesAndAdds(edits, order) {
             // Deletes may empty this node, and so prune it with its priority, before an edit adds to it again.
             for position in order.sorted() { self.apply(edits[position], below: depth) }
             return
@@ -84,12 +84,28 @@ extension Node {
     private static func apply(_ edits: [TreeEdit], _ order: ArraySlice<Int>, depth: Int, to map: inout ChildMap) {
         var start = order.startIndex
         while start < order.endIndex {
-            let key = edits[order[start]].path.keys[depth]
+            let key = Self.key(at: depth, of: edits[order[start]])
             var end = order.index(after: start)
-            while end < order.endIndex, edits[order[end]].path.keys[depth] == key { end = order.index(after: end) }
+            while end < order.endIndex, Self.key(at: depth, of: edits[order[end]]) == key {
+                end = order.index(after: end)
+            }
             map.modifyChild(key) { $0.apply(edits, order[start..<end], depth: depth + 1) }
             start = end
         }
+    }
+
+    /// The key at `depth` on `edit`'s path, read where the edit lies: taking `edit.path` copies the path out of the
+    /// edit (a retain and a release of its keys), and the descent reads a key of each edit at every level it passes.
+    @inline(__always) private static func key(at depth: Int, of edit: borrowing TreeEdit) -> Key {
+        switch edit {
+        case .set(let path, _), .setPriority(let path, _): path.keys[depth]
+        }
+    }
+
+    /// Whether this node has a priority, read without taking the priority out of its box (as `priority` does).
+    private var hasPriority: Bool {
+        guard case .stored(let storage) = self.representation else { return false }
+        return storage.hasPriority
     }
 
     /// Applies `edit` to this node, which lies `depth` keys down its path.

@@ -20,7 +20,10 @@ public struct Node: Sendable {
     /// a reference proved unique by `isKnownUniquelyReferenced` (`Node.set(_:at:)`), so no other thread can be reading
     /// it, and never once the node has been shared.
     final class Storage: @unchecked Sendable {
-        var content: Content
+        /// What the node holds. Exempt from the runtime's exclusivity checks (`swift_beginAccess`, a call and an
+        /// access-set entry on every read and write): by the rule above a write happens only through the one
+        /// reference in existence, so no access can overlap it.
+        @exclusivity(unchecked) var content: Content
         /// Priorities are rare, so they live behind one word instead of inline in every node.
         private let priorityBox: PriorityBox?
         /// The Firebase hash once computed (see `Node+Hash.swift`). The slot costs one word per node, where a lock
@@ -33,6 +36,9 @@ public struct Node: Sendable {
         }
 
         var priority: Priority? { self.priorityBox?.value }
+
+        /// Whether the node has a priority, without copying it out of its box.
+        var hasPriority: Bool { self.priorityBox != nil }
     }
 
     /// What storage holds. A leaf is boxed so that this is one word and storage 40 bytes (a 48-byte allocation);

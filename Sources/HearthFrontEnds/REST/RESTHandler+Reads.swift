@@ -110,6 +110,10 @@ extension RESTHandler {
         if request.printMode == .silent {
             return HTTPResponse(status: 204, headers: headers)
         }
+        if headers.count == 0, request.method != .get {
+            // A write's answer (no JSONP, no download) carries exactly these fields: made once, not per answer.
+            return HTTPResponse(status: 200, headers: Self.jsonAnswerHeaders, body: body)
+        }
         var body = body
         // Room for the two fields every answer gets, in one allocation rather than two as the array grows.
         headers.reserveCapacity(headers.count + 2)
@@ -131,6 +135,11 @@ extension RESTHandler {
         headers.add("Access-Control-Allow-Origin", "*")
         return HTTPResponse(status: 200, headers: headers, body: body)
     }
+
+    /// The fields of a plain JSON answer, in the order `success` adds them.
+    static let jsonAnswerHeaders = HTTPHeaders([
+        ("Content-Type", "application/json; charset=utf-8"), ("Access-Control-Allow-Origin", "*"),
+    ])
 
     private static func isJavaScriptName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 128

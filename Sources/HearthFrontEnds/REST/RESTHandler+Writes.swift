@@ -127,23 +127,34 @@ extension RESTHandler {
         try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
         return WritePlan(mutations: mutations) { outcome in
             guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
-            // One buffer and one writer for the whole answer: a node and two arrays per member cost a REST star's
-            // reactor about a microsecond.
-            var writer = JSONWriter()
-            var body = [UInt8(ascii: "{")]
-            body.reserveCapacity(http.body.count + 2)
-            for (index, (key, mutation)) in zip(keys, Self.inOrder(of: mutations, resolved)).enumerated() {
+            // `print=silent` answers with no body: the echo is not written for it.
+            guard request.printMode != .silent else { return self.success(request, body: []) }
+            let ordered = Self.inOrder(of: mutations, resolved)
+            return self.success(request, body: Self.updateAnswer(keys: keys, ordered, capacity: http.body.count + 2))
+        }
+    }
+
+    /// A PATCH's answer: each member's key with the value it wrote (`ordered`, in the keys' order), as Firebase
+    /// echoes it. One buffer and one writer for the whole answer, each member read where it lies: a node and two
+    /// arrays per member cost a REST star's reactor about a microsecond, and copying each member out of its array
+    /// (as iterating, zipping or subscripting does) retains nodes the write loop's tree shares with other threads.
+    static func updateAnswer(keys: [String], _ ordered: [ResolvedMutation], capacity: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        var body = [UInt8(ascii: "{")]
+        body.reserveCapacity(capacity)
+        ordered.withUnsafeBufferPointer { members in
+            for index in 0..<min(keys.count, members.count) {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
-                writer.write(JSONValue.string(key), to: &body)
+                writer.write(JSONValue.string(keys[index]), to: &body)
                 body.append(UInt8(ascii: ":"))
-                switch mutation {
+                switch members[index] {
                 case .set(_, let node): writer.write(node, format: .plain, to: &body)
                 case .setPriority(_, let priority): body += Node.priorityJSON(priority)
                 }
             }
-            body.append(UInt8(ascii: "}"))
-            return self.success(request, body: body)
         }
+        body.append(UInt8(ascii: "}"))
+        return body
     }
 
     /// A PATCH body's members (keys sorted) and their mutations: read straight from the bytes
@@ -171,7 +182,12 @@ extension RESTHandler {
     /// already; a transaction across shards answers in its applying order (shallowest paths first), so each member
     /// is then found by its path and kind (the members' paths never overlap, so each names one).
     static func inOrder(of mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
-        let isSameOrder = zip(mutations, resolved).allSatisfy { Self.sameTarget($0, $1) }
+        // Each member compared where it lies (zipping or subscripting the arrays would copy, and retain, every one).
+        let isSameOrder = mutations.withUnsafeBufferPointer { mutations in
+            resolved.withUnsafeBufferPointer { resolved in
+                (0..<min(mutations.count, resolved.count)).allSatisfy { Self.sameTarget(mutations[$0], resolved[$0]) }
+            }
+        }
         guard !isSameOrder else { return resolved }
         var values: [Path: ResolvedMutation] = [:]
         var priorities: [Path: ResolvedMutation] = [:]
@@ -193,11 +209,14 @@ extension RESTHandler {
 
     /// Whether `resolved` is what `mutation` became: the same path, and both a value or both a priority.
     private static func sameTarget(_ mutation: Mutation, _ resolved: ResolvedMutation) -> Bool {
-        switch (mutation, resolved) {
-        case (.set(let path, _), .set(let other, _)), (.setPriority(let path, _), .setPriority(let other, _)):
-            path == other
-        default: false
+        // One enum matched at a time: a tuple of the two would be a copy of both, values and all.
+        switch mutation {
+        case .set(let path, _):
+            if case .set(let other, _) = resolved { return path == other }
+        case .setPriority(let path, _):
+            if case .setPriority(let other, _) = resolved { return path == other }
         }
+        return false
     }
 
     /// Runs a compare-and-set (a write with `if-match`) when `conditionalWrites` gives it its turn, and reports how

@@ -11,10 +11,14 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The first value of the field `name`, compared case-insensitively; `nil` when the field is absent.
     public subscript(name: String) -> String? {
-        for pair in self.pairs where Self.namesEqual(pair.name, name) {
-            return pair.value
+        // Each field's name is compared where it lies: iterating the pairs would copy every one, retaining its name
+        // and value (a REST write looks up about fifteen fields of its request).
+        self.pairs.withUnsafeBufferPointer { pairs in
+            for index in pairs.indices where Self.namesEqual(pairs[index].name, name) {
+                return pairs[index].value
+            }
+            return nil
         }
-        return nil
     }
 
     /// Every value of the field `name`, in arrival order.
@@ -68,12 +72,15 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// Whether the comma-separated list in field `name` holds `token`, compared case-insensitively
     /// (used for `Connection: close, Upgrade` and `Expect`).
     public func containsToken(_ token: String, in name: String) -> Bool {
-        for pair in self.pairs where Self.namesEqual(pair.name, name) {
-            for element in pair.value.split(separator: ",") {
-                if Self.namesEqual(Self.trimmed(element), token) { return true }
+        // Names compared where they lie, as `subscript(_:)` does; only a field of that name is split.
+        self.pairs.withUnsafeBufferPointer { pairs in
+            for index in pairs.indices where Self.namesEqual(pairs[index].name, name) {
+                for element in pairs[index].value.split(separator: ",") {
+                    if Self.namesEqual(Self.trimmed(element), token) { return true }
+                }
             }
+            return false
         }
-        return false
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {

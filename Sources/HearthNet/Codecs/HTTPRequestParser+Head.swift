@@ -71,15 +71,24 @@ extension HTTPRequestParser {
         guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
             throw .malformed("The request target is empty or contains control characters.")
         }
-        let version = String(decoding: versionBytes, as: UTF8.self)
-        guard version != "HTTP/1.1", version != "HTTP/1.0" else {
+        // The two versions served are told from the bytes and spelled as literals: no string is made for them.
+        let known: String? =
+            versionBytes.elementsEqual("HTTP/1.1".utf8)
+            ? "HTTP/1.1" : versionBytes.elementsEqual("HTTP/1.0".utf8) ? "HTTP/1.0" : nil
+        if let version = known {
             // Raw bytes that are not UTF-8 are refused as their percent-encoded form is, rather than replaced by
-            // U+FFFD, which would make distinct targets name one location.
-            guard let target = String(validating: targetBytes, as: UTF8.self) else {
+            // U+FFFD, which would make distinct targets name one location. An ASCII target (nearly every one) is
+            // UTF-8 as it is and skips the generic validation.
+            let isASCII = targetBytes.allSatisfy { $0 < 0x80 }
+            guard
+                let target = isASCII
+                    ? String(decoding: targetBytes, as: UTF8.self) : String(validating: targetBytes, as: UTF8.self)
+            else {
                 throw .malformed("The request target is not UTF-8; percent-encode its bytes as UTF-8.")
             }
             return (String(decoding: methodBytes, as: UTF8.self), target, version)
         }
+        let version = String(decoding: versionBytes, as: UTF8.self)
         let shape = Array(versionBytes)
         if shape.count == 8, shape.starts(with: Array("HTTP/".utf8)), shape[6] == UInt8(ascii: "."),
             Self.isDigit(shape[5]), Self.isDigit(shape[7])
@@ -166,11 +175,12 @@ extension HTTPRequestParser {
     /// One element of a `Content-Length` value, which must be a decimal number equal to `earlier` (the elements
     /// before it), if any.
     private static func sameLength(_ element: Substring, as earlier: Int?) throws(HTTPParserError) -> Int {
-        let digits = element.trimmingASCIIWhitespace()
-        guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy(Self.isDigit), let parsed = Int(digits)
-        else {
+        let digits = element.trimmingASCIIWhitespace().utf8
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(Self.isDigit) else {
             throw .malformed("Content-Length must be a decimal number of bytes.")
         }
+        // At most 18 digits: the value fits an Int, so it is summed from the bytes as they are.
+        let parsed = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         if let earlier, earlier != parsed {
             throw .malformed("The request has several different Content-Length values.")
         }
@@ -194,7 +204,7 @@ extension HTTPRequestParser {
         guard count <= 1 else {
             throw .malformed("The request has \(count) Host headers; send exactly one.")
         }
-        if let host = first, host.contains(",") {
+        if let host = first, host.utf8.contains(UInt8(ascii: ",")) {
             throw .malformed("The Host header \"\(host)\" lists several hosts; send exactly one.")
         }
     }
@@ -220,11 +230,18 @@ extension HTTPRequestParser {
 }
 
 extension Substring {
-    /// The substring without leading and trailing spaces and tabs.
+    /// The substring without leading and trailing spaces and tabs, trimmed over its bytes (a space or tab is one
+    /// byte, so the ends stay on character boundaries) rather than its characters.
     fileprivate func trimmingASCIIWhitespace() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
+        let bytes = self.utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { bytes.formIndex(after: &start) }
+        while start < end {
+            let last = bytes.index(before: end)
+            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
+            end = last
+        }
+        return self[start..<end]
     }
 }

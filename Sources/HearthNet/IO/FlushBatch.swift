@@ -28,23 +28,12 @@ package enum FlushBatch {
         }
     }
 
-    /// Runs `body` once what the batch gathered has been handed to the reactors (at once outside a batch): for what
-    /// must not happen before a command sent with `send(_:to:)` is queued, such as counting a reply as delivered.
-    static func afterSending(_ body: @escaping @Sendable () -> Void) {
-        if let batch = Self.current {
-            batch.add(afterwards: body)
-        } else {
-            body()
-        }
-    }
-
     /// The connections whose writer asked for a flush during the batch, each once (a writer asks again only after
     /// its reactor has begun flushing), and the other commands handed over in it, in the order they came.
     final class Collector: Sendable {
         private struct Pending {
             var flushes: [(inbox: ReactorInbox, connectionID: UInt64)] = []
             var commands: [(inbox: ReactorInbox, command: ReactorInbox.Command)] = []
-            var afterwards: [@Sendable () -> Void] = []
         }
 
         private let pending = Lock(Pending())
@@ -57,13 +46,8 @@ package enum FlushBatch {
             self.pending.withLock { $0.commands.append((inbox, command)) }
         }
 
-        func add(afterwards body: @escaping @Sendable () -> Void) {
-            self.pending.withLock { $0.afterwards.append(body) }
-        }
-
         /// Sends each reactor what the batch gathered for it in one hand-off, so it sees the whole batch in one
-        /// turn: its commands in the order they came, then one flush naming each of its connections; then runs what
-        /// waited for that (`afterSending`).
+        /// turn: its commands in the order they came, then one flush naming each of its connections.
         func flush() {
             let pending = self.pending.withLock { pending in
                 defer { pending = Pending() }
@@ -86,7 +70,6 @@ package enum FlushBatch {
                 }
                 inbox.send(contentsOf: all)
             }
-            for body in pending.afterwards { body() }
         }
     }
 }

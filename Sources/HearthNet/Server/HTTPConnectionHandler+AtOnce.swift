@@ -12,10 +12,10 @@ extension HTTPConnectionHandler {
         let connectionID = connection.id
         let outstanding = self.outstanding
         let isTaken = self.application.handleAtOnce(batch: requests) { replies in
-            // Replies given while the write loop answers a turn reach each reactor together, in one wake-up.
-            FlushBatch.send(
-                .message(connectionID: connectionID, HTTPBatchReply(batch: number, replies: replies)), to: inbox)
-            FlushBatch.afterSending { outstanding.end() }
+            // Replies given while the write loop answers a turn reach each reactor together, in one wake-up; the
+            // batch leaves the outstanding count once they reached its connection's handler (or were discarded).
+            let reply = HTTPBatchReply(batch: number, replies: replies, outstanding: outstanding)
+            FlushBatch.send(.message(connectionID: connectionID, reply), to: inbox)
         }
         guard isTaken else {
             self.outstanding.end()

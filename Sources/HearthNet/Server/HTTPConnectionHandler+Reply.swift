@@ -174,9 +174,14 @@ struct HTTPBatchReply: ConnectionMessage {
     /// The batch's number on its connection (`ReactorRequest.batch`).
     let batch: UInt64
     let replies: [HTTPReply]
+    /// For a batch taken at once (`takeAtOnce`): the count the server waits for at shutdown, which the batch leaves
+    /// once its replies reached the handler (`HTTPConnectionHandler.handle`) or were discarded, on the reactor —
+    /// so the thread that answers hands over one message per batch and nothing else.
+    var outstanding: OutstandingReplies?
 
     func discard() {
         for reply in self.replies { reply.discard() }
+        self.outstanding?.end()
     }
 }
 

@@ -226,6 +226,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
     func handle(_ message: any ConnectionMessage, on connection: Connection) {
         if let batch = message as? HTTPBatchReply {
             self.deliver(batch.replies, of: batch.batch, on: connection)
+            batch.outstanding?.end()
         } else if let ordered = message as? HTTPBatchOrdered {
             self.batchOrdered(ordered.batch, on: connection)
         } else {

@@ -1,6 +1,8 @@
 /// The file operations storage needs, behind a seam so tests can inject torn writes, short writes and failed fsyncs.
 ///
 /// Rules every implementation keeps: `write` may write fewer bytes than asked (callers loop through `writeAll`);
+/// a positioned write goes to its offset (the file grows when it ends past the end) and never moves the position
+/// `read` continues from;
 /// every failure throws a `StorageError` with code `.io` naming the operation and the path; `synchronize` returns
 /// only once the file's data (and, with `metadata`, its metadata) is on stable storage.
 package protocol FileSystem: Sendable {
@@ -8,6 +10,9 @@ package protocol FileSystem: Sendable {
     func open(_ path: String, mode: FileOpenMode) throws(StorageError) -> FileHandle
     /// Writes a prefix of `bytes` at the end of the file and returns how many bytes were written (at least 1).
     func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> Int
+    /// Writes a prefix of `bytes` at `offset` of a file opened `.positioned` or `.createNewPositioned` (`pwrite`)
+    /// and returns how many bytes were written (at least 1).
+    func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StorageError) -> Int
     /// Reads up to `buffer.count` bytes at the current position; 0 means end of file.
     func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int
     /// The file's current size in bytes.
@@ -43,6 +48,23 @@ extension FileSystem {
         while written < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[written...])
             let count = try self.write(handle, rest)
+            guard count > 0 else {
+                throw StorageError(
+                    .io,
+                    "Could not write to \(handle.path): the file system accepted no bytes. Check free disk space.",
+                    path: handle.path
+                )
+            }
+            written += count
+        }
+    }
+
+    /// Writes every byte of `bytes` at `offset`, looping over short writes. O(n).
+    package func writeAll(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StorageError) {
+        var written = 0
+        while written < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[written...])
+            let count = try self.write(handle, rest, at: offset + written)
             guard count > 0 else {
                 throw StorageError(
                     .io,

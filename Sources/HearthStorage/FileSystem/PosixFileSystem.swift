@@ -11,6 +11,8 @@ package struct PosixFileSystem: FileSystem {
         case .read: flags = O_RDONLY | O_CLOEXEC
         case .append: flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
         case .createNew: flags = O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC
+        case .positioned: flags = O_WRONLY | O_CREAT | O_CLOEXEC
+        case .createNewPositioned: flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
         }
         let descriptor = try Self.retrying("open", path) { Glibc.open(path, flags, 0o644) }
         return FileHandle(descriptor: descriptor, path: path)
@@ -18,6 +20,14 @@ package struct PosixFileSystem: FileSystem {
 
     package func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> Int {
         try Self.retrying("write", handle.path) { Glibc.write(handle.descriptor, bytes.baseAddress, bytes.count) }
+    }
+
+    package func write(
+        _ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: Int
+    ) throws(StorageError) -> Int {
+        try Self.retrying("pwrite", handle.path) {
+            pwrite(handle.descriptor, bytes.baseAddress, bytes.count, off_t(offset))
+        }
     }
 
     package func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {

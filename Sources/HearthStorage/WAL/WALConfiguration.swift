@@ -12,6 +12,12 @@ public struct WALConfiguration: Sendable {
     public var batchWindowMicroseconds: Int = 1500
     /// With `.batch`, a batch is written at once when this many payload bytes are pending, window or not.
     public var batchMaximumBytes: Int = 4 * 1024 * 1024
+    /// With `.batch` or `.always`, how many bytes of zeros the writer writes ahead of the segment's end at a time,
+    /// between batches, once less than half of that is left: an fdatasync after an append into blocks that already
+    /// hold zeros flushes the data only, not the file's size and extents through the file system's journal. A
+    /// segment is cut to its written length when it is rolled or closed, and recovery takes a zero tail as the log's
+    /// clean end. 0 turns it off (appends extend the file, as with fsync `.off`, where no sync would gain).
+    public var zeroAheadBytes: Int = 1024 * 1024
     /// Who writes the records: a dedicated thread unless a simulation drives the log by hand.
     public var writer: WALWriterMode = .dedicatedThread
 

@@ -5,6 +5,12 @@
 /// frame anywhere after it: the writer died mid-batch, nothing after that point was acknowledged, and the file is cut
 /// there. Anything else — a bad frame followed by a valid one, a bad frame in an earlier segment, or an LSN gap —
 /// throws `StorageError.Code.damagedSegment`, because dropping it could lose acknowledged writes.
+///
+/// A zero tail is the clean end of the last segment: where the next frame would start, every byte to the file's end
+/// is zero (the writer's zeros ahead of its records, `WALConfiguration.zeroAheadBytes`, whole or as a crash left a
+/// prefix of them). No frame starts with a zero header (its LSN is at least 1), so the records end there; the file
+/// keeps its zeros for the writer to fill. Zeros followed by anything else are judged as a torn or damaged frame,
+/// as before: zeros before a valid frame never end the log.
 package enum WALRecovery {
     /// What the scan found.
     package struct Outcome: Sendable, Hashable {
@@ -12,8 +18,10 @@ package enum WALRecovery {
         package var segments: [WALSegment]
         /// The LSN of the last valid record, or `segments[0].firstLSN - 1` when the log holds none.
         package var lastLSN: UInt64
-        /// The size of the last segment after any truncation.
+        /// The end of the last segment's records (its size after any truncation, less a zero tail).
         package var lastSegmentSize: Int
+        /// The last segment's file size: `lastSegmentSize` plus its zero tail.
+        package var lastSegmentFileSize: Int
         /// Where the last segment was cut because of a torn tail, when it was.
         package var truncatedTailOffset: Int?
     }
@@ -25,7 +33,8 @@ package enum WALRecovery {
     ) throws(StorageError) -> Outcome {
         let segments = try Self.segments(in: directory, fileSystem: fileSystem)
         guard let first = segments.first else {
-            return Outcome(segments: [], lastLSN: 0, lastSegmentSize: 0, truncatedTailOffset: nil)
+            return Outcome(
+                segments: [], lastLSN: 0, lastSegmentSize: 0, lastSegmentFileSize: 0, truncatedTailOffset: nil)
         }
         guard first.firstLSN >= 1 else {
             throw Self.damaged(first.path, offset: 0, expectedLSN: 1)
@@ -35,6 +44,7 @@ package enum WALRecovery {
             segments: segments,
             lastLSN: first.firstLSN - 1,
             lastSegmentSize: 0,
+            lastSegmentFileSize: 0,
             truncatedTailOffset: nil
         )
         for (index, segment) in segments.enumerated() {
@@ -51,8 +61,10 @@ package enum WALRecovery {
             let end = try scanned.get()
             if isLast {
                 outcome.lastSegmentSize = end
-                if end < bytes.count {
+                outcome.lastSegmentFileSize = bytes.count
+                if end < bytes.count && !Self.isZeroTail(bytes, from: end) {
                     try Self.truncate(segment.path, to: end, fileSystem: fileSystem)
+                    outcome.lastSegmentFileSize = end
                     outcome.truncatedTailOffset = end
                 }
             }
@@ -90,6 +102,9 @@ package enum WALRecovery {
                 expected += 1
                 offset = end
             case .incomplete, .corrupt:
+                if isLast && Self.isZeroTail(bytes, from: offset) {
+                    return offset
+                }
                 guard isLast, !WALFrame.hasValidFrame(bytes, after: offset) else {
                     throw Self.damaged(segment.path, offset: offset, expectedLSN: expected)
                 }
@@ -97,6 +112,11 @@ package enum WALRecovery {
             }
         }
         return offset
+    }
+
+    /// Whether every byte of `bytes` from `offset` on is zero: a zero tail, the log's clean end. O(tail).
+    private static func isZeroTail(_ bytes: some Collection<UInt8>, from offset: Int) -> Bool {
+        bytes.dropFirst(offset).allSatisfy { $0 == 0 }
     }
 
     private static func truncate(_ path: String, to size: Int, fileSystem: any FileSystem) throws(StorageError) {

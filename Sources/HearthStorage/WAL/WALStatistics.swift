@@ -10,6 +10,8 @@ public struct WALStatistics: Sendable, Hashable {
     public var records: UInt64 = 0
     /// Bytes written, framing included.
     public var bytes: UInt64 = 0
+    /// Zeros written ahead of the segments' ends (`WALConfiguration.zeroAheadBytes`).
+    public var zeroedBytes: UInt64 = 0
 
     /// All counters at zero.
     public init() {}

@@ -56,7 +56,9 @@ extension WriteAheadLog {
         }
     }
 
-    /// Writes a batch, or stops the writer; false once the writer has stopped (after `.exit` or a failure).
+    /// Writes a batch, or stops the writer; false once the writer has stopped (after `.exit` or a failure). After a
+    /// batch is published (its waiters resumed), zeros ahead of the segment's end when they run short, so the
+    /// next batch waits behind at most one chunk of them.
     private func carryOut(_ step: WriterStep, writer: SegmentWriter) -> Bool {
         switch step {
         case .sleep, .gather:
@@ -71,6 +73,14 @@ extension WriteAheadLog {
                 return false
             }
             self.publish(lsns, writer: writer)
+            do {
+                try writer.zeroAhead()
+            } catch {
+                writer.abandon()
+                self.fail(error)
+                self.stopWriter(writer)
+                return false
+            }
             return true
         case .exit:
             let isFailed = self.state.withLock { $0.failure != nil }

@@ -56,6 +56,7 @@ public final class WriteAheadLog: Sendable {
         let writer = try SegmentWriter(
             segment: active,
             size: outcome.lastSegmentSize,
+            fileSize: outcome.lastSegmentFileSize,
             isNew: outcome.segments.isEmpty,
             directory: directory,
             configuration: configuration,

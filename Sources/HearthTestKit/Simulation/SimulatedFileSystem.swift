@@ -5,21 +5,52 @@ import HearthSystem
 /// file is synced, a new, renamed or removed name only once its directory is synced, and `crash` returns the disk a
 /// restarted machine finds.
 ///
-/// What survives a crash: every file's synced bytes, plus a prefix of its unsynced bytes whose length the caller's
-/// seeded generator picks (writes reach the platter in order, and the last one may stop anywhere, tearing a
-/// record), whose last few bytes may come back as garbage; and the names as of each directory's last sync. The
+/// What survives a crash: every file's synced bytes, plus a prefix of its unsynced writes — appended or positioned,
+/// zeros written ahead of a log's end as well as records — whose length in bytes the caller's seeded generator
+/// picks (writes reach the platter in order, and the last one may stop anywhere, tearing a record or leaving a
+/// zeroed region half written), whose last few bytes may come back as garbage; and the names as of each
+/// directory's last sync. A truncation is durable at once. The
 /// storage layer must recognise the torn or garbled tail by its checksums and cut it off. `corrupt` damages synced
 /// bytes (bit rot), which recovery must refuse rather than skip. Directories themselves are durable as soon as they
 /// are created. After `crash`, this instance is dead: every call fails, as a dead machine's would.
 package final class SimulatedFileSystem: FileSystem, Sendable {
+    /// One file: what a running machine reads, what the last sync made durable, and the writes since, in order.
     private struct File {
         var bytes: [UInt8] = []
-        var durable = 0
+        var durableBytes: [UInt8] = []
+        var unsynced: [(offset: Int, bytes: [UInt8])] = []
+
+        /// Writes `source` at `offset` of `target`, filling a gap past its end with zeros (a hole reads as zeros).
+        static func place(_ source: some Collection<UInt8>, at offset: Int, in target: inout [UInt8]) {
+            if target.count < offset {
+                target.append(contentsOf: repeatElement(0, count: offset - target.count))
+            }
+            let overlap = min(source.count, target.count - offset)
+            target.replaceSubrange(offset..<(offset + overlap), with: source.prefix(overlap))
+            target.append(contentsOf: source.dropFirst(overlap))
+        }
+
+        /// The file a restarted machine finds: the synced bytes, then the first `kept` bytes of the unsynced writes
+        /// in order, and where those kept bytes landed (for garbling the last of them).
+        func survivor(keeping kept: Int) -> (bytes: [UInt8], landed: [Range<Int>]) {
+            var image = self.durableBytes
+            var landed: [Range<Int>] = []
+            var remaining = kept
+            for write in self.unsynced where remaining > 0 {
+                let count = min(write.bytes.count, remaining)
+                Self.place(write.bytes.prefix(count), at: write.offset, in: &image)
+                landed.append(write.offset..<(write.offset + count))
+                remaining -= count
+            }
+            return (image, landed)
+        }
     }
 
     private struct OpenFile {
         var file: Int
         var position: Int
+        /// Opened `.positioned` or `.createNewPositioned`: written with `write(_:_:at:)` only.
+        var isPositioned: Bool
     }
 
     private struct State {
@@ -60,21 +91,31 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
             next.durableNames = state.durableNames
             next.nextFile = state.nextFile
             for id in Set(state.durableNames.values).sorted() {
-                guard var file = state.contents[id] else { continue }
-                let unsynced = file.bytes.count - file.durable
+                guard let file = state.contents[id] else { continue }
+                let unsynced = file.unsynced.reduce(0) { $0 + $1.bytes.count }
                 let kept = unsynced > 0 ? Int.random(in: 0...unsynced, using: &random) : 0
-                file.bytes.removeLast(unsynced - kept)
+                var (bytes, landed) = file.survivor(keeping: kept)
                 if kept > 0 && Double.random(in: 0..<1, using: &random) < garbleRate {
-                    for offset in (file.bytes.count - min(kept, 8))..<file.bytes.count {
-                        file.bytes[offset] = UInt8.random(in: 0...255, using: &random)
+                    for offset in Self.lastOffsets(min(kept, 8), of: landed) {
+                        bytes[offset] = UInt8.random(in: 0...255, using: &random)
                     }
                 }
-                file.durable = file.bytes.count
-                next.contents[id] = file
+                next.contents[id] = File(bytes: bytes, durableBytes: bytes)
             }
             return next
         }
         return SimulatedFileSystem(survivor)
+    }
+
+    /// The file offsets of the last `count` bytes written by `landed` (writes in order), ascending.
+    private static func lastOffsets(_ count: Int, of landed: [Range<Int>]) -> [Int] {
+        var offsets: [Int] = []
+        for range in landed.reversed() {
+            for offset in range.reversed() where offsets.count < count {
+                offsets.append(offset)
+            }
+        }
+        return offsets.reversed()
     }
 
     /// From now on syncs do nothing: the machine is losing power in the middle of writing, so what it writes now
@@ -88,8 +129,12 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
     @discardableResult
     package func corrupt(_ path: String, using random: inout some RandomNumberGenerator) -> Bool {
         self.state.withLock { state in
-            guard let id = state.names[path], var file = state.contents[id], file.durable > 0 else { return false }
-            file.bytes[Int.random(in: 0..<file.durable, using: &random)] ^= 0xFF
+            guard let id = state.names[path], var file = state.contents[id], !file.durableBytes.isEmpty else {
+                return false
+            }
+            let offset = Int.random(in: 0..<file.durableBytes.count, using: &random)
+            file.durableBytes[offset] ^= 0xFF
+            if offset < file.bytes.count { file.bytes[offset] ^= 0xFF }
             state.contents[id] = file
             return true
         }
@@ -102,13 +147,13 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
         try self.withLiveState(path) { state throws(StorageError) in
             let id: Int
             switch (mode, state.names[path]) {
-            case (.read, let existing?), (.append, let existing?):
+            case (.read, let existing?), (.append, let existing?), (.positioned, let existing?):
                 id = existing
-            case (.createNew, _?):
+            case (.createNew, _?), (.createNewPositioned, _?):
                 throw StorageError(.io, "open \(path): the file exists", path: path)
             case (.read, nil):
                 throw StorageError(.io, "open \(path): no such file", path: path)
-            case (.append, nil), (.createNew, nil):
+            case (.append, nil), (.createNew, nil), (.positioned, nil), (.createNewPositioned, nil):
                 guard state.directories.contains(Self.directory(of: path)) else {
                     throw StorageError(.io, "open \(path): no such directory", path: path)
                 }
@@ -119,14 +164,34 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
             }
             let descriptor = state.nextDescriptor
             state.nextDescriptor += 1
-            state.open[descriptor] = OpenFile(file: id, position: 0)
+            let isPositioned = mode == .positioned || mode == .createNewPositioned
+            state.open[descriptor] = OpenFile(file: id, position: 0, isPositioned: isPositioned)
             return FileHandle(descriptor: descriptor, path: path)
         }
     }
 
     package func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> Int {
         try self.withFile(handle) { state, open throws(StorageError) in
-            state.contents[open.file]?.bytes.append(contentsOf: bytes)
+            guard !open.isPositioned, var file = state.contents[open.file] else {
+                throw StorageError(.io, "write \(handle.path): opened for positioned writes", path: handle.path)
+            }
+            file.unsynced.append((file.bytes.count, Array(bytes)))
+            file.bytes.append(contentsOf: bytes)
+            state.contents[open.file] = file
+            return bytes.count
+        }
+    }
+
+    package func write(
+        _ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: Int
+    ) throws(StorageError) -> Int {
+        try self.withFile(handle) { state, open throws(StorageError) in
+            guard open.isPositioned, offset >= 0, var file = state.contents[open.file] else {
+                throw StorageError(.io, "pwrite \(handle.path): not opened for writes at \(offset)", path: handle.path)
+            }
+            file.unsynced.append((offset, Array(bytes)))
+            File.place(bytes, at: offset, in: &file.bytes)
+            state.contents[open.file] = file
             return bytes.count
         }
     }
@@ -135,7 +200,10 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
         try self.withFile(handle) { state, open throws(StorageError) in
             let bytes = state.contents[open.file]?.bytes ?? []
             let count = min(buffer.count, max(0, bytes.count - open.position))
-            for offset in 0..<count { buffer[offset] = bytes[open.position + offset] }
+            bytes.withUnsafeBytes { source in
+                buffer.copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[open.position..<(open.position + count)]))
+            }
             state.open[handle.descriptor]?.position += count
             return count
         }
@@ -147,8 +215,10 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
 
     package func synchronize(_ handle: FileHandle, metadata: Bool) throws(StorageError) {
         try self.withFile(handle) { state, open throws(StorageError) in
-            guard !state.losesSyncs, let count = state.contents[open.file]?.bytes.count else { return }
-            state.contents[open.file]?.durable = count
+            guard !state.losesSyncs, var file = state.contents[open.file] else { return }
+            file.durableBytes = file.bytes
+            file.unsynced.removeAll()
+            state.contents[open.file] = file
         }
     }
 
@@ -156,7 +226,10 @@ package final class SimulatedFileSystem: FileSystem, Sendable {
         try self.withFile(handle) { state, open throws(StorageError) in
             guard var file = state.contents[open.file], size <= file.bytes.count else { return }
             file.bytes.removeLast(file.bytes.count - size)
-            file.durable = min(file.durable, size)
+            file.durableBytes.removeLast(max(0, file.durableBytes.count - size))
+            file.unsynced = file.unsynced.compactMap { write in
+                write.offset < size ? (write.offset, Array(write.bytes.prefix(size - write.offset))) : nil
+            }
             state.contents[open.file] = file
         }
     }

@@ -25,6 +25,34 @@ import Testing
         #expect(throws: StorageError.self) { try disk.readAll("/d/kept") }
     }
 
+    /// Positioned writes (zeros ahead, then records over them) survive a crash as an in-order prefix of the
+    /// unsynced writes: never a later write without every earlier one.
+    @Test func positionedWritesSurviveAsAPrefixInOrder() throws {
+        for seed in UInt64(1)...30 {
+            let disk = SimulatedFileSystem()
+            try disk.createDirectories("/d")
+            let file = try disk.open("/d/f", mode: .createNewPositioned)
+            try ([1, 2] as [UInt8]).withUnsafeBytes { try disk.writeAll(file, $0, at: 0) }
+            try disk.synchronize(file, metadata: false)
+            try [UInt8](repeating: 0, count: 6).withUnsafeBytes { try disk.writeAll(file, $0, at: 2) }
+            try ([3, 4, 5] as [UInt8]).withUnsafeBytes { try disk.writeAll(file, $0, at: 2) }
+            #expect(try disk.readAll("/d/f") == [1, 2, 3, 4, 5, 0, 0, 0])
+            try disk.synchronizeDirectory("/d")
+            var random = SeededRandom(seed: seed)
+            let bytes = try disk.crash(using: &random, garbleRate: 0).readAll("/d/f")
+            let possible: [[UInt8]] =
+                (0...6).map { [1, 2] + Array(repeating: 0, count: $0) }
+                + (1...3).map { [1, 2] + Array([3, 4, 5].prefix($0)) + Array(repeating: 0, count: 6 - $0) }
+            #expect(possible.contains(bytes), "seed \(seed): \(bytes)")
+        }
+        let disk = SimulatedFileSystem()
+        try disk.createDirectories("/d")
+        let appending = try disk.open("/d/a", mode: .append)
+        #expect(throws: StorageError.self) {
+            try ([1] as [UInt8]).withUnsafeBytes { try disk.writeAll(appending, $0, at: 0) }
+        }
+    }
+
     @Test func aRenameIsDurableOnlyOnceItsDirectoryIsSynced() throws {
         let disk = SimulatedFileSystem()
         try disk.createDirectories("/d")

@@ -184,6 +184,21 @@ import Testing
         #expect(request.body == "ok".bytes)
     }
 
+    /// A `Content-Length` list's elements may carry spaces and tabs around them (trimmed over their bytes); digits
+    /// broken by a space, or elements that differ, are refused.
+    @Test func readsContentLengthListsWithWhitespaceAroundTheirElements() {
+        let input = "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2 ,\t 2\r\n\r\nok"
+        guard case .request(let request) = parseAll(input.bytes).first else {
+            Issue.record("a Content-Length list with whitespace was refused")
+            return
+        }
+        #expect(request.body == "ok".bytes)
+        for value in ["1 2", "2, 3", " , 2", "2,"] {
+            let refused = "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \(value)\r\n\r\nok"
+            #expect(parseAll(refused.bytes) == [.failure(code: .malformedRequest, status: 400)], "\(value)")
+        }
+    }
+
     @Test func answersOtherHTTPVersionsWith505() {
         #expect(parseAll("GET / HTTP/2.0\r\n\r\n".bytes) == [.failure(code: .unsupportedVersion, status: 505)])
     }

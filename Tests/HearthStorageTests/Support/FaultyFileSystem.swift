@@ -11,6 +11,8 @@ final class FaultyFileSystem: FileSystem {
         var maximumWriteChunk: Int?
         /// Bytes that can still be written; the write that crosses the limit writes a prefix, then writes fail.
         var remainingWriteBytes: Int?
+        /// A write of more bytes than this fails whole (a disk with room for a batch but not a chunk of zeros).
+        var failingWritesAbove: Int?
         var synchronizations = 0
         var writes = 0
     }
@@ -27,8 +29,20 @@ final class FaultyFileSystem: FileSystem {
     }
 
     func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer) throws(StorageError) -> Int {
+        let allowed = try self.allowedCount(of: bytes, handle)
+        return try self.base.write(handle, UnsafeRawBufferPointer(rebasing: bytes[..<allowed]))
+    }
+
+    func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StorageError) -> Int {
+        let allowed = try self.allowedCount(of: bytes, handle)
+        return try self.base.write(handle, UnsafeRawBufferPointer(rebasing: bytes[..<allowed]), at: offset)
+    }
+
+    /// How many of `bytes` the plan lets the next write take; throws once the plan's byte budget is spent.
+    private func allowedCount(of bytes: UnsafeRawBufferPointer, _ handle: FileHandle) throws(StorageError) -> Int {
         let allowed: Int? = self.plan.withLock { plan in
             plan.writes += 1
+            if let limit = plan.failingWritesAbove, bytes.count > limit { return nil }
             var count = min(bytes.count, plan.maximumWriteChunk ?? bytes.count)
             if let remaining = plan.remainingWriteBytes {
                 count = min(count, remaining)
@@ -40,7 +54,7 @@ final class FaultyFileSystem: FileSystem {
         guard let allowed else {
             throw StorageError(.io, "injected write failure on \(handle.path)", path: handle.path)
         }
-        return try self.base.write(handle, UnsafeRawBufferPointer(rebasing: bytes[..<allowed]))
+        return allowed
     }
 
     func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
