@@ -35,9 +35,18 @@ public enum BinaryWriter {
     public static func appendPath(_ path: Path, to bytes: inout [UInt8]) {
         let length = path.keys.reduce(max(path.count - 1, 0)) { $0 + $1.string.utf8.count }
         Self.append(UInt16(truncatingIfNeeded: length), to: &bytes)
-        for (index, key) in path.keys.enumerated() {
+        // By index, and each key's bytes appended in one piece (every mutation of a log record passes here):
+        // appending a string's UTF-8 view copied it byte by byte through the view's iterator.
+        for index in path.keys.indices {
             if index > 0 { bytes.append(UInt8(ascii: "/")) }
-            bytes.append(contentsOf: key.string.utf8)
+            Self.appendUTF8(of: path.keys[index].string, to: &bytes)
         }
+    }
+
+    /// `text`'s UTF-8, with no length: in one copy when the string holds its bytes in one piece (a native string
+    /// always does), else byte by byte.
+    private static func appendUTF8(of text: String, to bytes: inout [UInt8]) {
+        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if appended == nil { bytes.append(contentsOf: text.utf8) }
     }
 }

@@ -217,7 +217,10 @@ extension Coordinator {
     /// parsed from a realtime message keep no text and count nothing: the message size limit bounds them.
     static func fitsOneRecord(_ mutations: [Mutation]) -> Bool {
         var bytes = 0
-        for case .set(_, let value) in mutations { bytes += value.sourceJSON?.count ?? 0 }
+        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
+        for index in mutations.indices {
+            if case .set(_, let value) = mutations[index] { bytes += value.sourceJSON?.count ?? 0 }
+        }
         return bytes <= Self.togetherByteLimit
     }
 

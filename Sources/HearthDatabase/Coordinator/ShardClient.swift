@@ -74,7 +74,8 @@ package struct LocalShardClient: ShardClient {
         spineValues: [Path: Node]
     ) async throws -> ShardActor.CommitTogetherOutcome {
         try await self.actors[anchor].commitTogether(
-            transaction, participants: parts.map { self.actors[$0.shard] }, intents: parts.map(\.intent),
+            transaction, participants: parts.map { self.actors[$0.shard] },
+            parts: parts.map { .commit(transaction, $0.intent) },
             spineValues: spineValues)
     }
 

@@ -59,11 +59,13 @@ package final class WriteDecider: Sendable {
 
     /// Decides every write of `batch` (on the loop thread, in its turn).
     func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
-        // By index: each write is read where the batch holds it (enumerated, each was copied out whole).
-        for index in batch.writes.indices {
+        // By index: each write is read where the batch holds it (enumerated, each was copied out whole), from the
+        // array held here once (read through the batch each time, each write was copied out whole again).
+        let writes = batch.writes
+        for index in writes.indices {
             if self.joinDetour(batch, index) { continue }
-            switch self.decide(batch.writes[index]) {
-            case .ordered(let pending) where batch.writes[index].recheck != nil && pending.isStale:
+            switch self.decide(writes[index]) {
+            case .ordered(let pending) where writes[index].recheck != nil && pending.isStale:
                 self.startDetour(batch, index)
             case .ordered(let pending):
                 turn.add(pending, batch: batch, index: index)
@@ -83,7 +85,10 @@ package final class WriteDecider: Sendable {
         }
         // Each mutation's shard, hashed once: nil for a spine path, which every shard holds a copy of.
         let router = self.coordinator.router
-        let owners = write.mutations.map { router.shard(namespace: write.namespace, path: $0.path) }
+        // By index: each mutation is read where the write holds it (mapped, each was copied out whole).
+        let owners = write.mutations.indices.map {
+            router.shard(namespace: write.namespace, path: write.mutations[$0].path)
+        }
         do {
             if write.conditions.isEmpty, !owners.contains(nil) {
                 if case let only?? = owners.first, owners.allSatisfy({ $0 == only }) {
@@ -135,8 +140,8 @@ package final class WriteDecider: Sendable {
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
         guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
         let decision = try self.commitTogether(
-            id, anchor: anchor, participants: parts.map { self.shards[$0.shard] }, intents: parts.map(\.intent),
-            spineValues: machine.spineValues)
+            id, anchor: anchor, participants: parts.map { self.shards[$0.shard] },
+            parts: parts.map { .commit(id, $0.intent) }, spineValues: machine.spineValues)
         if case .ordered = decision { machine.onCommittedTogether() }
         return decision
     }
@@ -154,18 +159,22 @@ package final class WriteDecider: Sendable {
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
         let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
-        let intents = participants.map { shard in
+        let id = self.coordinator.nextTransactionID()
+        // Each part made as the entry its shard logs, once: applied and encoded as it is, never copied into one.
+        let parts = participants.map { shard -> ShardEntry in
+            // Sized to the part exactly: the array is allocated once, no larger than it holds.
             var mutations: [Mutation] = []
-            mutations.reserveCapacity(owners.count)
+            mutations.reserveCapacity(owners.reduce(0) { $1 == shard ? $0 + 1 : $0 })
             for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
-            return ShardIntent(
-                write: ShardWrite(
-                    namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
-                plan: plan)
+            return .commit(
+                id,
+                ShardIntent(
+                    write: ShardWrite(
+                        namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
+                    plan: plan))
         }
         return try self.commitTogether(
-            self.coordinator.nextTransactionID(), anchor: anchor, participants: participants.map { self.shards[$0] },
-            intents: intents, spineValues: [:])
+            id, anchor: anchor, participants: participants.map { self.shards[$0] }, parts: parts, spineValues: [:])
     }
 
     /// Moves the distinct values of the sorted `values` to its front, in order; returns where the rest begins.
@@ -178,14 +187,14 @@ package final class WriteDecider: Sendable {
         return end
     }
 
-    /// Commits transaction `id`'s parts (`intents`, each with its shard's actor in `participants`) at once on
-    /// `anchor`; a detour when a participant is obstructed.
+    /// Commits transaction `id`'s parts (`parts`, each its shard's `ShardEntry.commit`, with its shard's actor in
+    /// `participants`) at once on `anchor`; a detour when a participant is obstructed.
     private func commitTogether(
-        _ id: TransactionID, anchor: Int, participants: [ShardActor], intents: [ShardIntent],
+        _ id: TransactionID, anchor: Int, participants: [ShardActor], parts: [ShardEntry],
         spineValues: [Path: Node]
     ) throws -> Decision {
         let outcome = try self.shards[anchor].assumeIsolated { anchor in
-            try anchor.commitTogether(id, participants: participants, intents: intents, spineValues: spineValues)
+            try anchor.commitTogether(id, participants: participants, parts: parts, spineValues: spineValues)
         }
         guard case .committed(let logged, let resolved) = outcome else { return .detour }
         return .ordered(

@@ -13,11 +13,11 @@ struct WriteTurn {
     /// Where the decided writes were logged.
     private var positions: [ShardLogPosition] = []
 
-    /// Adds write `index` of `batch`, decided as `write`.
-    mutating func add(_ write: PendingWrite, batch: WriteBatch, index: Int) {
+    /// Adds write `index` of `batch`, decided as `write` (taken, not copied: the turn keeps the decider's value).
+    mutating func add(_ write: consuming PendingWrite, batch: WriteBatch, index: Int) {
         write.awaitIndexes(in: &self.awaited)
         if case .committed(let logged, _) = write.state { self.positions += logged }
-        self.decided.append((write, batch, index))
+        self.decided.append((consume write, batch, index))
     }
 
     /// Waits, without a task, for every decided write to be shown (so committed); then answers each. A log that

@@ -64,17 +64,18 @@ extension Mutation {
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         var resolved: [ResolvedMutation] = []
         resolved.reserveCapacity(mutations.count)
-        for mutation in mutations {
-            let base = mutation.serverValueBase(in: tree)
+        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
+        for index in mutations.indices {
+            let base = mutations[index].serverValueBase(in: tree)
             if let base {
-                switch mutation {
+                switch mutations[index] {
                 case .set(let path, let value), .setPriority(let path, let value):
                     if let relative = value.unrepresentableIncrement(existing: base) {
                         return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
                     }
                 }
             }
-            resolved.append(mutation.resolved(against: base, now: now))
+            resolved.append(mutations[index].resolved(against: base, now: now))
         }
         return .success(resolved)
     }

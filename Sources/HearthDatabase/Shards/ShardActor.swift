@@ -352,27 +352,29 @@ public actor ShardActor {
     /// `spineValues` travel with the last part, as with a decision.
     /// - Parameters:
     ///   - participants: each part's shard, in the parts' order.
-    ///   - intents: each part (two arrays rather than one of (shard, intent) pairs, whose every read went through the
-    ///     runtime's generic copy of a tuple).
+    ///   - parts: each part as the entry its shard logs (`ShardEntry.commit` of `transaction`), made once by the
+    ///     caller: the machines apply and the log encodes these very entries, so no part is copied into one here.
+    ///     Two arrays rather than one of (shard, part) pairs, whose every read went through the runtime's generic
+    ///     copy of a tuple.
     /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
     ///   (nothing is appended anywhere).
     func commitTogether(
-        _ transaction: TransactionID, participants: [ShardActor], intents: [ShardIntent], spineValues: [Path: Node]
+        _ transaction: TransactionID, participants: [ShardActor], parts: [ShardEntry], spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
         // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log, with a shard per part.
         precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
-        precondition(participants.count == intents.count, "a transaction committed at once names a shard per part")
+        precondition(participants.count == parts.count, "a transaction committed at once names a shard per part")
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
         // increment no number can hold refuses the whole write before any part is appended, but only once no part is
         // obstructed (an obstructed write goes the two-phase way whatever its increments). Each part is checked and
         // resolved in one step on its shard, once, and applied as resolved.
         var resolvedParts: [[ResolvedMutation]] = []
-        resolvedParts.reserveCapacity(intents.count)
+        resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
-        for index in intents.indices {
+        for index in parts.indices {
             let resolved = try self.onParticipant(participants[index]) { shard throws(ShardNotLeaderError) in
                 try shard.requireLeadership()
-                return shard.withMachine { $0.resolvingToCommit(transaction, intents[index]) }
+                return shard.withMachine { $0.resolvingToCommit(transaction, parts[index]) }
             }
             switch resolved {
             case nil: return .obstructed
@@ -381,33 +383,24 @@ public actor ShardActor {
             }
         }
         if let overflow { throw overflow }
-        var entries: [ShardEntry] = []
         var applied: [ShardApplied] = []
-        entries.reserveCapacity(intents.count)
-        applied.reserveCapacity(intents.count)
-        for index in intents.indices {
+        applied.reserveCapacity(parts.count)
+        for index in parts.indices {
             // The transaction's spine values travel with the last part (none for a write below the spine).
-            let carriesSpine = index == intents.count - 1 && !spineValues.isEmpty
+            let carriesSpine = index == parts.count - 1 && !spineValues.isEmpty
             let resolved = resolvedParts[index]
-            let (entry, part) = self.onParticipant(participants[index]) { shard in
-                guard
-                    case .appended(let entry, var applied) = shard.machine.commit(
-                        transaction, intents[index], resolved: resolved)
-                else {
-                    // Unreachable: `ShardStateMachine.commit` appends unconditionally.
-                    preconditionFailure("shard \(shard.id) refused a part it found no obstacle to")
-                }
-                if carriesSpine, case .finished(let id, let decision, var committed?) = applied.effect {
+            let part = self.onParticipant(participants[index]) { shard in
+                var part = shard.machine.commit(parts[index], resolved: resolved)
+                if carriesSpine, case .finished(let id, let decision, var committed?) = part.effect {
                     committed.spineValues = spineValues
-                    applied.effect = .finished(id, decision: decision, committed: committed)
+                    part.effect = .finished(id, decision: decision, committed: committed)
                 }
-                return (entry, applied)
+                return part
             }
-            entries.append(entry)
             applied.append(part)
         }
         // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
-        return .committed(self.log.appendTogether(entries, applied: applied), resolvedParts)
+        return .committed(self.log.appendTogether(parts, applied: applied), resolvedParts)
     }
 
     /// Runs `body` isolated to `shard`, a participant of a transaction this actor commits at once, which shares this

@@ -127,22 +127,15 @@ extension ShardWrite {
         bytes.append(contentsOf: self.namespace.utf8)
         BinaryWriter.append(UInt64(bitPattern: self.now), to: &bytes)
         BinaryWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
-        for mutation in self.mutations {
-            let value: WriteValue
-            switch mutation {
-            case .set(_, let written):
-                bytes.append(1)
-                value = written
-            case .setPriority(_, let written):
-                bytes.append(2)
-                value = written
+        // By index, each read where the array holds it (iterated, each mutation was copied out whole), its path and
+        // value out of one match.
+        for index in self.mutations.indices {
+            switch self.mutations[index] {
+            case .set(let path, let value):
+                Self.encode(kind: 1, path, value, into: &bytes)
+            case .setPriority(let path, let value):
+                Self.encode(kind: 2, path, value, into: &bytes)
             }
-            BinaryWriter.appendPath(mutation.path, to: &bytes)
-            // The value's text goes straight into `bytes`, after a length filled in once it is known.
-            let lengthAt = bytes.count
-            BinaryWriter.append(UInt64(0), to: &bytes)
-            value.appendJSON(to: &bytes)
-            BinaryWriter.write(UInt64(bytes.count - lengthAt - 8), at: lengthAt, in: &bytes)
         }
         if let origin = self.origin {
             bytes.append(UInt8(truncatingIfNeeded: origin.client.utf8.count))
@@ -150,6 +143,17 @@ extension ShardWrite {
             BinaryWriter.append(origin.sequence, to: &bytes)
             BinaryWriter.append(origin.settledBelow, to: &bytes)
         }
+    }
+
+    /// Appends one mutation: `kind`, its path, then its value's JSON after the value's length.
+    private static func encode(kind: UInt8, _ path: Path, _ value: WriteValue, into bytes: inout [UInt8]) {
+        bytes.append(kind)
+        BinaryWriter.appendPath(path, to: &bytes)
+        // The value's text goes straight into `bytes`, after a length filled in once it is known.
+        let lengthAt = bytes.count
+        BinaryWriter.append(UInt64(0), to: &bytes)
+        value.appendJSON(to: &bytes)
+        BinaryWriter.write(UInt64(bytes.count - lengthAt - 8), at: lengthAt, in: &bytes)
     }
 
     package init(reading reader: inout BinaryReader) throws {

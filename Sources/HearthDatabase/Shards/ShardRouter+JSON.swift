@@ -40,10 +40,23 @@ struct ShardHash {
     }
 
     private mutating func mix(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            self.value ^= UInt64(byte)
-            self.value &*= 0x0000_0100_0000_01B3
+        // Over the bytes in one piece when they have it (a string's UTF-8 always does): stepping a string's UTF-8
+        // view checks an index per byte, and the write loop routes every mutation of every write through here.
+        if let mixed = bytes.withContiguousStorageIfAvailable({ Self.mixed(self.value, $0) }) {
+            self.value = mixed
+            return
         }
+        self.value = Self.mixed(self.value, bytes)
+    }
+
+    /// `value` with `bytes` mixed in.
+    private static func mixed(_ value: UInt64, _ bytes: some Sequence<UInt8>) -> UInt64 {
+        var value = value
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01B3
+        }
+        return value
     }
 }
 

@@ -217,7 +217,7 @@ extension ShardStateMachine {
         if Self.apply(resolved, to: &self.trees[write.namespace, default: .empty]) {
             self.trees[write.namespace] = nil
         }
-        for mutation in resolved { self.notePriority(mutation, namespace: write.namespace) }
+        for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
         return ShardChange(
             namespace: write.namespace, mutations: resolved, sent: write.mutations,
             subtrees: Self.subtrees(
@@ -237,9 +237,10 @@ extension ShardStateMachine {
     static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
         subtrees.reserveCapacity(mutations.count)
-        for mutation in mutations {
+        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
+        for index in mutations.indices {
             // Read out of the mutation once: each read of `path` copies it.
-            let written = mutation.path
+            let written = mutations[index].path
             guard written.count >= spineDepth else { return nil }
             let keys = written.keys.prefix(spineDepth)
             if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }

@@ -127,6 +127,24 @@ extension ShardStateMachine {
         return self.resolving(part.write)
     }
 
+    /// `resolvingToCommit(_:_:)` for a part held as the entry it is logged as (`ShardEntry.commit` of
+    /// `transaction`); nil, as for an obstacle, for any other entry.
+    func resolvingToCommit(
+        _ transaction: TransactionID, _ entry: ShardEntry
+    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
+        guard case .commit(let committed, let part) = entry, committed == transaction else { return nil }
+        return self.resolvingToCommit(transaction, part)
+    }
+
+    /// `commit(_:_:resolved:)` for a part held as the entry it is logged as (`ShardEntry.commit`), which
+    /// `resolvingToCommit(_:_:)` accepted just before: the write loop makes each part's entry once, and the machine
+    /// applies and the log encodes that same entry, so the part is never copied into another.
+    mutating func commit(_ entry: ShardEntry, resolved: [ResolvedMutation]) -> ShardApplied {
+        // A programmer's invariant: `ShardActor.commitTogether` hands only the entries it checked.
+        guard case .commit = entry else { preconditionFailure("only a part's commit entry is committed at once") }
+        return self.applyNext(entry, resolved: resolved)
+    }
+
     /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
     /// shard, in the same turn as every other participant, and once `obstacleToCommit` found nothing in any of them:
     /// the parts then go into one log record, so they are durable together or not at all.
@@ -209,8 +227,9 @@ extension ShardStateMachine {
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
         var checked: ArraySlice<Key>?
-        for mutation in write.mutations where mutation.addsData {
-            let keys = mutation.path.keys
+        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
+        for index in write.mutations.indices where write.mutations[index].addsData {
+            let keys = write.mutations[index].path.keys
             let levels = min(self.spineDepth, keys.count)
             // The spine nodes checked are those at the first `levels` prefixes of the path.
             let spine = keys.prefix(max(levels - 1, 0))

@@ -1,3 +1,4 @@
+import Glibc
 public import HearthWire
 
 /// The writes one shard applied for each client that names its writes (`WriteOrigin`): Raft's client sessions
@@ -26,31 +27,36 @@ public struct WriteSessions: Sendable, Equatable {
         /// Every write of the client numbered below this one is answered: none is kept.
         public var settledBelow: UInt64
         /// The client's writes numbered at or above `settledBelow` that were applied here.
-        public var applied: Set<UInt64>
+        public var applied: Set<UInt64> {
+            get { self.appliedWrites.set }
+            set { self.appliedWrites = AppliedWrites(newValue) }
+        }
         /// The clock when the client's latest write here was recorded.
         public var lastUsed: Int64
+        /// `applied`, kept without a set while the client has at most one write above its mark (a client that
+        /// settles as it goes, as every SDK-like client does, never has more): recording and asking then hash nothing.
+        private var appliedWrites: AppliedWrites
 
         public init(settledBelow: UInt64, applied: Set<UInt64>, lastUsed: Int64) {
             self.settledBelow = settledBelow
-            self.applied = applied
+            self.appliedWrites = AppliedWrites(applied)
             self.lastUsed = lastUsed
+        }
+
+        /// Whether the client's write `sequence` was applied here or is one it settled.
+        func covers(_ sequence: UInt64) -> Bool {
+            sequence < self.settledBelow || self.appliedWrites.contains(sequence)
         }
 
         /// Remembers one applied write of the client, at `clock`.
         mutating func record(_ origin: WriteOrigin, clock: Int64) {
             if origin.settledBelow > self.settledBelow {
                 self.settledBelow = origin.settledBelow
-                // A client with one write in flight settles everything it had: emptied in place, with no new set.
-                if self.applied.allSatisfy({ $0 < origin.settledBelow }) {
-                    self.applied.removeAll(keepingCapacity: true)
-                } else {
-                    self.applied = self.applied.filter { $0 >= origin.settledBelow }
-                }
+                self.appliedWrites.removeAll(below: origin.settledBelow)
             }
-            if origin.sequence >= self.settledBelow { self.applied.insert(origin.sequence) }
-            if self.applied.count > WriteSessions.appliedCapacity {
-                let oldest = self.applied.sorted().prefix(self.applied.count - WriteSessions.appliedCapacity * 7 / 8)
-                self.applied.subtract(oldest)
+            if origin.sequence >= self.settledBelow { self.appliedWrites.insert(origin.sequence) }
+            if self.appliedWrites.count > WriteSessions.appliedCapacity {
+                self.appliedWrites.removeOldest(self.appliedWrites.count - WriteSessions.appliedCapacity * 7 / 8)
             }
             self.lastUsed = clock
         }
@@ -62,20 +68,41 @@ public struct WriteSessions: Sendable, Equatable {
         public var now: Int64
     }
 
-    /// A client id with its stable hash (`stableHash(of:)`), read once: the bucket and the bucket's dictionary both
-    /// go by it, so asking after a write hashes the id's bytes once, where hashing the `String` again for the
-    /// dictionary cost a shard more than the rest of the check. Equal when the ids are (their hashes first).
+    /// A client id with its stable hash (`WriteOrigin.stableHash(of:)`), which a write's origin carries from where it
+    /// was made: the bucket and the bucket's dictionary both go by it, so asking after a write or recording it hashes
+    /// none of the id's bytes. Equal when the ids are (their hashes first).
     private struct Client: Hashable {
         let id: String
         let hash: UInt64
 
+        /// A client id read from a snapshot: hashed here.
         init(_ id: String) {
             self.id = id
-            self.hash = WriteSessions.stableHash(of: id)
+            self.hash = WriteOrigin.stableHash(of: id)
+        }
+
+        /// The client of a write's origin, with the hash the origin carries.
+        init(_ origin: WriteOrigin) {
+            self.id = origin.client
+            self.hash = origin.clientHash
         }
 
         static func == (lhs: Client, rhs: Client) -> Bool {
-            lhs.hash == rhs.hash && lhs.id == rhs.id
+            guard lhs.hash == rhs.hash else { return false }
+            // Byte for byte, over each id's bytes in one piece with one `memcmp`: the hash already tells apart ids
+            // whose bytes differ (two spellings `String` would call equal never got here), and a client id is ASCII
+            // (`WriteOrigin`). `String`'s own equality went through its general comparison, and a sequence
+            // comparison steps an iterator per byte: either was a shard's costliest step in asking after a write.
+            let equal = lhs.id.utf8.withContiguousStorageIfAvailable { left in
+                rhs.id.utf8.withContiguousStorageIfAvailable { right in
+                    guard left.count == right.count else { return false }
+                    // Equal counts with no storage are two empty ids.
+                    guard let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return true }
+                    return memcmp(leftBytes, rightBytes, left.count) == 0
+                }
+            }
+            if case let equal?? = equal { return equal }
+            return lhs.id.utf8.elementsEqual(rhs.id.utf8)
         }
 
         func hash(into hasher: inout Hasher) {
@@ -116,9 +143,8 @@ public struct WriteSessions: Sendable, Equatable {
 
     /// Whether the write was applied here already, or is one its client settled (answered) before.
     public func contains(_ origin: WriteOrigin) -> Bool {
-        let client = Client(origin.client)
-        guard let session = self.buckets[client.bucket][client] else { return false }
-        return origin.sequence < session.settledBelow || session.applied.contains(origin.sequence)
+        let client = Client(origin)
+        return self.buckets[client.bucket][client]?.covers(origin.sequence) ?? false
     }
 
     /// Remembers a write the shard applied; forgets what its settled mark, the retention and the capacity allow.
@@ -127,7 +153,7 @@ public struct WriteSessions: Sendable, Equatable {
         let clock = max(self.clock, record.now)
         self.clock = clock
         // Edited in place: a copy of the session would copy its set of applied writes on every record.
-        let client = Client(record.origin.client)
+        let client = Client(record.origin)
         let bucket = client.bucket
         // One lookup, where asking first whether the client is known costs a second hash of its id.
         let knownInBucket = self.buckets[bucket].count
@@ -151,21 +177,5 @@ public struct WriteSessions: Sendable, Equatable {
                 self.buckets[client.bucket][client] = nil
             }
         }
-    }
-
-    /// FNV-1a of `client`'s UTF-8: the same in every process (Swift's own hash is seeded per run), so a client's
-    /// bucket is too.
-    private static func stableHash(of client: String) -> UInt64 {
-        // Over the string's own bytes when it has them in one piece (a native string always does): stepping its
-        // UTF-8 view checks an index per byte.
-        if let hash = client.utf8.withContiguousStorageIfAvailable({ Self.fnv1a($0) }) { return hash }
-        return Self.fnv1a(client.utf8)
-    }
-
-    /// FNV-1a of `bytes`.
-    private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
     }
 }

@@ -14,9 +14,14 @@ public struct WriteOrigin: Sendable, Hashable {
     /// How long a client id may be, in UTF-8 bytes.
     public static let maximumClientLength = 64
 
-    public var client: String
+    public var client: String {
+        didSet { self.clientHash = Self.stableHash(of: self.client) }
+    }
     public var sequence: UInt64
     public var settledBelow: UInt64
+    /// `stableHash(of: client)`, computed once where the origin is made: every shard that checks or records the
+    /// write (and the read view that records it again) goes by it instead of hashing the id's bytes itself.
+    public private(set) var clientHash: UInt64
 
     /// - Throws: `WireProtocolError` (`.invalidRequest`) when `client` is empty, longer than 64 bytes or holds
     ///   anything but ASCII letters, digits, `-` and `_`; when `sequence` is 0; or when `settledBelow` exceeds
@@ -38,6 +43,7 @@ public struct WriteOrigin: Sendable, Hashable {
         self.client = client
         self.sequence = sequence
         self.settledBelow = settledBelow
+        self.clientHash = Self.stableHash(of: client)
     }
 
     /// Reads the `o` member of a put or merge body.
@@ -69,6 +75,22 @@ public struct WriteOrigin: Sendable, Hashable {
     public static func randomClient(using generator: inout some RandomNumberGenerator) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         return String((0..<22).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+
+    /// FNV-1a of `client`'s UTF-8: the same in every process (Swift's own hash is seeded per run), so whatever is
+    /// spread by it (`WriteSessions`' buckets) is spread alike everywhere.
+    public static func stableHash(of client: String) -> UInt64 {
+        // Over the string's own bytes when it has them in one piece (a native string always does): stepping its
+        // UTF-8 view checks an index per byte.
+        if let hash = client.utf8.withContiguousStorageIfAvailable({ Self.fnv1a($0) }) { return hash }
+        return Self.fnv1a(client.utf8)
+    }
+
+    /// FNV-1a of `bytes`.
+    private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
     }
 
     private static func isClientByte(_ byte: UInt8) -> Bool {
