@@ -4,6 +4,10 @@ extension WriteValue {
     /// one value to the next: an update of many small objects (a star's increments) allocates it once, not once per
     /// object. Each read is `WriteValue.read(_:maximumNesting:)`'s, with the same result and the same errors.
     public struct Reader {
+        /// The deepest nesting whose scratch space is kept from one read to the next: a reader kept for a
+        /// connection's life does not stay as large as the deepest value it ever read.
+        static let keptNesting = 32
+
         /// The keys from the value read down to the one being built (`WriteValueBuilder.location`), empty between
         /// reads.
         private var location: [String] = []
@@ -21,7 +25,12 @@ extension WriteValue {
             var builder = WriteValueBuilder(baseDepth: 0)
             self.location.removeAll(keepingCapacity: true)
             swap(&builder.location, &self.location)
-            defer { swap(&builder.location, &self.location) }
+            defer {
+                swap(&builder.location, &self.location)
+                // A read that failed part-way leaves its open containers, and the values in them, behind.
+                self.stack.removeAll(keepingCapacity: self.stack.capacity <= Self.keptNesting)
+                self.location.removeAll(keepingCapacity: self.location.capacity <= Self.keptNesting)
+            }
             let fragment = try cursor.read(into: &builder, maximumNesting: maximumNesting, stack: &self.stack)
             return Reading(value: WriteValue(fragment), depth: builder.deepest)
         }

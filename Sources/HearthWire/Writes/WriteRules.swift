@@ -132,30 +132,40 @@ public enum WriteRules {
     /// path per member, and most paths are valid); nil when a rule is broken, for `location` to say which.
     private static func validLocation(_ text: String, below base: Path, allowingPriority: Bool) -> WriteLocation? {
         var text = text
-        return text.withUTF8 { bytes -> WriteLocation? in
-            var keys = base.keys
-            // Room for the keys the text adds; text of slashes alone (the root) adds none and allocates nothing.
-            let separators = bytes.count(where: { $0 == UInt8(ascii: "/") })
-            if separators < bytes.count { keys.reserveCapacity(keys.count + separators + 1) }
-            // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
-            var targetsPriority = false
-            var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-                defer { start = index + 1 }
-                guard index > start else { continue }
-                let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                guard !targetsPriority else { return nil }
-                // The first byte first: comparing every key with the whole word costs a generic walk per key.
-                if allowingPriority && key.first == UInt8(ascii: ".") && key.elementsEqual(".priority".utf8) {
-                    targetsPriority = true
-                    continue
-                }
-                guard Key.isValid(key) else { return nil }
-                keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
+        return text.withUTF8 { Self.validLocation($0, below: base, allowingPriority: allowingPriority) }
+    }
+
+    /// The location the UTF-8 `bytes` name below `base` when they break no rule (`location`'s rules); nil when one
+    /// is broken. A reader that has a path's bytes (an update's member key) parses it here without a `String`.
+    /// - Complexity: O(n) in the length of `bytes`.
+    static func validLocation(_ bytes: UnsafeBufferPointer<UInt8>, below base: Path, allowingPriority: Bool)
+        -> WriteLocation?
+    {
+        var keys = base.keys
+        // Room for the keys the text adds; text of slashes alone (the root) adds none and allocates nothing.
+        let separators = bytes.count(where: { $0 == UInt8(ascii: "/") })
+        if separators < bytes.count { keys.reserveCapacity(keys.count + separators + 1) }
+        // The limits' byte length is counted as the keys are split (`Path.fits`), not walked again after.
+        var keyBytes = base.keys.reduce(0) { $0 + $1.string.utf8.count }
+        // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
+        var targetsPriority = false
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+            defer { start = index + 1 }
+            guard index > start else { continue }
+            let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            guard !targetsPriority else { return nil }
+            // The first byte first: comparing every key with the whole word costs a generic walk per key.
+            if allowingPriority && key.first == UInt8(ascii: ".") && key.elementsEqual(".priority".utf8) {
+                targetsPriority = true
+                continue
             }
-            guard (try? Path.checkLimits(keys)) != nil else { return nil }
-            return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
+            guard Key.isValid(key) else { return nil }
+            keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
+            keyBytes += key.count
         }
+        guard Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
+        return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
     }
 
     /// A value becomes a set, or a priority set when the location names the priority.
