@@ -30,7 +30,8 @@ extension WireWrite {
     /// What a connection keeps from one write to the next, so that decoding a write allocates little beyond the
     /// write itself: the decoded bytes of the envelope's keys and strings (compared and split from there, never made
     /// `String`s), the data reader's scratch space (`WriteRules.DataReader`), and the origin's client id, which a
-    /// client sends with every write: the same `String` is handed on again while the bytes are the same.
+    /// client sends with every write: the same `String`, checked once, is handed on again while the bytes are the
+    /// same.
     public struct Scratch {
         /// Most bytes of keys and strings whose space is kept from one message to the next.
         static let keptBytes = 4096
@@ -38,7 +39,7 @@ extension WireWrite {
         /// The envelope's keys (each dropped once it is told apart) and strings (the path, the client id).
         var bytes: [UInt8] = []
         var data = WriteRules.DataReader()
-        /// The last origin client id decoded, validated or not.
+        /// The last origin client id decoded that passed its check (`WriteOrigin`).
         var client: String?
 
         public init() {}
@@ -283,26 +284,27 @@ extension WireWrite {
                 next = try cursor.nextKey(appendingTo: &scratch.bytes)
             }
             guard let client, let sequence, sequence > 0, let settled, settled >= 0 else { throw Declined() }
-            return try WriteOrigin(
-                client: Self.client(client, &scratch), sequence: UInt64(sequence), settledBelow: UInt64(settled))
+            // The client id the connection named last passed its check then: only the numbers are checked again.
+            if let last = Self.lastClient(client, scratch) {
+                return try WriteOrigin(checkedClient: last, sequence: UInt64(sequence), settledBelow: UInt64(settled))
+            }
+            let origin = try scratch.bytes.withUnsafeBufferPointer { strings throws(WireProtocolError) in
+                try WriteOrigin(
+                    client: String(decoding: UnsafeBufferPointer(rebasing: strings[client]), as: UTF8.self),
+                    sequence: UInt64(sequence), settledBelow: UInt64(settled))
+            }
+            scratch.client = origin.client
+            return origin
         }
 
-        /// The client id whose bytes lie at `range` of the scratch's bytes: the last one's `String` when the bytes
-        /// are the same (a client names itself in every write), else a new one, kept for the next write when it is
-        /// no longer than a client id may be.
-        private static func client(_ range: Range<Int>, _ scratch: inout Scratch) -> String {
-            let last = scratch.client
-            let (client, isLast) = scratch.bytes.withUnsafeBufferPointer { strings -> (String, Bool) in
-                let bytes = UnsafeBufferPointer(rebasing: strings[range])
-                if let last,
-                    last.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(bytes) }) == true
-                {
-                    return (last, true)
-                }
-                return (String(decoding: bytes, as: UTF8.self), false)
+        /// The client id the connection named last (`Scratch.client`) when the bytes at `range` of the scratch's
+        /// bytes are its bytes.
+        private static func lastClient(_ range: Range<Int>, _ scratch: Scratch) -> String? {
+            guard let last = scratch.client else { return nil }
+            let isSame = scratch.bytes.withUnsafeBufferPointer { strings in
+                last.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(strings[range]) }
             }
-            if !isLast && range.count <= WriteOrigin.maximumClientLength { scratch.client = client }
-            return client
+            return isSame == true ? last : nil
         }
 
         /// The one-byte name `key` is (every member name of the envelope is one letter, and so are the values of
