@@ -41,9 +41,8 @@ extension WireSession {
                 self.acknowledge(number, .success(.committed([])))
                 return true
             }
-            writes.submit(connection: self.caller, [loopWrite]) { answers in
-                self.acknowledge(number, answers.first ?? .failure(DatabaseClosedError()))
-            }
+            // The one-write form: the answering thread hands the answer on without an array of one.
+            writes.submit(connection: self.caller, loopWrite) { self.acknowledge(number, $0) }
         } catch {
             self.acknowledge(number, .failure(error))
         }
