@@ -310,7 +310,7 @@ extension WireWrite {
         /// The one-byte name `key` is (every member name of the envelope is one letter, and so are the values of
         /// `t` and `a` that make a write), or 0 for any other; its bytes, the last in `bytes`, are dropped.
         private static func name(_ key: Range<Int>, _ bytes: inout [UInt8]) -> UInt8 {
-            defer { bytes.removeSubrange(key) }
+            defer { bytes.removeLast(bytes.count - key.lowerBound) }
             return key.count == 1 ? bytes[key.lowerBound] : 0
         }
 
