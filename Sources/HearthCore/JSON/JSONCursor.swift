@@ -42,6 +42,14 @@ public struct JSONCursor {
         return try self.scanner.readFirstKey(appendingTo: &buffer)
     }
 
+    /// `enterObject()` for an object whose members are told apart by one letter (a protocol envelope's): the first
+    /// key's only byte once decoded, 0 for a key of any other length; nil for `{}`. Nothing is allocated.
+    /// - Throws: `JSONError` as `enterObject()`.
+    public mutating func enterObjectByLetter() throws(JSONError) -> UInt8? {
+        try self.expectObject()
+        return try self.scanner.readFirstKeyLetter()
+    }
+
     /// Reads the `{` that opens an object.
     private mutating func expectObject() throws(JSONError) {
         self.scanner.skipWhitespace()
@@ -66,6 +74,23 @@ public struct JSONCursor {
     public mutating func nextKey(appendingTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int>? {
         guard try self.scanner.readSeparator(inArray: false) else { return nil }
         return try self.scanner.readKey(appendingTo: &buffer)
+    }
+
+    /// `nextKey()` telling the key by its letter (see `enterObjectByLetter()`).
+    /// - Throws: `JSONError` as `nextKey()`.
+    public mutating func nextKeyLetter() throws(JSONError) -> UInt8? {
+        guard try self.scanner.readSeparator(inArray: false) else { return nil }
+        return try self.scanner.readKeyLetter()
+    }
+
+    /// Reads the string at the cursor, checked as `readValue(maximumNesting:)` checks it, and tells it by its letter:
+    /// its only byte once decoded, 0 for a string of any other length. Nil, with nothing read, when the next value
+    /// is not a string.
+    /// - Throws: `JSONError` for a broken string.
+    public mutating func readLetter() throws(JSONError) -> UInt8? {
+        guard self.peek() == UInt8(ascii: "\"") else { return nil }
+        self.scanner.position += 1
+        return try self.scanner.readStringLetter()
     }
 
     /// Reads the string at the cursor, checked as `readValue(maximumNesting:)` checks it, and appends its decoded

@@ -23,6 +23,15 @@ extension JSONScanner {
         return start..<buffer.count
     }
 
+    /// Reads a string's body as `readStringBody` does and tells it by its letter: its only byte once decoded, 0 for
+    /// a string of any other length.
+    mutating func readStringLetter() throws(JSONError) -> UInt8 {
+        switch try self.scanStringBody() {
+        case .raw(let range): range.count == 1 ? self.bytes[range.lowerBound] : 0
+        case .escaped: self.scratch.count == 1 ? self.scratch[0] : 0
+        }
+    }
+
     /// Where a string's decoded bytes are, once its body is read.
     enum StringBody {
         /// In the input, unchanged (no escapes).

@@ -81,6 +81,12 @@ struct JSONScanner {
         return try self.readKey(appendingTo: &buffer)
     }
 
+    /// `readFirstKey()` telling the key by its letter (`readKeyLetter()`).
+    mutating func readFirstKeyLetter() throws(JSONError) -> UInt8? {
+        guard !self.consumeObjectEnd() else { return nil }
+        return try self.readKeyLetter()
+    }
+
     /// After `{`: consumes `}` and returns true when the object is empty.
     private mutating func consumeObjectEnd() -> Bool {
         self.skipWhitespace()
@@ -103,6 +109,15 @@ struct JSONScanner {
     mutating func readKey(appendingTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int> {
         try self.expectKeyQuote()
         let key = try self.readStringBody(appendingTo: &buffer)
+        try self.expectColon()
+        return key
+    }
+
+    /// `readKey()` telling a one-byte key by that byte, with no `String` and no buffer: the key's only byte once
+    /// decoded, 0 for a key of any other length.
+    mutating func readKeyLetter() throws(JSONError) -> UInt8 {
+        try self.expectKeyQuote()
+        let key = try self.readStringLetter()
         try self.expectColon()
         return key
     }

@@ -23,13 +23,17 @@ extension WriteValue {
         /// - Complexity: O(n + k log k) as `parseWrite(_:depth:)`.
         public mutating func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
             var builder = WriteValueBuilder(baseDepth: 0)
-            self.location.removeAll(keepingCapacity: true)
             swap(&builder.location, &self.location)
             defer {
                 swap(&builder.location, &self.location)
-                // A read that failed part-way leaves its open containers, and the values in them, behind.
-                self.stack.removeAll(keepingCapacity: self.stack.capacity <= Self.keptNesting)
-                self.location.removeAll(keepingCapacity: self.location.capacity <= Self.keptNesting)
+                // A read that failed part-way leaves its open containers, and the values in them, behind; a deep
+                // one leaves large arrays.
+                if !self.stack.isEmpty || self.stack.capacity > Self.keptNesting {
+                    self.stack.removeAll(keepingCapacity: self.stack.capacity <= Self.keptNesting)
+                }
+                if !self.location.isEmpty || self.location.capacity > Self.keptNesting {
+                    self.location.removeAll(keepingCapacity: self.location.capacity <= Self.keptNesting)
+                }
             }
             let fragment = try cursor.read(into: &builder, maximumNesting: maximumNesting, stack: &self.stack)
             return Reading(value: WriteValue(fragment), depth: builder.deepest)

@@ -28,15 +28,15 @@ extension WireWrite {
     }
 
     /// What a connection keeps from one write to the next, so that decoding a write allocates little beyond the
-    /// write itself: the decoded bytes of the envelope's keys and strings (compared and split from there, never made
-    /// `String`s), the data reader's scratch space (`WriteRules.DataReader`), and the origin's client id, which a
+    /// write itself: the decoded bytes of the envelope's path and client id (split and compared from there, never
+    /// made `String`s; its member names are told apart by their one letter, `JSONCursor.enterObjectByLetter()`), the data reader's scratch space (`WriteRules.DataReader`), and the origin's client id, which a
     /// client sends with every write: the same `String`, checked once, is handed on again while the bytes are the
     /// same.
     public struct Scratch {
         /// Most bytes of keys and strings whose space is kept from one message to the next.
         static let keptBytes = 4096
 
-        /// The envelope's keys (each dropped once it is told apart) and strings (the path, the client id).
+        /// The envelope's strings that are more than a letter: the path and the client id.
         var bytes: [UInt8] = []
         var data = WriteRules.DataReader()
         /// The last origin client id decoded that passed its check (`WriteOrigin`).
@@ -163,12 +163,12 @@ extension WireWrite {
 
         /// Level 1: `{"t": "d", "d": {…}}`.
         mutating func readEnvelope(_ cursor: inout JSONCursor, _ scratch: inout Scratch) throws {
-            var next = try cursor.enterObject(appendingKeyTo: &scratch.bytes)
+            var next = try cursor.enterObjectByLetter()
             while let key = next {
-                switch Self.name(key, &scratch.bytes) {
+                switch key {
                 case UInt8(ascii: "t"):
                     guard !self.hasKind else { throw Declined() }
-                    guard try Self.letter(&cursor, &scratch.bytes) == UInt8(ascii: "d") else { throw NotAWrite() }
+                    guard try Self.letter(&cursor) == UInt8(ascii: "d") else { throw NotAWrite() }
                     self.hasKind = true
                 case UInt8(ascii: "d"):
                     guard !self.hasRequest else { throw Declined() }
@@ -177,21 +177,21 @@ extension WireWrite {
                 default:
                     try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 2))
                 }
-                next = try cursor.nextKey(appendingTo: &scratch.bytes)
+                next = try cursor.nextKeyLetter()
             }
         }
 
         /// Level 2: `{"r": <id>, "a": <action>, "b": {…}}`.
         private mutating func readRequest(_ cursor: inout JSONCursor, _ scratch: inout Scratch) throws {
-            var next = try cursor.enterObject(appendingKeyTo: &scratch.bytes)
+            var next = try cursor.enterObjectByLetter()
             while let key = next {
-                switch Self.name(key, &scratch.bytes) {
+                switch key {
                 case UInt8(ascii: "r"):
                     guard self.id == nil, let id = try Self.json(&cursor, atLevel: 3).intValue else { throw Declined() }
                     self.id = id
                 case UInt8(ascii: "a"):
                     guard self.action == nil else { throw Declined() }
-                    switch try Self.letter(&cursor, &scratch.bytes) {
+                    switch try Self.letter(&cursor) {
                     case UInt8(ascii: "p"): self.action = .put
                     case UInt8(ascii: "m"): self.action = .merge
                     default: throw NotAWrite()
@@ -203,16 +203,16 @@ extension WireWrite {
                 default:
                     try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 3))
                 }
-                next = try cursor.nextKey(appendingTo: &scratch.bytes)
+                next = try cursor.nextKeyLetter()
             }
         }
 
         /// Level 3: `{"p": <path>, "d": <data>, "o": <origin>}`; a hash `h` other than null is a compare-and-set,
         /// which the general decoder takes.
         private mutating func readBody(_ cursor: inout JSONCursor, _ scratch: inout Scratch) throws {
-            var next = try cursor.enterObject(appendingKeyTo: &scratch.bytes)
+            var next = try cursor.enterObjectByLetter()
             while let key = next {
-                switch Self.name(key, &scratch.bytes) {
+                switch key {
                 case UInt8(ascii: "p"):
                     guard self.path == nil, let path = try cursor.readString(appendingTo: &scratch.bytes) else {
                         throw Declined()
@@ -239,7 +239,7 @@ extension WireWrite {
                 default:
                     try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 4))
                 }
-                next = try cursor.nextKey(appendingTo: &scratch.bytes)
+                next = try cursor.nextKeyLetter()
             }
         }
 
@@ -260,9 +260,9 @@ extension WireWrite {
                 return nil
             }
             var (client, sequence, settled): (Range<Int>?, Int64?, Int64?) = (nil, nil, nil)
-            var next = try cursor.enterObject(appendingKeyTo: &scratch.bytes)
+            var next = try cursor.enterObjectByLetter()
             while let key = next {
-                switch Self.name(key, &scratch.bytes) {
+                switch key {
                 case UInt8(ascii: "c"):
                     guard client == nil, let text = try cursor.readString(appendingTo: &scratch.bytes) else {
                         throw Declined()
@@ -281,7 +281,7 @@ extension WireWrite {
                 default:
                     try cursor.skipValue(maximumNesting: Self.nesting(atLevel: 5))
                 }
-                next = try cursor.nextKey(appendingTo: &scratch.bytes)
+                next = try cursor.nextKeyLetter()
             }
             guard let client, let sequence, sequence > 0, let settled, settled >= 0 else { throw Declined() }
             // The client id the connection named last passed its check then: only the numbers are checked again.
@@ -302,16 +302,11 @@ extension WireWrite {
         private static func lastClient(_ range: Range<Int>, _ scratch: Scratch) -> String? {
             guard let last = scratch.client else { return nil }
             let isSame = scratch.bytes.withUnsafeBufferPointer { strings in
-                last.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(strings[range]) }
+                last.utf8.withContiguousStorageIfAvailable {
+                    Key.bytesEqual($0, UnsafeBufferPointer(rebasing: strings[range]))
+                }
             }
             return isSame == true ? last : nil
-        }
-
-        /// The one-byte name `key` is (every member name of the envelope is one letter, and so are the values of
-        /// `t` and `a` that make a write), or 0 for any other; its bytes, the last in `bytes`, are dropped.
-        private static func name(_ key: Range<Int>, _ bytes: inout [UInt8]) -> UInt8 {
-            defer { bytes.removeLast(bytes.count - key.lowerBound) }
-            return key.count == 1 ? bytes[key.lowerBound] : 0
         }
 
         /// A member's value as a `JSONValue` (small protocol values).
@@ -319,10 +314,11 @@ extension WireWrite {
             try cursor.readValue(maximumNesting: Self.nesting(atLevel: level))
         }
 
-        /// A member's value that must be a string, told apart by its one letter as `name` tells keys.
-        private static func letter(_ cursor: inout JSONCursor, _ bytes: inout [UInt8]) throws -> UInt8 {
-            guard let range = try cursor.readString(appendingTo: &bytes) else { throw Declined() }
-            return Self.name(range, &bytes)
+        /// A member's value that must be a string, told apart by its letter (every value of `t` and `a` that makes a
+        /// write is one letter; 0 for any other string).
+        private static func letter(_ cursor: inout JSONCursor) throws -> UInt8 {
+            guard let letter = try cursor.readLetter() else { throw Declined() }
+            return letter
         }
     }
 }

@@ -14,6 +14,9 @@ extension WriteRules {
         /// Most members, and bytes of their keys, whose space is kept from one write to the next.
         static let keptMembers = 64
         static let keptKeyBytes = 4096
+        /// How many members, and bytes of their keys, a new reader makes room for.
+        static let expectedMembers = 8
+        static let expectedKeyBytes = 256
 
         /// The members' keys, decoded, one after another.
         private var keyBytes: [UInt8] = []
@@ -42,6 +45,13 @@ extension WriteRules {
         /// - Complexity: O(n) in the size of the object.
         public mutating func readMembers(_ cursor: inout JSONCursor, maximumNesting: Int) -> Bool {
             self.clear()
+            // A new reader makes room once for as many members as most updates have (a star's four paths), rather
+            // than growing each array by doubling from one.
+            if self.keys.capacity == 0 {
+                self.keys.reserveCapacity(Self.expectedMembers)
+                self.readings.reserveCapacity(Self.expectedMembers)
+                self.keyBytes.reserveCapacity(Self.expectedKeyBytes)
+            }
             do {
                 var next = try cursor.enterObject(appendingKeyTo: &self.keyBytes)
                 while let key = next {
@@ -87,7 +97,7 @@ extension WriteRules {
                 for index in order {
                     let key = UnsafeBufferPointer(rebasing: bytes[keys[index]])
                     // Keys with equal bytes sort next to each other.
-                    guard !(previous.map { $0.elementsEqual(key) } ?? false),
+                    guard !(previous.map { Key.bytesEqual($0, key) } ?? false),
                         let location = WriteRules.validLocation(key, below: base, allowingPriority: true),
                         let mutation = WriteRules.set(self.readings[index], at: location)
                     else { return false }
@@ -112,6 +122,8 @@ extension WriteRules {
         /// Forgets the members read (a caller that read them and then declined the write lets go of their values
         /// here), keeping the space for the next write's unless it grew past the bounds.
         public mutating func clear() {
+            // Most calls find them cleared already (the write was answered), which costs nothing to see.
+            guard !self.keys.isEmpty || !self.keyBytes.isEmpty || !self.readings.isEmpty else { return }
             self.keyBytes.removeAll(keepingCapacity: self.keyBytes.capacity <= Self.keptKeyBytes)
             self.keys.removeAll(keepingCapacity: self.keys.capacity <= Self.keptMembers)
             self.readings.removeAll(keepingCapacity: self.readings.capacity <= Self.keptMembers)

@@ -90,14 +90,13 @@ public enum WriteRules {
     /// `checkOverlaps(_:)` over the mutations' paths, for a caller that has them at hand as it makes the mutations.
     static func checkOverlaps(paths: [Path]) throws(WriteRuleError) {
         if paths.count <= Self.pairwiseOverlapLimit {
-            // Only a path no deeper than another can contain it: most pairs are told apart by their depths alone.
             let overlaps = paths.withUnsafeBufferPointer { paths in
                 for first in paths.indices {
-                    for second in paths.indices
-                    where second != first && paths[first].count <= paths[second].count
-                        && paths[first].contains(paths[second])
-                    {
-                        return true
+                    for second in paths.indices where second != first {
+                        let contains = paths[first].keys.withUnsafeBufferPointer { outer in
+                            paths[second].keys.withUnsafeBufferPointer { inner in Self.contains(outer, inner) }
+                        }
+                        if contains { return true }
                     }
                 }
                 return false
@@ -108,6 +107,20 @@ public enum WriteRules {
         for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
             throw .overlappingPaths(first, second)
         }
+    }
+
+    /// `Path.contains` over the two paths' keys where they lie: the pairwise check compares every pair of an
+    /// update's paths, and comparing `Path`s copied each path it compared (a retain and a release apiece). Only a
+    /// path no deeper than another can contain it, so most pairs are told apart by their depths alone; the rest
+    /// deepest key first, where sibling paths differ.
+    private static func contains(_ outer: UnsafeBufferPointer<Key>, _ inner: UnsafeBufferPointer<Key>) -> Bool {
+        guard outer.count <= inner.count else { return false }
+        var index = outer.count
+        while index > 0 {
+            index -= 1
+            if outer[index] != inner[index] { return false }
+        }
+        return true
     }
 
     private static func location(
@@ -143,7 +156,8 @@ public enum WriteRules {
     {
         var keys = base.keys
         // Room for the keys the text adds; text of slashes alone (the root) adds none and allocates nothing.
-        let separators = bytes.count(where: { $0 == UInt8(ascii: "/") })
+        var separators = 0
+        for byte in bytes where byte == UInt8(ascii: "/") { separators += 1 }
         if separators < bytes.count { keys.reserveCapacity(keys.count + separators + 1) }
         // The limits' byte length is counted as the keys are split (`Path.fits`), not walked again after.
         var keyBytes = base.keys.reduce(0) { $0 + $1.string.utf8.count }

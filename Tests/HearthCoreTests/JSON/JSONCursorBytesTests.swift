@@ -3,8 +3,9 @@ import HearthTestKit
 import Testing
 
 /// `JSONCursor`'s byte readers (`enterObject(appendingKeyTo:)`, `nextKey(appendingTo:)`, `readString(appendingTo:)`)
-/// against its `String` readers: over random and mutated documents, the same keys and strings as bytes, the same
-/// errors, and the cursor left at the same place.
+/// and letter readers (`enterObjectByLetter()`, `nextKeyLetter()`, `readLetter()`) against its `String` readers:
+/// over random and mutated documents, the same keys and strings as bytes (or letters), the same errors, and the
+/// cursor left at the same place.
 @Suite struct JSONCursorBytesTests {
     /// What walking a document's outer object gave: each key and, for a string member, its value, as bytes; then
     /// the error that stopped the walk, if any, and where the cursor was left.
@@ -63,6 +64,38 @@ import Testing
         return walk
     }
 
+    /// The walk with the letter readers (`enterObjectByLetter()`, `nextKeyLetter()`, `readLetter()`), each key and
+    /// string kept as its one byte, or as 0 when it is not one byte long.
+    private static func walkWithLetters(_ bytes: UnsafeBufferPointer<UInt8>) -> Walk {
+        var walk = Walk()
+        var cursor = JSONCursor(bytes)
+        do {
+            var next = try cursor.enterObjectByLetter()
+            while let key = next {
+                walk.keys.append([key])
+                if let letter = try cursor.readLetter() {
+                    walk.strings.append([letter])
+                } else {
+                    try cursor.skipValue(maximumNesting: 8)
+                    walk.strings.append(nil)
+                }
+                next = try cursor.nextKeyLetter()
+            }
+        } catch {
+            walk.error = error
+        }
+        walk.position = cursor.position
+        return walk
+    }
+
+    /// `walk` with each key and string as the letter readers tell it.
+    private static func letters(_ walk: Walk) -> Walk {
+        var letters = walk
+        letters.keys = walk.keys.map { [$0.count == 1 ? $0[0] : 0] }
+        letters.strings = walk.strings.map { $0.map { [$0.count == 1 ? $0[0] : 0] } }
+        return letters
+    }
+
     /// Random objects with awkward keys and strings (escapes, surrogate pairs, controls), and the same objects with
     /// bytes replaced, inserted, removed or cut off, walk alike both ways.
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -94,6 +127,9 @@ import Testing
                 let strings = Self.walkWithStrings(buffer)
                 let direct = Self.walkWithBytes(buffer)
                 #expect(strings == direct, "seed \(seed) round \(round): \(String(decoding: bytes, as: UTF8.self))")
+                #expect(
+                    Self.letters(strings) == Self.walkWithLetters(buffer),
+                    "seed \(seed) round \(round): \(String(decoding: bytes, as: UTF8.self))")
             }
         }
     }

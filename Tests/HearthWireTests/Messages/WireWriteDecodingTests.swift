@@ -9,6 +9,8 @@ import Testing
     /// Puts and merges as clients send them, in both member orders, with whitespace, escapes, server values,
     /// priorities, `.value`, arrays, origins and a null hash.
     static let usual = [
+        // Member names and letters escaped: told apart by the letter they decode to.
+        #"{"\u0074":"\u0064","d":{"r":19,"\u0061":"\u006d","b":{"\u0070":"\/a","d":{"b":1},"\u006f":null}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a/b","d":{"x":1.5,"y":[true,null,"s"],".priority":2}}}}"#,
         #"{"t":"d","d":{"r":4,"a":"m","b":{"p":"/a","d":{"b/c":{".sv":"timestamp"},"n":{".sv":{"increment":-1}}}}}}"#,
         #"{"d":{"a":"m","b":{"d":{"stars/u1":true,"count":{".sv":{"increment":1}}},"p":"/posts/p1"},"r":9},"t":"d"}"#,
