@@ -26,7 +26,7 @@ extension WriteRules {
         private var readings: [WriteValue.Reading] = []
         /// The members' places in sorted key order, from `updateMutations(at:)` until the next read.
         private var order: [Int] = []
-        /// The mutations' paths, for the overlap check.
+        /// The mutations' paths, for the overlap check of an update of more members than are compared pairwise.
         private var paths: [Path] = []
         private var reader = WriteValue.Reader()
 
@@ -84,7 +84,6 @@ extension WriteRules {
             self.paths = []
             defer { self.paths = paths }
             paths.removeAll(keepingCapacity: true)
-            paths.reserveCapacity(self.keys.count)
             var mutations: [Mutation] = []
             mutations.reserveCapacity(self.keys.count)
             let made = self.keyBytes.withUnsafeBufferPointer { bytes -> Bool in
@@ -102,12 +101,27 @@ extension WriteRules {
                         let mutation = WriteRules.set(self.readings[index], at: location)
                     else { return false }
                     previous = key
-                    // The paths are kept as they are made: taking them out of the mutations again copies every value.
-                    paths.append(location.path)
+                    // Past the pairwise check the paths are sorted: kept as they are made, since taking them out of
+                    // the mutations again copies every value.
+                    if keys.count > WriteRules.pairwiseOverlapLimit { paths.append(location.path) }
                     // Moved, not copied: a copy retains the path and every part of the value, and releasing undoes it.
                     mutations.append(consume mutation)
                 }
-                return (try? WriteRules.checkOverlaps(paths: paths)) != nil
+                guard keys.count <= WriteRules.pairwiseOverlapLimit else {
+                    return (try? WriteRules.checkOverlaps(paths: paths)) != nil
+                }
+                // Few members (a star's four): every pair compared over the keys' bytes, as `checkOverlaps` would.
+                for first in keys.indices {
+                    for second in keys.indices
+                    where second != first
+                        && WriteRules.segmentsContain(
+                            UnsafeBufferPointer(rebasing: bytes[keys[first]]),
+                            UnsafeBufferPointer(rebasing: bytes[keys[second]]))
+                    {
+                        return false
+                    }
+                }
+                return true
             }
             return made ? mutations : nil
         }

@@ -163,14 +163,11 @@ public enum WriteRules {
         var keyBytes = base.keys.reduce(0) { $0 + $1.string.utf8.count }
         // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
         var targetsPriority = false
-        var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-            defer { start = index + 1 }
-            guard index > start else { continue }
-            let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        var segments = PathSegments(bytes: bytes)
+        while let segment = segments.next() {
+            let key = UnsafeBufferPointer(rebasing: bytes[segment])
             guard !targetsPriority else { return nil }
-            // The first byte first: comparing every key with the whole word costs a generic walk per key.
-            if allowingPriority && key.first == UInt8(ascii: ".") && key.elementsEqual(".priority".utf8) {
+            if allowingPriority && Self.isPriority(key) {
                 targetsPriority = true
                 continue
             }
@@ -180,6 +177,47 @@ public enum WriteRules {
         }
         guard Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
         return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
+    }
+
+    /// The non-empty segments of a path's UTF-8 bytes, in order, as ranges of them: a path is split on the byte `/`
+    /// (never part of a multi-byte character) with empty segments dropped, as Firebase does.
+    struct PathSegments: IteratorProtocol {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// Where the next segment may start.
+        var start = 0
+
+        mutating func next() -> Range<Int>? {
+            while self.start < self.bytes.count {
+                var end = self.start
+                while end < self.bytes.count && self.bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let segment = self.start..<end
+                self.start = end + 1
+                if !segment.isEmpty { return segment }
+            }
+            return nil
+        }
+    }
+
+    /// Whether a segment is `.priority` (the first byte first: most keys are told apart there).
+    static func isPriority(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.first == UInt8(ascii: ".") && key.count == 9 && key.elementsEqual(".priority".utf8)
+    }
+
+    /// Whether the path the bytes `outer` name equals or lies above the one `inner` names, both relative to one base
+    /// and both accepted by `validLocation` with `.priority` allowed (so it can only be last, where it names its
+    /// node): the overlap rule of an update (`checkOverlaps`) over its members' keys as read, comparing their
+    /// segments' bytes where they lie, with no `Path` made or copied.
+    static func segmentsContain(_ outer: UnsafeBufferPointer<UInt8>, _ inner: UnsafeBufferPointer<UInt8>) -> Bool {
+        var outerSegments = PathSegments(bytes: outer)
+        var innerSegments = PathSegments(bytes: inner)
+        while let outerSegment = outerSegments.next() {
+            let outerKey = UnsafeBufferPointer(rebasing: outer[outerSegment])
+            if Self.isPriority(outerKey) { return true }
+            guard let innerSegment = innerSegments.next() else { return false }
+            let innerKey = UnsafeBufferPointer(rebasing: inner[innerSegment])
+            guard !Self.isPriority(innerKey), Key.bytesEqual(outerKey, innerKey) else { return false }
+        }
+        return true
     }
 
     /// A value becomes a set, or a priority set when the location names the priority.

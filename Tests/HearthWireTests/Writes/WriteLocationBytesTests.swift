@@ -58,4 +58,32 @@ import Testing
         }
         #expect(accepted > 500, "seed \(seed): only \(accepted) paths accepted")
     }
+
+    /// The overlap rule over two update keys' bytes (`segmentsContain`) against `Path.contains` of the locations
+    /// they name: short keys from few segments, with empty segments, `.priority` last and keys that differ only in
+    /// their bytes, so that equal, nested and sibling paths all come up.
+    @Test func keyBytesOverlapAsTheirPathsDo() {
+        var random = SeededRandom(seed: 7)
+        let segments = ["a", "b", "é", "e\u{301}", "", ".priority"]
+        var (pairs, contained) = (0, 0)
+        for _ in 0..<20000 {
+            func text() -> String {
+                (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                    segments[Int.random(in: 0..<segments.count, using: &random)]
+                }.joined(separator: "/")
+            }
+            let (outer, inner) = (text(), text())
+            var (outerText, innerText) = (outer, inner)
+            let outerPath = outerText.withUTF8 { WriteRules.validLocation($0, below: .root, allowingPriority: true) }
+            let innerPath = innerText.withUTF8 { WriteRules.validLocation($0, below: .root, allowingPriority: true) }
+            guard let outerPath, let innerPath else { continue }
+            let contains = outerText.withUTF8 { outerBytes in
+                innerText.withUTF8 { WriteRules.segmentsContain(outerBytes, $0) }
+            }
+            #expect(contains == outerPath.path.contains(innerPath.path), "\(outer) over \(inner)")
+            pairs += 1
+            if contains { contained += 1 }
+        }
+        #expect(pairs > 5000 && contained > 500, "\(pairs) pairs, \(contained) contained")
+    }
 }
