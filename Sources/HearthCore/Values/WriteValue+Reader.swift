@@ -6,7 +6,7 @@ extension WriteValue {
     public struct Reader {
         /// The deepest nesting whose scratch space is kept from one read to the next: a reader kept for a
         /// connection's life does not stay as large as the deepest value it ever read.
-        static let keptNesting = 32
+        static let keptNesting = 8
 
         /// The keys from the value read down to the one being built (`WriteValueBuilder.location`), empty between
         /// reads.

@@ -34,7 +34,7 @@ extension WireWrite {
     /// same.
     public struct Scratch {
         /// Most bytes of keys and strings whose space is kept from one message to the next.
-        static let keptBytes = 4096
+        static let keptBytes = 1024
 
         /// The envelope's strings that are more than a letter: the path and the client id.
         var bytes: [UInt8] = []

@@ -12,8 +12,8 @@ extension WriteRules {
     /// grown past a small bound, so one huge write does not stay charged to its connection.
     public struct DataReader {
         /// Most members, and bytes of their keys, whose space is kept from one write to the next.
-        static let keptMembers = 64
-        static let keptKeyBytes = 4096
+        static let keptMembers = 16
+        static let keptKeyBytes = 1024
         /// How many members, and bytes of their keys, a new reader makes room for.
         static let expectedMembers = 8
         static let expectedKeyBytes = 256
