@@ -97,10 +97,45 @@ public enum WriteDecoderDifferential {
         }
     }
 
+    /// What the direct decoder made of a message (`WireWrite.Decoding`), in a form that compares.
+    public enum DirectOutcome: Equatable, CustomStringConvertible {
+        case write(WriteSummary)
+        case notAWrite
+        case declined
+
+        /// The outcome of `decoding`.
+        public init(_ decoding: WireWrite.Decoding) {
+            switch decoding {
+            case .write(let write): self = .write(WriteSummary(write))
+            case .notAWrite: self = .notAWrite
+            case .declined: self = .declined
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .write(let write): "write \(write)"
+            case .notAWrite: "not a write"
+            case .declined: "declined"
+            }
+        }
+    }
+
     /// Where `WireWrite(decoding:)` and the general way disagree about `message`, in words; nil when the direct
     /// decoder declined or gave the general way's write.
     public static func realtimeMismatch(_ message: String) -> String? {
-        guard let direct = WireWrite(decoding: message).map(WriteSummary.init) else { return nil }
+        var scratch = WireWrite.Scratch()
+        return Self.realtimeMismatch(message, reusing: &scratch)
+    }
+
+    /// `realtimeMismatch(_:)` with the direct decoder reusing `scratch`, kept from earlier messages as a connection
+    /// keeps it: it must also decide exactly as with a fresh scratch, so nothing an earlier message left behind
+    /// changes a later one's answer.
+    public static func realtimeMismatch(_ message: String, reusing scratch: inout WireWrite.Scratch) -> String? {
+        let kept = DirectOutcome(WireWrite.decoding(message, reusing: &scratch))
+        let fresh = DirectOutcome(WireWrite.decoding(message))
+        guard kept == fresh else { return "\(message): with a kept scratch \(kept), with a fresh one \(fresh)" }
+        guard case .write(let direct) = kept else { return nil }
         let general = Self.general(message)
         guard general != .write(direct) else { return nil }
         return "\(message): direct \(direct), general \(general)"

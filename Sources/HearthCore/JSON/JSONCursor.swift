@@ -29,6 +29,29 @@ public struct JSONCursor {
     /// Reads the `{` that opens an object and its first key (with the `:` after it); nil for `{}`.
     /// - Throws: `JSONError` when the next value is not an object or its first member is broken.
     public mutating func enterObject() throws(JSONError) -> String? {
+        try self.expectObject()
+        return try self.scanner.readFirstKey()
+    }
+
+    /// `enterObject()` appending the first key's decoded bytes to `buffer` instead of making a `String`: a reader
+    /// that only compares its keys, or splits them as paths, allocates nothing for them. Returns where the bytes lie
+    /// in `buffer`; nil for `{}`.
+    /// - Throws: `JSONError` as `enterObject()`.
+    public mutating func enterObject(appendingKeyTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int>? {
+        try self.expectObject()
+        return try self.scanner.readFirstKey(appendingTo: &buffer)
+    }
+
+    /// `enterObject()` for an object whose members are told apart by one letter (a protocol envelope's): the first
+    /// key's only byte once decoded, 0 for a key of any other length; nil for `{}`. Nothing is allocated.
+    /// - Throws: `JSONError` as `enterObject()`.
+    public mutating func enterObjectByLetter() throws(JSONError) -> UInt8? {
+        try self.expectObject()
+        return try self.scanner.readFirstKeyLetter()
+    }
+
+    /// Reads the `{` that opens an object.
+    private mutating func expectObject() throws(JSONError) {
         self.scanner.skipWhitespace()
         guard self.scanner.position < self.scanner.bytes.count else {
             throw self.scanner.unexpectedEnd(expecting: "an object")
@@ -37,7 +60,6 @@ public struct JSONCursor {
             throw self.scanner.unexpectedCharacter(expecting: "an object")
         }
         self.scanner.position += 1
-        return try self.scanner.readFirstKey()
     }
 
     /// After a member's value: reads the `,` and the next key, or the object's `}` (then nil).
@@ -45,6 +67,40 @@ public struct JSONCursor {
     public mutating func nextKey() throws(JSONError) -> String? {
         guard try self.scanner.readSeparator(inArray: false) else { return nil }
         return try self.scanner.readKey()
+    }
+
+    /// `nextKey()` appending the key's decoded bytes to `buffer` (see `enterObject(appendingKeyTo:)`).
+    /// - Throws: `JSONError` as `nextKey()`.
+    public mutating func nextKey(appendingTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int>? {
+        guard try self.scanner.readSeparator(inArray: false) else { return nil }
+        return try self.scanner.readKey(appendingTo: &buffer)
+    }
+
+    /// `nextKey()` telling the key by its letter (see `enterObjectByLetter()`).
+    /// - Throws: `JSONError` as `nextKey()`.
+    public mutating func nextKeyLetter() throws(JSONError) -> UInt8? {
+        guard try self.scanner.readSeparator(inArray: false) else { return nil }
+        return try self.scanner.readKeyLetter()
+    }
+
+    /// Reads the string at the cursor, checked as `readValue(maximumNesting:)` checks it, and tells it by its letter:
+    /// its only byte once decoded, 0 for a string of any other length. Nil, with nothing read, when the next value
+    /// is not a string.
+    /// - Throws: `JSONError` for a broken string.
+    public mutating func readLetter() throws(JSONError) -> UInt8? {
+        guard self.peek() == UInt8(ascii: "\"") else { return nil }
+        self.scanner.position += 1
+        return try self.scanner.readStringLetter()
+    }
+
+    /// Reads the string at the cursor, checked as `readValue(maximumNesting:)` checks it, and appends its decoded
+    /// bytes to `buffer`; returns where they lie in it. Nil, with nothing read, when the next value is not a
+    /// string.
+    /// - Throws: `JSONError` for a broken string.
+    public mutating func readString(appendingTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int>? {
+        guard self.peek() == UInt8(ascii: "\"") else { return nil }
+        self.scanner.position += 1
+        return try self.scanner.readStringBody(appendingTo: &buffer)
     }
 
     /// Reads the value at the cursor into `builder` and moves past it. Internal so that every builder it runs is

@@ -64,7 +64,9 @@ public struct JSONKey: Sendable, Hashable, Comparable, ExpressibleByStringInterp
 
     /// Whether `left` comes before `right` in byte order, compared eight bytes at a time (an update's paths share
     /// long prefixes such as `posts/<id>/`).
-    @inline(__always) static func bytesPrecede(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
+    @inline(__always) public static func bytesPrecede(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    )
         -> Bool
     {
         let common = min(left.count, right.count)

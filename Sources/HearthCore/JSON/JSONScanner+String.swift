@@ -5,6 +5,43 @@ extension JSONScanner {
     /// Strings without escapes (the common case) are validated in place, skipping 8 plain ASCII bytes at a time,
     /// and copied once into the resulting `String`.
     mutating func readStringBody() throws(JSONError) -> String {
+        switch try self.scanStringBody() {
+        case .raw(let range): String(decoding: UnsafeBufferPointer(rebasing: self.bytes[range]), as: UTF8.self)
+        case .escaped: String(decoding: self.scratch, as: UTF8.self)
+        }
+    }
+
+    /// Reads a string's body as `readStringBody` does and appends its decoded bytes to `buffer` instead of making a
+    /// `String`; returns where they lie in `buffer`. A reader that only compares or splits a string (a member name,
+    /// a path) reads it this way and allocates nothing.
+    mutating func readStringBody(appendingTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int> {
+        let start = buffer.count
+        switch try self.scanStringBody() {
+        case .raw(let range): buffer.append(contentsOf: UnsafeBufferPointer(rebasing: self.bytes[range]))
+        case .escaped: buffer.append(contentsOf: self.scratch)
+        }
+        return start..<buffer.count
+    }
+
+    /// Reads a string's body as `readStringBody` does and tells it by its letter: its only byte once decoded, 0 for
+    /// a string of any other length.
+    mutating func readStringLetter() throws(JSONError) -> UInt8 {
+        switch try self.scanStringBody() {
+        case .raw(let range): range.count == 1 ? self.bytes[range.lowerBound] : 0
+        case .escaped: self.scratch.count == 1 ? self.scratch[0] : 0
+        }
+    }
+
+    /// Where a string's decoded bytes are, once its body is read.
+    enum StringBody {
+        /// In the input, unchanged (no escapes).
+        case raw(Range<Int>)
+        /// In `scratch`, decoded.
+        case escaped
+    }
+
+    /// Reads and checks a string's body, leaving the scanner just after its closing quote.
+    private mutating func scanStringBody() throws(JSONError) -> StringBody {
         let start = self.position
         let count = self.bytes.count
         var index = start
@@ -17,9 +54,10 @@ extension JSONScanner {
             let byte = self.bytes[index]
             if byte == UInt8(ascii: "\"") {
                 self.position = index + 1
-                return String(decoding: UnsafeBufferPointer(rebasing: self.bytes[start..<index]), as: UTF8.self)
+                return .raw(start..<index)
             } else if byte == UInt8(ascii: "\\") {
-                return try self.readEscapedString(start: start, firstEscape: index)
+                try self.readEscapedString(start: start, firstEscape: index)
+                return .escaped
             } else if byte < 0x20 {
                 throw self.controlCharacter(at: index)
             } else if byte >= 0x80 {
@@ -52,7 +90,7 @@ extension JSONScanner {
     }
 
     /// The slow path once a backslash is seen: decodes into `scratch`.
-    private mutating func readEscapedString(start: Int, firstEscape: Int) throws(JSONError) -> String {
+    private mutating func readEscapedString(start: Int, firstEscape: Int) throws(JSONError) {
         self.scratch.removeAll(keepingCapacity: true)
         self.scratch.append(contentsOf: UnsafeBufferPointer(rebasing: self.bytes[start..<firstEscape]))
         let count = self.bytes.count
@@ -61,7 +99,7 @@ extension JSONScanner {
             let byte = self.bytes[index]
             if byte == UInt8(ascii: "\"") {
                 self.position = index + 1
-                return String(decoding: self.scratch, as: UTF8.self)
+                return
             } else if byte == UInt8(ascii: "\\") {
                 index = try self.decodeEscape(at: index)
             } else if byte < 0x20 {

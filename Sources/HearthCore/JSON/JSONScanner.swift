@@ -70,28 +70,74 @@ struct JSONScanner {
 
     /// After `{`: returns `nil` for `}`, else reads the first key and its `:`.
     mutating func readFirstKey() throws(JSONError) -> String? {
+        guard !self.consumeObjectEnd() else { return nil }
+        return try self.readKey()
+    }
+
+    /// `readFirstKey()` appending the key's bytes to `buffer` (`readStringBody(appendingTo:)`); returns where they
+    /// lie in it.
+    mutating func readFirstKey(appendingTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int>? {
+        guard !self.consumeObjectEnd() else { return nil }
+        return try self.readKey(appendingTo: &buffer)
+    }
+
+    /// `readFirstKey()` telling the key by its letter (`readKeyLetter()`).
+    mutating func readFirstKeyLetter() throws(JSONError) -> UInt8? {
+        guard !self.consumeObjectEnd() else { return nil }
+        return try self.readKeyLetter()
+    }
+
+    /// After `{`: consumes `}` and returns true when the object is empty.
+    private mutating func consumeObjectEnd() -> Bool {
         self.skipWhitespace()
         if self.position < self.bytes.count && self.bytes[self.position] == UInt8(ascii: "}") {
             self.position += 1
-            return nil
+            return true
         }
-        return try self.readKey()
+        return false
     }
 
     /// Reads `"key"` and the `:` after it.
     mutating func readKey() throws(JSONError) -> String {
+        try self.expectKeyQuote()
+        let key = try self.readStringBody()
+        try self.expectColon()
+        return key
+    }
+
+    /// `readKey()` appending the key's bytes to `buffer`; returns where they lie in it.
+    mutating func readKey(appendingTo buffer: inout [UInt8]) throws(JSONError) -> Range<Int> {
+        try self.expectKeyQuote()
+        let key = try self.readStringBody(appendingTo: &buffer)
+        try self.expectColon()
+        return key
+    }
+
+    /// `readKey()` telling a one-byte key by that byte, with no `String` and no buffer: the key's only byte once
+    /// decoded, 0 for a key of any other length.
+    mutating func readKeyLetter() throws(JSONError) -> UInt8 {
+        try self.expectKeyQuote()
+        let key = try self.readStringLetter()
+        try self.expectColon()
+        return key
+    }
+
+    /// Reads the quote that opens a key.
+    private mutating func expectKeyQuote() throws(JSONError) {
         self.skipWhitespace()
         guard self.position < self.bytes.count else { throw self.unexpectedEnd(expecting: "a string key") }
         guard self.bytes[self.position] == UInt8(ascii: "\"") else {
             throw self.unexpectedCharacter(expecting: "a string key")
         }
         self.position += 1
-        let key = try self.readStringBody()
+    }
+
+    /// Reads the `:` after a key.
+    private mutating func expectColon() throws(JSONError) {
         self.skipWhitespace()
         guard self.position < self.bytes.count else { throw self.unexpectedEnd(expecting: "\":\"") }
         guard self.bytes[self.position] == UInt8(ascii: ":") else { throw self.unexpectedCharacter(expecting: "\":\"") }
         self.position += 1
-        return key
     }
 
     /// After `[`: consumes `]` and returns true when the array is empty.

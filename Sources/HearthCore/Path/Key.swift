@@ -40,9 +40,9 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Whether two buffers hold the same bytes, compared eight at a time (a generic `elementsEqual` goes byte by
     /// byte through an iterator, and keys are compared on every tree lookup).
-    @inline(__always) static func bytesEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
-        -> Bool
-    {
+    @inline(__always) public static func bytesEqual(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         guard left.count == right.count else { return false }
         guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
         let (l, r) = (UnsafeRawPointer(leftBase), UnsafeRawPointer(rightBase))
@@ -97,9 +97,16 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
-    /// Whether `bytes` (UTF-8) follow Firebase's key rules: what `validate` checks, without building a string.
+    /// Whether `bytes` (UTF-8) follow Firebase's key rules: what `validate` checks, without building a string. A
+    /// plain loop: every path of every write is checked here, and a generic `contains(where:)` walks an iterator.
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        !bytes.isEmpty && bytes.count <= Self.maximumByteLength && !bytes.contains(where: Self.isForbidden)
+        guard !bytes.isEmpty && bytes.count <= Self.maximumByteLength else { return false }
+        var index = 0
+        while index < bytes.count {
+            if Self.isForbidden(bytes[index]) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// A byte no key may hold: `. $ # [ ] /` and ASCII control characters.

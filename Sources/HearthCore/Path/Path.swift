@@ -45,6 +45,12 @@ public struct Path: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// Whether a path of `depth` keys holding `keyBytes` UTF-8 bytes together is within the limits `checkLimits`
+    /// enforces, for a caller that counted them as it split the keys.
+    public static func fits(depth: Int, keyBytes: Int) -> Bool {
+        depth <= Self.maximumDepth && keyBytes + max(0, depth - 1) <= Self.maximumByteLength
+    }
+
     public var isRoot: Bool { self.keys.isEmpty }
     public var count: Int { self.keys.count }
     public var first: Key? { self.keys.first }

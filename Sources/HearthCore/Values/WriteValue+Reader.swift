@@ -4,6 +4,10 @@ extension WriteValue {
     /// one value to the next: an update of many small objects (a star's increments) allocates it once, not once per
     /// object. Each read is `WriteValue.read(_:maximumNesting:)`'s, with the same result and the same errors.
     public struct Reader {
+        /// The deepest nesting whose scratch space is kept from one read to the next: a reader kept for a
+        /// connection's life does not stay as large as the deepest value it ever read.
+        static let keptNesting = 8
+
         /// The keys from the value read down to the one being built (`WriteValueBuilder.location`), empty between
         /// reads.
         private var location: [String] = []
@@ -19,9 +23,18 @@ extension WriteValue {
         /// - Complexity: O(n + k log k) as `parseWrite(_:depth:)`.
         public mutating func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
             var builder = WriteValueBuilder(baseDepth: 0)
-            self.location.removeAll(keepingCapacity: true)
             swap(&builder.location, &self.location)
-            defer { swap(&builder.location, &self.location) }
+            defer {
+                swap(&builder.location, &self.location)
+                // A read that failed part-way leaves its open containers, and the values in them, behind; a deep
+                // one leaves large arrays.
+                if !self.stack.isEmpty || self.stack.capacity > Self.keptNesting {
+                    self.stack.removeAll(keepingCapacity: self.stack.capacity <= Self.keptNesting)
+                }
+                if !self.location.isEmpty || self.location.capacity > Self.keptNesting {
+                    self.location.removeAll(keepingCapacity: self.location.capacity <= Self.keptNesting)
+                }
+            }
             let fragment = try cursor.read(into: &builder, maximumNesting: maximumNesting, stack: &self.stack)
             return Reading(value: WriteValue(fragment), depth: builder.deepest)
         }

@@ -1,5 +1,6 @@
 import HearthCore
 import HearthDatabase
+import HearthRules
 import HearthSystem
 import HearthWire
 
@@ -12,16 +13,14 @@ import HearthWire
 /// (`WireAcknowledgements.maximumUnanswered`), a cluster member's write — goes to the session's task as before, so
 /// requests are still handled in arrival order.
 extension WireSession {
-    /// Orders `message` here when it is such a write. Called only from the WebSocket's frame callback, one frame at a
-    /// time, so two messages never race.
+    /// Orders `message` here when it is such a write, as `identity`. Called only from the WebSocket's frame callback,
+    /// one frame at a time, so two messages never race, and only once the caller found the session's task idle
+    /// (running, nothing queued, not terminated) under the session's lock.
     /// - Returns: whether the message was taken (else the caller queues it for the session's task).
-    func orderWriteAtOnce(_ message: String) -> Bool {
-        guard let writes = self.context.access.writes,
-            self.shared.withLock({ $0.isRunning && $0.queuedBytes == 0 && !$0.isTerminated }),
-            self.acknowledgements.hasRoom
-        else { return false }
+    func orderWriteAtOnce(_ message: String, as identity: AuthIdentity) -> Bool {
+        guard let writes = self.context.access.writes, self.acknowledgements.hasRoom else { return false }
         let write: WireWrite
-        switch Self.decodeWrite(message) {
+        switch self.writeScratch.withLock({ Self.decodeWrite(message, reusing: &$0) }) {
         case nil:
             return false
         case .success(let decoded)?:
@@ -36,15 +35,14 @@ extension WireSession {
         do {
             guard
                 let loopWrite = try self.context.access.loopWrite(
-                    self.authIdentity, namespace: self.namespace, mutations: write.mutations, condition: nil,
+                    identity, namespace: self.namespace, mutations: write.mutations, condition: nil,
                     origin: write.origin)
             else {
                 self.acknowledge(number, .success(.committed([])))
                 return true
             }
-            writes.submit(connection: self.caller, [loopWrite]) { answers in
-                self.acknowledge(number, answers.first ?? .failure(DatabaseClosedError()))
-            }
+            // The one-write form: the answering thread hands the answer on without an array of one.
+            writes.submit(connection: self.caller, loopWrite) { self.acknowledge(number, $0) }
         } catch {
             self.acknowledge(number, .failure(error))
         }
@@ -61,9 +59,11 @@ extension WireSession {
     /// `message` as a put without a hash or a merge: straight from its bytes (`WireWrite`), or when that declines,
     /// the general way (`WireClientMessage`, then `WireRequest.mutations()`), which also words what the rules refuse. Nil for
     /// any other message, which the session's task takes (one the direct decoder tells is not a write is not decoded
-    /// the general way here: the task does that).
-    static func decodeWrite(_ message: String) -> Result<WireWrite, WriteRefusal>? {
-        switch WireWrite.decoding(message) {
+    /// the general way here: the task does that). The direct decoder reuses `scratch` (the session's).
+    static func decodeWrite(_ message: String, reusing scratch: inout WireWrite.Scratch) -> Result<
+        WireWrite, WriteRefusal
+    >? {
+        switch WireWrite.decoding(message, reusing: &scratch) {
         case .write(let write): return .success(write)
         case .notAWrite: return nil
         case .declined: break

@@ -24,6 +24,9 @@ final class WireSession: WebSocketMessageHandler {
     let shared: Lock<Shared>
     /// Answers of pipelined writes, sent in request order.
     let acknowledgements = WireAcknowledgements()
+    /// The scratch space the reactor decodes this client's writes in (`orderWriteAtOnce`), kept from one write to
+    /// the next so that decoding one allocates little beyond the write itself.
+    let writeScratch = Lock(WireWrite.Scratch())
     /// Who this session is to the compare-and-set turns (`ConditionalWriteGate`): a number no HTTP connection has.
     let caller = WireSession.callers.add(1, ordering: .relaxed).newValue | (1 << 63)
     private static let callers = Atomic<UInt64>(0)
@@ -115,19 +118,26 @@ final class WireSession: WebSocketMessageHandler {
     }
 
     /// Takes one transport frame; a complete message is queued, a framing error ends the session. The frames of a
-    /// message in progress count against the client memory budget until it completes.
+    /// message in progress count against the client memory budget until it completes. A write that finds the
+    /// session's task idle is ordered here (`orderWriteAtOnce`), with the identity read under the same hold of the
+    /// lock.
     func receive(frame: String) {
-        let (outcome, held, transport) = self.shared.withLock { shared in
+        let (outcome, held, transport, idleAs) = self.shared.withLock { shared in
             guard !shared.isTerminated else {
-                return (Result<String?, WireProtocolError>.success(nil), 0, shared.transport)
+                return (Result<String?, WireProtocolError>.success(nil), 0, shared.transport, AuthIdentity?.none)
             }
             let before = shared.assembler.heldBytes
             let outcome = Result { () throws(WireProtocolError) -> String? in try shared.assembler.onFrame(frame) }
-            return (outcome, shared.assembler.heldBytes - before, shared.transport)
+            // The task has taken every message queued before this one (and any credential they changed).
+            let idleAs = shared.isRunning && shared.queuedBytes == 0 ? shared.authentication.identity : nil
+            return (outcome, shared.assembler.heldBytes - before, shared.transport, idleAs)
         }
         self.charge(held, to: transport)
         switch outcome {
-        case .success(let message?): if !self.orderWriteAtOnce(message) { self.enqueue(message: message) }
+        case .success(let message?):
+            guard let identity = idleAs, self.orderWriteAtOnce(message, as: identity) else {
+                return self.enqueue(message: message)
+            }
         case .success(nil): break
         case .failure(let error): self.terminate(reason: error.message)
         }

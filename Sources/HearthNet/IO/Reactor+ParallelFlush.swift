@@ -21,6 +21,8 @@ extension Reactor {
             scan: while index < commands.count {
                 switch commands[index] {
                 case .flush(let connectionID): run.append(connectionID)
+                // A lone batch is flushed as it came, not copied into a run of its own.
+                case .flushMany(let connectionIDs) where run.isEmpty: run = connectionIDs
                 case .flushMany(let connectionIDs): run += connectionIDs
                 default: break scan
                 }

@@ -33,6 +33,12 @@ public struct WriteOrigin: Sendable, Hashable {
                 .invalidRequest,
                 "A write's origin client (o.c) must be 1 to 64 ASCII letters, digits, '-' or '_'.")
         }
+        try self.init(checkedClient: client, sequence: sequence, settledBelow: settledBelow)
+    }
+
+    /// `init(client:sequence:settledBelow:)` for a client id that passed its check before: a decoder that keeps the
+    /// last client a connection named (every write names it again) checks only the numbers.
+    init(checkedClient client: String, sequence: UInt64, settledBelow: UInt64) throws(WireProtocolError) {
         guard sequence > 0 else {
             throw WireProtocolError(.invalidRequest, "A write's origin sequence (o.s) must be a positive integer.")
         }

@@ -90,14 +90,13 @@ public enum WriteRules {
     /// `checkOverlaps(_:)` over the mutations' paths, for a caller that has them at hand as it makes the mutations.
     static func checkOverlaps(paths: [Path]) throws(WriteRuleError) {
         if paths.count <= Self.pairwiseOverlapLimit {
-            // Only a path no deeper than another can contain it: most pairs are told apart by their depths alone.
             let overlaps = paths.withUnsafeBufferPointer { paths in
                 for first in paths.indices {
-                    for second in paths.indices
-                    where second != first && paths[first].count <= paths[second].count
-                        && paths[first].contains(paths[second])
-                    {
-                        return true
+                    for second in paths.indices where second != first {
+                        let contains = paths[first].keys.withUnsafeBufferPointer { outer in
+                            paths[second].keys.withUnsafeBufferPointer { inner in Self.contains(outer, inner) }
+                        }
+                        if contains { return true }
                     }
                 }
                 return false
@@ -108,6 +107,20 @@ public enum WriteRules {
         for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
             throw .overlappingPaths(first, second)
         }
+    }
+
+    /// `Path.contains` over the two paths' keys where they lie: the pairwise check compares every pair of an
+    /// update's paths, and comparing `Path`s copied each path it compared (a retain and a release apiece). Only a
+    /// path no deeper than another can contain it, so most pairs are told apart by their depths alone; the rest
+    /// deepest key first, where sibling paths differ.
+    private static func contains(_ outer: UnsafeBufferPointer<Key>, _ inner: UnsafeBufferPointer<Key>) -> Bool {
+        guard outer.count <= inner.count else { return false }
+        var index = outer.count
+        while index > 0 {
+            index -= 1
+            if outer[index] != inner[index] { return false }
+        }
+        return true
     }
 
     private static func location(
@@ -132,30 +145,79 @@ public enum WriteRules {
     /// path per member, and most paths are valid); nil when a rule is broken, for `location` to say which.
     private static func validLocation(_ text: String, below base: Path, allowingPriority: Bool) -> WriteLocation? {
         var text = text
-        return text.withUTF8 { bytes -> WriteLocation? in
-            var keys = base.keys
-            // Room for the keys the text adds; text of slashes alone (the root) adds none and allocates nothing.
-            let separators = bytes.count(where: { $0 == UInt8(ascii: "/") })
-            if separators < bytes.count { keys.reserveCapacity(keys.count + separators + 1) }
-            // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
-            var targetsPriority = false
-            var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-                defer { start = index + 1 }
-                guard index > start else { continue }
-                let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                guard !targetsPriority else { return nil }
-                // The first byte first: comparing every key with the whole word costs a generic walk per key.
-                if allowingPriority && key.first == UInt8(ascii: ".") && key.elementsEqual(".priority".utf8) {
-                    targetsPriority = true
-                    continue
-                }
-                guard Key.isValid(key) else { return nil }
-                keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
+        return text.withUTF8 { Self.validLocation($0, below: base, allowingPriority: allowingPriority) }
+    }
+
+    /// The location the UTF-8 `bytes` name below `base` when they break no rule (`location`'s rules); nil when one
+    /// is broken. A reader that has a path's bytes (an update's member key) parses it here without a `String`.
+    /// - Complexity: O(n) in the length of `bytes`.
+    static func validLocation(_ bytes: UnsafeBufferPointer<UInt8>, below base: Path, allowingPriority: Bool)
+        -> WriteLocation?
+    {
+        var keys = base.keys
+        // Room for the keys the text adds; text of slashes alone (the root) adds none and allocates nothing.
+        var separators = 0
+        for byte in bytes where byte == UInt8(ascii: "/") { separators += 1 }
+        if separators < bytes.count { keys.reserveCapacity(keys.count + separators + 1) }
+        // The limits' byte length is counted as the keys are split (`Path.fits`), not walked again after.
+        var keyBytes = base.keys.reduce(0) { $0 + $1.string.utf8.count }
+        // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
+        var targetsPriority = false
+        var segments = PathSegments(bytes: bytes)
+        while let segment = segments.next() {
+            let key = UnsafeBufferPointer(rebasing: bytes[segment])
+            guard !targetsPriority else { return nil }
+            if allowingPriority && Self.isPriority(key) {
+                targetsPriority = true
+                continue
             }
-            guard (try? Path.checkLimits(keys)) != nil else { return nil }
-            return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
+            guard Key.isValid(key) else { return nil }
+            keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
+            keyBytes += key.count
         }
+        guard Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
+        return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
+    }
+
+    /// The non-empty segments of a path's UTF-8 bytes, in order, as ranges of them: a path is split on the byte `/`
+    /// (never part of a multi-byte character) with empty segments dropped, as Firebase does.
+    struct PathSegments: IteratorProtocol {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// Where the next segment may start.
+        var start = 0
+
+        mutating func next() -> Range<Int>? {
+            while self.start < self.bytes.count {
+                var end = self.start
+                while end < self.bytes.count && self.bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let segment = self.start..<end
+                self.start = end + 1
+                if !segment.isEmpty { return segment }
+            }
+            return nil
+        }
+    }
+
+    /// Whether a segment is `.priority` (the first byte first: most keys are told apart there).
+    static func isPriority(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.first == UInt8(ascii: ".") && key.count == 9 && key.elementsEqual(".priority".utf8)
+    }
+
+    /// Whether the path the bytes `outer` name equals or lies above the one `inner` names, both relative to one base
+    /// and both accepted by `validLocation` with `.priority` allowed (so it can only be last, where it names its
+    /// node): the overlap rule of an update (`checkOverlaps`) over its members' keys as read, comparing their
+    /// segments' bytes where they lie, with no `Path` made or copied.
+    static func segmentsContain(_ outer: UnsafeBufferPointer<UInt8>, _ inner: UnsafeBufferPointer<UInt8>) -> Bool {
+        var outerSegments = PathSegments(bytes: outer)
+        var innerSegments = PathSegments(bytes: inner)
+        while let outerSegment = outerSegments.next() {
+            let outerKey = UnsafeBufferPointer(rebasing: outer[outerSegment])
+            if Self.isPriority(outerKey) { return true }
+            guard let innerSegment = innerSegments.next() else { return false }
+            let innerKey = UnsafeBufferPointer(rebasing: inner[innerSegment])
+            guard !Self.isPriority(innerKey), Key.bytesEqual(outerKey, innerKey) else { return false }
+        }
+        return true
     }
 
     /// A value becomes a set, or a priority set when the location names the priority.

@@ -149,6 +149,8 @@ extension FuzzTargets {
         tokens: Self.realtimeTokens + ["\n", "\n3\n", "\n0\n", "\n9999\n"]
     ) { input throws(FuzzViolation) in
         var assembler = WireFrameAssembler(maximumMessageBytes: 64 * 1024)
+        // One input's messages share the direct decoder's scratch, as one connection's do.
+        var scratch = WireWrite.Scratch()
         var accepted = false
         for frame in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             let message: String?
@@ -158,7 +160,7 @@ extension FuzzTargets {
                 return accepted
             }
             guard let message else { continue }
-            if let mismatch = WriteDecoderDifferential.realtimeMismatch(message) {
+            if let mismatch = WriteDecoderDifferential.realtimeMismatch(message, reusing: &scratch) {
                 throw FuzzViolation("a write decoded directly differs from the general way: \(mismatch)")
             }
             guard let decoded = try? WireClientMessage(decoding: message) else { continue }

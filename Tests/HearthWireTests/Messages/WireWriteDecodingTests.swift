@@ -9,6 +9,8 @@ import Testing
     /// Puts and merges as clients send them, in both member orders, with whitespace, escapes, server values,
     /// priorities, `.value`, arrays, origins and a null hash.
     static let usual = [
+        // Member names and letters escaped: told apart by the letter they decode to.
+        #"{"\u0074":"\u0064","d":{"r":19,"\u0061":"\u006d","b":{"\u0070":"\/a","d":{"b":1},"\u006f":null}}}"#,
         #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a/b","d":{"x":1.5,"y":[true,null,"s"],".priority":2}}}}"#,
         #"{"t":"d","d":{"r":4,"a":"m","b":{"p":"/a","d":{"b/c":{".sv":"timestamp"},"n":{".sv":{"increment":-1}}}}}}"#,
         #"{"d":{"a":"m","b":{"d":{"stars/u1":true,"count":{".sv":{"increment":1}}},"p":"/posts/p1"},"r":9},"t":"d"}"#,
@@ -169,6 +171,49 @@ import Testing
             if case .write = WriteDecoderDifferential.general(message) { accepted += 1 }
         }
         #expect(direct * 10 >= accepted * 6, "seed \(seed): \(direct) of \(accepted) writes decoded directly")
+    }
+
+    /// One scratch kept across messages, as a connection keeps it, decodes each message as a fresh one does, and
+    /// as the general way does: random writes (origins of several clients among them) in a row with the declined
+    /// and truncated messages, so nothing one message leaves behind changes the next one's answer.
+    @Test(arguments: [5, 6] as [UInt64])
+    func aScratchKeptAcrossMessagesDecodesAsAFreshOne(seed: UInt64) {
+        var generator = WriteMessageGenerator(seed: seed)
+        var scratch = WireWrite.Scratch()
+        var decoded = 0
+        for round in 0..<4000 {
+            let message: String
+            switch round % 5 {
+            case 0: message = generator.pick(Self.declined)
+            case 1:
+                let usual = Array(generator.pick(Self.usual).utf8)
+                message = String(decoding: usual.prefix(generator.int(0..<usual.count)), as: UTF8.self)
+            default: message = generator.message()
+            }
+            #expect(
+                WriteDecoderDifferential.realtimeMismatch(message, reusing: &scratch) == nil,
+                "seed \(seed) round \(round)")
+            if case .write = WireWrite.decoding(message) { decoded += 1 }
+        }
+        #expect(decoded > 100, "seed \(seed): only \(decoded) writes decoded")
+    }
+
+    /// A client's id is one `String` from one write to the next while its bytes stay the same (escaped or not), and
+    /// a new one when they change.
+    @Test func theOriginsClientIsKeptWhileItsBytesStayTheSame() throws {
+        var scratch = WireWrite.Scratch()
+        func origin(_ client: String, _ sequence: Int) throws -> WriteOrigin {
+            let message =
+                #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/a","d":1,"o":{"c":"\#(client)","s":\#(sequence),"a":0}}}}"#
+            guard case .write(let write) = WireWrite.decoding(message, reusing: &scratch) else {
+                throw WireProtocolError(.invalidRequest, "not decoded: \(message)")
+            }
+            return try #require(write.origin)
+        }
+        #expect(try origin("app-1", 1).client == "app-1")
+        #expect(try origin("app\\u002d1", 2).client == "app-1")
+        #expect(try origin("app-2", 3).client == "app-2")
+        #expect(try origin("app-1", 4) == WriteOrigin(client: "app-1", sequence: 4, settledBelow: 0))
     }
 
     /// Keys that differ only in their Unicode normalisation are two children on both ways: a put's data keeps
