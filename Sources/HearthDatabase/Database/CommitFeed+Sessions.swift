@@ -46,11 +46,15 @@ extension CommitFeed {
         }
     }
 
-    /// Whether to ask the source for its sessions now: some shard's list reached its limit and nothing was asked
-    /// since the last offer. Marks them asked.
+    /// Whether to ask the source for its sessions now: some shard's list reached its limit, nothing was asked since
+    /// the last offer, and no offer waits for its shard to get there. Marks them asked.
+    ///
+    /// A waiting offer is let be: the view runs a turn or two behind the loop (group commit), so a shard's list is
+    /// still long when the next run arrives, and asking again then would bring an offer for a later turn each time,
+    /// never one the feed reaches.
     mutating func asksForSessions() -> Bool {
-        guard self.takesOffers, !self.asked else { return false }
-        for shard in self.unrecorded.indices where self.unrecorded[shard].count >= self.recordingLimits[shard] {
+        guard self.takesOffers, !self.asked, self.offers.isEmpty else { return false }
+        if self.unrecorded.indices.contains(where: { self.unrecorded[$0].count >= self.recordingLimits[$0] }) {
             self.asked = true
             return true
         }
@@ -59,10 +63,11 @@ extension CommitFeed {
 
     /// Takes the source's sessions, one per shard with the index its machine stood at, taken at one moment: each in
     /// place of the feed's own as soon as the shard received exactly through that index (at once when it has; an
-    /// offer it has already passed is dropped).
+    /// offer it has already passed is dropped, and one for a shard that already has an offer waiting is not kept:
+    /// the waiting one is nearer).
     mutating func offer(_ offered: [SessionsOffer]) {
         self.asked = false
-        for (shard, offer) in offered.enumerated() where shard < self.received.count {
+        for (shard, offer) in offered.enumerated() where shard < self.received.count && self.offers[shard] == nil {
             if offer.index >= self.received[shard] { self.offers[shard] = offer }
         }
         self.takeOffers()
@@ -72,7 +77,10 @@ extension CommitFeed {
     mutating func takeOffers() {
         for (shard, offer) in self.offers where offer.index <= self.received[shard] {
             self.offers[shard] = nil
-            if offer.index == self.received[shard] { self.replaceSessions(of: shard, with: offer.sessions) }
+            if offer.index == self.received[shard] {
+                self.replaceSessions(of: shard, with: offer.sessions)
+                self.offersTaken += 1
+            }
         }
     }
 

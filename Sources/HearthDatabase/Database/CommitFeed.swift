@@ -100,6 +100,8 @@ struct CommitFeed {
     var offers: [Int: SessionsOffer] = [:]
     /// Sessions were asked for and none offered since.
     var asked = false
+    /// How many offers the feed took in place of its own sessions (for tests: in a steady pipeline most are taken).
+    var offersTaken = 0
     /// Per shard: indices of queued entries that could be shown but for an earlier overlapping entry of their shard
     /// (for a transaction, each participant's entry once every part is in). Only these can become ready when an
     /// entry of their shard is shown; any other entry becomes ready only when it, or its transaction's last part,

@@ -170,6 +170,7 @@ public final class Database: DatabaseAccess {
 
     /// Snapshots the current view if anything was written since the last snapshot (called periodically).
     func snapshotIfChanged() {
+        guard self.snapshotScheduler.wantsTimedCapture else { return }
         self.snapshotScheduler.requestIfChanged(self.view.capture())
     }
 

@@ -4,7 +4,9 @@ import HearthSystem
 ///
 /// A snapshot is due after `everyRecords` log records, or when the runtime's timer finds any record since the last
 /// one; it is taken at the first moment the view is a consistent cut (no multi-shard transaction half shown).
-/// Capturing is O(1) (persistent roots); writing happens off the commit thread. At most one is in flight.
+/// Capturing takes the persistent roots (O(1)) and records the named writes that wait (`CommitFeed.sessions()`, O(waiting
+/// records)), so the view captures only when a snapshot would be started; writing happens off the commit thread. At
+/// most one is in flight.
 ///
 /// A due snapshot also waits, for up to `maximumDeferrals` batches, for a cut with no transaction prepared: a
 /// prepared part is written into the snapshot whole, and one cut in the middle of a 1 GB import would encode the
@@ -61,6 +63,12 @@ final class SnapshotScheduler: Sendable {
             return true
         }
         if due, let capture { self.continuation.yield(capture) }
+    }
+
+    /// Whether the time-based trigger would start a snapshot now (a record arrived since the last one, none is in
+    /// flight), so the view should capture for `requestIfChanged`.
+    var wantsTimedCapture: Bool {
+        self.state.withLock { !$0.stopped && !$0.inFlight && $0.recordsSinceSnapshot > 0 }
     }
 
     /// Snapshots `capture` if any record arrived since the last snapshot: the time-based trigger.

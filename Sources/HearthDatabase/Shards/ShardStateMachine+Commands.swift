@@ -127,12 +127,15 @@ extension ShardStateMachine {
         return self.resolving(part.write)
     }
 
-    /// `resolvingToCommit(_:_:)` for a part held as the entry it is logged as (`ShardEntry.commit` of
-    /// `transaction`); nil, as for an obstacle, for any other entry.
+    /// `resolvingToCommit(_:_:)` for a part held as the entry it is logged as, which must be `ShardEntry.commit` of
+    /// `transaction` (`ShardActor.commitTogether` makes only those).
     func resolvingToCommit(
         _ transaction: TransactionID, _ entry: ShardEntry
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
-        guard case .commit(let committed, let part) = entry, committed == transaction else { return nil }
+        // A programmer's invariant, as in `commit(_:resolved:)`: anything else would pass for an obstacle.
+        guard case .commit(let committed, let part) = entry, committed == transaction else {
+            preconditionFailure("only a part's commit entry of this transaction is resolved to commit at once")
+        }
         return self.resolvingToCommit(transaction, part)
     }
 
@@ -147,13 +150,10 @@ extension ShardStateMachine {
 
     /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
     /// shard, in the same turn as every other participant, and once `obstacleToCommit` found nothing in any of them:
-    /// the parts then go into one log record, so they are durable together or not at all.
-    /// - Parameter resolved: the part's mutations as `resolving(_:)` resolved them just before (it found no increment
-    ///   that overflows); nil to resolve them here.
-    public mutating func commit(
-        _ transaction: TransactionID, _ part: ShardIntent, resolved: [ResolvedMutation]? = nil
-    ) -> ShardDecision {
-        self.append(.commit(transaction, part), resolved: resolved)
+    /// the parts then go into one log record, so they are durable together or not at all. (The write loop commits
+    /// through `commit(_:resolved:)`, with the entry it resolved.)
+    public mutating func commit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision {
+        self.append(.commit(transaction, part), resolved: nil)
     }
 
     /// The anchor logs that it may forget these decisions (the ones it still holds).

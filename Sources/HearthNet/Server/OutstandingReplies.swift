@@ -45,9 +45,12 @@ final class OutstandingReplies: Sendable {
     /// A batch's replies came back (or a batch offered at once was declined).
     func end() {
         let left = self.state.subtract(Self.one, ordering: .sequentiallyConsistent).newValue
+        assert(left >= 0, "OutstandingReplies.end() without a batch begun")
         guard left < Self.one else { return }
-        // None is left: whoever waits goes on (taken under the lock `wait` appends under, so none is missed).
-        let waiting = self.waiters.withLock { waiters in
+        // None is left: whoever waits goes on (taken under the lock `wait` appends under, so none is missed), unless a
+        // batch began meanwhile — then its own end resumes them.
+        let waiting = self.waiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+            guard self.state.load(ordering: .sequentiallyConsistent) < Self.one else { return [] }
             defer { waiters = [] }
             return waiters
         }

@@ -29,9 +29,10 @@ extension WireWrite {
 
     /// What a connection keeps from one write to the next, so that decoding a write allocates little beyond the
     /// write itself: the decoded bytes of the envelope's path and client id (split and compared from there, never
-    /// made `String`s; its member names are told apart by their one letter, `JSONCursor.enterObjectByLetter()`), the data reader's scratch space (`WriteRules.DataReader`), and the origin's client id, which a
-    /// client sends with every write: the same `String`, checked once, is handed on again while the bytes are the
-    /// same.
+    /// made `String`s; its member names are told apart by their one letter, `JSONCursor.enterObjectByLetter()`), the
+    /// data reader's scratch space (`WriteRules.DataReader`), and the origin's client id, which a client sends with
+    /// every write: the same `String`, checked once, is handed on again while the bytes are the same. Space past
+    /// `keptBytes` is let go of once the message is decoded, so a huge message leaves nothing behind.
     public struct Scratch {
         /// Most bytes of keys and strings whose space is kept from one message to the next.
         static let keptBytes = 1024
@@ -67,8 +68,12 @@ extension WireWrite {
     /// Decodes the UTF-8 bytes of a message.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> Decoding {
         scratch.bytes.removeAll(keepingCapacity: scratch.bytes.capacity <= Scratch.keptBytes)
-        // Whatever was read of a write that is declined is let go of now, not kept until the next message.
-        defer { scratch.data.clear() }
+        // Whatever was read of a write that is declined is let go of now, not kept until the next message, and so is
+        // the space a huge path or client id took (a connection could otherwise hold a message's worth uncharged).
+        defer {
+            scratch.data.clear()
+            scratch.bytes.removeAll(keepingCapacity: scratch.bytes.capacity <= Scratch.keptBytes)
+        }
         var parts = Parts()
         var cursor = JSONCursor(bytes)
         do {

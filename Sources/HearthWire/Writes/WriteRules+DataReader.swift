@@ -8,8 +8,9 @@ extension WriteRules {
     /// read with a fresh reader allocated about ten blocks of scratch, its four member keys among them). Keys are
     /// never made `String`s: they are compared and split as paths from their bytes.
     ///
-    /// A reader holds nothing of a write once it is answered (`updateMutations(at:)`), and lets go of scratch space
-    /// grown past a small bound, so one huge write does not stay charged to its connection.
+    /// A reader holds nothing of a write's values once it is answered (`updateMutations(at:)`); its member keys
+    /// (which `sortedKeys` reads) wait until `clear()`, which also lets go of scratch space grown past a small bound,
+    /// so one huge write does not stay charged to its connection.
     public struct DataReader {
         /// Most members, and bytes of their keys, whose space is kept from one write to the next.
         static let keptMembers = 16

@@ -155,11 +155,13 @@ public enum WriteRules {
         -> WriteLocation?
     {
         var keys = base.keys
-        // Room for the keys the text adds; text of slashes alone (the root) adds none and allocates nothing.
+        // Room for the keys the text adds, never more than a path may hold (a message's worth of slashes reserves
+        // no more than that); text of slashes alone (the root) adds none and allocates nothing.
         var separators = 0
         for byte in bytes where byte == UInt8(ascii: "/") { separators += 1 }
-        if separators < bytes.count { keys.reserveCapacity(keys.count + separators + 1) }
-        // The limits' byte length is counted as the keys are split (`Path.fits`), not walked again after.
+        if separators < bytes.count { keys.reserveCapacity(min(keys.count + separators + 1, Path.maximumDepth + 1)) }
+        // The limits are counted as the keys are split (`Path.fits`): a path past them is refused at the first key
+        // that takes it there, not split to its end first. Both counts only grow, so the answer is the same.
         var keyBytes = base.keys.reduce(0) { $0 + $1.string.utf8.count }
         // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
         var targetsPriority = false
@@ -172,8 +174,9 @@ public enum WriteRules {
                 continue
             }
             guard Key.isValid(key) else { return nil }
-            keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
             keyBytes += key.count
+            guard Path.fits(depth: keys.count + 1, keyBytes: keyBytes) else { return nil }
+            keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
         }
         guard Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
         return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)

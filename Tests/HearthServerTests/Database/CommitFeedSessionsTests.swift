@@ -115,6 +115,26 @@ import Testing
         if takesOffers { #expect(offersTaken > 0, "seed \(seed): some shard took the machines' sessions") }
     }
 
+    /// In a steady pipeline, where the feed receives each turn two turns after the loop made it and asks at every
+    /// arrival, offers are taken: a waiting offer is neither asked again nor replaced by a later one.
+    @Test func aSteadyPipelineTakesOffers() throws {
+        var generator = Generator(state: 11)
+        var model = Model(shards: 2, takesOffers: true)
+        var asks = 0
+        for _ in 0..<200 {
+            try model.turn(using: &generator)
+            if model.feed.asksForSessions() {
+                asks += 1
+                model.feed.offer(model.offer)
+            }
+            if model.undelivered.count > 2 { model.deliver(1) }
+        }
+        model.deliver(model.undelivered.count)
+        #expect(asks > 20 && model.feed.offersTaken >= asks, "\(model.feed.offersTaken) offers taken of \(asks) asked")
+        #expect(model.feed.sessions() == model.machines.map(\.sessions))
+        #expect(model.feed.sessions() == model.recordsOnArrival.sessions())
+    }
+
     /// An offer is taken only where the shard received exactly through its index: one the shard has passed is
     /// dropped, and one ahead waits for the run that reaches it.
     @Test func anOfferIsTakenExactlyAtItsIndex() throws {

@@ -1,7 +1,8 @@
 import HearthCore
 import HearthTestKit
-import HearthWire
 import Testing
+
+@testable import HearthWire
 
 /// The realtime write decoder that goes straight from a message's bytes to its mutations, against the general way
 /// (`WireClientMessage`, then the write rules): it answers only where that way accepts, with the same write.
@@ -214,6 +215,16 @@ import Testing
         #expect(try origin("app\\u002d1", 2).client == "app-1")
         #expect(try origin("app-2", 3).client == "app-2")
         #expect(try origin("app-1", 4) == WriteOrigin(client: "app-1", sequence: 4, settledBelow: 0))
+    }
+
+    /// A message with a huge path (declined: past the path limits) leaves no more than the kept space in the
+    /// connection's scratch once it is decoded, so a connection holds no message's worth of it uncharged.
+    @Test func aHugePathLeavesNoSpaceBehind() {
+        var scratch = WireWrite.Scratch()
+        let path = String(repeating: "a/", count: 50_000)
+        let message = #"{"t":"d","d":{"r":1,"a":"p","b":{"p":"/\#(path)","d":1}}}"#
+        _ = WireWrite.decoding(message, reusing: &scratch)
+        #expect(scratch.bytes.capacity <= WireWrite.Scratch.keptBytes)
     }
 
     /// Keys that differ only in their Unicode normalisation are two children on both ways: a put's data keeps
