@@ -140,16 +140,19 @@ extension RESTHandler {
     /// (`writeUpdateAnswer`) written straight into the bytes the reactor sends, behind the head: no body array,
     /// `HTTPResponse` or head is made for it on the way.
     static func updateReply(keys: [String], _ ordered: [ResolvedMutation], capacity: Int) -> HTTPReply {
-        let encoded = HTTPEncodedResponse(status: 200, headers: Self.jsonAnswerHeaders, bodyCapacity: capacity) {
-            Self.writeUpdateAnswer(keys: keys, ordered, to: &$0)
-        }
-        guard let encoded else {
+        guard let head = Self.jsonAnswerHead else {
             var body: [UInt8] = []
             Self.writeUpdateAnswer(keys: keys, ordered, to: &body)
             return .response(HTTPResponse(status: 200, headers: Self.jsonAnswerHeaders, body: body))
         }
-        return .encoded(encoded)
+        return .encoded(
+            HTTPEncodedResponse(head: head, bodyCapacity: capacity) {
+                Self.writeUpdateAnswer(keys: keys, ordered, to: &$0)
+            })
     }
+
+    /// The head of a write's answer (status 200, `jsonAnswerHeaders`), written once.
+    static let jsonAnswerHead = HTTPEncodedHead(status: 200, headers: RESTHandler.jsonAnswerHeaders)
 
     /// Appends a PATCH's echo to `body`: each member's key with the value it wrote (`ordered`, in the keys' order),
     /// as Firebase echoes it. One writer for the whole answer, each member read where it lies: a node and two

@@ -36,10 +36,8 @@ import Testing
                 for length in Self.bodyLengths {
                     let body = (0..<length).map { UInt8(truncatingIfNeeded: 0x20 + ($0 * 7 + status) % 95) }
                     for capacity in [0, length, length * 2 + 64] {
-                        let encoded = try #require(
-                            HTTPEncodedResponse(status: status, headers: headers, bodyCapacity: capacity) {
-                                $0 += body
-                            })
+                        let head = try #require(HTTPEncodedHead(status: status, headers: headers))
+                        let encoded = HTTPEncodedResponse(head: head, bodyCapacity: capacity) { $0 += body }
                         let expected = Self.framed(HTTPResponse(status: status, headers: headers, body: body))
                         #expect(encoded.bytes == expected, "status \(status), \(length) bytes")
                         #expect(encoded.body == body && encoded.status == status)
@@ -57,38 +55,43 @@ import Testing
         let messages = ["Permission denied", "Invalid data; couldn't parse JSON object.", "bad \"x\"\n\\\u{1}", ""]
         for (index, message) in messages.enumerated() {
             let error = HTTPResponse.jsonError(status: 400 + index, message: message)
-            let encoded = try #require(
-                HTTPEncodedResponse(status: error.status, headers: error.headers, bodyCapacity: 8) {
-                    $0 += error.body
-                })
+            let head = try #require(HTTPEncodedHead(status: error.status, headers: error.headers))
+            let encoded = HTTPEncodedResponse(head: head, bodyCapacity: 8) { $0 += error.body }
             #expect(encoded.bytes == Self.framed(error))
         }
     }
 
     /// A body written in several appends (as a PATCH's echo is) is one body.
     @Test func takesABodyWrittenInParts() throws {
-        let encoded = try #require(
-            HTTPEncodedResponse(status: 200, headers: HTTPHeaders(), bodyCapacity: 2) { body in
-                for part in ["{", "\"a\":1", ",", "\"b\":[true,null]", "}"] { body += Array(part.utf8) }
-            })
+        let head = try #require(HTTPEncodedHead(status: 200, headers: HTTPHeaders()))
+        let encoded = HTTPEncodedResponse(head: head, bodyCapacity: 2) { body in
+            for part in ["{", "\"a\":1", ",", "\"b\":[true,null]", "}"] { body += Array(part.utf8) }
+        }
         #expect(
             String(decoding: encoded.bytes, as: UTF8.self)
                 == "HTTP/1.1 200 OK\r\nContent-Length: 23\r\n\r\n{\"a\":1,\"b\":[true,null]}")
     }
 
     /// A status that never carries a body, or fields the server frames itself, are left to the ordinary encoding:
-    /// no encoded answer is made and the body is not written.
+    /// no head is made for them.
     @Test func declinesWhatTheServerFramesItself() {
-        var wrote = false
         for status in [100, 101, 204, 304] {
-            #expect(
-                HTTPEncodedResponse(status: status, headers: HTTPHeaders(), bodyCapacity: 0) { _ in wrote = true }
-                    == nil)
+            #expect(HTTPEncodedHead(status: status, headers: HTTPHeaders()) == nil)
         }
         for name in ["Content-Length", "transfer-encoding", "CONNECTION"] {
-            let headers = HTTPHeaders([("Content-Type", "text/plain"), (name, "close")])
-            #expect(HTTPEncodedResponse(status: 200, headers: headers, bodyCapacity: 0) { _ in wrote = true } == nil)
+            #expect(
+                HTTPEncodedHead(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain"), (name, "close")]))
+                    == nil)
         }
-        #expect(!wrote)
+    }
+
+    /// One head serves many answers: each has its own body and length, and the head is unchanged.
+    @Test func reusesAHead() throws {
+        let head = try #require(HTTPEncodedHead(status: 201, headers: HTTPHeaders([("ETag", "\"e\"")])))
+        for length in Self.bodyLengths {
+            let body = [UInt8](repeating: UInt8(ascii: "b"), count: length)
+            let encoded = HTTPEncodedResponse(head: head, bodyCapacity: 0) { $0 += body }
+            #expect(encoded.bytes == Self.framed(HTTPResponse(status: 201, headers: head.headers, body: body)))
+        }
     }
 }

@@ -40,11 +40,9 @@ private struct EncodingHandler: HTTPRequestHandler {
         let index = Int(request.path.utf8.last.map { $0 &- UInt8(ascii: "0") } ?? 0) % Self.answers.count
         let response = Self.answers[index]
         guard request.path.hasPrefix("/e"),
-            let encoded = HTTPEncodedResponse(
-                status: response.status, headers: response.headers, bodyCapacity: response.body.count,
-                body: { $0 += response.body })
+            let head = HTTPEncodedHead(status: response.status, headers: response.headers)
         else { return .response(response) }
-        return .encoded(encoded)
+        return .encoded(HTTPEncodedResponse(head: head, bodyCapacity: response.body.count) { $0 += response.body })
     }
 }
 
