@@ -8,11 +8,11 @@ import HearthNet
 struct OrderedRESTWrite {
     let pending: PendingWrite
     /// The answer once the write's outcome is known.
-    let respond: @Sendable (WriteOutcome) -> HTTPResponse
+    let respond: @Sendable (WriteOutcome) -> HTTPReply
 
     /// Waits for the write's outcome and answers it.
     /// - Throws: what `PendingWrite.outcome` throws (the write's log stopped, or the node is closing).
-    func response() async throws -> HTTPResponse {
+    func reply() async throws -> HTTPReply {
         self.respond(try await self.pending.outcome())
     }
 }

@@ -97,7 +97,7 @@ extension RESTHandler {
                     replies.append(await self.handle(entry.http))
                     continue
                 }
-                reply = .response(try await write.response())
+                reply = try await write.reply()
             } catch {
                 reply = .response(self.response(to: error, path: entry.http.path))
             }

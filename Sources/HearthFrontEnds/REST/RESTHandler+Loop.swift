@@ -77,7 +77,8 @@ extension RESTHandler {
             } catch {
                 entries.append(
                     LoopEntry(
-                        http: http, started: started, answer: .answered(self.response(to: error, path: http.path))))
+                        http: http, started: started,
+                        answer: .answered(.response(self.response(to: error, path: http.path)))))
             }
         }
         let answered = entries
@@ -141,10 +142,10 @@ extension RESTHandler {
     /// A request of a batch handed to the write loop.
     private struct LoopEntry: Sendable {
         enum Answer: Sendable {
-            /// Refused before it reached the loop.
-            case answered(HTTPResponse)
+            /// Refused before it reached the loop, or a write that changes nothing.
+            case answered(HTTPReply)
             /// The loop's write at this index of the batch, and how its answer is made.
-            case write(Int, @Sendable (WriteOutcome) -> HTTPResponse)
+            case write(Int, @Sendable (WriteOutcome) -> HTTPReply)
         }
 
         let http: HTTPRequest
@@ -154,17 +155,16 @@ extension RESTHandler {
 
     /// The reply to `entry` once the loop answered the batch, counted in the metrics.
     private func reply(to entry: LoopEntry, answers: [WriteBatch.Answer]) -> HTTPReply {
-        let response: HTTPResponse
+        let reply: HTTPReply
         switch entry.answer {
         case .answered(let answered):
-            response = answered
+            reply = answered
         case .write(let index, let respond):
             switch answers[index] {
-            case .success(let outcome): response = respond(outcome)
-            case .failure(let error): response = self.response(to: error, path: entry.http.path)
+            case .success(let outcome): reply = respond(outcome)
+            case .failure(let error): reply = .response(self.response(to: error, path: entry.http.path))
             }
         }
-        let reply = HTTPReply.response(response)
         self.record(entry.http, reply, since: entry.started)
         return reply
     }

@@ -22,7 +22,7 @@ extension RESTHandler {
     /// against the security rules): its mutations, and how its answer is made from its outcome.
     struct WritePlan: Sendable {
         let mutations: [Mutation]
-        let respond: @Sendable (WriteOutcome) -> HTTPResponse
+        let respond: @Sendable (WriteOutcome) -> HTTPReply
     }
 
     /// The plan of a PUT or DELETE without `if-match`, a POST or a PATCH; nil for a read or a compare-and-set,
@@ -40,7 +40,7 @@ extension RESTHandler {
             guard !isConditional else { return nil }
             let mutation = try self.setMutation(request, http, identity: identity)
             return WritePlan(mutations: [mutation]) { outcome in
-                self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: false)
+                .response(self.setResponse(request, http, identity: identity, outcome: outcome, isConditional: false))
             }
         case .post: return try self.planPush(request, http, identity: identity)
         case .patch: return try self.planUpdate(request, http, identity: identity)
@@ -118,7 +118,7 @@ extension RESTHandler {
             Array("{\"name\":".utf8) + Node(.string(name)).jsonBytes(format: .plain, pretty: false) + [
                 UInt8(ascii: "}")
             ]
-        return WritePlan(mutations: [mutation]) { _ in self.success(request, body: body) }
+        return WritePlan(mutations: [mutation]) { _ in .response(self.success(request, body: body)) }
     }
 
     private func planUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan {
@@ -126,22 +126,41 @@ extension RESTHandler {
         let (keys, mutations) = try Self.update(http.body, at: request.path)
         try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
         return WritePlan(mutations: mutations) { outcome in
-            guard case .committed(let resolved) = outcome else { return self.success(request, body: http.body) }
+            guard case .committed(let resolved) = outcome else {
+                return .response(self.success(request, body: http.body))
+            }
             // `print=silent` answers with no body: the echo is not written for it.
-            guard request.printMode != .silent else { return self.success(request, body: []) }
+            guard request.printMode != .silent else { return .response(self.success(request, body: [])) }
             let ordered = Self.inOrder(of: mutations, resolved)
-            return self.success(request, body: Self.updateAnswer(keys: keys, ordered, capacity: http.body.count + 2))
+            return Self.updateReply(keys: keys, ordered, capacity: http.body.count + 2)
         }
     }
 
-    /// A PATCH's answer: each member's key with the value it wrote (`ordered`, in the keys' order), as Firebase
-    /// echoes it. One buffer and one writer for the whole answer, each member read where it lies: a node and two
+    /// A PATCH's answer as `success` frames a write's body (status 200, `jsonAnswerHeaders`), its echo
+    /// (`writeUpdateAnswer`) written straight into the bytes the reactor sends, behind the head: no body array,
+    /// `HTTPResponse` or head is made for it on the way.
+    static func updateReply(keys: [String], _ ordered: [ResolvedMutation], capacity: Int) -> HTTPReply {
+        guard let head = Self.jsonAnswerHead else {
+            var body: [UInt8] = []
+            Self.writeUpdateAnswer(keys: keys, ordered, to: &body)
+            return .response(HTTPResponse(status: 200, headers: Self.jsonAnswerHeaders, body: body))
+        }
+        return .encoded(
+            HTTPEncodedResponse(head: head, bodyCapacity: capacity) {
+                Self.writeUpdateAnswer(keys: keys, ordered, to: &$0)
+            })
+    }
+
+    /// The head of a write's answer (status 200, `jsonAnswerHeaders`), written once.
+    static let jsonAnswerHead = HTTPEncodedHead(status: 200, headers: RESTHandler.jsonAnswerHeaders)
+
+    /// Appends a PATCH's echo to `body`: each member's key with the value it wrote (`ordered`, in the keys' order),
+    /// as Firebase echoes it. One writer for the whole answer, each member read where it lies: a node and two
     /// arrays per member cost a REST star's reactor about a microsecond, and copying each member out of its array
     /// (as iterating, zipping or subscripting does) retains nodes the write loop's tree shares with other threads.
-    static func updateAnswer(keys: [String], _ ordered: [ResolvedMutation], capacity: Int) -> [UInt8] {
+    static func writeUpdateAnswer(keys: [String], _ ordered: [ResolvedMutation], to body: inout [UInt8]) {
         var writer = JSONWriter()
-        var body = [UInt8(ascii: "{")]
-        body.reserveCapacity(capacity)
+        body.append(UInt8(ascii: "{"))
         ordered.withUnsafeBufferPointer { members in
             for index in 0..<min(keys.count, members.count) {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
@@ -154,7 +173,6 @@ extension RESTHandler {
             }
         }
         body.append(UInt8(ascii: "}"))
-        return body
     }
 
     /// A PATCH body's members (keys sorted) and their mutations: read straight from the bytes

@@ -105,6 +105,7 @@ public final class RESTHandler: HTTPRequestHandler {
         let status: Int
         switch reply {
         case .response(let response), .stream(let response, _), .upgrade(let response, _): status = response.status
+        case .encoded(let response): status = response.status
         }
         let seconds = Database.seconds(ContinuousClock.now - started)
         self.metrics.recordRequest(method: request.method, status: status, seconds: seconds)
@@ -121,7 +122,7 @@ public final class RESTHandler: HTTPRequestHandler {
         await self.database.waitUntilServing()
         let (identity, expires) = try self.identity(of: request)
         if let write = try await self.orderWrite(request, http, identity: identity) {
-            return .response(try await write.response())
+            return try await write.reply()
         }
         // Not ordered ahead of its answer: a read, or a compare-and-set waiting for its turn.
         return request.method == .get

@@ -35,11 +35,7 @@ enum HTTPResponseEncoder {
     {
         var output: [UInt8] = []
         output.reserveCapacity(64 + headers.count * 32 + extra)
-        if status == 200 {
-            output.append(contentsOf: Self.okStatusLine)
-        } else {
-            output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
-        }
+        Self.appendStatusLine(status, to: &output)
         var (wroteLength, wroteConnection) = (false, false)
         for (name, value) in headers {
             guard let framing else {
@@ -71,8 +67,17 @@ enum HTTPResponseEncoder {
         return output
     }
 
+    /// `HTTP/1.1 <status> <reason>` and CRLF.
+    static func appendStatusLine(_ status: Int, to output: inout [UInt8]) {
+        if status == 200 {
+            output.append(contentsOf: Self.okStatusLine)
+        } else {
+            output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
+        }
+    }
+
     /// `name: value` and CRLF.
-    private static func appendField(_ name: String, _ value: String, to output: inout [UInt8]) {
+    static func appendField(_ name: String, _ value: String, to output: inout [UInt8]) {
         output.append(contentsOf: name.utf8)
         output.append(UInt8(ascii: ":"))
         output.append(0x20)

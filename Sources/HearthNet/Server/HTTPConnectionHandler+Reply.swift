@@ -43,7 +43,7 @@ extension HTTPConnectionHandler {
         _ replies: [HTTPReply], for heads: some Collection<HTTPRequestHead>, on connection: Connection
     ) -> Bool {
         for (index, (head, reply)) in zip(heads, replies).enumerated() {
-            guard case .response(let response) = reply, self.enqueue(response, for: head, on: connection) else {
+            guard self.enqueueAnswer(reply, for: head, on: connection) else {
                 reply.discard()
                 for later in replies.dropFirst(index + 1) { later.discard() }
                 return false
@@ -67,7 +67,7 @@ extension HTTPConnectionHandler {
         if let answer = self.heldAnswer {
             self.heldAnswer = nil
             self.heldRequest = nil
-            if case .response(let response) = lastReply, self.enqueue(response, for: lastHead, on: connection) {
+            if self.enqueueAnswer(lastReply, for: lastHead, on: connection) {
                 self.answerAndClose(connection, with: answer)
             } else {
                 lastReply.discard()
@@ -82,8 +82,8 @@ extension HTTPConnectionHandler {
     private func deliver(_ reply: HTTPReply, for head: HTTPRequestHead, on connection: Connection) {
         let mustClose = !head.isKeepAlive || connection.isReactorDraining || connection.isPeerClosed
         switch reply {
-        case .response(let response):
-            self.send(response, for: head, on: connection, mustClose: mustClose)
+        case .response, .encoded:
+            self.send(reply, for: head, on: connection, mustClose: mustClose)
         case .stream(var response, let session):
             let isChunked = head.version == "HTTP/1.1"
             response.headers.remove("Content-Length")
@@ -115,8 +115,9 @@ extension HTTPConnectionHandler {
         }
     }
 
-    private func send(_ response: HTTPResponse, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool) {
-        let closes = !self.enqueue(response, for: head, on: connection, mustClose: mustClose)
+    /// Sends a plain answer (`.response` or `.encoded`) and goes on reading, or closes when it says so.
+    private func send(_ reply: HTTPReply, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool) {
+        let closes = !self.enqueueAnswer(reply, for: head, on: connection, mustClose: mustClose)
         guard !closes else {
             self.closeAfterFlush(connection)
             return
@@ -133,6 +134,30 @@ extension HTTPConnectionHandler {
             return
         }
         self.takeNextRequests(connection)
+    }
+
+    /// Queues a plain answer to `head`; false when it says `Connection: close` (it must be the last answer), or when
+    /// `reply` is not a plain answer (a stream or an upgrade), which queues nothing.
+    func enqueueAnswer(
+        _ reply: HTTPReply, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool = false
+    ) -> Bool {
+        switch reply {
+        case .response(let response): self.enqueue(response, for: head, on: connection, mustClose: mustClose)
+        case .encoded(let encoded): self.enqueue(encoded, for: head, on: connection, mustClose: mustClose)
+        case .stream, .upgrade: false
+        }
+    }
+
+    /// Queues an answer written ahead (`HTTPEncodedResponse`) as it is when the request is framed as it was written
+    /// for (HTTP/1.1, not `HEAD`, the connection kept open); otherwise frames its `response` as any other.
+    private func enqueue(
+        _ encoded: HTTPEncodedResponse, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool
+    ) -> Bool {
+        guard !mustClose, head.version != "HTTP/1.0", head.method != "HEAD" else {
+            return self.enqueue(encoded.response, for: head, on: connection, mustClose: mustClose)
+        }
+        connection.enqueue(encoded.bytes)
+        return true
     }
 
     /// Queues `response` to `head`; returns false when it says `Connection: close` (it must be the last answer).
@@ -202,7 +227,7 @@ extension HTTPReply: ConnectionMessage {
         switch self {
         case .stream(_, let session): session.connectionClosed()
         case .upgrade(_, let handler): handler.connectionClosed()
-        case .response: break
+        case .response, .encoded: break
         }
     }
 }

@@ -2,6 +2,9 @@
 public enum HTTPReply: Sendable {
     /// A complete response; the server adds `Content-Length` (and `Connection` when it closes).
     case response(HTTPResponse)
+    /// A complete response already written into the bytes sent (`HTTPEncodedResponse`): queued as it is, or framed
+    /// from its `response` when the request needs other framing.
+    case encoded(HTTPEncodedResponse)
     /// A head sent with `Transfer-Encoding: chunked`, after which every `ConnectionWriter.write` becomes one chunk.
     /// The connection is not reused afterwards; `ConnectionWriter.close()` ends the body and the connection.
     case stream(HTTPResponse, any HTTPStreamSession)

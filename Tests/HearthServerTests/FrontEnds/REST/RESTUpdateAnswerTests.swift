@@ -4,6 +4,7 @@ import Testing
 
 @testable import HearthDatabase
 @testable import HearthFrontEnds
+@testable import HearthNet
 
 /// A PATCH's answer echoes each member's key with the value it wrote, in the keys' order, whatever order the loop
 /// answered the members in.
@@ -48,8 +49,39 @@ import Testing
         let expected = Self.zipped(keys: keys, answered)
         for shuffled in [answered, Array(answered.reversed()), Array(answered.dropFirst() + answered.prefix(1))] {
             let ordered = RESTHandler.inOrder(of: mutations, shuffled)
-            #expect(RESTHandler.updateAnswer(keys: keys, ordered, capacity: 0) == expected)
+            var written: [UInt8] = []
+            RESTHandler.writeUpdateAnswer(keys: keys, ordered, to: &written)
+            #expect(written == expected)
         }
         #expect(String(decoding: expected, as: UTF8.self).hasPrefix(#"{"a/.priority":"p0","#))
+    }
+
+    /// The answer written straight into the bytes sent (`updateReply`) is byte for byte the head and body the server
+    /// wrote for the echo as an `HTTPResponse` (status 200, a write's two JSON fields, `Content-Length`), for updates
+    /// of 1 to 40 members whose answers cross `Content-Length`'s digit counts, and whatever capacity is guessed.
+    @Test func writesTheAnswersBytesAsTheResponseWouldBe() throws {
+        for members in 1...40 {
+            var object = "{"
+            for index in 0..<members {
+                if index > 0 { object += "," }
+                object += index % 3 == 0 ? #""p\#(index)/.priority":"x""# : #""m\#(index)/k\"é":{"a":[1,\#(index)]}"#
+            }
+            object += "}"
+            let (keys, mutations) = try #require(WriteRules.update(body: Array(object.utf8), at: .root))
+            let ordered = Self.resolved(mutations)
+            let body = Self.zipped(keys: keys, ordered)
+            let framing = HTTPResponseEncoder.Framing(contentLength: body.count, connection: nil)
+            let expected =
+                HTTPResponseEncoder.encodeHead(status: 200, headers: RESTHandler.jsonAnswerHeaders, framing: framing)
+                + body
+            for capacity in [0, object.utf8.count + 2, 100_000] {
+                guard case .encoded(let answer) = RESTHandler.updateReply(keys: keys, ordered, capacity: capacity)
+                else {
+                    Issue.record("a PATCH's answer is written ahead")
+                    return
+                }
+                #expect(answer.bytes == expected, "\(members) members")
+            }
+        }
     }
 }
