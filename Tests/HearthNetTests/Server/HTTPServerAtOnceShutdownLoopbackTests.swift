@@ -34,25 +34,9 @@ private final class LateAnswerHandler: HTTPRequestHandler {
     @Test func gracefulShutdownAnswersABatchTakenAtOnce() async throws {
         let handler = LateAnswerHandler()
         let server = HTTPServer(configuration: .loopback(), handler: handler)
-        let port = try server.bind()
-        let response = try await withThrowingTaskGroup(of: HTTPTestClient.Response?.self) { group in
-            group.addTask {
-                try await server.run()
-                return nil
-            }
-            group.addTask {
-                try await onDedicatedThread {
-                    let client = try HTTPTestClient(port: port)
-                    try client.send("PUT /late HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\nx")
-                    return try client.readResponse()
-                }
-            }
-            #expect(await handler.log.wait { $0 == ["taken"] })
-            group.cancelAll()
-            var response: HTTPTestClient.Response?
-            for try await result in group { response = response ?? result }
-            return response
-        }
+        let response = try await responseAcrossGracefulShutdown(
+            server, request: "PUT /late HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\nx",
+            started: { await handler.log.wait { $0 == ["taken"] } })
         #expect(response?.status == 200)
         #expect(response?.text == "finished")
         #expect(server.statistics.openConnections == 0)

@@ -121,25 +121,8 @@ private final class Echo: UpgradedConnectionHandler {
             return .response(HTTPResponse(status: 200, body: Array("finished".utf8)))
         }
         let server = HTTPServer(configuration: .loopback(), handler: handler)
-        let port = try server.bind()
-        let response = try await withThrowingTaskGroup(of: HTTPTestClient.Response?.self) { group in
-            group.addTask {
-                try await server.run()
-                return nil
-            }
-            group.addTask {
-                try await onDedicatedThread {
-                    let client = try HTTPTestClient(port: port)
-                    try client.send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n")
-                    return try client.readResponse()
-                }
-            }
-            #expect(await log.wait { $0 == ["started"] })
-            group.cancelAll()
-            var response: HTTPTestClient.Response?
-            for try await result in group { response = response ?? result }
-            return response
-        }
+        let response = try await responseAcrossGracefulShutdown(
+            server, request: "GET /slow HTTP/1.1\r\nHost: h\r\n\r\n", started: { await log.wait { $0 == ["started"] } })
         #expect(response?.status == 200)
         #expect(response?.text == "finished")
         #expect(response?.header("Connection") == "close")

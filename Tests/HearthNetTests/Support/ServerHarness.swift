@@ -1,6 +1,7 @@
 import HearthNet
 import HearthTestKit
 import Synchronization
+import Testing
 
 /// A handler built from closures, for tests.
 struct TestHandler: HTTPRequestHandler {
@@ -89,4 +90,30 @@ final class Recorder<Entry: Sendable>: Sendable {
 final class UncheckedBox: @unchecked Sendable {
     let client: HTTPTestClient
     init(_ client: HTTPTestClient) { self.client = client }
+}
+
+/// Sends `request` to `server` from a dedicated thread, waits for `started` (the handler has the request), then
+/// cancels the server — a graceful shutdown — and returns the response the client read meanwhile, if any.
+func responseAcrossGracefulShutdown(
+    _ server: HTTPServer, request: String, started: @escaping @Sendable () async -> Bool
+) async throws -> HTTPTestClient.Response? {
+    let port = try server.bind()
+    return try await withThrowingTaskGroup(of: HTTPTestClient.Response?.self) { group in
+        group.addTask {
+            try await server.run()
+            return nil
+        }
+        group.addTask {
+            try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                try client.send(request)
+                return try client.readResponse()
+            }
+        }
+        #expect(await started())
+        group.cancelAll()
+        var response: HTTPTestClient.Response?
+        for try await result in group { response = response ?? result }
+        return response
+    }
 }
