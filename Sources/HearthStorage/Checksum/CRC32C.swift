@@ -1,13 +1,14 @@
 /// CRC-32C (Castagnoli), the checksum framing every WAL record and snapshot so damage is detected, never replayed.
 ///
-/// Table-driven slice-by-8: eight bytes are folded per step through eight 256-entry tables, which runs well above
-/// 1 GB/s in release builds without hardware instructions. The value is incremental: feed bytes in any number of
+/// Table-driven slice-by-16: sixteen bytes are folded per step through sixteen 256-entry tables (16 KiB, which stay
+/// in the first-level cache), about twice the speed of slice-by-8's eight bytes a step without hardware instructions;
+/// the last 8–15 bytes take one slice-by-8 step, the rest a byte at a time. The value is incremental: feed bytes in any number of
 /// `update` calls and read `value` at the end. Reference value: "123456789" → 0xE3069283.
 package struct CRC32C: Sendable {
     /// The reflected Castagnoli polynomial.
     static let polynomial: UInt32 = 0x82F6_3B78
 
-    /// Eight consecutive 256-entry tables; table `k` advances a byte through `k` further zero bytes.
+    /// Sixteen consecutive 256-entry tables; table `k` advances a byte through `k` further zero bytes.
     static let tables: [UInt32] = Self.makeTables()
 
     private var state: UInt32 = 0xFFFF_FFFF
@@ -40,7 +41,7 @@ package struct CRC32C: Sendable {
         withUnsafeBytes(of: integer.littleEndian) { self.update($0) }
     }
 
-    /// Feeds raw bytes, eight at a time through the slice-by-8 tables. O(n).
+    /// Feeds raw bytes, sixteen at a time through the slice-by-16 tables. O(n).
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return
@@ -49,19 +50,25 @@ package struct CRC32C: Sendable {
         var index = 0
         let count = bytes.count
         Self.tables.withUnsafeBufferPointer { table in
-            while count - index >= 8 {
+            while count - index >= 16 {
+                let first = base.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian
+                let second = base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self).littleEndian
+                let low: UInt32 = UInt32(truncatingIfNeeded: first) ^ crc
+                let upper: UInt32 =
+                    Self.fold(low, through: 12, table)
+                    ^ Self.fold(UInt32(truncatingIfNeeded: first >> 32), through: 8, table)
+                let lower: UInt32 =
+                    Self.fold(UInt32(truncatingIfNeeded: second), through: 4, table)
+                    ^ Self.fold(UInt32(truncatingIfNeeded: second >> 32), through: 0, table)
+                crc = upper ^ lower
+                index += 16
+            }
+            if count - index >= 8 {
                 let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian
-                let low = UInt32(truncatingIfNeeded: word) ^ crc
-                let high = UInt32(truncatingIfNeeded: word >> 32)
+                let low: UInt32 = UInt32(truncatingIfNeeded: word) ^ crc
                 crc =
-                    table[7 * 256 + Int(low & 0xFF)]
-                    ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)]
-                    ^ table[4 * 256 + Int(low >> 24)]
-                    ^ table[3 * 256 + Int(high & 0xFF)]
-                    ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
-                    ^ table[1 * 256 + Int((high >> 16) & 0xFF)]
-                    ^ table[Int(high >> 24)]
+                    Self.fold(low, through: 4, table)
+                    ^ Self.fold(UInt32(truncatingIfNeeded: word >> 32), through: 0, table)
                 index += 8
             }
             while index < count {
@@ -73,8 +80,19 @@ package struct CRC32C: Sendable {
         self.state = crc
     }
 
+    /// The four bytes of `word` (first byte lowest) advanced through `skip` + 3, + 2, + 1 and + 0 further zero bytes
+    /// and combined: one four-byte column of a slicing step.
+    @inline(__always)
+    private static func fold(_ word: UInt32, through skip: Int, _ table: UnsafeBufferPointer<UInt32>) -> UInt32 {
+        let first: UInt32 = table[(skip + 3) &* 256 &+ Int(word & 0xFF)]
+        let second: UInt32 = table[(skip + 2) &* 256 &+ Int((word >> 8) & 0xFF)]
+        let third: UInt32 = table[(skip + 1) &* 256 &+ Int((word >> 16) & 0xFF)]
+        let fourth: UInt32 = table[skip &* 256 &+ Int(word >> 24)]
+        return first ^ second ^ third ^ fourth
+    }
+
     private static func makeTables() -> [UInt32] {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        var tables = [UInt32](repeating: 0, count: 16 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte)
             for _ in 0..<8 {
@@ -82,7 +100,7 @@ package struct CRC32C: Sendable {
             }
             tables[byte] = crc
         }
-        for slice in 1..<8 {
+        for slice in 1..<16 {
             for byte in 0..<256 {
                 let previous = tables[(slice - 1) * 256 + byte]
                 tables[slice * 256 + byte] = tables[Int(previous & 0xFF)] ^ (previous >> 8)
