@@ -26,12 +26,11 @@ final class LocalShardLog: ShardLog {
     private let pending: PendingEntries
     private let failures: AsyncStream<StorageError>.Continuation
     private let failed = Atomic(false)
-    /// The buffer records are encoded into before the log copies them into its queue, reused so that a record
-    /// costs no allocation of its own; dropped after a record that grew it past `keptRecordCapacity`, so one large
-    /// write does not pin its size for the life of the process. Its lock also makes the shards' encoding one at a
-    /// time, which costs nothing while they share one executor (`appendsTogether`).
-    private let record = Lock<[UInt8]>([])
-    /// The most capacity the reused record buffer keeps between records (1 MiB).
+    /// The records being framed and the write loop's turn under way (`Appending`). Its lock also makes the shards'
+    /// encoding one at a time, which costs nothing while they share one executor (`appendsTogether`).
+    private let appending: Lock<Appending>
+    /// The most capacity the reused frame buffer keeps between hand-overs (1 MiB), so that one large write does not
+    /// pin its size for the life of the process.
     static let keptRecordCapacity = 1 << 20
     /// Yields once when the log fails: the node must stop, since nothing more can be made durable.
     let failure: AsyncStream<StorageError>
@@ -44,6 +43,7 @@ final class LocalShardLog: ShardLog {
         self.delivery = delivery
         self.directory = directory
         self.pending = pending
+        self.appending = Lock(Appending(nextSequence: wal.lastLSN + 1))
         (self.failure, self.failures) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(1))
     }
 
@@ -74,18 +74,24 @@ final class LocalShardLog: ShardLog {
     }
 
     /// From now on, entries appended in a turn of the write loop are held until `endTurn`: their shards' machines
-    /// leave their subtrees for the turn's end (`ShardStateMachine.defersSubtrees`). Called before any is appended.
+    /// leave their subtrees for the turn's end (`ShardStateMachine.defersSubtrees`), and their records go to the
+    /// write-ahead log together then. Called before any is appended.
     func holdTurns() {
-        self.pending.state.withLock { $0.holdsTurns = true }
+        self.appending.withLock { $0.holdsTurns = true }
     }
 
-    /// Ends the write loop's turn: takes the subtrees of the entries it appended (`ShardApplied.captureTurn`, from
-    /// `tree`, each shard's tree of a namespace as the turn left it), then hands them on together once the turn's
-    /// last record is durable (at once, when it is already). On the loop's thread, after the turn's last append.
+    /// Ends the write loop's turn: queues the records it appended on the write-ahead log, all under one lock, takes
+    /// the subtrees of its entries (`ShardApplied.captureTurn`, from `tree`, each shard's tree of a namespace as the
+    /// turn left it), then hands them on together once the turn's last record is durable (at once, when it is
+    /// already). On the loop's thread, after the turn's last append.
     func endTurn(tree: (_ shard: Int, _ namespace: String) -> Node) {
         // Swapped out rather than copied, so the entries' array is this turn's alone and takes its subtrees in place.
         var entries: [ShardApplied] = []
-        guard let sequence = self.pending.state.withLock({ $0.takeTurn(into: &entries) }) else { return }
+        let sequence = self.appending.withLock { appending in
+            self.wal.enqueue(&appending.batch, keepingCapacityUpTo: Self.keptRecordCapacity)
+            return appending.takeTurn(into: &entries)
+        }
+        guard let sequence else { return }
         ShardApplied.captureTurn(&entries, tree: tree)
         self.pending.publish(consume entries, through: sequence, delivery: self.delivery)
     }
@@ -150,20 +156,23 @@ final class LocalShardLog: ShardLog {
         }
     }
 
-    /// Encodes a record into the reused buffer with `encode`, queues it on the write-ahead log, and keeps `applied`
-    /// under its sequence number until it is durable; returns that number.
+    /// Numbers a record and frames it with `encode` straight into the batch for the write-ahead log (no buffer of
+    /// its own, no copy); returns its sequence number. In a turn of the write loop, the record and `applied` wait
+    /// for the turn's end (one lock per record); otherwise `applied` is kept under the record's number until it is
+    /// durable, and the record is queued at once, under the pending entries' lock, so that `durable` finds them.
     private func enqueue(
         _ applied: some Collection<ShardApplied>, encode: (inout [UInt8]) -> Void
     ) -> UInt64 {
-        self.record.withLock { record in
-            record.removeAll(keepingCapacity: true)
-            encode(&record)
-            let sequence = self.pending.state.withLock { pending in
-                let sequence = record.withUnsafeBytes { self.wal.enqueue(bytes: $0) }
-                pending.add(applied, at: sequence)
+        self.appending.withLock { appending in
+            let sequence = appending.frame(now: MonotonicClock.now(), encoding: encode)
+            if appending.holdsTurns {
+                appending.keep(applied, at: sequence)
                 return sequence
             }
-            if record.capacity > Self.keptRecordCapacity { record = [] }
+            self.pending.state.withLock { pending in
+                pending.add(applied, at: sequence)
+                self.wal.enqueue(&appending.batch, keepingCapacityUpTo: Self.keptRecordCapacity)
+            }
             return sequence
         }
     }
@@ -181,7 +190,7 @@ final class LocalShardLog: ShardLog {
 
     /// One log for every shard: called once the newest record is durable (on the log's writer thread, or at once).
     func whenCommitted(_ positions: [ShardLogPosition], _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        guard let newest = positions.map(\.sequence).max() else { return body(.success(())) }
+        guard let newest = positions.lazy.map(\.sequence).max() else { return body(.success(())) }
         self.wal.whenDurable(newest) { [self] result in
             if case .failure(let error) = result { self.noteFailure(error) }
             body(result.mapError { $0 })
@@ -198,13 +207,15 @@ final class LocalShardLog: ShardLog {
     /// One log for every shard: records become durable in the order they were appended.
     func waitUntilOrdered(_ position: ShardLogPosition) async throws {}
 
-    /// The newest record appended so far.
-    var lastSequence: UInt64 { self.wal.lastLSN }
+    /// The newest record appended so far (queued on the write-ahead log, or waiting for its turn's end).
+    var lastSequence: UInt64 { self.appending.withLock { $0.nextSequence - 1 } }
 
     func truncate(through sequence: UInt64) { self.wal.truncate(through: sequence) }
 
-    /// Closes the log, then returns once every committed batch has gone to `onCommitted`.
+    /// Closes the log, then returns once every committed batch has gone to `onCommitted`. Records of a turn that
+    /// never ended (the shards were gone before its end) are written first, as they were appended.
     func close() async {
+        self.appending.withLock { self.wal.enqueue(&$0.batch, keepingCapacityUpTo: 0) }
         await self.wal.close()
         await self.delivery.finish()
     }
@@ -220,23 +231,12 @@ final class PendingEntries: Sendable {
         /// A turn of the write loop keeps all its entries under its last record, so that they reach the view
         /// together (`publish`); its earlier records have none.
         var entries: [UInt64: [ShardApplied]] = [:]
-        /// The entries of the write loop's turn under way, in record order (`LocalShardLog.holdTurns`).
-        var turn: [ShardApplied] = []
-        /// The sequence number of the turn's last record so far; nil when the turn appended nothing yet.
-        var turnSequence: UInt64?
-        /// Entries appended go to `turn` rather than `entries`.
-        var holdsTurns = false
         /// Every record up to here is durable.
         var durableSequence: UInt64 = 0
 
-        /// Keeps the entries of record `sequence` until it is durable, or its turn ends.
+        /// Keeps the entries of record `sequence`, appended outside the write loop's turns, until it is durable.
         mutating func add(_ applied: some Collection<ShardApplied>, at sequence: UInt64) {
-            if self.holdsTurns {
-                self.turn.append(contentsOf: applied)
-                self.turnSequence = sequence
-            } else {
-                self.entries[sequence] = Array(applied)
-            }
+            self.entries[sequence] = Array(applied)
         }
 
         /// Moves the entries kept under record `sequence`, if any, to the end of `runs`.
@@ -245,17 +245,6 @@ final class PendingEntries: Sendable {
             runs.append((applied, sequence))
         }
 
-        /// Hands the turn under way to `entries` (which must be empty) and starts the next one; returns the sequence
-        /// number of the turn's last record, or nil (leaving `entries` empty) when it appended nothing. The next turn
-        /// starts with room for as many entries as this one had: grown from empty, each turn reallocated its array
-        /// every time it doubled.
-        mutating func takeTurn(into entries: inout [ShardApplied]) -> UInt64? {
-            guard let sequence = self.turnSequence else { return nil }
-            swap(&entries, &self.turn)
-            self.turn.reserveCapacity(entries.count)
-            self.turnSequence = nil
-            return sequence
-        }
     }
 
     let state = Lock(State())

@@ -32,6 +32,24 @@ package enum WALFrame {
         buffer.append(contentsOf: payload)
     }
 
+    /// Appends the frame of one record whose payload `encode` appends to `buffer` itself, its checksum left zero as
+    /// `appendUnsealed(lsn:payload:into:)` leaves it: a caller that encodes its records straight into the log's
+    /// frames copies no payload at all. `encode` must only append. Returns the payload's size. O(payload).
+    package static func appendUnsealed(
+        lsn: UInt64, into buffer: inout [UInt8], encoding encode: (inout [UInt8]) -> Void
+    ) -> Int {
+        let start = buffer.count
+        Self.append(UInt32(0), to: &buffer)
+        Self.append(UInt32(0), to: &buffer)
+        Self.append(lsn, to: &buffer)
+        encode(&buffer)
+        let count = buffer.count - start - Self.headerSize
+        buffer.withUnsafeMutableBytes {
+            $0.storeBytes(of: UInt32(truncatingIfNeeded: count).littleEndian, toByteOffset: start, as: UInt32.self)
+        }
+        return count
+    }
+
     /// Fills in the checksum of the frame `appendUnsealed` wrote at `offset` (over its LSN and payload, which lie
     /// side by side) and returns where the next frame starts. The frame must lie wholly inside `bytes`. O(payload).
     package static func seal(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {

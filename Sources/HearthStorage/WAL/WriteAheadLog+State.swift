@@ -85,6 +85,35 @@ extension WriteAheadLog {
             return lsn
         }
 
+        /// Queues the records of `batch`, which must start at `nextLSN`, and leaves the batch's frames empty: its
+        /// buffer is swapped in whole when nothing is pending (the batch gets the queue's empty buffer, with its
+        /// capacity), else appended. The batch window opens at the batch's first record. O(1) or O(batch bytes).
+        mutating func append(batch: inout WALBatch) {
+            if self.pendingCount == 0 {
+                self.oldestPendingTime = batch.oldestTime
+                swap(&self.pending, &batch.frames)
+            } else {
+                self.pending.append(contentsOf: batch.frames)
+            }
+            self.nextLSN += UInt64(batch.count)
+            self.pendingCount += batch.count
+            self.pendingBytes += batch.payloadBytes
+        }
+
+        /// Whether records just queued must wake the writer: it sleeps, or it gathers a batch that is now full.
+        /// Clears the flag it answers from, so one wake-up is sent.
+        mutating func wakesWriter(_ configuration: WALConfiguration) -> Bool {
+            if self.isWriterSleeping {
+                self.isWriterSleeping = false
+                return true
+            }
+            if self.isWriterGathering && self.pendingBytes >= configuration.batchMaximumBytes {
+                self.isWriterGathering = false
+                return true
+            }
+            return false
+        }
+
         /// Drops every pending record (after a failure or once the writer has stopped).
         mutating func dropPending() {
             self.pending.removeAll()

@@ -116,20 +116,37 @@ public final class WriteAheadLog: Sendable {
                 return (state.nextLSN, false)
             }
             let lsn = state.append(payload, now: MonotonicClock.now())
-            if state.isWriterSleeping {
-                state.isWriterSleeping = false
-                return (lsn, true)
-            }
-            if state.isWriterGathering && state.pendingBytes >= self.configuration.batchMaximumBytes {
-                state.isWriterGathering = false
-                return (lsn, true)
-            }
-            return (lsn, false)
+            return (lsn, state.wakesWriter(self.configuration))
         }
         if wake {
             self.wakeSignal.signal()
         }
         return lsn
+    }
+
+    /// Queues every record of `batch` under one lock, as `enqueue(bytes:)` would one by one, and empties it
+    /// (keeping its buffer's capacity up to `keptCapacity` bytes): for the log's only producer, which numbers its
+    /// records itself (the batch must start at `lastLSN + 1`) and encodes them straight into the batch's frames.
+    /// O(1) when nothing else is pending (the batch's buffer is swapped in whole), else O(batch bytes).
+    ///
+    /// After a failure or `close()` the records are dropped and `waitUntilDurable` for their LSNs throws.
+    package func enqueue(_ batch: inout WALBatch, keepingCapacityUpTo keptCapacity: Int) {
+        guard !batch.isEmpty else { return }
+        let wake = self.state.withLock { state -> Bool in
+            precondition(
+                batch.firstLSN == state.nextLSN,
+                "WriteAheadLog: a batch from record \(batch.firstLSN) queued after record \(state.nextLSN - 1)")
+            guard state.failure == nil else {
+                state.nextLSN += UInt64(batch.count)
+                return false
+            }
+            state.append(batch: &batch)
+            return state.wakesWriter(self.configuration)
+        }
+        batch.removeAll(keepingCapacityUpTo: keptCapacity)
+        if wake {
+            self.wakeSignal.signal()
+        }
     }
 
     /// Drains the queue, fsyncs, and stops the writer thread; returns once it has stopped. Later waits throw

@@ -120,6 +120,77 @@ import Testing
         await reopened.close()
     }
 
+    /// In the write loop's turns, records are framed straight into the log's batch and queued together at the
+    /// turn's end: nothing of a turn is durable before it ends, its records keep consecutive numbers after the ones
+    /// queued outside turns, they are written in one batch, their entries reach the view once, together, and the
+    /// segment holds byte for byte the frames of the same records encoded and queued one at a time.
+    @Test func aTurnsRecordsAreQueuedTogetherAtItsEndAsTheSameFrames() async throws {
+        let directory = try TemporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let batches = Mutex<[[(Int, UInt64)]]>([])
+        let log = try LocalShardLog.open(
+            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
+        ) { runs, _ in
+            batches.withLock { $0.append(runs.joined().map { ($0.shard, $0.index) }) }
+        }
+        log.start()
+        var machines = (0..<2).map { ShardStateMachine(shard: $0, spineDepth: 1) }
+        var expected: [UInt8] = []
+        /// Applies a write of `shard` and appends it (alone, or with a part of the other shard), framing the
+        /// record the way the log framed records before turns (`ShardLogRecord.encode`, `WALFrame.encode`).
+        func append(_ round: Int, together: Bool) throws -> [ShardLogPosition] {
+            var parts: [(entry: ShardEntry, applied: ShardApplied)] = []
+            for shard in together ? [0, 1] : [round % 2] {
+                let write = ShardWrite(
+                    namespace: "default",
+                    mutations: [try Fixture.set("k\(shard)/n\(round)", #"{".sv":{"increment":1}}"#)], now: 1)
+                guard case .appended(let entry, let applied) = machines[shard].write(write, conditions: []) else {
+                    Issue.record("round \(round): the write must append")
+                    return []
+                }
+                parts.append((entry, applied))
+            }
+            let positions =
+                together
+                ? log.appendTogether(parts.map(\.entry), applied: parts.map(\.applied))
+                : [log.append(parts[0].entry, applied: parts[0].applied)]
+            var record: [UInt8] = []
+            if together {
+                ShardLogRecord.encode(
+                    together: parts.map { (shard: $0.applied.shard, index: $0.applied.index, entry: $0.entry) },
+                    into: &record)
+            } else {
+                record = ShardLogRecord.encode(
+                    parts[0].entry, shard: parts[0].applied.shard, index: parts[0].applied.index)
+            }
+            WALFrame.encode(lsn: positions[0].sequence, payload: record, into: &expected)
+            return positions
+        }
+        let outside = try append(0, together: false)
+        try await log.waitUntilCommitted(outside)
+        #expect(await eventually { batches.withLock { $0.count == 1 } })
+        log.holdTurns()
+        for shard in machines.indices { machines[shard].defersSubtrees = true }
+        var turn: [ShardLogPosition] = []
+        for round in 1...6 { turn += try append(round, together: round == 3) }
+        #expect(turn.map(\.sequence) == [2, 3, 4, 4, 5, 6, 7])
+        #expect(log.lastSequence == 7)
+        let waiting = Task { try await log.waitUntilCommitted([turn[0]]) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(log.statistics.records == 1, "nothing of the turn is written before it ends")
+        log.endTurn { shard, namespace in machines[shard].trees[namespace] ?? .empty }
+        try await waiting.value
+        try await log.waitUntilCommitted(turn)
+        #expect(log.statistics.records == 7)
+        #expect(log.statistics.batches == 2, "the turn's records are written in one batch")
+        #expect(await eventually { batches.withLock { $0.count == 2 } })
+        #expect(batches.withLock { $0.last?.map(\.0) } == [1, 0, 0, 1, 0, 1, 0])
+        #expect(batches.withLock { $0.last?.map(\.1) } == [1, 2, 3, 2, 4, 3, 5])
+        await log.close()
+        let segment = WALSegment(firstLSN: 1, directory: directory).path
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: segment))) == expected)
+    }
+
     @Test func aRecordThisVersionCannotReadStopsReplayNamingTheRecordFileAndOffset() async throws {
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }

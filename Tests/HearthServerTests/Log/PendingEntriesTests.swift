@@ -1,3 +1,4 @@
+import HearthStorage
 import HearthSystem
 import Synchronization
 import Testing
@@ -30,37 +31,55 @@ import Testing
     /// turn ended; a record of the next turn already durable when that turn ends goes at once.
     @Test func aTurnsEntriesGoTogetherOnceItsLastRecordIsDurable() async throws {
         let delivered = try await Self.deliveries { pending, delivery in
-            pending.state.withLock { $0.holdsTurns = true }
+            var appending = Self.turns()
             for index in 1...3 as ClosedRange<UInt64> {
-                pending.state.withLock { $0.add([Self.entry(index)], at: index) }
+                Self.append([Self.entry(index)], to: &appending)
             }
             pending.durable(1...2, delivery: delivery)
-            Self.endTurn(pending, delivery: delivery)
+            Self.endTurn(&appending, pending, delivery: delivery)
             pending.durable(3...3, delivery: delivery)
-            pending.state.withLock { $0.add([Self.entry(4)], at: 4) }
+            Self.append([Self.entry(4)], to: &appending)
             pending.durable(4...4, delivery: delivery)
-            Self.endTurn(pending, delivery: delivery)
+            Self.endTurn(&appending, pending, delivery: delivery)
         }
         #expect(delivered.map(\.indexes) == [[1, 2, 3], [4]])
         #expect(delivered.map(\.through) == [3, 4])
     }
 
-    /// Ends the turn under way as the log does (`LocalShardLog.endTurn`, without taking subtrees).
-    private static func endTurn(_ pending: PendingEntries, delivery: OrderedWorker<([ShardApplied], UInt64)>) {
+    /// The log's appending state from record 1 on, holding turns (`LocalShardLog.holdTurns`).
+    private static func turns() -> LocalShardLog.Appending {
+        var appending = LocalShardLog.Appending(nextSequence: 1)
+        appending.holdsTurns = true
+        return appending
+    }
+
+    /// Appends a record with `applied` to the turn under way, as the log does in a turn (`LocalShardLog.enqueue`).
+    private static func append(_ applied: [ShardApplied], to appending: inout LocalShardLog.Appending) {
+        let sequence = appending.frame(now: 0) { $0.append(7) }
+        appending.keep(applied, at: sequence)
+    }
+
+    /// Ends the turn under way as the log does (`LocalShardLog.endTurn`, without taking subtrees; the records go
+    /// nowhere).
+    private static func endTurn(
+        _ appending: inout LocalShardLog.Appending, _ pending: PendingEntries,
+        delivery: OrderedWorker<([ShardApplied], UInt64)>
+    ) {
+        appending.batch.removeAll(keepingCapacityUpTo: 0)
         var entries: [ShardApplied] = []
-        guard let sequence = pending.state.withLock({ $0.takeTurn(into: &entries) }) else { return }
+        guard let sequence = appending.takeTurn(into: &entries) else { return }
         pending.publish(entries, through: sequence, delivery: delivery)
     }
 
     /// A turn that appended nothing hands nothing on, and the next turn starts empty.
     @Test func aTurnThatAppendedNothingHandsNothingOn() async throws {
         let delivered = try await Self.deliveries { pending, delivery in
-            pending.state.withLock { $0.holdsTurns = true }
-            Self.endTurn(pending, delivery: delivery)
-            pending.state.withLock { $0.add([Self.entry(1), Self.entry(2)], at: 1) }
+            var appending = Self.turns()
+            Self.endTurn(&appending, pending, delivery: delivery)
+            Self.append([Self.entry(1), Self.entry(2)], to: &appending)
             pending.durable(1...1, delivery: delivery)
-            Self.endTurn(pending, delivery: delivery)
-            Self.endTurn(pending, delivery: delivery)
+            Self.endTurn(&appending, pending, delivery: delivery)
+            Self.endTurn(&appending, pending, delivery: delivery)
         }
         #expect(delivered.map(\.indexes) == [[1, 2]])
         #expect(delivered.map(\.through) == [1])

@@ -185,4 +185,30 @@ import Testing
         _ = [UInt8]([9]).withUnsafeBytes { state.append($0, now: 0) }
         #expect(state.pending.count == WALFrame.headerSize + 1)
     }
+
+    /// A batch queued onto an empty queue is swapped in whole (the batch gets the queue's empty buffer back) and
+    /// opens the window at its first record's time; one queued behind pending records is appended after them and
+    /// keeps the oldest record's time. Either way the frames are the ones records queued one by one would make.
+    @Test func aBatchIsQueuedAsItsRecordsWouldBeOneByOne() {
+        let configuration = Self.configuration
+        var state = Self.state()
+        state.lastBatchHadCompany = true
+        var batch = WALBatch()
+        var expected: [UInt8] = []
+        for (offset, payload) in ([[1, 2, 3], [], [4]] as [[UInt8]]).enumerated() {
+            let lsn = UInt64(offset + 1)
+            batch.append(lsn: lsn, now: UInt64(offset + 1) * Self.millisecond) { $0 += payload }
+            payload.withUnsafeBytes { WALFrame.appendUnsealed(lsn: lsn, payload: $0, into: &expected) }
+        }
+        #expect(batch.count == 3 && batch.payloadBytes == 4 && batch.oldestTime == Self.millisecond)
+        state.append(batch: &batch)
+        #expect(batch.frames.isEmpty)
+        #expect(state.pending == expected && state.pendingCount == 3 && state.pendingBytes == 4 && state.nextLSN == 4)
+        batch.removeAll(keepingCapacityUpTo: 1 << 20)
+        batch.append(lsn: 4, now: 9 * Self.millisecond) { $0 += [5, 6] }
+        [UInt8]([5, 6]).withUnsafeBytes { WALFrame.appendUnsealed(lsn: 4, payload: $0, into: &expected) }
+        state.append(batch: &batch)
+        #expect(state.pending == expected && state.pendingCount == 4 && state.pendingBytes == 6)
+        #expect(Self.deadline(Self.step(&state, configuration, now: Self.millisecond)) == 3 * Self.millisecond)
+    }
 }

@@ -34,6 +34,38 @@ import Testing
         await reopened.close()
     }
 
+    /// Records framed into batches and queued a batch at a time (the single node's log, a write loop turn per
+    /// batch) are written, rolled across segments and replayed exactly as records queued one by one; a batch that
+    /// does not start at the log's next LSN is a programming error the log refuses (not tested: it stops the
+    /// process).
+    @Test func batchesQueuedWholeRoundTripAcrossSegmentRolls() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try WriteAheadLog(
+            directory: directory.path, configuration: .testing(.batch, segmentBytes: 1024), onDurable: { _ in })
+        log.start()
+        var batch = WALBatch()
+        var lsn: UInt64 = 0
+        for size in [1, 7, 30, 2, 100, 1, 60] {
+            for _ in 0..<size {
+                lsn += 1
+                batch.append(lsn: lsn, now: 0) { $0 += samplePayload(lsn) }
+            }
+            log.enqueue(&batch, keepingCapacityUpTo: 1 << 20)
+            #expect(batch.isEmpty && log.lastLSN == lsn)
+        }
+        try await log.waitUntilDurable(lsn)
+        await log.close()
+        #expect(try directory.fileNames().filter { $0.hasPrefix("wal-") }.count > 5)
+
+        let reopened = try WriteAheadLog(directory: directory.path, configuration: .testing(), onDurable: { _ in })
+        let records = try replayAll(reopened)
+        #expect(records.map(\.lsn) == Array(1...lsn))
+        #expect(records.allSatisfy { $0.payload == samplePayload($0.lsn) })
+        #expect(reopened.enqueue([1]) == lsn + 1)
+        await reopened.close()
+    }
+
     @Test func restartContinuesLSNs() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
