@@ -32,11 +32,17 @@ public final class WakeSignal: @unchecked Sendable {
     }
 
     /// Wakes the waiting thread, or the next one to wait.
+    ///
+    /// The condition is signalled after the mutex is released: signalled while it is held, the woken thread (often
+    /// running at once on the other core) found the mutex still taken and slept on it a second time, until the
+    /// unlock woke it again — two more futex calls and a context switch per wake-up. A waiter checks the flag under
+    /// the mutex before it sleeps, so a signal sent between the unlock and its wait is not lost; the caller's
+    /// reference keeps the condition alive until `signal` returns.
     public func signal() {
         pthread_mutex_lock(self.mutex)
         self.isSignaled = true
-        pthread_cond_signal(self.condition)
         pthread_mutex_unlock(self.mutex)
+        pthread_cond_signal(self.condition)
     }
 
     /// Sleeps until signalled.
