@@ -1,6 +1,6 @@
 extension WebSocketFrameParser {
     /// What `nextInbound()` yields: an event as `nextEvent()` gives it, or a text message left where it lies.
-    enum Inbound: Sendable {
+    package enum Inbound: Sendable {
         case event(WebSocketEvent)
         case textInPlace(WebSocketTextInPlace)
     }
@@ -9,7 +9,7 @@ extension WebSocketFrameParser {
     /// so far (what a realtime client that waits for each answer sends) is unmasked and validated where it lies and
     /// given as its bytes, with no `String` made of it. The same messages and errors as `nextEvent()`, in the same
     /// order: a frame that is not such a message, or whose text is not valid UTF-8, is read the general way.
-    mutating func nextInbound() throws(WebSocketProtocolError) -> Inbound? {
+    package mutating func nextInbound() throws(WebSocketProtocolError) -> Inbound? {
         guard case .header = self.state else { return try self.nextEvent().map(Inbound.event) }
         guard let frame = try self.readHeader() else { return nil }
         if let text = self.textInPlace(frame) { return .textInPlace(text) }
@@ -45,12 +45,12 @@ extension WebSocketFrameParser {
 
 /// A whole text message's bytes where the frame parser unmasked them, valid UTF-8: the parser's input buffer, shared
 /// (copy-on-write) for as long as this value lives, so a holder should let go of it before more input is appended.
-struct WebSocketTextInPlace: Sendable {
+package struct WebSocketTextInPlace: Sendable {
     let storage: [UInt8]
     let range: Range<Int>
 
     /// Runs `body` over the message's UTF-8 bytes.
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         self.storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[self.range])) }
     }
 }
