@@ -13,7 +13,7 @@ import HearthSystem
 /// back).
 ///
 /// A session holds at most `maximumUnanswered` writes here: past it the session's task waits for room
-/// (`waitForRoom`) and writes are no longer ordered as their frames arrive (`hasRoom`), so a client pipelining
+/// (`waitForRoom`) and writes are no longer ordered as their frames arrive (`appendIfRoom`), so a client pipelining
 /// faster than the node answers is held back by its own message queue (bounded by its bytes) instead of handing the
 /// write loop an unbounded backlog.
 final class WireAcknowledgements: Sendable {
@@ -93,6 +93,16 @@ final class WireAcknowledgements: Sendable {
         }
     }
 
+    /// Queues a write for its answer, after every earlier one, when fewer than `maximumUnanswered` are unanswered;
+    /// nil (nothing queued) otherwise: the room is checked in the hold that queues the write.
+    func appendIfRoom(_ entry: Entry) -> UInt64? {
+        self.state.withLock { state in
+            guard state.unanswered < Self.maximumUnanswered else { return nil }
+            state.entries.append((entry, nil))
+            return state.first + UInt64(state.unanswered - 1)
+        }
+    }
+
     /// Records the answer of write `number`, and sends (through `send`) every answer now due in order, unless
     /// another thread is sending, which then sends it.
     func answer(_ number: UInt64, _ answer: Answer, send: (Entry, Answer) -> Void) {
@@ -119,11 +129,6 @@ final class WireAcknowledgements: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-    }
-
-    /// Whether another write may be ordered now without waiting (fewer than `maximumUnanswered` are unanswered).
-    var hasRoom: Bool {
-        self.state.withLock { $0.unanswered < Self.maximumUnanswered }
     }
 
     /// Returns once fewer than `maximumUnanswered` writes are unanswered.

@@ -18,7 +18,16 @@ extension WireSession {
     /// (running, nothing queued, not terminated) under the session's lock.
     /// - Returns: whether the message was taken (else the caller queues it for the session's task).
     func orderWriteAtOnce(_ message: String, as identity: AuthIdentity) -> Bool {
-        guard let writes = self.context.access.writes, self.acknowledgements.hasRoom else { return false }
+        var text = message
+        return text.withUTF8 { self.orderWriteAtOnce(utf8: $0, as: identity) }
+    }
+
+    /// `orderWriteAtOnce(_:as:)` of a message's UTF-8 bytes, read where they lie (a frame that arrived whole is
+    /// never made a `String` when it is a write taken here). The bytes must be valid UTF-8. A write is taken only
+    /// while the session has room for it (`WireAcknowledgements.appendIfRoom`); one decoded when there is none is
+    /// left to the task, as any other message.
+    func orderWriteAtOnce(utf8 message: UnsafeBufferPointer<UInt8>, as identity: AuthIdentity) -> Bool {
+        guard let writes = self.context.access.writes else { return false }
         let write: WireWrite
         switch self.writeScratch.withLock({ Self.decodeWrite(message, reusing: &$0) }) {
         case nil:
@@ -27,11 +36,12 @@ extension WireSession {
             write = decoded
         case .failure(let refusal)?:
             let entry = WireAcknowledgements.Entry(id: refusal.id, action: refusal.action, started: .now, path: .root)
-            self.acknowledge(self.acknowledgements.append(entry), .failure(refusal.error))
+            guard let number = self.acknowledgements.appendIfRoom(entry) else { return false }
+            self.acknowledge(number, .failure(refusal.error))
             return true
         }
         let entry = WireAcknowledgements.Entry(id: write.id, action: write.action, started: .now, path: write.path)
-        let number = self.acknowledgements.append(entry)
+        guard let number = self.acknowledgements.appendIfRoom(entry) else { return false }
         do {
             guard
                 let loopWrite = try self.context.access.loopWrite(
@@ -56,19 +66,21 @@ extension WireSession {
         var error: WireProtocolError
     }
 
-    /// `message` as a put without a hash or a merge: straight from its bytes (`WireWrite`), or when that declines,
-    /// the general way (`WireClientMessage`, then `WireRequest.mutations()`), which also words what the rules refuse. Nil for
-    /// any other message, which the session's task takes (one the direct decoder tells is not a write is not decoded
-    /// the general way here: the task does that). The direct decoder reuses `scratch` (the session's).
-    static func decodeWrite(_ message: String, reusing scratch: inout WireWrite.Scratch) -> Result<
+    /// The message whose UTF-8 bytes are `message` as a put without a hash or a merge: straight from its bytes
+    /// (`WireWrite`), or when that declines, the general way (`WireClientMessage`, then `WireRequest.mutations()`),
+    /// which also words what the rules refuse. Nil for any other message, which the session's task takes (one the
+    /// direct decoder tells is not a write is not decoded the general way here: the task does that). The direct
+    /// decoder reuses `scratch` (the session's).
+    static func decodeWrite(_ message: UnsafeBufferPointer<UInt8>, reusing scratch: inout WireWrite.Scratch) -> Result<
         WireWrite, WriteRefusal
     >? {
-        switch WireWrite.decoding(message, reusing: &scratch) {
+        switch WireWrite.decoding(utf8: message, reusing: &scratch) {
         case .write(let write): return .success(write)
         case .notAWrite: return nil
         case .declined: break
         }
-        guard case .request(let id, let request)? = try? WireClientMessage(decoding: message) else { return nil }
+        let text = String(decoding: message, as: UTF8.self)
+        guard case .request(let id, let request)? = try? WireClientMessage(decoding: text) else { return nil }
         switch request {
         case .put(_, _, nil, _), .merge: break
         default: return nil

@@ -143,6 +143,35 @@ final class WireSession: WebSocketMessageHandler {
         }
     }
 
+    /// `receive(frame:)` of a frame's UTF-8 bytes (valid), read where the WebSocket left them: a frame that is a
+    /// whole message (nearly every one) is not made a `String` when it is a write ordered here. The same outcome
+    /// as `receive(frame:)` of its `String`, to which every other frame goes (a count, a part of a message, one
+    /// past the size limit, one for a terminated session); the session's lock is held once for a whole one.
+    func receive(utf8Frame frame: UnsafeBufferPointer<UInt8>) {
+        let whole = self.shared.withLock { shared -> WholeFrame in
+            guard !shared.isTerminated, shared.assembler.isWholeMessage(frame) else { return .notWhole }
+            // The task has taken every message queued before this one (and any credential they changed).
+            return .whole(idleAs: shared.isRunning && shared.queuedBytes == 0 ? shared.authentication.identity : nil)
+        }
+        switch whole {
+        case .notWhole:
+            self.receive(frame: String(decoding: frame, as: UTF8.self))
+        case .whole(let idleAs):
+            // A whole message holds nothing back in the assembler: there is nothing to charge.
+            guard let identity = idleAs, self.orderWriteAtOnce(utf8: frame, as: identity) else {
+                return self.enqueue(message: String(decoding: frame, as: UTF8.self))
+            }
+        }
+    }
+
+    /// What `receive(utf8Frame:)` found under the lock.
+    private enum WholeFrame {
+        /// The frame goes the general way.
+        case notWhole
+        /// The frame is a whole message; the identity to order it as, when the session's task is idle.
+        case whole(idleAs: AuthIdentity?)
+    }
+
     /// Ends the session: closes the transport (and a WebSocket it was switching to) with `reason` and stops
     /// processing further messages.
     func terminate(reason: String) {
@@ -270,6 +299,10 @@ final class WireSession: WebSocketMessageHandler {
 
     func received(text: String) {
         self.receive(frame: text)
+    }
+
+    func received(utf8Text: UnsafeBufferPointer<UInt8>) {
+        self.receive(utf8Frame: utf8Text)
     }
 
     func received(binary: [UInt8]) {

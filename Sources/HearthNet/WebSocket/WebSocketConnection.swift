@@ -36,6 +36,8 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     /// What to tell the handler once the lock is released.
     private enum Delivery: Sendable {
         case text(String)
+        /// A text message still in the parser's input (`WebSocketFrameParser.nextInbound()`), handed over as bytes.
+        case textInPlace(WebSocketTextInPlace)
         case binary([UInt8])
         case closed(code: UInt16?, reason: String)
     }
@@ -211,6 +213,7 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         deliveries.forEach { delivery in
             switch delivery {
             case .text(let text): handler.received(text: text)
+            case .textInPlace(let text): text.withUTF8 { handler.received(utf8Text: $0) }
             case .binary(let bytes): handler.received(binary: bytes)
             case .closed(let code, let reason): handler.closed(code: code, reason: reason)
             }
@@ -223,8 +226,13 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
         while true {
             let event: WebSocketEvent
             do {
-                guard let next = try shared.parser.nextEvent() else { return deliveries }
-                event = next
+                switch try shared.parser.nextInbound() {
+                case nil: return deliveries
+                case .textInPlace(let text)?:
+                    if shared.closeMachine.canSendData { deliveries.append(.textInPlace(text)) }
+                    continue
+                case .event(let next)?: event = next
+                }
             } catch {
                 deliveries.append(contentsOf: self.perform(shared.closeMachine.onProtocolError(error), on: &shared))
                 return deliveries

@@ -9,6 +9,16 @@
 public protocol WebSocketMessageHandler: Sendable {
     func opened(_ socket: WebSocketConnection)
     func received(text: String)
+    /// A whole text message as its UTF-8 bytes (valid), which live only for the call: what the realtime path reads
+    /// without making a `String`. By default, `received(text:)` of their `String`.
+    func received(utf8Text: UnsafeBufferPointer<UInt8>)
     func received(binary: [UInt8])
     func closed(code: UInt16?, reason: String)
+}
+
+extension WebSocketMessageHandler {
+    /// Hands the message on as a `String`, for handlers that read no bytes.
+    public func received(utf8Text: UnsafeBufferPointer<UInt8>) {
+        self.received(text: String(decoding: utf8Text, as: UTF8.self))
+    }
 }

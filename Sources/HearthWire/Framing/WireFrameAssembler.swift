@@ -55,12 +55,22 @@ public struct WireFrameAssembler: Sendable {
         return message
     }
 
+    /// Whether the frame whose UTF-8 bytes are `frame` is, taken now, a whole message that `onFrame` would return
+    /// as it is, changing nothing: no multi-frame message is in progress, it is not a count, and it is within
+    /// `maximumMessageBytes`. Any other frame goes through `onFrame` (as a `String`), which says what it is.
+    public func isWholeMessage(_ frame: UnsafeBufferPointer<UInt8>) -> Bool {
+        self.expectedFrames == 0 && !Self.isCount(frame) && frame.count <= self.maximumMessageBytes
+    }
+
     /// The count in a short all-digit frame (`nil` when the frame is a message); a `"0"` counts zero frames.
     private static func count(in frame: String) -> Int? {
-        let utf8 = frame.utf8
-        guard !utf8.isEmpty, utf8.count <= 6, utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
+        guard Self.isCount(frame.utf8) else { return nil }
         return Int(frame)
+    }
+
+    /// Whether a frame's bytes are a count: one to six decimal digits.
+    private static func isCount(_ utf8: some Collection<UInt8>) -> Bool {
+        !utf8.isEmpty && utf8.count <= 6 && utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     private func checkSize(_ bytes: Int) throws(WireProtocolError) {

@@ -62,11 +62,12 @@ extension WireWrite {
     /// `decoding(_:)` with scratch space kept from one message to the next (a connection's).
     public static func decoding(_ message: String, reusing scratch: inout Scratch) -> Decoding {
         var text = message
-        return text.withUTF8 { Self.decode($0, scratch: &scratch) }
+        return text.withUTF8 { Self.decoding(utf8: $0, reusing: &scratch) }
     }
 
-    /// Decodes the UTF-8 bytes of a message.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> Decoding {
+    /// `decoding(_:reusing:)` of a message's UTF-8 bytes, read where they lie (the reactor's, for a frame that
+    /// arrived whole): the same answer as for the `String` of those bytes. The bytes must be valid UTF-8.
+    public static func decoding(utf8 bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout Scratch) -> Decoding {
         scratch.bytes.removeAll(keepingCapacity: scratch.bytes.capacity <= Scratch.keptBytes)
         // Whatever was read of a write that is declined is let go of now, not kept until the next message, and so is
         // the space a huge path or client id took (a connection could otherwise hold a message's worth uncharged).

@@ -103,6 +103,11 @@ extension FuzzTargets {
         let whole = Self.webSocketEvents([input[...]])
         let split = Self.webSocketEvents(Self.pieces(input))
         try FuzzViolation.check(whole == split, "fed whole: \(whole), fed in pieces: \(split)")
+        // Read as the reactor reads it (a whole text frame that ends the input left in place): the same events.
+        for pieces in [[input[...]], Self.pieces(input)] {
+            let inPlace = Self.webSocketEvents(pieces, inPlace: true)
+            try FuzzViolation.check(inPlace == whole, "read in place: \(inPlace), as events: \(whole)")
+        }
         return !whole.isEmpty && whole.last?.hasPrefix("error") == false
     }
 
@@ -112,14 +117,22 @@ extension FuzzTargets {
             opcode, payload: payload, isFinal: isFinal, maskingKey: WebSocketMaskingKey(0x1234_5678))
     }
 
-    /// The events (text as its length, to keep comparisons cheap) and the error code, for `pieces` fed in turn.
-    private static func webSocketEvents(_ pieces: [ArraySlice<UInt8>]) -> [String] {
+    /// The events (text as its length, to keep comparisons cheap) and the error code, for `pieces` fed in turn;
+    /// with `inPlace`, read by `nextInbound()`, a message left in place shown as the `String` of its bytes.
+    private static func webSocketEvents(_ pieces: [ArraySlice<UInt8>], inPlace: Bool = false) -> [String] {
         var parser = WebSocketFrameParser(maximumMessageBytes: 128 * 1024)
         var events: [String] = []
         for piece in pieces {
             parser.append(piece)
             do {
-                while let event = try parser.nextEvent() {
+                while let inbound = try inPlace
+                    ? parser.nextInbound() : parser.nextEvent().map(WebSocketFrameParser.Inbound.event)
+                {
+                    let event: WebSocketEvent
+                    switch inbound {
+                    case .event(let next): event = next
+                    case .textInPlace(let text): event = .text(text.withUTF8 { String(decoding: $0, as: UTF8.self) })
+                    }
                     switch event {
                     case .text(let text): events.append("text \(text.utf8.count)")
                     case .binary(let bytes): events.append("binary \(bytes.count)")

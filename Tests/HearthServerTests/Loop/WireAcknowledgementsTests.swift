@@ -29,14 +29,14 @@ import Testing
         #expect(acknowledgements.append(Self.entry(5)) == 5)
     }
 
-    /// A session holds at most `maximumUnanswered` unanswered writes: at the bound there is no room, and a wait for
-    /// room ends once the oldest is answered.
+    /// A session holds at most `maximumUnanswered` unanswered writes: at the bound there is no room (a write is not
+    /// queued), and a wait for room ends once the oldest is answered, when a write is queued after the others.
     @Test func unansweredWritesAreBounded() async {
         let acknowledgements = WireAcknowledgements()
         let numbers = (0..<WireAcknowledgements.maximumUnanswered).map {
             acknowledgements.append(Self.entry(Int64($0)))
         }
-        #expect(!acknowledgements.hasRoom)
+        #expect(acknowledgements.appendIfRoom(Self.entry(-1)) == nil)
         let waited = Mutex(false)
         async let room: Void = {
             await acknowledgements.waitForRoom()
@@ -47,7 +47,8 @@ import Testing
         acknowledgements.answer(numbers[0], .success(.committed([]))) { _, _ in }
         await room
         #expect(waited.withLock { $0 })
-        #expect(acknowledgements.hasRoom)
+        let last = WireAcknowledgements.maximumUnanswered
+        #expect(acknowledgements.appendIfRoom(Self.entry(Int64(last))) == UInt64(last))
     }
 
     /// Answered writes are dropped from the front in bulk while later ones wait: writes answered past that point,
