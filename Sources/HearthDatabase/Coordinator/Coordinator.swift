@@ -216,12 +216,13 @@ extension Coordinator {
     /// Whether the write's values are small enough to go into one log record together (`togetherByteLimit`). Values
     /// parsed from a realtime message keep no text and count nothing: the message size limit bounds them.
     static func fitsOneRecord(_ mutations: [Mutation]) -> Bool {
-        var bytes = 0
-        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
-        for index in mutations.indices {
-            if case .set(_, let value) = mutations[index] { bytes += value.sourceJSON?.count ?? 0 }
+        // Read through the array's buffer: an element read through the array itself was copied out whole (its path
+        // and every part of its value retained, then released), even by index.
+        mutations.withUnsafeBufferPointer { mutations in
+            var bytes = 0
+            for index in mutations.indices { bytes += mutations[index].sourceJSONByteCount }
+            return bytes <= Self.togetherByteLimit
         }
-        return bytes <= Self.togetherByteLimit
     }
 
     /// Whether a shard command that threw `error` certainly appended nothing: this node or the leader it asked

@@ -30,6 +30,13 @@ extension Mutation {
         }
     }
 
+    /// How many bytes of JSON text a set keeps from its source (`WriteValue.sourceJSON`); 0 for a priority or a set
+    /// without one. Read in place, where a match outside the enum copied the whole value out.
+    var sourceJSONByteCount: Int {
+        guard case .set(_, let value) = self else { return 0 }
+        return value.sourceJSON?.count ?? 0
+    }
+
     /// True for a set that puts data somewhere (not a delete): written below a leaf, it turns the leaf into an
     /// object.
     var addsData: Bool {
@@ -64,20 +71,29 @@ extension Mutation {
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         var resolved: [ResolvedMutation] = []
         resolved.reserveCapacity(mutations.count)
-        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
-        for index in mutations.indices {
-            let base = mutations[index].serverValueBase(in: tree)
-            if let base {
-                switch mutations[index] {
-                case .set(let path, let value), .setPriority(let path, let value):
-                    if let relative = value.unrepresentableIncrement(existing: base) {
-                        return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
-                    }
+        // Each mutation is read where the array's buffer holds it: read through the array, each was copied out
+        // whole (its path and every part of its value retained, then released), even by index.
+        return mutations.withUnsafeBufferPointer { mutations in
+            for index in mutations.indices {
+                let base = mutations[index].serverValueBase(in: tree)
+                if let base, let error = mutations[index].unrepresentableIncrement(existing: base) {
+                    return .failure(error)
                 }
+                resolved.append(mutations[index].resolved(against: base, now: now))
             }
-            resolved.append(mutations[index].resolved(against: base, now: now))
+            return .success(resolved)
         }
-        return .success(resolved)
+    }
+
+    /// The error for the mutation's first increment whose sum with `base` (`serverValueBase(in:)`) no number can
+    /// hold, naming the increment's own path; nil when every one fits.
+    private func unrepresentableIncrement(existing base: Node) -> UnrepresentableIncrementError? {
+        switch self {
+        case .set(let path, let value), .setPriority(let path, let value):
+            value.unrepresentableIncrement(existing: base).map {
+                UnrepresentableIncrementError(path: path.appending($0))
+            }
+        }
     }
 
     /// What the mutation's server values resolve against in `tree` as it is before the write: the node it replaces

@@ -124,22 +124,24 @@ extension ShardWrite {
     package func encode(into bytes: inout [UInt8]) {
         let length = UInt16(truncatingIfNeeded: self.namespace.utf8.count)
         BinaryWriter.append(self.origin == nil ? length : length | Self.originFlag, to: &bytes)
-        bytes.append(contentsOf: self.namespace.utf8)
+        BinaryWriter.appendUTF8(of: self.namespace, to: &bytes)
         BinaryWriter.append(UInt64(bitPattern: self.now), to: &bytes)
         BinaryWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
-        // By index, each read where the array holds it (iterated, each mutation was copied out whole), its path and
-        // value out of one match.
-        for index in self.mutations.indices {
-            switch self.mutations[index] {
-            case .set(let path, let value):
-                Self.encode(kind: 1, path, value, into: &bytes)
-            case .setPriority(let path, let value):
-                Self.encode(kind: 2, path, value, into: &bytes)
+        // Each mutation read where the array's buffer holds it, its path and value out of one match: read through
+        // the array, each was copied out whole (its path and every part of its value retained, then released).
+        self.mutations.withUnsafeBufferPointer { mutations in
+            for index in mutations.indices {
+                switch mutations[index] {
+                case .set(let path, let value):
+                    Self.encode(kind: 1, path, value, into: &bytes)
+                case .setPriority(let path, let value):
+                    Self.encode(kind: 2, path, value, into: &bytes)
+                }
             }
         }
         if let origin = self.origin {
             bytes.append(UInt8(truncatingIfNeeded: origin.client.utf8.count))
-            bytes.append(contentsOf: origin.client.utf8)
+            BinaryWriter.appendUTF8(of: origin.client, to: &bytes)
             BinaryWriter.append(origin.sequence, to: &bytes)
             BinaryWriter.append(origin.settledBelow, to: &bytes)
         }

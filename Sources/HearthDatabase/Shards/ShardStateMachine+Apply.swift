@@ -217,7 +217,10 @@ extension ShardStateMachine {
         if Self.apply(resolved, to: &self.trees[write.namespace, default: .empty]) {
             self.trees[write.namespace] = nil
         }
-        for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
+        // Each read where the array's buffer holds it (read through the array, each was copied out whole).
+        resolved.withUnsafeBufferPointer { resolved in
+            for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
+        }
         return ShardChange(
             namespace: write.namespace, mutations: resolved, sent: write.mutations,
             subtrees: Self.subtrees(
@@ -237,17 +240,31 @@ extension ShardStateMachine {
     static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
         subtrees.reserveCapacity(mutations.count)
-        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
-        for index in mutations.indices {
-            // Read out of the mutation once: each read of `path` copies it.
-            let written = mutations[index].path
-            guard written.count >= spineDepth else { return nil }
-            let keys = written.keys.prefix(spineDepth)
-            if subtrees.contains(where: { $0.path.keys[...] == keys }) { continue }
-            let path = written.count == spineDepth ? written : Path(keys: Array(keys))
-            subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
+        // Each mutation is read where the array's buffer holds it, and its path where the mutation holds it: read
+        // through the array, each mutation was copied out whole, and `path` copied the path out of it again.
+        let setsSpine = mutations.withUnsafeBufferPointer { mutations in
+            mutations.indices.contains { index in
+                switch mutations[index] {
+                case .set(let written, _), .setPriority(let written, _):
+                    guard written.count >= spineDepth else { return true }
+                    let known = subtrees.withUnsafeBufferPointer { subtrees in
+                        subtrees.indices.contains { Self.isSubtree(subtrees[$0].path, of: written) }
+                    }
+                    if known { return false }
+                    let path = written.count == spineDepth ? written : Path(keys: Array(written.keys[..<spineDepth]))
+                    subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
+                    return false
+                }
+            }
         }
-        return subtrees
+        return setsSpine ? nil : subtrees
+    }
+
+    /// Whether `path` (a subtree's, at the shard depth) is the start of `written`, which is at least as deep,
+    /// compared key by key without a slice of either.
+    private static func isSubtree(_ path: Path, of written: Path) -> Bool {
+        for depth in path.keys.indices where path.keys[depth] != written.keys[depth] { return false }
+        return true
     }
 
     /// Resolves a mutation's server values against `tree` as it is before the write, with no overflow check

@@ -226,24 +226,38 @@ extension ShardStateMachine {
     ///   one before it checked already (a star's two paths in one post).
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
-        var checked: ArraySlice<Key>?
-        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
-        for index in write.mutations.indices where write.mutations[index].addsData {
-            let keys = write.mutations[index].path.keys
-            let levels = min(self.spineDepth, keys.count)
-            // The spine nodes checked are those at the first `levels` prefixes of the path.
-            let spine = keys.prefix(max(levels - 1, 0))
-            if checked == spine, levels > 0 { continue }
-            checked = levels > 0 ? spine : nil
-            var node = tree
-            for depth in 0..<levels {
-                if node.isLeaf, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
-                guard depth + 1 < levels else { break }
-                node = node.child(keys[depth])
-                if node.isEmpty { break }
+        // Each mutation is read where the array's buffer holds it: read through the array, each was copied out
+        // whole (its path and every part of its value retained, then released), even by index.
+        return write.mutations.withUnsafeBufferPointer { mutations in
+            // The keys of the last path whose spine nodes were checked, and how many of them name those nodes.
+            var checked: (keys: [Key], count: Int)?
+            for index in mutations.indices where mutations[index].addsData {
+                let keys = mutations[index].path.keys
+                let levels = min(self.spineDepth, keys.count)
+                // The spine nodes checked are those at the first `levels` prefixes of the path.
+                let spine = max(levels - 1, 0)
+                if levels > 0, let last = checked, Self.samePrefix(last.keys, keys, count: spine, of: last.count) {
+                    continue
+                }
+                checked = levels > 0 ? (keys, spine) : nil
+                var node = tree
+                for depth in 0..<levels {
+                    if node.isLeaf, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
+                    guard depth + 1 < levels else { break }
+                    node = node.child(keys[depth])
+                    if node.isEmpty { break }
+                }
             }
+            return false
         }
-        return false
+    }
+
+    /// Whether the first `count` keys of `keys` are the first `lastCount` keys of `last` (so as many, and equal),
+    /// compared by index without a slice of either.
+    private static func samePrefix(_ last: [Key], _ keys: [Key], count: Int, of lastCount: Int) -> Bool {
+        guard count == lastCount else { return false }
+        for depth in 0..<count where last[depth] != keys[depth] { return false }
+        return true
     }
 
     /// Whether `write` sets the path of `keys` to nothing (with no server values), clearing a leaf there first.
