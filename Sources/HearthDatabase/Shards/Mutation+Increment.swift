@@ -71,29 +71,20 @@ extension Mutation {
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         var resolved: [ResolvedMutation] = []
         resolved.reserveCapacity(mutations.count)
-        // Each mutation is read where the array's buffer holds it: read through the array, each was copied out
-        // whole (its path and every part of its value retained, then released), even by index.
-        return mutations.withUnsafeBufferPointer { mutations in
-            for index in mutations.indices {
-                let base = mutations[index].serverValueBase(in: tree)
-                if let base, let error = mutations[index].unrepresentableIncrement(existing: base) {
-                    return .failure(error)
+        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
+        for index in mutations.indices {
+            let base = mutations[index].serverValueBase(in: tree)
+            if let base {
+                switch mutations[index] {
+                case .set(let path, let value), .setPriority(let path, let value):
+                    if let relative = value.unrepresentableIncrement(existing: base) {
+                        return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
+                    }
                 }
-                resolved.append(mutations[index].resolved(against: base, now: now))
             }
-            return .success(resolved)
+            resolved.append(mutations[index].resolved(against: base, now: now))
         }
-    }
-
-    /// The error for the mutation's first increment whose sum with `base` (`serverValueBase(in:)`) no number can
-    /// hold, naming the increment's own path; nil when every one fits.
-    private func unrepresentableIncrement(existing base: Node) -> UnrepresentableIncrementError? {
-        switch self {
-        case .set(let path, let value), .setPriority(let path, let value):
-            value.unrepresentableIncrement(existing: base).map {
-                UnrepresentableIncrementError(path: path.appending($0))
-            }
-        }
+        return .success(resolved)
     }
 
     /// What the mutation's server values resolve against in `tree` as it is before the write: the node it replaces

@@ -374,11 +374,7 @@ public actor ShardActor {
         for index in parts.indices {
             let resolved = try self.onParticipant(participants[index]) { shard throws(ShardNotLeaderError) in
                 try shard.requireLeadership()
-                // The part is read where the array's buffer holds it: read through the array, it was copied out
-                // whole (its write's namespace, mutations and origin, and its plan, retained, then released).
-                return shard.withMachine { machine in
-                    parts.withUnsafeBufferPointer { machine.resolvingToCommit(transaction, $0[index]) }
-                }
+                return shard.withMachine { $0.resolvingToCommit(transaction, parts[index]) }
             }
             switch resolved {
             case nil: return .obstructed
@@ -394,7 +390,7 @@ public actor ShardActor {
             let carriesSpine = index == parts.count - 1 && !spineValues.isEmpty
             let resolved = resolvedParts[index]
             let part = self.onParticipant(participants[index]) { shard in
-                var part = parts.withUnsafeBufferPointer { shard.machine.commit($0[index], resolved: resolved) }
+                var part = shard.machine.commit(parts[index], resolved: resolved)
                 if carriesSpine, case .finished(let id, let decision, var committed?) = part.effect {
                     committed.spineValues = spineValues
                     part.effect = .finished(id, decision: decision, committed: committed)

@@ -226,30 +226,34 @@ extension ShardStateMachine {
     ///   one before it checked already (a star's two paths in one post).
     func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
-        // Each mutation is read where the array's buffer holds it: read through the array, each was copied out
-        // whole (its path and every part of its value retained, then released), even by index.
-        return write.mutations.withUnsafeBufferPointer { mutations in
-            // The keys of the last path whose spine nodes were checked, and how many of them name those nodes.
-            var checked: (keys: [Key], count: Int)?
-            for index in mutations.indices where mutations[index].addsData {
-                let keys = mutations[index].path.keys
-                let levels = min(self.spineDepth, keys.count)
-                // The spine nodes checked are those at the first `levels` prefixes of the path.
-                let spine = max(levels - 1, 0)
-                if levels > 0, let last = checked, Self.samePrefix(last.keys, keys, count: spine, of: last.count) {
-                    continue
-                }
-                checked = levels > 0 ? (keys, spine) : nil
-                var node = tree
-                for depth in 0..<levels {
-                    if node.isLeaf, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
-                    guard depth + 1 < levels else { break }
-                    node = node.child(keys[depth])
-                    if node.isEmpty { break }
-                }
+        // The spine nodes are walked first and whether the mutation adds data asked only at a leaf found there
+        // (spine leaves are rare): asking first copied every mutation out whole (its path and every part of its
+        // value retained, then released) around the call into its value.
+        // The keys of the last path whose spine nodes were walked without finding a leaf, and how many of them
+        // name those nodes.
+        var clear: (keys: [Key], count: Int)?
+        for index in write.mutations.indices {
+            let keys = write.mutations[index].path.keys
+            let levels = min(self.spineDepth, keys.count)
+            // The spine nodes walked are those at the first `levels` prefixes of the path.
+            let spine = max(levels - 1, 0)
+            if levels > 0, let last = clear, Self.samePrefix(last.keys, keys, count: spine, of: last.count) {
+                continue
             }
-            return false
+            clear = levels > 0 ? (keys, spine) : nil
+            var node = tree
+            for depth in 0..<levels {
+                if node.isLeaf {
+                    if write.mutations[index].addsData, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
+                    clear = nil
+                    break
+                }
+                guard depth + 1 < levels else { break }
+                node = node.child(keys[depth])
+                if node.isEmpty { break }
+            }
         }
+        return false
     }
 
     /// Whether the first `count` keys of `keys` are the first `lastCount` keys of `last` (so as many, and equal),
