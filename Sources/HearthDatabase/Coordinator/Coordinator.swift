@@ -216,13 +216,11 @@ extension Coordinator {
     /// Whether the write's values are small enough to go into one log record together (`togetherByteLimit`). Values
     /// parsed from a realtime message keep no text and count nothing: the message size limit bounds them.
     static func fitsOneRecord(_ mutations: [Mutation]) -> Bool {
-        // Read through the array's buffer: an element read through the array itself was copied out whole (its path
-        // and every part of its value retained, then released), even by index.
-        mutations.withUnsafeBufferPointer { mutations in
-            var bytes = 0
-            for index in mutations.indices { bytes += mutations[index].sourceJSONByteCount }
-            return bytes <= Self.togetherByteLimit
-        }
+        var bytes = 0
+        // By index, each read where the array holds it (`sourceJSONByteCount()` borrows it: iterated, or matched on
+        // a copy, each was copied out whole).
+        for index in mutations.indices { bytes += mutations[index].sourceJSONByteCount() }
+        return bytes <= Self.togetherByteLimit
     }
 
     /// Whether a shard command that threw `error` certainly appended nothing: this node or the leader it asked

@@ -533,22 +533,16 @@ struct CommitFeed {
         var ordered: [ResolvedMutation] = []
         ordered.reserveCapacity(parts.reduce(0) { $0 + $1.count })
         for part in parts.indices {
-            parts[part].withUnsafeBufferPointer { mutations in
-                for index in mutations.indices {
-                    let position = ordered.withUnsafeBufferPointer { ordered in
-                        var position = ordered.count
-                        while position > 0, Self.applyOrder(mutations[index], ordered[position - 1]) { position -= 1 }
-                        return position
-                    }
-                    ordered.insert(mutations[index], at: position)
-                }
+            for index in parts[part].indices {
+                var position = ordered.count
+                while position > 0, Self.applyOrder(parts[part][index], ordered[position - 1]) { position -= 1 }
+                ordered.insert(parts[part][index], at: position)
             }
         }
         // Sorted, a path written twice sits next to itself: without one, the mutations apply as they are.
-        let writesAPathTwice = ordered.withUnsafeBufferPointer { ordered in
-            ordered.indices.dropFirst().contains { Self.samePath(ordered[$0 - 1], ordered[$0]) }
+        if !ordered.indices.dropFirst().contains(where: { Self.samePath(ordered[$0 - 1], ordered[$0]) }) {
+            return ordered
         }
-        if !writesAPathTwice { return ordered }
         var sets: [Path: [Node]] = [:]
         var priorities: [Path: Priority?] = [:]
         for part in parts {
@@ -566,8 +560,8 @@ struct CommitFeed {
 
     /// Shallower paths first (a spine write before the writes below it), then path order; a value before its
     /// priority.
-    /// - Complexity: reads each path where its mutation holds it (`TreeEdit.path` copies it out).
-    private static func applyOrder(_ a: ResolvedMutation, _ b: ResolvedMutation) -> Bool {
+    /// Borrowing: reads each path where its mutation is held (`TreeEdit.path`, or a match on a copy, copied it out).
+    private static func applyOrder(_ a: borrowing ResolvedMutation, _ b: borrowing ResolvedMutation) -> Bool {
         switch a {
         case .set(let left, _), .setPriority(let left, _):
             switch b {
@@ -579,12 +573,19 @@ struct CommitFeed {
                 }
             }
         }
-        if case .set = a, case .setPriority = b { return true }
-        return false
+        // A value before its priority (matched by `switch`: an `if case` consumes what it matches).
+        switch a {
+        case .set:
+            switch b {
+            case .set: return false
+            case .setPriority: return true
+            }
+        case .setPriority: return false
+        }
     }
 
-    /// Whether `a` and `b` edit the same path, read where each mutation holds it.
-    private static func samePath(_ a: ResolvedMutation, _ b: ResolvedMutation) -> Bool {
+    /// Whether `a` and `b` edit the same path, read where each mutation is held.
+    private static func samePath(_ a: borrowing ResolvedMutation, _ b: borrowing ResolvedMutation) -> Bool {
         switch a {
         case .set(let left, _), .setPriority(let left, _):
             switch b {

@@ -50,7 +50,7 @@ public struct ShardRouter: Sendable {
 
     /// The shard owning `mutation`'s path in the namespace hashed as `namespace`, or `nil` for a spine path; the
     /// path is read where the mutation holds it (`Mutation.path` copies it out).
-    func shard(namespace: ShardHash, of mutation: Mutation) -> Int? {
+    func shard(namespace: ShardHash, of mutation: borrowing Mutation) -> Int? {
         switch mutation {
         case .set(let path, _), .setPriority(let path, _): self.shard(namespace: namespace, path: path)
         }

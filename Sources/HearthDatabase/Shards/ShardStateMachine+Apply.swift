@@ -217,10 +217,7 @@ extension ShardStateMachine {
         if Self.apply(resolved, to: &self.trees[write.namespace, default: .empty]) {
             self.trees[write.namespace] = nil
         }
-        // Each read where the array's buffer holds it (read through the array, each was copied out whole).
-        resolved.withUnsafeBufferPointer { resolved in
-            for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
-        }
+        for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
         return ShardChange(
             namespace: write.namespace, mutations: resolved, sent: write.mutations,
             subtrees: Self.subtrees(
@@ -240,29 +237,34 @@ extension ShardStateMachine {
     static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
         subtrees.reserveCapacity(mutations.count)
-        // Each mutation is read where the array's buffer holds it, and its path where the mutation holds it: read
-        // through the array, each mutation was copied out whole, and `path` copied the path out of it again.
-        let setsSpine = mutations.withUnsafeBufferPointer { mutations in
-            mutations.indices.contains { index in
-                switch mutations[index] {
-                case .set(let written, _), .setPriority(let written, _):
-                    guard written.count >= spineDepth else { return true }
-                    let known = subtrees.withUnsafeBufferPointer { subtrees in
-                        subtrees.indices.contains { Self.isSubtree(subtrees[$0].path, of: written) }
-                    }
-                    if known { return false }
-                    let path = written.count == spineDepth ? written : Path(keys: Array(written.keys[..<spineDepth]))
-                    subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
-                    return false
-                }
+        // By index, each read where the array holds it (`noteSubtree` borrows it: iterated, or matched on a copy,
+        // each mutation was copied out whole, and `path` copied its path out of it again).
+        for index in mutations.indices {
+            guard Self.noteSubtree(of: mutations[index], in: &subtrees, tree: tree, spineDepth: spineDepth) else {
+                return nil
             }
         }
-        return setsSpine ? nil : subtrees
+        return subtrees
+    }
+
+    /// Adds the shard-depth subtree `mutation` writes into to `subtrees` (with its node of `tree`) unless it is
+    /// there already; false when the mutation sets a spine path instead.
+    private static func noteSubtree(
+        of mutation: borrowing ResolvedMutation, in subtrees: inout [ShardSubtree], tree: Node?, spineDepth: Int
+    ) -> Bool {
+        switch mutation {
+        case .set(let written, _), .setPriority(let written, _):
+            guard written.count >= spineDepth else { return false }
+            for known in subtrees.indices where Self.isSubtree(subtrees[known].path, of: written) { return true }
+            let path = written.count == spineDepth ? copy written : Path(keys: Array(written.keys[..<spineDepth]))
+            subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
+            return true
+        }
     }
 
     /// Whether `path` (a subtree's, at the shard depth) is the start of `written`, which is at least as deep,
     /// compared key by key without a slice of either.
-    private static func isSubtree(_ path: Path, of written: Path) -> Bool {
+    private static func isSubtree(_ path: borrowing Path, of written: borrowing Path) -> Bool {
         for depth in path.keys.indices where path.keys[depth] != written.keys[depth] { return false }
         return true
     }

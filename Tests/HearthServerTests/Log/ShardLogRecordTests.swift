@@ -121,10 +121,10 @@ import Testing
         ShardLogRecord.encode(together: entries.lazy.map { $0 }, into: &reused)
         #expect(reused == [0xAA, 0xBB] + expected)
         var fromArrays: [UInt8] = [0xAA, 0xBB]
-        ShardLogRecord.encode(
-            together: entries.map(\.entry),
-            applied: entries.map { ShardApplied(shard: $0.shard, index: $0.index, effect: .bookkeeping(forgotten: [])) },
-            into: &fromArrays)
+        let applied = entries.map {
+            ShardApplied(shard: $0.shard, index: $0.index, effect: .bookkeeping(forgotten: []))
+        }
+        ShardLogRecord.encode(together: entries.map(\.entry), applied: applied, into: &fromArrays)
         #expect(fromArrays == reused)
     }
 

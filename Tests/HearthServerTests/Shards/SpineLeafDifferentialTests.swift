@@ -13,7 +13,7 @@ import Testing
     private static func reference(_ machine: ShardStateMachine, _ write: ShardWrite) -> Bool {
         guard let tree = machine.trees[write.namespace] else { return false }
         var checked: ArraySlice<Key>?
-        for mutation in write.mutations where mutation.addsData {
+        for mutation in write.mutations where mutation.addsData() {
             let keys = mutation.path.keys
             let levels = min(machine.spineDepth, keys.count)
             let spine = keys.prefix(max(levels - 1, 0))
