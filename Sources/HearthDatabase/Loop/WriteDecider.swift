@@ -59,9 +59,8 @@ package final class WriteDecider: Sendable {
 
     /// Decides every write of `batch` (on the loop thread, in its turn).
     func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
-        // Each write is read where the batch's buffer holds it: enumerated, or read by index through the array,
-        // each was copied out whole (its namespace, mutations, conditions, origin and recheck retained, then
-        // released).
+        // By index, each write handed to `decide` where the batch's buffer holds it (enumerated, each was copied
+        // out whole: its namespace, mutations, conditions, origin and recheck retained, then released).
         batch.writes.withUnsafeBufferPointer { writes in
             for index in writes.indices {
                 if self.joinDetour(batch, index) { continue }
@@ -86,8 +85,8 @@ package final class WriteDecider: Sendable {
                 PendingWrite(view: self.coordinator.view, log: self.coordinator.log, state: .committed([], [])))
         }
         // Each mutation's shard, hashed once: nil for a spine path, which every shard holds a copy of. The
-        // namespace is hashed once for them all, and each mutation read where the array's buffer holds it (read
-        // through the array, each was copied out whole, and its path copied out of it again).
+        // namespace is hashed once for them all, and each mutation routed by a borrowing step where the array's
+        // buffer holds it (mapped, each was copied out whole, and its path copied out of it again).
         let router = self.coordinator.router
         let namespace = ShardHash(namespace: write.namespace)
         let owners = write.mutations.withUnsafeBufferPointer { mutations in
