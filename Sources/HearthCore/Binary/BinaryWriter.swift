@@ -22,7 +22,7 @@ public enum BinaryWriter {
     /// A string as `u16 length` + UTF-8; callers keep such strings under 64 KiB (paths, names, namespaces).
     public static func appendString(_ text: String, to bytes: inout [UInt8]) {
         Self.append(UInt16(truncatingIfNeeded: text.utf8.count), to: &bytes)
-        bytes.append(contentsOf: text.utf8)
+        Self.appendUTF8(of: text, to: &bytes)
     }
 
     /// A byte string as `u32 length` + the bytes.
@@ -44,8 +44,8 @@ public enum BinaryWriter {
     }
 
     /// `text`'s UTF-8, with no length: in one copy when the string holds its bytes in one piece (a native string
-    /// always does), else byte by byte.
-    private static func appendUTF8(of text: String, to bytes: inout [UInt8]) {
+    /// always does), else byte by byte (appending the string's UTF-8 view goes through its iterator, byte by byte).
+    public static func appendUTF8(of text: String, to bytes: inout [UInt8]) {
         let appended: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
         if appended == nil { bytes.append(contentsOf: text.utf8) }
     }

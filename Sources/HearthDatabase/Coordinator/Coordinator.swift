@@ -217,10 +217,9 @@ extension Coordinator {
     /// parsed from a realtime message keep no text and count nothing: the message size limit bounds them.
     static func fitsOneRecord(_ mutations: [Mutation]) -> Bool {
         var bytes = 0
-        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
-        for index in mutations.indices {
-            if case .set(_, let value) = mutations[index] { bytes += value.sourceJSON?.count ?? 0 }
-        }
+        // By index, each read where the array holds it (`sourceJSONByteCount()` borrows it: iterated, or matched on
+        // a copy, each was copied out whole).
+        for index in mutations.indices { bytes += mutations[index].sourceJSONByteCount() }
         return bytes <= Self.togetherByteLimit
     }
 

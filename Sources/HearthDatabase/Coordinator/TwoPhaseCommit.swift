@@ -104,7 +104,7 @@ public struct TwoPhaseCommit: Sendable {
         var spineAncestors: [Path] = []
         if escalated {
             participants = Set(0..<router.shardCount)
-            for mutation in mutations where mutation.addsData {
+            for mutation in mutations where mutation.addsData() {
                 for depth in 0..<min(router.shardDepth, mutation.path.count) {
                     spineAncestors.append(Path(keys: Array(mutation.path.keys.prefix(depth))))
                 }
@@ -175,7 +175,8 @@ public struct TwoPhaseCommit: Sendable {
         }
         var clears: [Mutation] = []
         for path in self.readPaths where self.router.isSpine(path) && (current[path]?.isLeaf ?? false) {
-            if self.mutations.contains(where: { $0.addsData && path.count < $0.path.count && path.contains($0.path) }) {
+            if self.mutations.contains(where: { $0.addsData() && path.count < $0.path.count && path.contains($0.path) })
+            {
                 clears.append(.set(path, WriteValue(node: .empty)))
             }
         }

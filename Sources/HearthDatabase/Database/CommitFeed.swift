@@ -527,11 +527,22 @@ struct CommitFeed {
     /// subtrees and the same spine copy, so its parts are joined (or, when `spineValues` holds the whole value the
     /// parts were cut from, that value is taken as is); shallower paths apply first.
     static func merge(_ parts: [[ResolvedMutation]], spineValues: [Path: Node] = [:]) -> [ResolvedMutation] {
-        // Sorted in place: a star's answer and its view update each pass through here.
-        var ordered = parts.flatMap { $0 }
-        ordered.sort(by: Self.applyOrder)
+        // A star's answer and its view update each pass through here: each mutation is copied once, into its place
+        // in an array sized for them all (flattened and then sorted, the array grew part by part and the sort
+        // copied mutations again as it moved them); the order is the stable sort's.
+        var ordered: [ResolvedMutation] = []
+        ordered.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for part in parts.indices {
+            for index in parts[part].indices {
+                var position = ordered.count
+                while position > 0, Self.applyOrder(parts[part][index], ordered[position - 1]) { position -= 1 }
+                ordered.insert(parts[part][index], at: position)
+            }
+        }
         // Sorted, a path written twice sits next to itself: without one, the mutations apply as they are.
-        if !zip(ordered, ordered.dropFirst()).contains(where: { $0.path == $1.path }) { return ordered }
+        if !ordered.indices.dropFirst().contains(where: { Self.samePath(ordered[$0 - 1], ordered[$0]) }) {
+            return ordered
+        }
         var sets: [Path: [Node]] = [:]
         var priorities: [Path: Priority?] = [:]
         for part in parts {
@@ -549,12 +560,37 @@ struct CommitFeed {
 
     /// Shallower paths first (a spine write before the writes below it), then path order; a value before its
     /// priority.
-    private static func applyOrder(_ a: ResolvedMutation, _ b: ResolvedMutation) -> Bool {
-        let (left, right) = (a.path.keys, b.path.keys)
-        if left.count != right.count { return left.count < right.count }
-        // Paths of one depth: the first key that differs decides, read in one pass (a star's answer sorts here).
-        for (leftKey, rightKey) in zip(left, right) where leftKey != rightKey { return leftKey < rightKey }
-        if case .set = a, case .setPriority = b { return true }
-        return false
+    /// Borrowing: reads each path where its mutation is held (`TreeEdit.path`, or a match on a copy, copied it out).
+    private static func applyOrder(_ a: borrowing ResolvedMutation, _ b: borrowing ResolvedMutation) -> Bool {
+        switch a {
+        case .set(let left, _), .setPriority(let left, _):
+            switch b {
+            case .set(let right, _), .setPriority(let right, _):
+                if left.count != right.count { return left.count < right.count }
+                // Paths of one depth: the first key that differs decides, by index (a star's answer sorts here).
+                for depth in left.keys.indices where left.keys[depth] != right.keys[depth] {
+                    return left.keys[depth] < right.keys[depth]
+                }
+            }
+        }
+        // A value before its priority (matched by `switch`: an `if case` consumes what it matches).
+        switch a {
+        case .set:
+            switch b {
+            case .set: return false
+            case .setPriority: return true
+            }
+        case .setPriority: return false
+        }
+    }
+
+    /// Whether `a` and `b` edit the same path, read where each mutation is held.
+    private static func samePath(_ a: borrowing ResolvedMutation, _ b: borrowing ResolvedMutation) -> Bool {
+        switch a {
+        case .set(let left, _), .setPriority(let left, _):
+            switch b {
+            case .set(let right, _), .setPriority(let right, _): left == right
+            }
+        }
     }
 }

@@ -143,13 +143,9 @@ final class LocalShardLog: ShardLog {
             entries.count == applied.count,
             "LocalShardLog.appendTogether got \(entries.count) entries for \(applied.count) applied ones")
         // The applied entries are kept as they came: the array is shared, no entry is copied. The record reads them
-        // by index (zipping the arrays copied every applied entry, and its change, once more).
+        // where the arrays hold them (zipping the arrays copied every applied entry, and its change, once more).
         let sequence = self.enqueue(applied) { record in
-            ShardLogRecord.encode(
-                together: entries.indices.lazy.map {
-                    (shard: applied[$0].shard, index: applied[$0].index, entry: entries[$0])
-                },
-                into: &record)
+            ShardLogRecord.encode(together: entries, applied: applied, into: &record)
         }
         return applied.indices.map {
             ShardLogPosition(shard: applied[$0].shard, index: applied[$0].index, sequence: sequence)

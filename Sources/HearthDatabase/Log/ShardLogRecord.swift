@@ -43,15 +43,36 @@ package enum ShardLogRecord {
         BinaryWriter.append(UInt16(0), to: &bytes)
         var count = 0
         for (shard, index, entry) in entries {
-            BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
-            BinaryWriter.append(index, to: &bytes)
-            let lengthAt = bytes.count
-            BinaryWriter.append(UInt32(0), to: &bytes)
-            entry.encode(into: &bytes)
-            BinaryWriter.write(UInt32(truncatingIfNeeded: bytes.count - lengthAt - 4), at: lengthAt, in: &bytes)
+            Self.appendPart(entry, shard: shard, index: index, to: &bytes)
             count += 1
         }
         BinaryWriter.write(UInt16(truncatingIfNeeded: count), at: countAt, in: &bytes)
+    }
+
+    /// `encode(together:into:)` for `entries` applied as `applied` (the same count; each entry at its applied
+    /// shard and index), the same bytes: each entry is read where the array's buffer holds it, where a sequence of
+    /// tuples copied every entry out whole (its write's namespace, mutations and origin retained, then released).
+    static func encode(together entries: [ShardEntry], applied: [ShardApplied], into bytes: inout [UInt8]) {
+        precondition(entries.count == applied.count, "a record's entries each need their applied shard and index")
+        bytes.append(Self.togetherVersion)
+        BinaryWriter.append(UInt16(truncatingIfNeeded: entries.count), to: &bytes)
+        entries.withUnsafeBufferPointer { entries in
+            applied.withUnsafeBufferPointer { applied in
+                for part in entries.indices {
+                    Self.appendPart(entries[part], shard: applied[part].shard, index: applied[part].index, to: &bytes)
+                }
+            }
+        }
+    }
+
+    /// Appends one entry of a record of several: `u16 shard`, `u64 index`, `u32 length`, the entry.
+    private static func appendPart(_ entry: ShardEntry, shard: Int, index: UInt64, to bytes: inout [UInt8]) {
+        BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
+        BinaryWriter.append(index, to: &bytes)
+        let lengthAt = bytes.count
+        BinaryWriter.append(UInt32(0), to: &bytes)
+        entry.encode(into: &bytes)
+        BinaryWriter.write(UInt32(truncatingIfNeeded: bytes.count - lengthAt - 4), at: lengthAt, in: &bytes)
     }
 
     /// The entries the record holds, in order (none for a legacy record).

@@ -59,20 +59,21 @@ package final class WriteDecider: Sendable {
 
     /// Decides every write of `batch` (on the loop thread, in its turn).
     func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
-        // By index: each write is read where the batch holds it (enumerated, each was copied out whole), from the
-        // array held here once (read through the batch each time, each write was copied out whole again).
-        let writes = batch.writes
-        for index in writes.indices {
-            if self.joinDetour(batch, index) { continue }
-            switch self.decide(writes[index]) {
-            case .ordered(let pending) where writes[index].recheck != nil && pending.isStale:
-                self.startDetour(batch, index)
-            case .ordered(let pending):
-                turn.add(pending, batch: batch, index: index)
-            case .failed(let error):
-                batch.answer(index, .failure(error))
-            case .detour:
-                self.startDetour(batch, index)
+        // By index, each write handed to `decide` where the batch's buffer holds it (enumerated, each was copied
+        // out whole: its namespace, mutations, conditions, origin and recheck retained, then released).
+        batch.writes.withUnsafeBufferPointer { writes in
+            for index in writes.indices {
+                if self.joinDetour(batch, index) { continue }
+                switch self.decide(writes[index]) {
+                case .ordered(let pending) where writes[index].recheck != nil && pending.isStale:
+                    self.startDetour(batch, index)
+                case .ordered(let pending):
+                    turn.add(pending, batch: batch, index: index)
+                case .failed(let error):
+                    batch.answer(index, .failure(error))
+                case .detour:
+                    self.startDetour(batch, index)
+                }
             }
         }
     }
@@ -83,11 +84,13 @@ package final class WriteDecider: Sendable {
             return .ordered(
                 PendingWrite(view: self.coordinator.view, log: self.coordinator.log, state: .committed([], [])))
         }
-        // Each mutation's shard, hashed once: nil for a spine path, which every shard holds a copy of.
+        // Each mutation's shard, hashed once: nil for a spine path, which every shard holds a copy of. The
+        // namespace is hashed once for them all, and each mutation routed by a borrowing step where the array's
+        // buffer holds it (mapped, each was copied out whole, and its path copied out of it again).
         let router = self.coordinator.router
-        // By index: each mutation is read where the write holds it (mapped, each was copied out whole).
-        let owners = write.mutations.indices.map {
-            router.shard(namespace: write.namespace, path: write.mutations[$0].path)
+        let namespace = ShardHash(namespace: write.namespace)
+        let owners = write.mutations.withUnsafeBufferPointer { mutations in
+            mutations.indices.map { router.shard(namespace: namespace, of: mutations[$0]) }
         }
         do {
             if write.conditions.isEmpty, !owners.contains(nil) {

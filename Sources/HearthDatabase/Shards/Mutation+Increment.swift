@@ -30,11 +30,23 @@ extension Mutation {
         }
     }
 
+    /// How many bytes of JSON text a set keeps from its source (`WriteValue.sourceJSON`); 0 for a priority or a set
+    /// without one. Borrowing: read where the mutation is held, where a match on a copy of it (or a computed
+    /// property's) retained its path and every part of its value first.
+    borrowing func sourceJSONByteCount() -> Int {
+        switch self {
+        case .set(_, let value): value.sourceJSON?.count ?? 0
+        case .setPriority: 0
+        }
+    }
+
     /// True for a set that puts data somewhere (not a delete): written below a leaf, it turns the leaf into an
     /// object.
-    var addsData: Bool {
-        guard case .set(_, let value) = self else { return false }
-        return !value.node.isEmpty || value.hasServerValues
+    borrowing func addsData() -> Bool {
+        switch self {
+        case .set(_, let value): !value.node.isEmpty || value.hasServerValues
+        case .setPriority: false
+        }
     }
 }
 
@@ -64,25 +76,32 @@ extension Mutation {
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         var resolved: [ResolvedMutation] = []
         resolved.reserveCapacity(mutations.count)
-        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
+        // By index, each read where the array holds it by the borrowing steps below (iterated, or matched on a
+        // copy, each was copied out whole: its path and every part of its value retained, then released).
         for index in mutations.indices {
             let base = mutations[index].serverValueBase(in: tree)
-            if let base {
-                switch mutations[index] {
-                case .set(let path, let value), .setPriority(let path, let value):
-                    if let relative = value.unrepresentableIncrement(existing: base) {
-                        return .failure(UnrepresentableIncrementError(path: path.appending(relative)))
-                    }
-                }
+            if let base, let error = mutations[index].unrepresentableIncrement(existing: base) {
+                return .failure(error)
             }
             resolved.append(mutations[index].resolved(against: base, now: now))
         }
         return .success(resolved)
     }
 
+    /// The error for the mutation's first increment whose sum with `base` (`serverValueBase(in:)`) no number can
+    /// hold, naming the increment's own path; nil when every one fits.
+    private borrowing func unrepresentableIncrement(existing base: Node) -> UnrepresentableIncrementError? {
+        switch self {
+        case .set(let path, let value), .setPriority(let path, let value):
+            value.unrepresentableIncrement(existing: base).map {
+                UnrepresentableIncrementError(path: path.appending($0))
+            }
+        }
+    }
+
     /// What the mutation's server values resolve against in `tree` as it is before the write: the node it replaces
     /// (for a priority, that node's priority as a node); nil when it holds none, and is written as it is.
-    func serverValueBase(in tree: Node) -> Node? {
+    borrowing func serverValueBase(in tree: Node) -> Node? {
         switch self {
         case .set(let path, let value):
             value.hasServerValues ? tree.node(at: path) : nil
@@ -93,7 +112,7 @@ extension Mutation {
 
     /// The mutation with its server values resolved against `base` (`serverValueBase(in:)`: nil when it holds none,
     /// so only a server value reads what it replaces and a plain value is written as it is).
-    func resolved(against base: Node?, now: Int64) -> ResolvedMutation {
+    borrowing func resolved(against base: Node?, now: Int64) -> ResolvedMutation {
         switch self {
         case .set(let path, let value):
             .set(path, base.map { value.resolved(existing: $0, now: now) } ?? value.node)

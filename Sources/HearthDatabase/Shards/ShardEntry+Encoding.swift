@@ -124,29 +124,32 @@ extension ShardWrite {
     package func encode(into bytes: inout [UInt8]) {
         let length = UInt16(truncatingIfNeeded: self.namespace.utf8.count)
         BinaryWriter.append(self.origin == nil ? length : length | Self.originFlag, to: &bytes)
-        bytes.append(contentsOf: self.namespace.utf8)
+        BinaryWriter.appendUTF8(of: self.namespace, to: &bytes)
         BinaryWriter.append(UInt64(bitPattern: self.now), to: &bytes)
         BinaryWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
-        // By index, each read where the array holds it (iterated, each mutation was copied out whole), its path and
-        // value out of one match.
-        for index in self.mutations.indices {
-            switch self.mutations[index] {
-            case .set(let path, let value):
-                Self.encode(kind: 1, path, value, into: &bytes)
-            case .setPriority(let path, let value):
-                Self.encode(kind: 2, path, value, into: &bytes)
-            }
-        }
+        // By index, each read where the array holds it (`encode(_:into:)` borrows it: iterated, or matched on a
+        // copy, each mutation was copied out whole, its path and every part of its value retained, then released).
+        for index in self.mutations.indices { Self.encode(self.mutations[index], into: &bytes) }
         if let origin = self.origin {
             bytes.append(UInt8(truncatingIfNeeded: origin.client.utf8.count))
-            bytes.append(contentsOf: origin.client.utf8)
+            BinaryWriter.appendUTF8(of: origin.client, to: &bytes)
             BinaryWriter.append(origin.sequence, to: &bytes)
             BinaryWriter.append(origin.settledBelow, to: &bytes)
         }
     }
 
+    /// Appends one mutation: its kind, path and value, read where it is held.
+    private static func encode(_ mutation: borrowing Mutation, into bytes: inout [UInt8]) {
+        switch mutation {
+        case .set(let path, let value): Self.encode(kind: 1, path, value, into: &bytes)
+        case .setPriority(let path, let value): Self.encode(kind: 2, path, value, into: &bytes)
+        }
+    }
+
     /// Appends one mutation: `kind`, its path, then its value's JSON after the value's length.
-    private static func encode(kind: UInt8, _ path: Path, _ value: WriteValue, into bytes: inout [UInt8]) {
+    private static func encode(
+        kind: UInt8, _ path: borrowing Path, _ value: borrowing WriteValue, into bytes: inout [UInt8]
+    ) {
         bytes.append(kind)
         BinaryWriter.appendPath(path, to: &bytes)
         // The value's text goes straight into `bytes`, after a length filled in once it is known.

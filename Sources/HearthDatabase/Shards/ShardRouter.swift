@@ -1,4 +1,5 @@
 public import HearthCore
+import HearthWire
 
 /// Decides which virtual shard owns a path, and cuts values along shard lines.
 ///
@@ -34,10 +35,25 @@ public struct ShardRouter: Sendable {
 
     /// The shard owning `path`, or `nil` for a spine path.
     public func shard(namespace: String, path: Path) -> Int? {
+        self.shard(namespace: ShardHash(namespace: namespace), path: path)
+    }
+
+    /// `shard(namespace:path:)` for a namespace hashed once (`ShardHash(namespace:)`): a write routes each of its
+    /// mutations by its one namespace.
+    func shard(namespace: ShardHash, path: Path) -> Int? {
         guard path.count >= self.shardDepth else { return nil }
-        var hash = ShardHash(namespace: namespace)
-        for key in path.keys.prefix(self.shardDepth) { hash.append(key: key.string.utf8) }
+        var hash = namespace
+        // By index: iterating a prefix of the keys made a slice (the keys retained) and copied each key out.
+        for depth in 0..<self.shardDepth { hash.append(key: path.keys[depth].string.utf8) }
         return self.shard(hash)
+    }
+
+    /// The shard owning `mutation`'s path in the namespace hashed as `namespace`, or `nil` for a spine path; the
+    /// path is read where the mutation holds it (`Mutation.path` copies it out).
+    func shard(namespace: ShardHash, of mutation: borrowing Mutation) -> Int? {
+        switch mutation {
+        case .set(let path, _), .setPriority(let path, _): self.shard(namespace: namespace, path: path)
+        }
     }
 
     /// The shard a path at the shard depth hashes to, given the hash of its namespace and keys: its bucket, modulo

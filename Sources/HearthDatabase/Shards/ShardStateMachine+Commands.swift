@@ -105,15 +105,15 @@ extension ShardStateMachine {
     /// the same log record (`commit(_:_:)`): nil when it can, else why not — `.duplicate`, `.blocked` or
     /// `.needsAllShards`, which the two-phase path handles (answering the duplicate, parking, rerunning over every
     /// shard).
-    public func obstacleToCommit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision? {
-        let write = part.write
-        if self.hasApplied(write) { return .duplicate }
+    /// Borrowing: the part is read where it is held (the write loop's part is its log entry's), not copied out.
+    public func obstacleToCommit(_ transaction: TransactionID, _ part: borrowing ShardIntent) -> ShardDecision? {
+        if self.hasApplied(part.write) { return .duplicate }
         if self.isLocked(
-            namespace: write.namespace, mutations: write.mutations, reads: part.guards, except: transaction)
+            namespace: part.write.namespace, mutations: part.write.mutations, reads: part.guards, except: transaction)
         {
             return .blocked
         }
-        if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
+        if self.landsBelowSpineLeaf(part.write) || self.lacksSpinePriority(part.write) { return .needsAllShards }
         return nil
     }
 
@@ -121,7 +121,7 @@ extension ShardStateMachine {
     /// `obstacleToCommit` finds an obstacle, else the part's mutations as `resolving(_:)` resolves them (or the
     /// increment no number can hold).
     public func resolvingToCommit(
-        _ transaction: TransactionID, _ part: ShardIntent
+        _ transaction: TransactionID, _ part: borrowing ShardIntent
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
         guard self.obstacleToCommit(transaction, part) == nil else { return nil }
         return self.resolving(part.write)
@@ -129,14 +129,17 @@ extension ShardStateMachine {
 
     /// `resolvingToCommit(_:_:)` for a part held as the entry it is logged as, which must be `ShardEntry.commit` of
     /// `transaction` (`ShardActor.commitTogether` makes only those).
+    /// Borrowing: the entry is matched where it is held (a `guard case` copied the part out of it whole).
     func resolvingToCommit(
-        _ transaction: TransactionID, _ entry: ShardEntry
+        _ transaction: TransactionID, _ entry: borrowing ShardEntry
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
-        // A programmer's invariant, as in `commit(_:resolved:)`: anything else would pass for an obstacle.
-        guard case .commit(let committed, let part) = entry, committed == transaction else {
+        switch entry {
+        case .commit(let committed, let part) where committed == transaction:
+            return self.resolvingToCommit(transaction, part)
+        default:
+            // A programmer's invariant, as in `commit(_:resolved:)`: anything else would pass for an obstacle.
             preconditionFailure("only a part's commit entry of this transaction is resolved to commit at once")
         }
-        return self.resolvingToCommit(transaction, part)
     }
 
     /// `commit(_:_:resolved:)` for a part held as the entry it is logged as (`ShardEntry.commit`), which
@@ -178,7 +181,7 @@ extension ShardStateMachine {
     /// the first increment whose sum no number can hold (`unrepresentableIncrement(in:)`): a leader resolves a write
     /// once, before it appends, and hands the result to the apply (`applyNext(_:resolved:)`).
     /// - Complexity: one lookup from the root for each mutation holding server values.
-    public func resolving(_ write: ShardWrite) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
+    public func resolving(_ write: borrowing ShardWrite) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         let tree = self.trees[write.namespace] ?? .empty
         let resolved = Mutation.resolving(write.mutations, in: tree, now: write.now)
         guard case .success = resolved, !self.intents.isEmpty else { return resolved }
@@ -209,7 +212,7 @@ extension ShardStateMachine {
     static let nearOverflow = 1e308
 
     /// Whether the write names an origin this shard applied already (a write without one never has).
-    func hasApplied(_ write: ShardWrite) -> Bool {
+    func hasApplied(_ write: borrowing ShardWrite) -> Bool {
         guard let origin = write.origin else { return false }
         return self.sessions.contains(origin)
     }
@@ -224,26 +227,46 @@ extension ShardStateMachine {
     /// all-shard rerun of such a write does).
     /// - Complexity: one child lookup per spine level above each mutation, none for a mutation whose spine nodes the
     ///   one before it checked already (a star's two paths in one post).
-    func landsBelowSpineLeaf(_ write: ShardWrite) -> Bool {
+    func landsBelowSpineLeaf(_ write: borrowing ShardWrite) -> Bool {
         guard let tree = self.trees[write.namespace] else { return false }
-        var checked: ArraySlice<Key>?
-        // By index: each mutation is read where the array holds it (iterated, each was copied out whole).
-        for index in write.mutations.indices where write.mutations[index].addsData {
+        // The spine nodes are walked first and whether the mutation adds data asked only at a leaf found there
+        // (spine leaves are rare): asking first copied every mutation out whole (its path and every part of its
+        // value retained, then released) around the call into its value.
+        // The keys of the last path whose spine nodes were walked without finding a leaf, and how many of them
+        // name those nodes.
+        var clear: (keys: [Key], count: Int)?
+        for index in write.mutations.indices {
             let keys = write.mutations[index].path.keys
             let levels = min(self.spineDepth, keys.count)
-            // The spine nodes checked are those at the first `levels` prefixes of the path.
-            let spine = keys.prefix(max(levels - 1, 0))
-            if checked == spine, levels > 0 { continue }
-            checked = levels > 0 ? spine : nil
+            // The spine nodes walked are those at the first `levels` prefixes of the path.
+            let spine = max(levels - 1, 0)
+            if levels > 0, let last = clear, Self.samePrefix(last.keys, keys, count: spine, of: last.count) {
+                continue
+            }
+            clear = levels > 0 ? (keys, spine) : nil
             var node = tree
             for depth in 0..<levels {
-                if node.isLeaf, !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
+                if node.isLeaf {
+                    if write.mutations[index].addsData(), !Self.clears(write, pathOf: keys.prefix(depth)) {
+                        return true
+                    }
+                    clear = nil
+                    break
+                }
                 guard depth + 1 < levels else { break }
                 node = node.child(keys[depth])
                 if node.isEmpty { break }
             }
         }
         return false
+    }
+
+    /// Whether the first `count` keys of `keys` are the first `lastCount` keys of `last` (so as many, and equal),
+    /// compared by index without a slice of either.
+    private static func samePrefix(_ last: [Key], _ keys: [Key], count: Int, of lastCount: Int) -> Bool {
+        guard count == lastCount else { return false }
+        for depth in 0..<count where last[depth] != keys[depth] { return false }
+        return true
     }
 
     /// Whether `write` sets the path of `keys` to nothing (with no server values), clearing a leaf there first.

@@ -15,7 +15,7 @@ extension ShardStateMachine {
     func lacksSpinePriority(_ write: ShardWrite) -> Bool {
         guard let marked = self.spinePriorities[write.namespace], !marked.isEmpty else { return false }
         let tree = self.trees[write.namespace] ?? .empty
-        for mutation in write.mutations where mutation.addsData {
+        for mutation in write.mutations where mutation.addsData() {
             for depth in 0..<min(self.spineDepth, mutation.path.count) {
                 let ancestor = Path(keys: Array(mutation.path.keys.prefix(depth)))
                 guard marked.contains(ancestor), tree.node(at: ancestor).isEmpty else { continue }
@@ -32,13 +32,18 @@ extension ShardStateMachine {
     }
 
     /// Keeps `spinePriorities` up to date with a resolved mutation this shard applies.
-    mutating func notePriority(_ mutation: ResolvedMutation, namespace: String) {
-        guard case .setPriority(let path, let priority) = mutation, path.count < self.spineDepth else { return }
-        if priority != nil {
-            self.spinePriorities[namespace, default: []].insert(path)
-        } else {
-            self.spinePriorities[namespace]?.remove(path)
-            if self.spinePriorities[namespace]?.isEmpty == true { self.spinePriorities[namespace] = nil }
+    mutating func notePriority(_ mutation: borrowing ResolvedMutation, namespace: String) {
+        // Matched by `switch`, on the mutation where it is held: a `guard case` consumes (copies) what it matches.
+        switch mutation {
+        case .set: return
+        case .setPriority(let path, let priority):
+            guard path.count < self.spineDepth else { return }
+            if priority != nil {
+                self.spinePriorities[namespace, default: []].insert(copy path)
+            } else {
+                self.spinePriorities[namespace]?.remove(path)
+                if self.spinePriorities[namespace]?.isEmpty == true { self.spinePriorities[namespace] = nil }
+            }
         }
     }
 
