@@ -36,13 +36,19 @@ extension RESTHandler {
         return true
     }
 
-    /// The write loop, when this node has one and every request of the batch is a plain write for it.
+    /// The write loop, when this node has one and every request of the batch is a plain write for it. A request the
+    /// server read says whether it shares batches (asked once as it was read); only one built elsewhere is asked.
     func loopWrites(for requests: [HTTPRequest]) -> WriteDecider? {
-        guard let writes = self.access.writes,
-            requests.allSatisfy({
-                self.sharesBatches(method: $0.method, path: $0.path, query: $0.query, headers: $0.headers)
-            })
-        else { return nil }
+        guard let writes = self.access.writes else { return nil }
+        // Each request is read where it lies: iterating the array would copy, and retain, every request.
+        for index in requests.indices {
+            guard
+                requests[index].sharesBatches
+                    ?? self.sharesBatches(
+                        method: requests[index].method, path: requests[index].path, query: requests[index].query,
+                        headers: requests[index].headers)
+            else { return nil }
+        }
         return writes
     }
 
@@ -56,29 +62,34 @@ extension RESTHandler {
         guard let connection = requests.first?.connectionID else { return reply([]) }
         var loopWrites: [LoopWrite] = []
         var entries: [LoopEntry] = []
-        for http in requests {
+        entries.reserveCapacity(requests.count)
+        // Each request is read where it lies (not copied out of the array, which retains its fields); its entry
+        // keeps only its label.
+        for index in requests.indices {
             let started = ContinuousClock.now
+            let label = RequestLabel(requests[index])
             do {
-                let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+                let request = try RESTRequest(requests[index], defaultNamespace: self.configuration.defaultNamespace)
                 let (identity, _) = try self.identity(of: request)
-                guard let plan = try self.planWrite(request, http, identity: identity) else {
-                    preconditionFailure("\(http.method) shares batches but is not a plain write")
+                guard let plan = try self.planWrite(request, requests[index], identity: identity) else {
+                    preconditionFailure("\(label.method) shares batches but is not a plain write")
                 }
                 guard
                     let write = try self.access.loopWrite(
                         identity, namespace: request.namespace, mutations: plan.mutations, condition: nil, origin: nil)
                 else {
                     entries.append(
-                        LoopEntry(http: http, started: started, answer: .answered(plan.respond(.committed([])))))
+                        LoopEntry(label: label, started: started, answer: .answered(plan.respond(.committed([])))))
                     continue
                 }
-                entries.append(LoopEntry(http: http, started: started, answer: .write(loopWrites.count, plan.respond)))
+                entries.append(
+                    LoopEntry(label: label, started: started, answer: .write(loopWrites.count, plan.respond)))
                 loopWrites.append(write)
             } catch {
                 entries.append(
                     LoopEntry(
-                        http: http, started: started,
-                        answer: .answered(.response(self.response(to: error, path: http.path)))))
+                        label: label, started: started,
+                        answer: .answered(.response(self.response(to: error, path: label.path)))))
             }
         }
         let answered = entries
@@ -148,7 +159,7 @@ extension RESTHandler {
             case write(Int, @Sendable (WriteOutcome) -> HTTPReply)
         }
 
-        let http: HTTPRequest
+        let label: RequestLabel
         let started: ContinuousClock.Instant
         let answer: Answer
     }
@@ -162,10 +173,10 @@ extension RESTHandler {
         case .write(let index, let respond):
             switch answers[index] {
             case .success(let outcome): reply = respond(outcome)
-            case .failure(let error): reply = .response(self.response(to: error, path: entry.http.path))
+            case .failure(let error): reply = .response(self.response(to: error, path: entry.label.path))
             }
         }
-        self.record(entry.http, reply, since: entry.started)
+        self.record(entry.label, reply, since: entry.started)
         return reply
     }
 }

@@ -10,8 +10,8 @@ extension HTTPConnectionHandler {
         var batch = HTTPRequestBatch()
         if let held = self.heldRequest {
             self.heldRequest = nil
-            batch.append(held.head, held.request)
-            guard batch.admitsMore(after: held.head, application: self.application) else {
+            batch.append(held.framing, held.request)
+            guard batch.admitsMore(after: held.framing) else {
                 self.dispatch(batch, on: connection)
                 return
             }
@@ -60,15 +60,21 @@ extension HTTPConnectionHandler {
                 }
                 self.pendingHead = nil
                 self.inputWatch = nil
+                // The application is asked once whether the request shares batches: the batch, the connection's
+                // read-ahead and the application's own handling of the batch all go by that answer.
+                let sharesBatches = self.application.sharesBatches(
+                    method: head.method, path: head.path, query: head.query, headers: head.headers)
+                let framing = HTTPAnswerFraming(head, sharesBatches: sharesBatches)
                 let request = head.makeRequest(
-                    body: body, remoteAddress: connection.remoteAddress, connectionID: connection.id)
-                if !self.inFlight.isEmpty, !Self.sharesBatches(head, application: self.application) {
-                    self.heldRequest = (head, request)
+                    body: body, remoteAddress: connection.remoteAddress, connectionID: connection.id,
+                    sharesBatches: sharesBatches)
+                if !self.inFlight.isEmpty, !sharesBatches {
+                    self.heldRequest = (framing, request)
                     if batch.isEmpty { self.stopReadingAhead(connection) } else { self.dispatch(batch, on: connection) }
                     return
                 }
-                batch.append(head, request)
-                guard batch.admitsMore(after: head, application: self.application) else {
+                batch.append(framing, request)
+                guard batch.admitsMore(after: framing) else {
                     self.dispatch(batch, on: connection)
                     return
                 }
@@ -95,23 +101,17 @@ extension HTTPConnectionHandler {
         head.expectsContinue && head.framing != .none && head.framing != .length(0)
     }
 
-    /// Whether a request with `head` may be handed over behind batches not yet answered: it shares batches.
-    private static func sharesBatches(_ head: HTTPRequestHead, application: any HTTPRequestHandler) -> Bool {
-        application.sharesBatches(method: head.method, path: head.path, query: head.query, headers: head.headers)
-    }
-
     /// Hands `batch`'s requests to the application (nothing when it is empty) and pauses reading until they are
     /// answered, or ordered (`batchOrdered`). When every batch ahead of it is ordered, the application is offered it
     /// here, on the reactor thread (`takeAtOnce`); else, or when it declines, it goes to the server's task group.
     private func dispatch(_ batch: HTTPRequestBatch, on connection: Connection) {
-        guard !batch.isEmpty, let last = batch.heads.last else { return }
+        guard !batch.isEmpty, let last = batch.framings.last else { return }
         let number = self.nextBatch
         self.nextBatch += 1
         let mayTakeAtOnce = self.inFlight.allSatisfy(\.isOrdered)
         self.inFlight.append(
             InFlightBatch(
-                number: number, heads: batch.heads,
-                admitsReadAhead: last.isKeepAlive && Self.sharesBatches(last, application: self.application)))
+                number: number, framings: batch.framings, admitsReadAhead: last.isKeepAlive && last.sharesBatches))
         self.stopReadingAhead(connection)
         if mayTakeAtOnce, self.takeAtOnce(batch.requests, number: number, on: connection) { return }
         let request = ReactorRequest(connectionID: connection.id, batch: number, requests: batch.requests)
