@@ -41,15 +41,15 @@ extension RESTHandler {
     func loopWrites(for requests: [HTTPRequest]) -> WriteDecider? {
         guard let writes = self.access.writes else { return nil }
         // Each request is read where it lies: iterating the array would copy, and retain, every request.
-        for index in requests.indices {
-            guard
+        let sharesAll = requests.withUnsafeBufferPointer { requests in
+            requests.indices.allSatisfy { index in
                 requests[index].sharesBatches
                     ?? self.sharesBatches(
                         method: requests[index].method, path: requests[index].path, query: requests[index].query,
                         headers: requests[index].headers)
-            else { return nil }
+            }
         }
-        return writes
+        return sharesAll ? writes : nil
     }
 
     /// Checks each write of the batch and hands them to `writes` as one batch, then calls `ordered`; `reply` gets
@@ -63,33 +63,11 @@ extension RESTHandler {
         var loopWrites: [LoopWrite] = []
         var entries: [LoopEntry] = []
         entries.reserveCapacity(requests.count)
-        // Each request is read where it lies (not copied out of the array, which retains its fields); its entry
-        // keeps only its label.
-        for index in requests.indices {
-            let started = ContinuousClock.now
-            let label = RequestLabel(requests[index])
-            do {
-                let request = try RESTRequest(requests[index], defaultNamespace: self.configuration.defaultNamespace)
-                let (identity, _) = try self.identity(of: request)
-                guard let plan = try self.planWrite(request, requests[index], identity: identity) else {
-                    preconditionFailure("\(label.method) shares batches but is not a plain write")
-                }
-                guard
-                    let write = try self.access.loopWrite(
-                        identity, namespace: request.namespace, mutations: plan.mutations, condition: nil, origin: nil)
-                else {
-                    entries.append(
-                        LoopEntry(label: label, started: started, answer: .answered(plan.respond(.committed([])))))
-                    continue
-                }
-                entries.append(
-                    LoopEntry(label: label, started: started, answer: .write(loopWrites.count, plan.respond)))
-                loopWrites.append(write)
-            } catch {
-                entries.append(
-                    LoopEntry(
-                        label: label, started: started,
-                        answer: .answered(.response(self.response(to: error, path: label.path)))))
+        // Each request is read where it lies: taking it out of the array (as iterating or subscripting it does) copies
+        // it, retaining its fields, for every use.
+        requests.withUnsafeBufferPointer { requests in
+            for index in requests.indices {
+                entries.append(self.entry(for: requests[index], adding: &loopWrites))
             }
         }
         let answered = entries
@@ -97,6 +75,32 @@ extension RESTHandler {
             reply(answered.map { self.reply(to: $0, answers: answers) })
         }
         ordered?()
+    }
+
+    /// The entry of one request of a batch: its write, checked and added to `loopWrites`, or its answer when it was
+    /// refused or changes nothing. The entry keeps the request's label, not the request.
+    private func entry(for http: borrowing HTTPRequest, adding loopWrites: inout [LoopWrite]) -> LoopEntry {
+        let started = ContinuousClock.now
+        let label = RequestLabel(http)
+        do {
+            let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+            let (identity, _) = try self.identity(of: request)
+            guard let plan = try self.planWrite(request, http, identity: identity) else {
+                preconditionFailure("\(label.method) shares batches but is not a plain write")
+            }
+            guard
+                let write = try self.access.loopWrite(
+                    identity, namespace: request.namespace, mutations: plan.mutations, condition: nil, origin: nil)
+            else {
+                return LoopEntry(label: label, started: started, answer: .answered(plan.respond(.committed([]))))
+            }
+            loopWrites.append(write)
+            return LoopEntry(label: label, started: started, answer: .write(loopWrites.count - 1, plan.respond))
+        } catch {
+            return LoopEntry(
+                label: label, started: started, answer: .answered(.response(self.response(to: error, path: label.path)))
+            )
+        }
     }
 
     /// A PUT or DELETE with `if-match` (a compare-and-set), made through the write loop once its turn at the location

@@ -22,8 +22,10 @@ package struct HTTPRequestHead: Sendable {
     var expectsContinue: Bool
 
     /// The head completed with its body, ready for the application, with the application's word on sharing batches
-    /// (`HTTPRequest.sharesBatches`).
-    func makeRequest(body: [UInt8], remoteAddress: String, connectionID: UInt64, sharesBatches: Bool) -> HTTPRequest {
+    /// (`HTTPRequest.sharesBatches`). Consuming: the request takes the head's parts rather than copies of them.
+    consuming func makeRequest(body: [UInt8], remoteAddress: String, connectionID: UInt64, sharesBatches: Bool)
+        -> HTTPRequest
+    {
         var request = HTTPRequest(
             method: self.method,
             target: self.target,

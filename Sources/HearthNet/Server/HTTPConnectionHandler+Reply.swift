@@ -188,7 +188,7 @@ extension HTTPConnectionHandler {
     /// body timed, and its `100 Continue` sent, from now.
     func takeNextRequests(_ connection: Connection) {
         if let head = self.pendingHead {
-            self.startBody(of: head, on: connection)
+            self.startBody(awaitingContinue: Self.awaitsContinue(head), on: connection)
         } else {
             self.setTimer(self.parser.isIdle ? .idle : .head, on: connection)
         }

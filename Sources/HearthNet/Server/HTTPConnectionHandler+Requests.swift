@@ -46,19 +46,21 @@ extension HTTPConnectionHandler {
                     self.answerAndClose(connection, with: Self.errorResponse(error), after: batch)
                     return
                 }
+                let awaitsContinue = Self.awaitsContinue(head)
+                // Moved into place (its last use), not copied.
                 self.pendingHead = head
-                if !batch.isEmpty || !self.inFlight.isEmpty, Self.awaitsContinue(head) {
+                if !batch.isEmpty || !self.inFlight.isEmpty, awaitsContinue {
                     // Its body is read once the batches ahead of it are answered (`takeNextRequests`); a
                     // `100 Continue` now would reach the client before those answers.
                     if batch.isEmpty { self.stopReadingAhead(connection) } else { self.dispatch(batch, on: connection) }
                     return
                 }
-                self.startBody(of: head, on: connection)
+                self.startBody(awaitingContinue: awaitsContinue, on: connection)
             case .body(let body):
-                guard let head = self.pendingHead else {
+                // Taken out, not copied: the request is made of its parts.
+                guard let head = self.pendingHead.take() else {
                     preconditionFailure("request body without a head in phase \(self.phase)")
                 }
-                self.pendingHead = nil
                 self.inputWatch = nil
                 // The application is asked once whether the request shares batches: the batch, the connection's
                 // read-ahead and the application's own handling of the batch all go by that answer.
@@ -85,19 +87,20 @@ extension HTTPConnectionHandler {
         }
     }
 
-    /// Times the body of `head` and sends its `100 Continue` when the client waits for one.
-    func startBody(of head: HTTPRequestHead, on connection: Connection) {
+    /// Times the body of the pending head and sends its `100 Continue` when the client waits for one
+    /// (`awaitsContinue`).
+    func startBody(awaitingContinue: Bool, on connection: Connection) {
         self.inputWatch = DataRateWatch(
             start: MonotonicClock.now(), rate: self.settings.minimumDataRate, deadline: self.settings.bodyDeadline)
         self.setTimer(.body, on: connection)
-        if Self.awaitsContinue(head) {
+        if awaitingContinue {
             connection.enqueue(HTTPResponseEncoder.continueHead)
             connection.flush()
         }
     }
 
     /// Whether the client waits for `100 Continue` before it sends a body.
-    private static func awaitsContinue(_ head: HTTPRequestHead) -> Bool {
+    static func awaitsContinue(_ head: HTTPRequestHead) -> Bool {
         head.expectsContinue && head.framing != .none && head.framing != .length(0)
     }
 
@@ -143,7 +146,7 @@ extension HTTPConnectionHandler {
         else { return }
         if let head = self.pendingHead {
             guard !Self.awaitsContinue(head) else { return }
-            self.startBody(of: head, on: connection)
+            self.startBody(awaitingContinue: false, on: connection)
         }
         self.phase = .reading
         self.processRequests(connection)
