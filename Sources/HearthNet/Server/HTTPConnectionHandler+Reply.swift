@@ -12,6 +12,13 @@ extension HTTPConnectionHandler {
             for reply in replies { reply.discard() }
             return
         }
+        guard self.inFlight.count > 1 else {
+            // The only batch out (as every request taken alone is): its replies go out as they came, not held in the
+            // list and copied out again.
+            let batch = self.inFlight.removeLast()
+            self.deliverLast(replies, for: batch.framings, on: connection)
+            return
+        }
         self.inFlight[position].replies = replies
         while let oldest = self.inFlight.first, let ready = oldest.replies {
             self.inFlight.removeFirst()
