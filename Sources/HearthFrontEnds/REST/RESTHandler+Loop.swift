@@ -36,14 +36,20 @@ extension RESTHandler {
         return true
     }
 
-    /// The write loop, when this node has one and every request of the batch is a plain write for it.
+    /// The write loop, when this node has one and every request of the batch is a plain write for it. A request the
+    /// server read says whether it shares batches (asked once as it was read); only one built elsewhere is asked.
     func loopWrites(for requests: [HTTPRequest]) -> WriteDecider? {
-        guard let writes = self.access.writes,
-            requests.allSatisfy({
-                self.sharesBatches(method: $0.method, path: $0.path, query: $0.query, headers: $0.headers)
-            })
-        else { return nil }
-        return writes
+        guard let writes = self.access.writes else { return nil }
+        // Each request is read where it lies: iterating the array would copy, and retain, every request.
+        let sharesAll = requests.withUnsafeBufferPointer { requests in
+            requests.indices.allSatisfy { index in
+                requests[index].sharesBatches
+                    ?? self.sharesBatches(
+                        method: requests[index].method, path: requests[index].path, query: requests[index].query,
+                        headers: requests[index].headers)
+            }
+        }
+        return sharesAll ? writes : nil
     }
 
     /// Checks each write of the batch and hands them to `writes` as one batch, then calls `ordered`; `reply` gets
@@ -56,29 +62,12 @@ extension RESTHandler {
         guard let connection = requests.first?.connectionID else { return reply([]) }
         var loopWrites: [LoopWrite] = []
         var entries: [LoopEntry] = []
-        for http in requests {
-            let started = ContinuousClock.now
-            do {
-                let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
-                let (identity, _) = try self.identity(of: request)
-                guard let plan = try self.planWrite(request, http, identity: identity) else {
-                    preconditionFailure("\(http.method) shares batches but is not a plain write")
-                }
-                guard
-                    let write = try self.access.loopWrite(
-                        identity, namespace: request.namespace, mutations: plan.mutations, condition: nil, origin: nil)
-                else {
-                    entries.append(
-                        LoopEntry(http: http, started: started, answer: .answered(plan.respond(.committed([])))))
-                    continue
-                }
-                entries.append(LoopEntry(http: http, started: started, answer: .write(loopWrites.count, plan.respond)))
-                loopWrites.append(write)
-            } catch {
-                entries.append(
-                    LoopEntry(
-                        http: http, started: started,
-                        answer: .answered(.response(self.response(to: error, path: http.path)))))
+        entries.reserveCapacity(requests.count)
+        // Each request is read where it lies: taking it out of the array (as iterating or subscripting it does) copies
+        // it, retaining its fields, for every use.
+        requests.withUnsafeBufferPointer { requests in
+            for index in requests.indices {
+                entries.append(self.entry(for: requests[index], adding: &loopWrites))
             }
         }
         let answered = entries
@@ -86,6 +75,32 @@ extension RESTHandler {
             reply(answered.map { self.reply(to: $0, answers: answers) })
         }
         ordered?()
+    }
+
+    /// The entry of one request of a batch: its write, checked and added to `loopWrites`, or its answer when it was
+    /// refused or changes nothing. The entry keeps the request's label, not the request.
+    private func entry(for http: borrowing HTTPRequest, adding loopWrites: inout [LoopWrite]) -> LoopEntry {
+        let started = ContinuousClock.now
+        let label = RequestLabel(http)
+        do {
+            let request = try RESTRequest(http, defaultNamespace: self.configuration.defaultNamespace)
+            let (identity, _) = try self.identity(of: request)
+            guard let plan = try self.planWrite(request, http, identity: identity) else {
+                preconditionFailure("\(label.method) shares batches but is not a plain write")
+            }
+            guard
+                let write = try self.access.loopWrite(
+                    identity, namespace: request.namespace, mutations: plan.mutations, condition: nil, origin: nil)
+            else {
+                return LoopEntry(label: label, started: started, answer: .answered(plan.respond(.committed([]))))
+            }
+            loopWrites.append(write)
+            return LoopEntry(label: label, started: started, answer: .write(loopWrites.count - 1, plan.respond))
+        } catch {
+            return LoopEntry(
+                label: label, started: started, answer: .answered(.response(self.response(to: error, path: label.path)))
+            )
+        }
     }
 
     /// A PUT or DELETE with `if-match` (a compare-and-set), made through the write loop once its turn at the location
@@ -148,7 +163,7 @@ extension RESTHandler {
             case write(Int, @Sendable (WriteOutcome) -> HTTPReply)
         }
 
-        let http: HTTPRequest
+        let label: RequestLabel
         let started: ContinuousClock.Instant
         let answer: Answer
     }
@@ -162,10 +177,10 @@ extension RESTHandler {
         case .write(let index, let respond):
             switch answers[index] {
             case .success(let outcome): reply = respond(outcome)
-            case .failure(let error): reply = .response(self.response(to: error, path: entry.http.path))
+            case .failure(let error): reply = .response(self.response(to: error, path: entry.label.path))
             }
         }
-        self.record(entry.http, reply, since: entry.started)
+        self.record(entry.label, reply, since: entry.started)
         return reply
     }
 }

@@ -123,16 +123,18 @@ extension RESTHandler {
 
     private func planUpdate(_ request: RESTRequest, _ http: HTTPRequest, identity: AuthIdentity) throws -> WritePlan {
         if request.targetsPriority { throw RESTError.invalidPath("PATCH cannot target .priority") }
-        let (keys, mutations) = try Self.update(http.body, at: request.path)
+        let (keys, mutations) = try self.update(http.body, at: request.path)
         try self.checkWriteSize(request, identity: identity, mutations: mutations, bodyBytes: http.body.count)
+        // The answer needs only the body of the request, not the whole request (its fields, query and strings).
+        let body = http.body
         return WritePlan(mutations: mutations) { outcome in
             guard case .committed(let resolved) = outcome else {
-                return .response(self.success(request, body: http.body))
+                return .response(self.success(request, body: body))
             }
             // `print=silent` answers with no body: the echo is not written for it.
             guard request.printMode != .silent else { return .response(self.success(request, body: [])) }
             let ordered = Self.inOrder(of: mutations, resolved)
-            return Self.updateReply(keys: keys, ordered, capacity: http.body.count + 2)
+            return Self.updateReply(keys: keys, ordered, capacity: body.count + 2)
         }
     }
 
@@ -175,11 +177,12 @@ extension RESTHandler {
         body.append(UInt8(ascii: "}"))
     }
 
-    /// A PATCH body's members (keys sorted) and their mutations: read straight from the bytes
-    /// (`WriteRules.update(body:at:)`), or when that declines, through a `JSONValue`, which also words the error.
+    /// A PATCH body's members (keys sorted) and their mutations: read straight from the bytes by a kept reader
+    /// (`UpdateReaders`, `WriteRules.update(body:at:)`), or when that declines, through a `JSONValue`, which also
+    /// words the error.
     /// - Throws: `RESTError` for a body that is not JSON, not an object, or breaks the write rules.
-    private static func update(_ body: [UInt8], at base: Path) throws -> (keys: [String], mutations: [Mutation]) {
-        if let update = WriteRules.update(body: body, at: base) { return update }
+    private func update(_ body: [UInt8], at base: Path) throws -> (keys: [String], mutations: [Mutation]) {
+        if let update = self.updateReaders.update(body: body, at: base) { return update }
         let document: JSONValue
         do {
             document = try JSONReader.parseValue(body)

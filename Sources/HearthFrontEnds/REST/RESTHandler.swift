@@ -23,6 +23,8 @@ public final class RESTHandler: HTTPRequestHandler {
     let cluster: (any ClusterOperations)?
     /// The backups this node streams at once (`GET /.backup`).
     let backups = BackupSlots()
+    /// The readers of PATCH bodies, kept from one update to the next.
+    let updateReaders = UpdateReaders()
     /// Takes turns among callers contending with compare-and-sets on one location (shared with realtime clients).
     var conditionalWrites: any ConditionalWriteTurns { self.access.conditionalWrites }
 
@@ -102,18 +104,23 @@ public final class RESTHandler: HTTPRequestHandler {
 
     /// Counts the request in `/.metrics` and logs it (debug).
     func record(_ request: HTTPRequest, _ reply: HTTPReply, since started: ContinuousClock.Instant) {
+        self.record(RequestLabel(request), reply, since: started)
+    }
+
+    /// Counts the request `label` names in `/.metrics` and logs it (debug).
+    func record(_ label: RequestLabel, _ reply: HTTPReply, since started: ContinuousClock.Instant) {
         let status: Int
         switch reply {
         case .response(let response), .stream(let response, _), .upgrade(let response, _): status = response.status
         case .encoded(let response): status = response.status
         }
         let seconds = Database.seconds(ContinuousClock.now - started)
-        self.metrics.recordRequest(method: request.method, status: status, seconds: seconds)
+        self.metrics.recordRequest(method: label.method, status: status, seconds: seconds)
         self.log.debug(
             "http.request",
             [
-                "method": request.method, "path": request.path, "status": "\(status)",
-                "ms": String(format: "%.3f", seconds * 1000), "remote": request.remoteAddress,
+                "method": label.method, "path": label.path, "status": "\(status)",
+                "ms": String(format: "%.3f", seconds * 1000), "remote": label.remoteAddress,
             ])
     }
 

@@ -34,7 +34,7 @@ package struct RESTRequest {
 
     /// Parses the method, path, namespace and common parameters.
     /// - Throws: `RESTError` with Firebase's status and message.
-    package init(_ request: HTTPRequest, defaultNamespace: String) throws(RESTError) {
+    package init(_ request: borrowing HTTPRequest, defaultNamespace: String) throws(RESTError) {
         var parameters: [String: String] = [:]
         for (name, value) in request.query {
             if parameters[name] != nil, Self.singleValued.contains(name) {
@@ -44,9 +44,13 @@ package struct RESTRequest {
         }
         self.parameters = parameters
 
-        let override = request.headers["X-HTTP-Method-Override"] ?? parameters["x-http-method-override"]
         var methodName = request.method
-        if methodName == "POST", let override { methodName = override.uppercased() }
+        // Only a POST is overridden, so only a POST looks for the override.
+        if methodName == "POST",
+            let override = request.headers["X-HTTP-Method-Override"] ?? parameters["x-http-method-override"]
+        {
+            methodName = override.uppercased()
+        }
         if methodName == "HEAD" { methodName = "GET" }
         guard let method = Method(rawValue: methodName) else {
             throw RESTError(405, "Method \(methodName) is not supported; use GET, PUT, POST, PATCH or DELETE.")
@@ -91,7 +95,7 @@ package struct RESTRequest {
     }
 
     /// The credential a request presents: `auth=`, `access_token=`, or `Authorization: Bearer …`.
-    static func credential(_ request: HTTPRequest, parameters: [String: String]) -> String? {
+    static func credential(_ request: borrowing HTTPRequest, parameters: [String: String]) -> String? {
         if let credential = parameters["auth"] ?? parameters["access_token"] { return credential }
         guard let authorization = request.headers["Authorization"], authorization.lowercased().hasPrefix("bearer ")
         else { return nil }

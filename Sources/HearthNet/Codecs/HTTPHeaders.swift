@@ -21,6 +21,14 @@ public struct HTTPHeaders: Sendable, Sequence {
         }
     }
 
+    /// Calls `body` with the fields where they lie, in arrival order: a walk over every field that copies (and
+    /// retains) none, for the checks of a parsed head (`HTTPRequestParser`).
+    func withFields<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<(name: String, value: String)>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try self.pairs.withUnsafeBufferPointer(body)
+    }
+
     /// Every value of the field `name`, in arrival order.
     public func values(_ name: String) -> [String] {
         var values: [String] = []

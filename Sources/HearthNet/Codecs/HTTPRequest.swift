@@ -20,6 +20,10 @@ public struct HTTPRequest: Sendable {
     /// The connection the request came on, unique among the server's connections for its lifetime (0 when the
     /// request was built outside a server); `HTTPRequestHandler.connectionClosed` names it when it closes.
     public var connectionID: UInt64
+    /// Whether the server's application admitted the request to share a batch (`HTTPRequestHandler.sharesBatches`),
+    /// asked once by the server when the request was complete, so the application need not ask again for each
+    /// batch it takes; nil for a request built outside a server.
+    package var sharesBatches: Bool?
 
     public init(
         method: String,

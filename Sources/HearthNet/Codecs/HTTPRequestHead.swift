@@ -21,9 +21,12 @@ package struct HTTPRequestHead: Sendable {
     /// Whether the client waits for `100 Continue` before sending the body.
     var expectsContinue: Bool
 
-    /// The head completed with its body, ready for the application.
-    func makeRequest(body: [UInt8], remoteAddress: String, connectionID: UInt64) -> HTTPRequest {
-        HTTPRequest(
+    /// The head completed with its body, ready for the application, with the application's word on sharing batches
+    /// (`HTTPRequest.sharesBatches`). Consuming: the request takes the head's parts rather than copies of them.
+    consuming func makeRequest(body: [UInt8], remoteAddress: String, connectionID: UInt64, sharesBatches: Bool)
+        -> HTTPRequest
+    {
+        var request = HTTPRequest(
             method: self.method,
             target: self.target,
             path: self.path,
@@ -34,5 +37,7 @@ package struct HTTPRequestHead: Sendable {
             remoteAddress: remoteAddress,
             connectionID: connectionID
         )
+        request.sharesBatches = sharesBatches
+        return request
     }
 }

@@ -131,14 +131,16 @@ extension HTTPRequestParser {
     private static func framing(
         _ headers: HTTPHeaders, isHTTP11: Bool
     ) throws(HTTPParserError) -> HTTPRequestHead.Framing {
-        // One walk over the fields; only a `Transfer-Encoding` (rare) is gathered into an array.
+        // One walk over the fields where they lie; only a `Transfer-Encoding` (rare) is gathered into an array.
         var encodings: [String] = []
         var hasLength = false
-        for (name, value) in headers {
-            if HTTPHeaders.namesEqual(name, "Content-Length") {
-                hasLength = true
-            } else if HTTPHeaders.namesEqual(name, "Transfer-Encoding") {
-                encodings.append(value)
+        headers.withFields { fields in
+            for index in fields.indices {
+                if HTTPHeaders.namesEqual(fields[index].name, "Content-Length") {
+                    hasLength = true
+                } else if HTTPHeaders.namesEqual(fields[index].name, "Transfer-Encoding") {
+                    encodings.append(fields[index].value)
+                }
             }
         }
         if !encodings.isEmpty {
@@ -159,14 +161,17 @@ extension HTTPRequestParser {
             return .chunked
         }
         var length: Int?
-        for (name, value) in headers where HTTPHeaders.namesEqual(name, "Content-Length") {
-            // A single number (nearly every value) is read as it is; only a list is split into its elements.
-            guard value.utf8.contains(UInt8(ascii: ",")) else {
-                length = try Self.sameLength(Substring(value), as: length)
-                continue
-            }
-            for element in value.split(separator: ",", omittingEmptySubsequences: false) {
-                length = try Self.sameLength(element, as: length)
+        try headers.withFields { (fields) throws(HTTPParserError) in
+            for index in fields.indices where HTTPHeaders.namesEqual(fields[index].name, "Content-Length") {
+                let value = fields[index].value
+                // A single number (nearly every value) is read as it is; only a list is split into its elements.
+                guard value.utf8.contains(UInt8(ascii: ",")) else {
+                    length = try Self.sameLength(Substring(value), as: length)
+                    continue
+                }
+                for element in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    length = try Self.sameLength(element, as: length)
+                }
             }
         }
         return length.map { .length($0) } ?? .none
@@ -194,9 +199,11 @@ extension HTTPRequestParser {
     private static func checkHost(_ headers: HTTPHeaders, isHTTP11: Bool) throws(HTTPParserError) {
         var count = 0
         var first: String?
-        for (name, value) in headers where HTTPHeaders.namesEqual(name, "Host") {
-            count += 1
-            if first == nil { first = value }
+        headers.withFields { fields in
+            for index in fields.indices where HTTPHeaders.namesEqual(fields[index].name, "Host") {
+                count += 1
+                if first == nil { first = fields[index].value }
+            }
         }
         if count == 0, isHTTP11 {
             throw .malformed("An HTTP/1.1 request must carry a Host header; add one, e.g. \"Host: example.com\".")

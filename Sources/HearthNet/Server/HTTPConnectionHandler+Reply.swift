@@ -7,19 +7,26 @@ extension HTTPConnectionHandler {
     func deliver(_ replies: [HTTPReply], of number: UInt64, on connection: Connection) {
         guard self.isReading || self.isAwaitingReply,
             let position = self.inFlight.firstIndex(where: { $0.number == number }),
-            self.inFlight[position].heads.count == replies.count, self.inFlight[position].replies == nil
+            self.inFlight[position].framings.count == replies.count, self.inFlight[position].replies == nil
         else {
             for reply in replies { reply.discard() }
+            return
+        }
+        guard self.inFlight.count > 1 else {
+            // The only batch out (as every request taken alone is): its replies go out as they came, not held in the
+            // list and copied out again.
+            let batch = self.inFlight.removeLast()
+            self.deliverLast(replies, for: batch.framings, on: connection)
             return
         }
         self.inFlight[position].replies = replies
         while let oldest = self.inFlight.first, let ready = oldest.replies {
             self.inFlight.removeFirst()
             guard !self.inFlight.isEmpty else {
-                self.deliverLast(ready, for: oldest.heads, on: connection)
+                self.deliverLast(ready, for: oldest.framings, on: connection)
                 return
             }
-            guard self.enqueueAll(ready, for: oldest.heads, on: connection) else {
+            guard self.enqueueAll(ready, for: oldest.framings, on: connection) else {
                 for batch in self.inFlight { batch.replies?.forEach { $0.discard() } }
                 self.inFlight = []
                 self.heldRequest = nil
@@ -40,10 +47,10 @@ extension HTTPConnectionHandler {
     /// Queues the plain responses of a batch's requests but its last; false (having discarded the rest) when one
     /// streams, upgrades or closes, which ends the exchange: nothing after it is sent.
     private func enqueueAll(
-        _ replies: [HTTPReply], for heads: some Collection<HTTPRequestHead>, on connection: Connection
+        _ replies: [HTTPReply], for framings: some Collection<HTTPAnswerFraming>, on connection: Connection
     ) -> Bool {
-        for (index, (head, reply)) in zip(heads, replies).enumerated() {
-            guard self.enqueueAnswer(reply, for: head, on: connection) else {
+        for (index, (framing, reply)) in zip(framings, replies).enumerated() {
+            guard self.enqueueAnswer(reply, for: framing, on: connection) else {
                 reply.discard()
                 for later in replies.dropFirst(index + 1) { later.discard() }
                 return false
@@ -55,9 +62,11 @@ extension HTTPConnectionHandler {
     /// Sends the replies of the last batch out (every request but the last is a plain response); the last one
     /// decides what the connection does next, unless an error answer waits behind the batch (`heldAnswer`), which
     /// is then sent and closes it.
-    private func deliverLast(_ replies: [HTTPReply], for heads: [HTTPRequestHead], on connection: Connection) {
-        guard let lastHead = heads.last, let lastReply = replies.last else { return }
-        guard replies.count == 1 || self.enqueueAll(Array(replies.dropLast()), for: heads.dropLast(), on: connection)
+    private func deliverLast(_ replies: [HTTPReply], for framings: [HTTPAnswerFraming], on connection: Connection) {
+        guard let lastFraming = framings.last, let lastReply = replies.last else { return }
+        guard
+            replies.count == 1
+                || self.enqueueAll(Array(replies.dropLast()), for: framings.dropLast(), on: connection)
         else {
             lastReply.discard()
             self.heldRequest = nil
@@ -67,7 +76,7 @@ extension HTTPConnectionHandler {
         if let answer = self.heldAnswer {
             self.heldAnswer = nil
             self.heldRequest = nil
-            if self.enqueueAnswer(lastReply, for: lastHead, on: connection) {
+            if self.enqueueAnswer(lastReply, for: lastFraming, on: connection) {
                 self.answerAndClose(connection, with: answer)
             } else {
                 lastReply.discard()
@@ -75,17 +84,17 @@ extension HTTPConnectionHandler {
             }
             return
         }
-        self.deliver(lastReply, for: lastHead, on: connection)
+        self.deliver(lastReply, for: lastFraming, on: connection)
     }
 
     /// Sends `reply`, the answer to the last request the connection waited for, and goes on from it.
-    private func deliver(_ reply: HTTPReply, for head: HTTPRequestHead, on connection: Connection) {
-        let mustClose = !head.isKeepAlive || connection.isReactorDraining || connection.isPeerClosed
+    private func deliver(_ reply: HTTPReply, for framing: HTTPAnswerFraming, on connection: Connection) {
+        let mustClose = !framing.isKeepAlive || connection.isReactorDraining || connection.isPeerClosed
         switch reply {
         case .response, .encoded:
-            self.send(reply, for: head, on: connection, mustClose: mustClose)
+            self.send(reply, for: framing, on: connection, mustClose: mustClose)
         case .stream(var response, let session):
-            let isChunked = head.version == "HTTP/1.1"
+            let isChunked = !framing.isHTTP10
             response.headers.remove("Content-Length")
             if isChunked {
                 response.headers.replaceOrAdd("Transfer-Encoding", "chunked")
@@ -116,8 +125,10 @@ extension HTTPConnectionHandler {
     }
 
     /// Sends a plain answer (`.response` or `.encoded`) and goes on reading, or closes when it says so.
-    private func send(_ reply: HTTPReply, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool) {
-        let closes = !self.enqueueAnswer(reply, for: head, on: connection, mustClose: mustClose)
+    private func send(
+        _ reply: HTTPReply, for framing: HTTPAnswerFraming, on connection: Connection, mustClose: Bool
+    ) {
+        let closes = !self.enqueueAnswer(reply, for: framing, on: connection, mustClose: mustClose)
         guard !closes else {
             self.closeAfterFlush(connection)
             return
@@ -136,14 +147,14 @@ extension HTTPConnectionHandler {
         self.takeNextRequests(connection)
     }
 
-    /// Queues a plain answer to `head`; false when it says `Connection: close` (it must be the last answer), or when
-    /// `reply` is not a plain answer (a stream or an upgrade), which queues nothing.
+    /// Queues a plain answer framed by `framing`; false when it says `Connection: close` (it must be the last
+    /// answer), or when `reply` is not a plain answer (a stream or an upgrade), which queues nothing.
     func enqueueAnswer(
-        _ reply: HTTPReply, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool = false
+        _ reply: HTTPReply, for framing: HTTPAnswerFraming, on connection: Connection, mustClose: Bool = false
     ) -> Bool {
         switch reply {
-        case .response(let response): self.enqueue(response, for: head, on: connection, mustClose: mustClose)
-        case .encoded(let encoded): self.enqueue(encoded, for: head, on: connection, mustClose: mustClose)
+        case .response(let response): self.enqueue(response, for: framing, on: connection, mustClose: mustClose)
+        case .encoded(let encoded): self.enqueue(encoded, for: framing, on: connection, mustClose: mustClose)
         case .stream, .upgrade: false
         }
     }
@@ -151,27 +162,28 @@ extension HTTPConnectionHandler {
     /// Queues an answer written ahead (`HTTPEncodedResponse`) as it is when the request is framed as it was written
     /// for (HTTP/1.1, not `HEAD`, the connection kept open); otherwise frames its `response` as any other.
     private func enqueue(
-        _ encoded: HTTPEncodedResponse, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool
+        _ encoded: HTTPEncodedResponse, for framing: HTTPAnswerFraming, on connection: Connection, mustClose: Bool
     ) -> Bool {
-        guard !mustClose, head.version != "HTTP/1.0", head.method != "HEAD" else {
-            return self.enqueue(encoded.response, for: head, on: connection, mustClose: mustClose)
+        guard !mustClose, !framing.isHTTP10, !framing.omitsBody else {
+            return self.enqueue(encoded.response, for: framing, on: connection, mustClose: mustClose)
         }
         connection.enqueue(encoded.bytes)
         return true
     }
 
-    /// Queues `response` to `head`; returns false when it says `Connection: close` (it must be the last answer).
+    /// Queues `response`, framed by `framing`; returns false when it says `Connection: close` (it must be the last
+    /// answer).
     func enqueue(
-        _ response: HTTPResponse, for head: HTTPRequestHead, on connection: Connection, mustClose: Bool = false
+        _ response: HTTPResponse, for framing: HTTPAnswerFraming, on connection: Connection, mustClose: Bool = false
     ) -> Bool {
         let forbidsBody = HTTPResponseEncoder.forbidsBody(response.status)
-        let omitsBody = forbidsBody || head.method == "HEAD"
+        let omitsBody = forbidsBody || framing.omitsBody
         let closes = mustClose || response.headers.containsToken("close", in: "Connection")
-        let framing = HTTPResponseEncoder.Framing(
+        let fields = HTTPResponseEncoder.Framing(
             contentLength: forbidsBody ? nil : response.body.count,
-            connection: closes ? "close" : (head.version == "HTTP/1.0" ? "keep-alive" : nil))
+            connection: closes ? "close" : (framing.isHTTP10 ? "keep-alive" : nil))
         var bytes = HTTPResponseEncoder.encodeHead(
-            status: response.status, headers: response.headers, framing: framing,
+            status: response.status, headers: response.headers, framing: fields,
             reserving: omitsBody ? 0 : response.body.count)
         if !omitsBody { bytes.append(contentsOf: response.body) }
         connection.enqueue(bytes)
@@ -183,7 +195,7 @@ extension HTTPConnectionHandler {
     /// body timed, and its `100 Continue` sent, from now.
     func takeNextRequests(_ connection: Connection) {
         if let head = self.pendingHead {
-            self.startBody(of: head, on: connection)
+            self.startBody(awaitingContinue: Self.awaitsContinue(head), on: connection)
         } else {
             self.setTimer(self.parser.isIdle ? .idle : .head, on: connection)
         }

@@ -10,8 +10,8 @@ extension HTTPConnectionHandler {
         var batch = HTTPRequestBatch()
         if let held = self.heldRequest {
             self.heldRequest = nil
-            batch.append(held.head, held.request)
-            guard batch.admitsMore(after: held.head, application: self.application) else {
+            batch.append(held.framing, held.request)
+            guard batch.admitsMore(after: held.framing) else {
                 self.dispatch(batch, on: connection)
                 return
             }
@@ -46,29 +46,37 @@ extension HTTPConnectionHandler {
                     self.answerAndClose(connection, with: Self.errorResponse(error), after: batch)
                     return
                 }
+                let awaitsContinue = Self.awaitsContinue(head)
+                // Moved into place (its last use), not copied.
                 self.pendingHead = head
-                if !batch.isEmpty || !self.inFlight.isEmpty, Self.awaitsContinue(head) {
+                if !batch.isEmpty || !self.inFlight.isEmpty, awaitsContinue {
                     // Its body is read once the batches ahead of it are answered (`takeNextRequests`); a
                     // `100 Continue` now would reach the client before those answers.
                     if batch.isEmpty { self.stopReadingAhead(connection) } else { self.dispatch(batch, on: connection) }
                     return
                 }
-                self.startBody(of: head, on: connection)
+                self.startBody(awaitingContinue: awaitsContinue, on: connection)
             case .body(let body):
-                guard let head = self.pendingHead else {
+                // Taken out, not copied: the request is made of its parts.
+                guard let head = self.pendingHead.take() else {
                     preconditionFailure("request body without a head in phase \(self.phase)")
                 }
-                self.pendingHead = nil
                 self.inputWatch = nil
+                // The application is asked once whether the request shares batches: the batch, the connection's
+                // read-ahead and the application's own handling of the batch all go by that answer.
+                let sharesBatches = self.application.sharesBatches(
+                    method: head.method, path: head.path, query: head.query, headers: head.headers)
+                let framing = HTTPAnswerFraming(head, sharesBatches: sharesBatches)
                 let request = head.makeRequest(
-                    body: body, remoteAddress: connection.remoteAddress, connectionID: connection.id)
-                if !self.inFlight.isEmpty, !Self.sharesBatches(head, application: self.application) {
-                    self.heldRequest = (head, request)
+                    body: body, remoteAddress: connection.remoteAddress, connectionID: connection.id,
+                    sharesBatches: sharesBatches)
+                if !self.inFlight.isEmpty, !sharesBatches {
+                    self.heldRequest = (framing, request)
                     if batch.isEmpty { self.stopReadingAhead(connection) } else { self.dispatch(batch, on: connection) }
                     return
                 }
-                batch.append(head, request)
-                guard batch.admitsMore(after: head, application: self.application) else {
+                batch.append(framing, request)
+                guard batch.admitsMore(after: framing) else {
                     self.dispatch(batch, on: connection)
                     return
                 }
@@ -79,39 +87,34 @@ extension HTTPConnectionHandler {
         }
     }
 
-    /// Times the body of `head` and sends its `100 Continue` when the client waits for one.
-    func startBody(of head: HTTPRequestHead, on connection: Connection) {
+    /// Times the body of the pending head and sends its `100 Continue` when the client waits for one
+    /// (`awaitsContinue`).
+    func startBody(awaitingContinue: Bool, on connection: Connection) {
         self.inputWatch = DataRateWatch(
             start: MonotonicClock.now(), rate: self.settings.minimumDataRate, deadline: self.settings.bodyDeadline)
         self.setTimer(.body, on: connection)
-        if Self.awaitsContinue(head) {
+        if awaitingContinue {
             connection.enqueue(HTTPResponseEncoder.continueHead)
             connection.flush()
         }
     }
 
     /// Whether the client waits for `100 Continue` before it sends a body.
-    private static func awaitsContinue(_ head: HTTPRequestHead) -> Bool {
+    static func awaitsContinue(_ head: HTTPRequestHead) -> Bool {
         head.expectsContinue && head.framing != .none && head.framing != .length(0)
-    }
-
-    /// Whether a request with `head` may be handed over behind batches not yet answered: it shares batches.
-    private static func sharesBatches(_ head: HTTPRequestHead, application: any HTTPRequestHandler) -> Bool {
-        application.sharesBatches(method: head.method, path: head.path, query: head.query, headers: head.headers)
     }
 
     /// Hands `batch`'s requests to the application (nothing when it is empty) and pauses reading until they are
     /// answered, or ordered (`batchOrdered`). When every batch ahead of it is ordered, the application is offered it
     /// here, on the reactor thread (`takeAtOnce`); else, or when it declines, it goes to the server's task group.
     private func dispatch(_ batch: HTTPRequestBatch, on connection: Connection) {
-        guard !batch.isEmpty, let last = batch.heads.last else { return }
+        guard !batch.isEmpty, let last = batch.framings.last else { return }
         let number = self.nextBatch
         self.nextBatch += 1
         let mayTakeAtOnce = self.inFlight.allSatisfy(\.isOrdered)
         self.inFlight.append(
             InFlightBatch(
-                number: number, heads: batch.heads,
-                admitsReadAhead: last.isKeepAlive && Self.sharesBatches(last, application: self.application)))
+                number: number, framings: batch.framings, admitsReadAhead: last.isKeepAlive && last.sharesBatches))
         self.stopReadingAhead(connection)
         if mayTakeAtOnce, self.takeAtOnce(batch.requests, number: number, on: connection) { return }
         let request = ReactorRequest(connectionID: connection.id, batch: number, requests: batch.requests)
@@ -143,7 +146,7 @@ extension HTTPConnectionHandler {
         else { return }
         if let head = self.pendingHead {
             guard !Self.awaitsContinue(head) else { return }
-            self.startBody(of: head, on: connection)
+            self.startBody(awaitingContinue: false, on: connection)
         }
         self.phase = .reading
         self.processRequests(connection)

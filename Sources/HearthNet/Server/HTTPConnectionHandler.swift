@@ -61,11 +61,11 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// answered), so a client pipelining writes cannot make the node hold more than this many batches of them.
     static let maximumBatchesInFlight = 4
 
-    /// A batch with the application: the heads its answers need, whether it is ordered, and its replies once they
-    /// came (held until every batch before it is answered).
+    /// A batch with the application: what its answers need of their heads, whether it is ordered, and its replies
+    /// once they came (held until every batch before it is answered).
     struct InFlightBatch {
         let number: UInt64
-        let heads: [HTTPRequestHead]
+        let framings: [HTTPAnswerFraming]
         /// Whether the requests behind it may be read before it is answered: its last request shares batches and
         /// keeps the connection open.
         let admitsReadAhead: Bool
@@ -102,7 +102,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
     var nextBatch: UInt64 = 0
     /// A request read behind ordered batches that shares no batch: handed over once every batch ahead of it is
     /// answered, so it sees all their effects.
-    var heldRequest: (head: HTTPRequestHead, request: HTTPRequest)?
+    var heldRequest: (framing: HTTPAnswerFraming, request: HTTPRequest)?
 
     init(
         settings: Settings, application: any HTTPRequestHandler, requests: AsyncStream<ReactorRequest>.Continuation,

@@ -1,25 +1,25 @@
 /// Pipelined requests of one connection gathered on the reactor thread for one hand-off to the application, with
-/// their heads (which the answers need) and their bodies' bytes together.
+/// what their answers need of their heads (`HTTPAnswerFraming`) and their bodies' bytes together.
 struct HTTPRequestBatch {
-    private(set) var heads: [HTTPRequestHead] = []
+    private(set) var framings: [HTTPAnswerFraming] = []
     private(set) var requests: [HTTPRequest] = []
     /// The bodies' bytes together, bounded by `HTTPConnectionHandler.maximumBatchBodyBytes`.
     private(set) var bodyBytes = 0
 
     var isEmpty: Bool { self.requests.isEmpty }
 
-    /// Adds a complete request, in arrival order.
-    mutating func append(_ head: HTTPRequestHead, _ request: HTTPRequest) {
-        self.heads.append(head)
-        self.requests.append(request)
+    /// Adds a complete request, in arrival order; the request is moved in, not copied.
+    mutating func append(_ framing: HTTPAnswerFraming, _ request: consuming HTTPRequest) {
+        self.framings.append(framing)
         self.bodyBytes += request.body.count
+        self.requests.append(request)
     }
 
-    /// Whether the next pipelined request may join after `head`, the last one added: the connection stays open
-    /// after it, the application lets it share a batch, and the batch has room.
-    func admitsMore(after head: HTTPRequestHead, application: any HTTPRequestHandler) -> Bool {
-        head.isKeepAlive && self.requests.count < HTTPConnectionHandler.maximumBatchRequests
+    /// Whether the next pipelined request may join after the last one added, answered with `framing`: the connection
+    /// stays open after it, the application lets it share a batch, and the batch has room.
+    func admitsMore(after framing: HTTPAnswerFraming) -> Bool {
+        framing.isKeepAlive && framing.sharesBatches
+            && self.requests.count < HTTPConnectionHandler.maximumBatchRequests
             && self.bodyBytes < HTTPConnectionHandler.maximumBatchBodyBytes
-            && application.sharesBatches(method: head.method, path: head.path, query: head.query, headers: head.headers)
     }
 }

@@ -22,13 +22,26 @@ extension WriteRules {
     /// and their mutations in the same order, as `update(_:at:)` gives them; or nil (see above).
     /// - Complexity: O(n + k log k) for k members in n bytes.
     public static func update(body: [UInt8], at base: Path) -> (keys: [String], mutations: [Mutation])? {
+        var reader = DataReader()
+        return Self.update(body: body, at: base, reusing: &reader)
+    }
+
+    /// `update(body:at:)` with a reader kept from one update to the next (a front end's), so that reading a PATCH
+    /// allocates little beyond the update itself: its members' keys, values, order and paths reuse the reader's
+    /// space (`DataReader`). The reader holds no member afterwards, whatever the outcome.
+    /// - Complexity: O(n + k log k) for k members in n bytes.
+    public static func update(body: [UInt8], at base: Path, reusing reader: inout DataReader) -> (
+        keys: [String], mutations: [Mutation]
+    )? {
         body.withUnsafeBufferPointer { bytes in
             var cursor = JSONCursor(bytes)
-            var reader = DataReader()
             guard reader.readMembers(&cursor, maximumNesting: JSONReader.defaultMaximumNesting),
                 (try? cursor.expectEnd()) != nil,
                 let mutations = reader.updateMutations(at: base)
-            else { return nil }
+            else {
+                reader.clear()
+                return nil
+            }
             return (reader.sortedKeys, mutations)
         }
     }

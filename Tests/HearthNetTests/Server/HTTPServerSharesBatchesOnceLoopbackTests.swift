@@ -1,0 +1,68 @@
+import HearthNet
+import HearthTestKit
+import Testing
+
+/// Lets PUTs share batches, counts how often it is asked, and records, for each request handed over, its path and
+/// the server's note of its answer (`HTTPRequest.sharesBatches`).
+private struct CountingHandler: HTTPRequestHandler {
+    let asked = Recorder<String>()
+    let handedOver = Recorder<String>()
+
+    func sharesBatches(
+        method: String, path: String, query: [(name: String, value: String)], headers: HTTPHeaders
+    ) -> Bool {
+        self.asked.append(path)
+        return method == "PUT"
+    }
+
+    func handle(_ request: HTTPRequest) async -> HTTPReply {
+        self.note(request)
+        return Self.answer(request)
+    }
+
+    func handle(batch requests: [HTTPRequest]) async -> [HTTPReply] {
+        requests.forEach(self.note)
+        return requests.map(Self.answer)
+    }
+
+    private func note(_ request: HTTPRequest) {
+        self.handedOver.append("\(request.path) \(request.sharesBatches.map(String.init) ?? "nil")")
+    }
+
+    private static func answer(_ request: HTTPRequest) -> HTTPReply {
+        .response(HTTPResponse(status: 200, body: Array("\(request.method) \(request.path)".utf8)))
+    }
+}
+
+/// The server asks the application once per request whether it shares batches, and every later step (the batch,
+/// the read-ahead behind it, the application's own handling) goes by that one answer, which the request carries.
+@Suite(.serialized) struct HTTPServerSharesBatchesOnceLoopbackTests {
+    private static func put(_ path: String, close: Bool = false) -> String {
+        "PUT \(path) HTTP/1.1\r\nHost: h\r\n\(close ? "Connection: close\r\n" : "")Content-Length: 2\r\n\r\nhi"
+    }
+
+    /// Pipelined PUTs, a GET between them and a PUT after the answers: each request is asked about once, each
+    /// handed over with the answer it got, and all are answered in order as before.
+    @Test func eachRequestIsAskedOnceAndCarriesTheAnswer() async throws {
+        let handler = CountingHandler()
+        try await withServer(handler: handler) { _, port in
+            let bodies = try await onDedicatedThread {
+                let client = try HTTPTestClient(port: port)
+                try client.send(
+                    Self.put("/1") + Self.put("/2") + "GET /3 HTTP/1.1\r\nHost: h\r\n\r\n" + Self.put("/4"))
+                var bodies = try (0..<4).map { _ in try client.readResponse().text }
+                try client.send(Self.put("/5", close: true))
+                bodies.append(try client.readResponse().text)
+                return bodies
+            }
+            #expect(bodies == ["PUT /1", "PUT /2", "GET /3", "PUT /4", "PUT /5"])
+            #expect(handler.asked.all == ["/1", "/2", "/3", "/4", "/5"])
+            #expect(handler.handedOver.all == ["/1 true", "/2 true", "/3 false", "/4 true", "/5 true"])
+        }
+    }
+
+    /// A request built outside a server carries no answer, so an application asks about it itself.
+    @Test func aRequestBuiltElsewhereCarriesNone() {
+        #expect(HTTPRequest(method: "PUT", target: "/a", path: "/a").sharesBatches == nil)
+    }
+}
