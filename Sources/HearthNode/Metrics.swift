@@ -26,8 +26,9 @@ public final class Metrics: Sendable {
     private let wireOther: Resolved
 
     /// The series one method or action records into: its label, its count with the usual status (`200`, `ok`),
-    /// and its latency histogram.
-    private struct Resolved: Sendable {
+    /// and its latency histogram. A class, so that looking one up for a request retains one reference, not each
+    /// series.
+    private final class Resolved: Sendable {
         let label: String
         let usual: CounterSeries
         let latency: HistogramSeries

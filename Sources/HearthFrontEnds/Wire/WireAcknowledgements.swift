@@ -53,12 +53,14 @@ final class WireAcknowledgements: Sendable {
         /// into an array cost an allocation (made and freed on the commit thread) for every write answered, where a
         /// second turn of an uncontended lock costs less.
         mutating func takeFirstAnswered() -> (Entry, Answer)? {
-            guard self.head < self.entries.count, let answer = self.entries[self.head].answer else { return nil }
-            let entry = self.entries[self.head].entry
+            guard self.head < self.entries.count, self.entries[self.head].answer != nil else { return nil }
             // The slot stays until the answered ones are dropped in bulk; what it held goes now (an outcome carries
             // the written nodes, a refused compare-and-set the tree's value), so a client that always keeps one write
-            // unanswered does not hold dozens of sent answers.
-            self.entries[self.head] = (entry: Entry.answered, answer: nil)
+            // unanswered does not hold dozens of sent answers. Swapped out, it is moved rather than copied (a copy
+            // retained the entry's path and the answer's outcome, released again when the slot was overwritten).
+            var slot = (entry: Entry.answered, answer: Answer?.none)
+            swap(&slot, &self.entries[self.head])
+            guard let answer = slot.answer.take() else { return nil }
             self.head += 1
             self.first += 1
             // Dropped when all are answered (the array keeps its room for the next), or once the answered ones are
@@ -70,7 +72,7 @@ final class WireAcknowledgements: Sendable {
                 self.entries.removeFirst(self.head)
                 self.head = 0
             }
-            return (entry, answer)
+            return (slot.entry, answer)
         }
 
         /// The fewest answered entries dropped from the front at once while others wait.
@@ -102,7 +104,8 @@ final class WireAcknowledgements: Sendable {
             state.isSending = true
             return due
         }
-        while let (entry, answer) = due {
+        // Taken out of `due` (moved, not copied) before it is set again.
+        while let (entry, answer) = due.take() {
             send(entry, answer)
             let waiters: [CheckedContinuation<Void, Never>]
             (due, waiters) = self.state.withLock { state in
