@@ -275,8 +275,10 @@ import Testing
         let spine = Fixture.path("posts")
         let whole = try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2}}"#)
         let cases: [(first: [ShardSubtree]?, second: [ShardSubtree]?)] = [
-            ([ShardSubtree(path: Fixture.path("a/x"), node: Node(.int(1)))],
-             [ShardSubtree(path: Fixture.path("b/y"), node: Node(.int(2))), ShardSubtree(path: Fixture.path("b/z"))]),
+            (
+                [ShardSubtree(path: Fixture.path("a/x"), node: Node(.int(1)))],
+                [ShardSubtree(path: Fixture.path("b/y"), node: Node(.int(2))), ShardSubtree(path: Fixture.path("b/z"))]
+            ),
             (nil, [ShardSubtree(path: Fixture.path("b/y"), node: Node(.int(2)))]),
             ([ShardSubtree(path: Fixture.path("a/x"), node: Node(.int(1)))], nil),
             (nil, nil),
