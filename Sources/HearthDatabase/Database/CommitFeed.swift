@@ -262,18 +262,30 @@ struct CommitFeed {
                 decision: Self.decision(of: arrivals[position]))
             self.finishBookkeeping(transaction, shard: participant)
         }
-        // Each part in participant order, read in place (a local function: passed on, it allocates no context).
-        func forEachPart(_ body: (ShardTransactionPart) -> Void) {
+        // Each part's fields in participant order, read in place (a local function: passed on, it allocates no
+        // context).
+        func forEachPart(_ body: (PartFields) -> Void) {
+            for participant in participants {
+                guard let position = arrivals.firstIndex(where: { $0.shard == participant }),
+                    let fields = Self.partFields(of: arrivals[position])
+                else { continue }
+                body(fields)
+            }
+        }
+        func increments() -> [Path: LeafValue] {
+            var parts: [ShardTransactionPart] = []
             for participant in participants {
                 guard let position = arrivals.firstIndex(where: { $0.shard == participant }),
                     case .finished(_, _, let part?) = arrivals[position].effect
                 else { continue }
-                body(part)
+                parts.append(part)
             }
+            return Self.increments(of: parts)
         }
-        guard let update = Self.update(parts: participants.count, isInOrder: true, forEachPart: forEachPart) else {
-            return true
-        }
+        guard
+            let update = Self.update(
+                parts: participants.count, isInOrder: true, forEachPart: forEachPart, increments: increments)
+        else { return true }
         // Read before the update is appended, so that it is moved into the buffer rather than copied.
         let keptSubtrees = update.subtrees != nil || Self.noneCarriesSubtrees(forEachPart)
         updates.append(update)
@@ -288,9 +300,9 @@ struct CommitFeed {
     }
 
     /// Whether none of the parts `forEachPart` visits carries subtrees.
-    private static func noneCarriesSubtrees(_ forEachPart: ((ShardTransactionPart) -> Void) -> Void) -> Bool {
+    private static func noneCarriesSubtrees(_ forEachPart: ((PartFields) -> Void) -> Void) -> Bool {
         var carries = false
-        forEachPart { part in if part.change.subtrees != nil { carries = true } }
+        forEachPart { part in if part.subtrees != nil { carries = true } }
         return !carries
     }
 
@@ -471,7 +483,9 @@ struct CommitFeed {
         guard let namespace = parts.first?.change.namespace else { return .shown(entries + released) }
         let restored = self.restoredSpineParts(covered, of: parts.map(\.change), namespace: namespace)
         if let update = Self.update(
-            parts: parts.count, adding: restored, isInOrder: isInOrder, forEachPart: { parts.forEach($0) })
+            parts: parts.count, adding: restored, isInOrder: isInOrder,
+            forEachPart: { body in for part in parts { body(PartFields(part)) } },
+            increments: { Self.increments(of: parts) })
         {
             updates.append(update)
         }
@@ -488,13 +502,13 @@ struct CommitFeed {
             subtrees: subtrees)
     }
 
-    /// The view's update for a transaction's shown parts, which `forEachPart` visits in participant order (`count`
-    /// of them), with `restored` (spine parts that snapshots being shown hold); nil when there are no parts. Their
-    /// subtrees go with it only when every part is shown in its shard's order and none sets the spine. One pass reads
-    /// each part where it lies (a second, for the increments, only when the subtrees do not go along).
+    /// The view's update for a transaction's shown parts, whose fields `forEachPart` visits in participant order
+    /// (`count` of them), with `restored` (spine parts that snapshots being shown hold); nil when there are no parts.
+    /// Their subtrees go with it only when every part is shown in its shard's order and none sets the spine; the
+    /// parts' bare `increments` are asked for only when the subtrees do not go along.
     private static func update(
         parts count: Int, adding restored: [[ResolvedMutation]] = [], isInOrder: Bool,
-        forEachPart: ((ShardTransactionPart) -> Void) -> Void
+        forEachPart: ((PartFields) -> Void) -> Void, increments: () -> [Path: LeafValue]
     ) -> Update? {
         var namespace: String?
         var mutations: [[ResolvedMutation]] = []
@@ -503,9 +517,9 @@ struct CommitFeed {
         var subtrees: [ShardSubtree]? = isInOrder && restored.isEmpty ? [] : nil
         var spineValues: [Path: Node] = [:]
         forEachPart { part in
-            if namespace == nil { namespace = part.change.namespace }
-            mutations.append(part.change.mutations)
-            if let carried = part.change.subtrees, subtrees != nil {
+            if namespace == nil { namespace = part.namespace }
+            mutations.append(part.mutations)
+            if let carried = part.subtrees, subtrees != nil {
                 // Sized once, from the first part's: appended part by part, the array grew (a second allocation and
                 // a copy) for every star.
                 if subtrees?.isEmpty == true { subtrees?.reserveCapacity(count * carried.count) }
@@ -516,15 +530,11 @@ struct CommitFeed {
             if spineValues.isEmpty { spineValues = part.spineValues }
         }
         guard let namespace else { return nil }
-        // Only a view that applies the mutations itself adds the increments; one given the subtrees never reads them.
-        var increments: [Path: LeafValue] = [:]
-        if subtrees == nil {
-            forEachPart { part in increments.merge(part.change.increments) { first, _ in first } }
-        }
         mutations += restored
+        // Only a view that applies the mutations itself adds the increments; one given the subtrees never reads them.
         return Update(
-            namespace: namespace, parts: mutations, spineValues: spineValues, increments: increments,
-            subtrees: subtrees)
+            namespace: namespace, parts: mutations, spineValues: spineValues,
+            increments: subtrees == nil ? increments() : [:], subtrees: subtrees)
     }
 
     /// Forgets the transaction's prepared part in `shard`. A part committed at once (a star's) was never prepared:

@@ -1,4 +1,5 @@
 package import HearthCore
+import HearthSystem
 
 /// The read view's data as a value: every namespace's root, fed by the shards' committed entries through a
 /// `CommitFeed`. The live view keeps one under its lock; recovery builds one by replaying the log.
@@ -77,7 +78,7 @@ struct ViewState {
         var listening: ListenRegistry.Namespace?
         // Reversed in place (the elements are moved, not copied), so that each is taken from the end in order.
         let count = updates.count
-        updates.reverse()
+        updates.reverseByMoving()
         while let update = updates.popLast() {
             let position = count - updates.count - 1
             if let restored = update.restored {

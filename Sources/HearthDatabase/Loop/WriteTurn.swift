@@ -37,7 +37,7 @@ struct WriteTurn {
             guard var decided = waiting.withLock({ $0.take() }) else { return }
             FlushBatch.collecting {
                 // Reversed in place (moved, not copied), then taken from the end: the turn's order.
-                decided.reverse()
+                decided.reverseByMoving()
                 while let (write, batch, index) = decided.popLast() { batch.answer(index, answer(write)) }
             }
         }

@@ -64,10 +64,10 @@ package enum FlushBatch {
                 return inboxes.count - 1
             }
             // Reversed in place, then taken from the end: the order they came.
-            pending.commands.reverse()
+            pending.commands.reverseByMoving()
             while let (inbox, command) = pending.commands.popLast() { inboxes[slot(inbox)].commands.append(command) }
             for (inbox, connectionID) in pending.flushes { inboxes[slot(inbox)].connectionIDs.append(connectionID) }
-            inboxes.reverse()
+            inboxes.reverseByMoving()
             while let (inbox, commands, connectionIDs) = inboxes.popLast() {
                 var all = commands
                 switch connectionIDs.count {
