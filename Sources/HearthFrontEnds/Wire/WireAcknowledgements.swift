@@ -29,9 +29,6 @@ final class WireAcknowledgements: Sendable {
         var path: Path
         /// A compare-and-set's turn at its location (`ConditionalWriteGate`), ended with its answer.
         var turn: ConditionalWriteTurn? = nil
-
-        /// What an answered slot holds until it is dropped: nothing of the write it was.
-        static let answered = Entry(id: 0, action: "", started: ContinuousClock.Instant.now, path: Path.root)
     }
 
     /// What became of a write.
@@ -39,8 +36,8 @@ final class WireAcknowledgements: Sendable {
 
     private struct State {
         /// Writes not yet answered to the client, in request order, from `head` on (those before it were answered and
-        /// are dropped in bulk, `takeFirstAnswered`); the one at `head` is number `first`.
-        var entries: [(entry: Entry, answer: Answer?)] = []
+        /// are dropped in bulk, `takeFirstAnswered`, their slots empty); the one at `head` is number `first`.
+        var entries: [(entry: Entry?, answer: Answer?)] = []
         var head = 0
         var first: UInt64 = 0
         /// A thread is sending answers (and sends what arrives meanwhile before it stops).
@@ -57,10 +54,11 @@ final class WireAcknowledgements: Sendable {
             // The slot stays until the answered ones are dropped in bulk; what it held goes now (an outcome carries
             // the written nodes, a refused compare-and-set the tree's value), so a client that always keeps one write
             // unanswered does not hold dozens of sent answers. Swapped out, it is moved rather than copied (a copy
-            // retained the entry's path and the answer's outcome, released again when the slot was overwritten).
-            var slot = (entry: Entry.answered, answer: Answer?.none)
+            // retained the entry's path and the answer's outcome, released again when the slot was overwritten); an
+            // empty slot holds nothing to retain.
+            var slot: (entry: Entry?, answer: Answer?) = (nil, nil)
             swap(&slot, &self.entries[self.head])
-            guard let answer = slot.answer.take() else { return nil }
+            guard let entry = slot.entry.take(), let answer = slot.answer.take() else { return nil }
             self.head += 1
             self.first += 1
             // Dropped when all are answered (the array keeps its room for the next), or once the answered ones are
@@ -72,7 +70,7 @@ final class WireAcknowledgements: Sendable {
                 self.entries.removeFirst(self.head)
                 self.head = 0
             }
-            return (slot.entry, answer)
+            return (entry, answer)
         }
 
         /// The fewest answered entries dropped from the front at once while others wait.
