@@ -35,10 +35,17 @@ struct WriteTurn {
         let waiting = Lock(Optional(decided))
         let answer = { @Sendable (answer: (PendingWrite) -> WriteBatch.Answer) in
             guard var decided = waiting.withLock({ $0.take() }) else { return }
+            // The answered writes are kept until the batch's end has handed the answers to the reactors: freed as
+            // they were answered, they would hold every answer of the turn back by the time their frees take.
+            var answered: [PendingWrite] = []
+            answered.reserveCapacity(decided.count)
             FlushBatch.collecting {
                 // Reversed in place (moved, not copied), then taken from the end: the turn's order.
                 decided.reverseByMoving()
-                while let (write, batch, index) = decided.popLast() { batch.answer(index, answer(write)) }
+                while let (write, batch, index) = decided.popLast() {
+                    batch.answer(index, answer(write))
+                    answered.append(write)
+                }
             }
         }
         view.whenShown(self.awaited) { end in
