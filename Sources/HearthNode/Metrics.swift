@@ -24,10 +24,18 @@ public final class Metrics: Sendable {
     /// Each action's series, resolved once.
     private let wireSeries: [String: Resolved]
     private let wireOther: Resolved
+    /// The series of the writes (`p`, `m`) and of the REST writes (`PUT`, `PATCH`), from the tables above: nearly
+    /// every request under a write load is one, and is told by comparing two short strings instead of hashing its
+    /// name with a seeded hash for the table (`series(wire:)`, `series(http:)`).
+    private let wirePut: Resolved
+    private let wireMerge: Resolved
+    private let httpPut: Resolved
+    private let httpPatch: Resolved
 
     /// The series one method or action records into: its label, its count with the usual status (`200`, `ok`),
-    /// and its latency histogram.
-    private struct Resolved: Sendable {
+    /// and its latency histogram. A class, so that looking one up for a request retains one reference, not each
+    /// series.
+    private final class Resolved: Sendable {
         let label: String
         let usual: CounterSeries
         let latency: HistogramSeries
@@ -56,10 +64,29 @@ public final class Metrics: Sendable {
         (self.httpRequests, self.wireRequests) = (httpRequests, wireRequests)
         let http = { (method: String) in Resolved(method, usual: "200", in: httpRequests, httpLatency) }
         let wire = { (action: String) in Resolved(action, usual: "ok", in: wireRequests, wireLatency) }
-        self.httpSeries = Dictionary(uniqueKeysWithValues: Self.httpMethods.map { ($0, http($0)) })
-        self.httpOther = http(Self.otherLabel)
-        self.wireSeries = Dictionary(uniqueKeysWithValues: WireRequest.actionNames.map { ($0, wire($0)) })
-        self.wireOther = wire(Self.otherLabel)
+        let httpSeries = Dictionary(uniqueKeysWithValues: Self.httpMethods.map { ($0, http($0)) })
+        let httpOther = http(Self.otherLabel)
+        let wireSeries = Dictionary(uniqueKeysWithValues: WireRequest.actionNames.map { ($0, wire($0)) })
+        let wireOther = wire(Self.otherLabel)
+        (self.httpSeries, self.httpOther, self.wireSeries, self.wireOther) = (
+            httpSeries, httpOther, wireSeries, wireOther
+        )
+        (self.httpPut, self.httpPatch) = (httpSeries["PUT"] ?? httpOther, httpSeries["PATCH"] ?? httpOther)
+        (self.wirePut, self.wireMerge) = (wireSeries["p"] ?? wireOther, wireSeries["m"] ?? wireOther)
+    }
+
+    /// The series of an HTTP method: a write's without a hash, any other's from the table.
+    private func series(http method: String) -> Resolved {
+        if method == "PATCH" { return self.httpPatch }
+        if method == "PUT" { return self.httpPut }
+        return self.httpSeries[method] ?? self.httpOther
+    }
+
+    /// The series of a realtime action: a write's without a hash, any other's from the table.
+    private func series(wire action: String) -> Resolved {
+        if action == "m" { return self.wireMerge }
+        if action == "p" { return self.wirePut }
+        return self.wireSeries[action] ?? self.wireOther
     }
 
     /// The label of a method or action no client may add.
@@ -69,7 +96,7 @@ public final class Metrics: Sendable {
 
     /// Counts one finished REST or SSE request.
     public func recordRequest(method: String, status: Int, seconds: Double) {
-        let series = self.httpSeries[method] ?? self.httpOther
+        let series = self.series(http: method)
         if status == 200 {
             series.usual.increment()
         } else {
@@ -80,7 +107,7 @@ public final class Metrics: Sendable {
 
     /// Counts one answered realtime-protocol request (`q`, `p`, `m`, …) with its wire status (`ok`, `datastale`, …).
     public func recordWireRequest(action: String, status: String, seconds: Double) {
-        let series = self.wireSeries[action] ?? self.wireOther
+        let series = self.series(wire: action)
         if status == "ok" {
             series.usual.increment()
         } else {

@@ -241,36 +241,69 @@ struct CommitFeed {
         guard let first = arrivals.indices.first, self.restores.isEmpty,
             arrivals.allSatisfy({ self.queues[$0.shard].isEmpty })
         else { return nil }
-        switch arrivals[first].effect {
-        case .write(let change) where arrivals.count == 1:
+        if arrivals.count == 1, case .write(let change) = arrivals[first].effect {
             self.note(
                 arrivals[first].shard, arrivals[first].index, recorded: arrivals[first].recorded, decision: nil)
             updates.append(Self.update(of: change, subtrees: change.subtrees))
             return true
-        case .finished(let transaction, _, let part?):
-            // The arrivals are parts of this transaction in distinct shards (`receive(_:)`): all of them when
-            // they are as many as its participants and each participant is among them. They are taken where they
-            // lie, in participant order, rather than copied out first.
-            let participants = part.participants
-            guard self.parts[transaction] == nil, arrivals.count == participants.count,
-                participants.allSatisfy({ participant in arrivals.contains { $0.shard == participant } })
-            else { return nil }
-            var parts: [ShardTransactionPart] = []
-            parts.reserveCapacity(participants.count)
-            for participant in participants {
-                guard let position = arrivals.firstIndex(where: { $0.shard == participant }) else { continue }
-                self.note(
-                    participant, arrivals[position].index, recorded: arrivals[position].recorded,
-                    decision: Self.decision(of: arrivals[position]))
-                self.finishBookkeeping(transaction, shard: participant)
-                if case .finished(_, _, let part?) = arrivals[position].effect { parts.append(part) }
-            }
-            guard let update = Self.update(of: parts, isInOrder: true) else { return true }
-            updates.append(update)
-            return update.subtrees != nil || parts.allSatisfy { $0.change.subtrees == nil }
-        default:
-            return nil
         }
+        // The arrivals are parts of this transaction in distinct shards (`receive(_:)`): all of them when they are as
+        // many as its participants and each participant is among them. They are read where they lie, in participant
+        // order: neither the first one's payload nor each part is copied out whole (a retain and a release of every
+        // field of a part, several times a star).
+        guard let (transaction, participants) = Self.committedTransaction(arrivals[first]),
+            self.parts[transaction] == nil, arrivals.count == participants.count,
+            participants.allSatisfy({ participant in arrivals.contains { $0.shard == participant } })
+        else { return nil }
+        for participant in participants {
+            guard let position = arrivals.firstIndex(where: { $0.shard == participant }) else { continue }
+            self.note(
+                participant, arrivals[position].index, recorded: arrivals[position].recorded,
+                decision: Self.decision(of: arrivals[position]))
+            self.finishBookkeeping(transaction, shard: participant)
+        }
+        // Each part's fields in participant order, read in place (a local function: passed on, it allocates no
+        // context).
+        func forEachPart(_ body: (PartFields) -> Void) {
+            for participant in participants {
+                guard let position = arrivals.firstIndex(where: { $0.shard == participant }),
+                    let fields = Self.partFields(of: arrivals[position])
+                else { continue }
+                body(fields)
+            }
+        }
+        func increments() -> [Path: LeafValue] {
+            var parts: [ShardTransactionPart] = []
+            for participant in participants {
+                guard let position = arrivals.firstIndex(where: { $0.shard == participant }),
+                    case .finished(_, _, let part?) = arrivals[position].effect
+                else { continue }
+                parts.append(part)
+            }
+            return Self.increments(of: parts)
+        }
+        guard
+            let update = Self.update(
+                parts: participants.count, isInOrder: true, forEachPart: forEachPart, increments: increments)
+        else { return true }
+        // Read before the update is appended, so that it is moved into the buffer rather than copied.
+        let keptSubtrees = update.subtrees != nil || Self.noneCarriesSubtrees(forEachPart)
+        updates.append(update)
+        return keptSubtrees
+    }
+
+    /// The transaction and participants of an entry that finished with a committed part, read without copying the
+    /// part; nil for any other entry.
+    private static func committedTransaction(_ applied: ShardApplied) -> (TransactionID, [Int])? {
+        guard case .finished(let transaction, _, let part?) = applied.effect else { return nil }
+        return (transaction, part.participants)
+    }
+
+    /// Whether none of the parts `forEachPart` visits carries subtrees.
+    private static func noneCarriesSubtrees(_ forEachPart: ((PartFields) -> Void) -> Void) -> Bool {
+        var carries = false
+        forEachPart { part in if part.subtrees != nil { carries = true } }
+        return !carries
     }
 
     /// Records an arriving entry in its shard's queue, with what `note` records, and the transaction bookkeeping
@@ -449,7 +482,13 @@ struct CommitFeed {
         let parts = entries.compactMap { received[$0.shard]?.part }
         guard let namespace = parts.first?.change.namespace else { return .shown(entries + released) }
         let restored = self.restoredSpineParts(covered, of: parts.map(\.change), namespace: namespace)
-        if let update = Self.update(of: parts, adding: restored, isInOrder: isInOrder) { updates.append(update) }
+        if let update = Self.update(
+            parts: parts.count, adding: restored, isInOrder: isInOrder,
+            forEachPart: { body in for part in parts { body(PartFields(part)) } },
+            increments: { Self.increments(of: parts) })
+        {
+            updates.append(update)
+        }
         return .shown(entries + released)
     }
 
@@ -463,32 +502,39 @@ struct CommitFeed {
             subtrees: subtrees)
     }
 
-    /// The view's update for a transaction's shown parts, in participant order, with `restored` (spine parts that
-    /// snapshots being shown hold); nil when there are no parts. Their subtrees go with it only when every part is
-    /// shown in its shard's order and none sets the spine.
+    /// The view's update for a transaction's shown parts, whose fields `forEachPart` visits in participant order
+    /// (`count` of them), with `restored` (spine parts that snapshots being shown hold); nil when there are no parts.
+    /// Their subtrees go with it only when every part is shown in its shard's order and none sets the spine; the
+    /// parts' bare `increments` are asked for only when the subtrees do not go along.
     private static func update(
-        of parts: [ShardTransactionPart], adding restored: [[ResolvedMutation]] = [], isInOrder: Bool
+        parts count: Int, adding restored: [[ResolvedMutation]] = [], isInOrder: Bool,
+        forEachPart: ((PartFields) -> Void) -> Void, increments: () -> [Path: LeafValue]
     ) -> Update? {
-        guard let namespace = parts.first?.change.namespace else { return nil }
-        var subtrees: [ShardSubtree]?
-        if isInOrder, restored.isEmpty, parts.allSatisfy({ $0.change.subtrees != nil }) {
-            // Sized once: appended part by part, the array grew (a second allocation and a copy) for every star.
-            var joined: [ShardSubtree] = []
-            joined.reserveCapacity(parts.reduce(0) { $0 + ($1.change.subtrees?.count ?? 0) })
-            for part in parts { joined += part.change.subtrees ?? [] }
-            subtrees = joined
+        var namespace: String?
+        var mutations: [[ResolvedMutation]] = []
+        mutations.reserveCapacity(count + restored.count)
+        // Joined while every part so far carries its subtrees; nil once one does not, or when they cannot go along.
+        var subtrees: [ShardSubtree]? = isInOrder && restored.isEmpty ? [] : nil
+        var spineValues: [Path: Node] = [:]
+        forEachPart { part in
+            if namespace == nil { namespace = part.namespace }
+            mutations.append(part.mutations)
+            if let carried = part.subtrees, subtrees != nil {
+                // Sized once, from the first part's: appended part by part, the array grew (a second allocation and
+                // a copy) for every star.
+                if subtrees?.isEmpty == true { subtrees?.reserveCapacity(count * carried.count) }
+                subtrees?.append(contentsOf: carried)
+            } else {
+                subtrees = nil
+            }
+            if spineValues.isEmpty { spineValues = part.spineValues }
         }
+        guard let namespace else { return nil }
+        mutations += restored
         // Only a view that applies the mutations itself adds the increments; one given the subtrees never reads them.
-        var increments: [Path: LeafValue] = [:]
-        if subtrees == nil {
-            for part in parts { increments.merge(part.change.increments) { first, _ in first } }
-        }
-        let spineValues = parts.lazy.map(\.spineValues).first { !$0.isEmpty } ?? [:]
         return Update(
-            namespace: namespace,
-            parts: restored.isEmpty ? parts.map(\.change.mutations) : parts.map(\.change.mutations) + restored,
-            spineValues: spineValues,
-            increments: increments, subtrees: subtrees)
+            namespace: namespace, parts: mutations, spineValues: spineValues,
+            increments: subtrees == nil ? increments() : [:], subtrees: subtrees)
     }
 
     /// Forgets the transaction's prepared part in `shard`. A part committed at once (a star's) was never prepared:

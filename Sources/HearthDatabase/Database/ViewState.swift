@@ -1,4 +1,5 @@
 package import HearthCore
+import HearthSystem
 
 /// The read view's data as a value: every namespace's root, fed by the shards' committed entries through a
 /// `CommitFeed`. The live view keeps one under its lock; recovery builds one by replaying the log.
@@ -31,7 +32,8 @@ struct ViewState {
     mutating func receive(_ batch: [ShardApplied], registry: ListenRegistry = ListenRegistry())
         -> [(change: CommittedChange, listeners: [any ChangeListener])]
     {
-        self.apply(self.feed.receive(batch), registry: registry)
+        var updates = self.feed.receive(batch)
+        return self.apply(&updates, registry: registry)
     }
 
     /// `receive(_:registry:)` for runs of entries in commit order (`CommitFeed.receive(runs:into:)`), applied
@@ -43,11 +45,9 @@ struct ViewState {
         var updates: [CommitFeed.Update] = []
         swap(&updates, &self.updates)
         let isWhole = self.feed.receive(runs: runs, into: &updates)
-        let heard = self.apply(updates, registry: registry, carriesTurns: isWhole)
-        if updates.capacity <= Self.keptUpdates {
-            updates.removeAll(keepingCapacity: true)
-            self.updates = updates
-        }
+        // `apply` takes every update out, leaving the buffer empty with its room.
+        let heard = self.apply(&updates, registry: registry, carriesTurns: isWhole)
+        if updates.capacity <= Self.keptUpdates { self.updates = updates }
         return heard
     }
 
@@ -56,17 +56,19 @@ struct ViewState {
     mutating func restore(_ snapshot: ShardSnapshot, registry: ListenRegistry = ListenRegistry())
         -> [(change: CommittedChange, listeners: [any ChangeListener])]
     {
-        self.apply(self.feed.restore(snapshot), registry: registry)
+        var updates = self.feed.restore(snapshot)
+        return self.apply(&updates, registry: registry)
     }
 
-    /// Applies `updates` in order. The root of the namespace they edit is taken out of `roots` once for a run of
-    /// updates to it and put back after the run, and its listeners are looked up once for the run, not once per
-    /// update (three hashes of the namespace per star).
+    /// Applies `updates` in order, taking each out of the array (left empty, with its room): an update is moved out
+    /// rather than copied (a retain and a release of each of its fields per star). The root of the namespace they
+    /// edit is taken out of `roots` once for a run of updates to it and put back after the run, and its listeners
+    /// are looked up once for the run, not once per update (three hashes of the namespace per star).
     /// - Parameter carriesTurns: every update of the batch was shown at once with its subtrees
     ///   (`CommitFeed.receive(runs:into:)`), so a subtree an update left to a later entry of its turn is carried by
     ///   that entry's update here once that entry has arrived, as `captureTurn` named it; else that is looked up.
     private mutating func apply(
-        _ updates: [CommitFeed.Update], registry: ListenRegistry, carriesTurns: Bool = false
+        _ updates: inout [CommitFeed.Update], registry: ListenRegistry, carriesTurns: Bool = false
     ) -> [(change: CommittedChange, listeners: [any ChangeListener])] {
         var heard: [(change: CommittedChange, listeners: [any ChangeListener])] = []
         let takers = carriesTurns ? nil : Self.subtreeTakers(updates)
@@ -74,7 +76,11 @@ struct ViewState {
         var held: String?
         var root = Node.empty
         var listening: ListenRegistry.Namespace?
-        for (position, update) in updates.enumerated() {
+        // Reversed in place (the elements are moved, not copied), so that each is taken from the end in order.
+        let count = updates.count
+        updates.reverseByMoving()
+        while let update = updates.popLast() {
+            let position = count - updates.count - 1
             if let restored = update.restored {
                 if let namespace = held.take() { self.put(root, namespace: namespace) }
                 heard += self.apply(restored, registry: registry)

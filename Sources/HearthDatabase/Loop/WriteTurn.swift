@@ -21,30 +21,37 @@ struct WriteTurn {
     }
 
     /// Waits, without a task, for every decided write to be shown (so committed); then answers each. A log that
-    /// fails first fails them all with its error.
-    func finish() {
-        guard let first = self.decided.first?.write else { return }
-        let decided = self.decided
-        // Whichever comes first answers: the view showing the writes, or the log failing before it could. The
-        // answers leave in one batch: each reactor is woken once for the turn's acknowledgements and replies.
-        let isAnswered = Lock(false)
+    /// fails first fails them all with its error. Leaves the turn empty: its writes go to whichever answers.
+    mutating func finish() {
+        guard !self.decided.isEmpty else { return }
+        let (view, log) = (self.decided[0].write.view, self.decided[0].write.log)
+        // Whichever comes first answers: the view showing the writes, or the log failing before it could. It takes
+        // the writes out whole, so it owns the only reference to them and answers each as it moves it out (reading
+        // them in place from a shared array copied each one, through the runtime's generic tuple witnesses, for
+        // every answer). The answers leave in one batch: each reactor is woken once for the turn's acknowledgements
+        // and replies.
+        var decided: [(write: PendingWrite, batch: WriteBatch, index: Int)] = []
+        swap(&decided, &self.decided)
+        let waiting = Lock(Optional(decided))
         let answer = { @Sendable (answer: (PendingWrite) -> WriteBatch.Answer) in
-            guard
-                !isAnswered.withLock({ answered in
-                    defer { answered = true }; return answered
-                })
-            else { return }
+            guard var decided = waiting.withLock({ $0.take() }) else { return }
+            // The answered writes are kept until the batch's end has handed the answers to the reactors: freed as
+            // they were answered, they would hold every answer of the turn back by the time their frees take.
+            var answered: [PendingWrite] = []
+            answered.reserveCapacity(decided.count)
             FlushBatch.collecting {
-                // Read in place: taking each (write, batch, index) out whole copied the write for every answer.
-                for position in decided.indices {
-                    decided[position].batch.answer(decided[position].index, answer(decided[position].write))
+                // Reversed in place (moved, not copied), then taken from the end: the turn's order.
+                decided.reverseByMoving()
+                while let (write, batch, index) = decided.popLast() {
+                    batch.answer(index, answer(write))
+                    answered.append(write)
                 }
             }
         }
-        first.view.whenShown(self.awaited) { end in
+        view.whenShown(self.awaited) { end in
             answer { end == .shown ? .success($0.shownOutcome()) : .failure(DatabaseClosedError()) }
         }
-        first.log.whenCommitted(self.positions) { committed in
+        log.whenCommitted(self.positions) { committed in
             if case .failure(let error) = committed { answer { _ in .failure(error) } }
         }
     }

@@ -210,6 +210,7 @@ extension RESTHandler {
             }
         }
         guard !isSameOrder else { return resolved }
+        if mutations.count <= Self.scannedMembers { return Self.scanned(mutations, resolved) }
         var values: [Path: ResolvedMutation] = [:]
         var priorities: [Path: ResolvedMutation] = [:]
         for mutation in resolved {
@@ -226,6 +227,29 @@ extension RESTHandler {
         }
         // Every member is answered for; were one missing, pairing the rest with the keys would shift them.
         return ordered.count == mutations.count ? ordered : resolved
+    }
+
+    /// Up to this many members, `inOrder` finds each by scanning the answers (a star's PATCH has four) rather than
+    /// through tables keyed by path.
+    static let scannedMembers = 16
+
+    /// `inOrder` for a few members: each member's answer is the last of `resolved` with its path and kind (the one
+    /// the tables would keep), found by scanning the answers where they lie: no path hashed, no answer copied but
+    /// the one taken. `resolved` itself when a member has none.
+    private static func scanned(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
+        var ordered: [ResolvedMutation] = []
+        ordered.reserveCapacity(mutations.count)
+        let isComplete = mutations.withUnsafeBufferPointer { mutations in
+            resolved.withUnsafeBufferPointer { resolved in
+                for member in mutations.indices {
+                    guard let index = resolved.indices.last(where: { Self.sameTarget(mutations[member], resolved[$0]) })
+                    else { return false }
+                    ordered.append(resolved[index])
+                }
+                return true
+            }
+        }
+        return isComplete ? ordered : resolved
     }
 
     /// Whether `resolved` is what `mutation` became: the same path, and both a value or both a priority.

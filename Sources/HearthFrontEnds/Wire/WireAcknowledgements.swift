@@ -29,9 +29,6 @@ final class WireAcknowledgements: Sendable {
         var path: Path
         /// A compare-and-set's turn at its location (`ConditionalWriteGate`), ended with its answer.
         var turn: ConditionalWriteTurn? = nil
-
-        /// What an answered slot holds until it is dropped: nothing of the write it was.
-        static let answered = Entry(id: 0, action: "", started: ContinuousClock.Instant.now, path: Path.root)
     }
 
     /// What became of a write.
@@ -39,8 +36,8 @@ final class WireAcknowledgements: Sendable {
 
     private struct State {
         /// Writes not yet answered to the client, in request order, from `head` on (those before it were answered and
-        /// are dropped in bulk, `takeFirstAnswered`); the one at `head` is number `first`.
-        var entries: [(entry: Entry, answer: Answer?)] = []
+        /// are dropped in bulk, `takeFirstAnswered`, their slots empty); the one at `head` is number `first`.
+        var entries: [(entry: Entry?, answer: Answer?)] = []
         var head = 0
         var first: UInt64 = 0
         /// A thread is sending answers (and sends what arrives meanwhile before it stops).
@@ -53,12 +50,15 @@ final class WireAcknowledgements: Sendable {
         /// into an array cost an allocation (made and freed on the commit thread) for every write answered, where a
         /// second turn of an uncontended lock costs less.
         mutating func takeFirstAnswered() -> (Entry, Answer)? {
-            guard self.head < self.entries.count, let answer = self.entries[self.head].answer else { return nil }
-            let entry = self.entries[self.head].entry
+            guard self.head < self.entries.count, self.entries[self.head].answer != nil else { return nil }
             // The slot stays until the answered ones are dropped in bulk; what it held goes now (an outcome carries
             // the written nodes, a refused compare-and-set the tree's value), so a client that always keeps one write
-            // unanswered does not hold dozens of sent answers.
-            self.entries[self.head] = (entry: Entry.answered, answer: nil)
+            // unanswered does not hold dozens of sent answers. Swapped out, it is moved rather than copied (a copy
+            // retained the entry's path and the answer's outcome, released again when the slot was overwritten); an
+            // empty slot holds nothing to retain.
+            var slot: (entry: Entry?, answer: Answer?) = (nil, nil)
+            swap(&slot, &self.entries[self.head])
+            guard let entry = slot.entry.take(), let answer = slot.answer.take() else { return nil }
             self.head += 1
             self.first += 1
             // Dropped when all are answered (the array keeps its room for the next), or once the answered ones are
@@ -112,7 +112,8 @@ final class WireAcknowledgements: Sendable {
             state.isSending = true
             return due
         }
-        while let (entry, answer) = due {
+        // Taken out of `due` (moved, not copied) before it is set again.
+        while let (entry, answer) = due.take() {
             send(entry, answer)
             let waiters: [CheckedContinuation<Void, Never>]
             (due, waiters) = self.state.withLock { state in

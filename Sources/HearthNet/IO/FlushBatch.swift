@@ -48,8 +48,12 @@ package enum FlushBatch {
 
         /// Sends each reactor what the batch gathered for it in one hand-off, so it sees the whole batch in one
         /// turn: its commands in the order they came, then one flush naming each of its connections.
+        ///
+        /// The commands (a REST reply each) are moved from list to list, never copied: iterated, each was copied
+        /// out, and each reactor's list copied whole again when its flush was appended to it (a retain of every
+        /// part of every reply, and its release).
         func flush() {
-            let pending = self.pending.withLock { pending in
+            var pending = self.pending.withLock { pending in
                 defer { pending = Pending() }
                 return pending
             }
@@ -59,9 +63,12 @@ package enum FlushBatch {
                 inboxes.append((inbox, [], []))
                 return inboxes.count - 1
             }
-            for (inbox, command) in pending.commands { inboxes[slot(inbox)].commands.append(command) }
+            // Reversed in place, then taken from the end: the order they came.
+            pending.commands.reverseByMoving()
+            while let (inbox, command) = pending.commands.popLast() { inboxes[slot(inbox)].commands.append(command) }
             for (inbox, connectionID) in pending.flushes { inboxes[slot(inbox)].connectionIDs.append(connectionID) }
-            for (inbox, commands, connectionIDs) in inboxes {
+            inboxes.reverseByMoving()
+            while let (inbox, commands, connectionIDs) = inboxes.popLast() {
                 var all = commands
                 switch connectionIDs.count {
                 case 0: break

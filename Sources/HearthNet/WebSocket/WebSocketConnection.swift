@@ -1,6 +1,5 @@
 import Dispatch
 import HearthSystem
-import Synchronization
 
 /// One server-side WebSocket: the shell that joins the pure frame parser and close state machine to a socket.
 ///
@@ -22,8 +21,9 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
 
     private let closeTimeout: Duration
     private let shared: Lock<Shared>
-    /// The connection's writer, set once when the server starts the connection.
-    private let writerReference = AtomicLazyReference<ConnectionWriter>()
+    /// The connection's writer, set once when the server starts the connection (read for every message sent, so one
+    /// atomic load: `OnceReference`).
+    private let writerReference = OnceReference<ConnectionWriter>()
 
     /// The state behind the lock.
     private struct Shared {
@@ -170,7 +170,7 @@ public final class WebSocketConnection: UpgradedConnectionHandler {
     }
 
     public func start(_ writer: ConnectionWriter) {
-        _ = self.writerReference.storeIfNil(writer)
+        self.writerReference.storeIfNil(writer)
         let handler = self.shared.withLock { $0.handler }
         handler?.opened(self)
     }

@@ -244,4 +244,68 @@ import Testing
         #expect(updates.count == 1)
         #expect(updates.first?.mutations == [.set(posts, whole)])
     }
+
+    /// A committed part of `transaction` that carries its shard's subtrees (or none), bare increments and, for the
+    /// anchor, spine values: the fields a view update is built from.
+    private static func carrying(
+        _ shard: Int, _ transaction: UInt64, subtrees: [ShardSubtree]?, increments: [Path: LeafValue],
+        spineValues: [Path: Node] = [:], _ mutations: ResolvedMutation...
+    ) -> ShardApplied {
+        let change = ShardChange(
+            namespace: "default", mutations: mutations, increments: increments, subtrees: subtrees)
+        let part = ShardTransactionPart(participants: [0, 1], change: change, spineValues: spineValues)
+        return ShardApplied(
+            shard: shard, index: 1,
+            effect: .finished(TransactionID(rawValue: transaction), decision: shard == 1 ? true : nil, committed: part))
+    }
+
+    /// What an update carries, in a comparable form.
+    private static func described(_ update: CommitFeed.Update) -> String {
+        let subtrees = update.subtrees.map { $0.map { "\($0.path.slashless)=\(String(describing: $0.node))" } }
+        return "\(update.namespace) \(update.parts) spine \(update.spineValues?.count ?? -1) "
+            + "increments \(update.increments.sorted { $0.key.slashless < $1.key.slashless }) "
+            + "subtrees \(String(describing: subtrees))"
+    }
+
+    /// A transaction whose parts arrive together is shown at once (read in place from the batch) with the update the
+    /// queued path builds when its parts arrive one by one: the same parts in participant order, spine values,
+    /// subtrees (joined only when every part carries its own) and increments (only when the subtrees do not go
+    /// along), and the feed tells the view whether the subtrees went along.
+    @Test func aTransactionShownAtOnceMakesTheUpdateTheQueuedPathMakes() throws {
+        let spine = Fixture.path("posts")
+        let whole = try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2}}"#)
+        let cases: [(first: [ShardSubtree]?, second: [ShardSubtree]?)] = [
+            (
+                [ShardSubtree(path: Fixture.path("a/x"), node: Node(.int(1)))],
+                [ShardSubtree(path: Fixture.path("b/y"), node: Node(.int(2))), ShardSubtree(path: Fixture.path("b/z"))]
+            ),
+            (nil, [ShardSubtree(path: Fixture.path("b/y"), node: Node(.int(2)))]),
+            ([ShardSubtree(path: Fixture.path("a/x"), node: Node(.int(1)))], nil),
+            (nil, nil),
+        ]
+        for (first, second) in cases {
+            let parts = [
+                Self.carrying(
+                    0, 7, subtrees: first, increments: [Fixture.path("a/n"): .int(3)], Self.set("a/x", 1),
+                    Self.set("a/n", 3)),
+                Self.carrying(
+                    1, 7, subtrees: second, increments: [Fixture.path("b/n"): .int(4)], spineValues: [spine: whole],
+                    Self.set("b/y", 2), Self.set("b/n", 4)),
+            ]
+            var atOnce = CommitFeed(appliedIndex: [0, 0])
+            var shown: [CommitFeed.Update] = []
+            let kept = atOnce.receive(runs: [parts], into: &shown)
+            var queued = CommitFeed(appliedIndex: [0, 0])
+            var oneByOne: [CommitFeed.Update] = []
+            _ = queued.receive(runs: [[parts[1]], [parts[0]]], into: &oneByOne)
+            #expect(shown.count == 1 && oneByOne.count == 1)
+            #expect(shown.map(Self.described) == oneByOne.map(Self.described))
+            #expect(kept == ((first == nil) == (second == nil)), "subtrees go along when every part carries them")
+            #expect((shown.first?.subtrees == nil) == (first == nil || second == nil))
+            #expect(shown.first?.increments.isEmpty == (first != nil && second != nil))
+            #expect(atOnce.isQuiescent && queued.isQuiescent)
+            #expect(atOnce.appliedIndex == queued.appliedIndex)
+            #expect(atOnce.decisions == queued.decisions)
+        }
+    }
 }
