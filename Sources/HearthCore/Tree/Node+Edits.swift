@@ -19,8 +19,17 @@ extension Node {
             for edit in edits { edit.apply(to: &self) }
             return
         }
-        self.apply(edits, order[...], depth: 0)
+        // The descent reads the edits and their order through buffers: a closure capturing the arrays (each level's
+        // `modifyChild` takes one) retained and released them at every node it passed.
+        edits.withUnsafeBufferPointer { edits in
+            order.withUnsafeBufferPointer { order in self.apply(edits, order[...], depth: 0) }
+        }
     }
+
+    /// The edits of one descent, read in place (see `apply(_:)`); valid only while their array is borrowed.
+    private typealias Edits = UnsafeBufferPointer<TreeEdit>
+    /// Positions in `Edits`, sorted by path: a run of the descent order.
+    private typealias Order = Slice<UnsafeBufferPointer<Int>>
 
     /// The positions of `edits` sorted by path, or nil when one edit's path lies at or below another's.
     ///
@@ -42,7 +51,7 @@ extension Node {
 
     /// Applies the edits at `order` (positions in `edits`, sorted by path, none at or below another), which all
     /// lie below this node, at `depth` keys from the root.
-    private mutating func apply(_ edits: [TreeEdit], _ order: ArraySlice<Int>, depth: Int) {
+    private mutating func apply(_ edits: Edits, _ order: Order, depth: Int) {
         if order.count == 1, let only = order.first {
             return self.apply(edits[only], below: depth)
         }
@@ -81,7 +90,7 @@ extension Node {
 
     /// Applies the edits at `order` to the children in `map`, one child at a time: each run of edits under the same
     /// key (the key at `depth`) in one visit of that child.
-    private static func apply(_ edits: [TreeEdit], _ order: ArraySlice<Int>, depth: Int, to map: inout ChildMap) {
+    private static func apply(_ edits: Edits, _ order: Order, depth: Int, to map: inout ChildMap) {
         var start = order.startIndex
         while start < order.endIndex {
             let key = Self.key(at: depth, of: edits[order[start]])
@@ -120,7 +129,7 @@ extension Node {
     }
 
     /// Whether the edits at `order` both delete (a set of nothing) and set something.
-    private static func deletesAndAdds(_ edits: [TreeEdit], _ order: ArraySlice<Int>) -> Bool {
+    private static func deletesAndAdds(_ edits: Edits, _ order: Order) -> Bool {
         var (deletes, adds) = (false, false)
         for position in order {
             guard case .set(_, let node) = edits[position] else { continue }
