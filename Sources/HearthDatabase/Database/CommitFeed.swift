@@ -569,21 +569,32 @@ struct CommitFeed {
         }
     }
 
+    /// The most mutations `merge` orders by insertion; more are flattened and sorted (insertion is quadratic in the
+    /// number of interleaved mutations). Both give the stable sort's order.
+    static let insertionMergeLimit = 32
+
     /// One transaction's mutations from its parts: a spine path is written by every shard, each with its own
     /// subtrees and the same spine copy, so its parts are joined (or, when `spineValues` holds the whole value the
     /// parts were cut from, that value is taken as is); shallower paths apply first.
     static func merge(_ parts: [[ResolvedMutation]], spineValues: [Path: Node] = [:]) -> [ResolvedMutation] {
-        // A star's answer and its view update each pass through here: each mutation is copied once, into its place
-        // in an array sized for them all (flattened and then sorted, the array grew part by part and the sort
-        // copied mutations again as it moved them); the order is the stable sort's.
+        // A star's answer and its view update each pass through here. A few mutations (a star has four) are each
+        // copied once, into their place in an array sized for them all; flattened and then sorted, the array grew
+        // part by part and the sort copied mutations again as it moved them. Insertion costs a comparison per pair
+        // of interleaved mutations, so a large write (a PATCH of many members over several shards) is sorted.
+        let total = parts.reduce(0) { $0 + $1.count }
         var ordered: [ResolvedMutation] = []
-        ordered.reserveCapacity(parts.reduce(0) { $0 + $1.count })
-        for part in parts.indices {
-            for index in parts[part].indices {
-                var position = ordered.count
-                while position > 0, Self.applyOrder(parts[part][index], ordered[position - 1]) { position -= 1 }
-                ordered.insert(parts[part][index], at: position)
+        if total <= Self.insertionMergeLimit {
+            ordered.reserveCapacity(total)
+            for part in parts.indices {
+                for index in parts[part].indices {
+                    var position = ordered.count
+                    while position > 0, Self.applyOrder(parts[part][index], ordered[position - 1]) { position -= 1 }
+                    ordered.insert(parts[part][index], at: position)
+                }
             }
+        } else {
+            ordered = parts.flatMap { $0 }
+            ordered.sort(by: Self.applyOrder)
         }
         // Sorted, a path written twice sits next to itself: without one, the mutations apply as they are.
         if !ordered.indices.dropFirst().contains(where: { Self.samePath(ordered[$0 - 1], ordered[$0]) }) {

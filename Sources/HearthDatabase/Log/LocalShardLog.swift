@@ -96,6 +96,15 @@ final class LocalShardLog: ShardLog {
         self.pending.publish(consume entries, through: sequence, delivery: self.delivery)
     }
 
+    /// Ends a turn whose shards are gone (the database was let go without a close): its records are written as every
+    /// turn's are, so a waiter on them is answered by the WAL, but its entries are not handed on, since no shard is
+    /// left to take their subtrees from.
+    func endTurnOfGoneShards() {
+        self.appending.withLock { appending in
+            self.wal.enqueue(&appending.batch, keepingCapacityUpTo: Self.keptRecordCapacity)
+        }
+    }
+
     /// The oldest record the log still holds (1 when none was ever truncated away): recovery can start from a
     /// snapshot at sequence `firstSequence - 1` or later.
     var firstSequence: UInt64 { self.wal.firstLSN }

@@ -33,8 +33,8 @@ package enum ShardLogRecord {
     }
 
     /// Appends the bytes of one record holding every entry of `entries`, each at its shard's index, to `bytes`.
-    /// The entries are counted as they go (their number is filled in at the end), so a lazy sequence over the
-    /// caller's arrays does without an array of tuples.
+    /// The entries are counted as they go (their number is filled in at the end), so any sequence will do; the
+    /// node's log writes from its arrays with `encode(together:applied:into:)`, the same bytes.
     static func encode(
         together entries: some Sequence<(shard: Int, index: UInt64, entry: ShardEntry)>, into bytes: inout [UInt8]
     ) {

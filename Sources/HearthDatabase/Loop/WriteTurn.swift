@@ -21,7 +21,7 @@ struct WriteTurn {
     }
 
     /// Waits, without a task, for every decided write to be shown (so committed); then answers each. A log that
-    /// fails first fails them all with its error. Leaves the turn empty: its writes go to whichever answers.
+    /// fails first fails them all with its error. The decided writes go to whichever answers.
     mutating func finish() {
         guard !self.decided.isEmpty else { return }
         let (view, log) = (self.decided[0].write.view, self.decided[0].write.log)
@@ -35,16 +35,17 @@ struct WriteTurn {
         let waiting = Lock(Optional(decided))
         let answer = { @Sendable (answer: (PendingWrite) -> WriteBatch.Answer) in
             guard var decided = waiting.withLock({ $0.take() }) else { return }
-            // The answered writes are kept until the batch's end has handed the answers to the reactors: freed as
-            // they were answered, they would hold every answer of the turn back by the time their frees take.
-            var answered: [PendingWrite] = []
+            // The answered writes and their batches are kept until the batch's end has handed the answers to the
+            // reactors: freed as they were answered (a batch goes with its last write), they would hold every answer
+            // of the turn back by the time their frees take.
+            var answered: [(write: PendingWrite, batch: WriteBatch)] = []
             answered.reserveCapacity(decided.count)
             FlushBatch.collecting {
                 // Reversed in place (moved, not copied), then taken from the end: the turn's order.
                 decided.reverseByMoving()
                 while let (write, batch, index) = decided.popLast() {
                     batch.answer(index, answer(write))
-                    answered.append(write)
+                    answered.append((write, batch))
                 }
             }
         }

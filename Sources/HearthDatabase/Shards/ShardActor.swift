@@ -84,7 +84,10 @@ public actor ShardActor {
         let held = shards.map(WeakShard.init)
         loop.endTurns {
             let alive = held.compactMap(\.actor)
-            guard alive.count == held.count else { return }
+            guard alive.count == held.count else {
+                log.endTurnOfGoneShards()
+                return
+            }
             if let view, view.takeSessionsRequest() {
                 view.offer(
                     alive.map { shard in

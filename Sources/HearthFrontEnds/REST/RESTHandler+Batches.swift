@@ -48,7 +48,10 @@ extension RESTHandler {
         var ordered: [Ordered] = []
         var sharesAll = true
         for http in requests {
-            guard self.sharesBatches(method: http.method, path: http.path, query: http.query, headers: http.headers)
+            guard
+                http.sharesBatches
+                    ?? self.sharesBatches(
+                        method: http.method, path: http.path, query: http.query, headers: http.headers)
             else {
                 sharesAll = false
                 replies += await self.answer(ordered)

@@ -22,6 +22,9 @@ final class UpdateReaders: Sendable {
     func update(body: [UInt8], at base: Path) -> (keys: [String], mutations: [Mutation])? {
         let lent = self.idle.withLock { $0.popLast() } ?? Lent()
         let update = WriteRules.update(body: body, at: base, reusing: &lent.reader)
+        // A kept reader holds nothing of the body it read: a huge PATCH's keys would otherwise stay with an idle
+        // reader until it happens to be lent again.
+        lent.reader.clear()
         self.idle.withLock { idle in
             if idle.count < Self.kept { idle.append(lent) }
         }

@@ -58,7 +58,10 @@ final class WireAcknowledgements: Sendable {
             // empty slot holds nothing to retain.
             var slot: (entry: Entry?, answer: Answer?) = (nil, nil)
             swap(&slot, &self.entries[self.head])
-            guard let entry = slot.entry.take(), let answer = slot.answer.take() else { return nil }
+            // Every slot from the head on holds its entry, and this one its answer (checked above).
+            guard let entry = slot.entry.take(), let answer = slot.answer.take() else {
+                preconditionFailure("the answered slot at the head of a session's acknowledgements held no entry")
+            }
             self.head += 1
             self.first += 1
             // Dropped when all are answered (the array keeps its room for the next), or once the answered ones are

@@ -22,7 +22,8 @@ public struct HTTPRequest: Sendable {
     public var connectionID: UInt64
     /// Whether the server's application admitted the request to share a batch (`HTTPRequestHandler.sharesBatches`),
     /// asked once by the server when the request was complete, so the application need not ask again for each
-    /// batch it takes; nil for a request built outside a server.
+    /// batch it takes; nil for a request built outside a server. The answer is of the request as the server built
+    /// it: code that changes a request's method, target or headers afterwards sets this to nil.
     package var sharesBatches: Bool?
 
     public init(

@@ -48,4 +48,18 @@ import Testing
             #expect(CommitFeed.merge(parts) == expected, "parts \(parts)")
         }
     }
+
+    /// Parts larger than the insertion limit — up to a many-member PATCH split over two shards, whose members
+    /// interleave — are ordered as the stable sort orders them (flattened and sorted, not inserted one by one).
+    @Test(arguments: [CommitFeed.insertionMergeLimit + 1, 200, 20_000])
+    func largeWritesMergeAsTheStableSort(members: Int) {
+        var random = SeededRandom(seed: UInt64(members))
+        var parts: [[ResolvedMutation]] = [[], []]
+        for member in 0..<members {
+            let path = Path(keys: [Key(unchecked: "posts"), Key(unchecked: "p\(member)")])
+            parts[Int.random(in: 0...1, using: &random)].append(.set(path, Node(.int(Int64(member)))))
+        }
+        let expected = parts.flatMap { $0 }.sorted(by: Self.applyOrder)
+        #expect(CommitFeed.merge(parts) == expected)
+    }
 }
