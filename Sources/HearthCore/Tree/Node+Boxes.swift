@@ -15,7 +15,7 @@ extension Node {
     typealias DoubleBox = Box<Double>
     /// An integer leaf without a priority beyond Int32's range (a timestamp, say).
     typealias IntegerBox = Box<Int64>
-    /// A computed hash, boxed so one word (`HashSlot`) can hold it.
+    /// A computed hash, boxed so one word (`OnceReference`) can hold it.
     typealias HashText = Box<String>
 
     /// A string leaf without a priority: its length, then its UTF-8 bytes in the same allocation, so a string leaf

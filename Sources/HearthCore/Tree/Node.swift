@@ -26,9 +26,9 @@ public struct Node: Sendable {
         @exclusivity(unchecked) var content: Content
         /// Priorities are rare, so they live behind one word instead of inline in every node.
         private let priorityBox: PriorityBox?
-        /// The Firebase hash once computed (see `Node+Hash.swift`). The slot costs one word per node, where a lock
-        /// around an optional string costs three; two threads racing to fill it compute the same value.
-        let cachedHash = HashSlot()
+        /// The Firebase hash once computed (see `Node+Hash.swift`): one word, where a lock around an optional
+        /// string costs three; two threads racing to fill it compute the same value.
+        let cachedHash = OnceReference<HashText>()
 
         init(content: Content, priority: Priority?) {
             self.content = content

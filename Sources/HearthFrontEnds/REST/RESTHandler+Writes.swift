@@ -211,6 +211,12 @@ extension RESTHandler {
         }
         guard !isSameOrder else { return resolved }
         if mutations.count <= Self.scannedMembers { return Self.scanned(mutations, resolved) }
+        return Self.tabled(mutations, resolved)
+    }
+
+    /// `inOrder` for many members: each member's answer is the last of `resolved` with its path and kind, found
+    /// through tables keyed by path. `resolved` itself when a member has none.
+    static func tabled(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
         var values: [Path: ResolvedMutation] = [:]
         var priorities: [Path: ResolvedMutation] = [:]
         for mutation in resolved {
@@ -236,7 +242,7 @@ extension RESTHandler {
     /// `inOrder` for a few members: each member's answer is the last of `resolved` with its path and kind (the one
     /// the tables would keep), found by scanning the answers where they lie: no path hashed, no answer copied but
     /// the one taken. `resolved` itself when a member has none.
-    private static func scanned(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
+    static func scanned(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
         var ordered: [ResolvedMutation] = []
         ordered.reserveCapacity(mutations.count)
         let isComplete = mutations.withUnsafeBufferPointer { mutations in
@@ -253,7 +259,7 @@ extension RESTHandler {
     }
 
     /// Whether `resolved` is what `mutation` became: the same path, and both a value or both a priority.
-    private static func sameTarget(_ mutation: Mutation, _ resolved: ResolvedMutation) -> Bool {
+    static func sameTarget(_ mutation: Mutation, _ resolved: ResolvedMutation) -> Bool {
         // One enum matched at a time: a tuple of the two would be a copy of both, values and all.
         switch mutation {
         case .set(let path, _):

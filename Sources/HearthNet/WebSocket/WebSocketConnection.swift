@@ -1,4 +1,5 @@
 import Dispatch
+import HearthCore
 import HearthSystem
 
 /// One server-side WebSocket: the shell that joins the pure frame parser and close state machine to a socket.

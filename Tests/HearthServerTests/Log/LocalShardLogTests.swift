@@ -18,6 +18,15 @@ import Testing
         return configuration
     }
 
+    /// A log in `directory` that records each delivered batch's entries (shard and index) in `batches`.
+    private static func openRecordingBatches(in directory: String, into batches: Batches) throws -> LocalShardLog {
+        try LocalShardLog.open(
+            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
+        ) { runs, _ in
+            batches.runs.withLock { $0.append(runs.joined().map { ($0.shard, $0.index) }) }
+        }
+    }
+
     @Test func entriesOfEveryShardCommitInRecordOrderAndReplayAfterReopening() async throws {
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -78,12 +87,8 @@ import Testing
     @Test func entriesAppendedTogetherShareOneRecordAndReplayTogether() async throws {
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let batches = Mutex<[[(Int, UInt64)]]>([])
-        let log = try LocalShardLog.open(
-            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
-        ) { runs, _ in
-            batches.withLock { $0.append(runs.joined().map { ($0.shard, $0.index) }) }
-        }
+        let batches = Batches()
+        let log = try Self.openRecordingBatches(in: directory, into: batches)
         #expect(log.appendsTogether)
         log.start()
         var machines = (0..<3).map { ShardStateMachine(shard: $0, spineDepth: 1) }
@@ -105,8 +110,8 @@ import Testing
         #expect(positions.map(\.shard) == [0, 2] && positions.map(\.index) == [1, 1])
         #expect(positions.map(\.sequence) == [1, 1])
         try await log.waitUntilCommitted(positions)
-        #expect(await eventually { batches.withLock { !$0.isEmpty } })
-        #expect(batches.withLock { $0.flatMap { $0 } }.map(\.0) == [0, 2])
+        #expect(await eventually { batches.runs.withLock { !$0.isEmpty } })
+        #expect(batches.runs.withLock { $0.flatMap { $0 } }.map(\.0) == [0, 2])
         await log.close()
 
         let reopened = try LocalShardLog.open(
@@ -127,12 +132,8 @@ import Testing
     @Test func aTurnsRecordsAreQueuedTogetherAtItsEndAsTheSameFrames() async throws {
         let directory = try TemporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let batches = Mutex<[[(Int, UInt64)]]>([])
-        let log = try LocalShardLog.open(
-            directory: directory, configuration: Self.configuration(), fileSystem: PosixFileSystem()
-        ) { runs, _ in
-            batches.withLock { $0.append(runs.joined().map { ($0.shard, $0.index) }) }
-        }
+        let batches = Batches()
+        let log = try Self.openRecordingBatches(in: directory, into: batches)
         log.start()
         var machines = (0..<2).map { ShardStateMachine(shard: $0, spineDepth: 1) }
         var expected: [UInt8] = []
@@ -168,7 +169,7 @@ import Testing
         }
         let outside = try append(0, together: false)
         try await log.waitUntilCommitted(outside)
-        #expect(await eventually { batches.withLock { $0.count == 1 } })
+        #expect(await eventually { batches.runs.withLock { $0.count == 1 } })
         log.holdTurns()
         for shard in machines.indices { machines[shard].defersSubtrees = true }
         var turn: [ShardLogPosition] = []
@@ -183,9 +184,9 @@ import Testing
         try await log.waitUntilCommitted(turn)
         #expect(log.statistics.records == 7)
         #expect(log.statistics.batches == 2, "the turn's records are written in one batch")
-        #expect(await eventually { batches.withLock { $0.count == 2 } })
-        #expect(batches.withLock { $0.last?.map(\.0) } == [1, 0, 0, 1, 0, 1, 0])
-        #expect(batches.withLock { $0.last?.map(\.1) } == [1, 2, 3, 2, 4, 3, 5])
+        #expect(await eventually { batches.runs.withLock { $0.count == 2 } })
+        #expect(batches.runs.withLock { $0.last?.map(\.0) } == [1, 0, 0, 1, 0, 1, 0])
+        #expect(batches.runs.withLock { $0.last?.map(\.1) } == [1, 2, 3, 2, 4, 3, 5])
         await log.close()
         let segment = WALSegment(firstLSN: 1, directory: directory).path
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: segment))) == expected)
@@ -222,4 +223,9 @@ import Testing
 /// What the log handed to the view, in order: (shard, index).
 private final class Received: Sendable {
     let entries = Mutex<[(Int, UInt64)]>([])
+}
+
+/// Each batch a log delivered, as its entries' shards and indexes.
+private final class Batches: Sendable {
+    let runs = Mutex<[[(Int, UInt64)]]>([])
 }

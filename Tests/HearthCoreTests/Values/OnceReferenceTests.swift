@@ -1,5 +1,6 @@
 import Dispatch
-import HearthSystem
+import HearthCore
+import Synchronization
 import Testing
 
 /// The reference set at most once (a WebSocket's writer): empty until stored, the first store wins, and the object is
@@ -26,7 +27,7 @@ import Testing
     /// Threads racing to store agree on one object, and the losers' objects are not kept.
     @Test func racingStoresAgreeOnOne() {
         let reference = OnceReference<Object>()
-        let winners = Lock<[ObjectIdentifier]>([])
+        let winners = Mutex<[ObjectIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             let stored = reference.storeIfNil(Object("thread \(index)"))
             winners.withLock { $0.append(ObjectIdentifier(stored)) }

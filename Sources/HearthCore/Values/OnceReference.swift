@@ -4,9 +4,12 @@ public import Synchronization
 /// retained object, 0 until it is set.
 ///
 /// It stands where an `AtomicLazyReference` did: that type's every `load()` asked the runtime for its generic
-/// type's metadata (a hashed cache lookup), and a WebSocket's writer is loaded for every message sent to it — 2–3 %
-/// of the commit thread, which sends every realtime acknowledgement. Inlinable, this one is specialised in the module
-/// that uses it, and a load is one atomic read.
+/// type's metadata (a hashed cache lookup), and both uses load often — a stored node's Firebase hash
+/// (`Node.Storage.cachedHash`, looked at for each node `Node.set` would edit in place: 1 % of the write loop) and a
+/// WebSocket's writer (loaded for every message sent to it: 2–3 % of the commit thread, which sends every realtime
+/// acknowledgement). Inlinable, this one is specialised in the module that uses it, and a load is one atomic read.
+/// Two threads racing to set it set equal objects (a hash computed twice) or the first wins; the loser's object is
+/// released.
 public struct OnceReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     @usableFromInline let address: Atomic<UInt>
 
