@@ -26,28 +26,24 @@ struct WriteTurn {
         guard !self.decided.isEmpty else { return }
         let (view, log) = (self.decided[0].write.view, self.decided[0].write.log)
         // Whichever comes first answers: the view showing the writes, or the log failing before it could. It takes
-        // the writes out whole, so it owns the only reference to them and answers each as it moves it out (reading
-        // them in place from a shared array copied each one, through the runtime's generic tuple witnesses, for
-        // every answer). The answers leave in one batch: each reactor is woken once for the turn's acknowledgements
-        // and replies.
+        // the writes out whole, so it owns the only reference to them and answers each in place (reading them from
+        // a shared array copied each one, through the runtime's generic tuple witnesses, for every answer). The
+        // answers leave in one batch: each reactor is woken once for the turn's acknowledgements and replies.
         var decided: [(write: PendingWrite, batch: WriteBatch, index: Int)] = []
         swap(&decided, &self.decided)
         let waiting = Lock(Optional(decided))
         let answer = { @Sendable (answer: (PendingWrite) -> WriteBatch.Answer) in
             guard var decided = waiting.withLock({ $0.take() }) else { return }
-            // The answered writes and their batches are kept until the batch's end has handed the answers to the
-            // reactors: freed as they were answered (a batch goes with its last write), they would hold every answer
-            // of the turn back by the time their frees take.
-            var answered: [(write: PendingWrite, batch: WriteBatch)] = []
-            answered.reserveCapacity(decided.count)
+            // Answered in the turn's order, each where it lies, in place (read through the subscript, each was
+            // copied, a retain of every field, through the runtime's generic tuple witnesses), not moved into a
+            // list of the answered (an array per turn, past a kilobyte at a few dozen writes: each such allocation
+            // first consolidates the allocator's fast bins). The writes and their batches stay until the batch's end
+            // has handed the answers to the reactors: freed as they were answered (a batch goes with its last
+            // write), they would hold every answer of the turn back by the time their frees take.
             FlushBatch.collecting {
-                // Reversed in place (moved, not copied), then taken from the end: the turn's order.
-                decided.reverseByMoving()
-                while let (write, batch, index) = decided.popLast() {
-                    batch.answer(index, answer(write))
-                    answered.append((write, batch))
-                }
+                for position in decided.indices { Self.answer(&decided[position], answer) }
             }
+            withExtendedLifetime(decided) {}
         }
         view.whenShown(self.awaited) { end in
             answer { end == .shown ? .success($0.shownOutcome()) : .failure(DatabaseClosedError()) }
@@ -55,5 +51,14 @@ struct WriteTurn {
         log.whenCommitted(self.positions) { committed in
             if case .failure(let error) = committed { answer { _ in .failure(error) } }
         }
+    }
+
+    /// Gives `decision`'s batch the answer `answer` makes of its write, read in place: an exclusive access to the
+    /// turn's slot, so nothing of it is copied.
+    private static func answer(
+        _ decision: inout (write: PendingWrite, batch: WriteBatch, index: Int),
+        _ answer: (PendingWrite) -> WriteBatch.Answer
+    ) {
+        decision.batch.answer(decision.index, answer(decision.write))
     }
 }
