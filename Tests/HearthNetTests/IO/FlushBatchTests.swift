@@ -59,6 +59,37 @@ import Testing
         #expect(commands == ["message 1", "message 2", "flush 7"])
     }
 
+    /// With two reactors, each gets what the batch gathered for it alone: one that was handed commands gets them in
+    /// the order they came and then one flush naming its connections in the order they asked; one that only has
+    /// connections to flush gets that one flush.
+    @Test func eachReactorGetsItsOwnCommandsAndOneFlush() throws {
+        let (first, second) = (try ReactorInbox(), try ReactorInbox())
+        let firsts = (1...3).map { ConnectionWriter(id: UInt64($0), limit: 1 << 20, inbox: first) }
+        let seconds = (4...5).map { ConnectionWriter(id: UInt64($0), limit: 1 << 20, inbox: second) }
+        FlushBatch.collecting {
+            seconds[1].write([1])
+            firsts[2].write([1])
+            FlushBatch.send(.message(connectionID: 3, Numbered(number: 1)), to: first)
+            seconds[0].write([1])
+            firsts[0].write([1])
+            FlushBatch.send(.message(connectionID: 1, Numbered(number: 2)), to: first)
+            firsts[2].write([2])
+            firsts[1].write([1])
+        }
+        let described = { (inbox: ReactorInbox) in
+            inbox.takeCommands().map { command -> String in
+                switch command {
+                case .message(_, let message as Numbered): "message \(message.number)"
+                case .flush(let id): "flush \(id)"
+                case .flushMany(let ids): "flush \(ids)"
+                default: "other"
+                }
+            }
+        }
+        #expect(described(first) == ["message 1", "message 2", "flush [3, 1, 2]"])
+        #expect(described(second) == ["flush [5, 4]"])
+    }
+
     /// Outside a batch, a command is handed over at once.
     @Test func outsideABatchACommandGoesAtOnce() throws {
         let inbox = try ReactorInbox()
