@@ -34,10 +34,23 @@ final class WireAcknowledgements: Sendable {
     /// What became of a write.
     typealias Answer = Result<WriteOutcome, any Error>
 
+    /// A write queued for its answer, and the answer once known; empty once sent. A struct rather than a tuple:
+    /// copies, moves and destroys of a tuple of these go through the runtime's generic tuple witnesses.
+    private struct Slot {
+        var entry: Entry?
+        var answer: Answer?
+    }
+
+    /// An answered write, ready to send.
+    private struct Due {
+        var entry: Entry
+        var answer: Answer
+    }
+
     private struct State {
         /// Writes not yet answered to the client, in request order, from `head` on (those before it were answered and
         /// are dropped in bulk, `takeFirstAnswered`, their slots empty); the one at `head` is number `first`.
-        var entries: [(entry: Entry?, answer: Answer?)] = []
+        var entries: [Slot] = []
         var head = 0
         var first: UInt64 = 0
         /// A thread is sending answers (and sends what arrives meanwhile before it stops).
@@ -49,17 +62,16 @@ final class WireAcknowledgements: Sendable {
         /// Takes the answer at the head of the queue, when it is known. One at a time: gathering the answers due
         /// into an array cost an allocation (made and freed on the commit thread) for every write answered, where a
         /// second turn of an uncontended lock costs less.
-        mutating func takeFirstAnswered() -> (Entry, Answer)? {
-            guard self.head < self.entries.count, self.entries[self.head].answer != nil else { return nil }
+        mutating func takeFirstAnswered() -> Due? {
+            guard self.head < self.entries.count, case .some = self.entries[self.head].answer else { return nil }
             // The slot stays until the answered ones are dropped in bulk; what it held goes now (an outcome carries
             // the written nodes, a refused compare-and-set the tree's value), so a client that always keeps one write
-            // unanswered does not hold dozens of sent answers. Swapped out, it is moved rather than copied (a copy
+            // unanswered does not hold dozens of sent answers. Taken out, it is moved rather than copied (a copy
             // retained the entry's path and the answer's outcome, released again when the slot was overwritten); an
             // empty slot holds nothing to retain.
-            var slot: (entry: Entry?, answer: Answer?) = (nil, nil)
-            swap(&slot, &self.entries[self.head])
             // Every slot from the head on holds its entry, and this one its answer (checked above).
-            guard let entry = slot.entry.take(), let answer = slot.answer.take() else {
+            guard let entry = self.entries[self.head].entry.take(), let answer = self.entries[self.head].answer.take()
+            else {
                 preconditionFailure("the answered slot at the head of a session's acknowledgements held no entry")
             }
             self.head += 1
@@ -73,7 +85,7 @@ final class WireAcknowledgements: Sendable {
                 self.entries.removeFirst(self.head)
                 self.head = 0
             }
-            return (entry, answer)
+            return Due(entry: entry, answer: answer)
         }
 
         /// The fewest answered entries dropped from the front at once while others wait.
@@ -91,7 +103,7 @@ final class WireAcknowledgements: Sendable {
     /// Queues a write for its answer, after every earlier one; returns its number for `answer`.
     func append(_ entry: Entry) -> UInt64 {
         self.state.withLock { state in
-            state.entries.append((entry, nil))
+            state.entries.append(Slot(entry: entry))
             return state.first + UInt64(state.unanswered - 1)
         }
     }
@@ -101,7 +113,7 @@ final class WireAcknowledgements: Sendable {
     func appendIfRoom(_ entry: Entry) -> UInt64? {
         self.state.withLock { state in
             guard state.unanswered < Self.maximumUnanswered else { return nil }
-            state.entries.append((entry, nil))
+            state.entries.append(Slot(entry: entry))
             return state.first + UInt64(state.unanswered - 1)
         }
     }
@@ -109,15 +121,15 @@ final class WireAcknowledgements: Sendable {
     /// Records the answer of write `number`, and sends (through `send`) every answer now due in order, unless
     /// another thread is sending, which then sends it.
     func answer(_ number: UInt64, _ answer: Answer, send: (Entry, Answer) -> Void) {
-        var due = self.state.withLock { state -> (Entry, Answer)? in
+        var due = self.state.withLock { state -> Due? in
             state.entries[state.position(of: number)].answer = answer
             guard !state.isSending, let due = state.takeFirstAnswered() else { return nil }
             state.isSending = true
             return due
         }
         // Taken out of `due` (moved, not copied) before it is set again.
-        while let (entry, answer) = due.take() {
-            send(entry, answer)
+        while let sent = due.take() {
+            send(sent.entry, sent.answer)
             let waiters: [CheckedContinuation<Void, Never>]
             (due, waiters) = self.state.withLock { state in
                 let due = state.takeFirstAnswered()
