@@ -15,7 +15,10 @@ public enum WireData: Sendable, CustomStringConvertible {
     /// - Complexity: O(n) in the size of the value.
     public func write(into bytes: inout [UInt8]) {
         switch self {
-        case .json(.object(let members)) where members.isEmpty: bytes += [UInt8(ascii: "{"), UInt8(ascii: "}")]
+        // Every write's acknowledgement carries this one: two bytes appended, with no array made for them.
+        case .json(.object(let members)) where members.isEmpty:
+            bytes.append(UInt8(ascii: "{"))
+            bytes.append(UInt8(ascii: "}"))
         case .json(let value): bytes += value.jsonBytes()
         case .node(let node): bytes += node.jsonBytes(format: .export)
         }

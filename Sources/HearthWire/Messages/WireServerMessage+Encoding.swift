@@ -75,19 +75,25 @@ extension WireServerMessage {
         // Appended in place into room made first: every write's answer is one of these, and a temporary array per
         // piece cost an allocation each.
         bytes.reserveCapacity(bytes.count + Self.responseCapacity)
-        bytes.append(contentsOf: #"{"t":"d","d":{"r":"#.utf8)
+        Self.append(#"{"t":"d","d":{"r":"#, to: &bytes)
         bytes.append(contentsOf: String(id).utf8)
-        bytes.append(contentsOf: #","b":{"s":"#.utf8)
+        Self.append(#","b":{"s":"#, to: &bytes)
         switch response {
         case .ok(let data):
-            bytes.append(contentsOf: #""ok","d":"#.utf8)
+            Self.append(#""ok","d":"#, to: &bytes)
             data.write(into: &bytes)
         case .failure(let error):
             bytes += JSONValue.string(error.code.description).jsonBytes()
-            bytes.append(contentsOf: #","d":"#.utf8)
+            Self.append(#","d":"#, to: &bytes)
             bytes += JSONValue.string(error.message).jsonBytes()
         }
-        bytes.append(contentsOf: "}}}".utf8)
+        Self.append("}}}", to: &bytes)
+    }
+
+    /// Appends a literal's UTF-8 bytes from where they lie: a `String` literal's view went through the bridged
+    /// object's retain and release around each of the several appends of every acknowledgement.
+    private static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     private static func push(_ action: String, path: Path, tag: Int64?, data: (inout [UInt8]) -> Void) -> [UInt8] {
