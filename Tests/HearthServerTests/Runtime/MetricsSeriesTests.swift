@@ -1,3 +1,4 @@
+import HearthDatabase
 import HearthSystem
 import Testing
 
@@ -35,5 +36,21 @@ import Testing
         }
         #expect(text.contains(#"hearth_http_requests_total{method="other",status="200"} 1"#))
         #expect(!text.contains("zz") && !text.contains("BREW"))
+    }
+
+    /// A latency is recorded as its duration's seconds, as the duration's components give them: from a nanosecond to
+    /// hours, and below zero.
+    @Test func aDurationIsRecordedAsItsSeconds() {
+        let durations: [Duration] = [
+            .zero, .nanoseconds(1), .nanoseconds(999), .microseconds(37), .milliseconds(2), .milliseconds(999),
+            .seconds(1), .milliseconds(1_500), .seconds(59) + .nanoseconds(1), .seconds(86_400) + .milliseconds(3),
+            .zero - .milliseconds(250),
+        ]
+        for duration in durations {
+            let (seconds, attoseconds) = duration.components
+            let expected = Double(seconds) + Double(attoseconds) / 1e18
+            let recorded = Database.seconds(duration)
+            #expect(abs(recorded - expected) <= 1e-15 * max(1, abs(expected)), "\(duration)")
+        }
     }
 }
