@@ -523,7 +523,9 @@ struct CommitFeed {
                 // Sized once, from the first part's: appended part by part, the array grew (a second allocation and
                 // a copy) for every star.
                 if subtrees?.isEmpty == true { subtrees?.reserveCapacity(count * carried.count) }
-                subtrees?.append(contentsOf: carried)
+                // One at a time: appended as a collection, each was copied by the runtime's generic array copy (a
+                // call of the type's copy witness per subtree).
+                for subtree in carried { subtrees?.append(subtree) }
             } else {
                 subtrees = nil
             }
