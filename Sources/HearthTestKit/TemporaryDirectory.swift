@@ -63,12 +63,19 @@ public struct TemporaryDirectory: Sendable {
         Self.made.withLock { _ = $0.remove(self.path) }
     }
 
-    /// Removes every directory this process made and has not removed (at exit).
+    /// Removes every directory this process made and has not removed (at exit). A node killed a moment ago may
+    /// still be writing in one, or a thread still removing it, so each is tried again for up to a second.
     private static func removeAllMade() {
         let left = Self.made.withLock { made in
             defer { made.removeAll() }
             return made
         }
-        for path in left { try? FileManager.default.removeItem(atPath: path) }
+        for path in left {
+            for _ in 0..<20 {
+                try? FileManager.default.removeItem(atPath: path)
+                guard FileManager.default.fileExists(atPath: path) else { break }
+                usleep(50_000)
+            }
+        }
     }
 }

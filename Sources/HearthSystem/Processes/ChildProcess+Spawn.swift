@@ -10,7 +10,8 @@ extension ChildProcess {
         }
 
         /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later).
-        private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32)
+        private typealias AddCloseFrom =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32)
             -> Int32
 
         /// Starts the child; see `ChildProcess.init`.
@@ -49,7 +50,8 @@ extension ChildProcess {
                 switch output {
                 case .inherit: break
                 case .discard: posix_spawn_file_actions_addopen(&actions, Int32(index), "/dev/null", O_WRONLY, 0)
-                case .pipe: if let pipe = pipes[index] { posix_spawn_file_actions_adddup2(&actions, pipe.child, Int32(index)) }
+                case .pipe:
+                    if let pipe = pipes[index] { posix_spawn_file_actions_adddup2(&actions, pipe.child, Int32(index)) }
                 case .standardOutput: posix_spawn_file_actions_adddup2(&actions, 1, Int32(index))
                 }
             }

@@ -87,7 +87,9 @@ import Testing
         let given = try Self.shell(#"echo "$HEARTH_CHILD_TEST/${HOME-unset}""#, environment: ["HEARTH_CHILD_TEST": "x"])
         #expect(String(decoding: given.output, as: UTF8.self) == "x/unset\n")
         let inherited = try Self.shell(#"echo "${PATH-unset}""#)
-        #expect(String(decoding: inherited.output, as: UTF8.self) == (ProcessInfo.processInfo.environment["PATH"] ?? "unset") + "\n")
+        #expect(
+            String(decoding: inherited.output, as: UTF8.self)
+                == (ProcessInfo.processInfo.environment["PATH"] ?? "unset") + "\n")
     }
 
     /// A missing program and a file that is no program are typed errors saying so, and start nothing.
