@@ -184,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthBenchTests",
-            dependencies: ["HearthBench", "HearthCore", "HearthTestKit"],
+            dependencies: ["HearthBench", "HearthCore", "HearthSystem", "HearthTestKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

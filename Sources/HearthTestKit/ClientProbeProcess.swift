@@ -1,26 +1,31 @@
-public import Foundation
+import Foundation
+public import HearthSystem
 
 /// A `hearth-client-probe` child process (Tests/ClientProbe): an app made of the `Hearth` client library that tests
 /// can SIGKILL, to show what only a killed client process shows (its onDisconnects run; its logged writes survive).
 public final class ClientProbeProcess {
-    public let process: Process
-    private let output: Pipe
+    public let process: ChildProcess
+    private let output: ChildProcessPipe
 
     /// Starts `hearth-client-probe <mode> <url> <argument>`.
     public init(_ mode: String, url: String, _ argument: String) throws {
-        (self.process, self.output) = try PipedProcess.launch(try Self.binaryPath(), [mode, url, argument])
+        self.process = try ChildProcess(try Self.binaryPath(), [mode, url, argument], standardOutput: .pipe)
+        guard let output = self.process.standardOutput else {
+            throw TestClientError(description: "hearth-client-probe started without its output pipe")
+        }
+        self.output = output
     }
 
     deinit {
-        if self.process.isRunning { Foundation.kill(self.process.processIdentifier, SIGKILL) }
+        self.process.signal(SIGKILL)
     }
 
     /// The probe's next line, read on a thread of its own.
     /// - Throws: `TestClientError` when the probe exits first.
     public func nextLine() async throws -> String {
-        let handle = self.output.fileHandleForReading
+        let output = self.output
         return try await onDedicatedThread {
-            guard let line = PipedProcess.readLine(handle) else {
+            guard let line = try output.readLine() else {
                 throw TestClientError(description: "hearth-client-probe exited before printing a line")
             }
             return line
@@ -29,9 +34,9 @@ public final class ClientProbeProcess {
 
     /// Kills the probe with SIGKILL (nothing of it runs after) and waits, on a dedicated thread, for it to exit.
     public func kill() async {
-        Foundation.kill(self.process.processIdentifier, SIGKILL)
+        self.process.signal(SIGKILL)
         let process = self.process
-        _ = try? await onDedicatedThread { process.waitUntilExit() }
+        _ = try? await onDedicatedThread { process.wait() }
     }
 
     /// The built probe: next to the `hearth` binary the tests run (`ServerProcess.binaryPath()`).

@@ -61,11 +61,10 @@ public final class ProcessCluster {
     /// Kills the members still running; a dedicated thread waits for them to exit, then removes their data.
     deinit {
         let processes = self.processes.values.map(\.process)
-        for process in processes { kill(process.processIdentifier, SIGKILL) }
+        for process in processes { process.signal(SIGKILL) }
         let directory = self.directory
-        let exited = ExitedProcesses(processes: processes)
         _ = try? DedicatedThread.start(name: "test-cluster-end") {
-            for process in exited.processes { process.waitUntilExit() }
+            for process in processes { process.wait() }
             directory.remove()
         }.detach()
     }
@@ -164,10 +163,4 @@ public final class ProcessCluster {
     public func heal() async throws {
         for id in self.processes.keys.sorted() { _ = try await self.request(id, "POST", "/.cluster/heal") }
     }
-}
-
-/// The members' processes a cluster's `deinit` hands to the thread that waits for them. Unchecked sendable: the
-/// cluster is gone, so that thread is the only one left using them.
-private struct ExitedProcesses: @unchecked Sendable {
-    let processes: [Process]
 }

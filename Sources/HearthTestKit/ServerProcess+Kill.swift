@@ -1,4 +1,5 @@
 import Foundation
+import HearthSystem
 
 extension ServerProcess {
     /// Runs `writers` blocking load generators against the server, each on its own connection and thread, and
@@ -13,7 +14,7 @@ extension ServerProcess {
         write: @escaping @Sendable (_ writer: Int, _ sequence: Int, _ client: HTTPTestClient) -> Bool
     ) async {
         let port = self.port
-        let pid = self.process.processIdentifier
+        let pid = self.process.identifier
         let stop = Flag()
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<writers {

@@ -49,4 +49,17 @@ import Testing
         #expect(options.killsLeader && options.clusterScript == "/x/cluster")
         #expect(throws: BenchOptionsError.self) { try StarsOptions(arguments: ["--chaos", "kill-everything"]) }
     }
+
+    /// Running `scripts/cluster` (here stand-ins): success is nil; a failing script's exit and standard error are
+    /// the failure; a script that cannot start says so.
+    @Test func theClusterScriptsOutcomeIsReported() async throws {
+        func chaos(_ script: String) -> StarChaos {
+            StarChaos(script: script, nodes: [], down: .seconds(1), credential: nil)
+        }
+        #expect(await chaos("/bin/true").cluster(["kill", "n1"]) == nil)
+        let failed = try #require(await chaos("/bin/sh").cluster(["-c", "echo no leader >&2; echo quiet; exit 3"]))
+        #expect(failed.contains("exited with status 3") && failed.hasSuffix(": no leader"), "\(failed)")
+        let missing = try #require(await chaos("/nonexistent/scripts/cluster").cluster(["kill", "n1"]))
+        #expect(missing.contains("could not run /nonexistent/scripts/cluster"), "\(missing)")
+    }
 }

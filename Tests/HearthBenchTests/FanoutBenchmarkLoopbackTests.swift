@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthSystem
 import HearthTestKit
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
         options.writes = 5
         options.interval = interval
         options.writer = writer
-        options.serverPID = server.process.processIdentifier
+        options.serverPID = server.process.identifier
         let report = try await FanoutBenchmark.run(options)
         #expect(report.isComplete, "\(report.text)")
         #expect(report.delivered == 150 && report.complete == 30 && report.unexpected == 0)

@@ -84,6 +84,7 @@ import Testing
 
     @Test func rulesThatRefuseTheRunEndItBeforeItStarts() async throws {
         let directory = try TemporaryDirectory("stars-rules")
+        defer { directory.remove() }
         let rules = directory.path + "/rules.json"
         try Data(#"{"rules": {".read": true, ".write": false}}"#.utf8).write(to: URL(fileURLWithPath: rules))
         let server = try await ServerProcess(arguments: ["--rules", rules])

@@ -63,7 +63,7 @@ import Testing
     }
 
     /// Waits for `process` to exit without holding a thread of the cooperative pool.
-    private static func exit(of process: Process) async throws {
+    private static func exit(of process: ChildProcess) async throws {
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
     }
 
@@ -89,16 +89,13 @@ import Testing
         let witness = Witness()
         try await onDedicatedThread { try witness.start(port: port) }
         defer { witness.stop.set() }
-        let bench = Process()
-        bench.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
-        bench.arguments = [
-            "bench", "stars", "--nodes", nodes.map { "127.0.0.1:\($0)" }.joined(separator: ","), "--clients", "16",
-            "--posts", "24", "--users", "256", "--duration", "300s",
-        ]
-        bench.standardOutput = FileHandle.nullDevice
-        bench.standardError = FileHandle.nullDevice
-        try bench.run()
-        defer { if bench.isRunning { bench.terminate() } }
+        let bench = try ChildProcess(
+            try ServerProcess.binaryPath(),
+            [
+                "bench", "stars", "--nodes", nodes.map { "127.0.0.1:\($0)" }.joined(separator: ","), "--clients", "16",
+                "--posts", "24", "--users", "256", "--duration", "300s",
+            ], standardOutput: .discard, standardError: .discard)
+        defer { bench.signal() }
         // Into the run: the bench's posts are written and its clients star them, and the witness has stars
         // acknowledged, however long a loaded machine takes to get there. The bench runs until the backup is taken.
         try #require(
@@ -113,7 +110,7 @@ import Testing
         let before = witness.acknowledged.withLock { $0 }
         let backup = try await Self.hearth(["backup"] + arguments + ["--out", file])
         #expect(backup.status == 0, "\(backup.output)")
-        bench.terminate()
+        bench.signal()
         try await Self.exit(of: bench)
         witness.stop.set()
         #expect(await eventually(seconds: 30) { witness.done.isSet }, "the witness's client did not stop")
@@ -150,6 +147,7 @@ import Testing
         let server = try await ServerProcess()
         defer { server.terminate() }
         let directory = try TemporaryDirectory("backup-process")
+        defer { directory.remove() }
         let file = directory.child("stars.backup")
         let before = try await Self.backUpWhileStarring(
             nodes: [server.port], witness: server.port, backup: ["--server", "http://127.0.0.1:\(server.port)"],
@@ -167,6 +165,7 @@ import Testing
     /// with a message saying how to give one, leaving no file behind.
     @Test func aBackupNeedsAnAdministratorWhereTheRulesCloseTheRoot() async throws {
         let directory = try TemporaryDirectory("backup-rules")
+        defer { directory.remove() }
         try #"{"rules": {"public": {".read": true}}}"#.write(
             toFile: directory.child("rules.json"), atomically: true, encoding: .utf8)
         try "backup-test-admin-secret\n".write(toFile: directory.child("secret"), atomically: true, encoding: .utf8)
@@ -212,15 +211,12 @@ import Testing
         let proxy = try FaultyTCPProxy(targetPort: server.port)
         defer { proxy.close() }
         let directory = try TemporaryDirectory("backup-cut")
+        defer { directory.remove() }
         let file = directory.child("cut.backup")
-        let backup = Process()
-        backup.executableURL = URL(fileURLWithPath: try ServerProcess.binaryPath())
-        backup.arguments = ["backup", "--server", "127.0.0.1:\(proxy.port)", "--out", file]
-        let output = Pipe()
-        backup.standardOutput = output
-        backup.standardError = output
-        try backup.run()
-        defer { if backup.isRunning { backup.terminate() } }
+        let backup = try ChildProcess(
+            try ServerProcess.binaryPath(), ["backup", "--server", "127.0.0.1:\(proxy.port)", "--out", file],
+            standardOutput: .pipe, standardError: .standardOutput)
+        defer { backup.signal() }
         let started = ContinuousClock.now
         while ((try? FileManager.default.attributesOfItem(atPath: file + ".partial")[.size] as? Int) ?? 0) == 0 {
             try #require(ContinuousClock.now - started < .seconds(30) && backup.isRunning, "the backup never began")
@@ -228,10 +224,10 @@ import Testing
         }
         proxy.setMode(.stall)
         proxy.dropConnections()
-        let reading = output.fileHandleForReading
-        let text = try await onDedicatedThread { String(decoding: reading.readDataToEndOfFile(), as: UTF8.self) }
+        let output = try #require(backup.standardOutput)
+        let text = try await onDedicatedThread { String(decoding: try output.readToEnd(), as: UTF8.self) }
         try await Self.exit(of: backup)
-        #expect(backup.terminationStatus == 1, "\(text)")
+        #expect(backup.termination == .exited(1), "\(text)")
         #expect(
             !FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))
     }
@@ -241,6 +237,7 @@ import Testing
     /// take writes and restart from their logs.
     @Test(.timeLimit(.minutes(3))) func aClusterBackupRestoresIntoAFreshClusterWhole() async throws {
         let directory = try TemporaryDirectory("backup-cluster")
+        defer { directory.remove() }
         let file = directory.child("cluster.backup")
         let before: [(post: Int, user: Int)]
         do {

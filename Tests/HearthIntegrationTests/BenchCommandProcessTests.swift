@@ -15,6 +15,7 @@ import Testing
         let server = try await ServerProcess()
         defer { server.terminate() }
         let directory = try TemporaryDirectory("bench-stars")
+        defer { directory.remove() }
         let report = directory.path + "/report.json"
         let status = try await Self.hearth([
             "bench", "stars", "--nodes", "127.0.0.1:\(server.port)", "--clients", "4", "--posts", "2", "--users", "8",
@@ -30,6 +31,7 @@ import Testing
         let server = try await ServerProcess()
         defer { server.terminate() }
         let directory = try TemporaryDirectory("bench-fanout")
+        defer { directory.remove() }
         let report = directory.path + "/report.json"
         let status = try await Self.hearth([
             "bench", "fanout", "--server", "127.0.0.1:\(server.port)", "--listeners", "10", "--writes", "3",

@@ -15,7 +15,8 @@ import Testing
         let output: String
     }
 
-    /// Runs `scripts/cluster` with `arguments` from the repository root, with the test's binary and state file.
+    /// Runs `scripts/cluster` with `arguments` (it works from the repository root, wherever it is started), with
+    /// the test's binary and state file.
     private static func script(_ arguments: [String], in directory: TemporaryDirectory) async throws -> Run {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -25,7 +26,7 @@ import Testing
         environment["HEARTH_CLUSTER_STATE"] = directory.child("state")
         environment["HEARTH_CLUSTER_TIMEOUT"] = "60"
         let (status, output) = try await ProcessOutput.run(
-            root.appendingPathComponent("scripts/cluster"), arguments, environment: environment, directory: root)
+            root.appendingPathComponent("scripts/cluster"), arguments, environment: environment)
         return Run(status: status, output: output)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HearthSystem
 import HearthTestKit
 import Synchronization
 import Testing
@@ -40,7 +41,7 @@ import Testing
         #expect(
             try await HTTPTestClient.request(port: server.port, "PUT", "/kept.json", body: #"{"v":1}"#).status == 200)
         await server.stop(signal: SIGTERM)
-        #expect(server.process.terminationStatus == 0)
+        #expect(server.process.termination == .exited(0))
         let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
         defer { restarted.terminate() }
         #expect(try await HTTPTestClient.request(port: restarted.port, "GET", "/kept.json").text == #"{"v":1}"#)

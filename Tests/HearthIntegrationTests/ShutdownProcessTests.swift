@@ -1,4 +1,5 @@
 import Foundation
+import HearthSystem
 import HearthTestKit
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     @Test func sigtermClosesRealtimeClientsWithGoingAwayAndRunsTheirOnDisconnects() async throws {
         let server = try await ServerProcess()
         let port = server.port
-        let pid = server.process.processIdentifier
+        let pid = server.process.identifier
         let close = try await onDedicatedThread { () -> (code: UInt16?, reason: String) in
             let client = try WebSocketTestClient(port: port, target: "/.ws?v=5&ns=default")
             _ = try client.readText()
@@ -18,7 +19,7 @@ import Testing
         }
         await server.exited()
         #expect(close.code == 1001)
-        #expect(server.process.terminationStatus == 0)
+        #expect(server.process.termination == .exited(0))
         let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
         defer { restarted.terminate() }
         #expect(
@@ -30,7 +31,7 @@ import Testing
     @Test func sigtermEndsAHeldDisconnectFrameAndRunsTheLongPollSessionsOnDisconnects() async throws {
         let server = try await ServerProcess()
         let port = server.port
-        let pid = server.process.processIdentifier
+        let pid = server.process.identifier
         let (page, signalled) = try await onDedicatedThread { () -> (String, ContinuousClock.Instant) in
             let session = try LongPollTestSession(port: port, namespace: "default")
             _ = try session.send(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/presence/lp","d":"offline"}}}"#)
@@ -43,7 +44,7 @@ import Testing
         let stopped = ContinuousClock.now - signalled
         #expect(stopped < .seconds(5), "the node took \(stopped) to stop")
         #expect(page.hasSuffix("0\r\n\r\n"), "the chunked reply ends properly: \(page)")
-        #expect(server.process.terminationStatus == 0)
+        #expect(server.process.termination == .exited(0))
         let restarted = try await ServerProcess(dataDirectory: server.dataDirectory)
         defer { restarted.terminate() }
         #expect(

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HearthCore
 import HearthNet
+import HearthSystem
 
 /// `--chaos kill-leader`: halfway through the run, the leader of the shard that committed the most since the run
 /// began is killed with `scripts/cluster kill`, kept down, and started again with `scripts/cluster restart`.
@@ -49,21 +50,15 @@ struct StarChaos: Sendable {
     func cluster(_ arguments: [String]) async -> String? {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: self.script)
-                process.arguments = arguments
-                let errors = Pipe()
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = errors
                 do {
-                    try process.run()
-                    let output = errors.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
+                    let finished = try ChildProcess.run(
+                        self.script, arguments, standardOutput: .discard, standardError: .pipe)
                     let failure =
-                        process.terminationStatus == 0
+                        finished.termination == .exited(0)
                         ? nil
-                        : "scripts/cluster \(arguments.joined(separator: " ")) failed: "
-                            + String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                        : "scripts/cluster \(arguments.joined(separator: " ")) failed (\(finished.termination)): "
+                            + String(decoding: finished.error, as: UTF8.self)
+                            .trimmingCharacters(in: .whitespacesAndNewlines)
                     continuation.resume(returning: failure)
                 } catch {
                     continuation.resume(returning: "could not run \(self.script): \(error)")

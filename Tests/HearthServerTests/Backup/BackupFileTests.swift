@@ -110,6 +110,7 @@ import Testing
     /// anything or a damaged file without writing.
     @Test func aRestoredDirectoryOpensWithTheData() async throws {
         let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let file = directory.child("db.backup")
         let bytes = try Self.encoded()
         try Data(bytes).write(to: URL(fileURLWithPath: file))
@@ -145,6 +146,7 @@ import Testing
     /// to its (empty) log, which holds none of the restored data.
     @Test func aRestoredNodeWithADamagedSnapshotRefusesToStartEmpty() async throws {
         let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let file = directory.child("db.backup")
         try Data(try Self.encoded()).write(to: URL(fileURLWithPath: file))
         let data = directory.child("node")

@@ -121,7 +121,9 @@ import Testing
 
     private static func roundTrip(_ roots: [String: Node], depth: Int, parallelism: Int) async throws -> [String: Node]
     {
-        let store = try SnapshotStore(directory: try TemporaryDirectory().path)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try SnapshotStore(directory: directory.path)
         let capture = ViewSnapshot(
             sequence: 1, roots: roots, appliedIndex: [3, 0], intents: [[:], [:]], decisions: [[:], [:]],
             sessions: [WriteSessions(), WriteSessions()])

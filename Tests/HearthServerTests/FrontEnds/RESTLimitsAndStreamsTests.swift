@@ -71,7 +71,9 @@ import Testing
     }
 
     @Test func recoveryFromSnapshotPlusLogTail() async throws {
-        let directory = try TemporaryDirectory().path
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.path
         try await TestNode.with(dataDirectory: directory, configure: { $0.snapshotEveryRecords = 5 }) { node in
             for index in 0..<23 {
                 _ = try await node.request("PUT", "/snap/k\(index).json", body: "\(index)")
@@ -151,7 +153,9 @@ import Testing
 /// Snapshots also happen on a timer, so a write-light node does not keep a long log tail.
 @Suite struct PeriodicSnapshotTests {
     @Test func aQuietNodeSnapshotsOnItsTimerOnlyWhenSomethingChanged() async throws {
-        let directory = try TemporaryDirectory().path
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.path
         try await TestNode.with(
             dataDirectory: directory,
             configure: {

@@ -233,7 +233,9 @@ import Testing
     }
 
     @Test func dataSurvivesARestart() async throws {
-        let directory = try TemporaryDirectory().path
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.path
         try await TestNode.with(dataDirectory: directory) { node in
             _ = try await node.request("PUT", "/keep.json", body: #"{"a":[1,2,3]}"#)
             _ = try await node.request("PATCH", "/.json", body: #"{"x/y/z":1,"p/q":2}"#)

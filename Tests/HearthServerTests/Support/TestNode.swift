@@ -4,20 +4,27 @@ import HearthServer
 import HearthSystem
 import HearthTestKit
 
-/// An in-process node on a free loopback port with a temporary data directory, stopped when the test ends.
+/// An in-process node on a free loopback port with a temporary data directory, stopped when the test ends (and the
+/// directory removed then, when the node made it).
 struct TestNode {
     let port: Int
     let dataDirectory: String
 
-    /// Runs `body` against a fresh node, then shuts the node down gracefully.
+    /// Runs `body` against a fresh node, then shuts the node down gracefully. Without a `dataDirectory`, the node
+    /// gets a temporary one, removed once it has stopped.
     static func with<T>(
         dataDirectory: String? = nil,
         configure: (inout NodeConfiguration) -> Void = { _ in },
         _ body: (TestNode) async throws -> T
     ) async throws -> T {
+        guard let dataDirectory else {
+            return try await TemporaryDirectory.with { directory in
+                try await Self.with(dataDirectory: directory.path, configure: configure, body)
+            }
+        }
         var configuration = NodeConfiguration()
         configuration.port = 0
-        configuration.dataDirectory = try dataDirectory ?? TemporaryDirectory().path
+        configuration.dataDirectory = dataDirectory
         configuration.logLevel = .warning
         configure(&configuration)
         let runtime = NodeRuntime(configuration: configuration, log: Log(level: .warning))

@@ -88,7 +88,9 @@ import Testing
     /// A held frame is a stream the node ends when it stops (with the empty page, or just the end of the chunked
     /// body when the server's drain gets there first): stopping stays prompt.
     @Test func aHeldFrameDoesNotDelayAGracefulStop() async throws {
-        let directory = try TemporaryDirectory().path
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = temporary.path
         let (signals, signal) = AsyncStream.makeStream(of: Void.self)
         let (reader, stopping) = try await TestNode.with(dataDirectory: directory) { node in
             let reader = Task {
