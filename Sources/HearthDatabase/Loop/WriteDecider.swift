@@ -41,7 +41,7 @@ package final class WriteDecider: Sendable {
     /// Hands one `write` of `connection` to the loop as `submit(connection:_:completion:)` does; `completion` gets
     /// its answer as it is (no array of one answer is made for it).
     package func submit(
-        connection: UInt64, _ write: consuming LoopWrite, completion: @escaping @Sendable (WriteBatch.Answer) -> Void
+        connection: UInt64, _ write: LoopWrite, completion: @escaping @Sendable (WriteBatch.Answer) -> Void
     ) {
         self.loop.submit(
             WriteBatch(decider: self, connection: connection, writes: [write], completion: .one(completion)))
@@ -49,9 +49,9 @@ package final class WriteDecider: Sendable {
 
     /// `submit(connection:_:completion:)` whose `completion` gets `tag` with the answer: a caller that needs a
     /// number back with each answer passes a closure capturing only its object, which costs no allocation per write
-    /// (one capturing the number too does). `write` is moved into the batch, not copied.
+    /// (one capturing the number too does).
     package func submit(
-        connection: UInt64, _ write: consuming LoopWrite, tag: UInt64,
+        connection: UInt64, _ write: LoopWrite, tag: UInt64,
         completion: @escaping @Sendable (UInt64, WriteBatch.Answer) -> Void
     ) {
         self.loop.submit(

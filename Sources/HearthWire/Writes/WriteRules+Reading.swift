@@ -13,8 +13,7 @@ public import HearthCore
 extension WriteRules {
     /// A set of a value read with `DataReader.read(_:maximumNesting:)` at `location`, or nil (see above).
     /// - Complexity: O(1).
-    /// Both are taken (moved into the mutation where the caller's were their last use, not copied).
-    public static func set(_ reading: consuming WriteValue.Reading, at location: consuming WriteLocation) -> Mutation? {
+    public static func set(_ reading: WriteValue.Reading, at location: WriteLocation) -> Mutation? {
         guard reading.depth <= Path.maximumDepth - location.path.count else { return nil }
         return try? Self.mutation(reading.value, at: location)
     }

@@ -223,11 +223,8 @@ public enum WriteRules {
         return true
     }
 
-    /// A value becomes a set, or a priority set when the location names the priority. Both are taken: moved into the
-    /// mutation where they were the caller's last use (a copy retains the path and every part of the value).
-    static func mutation(_ value: consuming WriteValue, at location: consuming WriteLocation) throws(WriteRuleError)
-        -> Mutation
-    {
+    /// A value becomes a set, or a priority set when the location names the priority.
+    static func mutation(_ value: WriteValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
         guard location.targetsPriority else { return .set(location.path, value) }
         switch value.node.leafValue {
         case .int?, .double?, .string?: return .setPriority(location.path, value)
