@@ -111,7 +111,8 @@ public final class AccessControl: Sendable {
         let version = self.rulesVersion.load(ordering: .acquiring)
         if let cached = cache, cached.version == version, cached.namespace == namespace { return cached.rules }
         let taken = self.state.withLock { state in
-            CachedRules(namespace: namespace, version: state.version, rules: state.rules[namespace] ?? self.defaultRules)
+            CachedRules(
+                namespace: namespace, version: state.version, rules: state.rules[namespace] ?? self.defaultRules)
         }
         cache = taken
         return taken.rules
