@@ -89,7 +89,8 @@ public struct JSONReader: Sendable {
                     break
                 }
                 try builder.beginMember(firstKey, in: &container)
-                stack.append((container, false))
+                // Moved onto the stack: a copy retains every reference the container holds, then releases them.
+                stack.append((consume container, false))
                 continue readValue
             case .beginArray:
                 try self.checkNesting(stack.count, scanner, Builder.self)
@@ -99,7 +100,7 @@ public struct JSONReader: Sendable {
                     break
                 }
                 try builder.beginElement(in: &container)
-                stack.append((container, true))
+                stack.append((consume container, true))
                 continue readValue
             }
             while let top = stack.indices.last {

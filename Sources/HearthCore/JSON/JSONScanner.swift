@@ -154,8 +154,8 @@ struct JSONScanner {
     mutating func readSeparator(inArray: Bool) throws(JSONError) -> Bool {
         self.skipWhitespace()
         let closing = inArray ? UInt8(ascii: "]") : UInt8(ascii: "}")
-        let expected = inArray ? "\",\" or \"]\"" : "\",\" or \"}\""
-        guard self.position < self.bytes.count else { throw self.unexpectedEnd(expecting: expected) }
+        // What was expected is worded only for an error (every member and element ends here).
+        guard self.position < self.bytes.count else { throw self.unexpectedEnd(expecting: Self.separator(inArray)) }
         switch self.bytes[self.position] {
         case UInt8(ascii: ","):
             self.position += 1
@@ -164,8 +164,13 @@ struct JSONScanner {
             self.position += 1
             return false
         default:
-            throw self.unexpectedCharacter(expecting: expected)
+            throw self.unexpectedCharacter(expecting: Self.separator(inArray))
         }
+    }
+
+    /// What may follow a member or an element, as an error names it.
+    private static func separator(_ inArray: Bool) -> String {
+        inArray ? "\",\" or \"]\"" : "\",\" or \"}\""
     }
 
     /// Checks that only whitespace follows the document's value.

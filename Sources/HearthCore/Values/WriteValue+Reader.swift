@@ -13,6 +13,8 @@ extension WriteValue {
         private var location: [String] = []
         /// The containers the reader has open (`JSONReader.readValue`), empty between reads.
         private var stack: JSONReader.OpenContainers<WriteValueBuilder.Container> = []
+        /// The lists of one server value the reader's values shared lately (`WriteValueBuilder.rootPlaceholders`).
+        private var recentRootPlaceholders: [[ServerValuePlaceholder]] = []
 
         public init() {}
 
@@ -24,8 +26,11 @@ extension WriteValue {
         public mutating func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
             var builder = WriteValueBuilder(baseDepth: 0)
             swap(&builder.location, &self.location)
+            swap(&builder.recentRootPlaceholders, &self.recentRootPlaceholders)
+            builder.keepsRootPlaceholders = true
             defer {
                 swap(&builder.location, &self.location)
+                swap(&builder.recentRootPlaceholders, &self.recentRootPlaceholders)
                 // A read that failed part-way leaves its open containers, and the values in them, behind; a deep
                 // one leaves large arrays.
                 if !self.stack.isEmpty || self.stack.capacity > Self.keptNesting {

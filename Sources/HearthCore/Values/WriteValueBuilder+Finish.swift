@@ -12,8 +12,7 @@ extension WriteValueBuilder {
                 throw self.invalid("\".sv\" can only sit beside \".priority\"", parent: true)
             }
             node = .empty
-            let placeholder = ServerValuePlaceholder(path: .root, value: serverValue, isPriority: false)
-            pending = Pending(placeholders: [placeholder], fillsValues: true)
+            pending = Pending(placeholders: self.rootPlaceholders(serverValue), fillsValues: true)
         } else if let value = container.value {
             guard !container.hasChildKeys else {
                 throw self.invalid("\".value\" can't sit beside other children", parent: true)
@@ -38,6 +37,25 @@ extension WriteValueBuilder {
             pending = withPriority
         }
         return Fragment(node: node, pending: pending)
+    }
+
+    /// The most lists `rootPlaceholders(_:)` keeps (a star's increments of +1 and -1).
+    static let keptRootPlaceholders = 2
+
+    /// The list of one placeholder for `serverValue` at the value's root: one made lately for the same server value
+    /// (an array is a value: the list is shared, never changed in place), else a new one, kept in place of the
+    /// oldest. A realtime client's increments are nearly always the same few, and each new list was an allocation on
+    /// the thread that reads the write, freed on another.
+    mutating func rootPlaceholders(_ serverValue: ServerValue) -> [ServerValuePlaceholder] {
+        let placeholder = ServerValuePlaceholder(path: .root, value: serverValue, isPriority: false)
+        guard self.keepsRootPlaceholders else { return [placeholder] }
+        if let index = self.recentRootPlaceholders.firstIndex(where: { $0.first == placeholder }) {
+            return self.recentRootPlaceholders[index]
+        }
+        let list = [placeholder]
+        if self.recentRootPlaceholders.count >= Self.keptRootPlaceholders { self.recentRootPlaceholders.removeFirst() }
+        self.recentRootPlaceholders.append(list)
+        return list
     }
 
     /// Sorts the children once (or finds them sorted), keeps the last of duplicated keys, and lifts the children's

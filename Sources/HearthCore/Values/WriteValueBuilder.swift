@@ -82,6 +82,11 @@ struct WriteValueBuilder: JSONBuilder {
     var location: [String] = []
     /// How many keys below the database root the deepest child read so far sits (`baseDepth` when there is none).
     var deepest: Int
+    /// The lists of one server value at a value's root made lately (`rootPlaceholders(_:)`), reused while the same
+    /// server value comes again, when `keepsRootPlaceholders`: lent by a reader kept from one value to the next
+    /// (`WriteValue.Reader`); a builder of one value keeps none.
+    var recentRootPlaceholders: [[ServerValuePlaceholder]] = []
+    var keepsRootPlaceholders = false
 
     init(baseDepth: Int) {
         self.context = .data(depth: baseDepth)

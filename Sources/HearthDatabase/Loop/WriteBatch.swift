@@ -17,6 +17,10 @@ package final class WriteBatch: Sendable {
     enum Completion: Sendable {
         case one(@Sendable (Answer) -> Void)
         case all(@Sendable ([Answer]) -> Void)
+        /// A batch of one write whose answer goes with the caller's number for it (a realtime session's place for
+        /// its acknowledgement): a closure that captures nothing but its object is that object, where one that
+        /// also captured the number would be an allocation per write.
+        case tagged(UInt64, @Sendable (UInt64, Answer) -> Void)
     }
 
     /// Decides the batch's writes in the loop's turn.
@@ -29,7 +33,7 @@ package final class WriteBatch: Sendable {
     private let answers: Lock<Answers>?
     private let completion: Completion
 
-    /// - Parameter completion: `.one` only for a batch of one write.
+    /// - Parameter completion: `.one` and `.tagged` only for a batch of one write.
     init(decider: WriteDecider, connection: UInt64, writes: [LoopWrite], completion: Completion) {
         self.decider = decider
         self.connection = connection
@@ -51,12 +55,13 @@ package final class WriteBatch: Sendable {
         if let complete { self.complete(complete, or: answer) }
     }
 
-    /// Calls the completion with `all` the answers, or with `one` for a batch of one write; `all` is made only when
-    /// it is called for.
+    /// Calls the completion with `all` the answers, or with `one` for a batch of one write (and its tag); `all` is
+    /// made only when it is called for.
     private func complete(_ all: @autoclosure () -> [Answer], or one: Answer) {
         switch self.completion {
         case .one(let completion): completion(one)
         case .all(let completion): completion(all())
+        case .tagged(let tag, let completion): completion(tag, one)
         }
     }
 }

@@ -47,6 +47,17 @@ package final class WriteDecider: Sendable {
             WriteBatch(decider: self, connection: connection, writes: [write], completion: .one(completion)))
     }
 
+    /// `submit(connection:_:completion:)` whose `completion` gets `tag` with the answer: a caller that needs a
+    /// number back with each answer passes a closure capturing only its object, which costs no allocation per write
+    /// (one capturing the number too does).
+    package func submit(
+        connection: UInt64, _ write: LoopWrite, tag: UInt64,
+        completion: @escaping @Sendable (UInt64, WriteBatch.Answer) -> Void
+    ) {
+        self.loop.submit(
+            WriteBatch(decider: self, connection: connection, writes: [write], completion: .tagged(tag, completion)))
+    }
+
     /// What a write became in the turn.
     private enum Decision {
         /// It has its place in the log (or was refused, or is a duplicate): answered once the view shows it.

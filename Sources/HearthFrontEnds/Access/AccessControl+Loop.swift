@@ -1,5 +1,6 @@
 import HearthCore
 import HearthDatabase
+import HearthNode
 import HearthRules
 import HearthWire
 
@@ -52,14 +53,17 @@ extension AccessControl {
     /// The write as the loop takes it, checked under the rules now; nil when it is a write sent again whose first
     /// send applied (answered as committed). A write whose rules read data carries their guards, and a way to be
     /// checked again (`submit`) should one fail.
+    /// - Parameter rules: the rules in force for `namespace` when the caller has them at hand
+    ///   (`rules(_:cachedIn:)`); nil to take them now. A recheck takes them again.
     /// - Throws: `AccessDeniedError` when the rules refuse it.
     func loopWrite(
         _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition?,
-        origin: WriteOrigin?
+        origin: WriteOrigin?, rules: InstalledRules? = nil
     ) throws -> LoopWrite? {
         guard
             let checked = try self.check(
-                identity, namespace: namespace, mutations: mutations, condition: condition, origin: origin)
+                identity, namespace: namespace, mutations: mutations, condition: condition, origin: origin,
+                rules: rules)
         else { return nil }
         var recheck: (@Sendable () async throws -> PendingWrite)?
         if checked.isGuarded {

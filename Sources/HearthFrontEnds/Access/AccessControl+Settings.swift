@@ -4,6 +4,7 @@ import HearthNode
 import HearthRules
 import HearthSystem
 import HearthWire
+import Synchronization
 
 /// Changing a namespace's rules (`PUT /.settings/rules.json`, `hearth serve --rules`), and telling the front ends,
 /// so that they cancel the listens the new rules no longer allow.
@@ -41,6 +42,8 @@ extension AccessControl {
             for namespace in changed {
                 state.update(namespace, rules.node(at: Path(keys: [Key(unchecked: namespace)])))
             }
+            // After the rules, in the same hold: a cache that sees this version sees them (`rules(_:cachedIn:)`).
+            self.rulesVersion.store(state.version, ordering: .releasing)
             return (changed, state.handlers)
         }
         for namespace in changed {
@@ -54,6 +57,9 @@ extension AccessControl {
 struct RulesState: Sendable {
     var rules: [String: InstalledRules] = [:]
     var handlers: [@Sendable (String) -> Void] = []
+    /// Counts the changes to `rules`, so a cache of one namespace's rules (`CachedRules`) can tell it is still
+    /// current without the lock.
+    var version: UInt64 = 0
 
     /// Loads every namespace's rules from the `/rules` node of the settings.
     mutating func load(_ node: Node) {
@@ -63,10 +69,13 @@ struct RulesState: Sendable {
     /// Takes `namespace`'s stored rules (a string leaf), or drops them when the node is empty.
     mutating func update(_ namespace: String, _ node: Node) {
         guard case .string(let text)? = node.leafValue else {
-            self.rules[namespace] = nil
+            if self.rules.removeValue(forKey: namespace) != nil { self.version += 1 }
             return
         }
-        if self.rules[namespace]?.text != text { self.rules[namespace] = InstalledRules(stored: text) }
+        if self.rules[namespace]?.text != text {
+            self.rules[namespace] = InstalledRules(stored: text)
+            self.version += 1
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import HearthCore
 public import HearthDatabase
+import HearthNode
 public import HearthRules
 public import HearthWire
 
@@ -53,10 +54,11 @@ extension AccessControl {
     ///   then a guard on every location the rules read, holding what they saw), and whether there are guards; nil
     ///   when the rules refuse it but it is the same write sent again after its first send applied (answered as
     ///   committed, as the first one was).
+    /// - Parameter rules: the rules in force for `namespace` when the caller has them at hand; nil to take them now.
     /// - Throws: `AccessDeniedError` when the rules refuse it.
     func check(
         _ identity: AuthIdentity, namespace: String, mutations: [Mutation], condition: WriteCondition?,
-        origin: WriteOrigin?
+        origin: WriteOrigin?, rules: InstalledRules? = nil
     ) throws -> (now: Int64, conditions: [WriteCondition], isGuarded: Bool)? {
         let now = self.database.now()
         // The data the check read, if it read any: the guards must hold exactly what it saw.
@@ -67,7 +69,7 @@ extension AccessControl {
                 let root = checked ?? self.database.root(namespace)
                 checked = root
                 return root
-            }, now: now)
+            }, now: now, rules: rules)
         let root = checked ?? Node.empty
         guard verdict.isAllowed else {
             // The same write sent again, when the rules read what the first one wrote (a create-only rule, say), is

@@ -30,6 +30,9 @@ public final class AccessControl: Sendable {
     /// The rules of a namespace nobody has given rules to.
     let defaultRules: InstalledRules
     let state = Lock(RulesState())
+    /// `RulesState.version` as of the last change, read without the lock by `rules(_:cachedIn:)`: stored in the hold
+    /// that changed the rules, after them.
+    let rulesVersion = Atomic<UInt64>(0)
     private let credentials = CredentialCache()
     /// Where compare-and-sets from REST and realtime clients contending for one location take turns.
     let conditionalWrites: any ConditionalWriteTurns
@@ -64,7 +67,10 @@ public final class AccessControl: Sendable {
             self?.received(change)
         }
         let root = database.view.addListener(listener)
-        self.state.withLock { $0.load(root.node(at: Path(keys: [Self.rulesKey]))) }
+        self.state.withLock { state in
+            state.load(root.node(at: Path(keys: [Self.rulesKey])))
+            self.rulesVersion.store(state.version, ordering: .releasing)
+        }
     }
 
     /// Who presents `credential`; see `Authenticator.authenticate(_:now:)`.
@@ -95,6 +101,21 @@ public final class AccessControl: Sendable {
     /// The rules in force for `namespace`.
     public func rules(_ namespace: String) -> InstalledRules {
         self.state.withLock { $0.rules[namespace] } ?? self.defaultRules
+    }
+
+    /// The rules in force for `namespace`, from `cache` while no namespace's rules changed since it was filled
+    /// (one atomic load), else taken under the lock as `rules(_:)` takes them and kept in `cache`. A caller that
+    /// checks many writes of one namespace (a realtime session's reactor path) keeps a cache, instead of taking the
+    /// lock and hashing the namespace for each; a change takes force for every check that starts after it did here.
+    func rules(_ namespace: String, cachedIn cache: inout CachedRules?) -> InstalledRules {
+        let version = self.rulesVersion.load(ordering: .acquiring)
+        if let cached = cache, cached.version == version, cached.namespace == namespace { return cached.rules }
+        let taken = self.state.withLock { state in
+            CachedRules(
+                namespace: namespace, version: state.version, rules: state.rules[namespace] ?? self.defaultRules)
+        }
+        cache = taken
+        return taken.rules
     }
 
     /// Whether rules were given for `namespace` (otherwise the default applies).
@@ -132,13 +153,18 @@ public final class AccessControl: Sendable {
     /// Whether `identity` may make the write `mutations` against the data `root` gives, as of `now`, and the data
     /// the answer depends on. `root` is called (once) only when the rules read data: a write the rules check without
     /// it (an admin's, or under open rules) does not wait for the read view's lock, which its apply holds.
+    /// - Parameter rules: the rules in force for `namespace`, when the caller has them at hand
+    ///   (`rules(_:cachedIn:)`); nil to take them now.
     func checkWrite(
-        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], root: () -> Node, now: Int64
+        _ identity: AuthIdentity, namespace: String, mutations: [Mutation], root: () -> Node, now: Int64,
+        rules: InstalledRules? = nil
     ) -> RuleVerdict {
         guard case .user(let auth) = identity else { return RuleVerdict(isAllowed: true, reads: RuleReads()) }
-        let document = self.rules(namespace).document
-        // Open rules decide without the walk, the data or the paths (an array per write).
-        if let verdict = document.grantedWithoutWalk(writes: mutations.count) { return verdict }
+        let installed = rules ?? self.rules(namespace)
+        // Open rules decide without the walk, the data or the paths (an array per write), and read through the
+        // rules' reference: a copy of the document retains each of its parts.
+        if let verdict = installed.document.grantedWithoutWalk(writes: mutations.count) { return verdict }
+        let document = installed.document
         let root = document.writesReadData ? root() : Node.empty
         var after = root
         // Rules that never read `newData` (open rules, say) are not shown it: building it costs a copy of every

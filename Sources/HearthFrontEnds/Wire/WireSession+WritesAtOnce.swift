@@ -1,5 +1,6 @@
 import HearthCore
 import HearthDatabase
+import HearthNode
 import HearthRules
 import HearthSystem
 import HearthWire
@@ -27,14 +28,21 @@ extension WireSession {
     /// while the session has room for it (`WireAcknowledgements.appendIfRoom`); one decoded when there is none is
     /// left to the task, as any other message.
     func orderWriteAtOnce(utf8 message: UnsafeBufferPointer<UInt8>, as identity: AuthIdentity) -> Bool {
-        guard let writes = self.context.access.writes else { return false }
+        let access = self.context.access
+        guard let writes = access.writes else { return false }
         let write: WireWrite
-        switch self.writeScratch.withLock({ Self.decodeWrite(message, reusing: &$0) }) {
+        let rules: InstalledRules
+        let decoded = self.writeScratch.withLock { scratch in
+            Self.decodeWrite(message, reusing: &scratch.decode).map {
+                ($0, access.rules(self.namespace, cachedIn: &scratch.rules))
+            }
+        }
+        switch decoded {
         case nil:
             return false
-        case .success(let decoded)?:
-            write = decoded
-        case .failure(let refusal)?:
+        case (.success(let decoded), let inForce)?:
+            (write, rules) = (decoded, inForce)
+        case (.failure(let refusal), _)?:
             let entry = WireAcknowledgements.Entry(id: refusal.id, action: refusal.action, started: .now, path: .root)
             guard let number = self.acknowledgements.appendIfRoom(entry) else { return false }
             self.acknowledge(number, .failure(refusal.error))
@@ -44,19 +52,28 @@ extension WireSession {
         guard let number = self.acknowledgements.appendIfRoom(entry) else { return false }
         do {
             guard
-                let loopWrite = try self.context.access.loopWrite(
+                let loopWrite = try access.loopWrite(
                     identity, namespace: self.namespace, mutations: write.mutations, condition: nil,
-                    origin: write.origin)
+                    origin: write.origin, rules: rules)
             else {
                 self.acknowledge(number, .success(.committed([])))
                 return true
             }
-            // The one-write form: the answering thread hands the answer on without an array of one.
-            writes.submit(connection: self.caller, loopWrite) { self.acknowledge(number, $0) }
+            // The one-write form: the answering thread hands the answer on without an array of one, and the number
+            // travels with it, so the closure holds the session alone (no allocation for it).
+            writes.submit(connection: self.caller, loopWrite, tag: number) { self.acknowledge($0, $1) }
         } catch {
             self.acknowledge(number, .failure(error))
         }
         return true
+    }
+
+    /// What the reactor keeps for this session's writes from one to the next: the decoder's scratch space, and the
+    /// rules of the session's namespace as last taken (`AccessControl.rules(_:cachedIn:)`), read again only once
+    /// some rules changed.
+    struct WriteScratch {
+        var decode = WireWrite.Scratch()
+        var rules: CachedRules?
     }
 
     /// A write the write rules refused, to be answered under its request id.

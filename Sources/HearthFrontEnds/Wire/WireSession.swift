@@ -25,8 +25,8 @@ final class WireSession: WebSocketMessageHandler {
     /// Answers of pipelined writes, sent in request order.
     let acknowledgements = WireAcknowledgements()
     /// The scratch space the reactor decodes this client's writes in (`orderWriteAtOnce`), kept from one write to
-    /// the next so that decoding one allocates little beyond the write itself.
-    let writeScratch = Lock(WireWrite.Scratch())
+    /// the next so that decoding one allocates little beyond the write itself, and the rules it checks them under.
+    let writeScratch = Lock(WriteScratch())
     /// Who this session is to the compare-and-set turns (`ConditionalWriteGate`): a number no HTTP connection has.
     let caller = WireSession.callers.add(1, ordering: .relaxed).newValue | (1 << 63)
     private static let callers = Atomic<UInt64>(0)

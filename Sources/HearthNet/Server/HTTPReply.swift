@@ -36,7 +36,10 @@ extension HTTPStreamSession {
 ///
 /// All calls come from the reactor thread and must not block. `received` delivers inbound bytes in order,
 /// starting with any bytes that arrived right behind the request head; `connectionClosed` is called exactly once.
-public protocol UpgradedConnectionHandler: Sendable {
+/// A class: the connection's phase holds its handler as a reference and a witness table, whose copy (every read
+/// of an upgraded connection switches over the phase) is one retain, where an existential of any type copied
+/// through the runtime's value witnesses.
+public protocol UpgradedConnectionHandler: AnyObject, Sendable {
     func start(_ writer: ConnectionWriter)
     /// Inbound bytes, lent for the call only (the reactor's read buffer, read into again next): a handler copies
     /// what it keeps, so no array is made per read.

@@ -23,8 +23,9 @@ extension WriteRules {
         private var keyBytes: [UInt8] = []
         /// Where each member's key lies in `keyBytes`, in document order.
         private var keys: [Range<Int>] = []
-        /// Each member's value, in document order; empty once their mutations are made.
-        private var readings: [WriteValue.Reading] = []
+        /// Each member's value, in document order; empty once their mutations are made, each taken out (moved, not
+        /// copied: a copy retains every part of the value) as its mutation is made.
+        private var readings: [WriteValue.Reading?] = []
         /// The members' places in sorted key order, from `updateMutations(at:)` until the next read.
         private var order: [Int] = []
         /// The mutations' paths, for the overlap check of an update of more members than are compared pairwise.
@@ -71,8 +72,11 @@ extension WriteRules {
         /// `update(_:at:)` gives them; nil (see above). The values read are let go of either way.
         /// - Complexity: O(n + k log k) for k members whose keys are n bytes together.
         public mutating func updateMutations(at base: Path) -> [Mutation]? {
+            var readings = self.readings
+            self.readings = []
             defer {
-                self.readings.removeAll(keepingCapacity: self.readings.capacity <= Self.keptMembers)
+                readings.removeAll(keepingCapacity: readings.capacity <= Self.keptMembers)
+                self.readings = readings
                 self.paths.removeAll(keepingCapacity: self.paths.capacity <= Self.keptMembers)
             }
             // The keys' places are sorted, not the members: copying a member retains every reference its value holds.
@@ -99,7 +103,8 @@ extension WriteRules {
                     // Keys with equal bytes sort next to each other.
                     guard !(previous.map { Key.bytesEqual($0, key) } ?? false),
                         let location = WriteRules.validLocation(key, below: base, allowingPriority: true),
-                        let mutation = WriteRules.set(self.readings[index], at: location)
+                        let reading = readings[index].take(),
+                        let mutation = WriteRules.set(reading, at: location)
                     else { return false }
                     previous = key
                     // Past the pairwise check the paths are sorted: kept as they are made, since taking them out of

@@ -43,4 +43,29 @@ import Testing
             #expect(inARow == alone, "\(text)")
         }
     }
+
+    /// A server value at a value's root shares its list with the last ones of the same server value
+    /// (`WriteValueBuilder.rootPlaceholders`): values that repeat, alternate, pass the kept number, or add a priority's
+    /// server value to a shared list (which must copy it, not change it) each read as they read alone, and so does
+    /// every earlier reading, kept, after all of them.
+    @Test func serverValuesAtTheRootReadAsAlone() {
+        let values = [
+            #"{".sv":{"increment":1}}"#, #"{".sv":{"increment":-1}}"#, #"{".sv":{"increment":1}}"#,
+            #"{".sv":"timestamp"}"#, #"{".sv":{"increment":1}}"#, #"{".sv":{"increment":2}}"#,
+            #"{".sv":{"increment":1},".priority":{".sv":"timestamp"}}"#, #"{".sv":{"increment":1}}"#,
+            #"{".sv":{"increment":1.0}}"#, #"{".sv":"timestamp",".priority":5}"#, #"{".sv":{"increment":1}}"#,
+            #"{"a":{".sv":{"increment":1}}}"#, #"{".sv":{"increment":1}}"#,
+        ]
+        var reader = WriteValue.Reader()
+        var kept: [(text: String, outcome: Outcome)] = []
+        for text in values {
+            let inARow = Self.outcome(text) { try reader.read(&$0, maximumNesting: 4) }
+            let alone = Self.outcome(text) { try WriteValue.read(&$0, maximumNesting: 4) }
+            #expect(inARow == alone, "\(text)")
+            kept.append((text, inARow))
+        }
+        for (text, outcome) in kept {
+            #expect(outcome == Self.outcome(text) { try WriteValue.read(&$0, maximumNesting: 4) }, "\(text)")
+        }
+    }
 }

@@ -82,6 +82,34 @@ import Testing
         }
     }
 
+    /// A session checks its writes under the rules as they stand when each arrives: rules changed between two of its
+    /// writes decide the second (the reactor keeps the session's rules and reads them again once any changed).
+    @Test func aRulesChangeDecidesTheSessionsNextWrite() async throws {
+        try await Self.withRules { port in
+            let client = try WireTestClient(port: port)
+            let admin = try HTTPTestClient(port: port)
+            #expect(Self.status(try client.call("auth", #"{"cred":"\#(Rules.token("ada"))"}"#)) == "ok")
+            #expect(Self.status(try client.call("p", #"{"p":"/public/a","d":1}"#)) == "ok")
+            #expect(Self.status(try client.call("m", #"{"p":"/public","d":{"b":2,"c":3}}"#)) == "ok")
+            let closed = try admin.request(
+                "PUT", "/.settings/rules.json?ns=wiretest&auth=\(Rules.secret)", body: #"{"rules": {".write": false}}"#)
+            #expect(closed.status == 200)
+            #expect(Self.status(try client.call("p", #"{"p":"/public/a","d":4}"#)) == "permission_denied")
+            #expect(Self.status(try client.call("m", #"{"p":"/public","d":{"b":5}}"#)) == "permission_denied")
+            // Another namespace's rules changing leaves this one's in force.
+            let other = try admin.request(
+                "PUT", "/.settings/rules.json?ns=elsewhere&auth=\(Rules.secret)", body: #"{"rules": {".write": true}}"#)
+            #expect(other.status == 200)
+            #expect(Self.status(try client.call("p", #"{"p":"/public/a","d":6}"#)) == "permission_denied")
+            let open = try admin.request(
+                "PUT", "/.settings/rules.json?ns=wiretest&auth=\(Rules.secret)", body: #"{"rules": {".write": true}}"#)
+            #expect(open.status == 200)
+            #expect(Self.status(try client.call("p", #"{"p":"/public/a","d":7}"#)) == "ok")
+            let read = try admin.request("GET", "/public.json?ns=wiretest&auth=\(Rules.secret)")
+            #expect(read.text == #"{"a":7,"b":2,"c":3}"#)
+        }
+    }
+
     @Test func anExpiredTokenIsRevokedAndItsListensWithIt() async throws {
         try await Self.withRules { port in
             let client = try WireTestClient(port: port)
