@@ -171,7 +171,8 @@ import Testing
             let leaf = ChildMap.TreeNode.makeLeaf()
             for index in 0..<20 {
                 leaf.appendElement(
-                    ChildMap.Entry(key: Key(unchecked: "k\(100 + index)"), node: Self.value(Double(index), watching: &watched))
+                    ChildMap.Entry(
+                        key: Key(unchecked: "k\(100 + index)"), node: Self.value(Double(index), watching: &watched))
                 )
             }
             let copy = leaf.copy()
