@@ -7,8 +7,10 @@ extension ChildMap {
     public struct Builder {
         /// The full leaves so far.
         private var leaves: [TreeNode] = []
-        /// The leaf being filled.
+        /// The first leaf's elements, while they are few enough for a small map.
         private var current: [Entry] = []
+        /// The leaf being filled, once there is more than one leaf: children go straight into it.
+        private var open: TreeNode?
         /// How many children were given so far (for the order check in debug builds).
         public private(set) var count = 0
 
@@ -22,38 +24,66 @@ extension ChildMap {
         /// Adds `node` under `key`, which must follow every key given so far; an empty node is skipped.
         public mutating func append(_ key: Key, _ node: Node) {
             guard !node.isEmpty else { return }
-            assert(self.current.last.map { $0.key < key } ?? true, "ChildMap.Builder given \(key) out of order")
-            if self.current.count == TreeNode.maximumFill {
-                self.leaves.append(TreeNode(elements: self.current))
-                self.current = []
-                self.current.reserveCapacity(TreeNode.maximumFill)
-            }
-            self.current.append(Entry(key: key, node: node))
+            assert(self.lastKey.map { $0 < key } ?? true, "ChildMap.Builder given \(key) out of order")
+            let entry = Entry(key: key, node: node)
             self.count += 1
+            guard var open = self.open else {
+                guard self.current.count == TreeNode.maximumFill else {
+                    self.current.append(entry)
+                    return
+                }
+                self.leaves.append(TreeNode.leaf(copying: self.current))
+                self.current = []
+                self.open = Self.leaf(startingWith: entry)
+                return
+            }
+            // Let go of the builder's reference, so the leaf is written in place unless a copy of this builder holds it.
+            self.open = nil
+            if open.fill == TreeNode.maximumFill {
+                self.leaves.append(open)
+                open = Self.leaf(startingWith: entry)
+            } else {
+                if !isKnownUniquelyReferenced(&open) {
+                    open = open.copy()
+                }
+                open.appendElement(entry)
+            }
+            self.open = open
+        }
+
+        /// A new leaf holding `entry`.
+        private static func leaf(startingWith entry: Entry) -> TreeNode {
+            let leaf = TreeNode.makeLeaf()
+            leaf.appendElement(entry)
+            return leaf
+        }
+
+        /// The last key given, for the order check.
+        private var lastKey: Key? {
+            guard let open = self.open else { return self.current.last?.key }
+            return open.element(at: open.fill - 1).key
         }
 
         /// The map of every child given. A last leaf short of `TreeNode.minimumFill` shares the previous leaf's
         /// elements evenly with it, so every leaf holds between the minimum and maximum fill.
         public consuming func finish() -> ChildMap {
             var map = ChildMap()
-            guard var previous = self.leaves.popLast() else {
+            guard var last = self.open, var previous = self.leaves.popLast() else {
                 map.storage = .elements(self.current)
                 return map
             }
-            if self.current.count < TreeNode.minimumFill {
-                let joined = previous.elements + self.current
-                let half = joined.count / 2
-                previous = TreeNode(elements: Array(joined[..<half]))
-                self.current = Array(joined[half...])
+            self.open = nil
+            if last.fill < TreeNode.minimumFill {
+                if !isKnownUniquelyReferenced(&previous) { previous = previous.copy() }
+                if !isKnownUniquelyReferenced(&last) { last = last.copy() }
+                TreeNode.redistribute(previous, last)
             }
             var level = self.leaves
             level.append(previous)
-            level.append(TreeNode(elements: self.current))
+            level.append(last)
             while level.count > 1 {
                 let nodes = level
-                level = TreeNode.evenRanges(splitting: nodes.count).map { range in
-                    TreeNode(children: Array(nodes[range]))
-                }
+                level = TreeNode.evenRanges(splitting: nodes.count).map { range in TreeNode.inner(nodes[range]) }
             }
             guard let root = level.first else {
                 preconditionFailure("ChildMap.Builder produced no root in state count=\(self.count)")

@@ -1,23 +1,27 @@
 /// Operations on one sorted run of elements: a small map's whole storage, or one B+tree leaf.
 extension ChildMap {
     /// The first position in `elements` whose key is not less than `key`. O(log count).
-    /// The key's bytes and integer value are read once for the whole search (`Key.Probe`).
     static func lowerBound(_ key: Key, in elements: [Entry]) -> Int {
-        elements.withUnsafeBufferPointer { elements in
-            key.withProbe { probe in
-                var low = 0
-                var high = elements.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    let element = elements[middle].key
-                    if probe?.follows(element) ?? (element < key) {
-                        low = middle + 1
-                    } else {
-                        high = middle
-                    }
+        elements.withUnsafeBufferPointer { Self.lowerBound(key, in: $0) }
+    }
+
+    /// The first position in `elements` (a small map's array or a tree leaf's elements, read in place) whose key is
+    /// not less than `key`. O(log count).
+    /// The key's bytes and integer value are read once for the whole search (`Key.Probe`).
+    static func lowerBound(_ key: Key, in elements: UnsafeBufferPointer<Entry>) -> Int {
+        key.withProbe { probe in
+            var low = 0
+            var high = elements.count
+            while low < high {
+                let middle = (low + high) / 2
+                let element = elements[middle].key
+                if probe?.follows(element) ?? (element < key) {
+                    low = middle + 1
+                } else {
+                    high = middle
                 }
-                return low
             }
+            return low
         }
     }
 

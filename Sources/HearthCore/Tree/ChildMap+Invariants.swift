@@ -60,19 +60,16 @@ extension ChildMap.TreeNode {
         try require(isRoot || self.fill >= Self.minimumFill, "node underfull")
         if self.isLeaf {
             try require(
-                self.keys.isEmpty && self.children.isEmpty && self.count == self.fill,
-                "leaf arrays disagree (keys=\(self.keys.count) children=\(self.children.count))"
+                self.keys.isEmpty && self.count == self.fill,
+                "leaf header disagrees (keys=\(self.keys.count))"
             )
-            try Self.checkElements(self.elements, previous: &previous)
+            try Self.checkElements((0..<self.fill).map(self.element(at:)), previous: &previous)
             return 1
         }
-        try require(
-            self.keys.count == self.fill && self.elements.isEmpty,
-            "inner node arrays disagree (keys=\(self.keys.count) elements=\(self.elements.count))"
-        )
+        try require(self.keys.count == self.fill, "inner node keys disagree (keys=\(self.keys.count))")
         var height: Int?
         var total = 0
-        for (key, child) in zip(self.keys, self.children) {
+        for (key, child) in zip(self.keys, (0..<self.fill).map(self.child(at:))) {
             try require(key == child.minimumKey, "separator \(key) is not its child's smallest key")
             let childHeight = try child.checkInvariants(isRoot: false, previous: &previous)
             try require(height == nil || height == childHeight, "leaves at uneven depth")

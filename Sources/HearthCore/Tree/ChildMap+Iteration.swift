@@ -12,9 +12,9 @@ extension ChildMap {
     /// - Complexity: O(log n) to start, O(1) amortised per element.
     public func ascending(from key: Key, inclusive: Bool = true) -> Iterator {
         var iterator = Iterator(isAscending: true)
-        let leaf = iterator.descend(from: self.storage, toward: key)
-        var index = Self.lowerBound(key, in: leaf)
-        if !inclusive, index < leaf.count, leaf[index].key == key {
+        iterator.descend(from: self.storage, toward: key)
+        var index = iterator.lowerBound(key)
+        if !inclusive, iterator.holds(key, at: index) {
             index += 1
         }
         iterator.index = index
@@ -25,10 +25,9 @@ extension ChildMap {
     /// - Complexity: O(log n) to start, O(1) amortised per element.
     public func descending(from key: Key, inclusive: Bool = true) -> Iterator {
         var iterator = Iterator(isAscending: false)
-        let leaf = iterator.descend(from: self.storage, toward: key)
-        let index = Self.lowerBound(key, in: leaf)
-        let isPresent = index < leaf.count && leaf[index].key == key
-        iterator.index = inclusive && isPresent ? index : index - 1
+        iterator.descend(from: self.storage, toward: key)
+        let index = iterator.lowerBound(key)
+        iterator.index = inclusive && iterator.holds(key, at: index) ? index : index - 1
         return iterator
     }
 
@@ -42,28 +41,34 @@ extension ChildMap {
 
     /// Walks the map forwards or backwards from a position, leaf by leaf.
     ///
-    /// Holds the current leaf's elements and the inner nodes above them, so it keeps the version it started on alive
-    /// and never sees later updates. Walking a small map allocates nothing.
+    /// Holds the current leaf (or a small map's elements) and the inner nodes above it, so it keeps the version it
+    /// started on alive and never sees later updates: a node another holder references is never written. Walking a small map allocates nothing.
     public struct Iterator: IteratorProtocol, Sequence {
         /// The inner nodes above `leaf`, root first, each with the index of the child being walked.
         private var ancestors: [(node: TreeNode, index: Int)]
-        /// The elements being walked: a small map's array or one tree leaf's; empty once the walk is over.
-        private var leaf: [Entry]
+        /// A small map's elements, when it is a small map being walked; empty otherwise.
+        private var elements: [Entry]
+        /// The tree leaf being walked, when it is a tree; `nil` once the walk is over.
+        private var leaf: TreeNode?
+        /// The number of elements being walked: `elements`' or `leaf`'s.
+        private var runCount: Int
         /// The next position in `leaf`; may lie just outside it, which moves the walk to the neighbouring leaf.
         fileprivate var index: Int
         private let isAscending: Bool
 
         fileprivate init(isAscending: Bool) {
             self.ancestors = []
-            self.leaf = []
+            self.elements = []
+            self.leaf = nil
+            self.runCount = 0
             self.index = 0
             self.isAscending = isAscending
         }
 
         public mutating func next() -> Element? {
             repeat {
-                if self.index >= 0, self.index < self.leaf.count {
-                    let entry = self.leaf[self.index]
+                if self.index >= 0, self.index < self.runCount {
+                    let entry = self.leaf?.element(at: self.index) ?? self.elements[self.index]
                     self.index += self.isAscending ? 1 : -1
                     return (entry.key, entry.node)
                 }
@@ -71,28 +76,51 @@ extension ChildMap {
             return nil
         }
 
-        /// Descends from the map's `storage` to the elements that would hold `key`, recording the path; returns them.
-        fileprivate mutating func descend(from storage: Storage, toward key: Key) -> [Entry] {
+        /// Descends from the map's `storage` to the elements that would hold `key`, recording the path.
+        fileprivate mutating func descend(from storage: Storage, toward key: Key) {
             switch storage {
             case .elements(let elements):
-                self.leaf = elements
+                self.walk(elements)
             case .tree(var node):
                 self.ancestors.reserveCapacity(8)
                 while !node.isLeaf {
                     let index = node.childIndex(for: key)
                     self.ancestors.append((node, index))
-                    node = node.children[index]
+                    node = node.child(at: index)
                 }
-                self.leaf = node.elements
+                self.walk(node)
             }
-            return self.leaf
+        }
+
+        /// The first position in the elements being walked whose key is not less than `key`.
+        fileprivate func lowerBound(_ key: Key) -> Int {
+            self.leaf?.lowerBound(key) ?? ChildMap.lowerBound(key, in: self.elements)
+        }
+
+        /// Whether the elements being walked hold `key` at `index`.
+        fileprivate func holds(_ key: Key, at index: Int) -> Bool {
+            guard index >= 0, index < self.runCount else { return false }
+            return (self.leaf?.element(at: index) ?? self.elements[index]).key == key
+        }
+
+        /// Walks a small map's `elements`.
+        private mutating func walk(_ elements: [Entry]) {
+            self.elements = elements
+            self.leaf = nil
+            self.runCount = elements.count
+        }
+
+        /// Walks a tree `leaf`.
+        private mutating func walk(_ leaf: TreeNode) {
+            self.runCount = leaf.fill
+            self.leaf = leaf
         }
 
         /// Starts at the first (ascending) or last (descending) element of the map's `storage`.
         fileprivate mutating func descendToEdge(from storage: Storage) {
             switch storage {
             case .elements(let elements):
-                self.leaf = elements
+                self.walk(elements)
                 self.index = self.isAscending ? 0 : elements.count - 1
             case .tree(let root):
                 self.ancestors.reserveCapacity(8)
@@ -104,12 +132,12 @@ extension ChildMap {
         private mutating func descendToEdge(from node: TreeNode) {
             var node = node
             while !node.isLeaf {
-                let index = self.isAscending ? 0 : node.children.count - 1
+                let index = self.isAscending ? 0 : node.fill - 1
                 self.ancestors.append((node, index))
-                node = node.children[index]
+                node = node.child(at: index)
             }
-            self.leaf = node.elements
-            self.index = self.isAscending ? 0 : node.elements.count - 1
+            self.walk(node)
+            self.index = self.isAscending ? 0 : node.fill - 1
         }
 
         /// Climbs until an ancestor has a next (or previous) child, then descends to that child's edge leaf.
@@ -118,12 +146,12 @@ extension ChildMap {
             let step = self.isAscending ? 1 : -1
             while let top = self.ancestors.popLast() {
                 let index = top.index + step
-                guard index >= 0, index < top.node.children.count else { continue }
+                guard index >= 0, index < top.node.fill else { continue }
                 self.ancestors.append((top.node, index))
-                self.descendToEdge(from: top.node.children[index])
+                self.descendToEdge(from: top.node.child(at: index))
                 return true
             }
-            self.leaf = []
+            self.walk([])
             self.index = 0
             return false
         }

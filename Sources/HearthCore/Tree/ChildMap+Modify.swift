@@ -16,7 +16,7 @@ extension ChildMap {
             self.storage = .elements([])
             Self.modifyChild(key, in: &elements, body)
             if elements.count > TreeNode.maximumFill {
-                self.storage = .tree(TreeNode(splitting: elements))
+                self.storage = .tree(TreeNode.splitting(elements))
             } else {
                 self.storage = .elements(elements)
             }
@@ -27,9 +27,9 @@ extension ChildMap {
             }
             let (delta, split) = root.modifyChild(key, body)
             if let split {
-                self.storage = .tree(TreeNode(children: [root, split]))
-            } else if delta < 0, root.children.count == 1, let child = root.children.first {
-                self.storage = child.isLeaf ? .elements(child.elements) : .tree(child)
+                self.storage = .tree(TreeNode.inner([root, split]))
+            } else if delta < 0 {
+                self.storage = Self.storage(afterRemovalFrom: root)
             } else {
                 self.storage = .tree(root)
             }
@@ -57,11 +57,9 @@ extension ChildMap {
 
 extension ChildMap.TreeNode {
     /// A tree of two leaves holding `elements`, a small map's array one element past `maximumFill`, split in half.
-    convenience init(splitting elements: [ChildMap.Entry]) {
+    static func splitting(_ elements: [ChildMap.Entry]) -> ChildMap.TreeNode {
         let middle = elements.count / 2
-        let left = ChildMap.TreeNode(elements: Array(elements[..<middle]))
-        let right = ChildMap.TreeNode(elements: Array(elements[middle...]))
-        self.init(children: [left, right])
+        return Self.inner([Self.leaf(copying: elements[..<middle]), Self.leaf(copying: elements[middle...])])
     }
 
     /// Runs `body` on the element named `key` in this subtree, which the caller holds uniquely, and stores what it
@@ -69,8 +67,7 @@ extension ChildMap.TreeNode {
     /// - Returns: the change in count (-1, 0 or 1), and the new right sibling when this node overflowed and split.
     func modifyChild(_ key: Key, _ body: (inout Node) -> Void) -> (delta: Int, split: ChildMap.TreeNode?) {
         if self.isLeaf {
-            let delta = ChildMap.modifyChild(key, in: &self.elements, body)
-            self.count += delta
+            let delta = self.modifyElement(key, body)
             return (delta, delta > 0 && self.fill > Self.maximumFill ? self.splitOff() : nil)
         }
         let index = self.childIndex(for: key)
@@ -87,9 +84,27 @@ extension ChildMap.TreeNode {
             self.refreshKey(at: 0)
         }
         if let split {
-            self.keys.insert(split.minimumKey, at: index + 1)
-            self.children.insert(split, at: index + 1)
+            self.insertChild(split, at: index + 1)
         }
         return (delta, self.fill > Self.maximumFill ? self.splitOff() : nil)
+    }
+
+    /// `ChildMap.modifyChild` on a leaf, which the caller holds uniquely: runs `body` on the element named `key` in
+    /// place (or on `.empty` where there is none) and removes, keeps or inserts the element at the position found.
+    /// Returns the change in count.
+    private func modifyElement(_ key: Key, _ body: (inout Node) -> Void) -> Int {
+        let index = self.lowerBound(key)
+        let elements = self.elementBase
+        if index < self.fill, elements[index].key == key {
+            body(&elements[index].node)
+            guard elements[index].node.isEmpty else { return 0 }
+            _ = self.removeElement(at: index)
+            return -1
+        }
+        var child = Node.empty
+        body(&child)
+        guard !child.isEmpty else { return 0 }
+        self.insertElement(ChildMap.Entry(key: key, node: child), at: index)
+        return 1
     }
 }

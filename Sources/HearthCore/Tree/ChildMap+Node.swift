@@ -1,12 +1,16 @@
 extension ChildMap {
     /// One node of the persistent B+tree behind a `ChildMap` of more than `maximumFill` children.
     ///
-    /// Leaves hold the elements in one array (`elements`, ascending), so a leaf costs two allocations (the node and
-    /// its array). Inner nodes hold `children` and, in `keys`, the smallest key below each child, so a lookup picks
-    /// the last child whose smallest key is at or before the key it seeks. Every node but the root holds between
-    /// `minimumFill` and `maximumFill` entries, and all leaves sit at the same depth, which bounds the height by
-    /// log₁₆(n) + 1 (at most six levels for a million children). The root is always an inner node: a map small
-    /// enough for one leaf keeps its elements array directly (`ChildMap.Storage.elements`) and needs no node.
+    /// A node is one allocation: a header (`TreeNode.Header`: the subtree's count, the fill, an inner node's
+    /// separator keys) and, in the same object, room for `capacity` entries — a leaf's `Entry`s (ascending by key) or
+    /// an inner node's children (see `ChildMap+NodeStorage.swift`). Copying a node for a write therefore costs one
+    /// allocation and a loop of initialisations, and freeing it one deallocation, where a node and its array were two
+    /// of each. Inner nodes keep, in `Header.keys`, the smallest key below each child, so a lookup picks the last
+    /// child whose smallest key is at or before the key it seeks; that array stays shared between a node and its
+    /// copies until one of them writes a separator. Every node but the root holds between `minimumFill` and
+    /// `maximumFill` entries, and all leaves sit at the same depth, which bounds the height by log₁₆(n) + 1 (at most
+    /// six levels for a million children). The root is always an inner node: a map small enough for one leaf keeps
+    /// its elements array directly (`ChildMap.Storage.elements`) and needs no node.
     ///
     /// The fan-out of 32 is a measured trade-off: persistent updates copy one node per level, so their cost grows with
     /// the fan-out, while lookups and iteration are dominated by cache misses and barely change between 32 and 64.
@@ -15,94 +19,125 @@ extension ChildMap {
     /// `isKnownUniquelyReferenced` proved that it holds the sole reference (see `uniqueChild(at:)` and
     /// `ChildMap.update`).
     ///
-    /// `@unchecked Sendable` is safe because of that rule: a node is written only through a reference that is the
-    /// only one in existence, so no other thread can be reading it at the same time; once a second reference exists
-    /// (the map was copied, possibly to another thread), the node is never written again. For the same reason its
-    /// stored properties are exempt from the runtime's exclusivity checks (`@exclusivity(unchecked)`): a check costs
-    /// a call and an access-set entry on every read and write, and no two accesses to a node can overlap.
+    /// `@unchecked Sendable` is safe because of that rule: a node's header and entries are written only through a
+    /// reference that is the only one in existence, so no other thread can be reading them at the same time; once a
+    /// second reference exists (the map was copied, possibly to another thread), the node is never written again. Its
+    /// memory is reached through pointers into the object (no exclusivity checks are made on them, and none are
+    /// needed, since no two accesses to a node can overlap), and every entry it initialised is deinitialised once, by
+    /// the node's `deinit`, or moved out to another node or to the caller.
     final class TreeNode: @unchecked Sendable {
         /// The most entries (elements or children) a node holds; inserting one more splits it in two.
         static let maximumFill = 32
         /// The fewest entries a non-root node holds; removing below this borrows from or merges with a sibling.
         static let minimumFill = 16
+        /// The room every node is made with: one entry past the maximum, which an insert takes before the node
+        /// splits.
+        static let capacity = maximumFill + 1
 
-        /// Leaves only: the elements, ascending by key. Never empty nodes.
-        @exclusivity(unchecked) var elements: [Entry]
-        /// Inner nodes only: the smallest key below each child.
-        @exclusivity(unchecked) var keys: [Key]
-        /// Inner nodes only: the subtrees, parallel to `keys`.
-        @exclusivity(unchecked) var children: [TreeNode]
-        /// The number of elements in this subtree.
-        @exclusivity(unchecked) var count: Int
-        /// True for leaves, which hold elements; false for inner nodes, which hold children.
-        let isLeaf: Bool
-
-        /// A leaf holding `elements`.
-        init(elements: [Entry]) {
-            self.elements = elements
-            self.keys = []
-            self.children = []
-            self.count = elements.count
-            self.isLeaf = true
+        /// What a node holds besides its entries.
+        struct Header {
+            /// The number of elements in this subtree.
+            var count: Int
+            /// The number of entries initialised: elements in a leaf, children in an inner node.
+            var fill: Int
+            /// Inner nodes only: the smallest key below each child, parallel to the children. Empty in a leaf.
+            var keys: [Key]
+            /// True for leaves, which hold elements; false for inner nodes, which hold children.
+            let isLeaf: Bool
         }
 
-        /// An inner node over `children`, which must be non-empty and in key order.
-        init(children: [TreeNode]) {
-            self.elements = []
-            self.keys = children.map(\.minimumKey)
-            self.children = children
-            self.count = children.reduce(0) { $0 + $1.count }
-            self.isLeaf = false
+        /// Never called: a node is made with its entries' room by `makeLeaf` or `makeInner`, which allocate the
+        /// object through `ManagedBufferPointer` without an initialiser.
+        private init() {}
+
+        /// Deinitialises every entry the node holds (a leaf's elements or an inner node's children, each once) and
+        /// its header; the object's one allocation is then freed with it.
+        deinit {
+            self.destroyContents()
         }
 
-        /// A node with the same content and its own copy of the array a write changes next: a leaf's elements (with
-        /// room for one more), an inner node's children (which the descent below it replaces). Copied here, one entry
-        /// at a time in code specialised for the entry's type, rather than by the first write's copy-on-write, which
-        /// runs the runtime's generic `swift_arrayInitWithCopy` (a value-witness call per entry). `keys` stays shared
-        /// until written.
-        private init(copying other: TreeNode) {
-            self.elements = other.isLeaf ? Self.copied(other.elements) : other.elements
-            self.keys = other.keys
-            self.children = other.isLeaf ? other.children : Self.copied(other.children)
-            self.count = other.count
-            self.isLeaf = other.isLeaf
+        /// A leaf holding copies of `elements`, which must be ascending and at most `capacity` long.
+        static func leaf(copying elements: some Collection<Entry>) -> TreeNode {
+            let leaf = Self.makeLeaf()
+            for entry in elements { leaf.appendElement(entry) }
+            return leaf
         }
 
-        /// A new array of `array`'s items with room for one more (an insert then fits without growing it to twice
-        /// its size), copied one by one.
-        private static func copied<Item>(_ array: [Item]) -> [Item] {
-            [Item](unsafeUninitializedCapacity: array.count + 1) { buffer, initialized in
-                guard let target = buffer.baseAddress else { return }
-                array.withUnsafeBufferPointer { source in
-                    for index in source.indices {
-                        (target + index).initialize(to: source[index])
-                    }
-                }
-                initialized = array.count
+        /// An inner node over `children`, which must be non-empty, in key order and at most `capacity` long.
+        static func inner(_ children: some Collection<TreeNode>) -> TreeNode {
+            let node = Self.makeInner(keys: children.map(\.minimumKey))
+            let target = node.childBase
+            var (fill, count) = (0, 0)
+            for child in children {
+                (target + fill).initialize(to: child)
+                fill += 1
+                count += child.count
             }
+            node.header.pointee.fill = fill
+            node.header.pointee.count = count
+            return node
         }
 
-        /// A private copy of this node, for a map about to modify a node it shares with other versions. O(fill).
+        /// A private copy of this node, for a map about to modify a node it shares with other versions: one allocation,
+        /// each entry copied in code specialised for its type (a key and a node, or a child), and an inner node's
+        /// separator keys shared until written. O(fill).
         func copy() -> TreeNode {
-            TreeNode(copying: self)
+            let fill = self.fill
+            if self.isLeaf {
+                let copy = Self.makeLeaf()
+                let (source, target) = (self.elementBase, copy.elementBase)
+                for index in 0..<fill { (target + index).initialize(to: source[index]) }
+                copy.header.pointee.fill = fill
+                copy.header.pointee.count = fill
+                return copy
+            }
+            let copy = Self.makeInner(keys: self.header.pointee.keys)
+            let (source, target) = (self.childBase, copy.childBase)
+            for index in 0..<fill { (target + index).initialize(to: source[index]) }
+            copy.header.pointee.fill = fill
+            copy.header.pointee.count = self.count
+            return copy
         }
 
-        /// The smallest key in this subtree: a leaf's first element, or an inner node's first separator.
-        var minimumKey: Key {
-            guard let key = self.isLeaf ? self.elements.first?.key : self.keys.first else {
-                preconditionFailure("ChildMap.TreeNode has no keys in state count=\(self.count) isLeaf=\(self.isLeaf)")
-            }
-            return key
+        /// True for leaves, which hold elements; false for inner nodes, which hold children.
+        var isLeaf: Bool { self.header.pointee.isLeaf }
+
+        /// The number of elements in this subtree.
+        var count: Int {
+            get { self.header.pointee.count }
+            set { self.header.pointee.count = newValue }
         }
 
         /// The number of entries: elements in a leaf, children in an inner node.
-        var fill: Int { self.isLeaf ? self.elements.count : self.children.count }
+        var fill: Int { self.header.pointee.fill }
+
+        /// Inner nodes only: the smallest key below each child (a copy of the array, which shares its storage).
+        var keys: [Key] { self.header.pointee.keys }
+
+        /// A leaf's element at `index`, which must be below `fill`.
+        func element(at index: Int) -> Entry { self.elementBase[index] }
+
+        /// A leaf's elements, as an array (for a tree that shrank back to a small map).
+        var elementArray: [Entry] {
+            Array(UnsafeBufferPointer(start: self.elementBase, count: self.fill))
+        }
+
+        /// An inner node's child at `index`, which must be below `fill`.
+        func child(at index: Int) -> TreeNode { self.childBase[index] }
+
+        /// The smallest key in this subtree: a leaf's first element, or an inner node's first separator.
+        var minimumKey: Key {
+            guard self.fill > 0 else {
+                preconditionFailure("ChildMap.TreeNode has no keys in state count=\(self.count) isLeaf=\(self.isLeaf)")
+            }
+            return self.isLeaf ? self.elementBase.pointee.key : self.header.pointee.keys[0]
+        }
 
         /// In an inner node, the child whose subtree would hold `key`: the last child whose smallest key is at or
         /// before `key`, or the first child when `key` precedes them all. O(log fill).
         /// The key's bytes and integer value are read once for the whole search (`Key.Probe`).
         func childIndex(for key: Key) -> Int {
-            self.keys.withUnsafeBufferPointer { keys in
+            self.header.pointee.keys.withUnsafeBufferPointer { keys in
                 key.withProbe { probe in
                     var low = 0
                     var high = keys.count
@@ -119,23 +154,37 @@ extension ChildMap {
             }
         }
 
+        /// In a leaf, the node stored under `key`, or `nil`. O(log fill).
+        func node(for key: Key) -> Node? {
+            let elements = UnsafeBufferPointer(start: self.elementBase, count: self.fill)
+            let index = ChildMap.lowerBound(key, in: elements)
+            guard index < elements.count, elements[index].key == key else { return nil }
+            return elements[index].node
+        }
+
+        /// In a leaf, the first position whose key is not less than `key`. O(log fill).
+        func lowerBound(_ key: Key) -> Int {
+            ChildMap.lowerBound(key, in: UnsafeBufferPointer(start: self.elementBase, count: self.fill))
+        }
+
         /// Sets the separator at `index` to its child's smallest key. Only a key that changed is written: a write
         /// to `keys` copies the whole array when another version shares it, and most inserts and removals leave
         /// the separator as it was.
         func refreshKey(at index: Int) {
-            let minimum = self.children[index].minimumKey
-            if self.keys[index] != minimum {
-                self.keys[index] = minimum
+            let minimum = self.childBase[index].minimumKey
+            if self.header.pointee.keys[index] != minimum {
+                self.header.pointee.keys[index] = minimum
             }
         }
 
         /// The child at `index`, copied first if another map version shares it, so the caller may modify it.
         /// Call only on a node the caller itself holds uniquely.
         func uniqueChild(at index: Int) -> TreeNode {
-            if !isKnownUniquelyReferenced(&self.children[index]) {
-                self.children[index] = self.children[index].copy()
+            let slot = self.childBase + index
+            if !isKnownUniquelyReferenced(&slot.pointee) {
+                slot.pointee = slot.pointee.copy()
             }
-            return self.children[index]
+            return slot.pointee
         }
     }
 }

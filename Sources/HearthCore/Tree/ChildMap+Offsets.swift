@@ -10,12 +10,10 @@ extension ChildMap {
             var offset = 0
             while !node.isLeaf {
                 let index = node.childIndex(for: key)
-                for child in node.children[..<index] {
-                    offset += child.count
-                }
-                node = node.children[index]
+                offset += node.childCount(in: 0..<index)
+                node = node.child(at: index)
             }
-            return offset + Self.lowerBound(key, in: node.elements)
+            return offset + node.lowerBound(key)
         }
     }
 
@@ -32,13 +30,13 @@ extension ChildMap {
             var remaining = offset
             while !node.isLeaf {
                 var index = 0
-                while remaining >= node.children[index].count {
-                    remaining -= node.children[index].count
+                while remaining >= node.child(at: index).count {
+                    remaining -= node.child(at: index).count
                     index += 1
                 }
-                node = node.children[index]
+                node = node.child(at: index)
             }
-            return node.elements[remaining].element
+            return node.element(at: remaining).element
         }
     }
 }

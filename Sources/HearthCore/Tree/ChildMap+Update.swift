@@ -10,7 +10,7 @@ extension ChildMap {
             self.storage = .elements([])
             let previous = Self.insert(key, value, into: &elements)
             if elements.count > TreeNode.maximumFill {
-                self.storage = .tree(TreeNode(splitting: elements))
+                self.storage = .tree(TreeNode.splitting(elements))
             } else {
                 self.storage = .elements(elements)
             }
@@ -21,7 +21,7 @@ extension ChildMap {
                 root = root.copy()
             }
             let (previous, split) = root.insert(key, value)
-            self.storage = .tree(split.map { TreeNode(children: [root, $0]) } ?? root)
+            self.storage = .tree(split.map { TreeNode.inner([root, $0]) } ?? root)
             return previous
         }
     }
@@ -49,13 +49,17 @@ extension ChildMap {
                 root = root.copy()
             }
             let previous = root.remove(key)
-            if root.children.count == 1, let child = root.children.first {
-                self.storage = child.isLeaf ? .elements(child.elements) : .tree(child)
-            } else {
-                self.storage = .tree(root)
-            }
+            self.storage = Self.storage(afterRemovalFrom: root)
             return previous
         }
+    }
+
+    /// What a map whose tree root is `root` becomes after a removal: the root's only child (a leaf's elements as a
+    /// small map) when it has one left, else the tree.
+    static func storage(afterRemovalFrom root: TreeNode) -> Storage {
+        guard root.fill == 1 else { return .tree(root) }
+        let child = root.child(at: 0)
+        return child.isLeaf ? .elements(child.elementArray) : .tree(child)
     }
 }
 
@@ -64,10 +68,14 @@ extension ChildMap.TreeNode {
     /// - Returns: the replaced value, and the new right sibling when this node overflowed and split.
     func insert(_ key: Key, _ value: Node) -> (previous: Node?, split: ChildMap.TreeNode?) {
         if self.isLeaf {
-            if let previous = ChildMap.insert(key, value, into: &self.elements) {
+            let index = self.lowerBound(key)
+            let elements = self.elementBase
+            if index < self.fill, elements[index].key == key {
+                let previous = elements[index].node
+                elements[index].node = value
                 return (previous, nil)
             }
-            self.count += 1
+            self.insertElement(ChildMap.Entry(key: key, node: value), at: index)
             return (nil, self.fill > Self.maximumFill ? self.splitOff() : nil)
         }
         let index = self.childIndex(for: key)
@@ -80,8 +88,7 @@ extension ChildMap.TreeNode {
             self.refreshKey(at: 0)
         }
         if let split {
-            self.keys.insert(split.minimumKey, at: index + 1)
-            self.children.insert(split, at: index + 1)
+            self.insertChild(split, at: index + 1)
         }
         return (previous, self.fill > Self.maximumFill ? self.splitOff() : nil)
     }
@@ -92,9 +99,9 @@ extension ChildMap.TreeNode {
     /// root) repairs that.
     func remove(_ key: Key) -> Node? {
         if self.isLeaf {
-            guard let previous = ChildMap.remove(key, from: &self.elements) else { return nil }
-            self.count -= 1
-            return previous
+            let index = self.lowerBound(key)
+            guard index < self.fill, self.elementBase[index].key == key else { return nil }
+            return self.removeElement(at: index).node
         }
         let index = self.childIndex(for: key)
         let child = self.uniqueChild(at: index)
@@ -110,16 +117,23 @@ extension ChildMap.TreeNode {
 
     /// Moves the upper half of this overfull node into a new right sibling and returns it.
     func splitOff() -> ChildMap.TreeNode {
-        let middle = self.fill / 2
+        let fill = self.fill
+        let middle = fill / 2
+        let moved = fill - middle
         let sibling: ChildMap.TreeNode
         if self.isLeaf {
-            sibling = ChildMap.TreeNode(elements: Array(self.elements[middle...]))
-            self.elements.removeSubrange(middle...)
+            sibling = Self.makeLeaf()
+            Self.moveEntries(from: self, at: middle, to: sibling, at: 0, count: moved)
+            sibling.header.pointee.fill = moved
+            sibling.count = moved
         } else {
-            sibling = ChildMap.TreeNode(children: Array(self.children[middle...]))
-            self.children.removeSubrange(middle...)
-            self.keys.removeSubrange(middle...)
+            sibling = Self.makeInner(keys: Array(self.header.pointee.keys[middle...]))
+            Self.moveEntries(from: self, at: middle, to: sibling, at: 0, count: moved)
+            sibling.header.pointee.fill = moved
+            sibling.count = sibling.childCount(in: 0..<moved)
+            self.header.pointee.keys.removeSubrange(middle...)
         }
+        self.header.pointee.fill = middle
         self.count -= sibling.count
         return sibling
     }
@@ -127,69 +141,55 @@ extension ChildMap.TreeNode {
     /// Restores the fill of the underfull child at `index` by merging it with a neighbour, or, when both together
     /// would overflow, by sharing the neighbour's entries evenly. Only the nodes written to are copied.
     func rebalanceChild(at index: Int) {
-        guard self.children.count > 1 else {
-            self.keys[index] = self.children[index].minimumKey
+        guard self.fill > 1 else {
+            self.header.pointee.keys[index] = self.childBase[index].minimumKey
             return
         }
         let leftIndex = index > 0 ? index - 1 : index
         let rightIndex = leftIndex + 1
         let left = self.uniqueChild(at: leftIndex)
-        if left.fill + self.children[rightIndex].fill <= Self.maximumFill {
-            left.append(contentsOf: self.children[rightIndex])
-            self.keys.remove(at: rightIndex)
-            self.children.remove(at: rightIndex)
+        if left.fill + self.childBase[rightIndex].fill <= Self.maximumFill {
+            left.append(copiesOf: self.childBase[rightIndex])
+            self.removeChild(at: rightIndex)
         } else {
             let right = self.uniqueChild(at: rightIndex)
             Self.redistribute(left, right)
-            self.keys[rightIndex] = right.minimumKey
+            self.header.pointee.keys[rightIndex] = right.minimumKey
         }
-        self.keys[leftIndex] = left.minimumKey
+        self.header.pointee.keys[leftIndex] = left.minimumKey
     }
 
-    /// Appends every entry of `other`, a sibling to the right of the same kind, to this node.
-    private func append(contentsOf other: ChildMap.TreeNode) {
-        self.elements.append(contentsOf: other.elements)
-        self.keys.append(contentsOf: other.keys)
-        self.children.append(contentsOf: other.children)
-        self.count += other.count
-    }
-
-    /// Evens out two adjacent siblings of the same kind so each holds half their entries (left gets the floor).
-    private static func redistribute(_ left: ChildMap.TreeNode, _ right: ChildMap.TreeNode) {
-        let target = (left.fill + right.fill) / 2
-        if left.fill < target {
-            let moved = target - left.fill
-            if left.isLeaf {
-                left.elements.append(contentsOf: right.elements[..<moved])
-                right.elements.removeSubrange(..<moved)
-                left.count += moved
-                right.count -= moved
-            } else {
-                let movedCount = right.children[..<moved].reduce(0) { $0 + $1.count }
-                left.keys.append(contentsOf: right.keys[..<moved])
-                right.keys.removeSubrange(..<moved)
-                left.children.append(contentsOf: right.children[..<moved])
-                right.children.removeSubrange(..<moved)
-                left.count += movedCount
-                right.count -= movedCount
+    /// Evens out two adjacent siblings of the same kind, both held uniquely, so each holds half their entries (left
+    /// gets the floor). The entries are moved, not copied.
+    static func redistribute(_ left: ChildMap.TreeNode, _ right: ChildMap.TreeNode) {
+        let (leftFill, rightFill) = (left.fill, right.fill)
+        let target = (leftFill + rightFill) / 2
+        if leftFill < target {
+            let moved = target - leftFill
+            let movedCount = left.isLeaf ? moved : right.childCount(in: 0..<moved)
+            Self.moveEntries(from: right, at: 0, to: left, at: leftFill, count: moved)
+            Self.moveEntries(from: right, at: moved, to: right, at: 0, count: rightFill - moved)
+            if !left.isLeaf {
+                left.header.pointee.keys.append(contentsOf: right.header.pointee.keys[..<moved])
+                right.header.pointee.keys.removeSubrange(..<moved)
             }
-        } else if left.fill > target {
-            let start = target
-            if left.isLeaf {
-                let moved = left.elements.count - start
-                right.elements.insert(contentsOf: left.elements[start...], at: 0)
-                left.elements.removeSubrange(start...)
-                left.count -= moved
-                right.count += moved
-            } else {
-                let movedCount = left.children[start...].reduce(0) { $0 + $1.count }
-                right.keys.insert(contentsOf: left.keys[start...], at: 0)
-                left.keys.removeSubrange(start...)
-                right.children.insert(contentsOf: left.children[start...], at: 0)
-                left.children.removeSubrange(start...)
-                left.count -= movedCount
-                right.count += movedCount
+            left.header.pointee.fill = leftFill + moved
+            right.header.pointee.fill = rightFill - moved
+            left.count += movedCount
+            right.count -= movedCount
+        } else if leftFill > target {
+            let moved = leftFill - target
+            let movedCount = left.isLeaf ? moved : left.childCount(in: target..<leftFill)
+            Self.moveEntries(from: right, at: 0, to: right, at: moved, count: rightFill)
+            Self.moveEntries(from: left, at: target, to: right, at: 0, count: moved)
+            if !left.isLeaf {
+                right.header.pointee.keys.insert(contentsOf: left.header.pointee.keys[target...], at: 0)
+                left.header.pointee.keys.removeSubrange(target...)
             }
+            left.header.pointee.fill = target
+            right.header.pointee.fill = rightFill + moved
+            left.count -= movedCount
+            right.count += movedCount
         }
     }
 }

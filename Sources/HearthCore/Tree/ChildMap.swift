@@ -66,9 +66,9 @@ public struct ChildMap: Sendable, Sequence {
             return Self.node(for: key, in: elements)
         case .tree(var node):
             while !node.isLeaf {
-                node = node.children[node.childIndex(for: key)]
+                node = node.child(at: node.childIndex(for: key))
             }
-            return Self.node(for: key, in: node.elements)
+            return node.node(for: key)
         }
     }
 
@@ -98,10 +98,10 @@ public struct ChildMap: Sendable, Sequence {
         case .elements(let elements):
             return elements.first?.element
         case .tree(var node):
-            while let child = node.children.first {
-                node = child
+            while !node.isLeaf {
+                node = node.child(at: 0)
             }
-            return node.elements.first?.element
+            return node.element(at: 0).element
         }
     }
 
@@ -111,10 +111,10 @@ public struct ChildMap: Sendable, Sequence {
         case .elements(let elements):
             return elements.last?.element
         case .tree(var node):
-            while let child = node.children.last {
-                node = child
+            while !node.isLeaf {
+                node = node.child(at: node.fill - 1)
             }
-            return node.elements.last?.element
+            return node.element(at: node.fill - 1).element
         }
     }
 }

@@ -56,13 +56,24 @@ extension Node {
     }
 
     /// Replaces the node at the path of `keys` with `value`, as `set(_:at:)` does.
+    ///
+    /// The descent reads the value and the keys through pointers, valid for the one call that borrows them: a
+    /// closure capturing them (each level's `modifyChild` takes one) retained and released both at every node it
+    /// passed.
     mutating func set(_ value: Node, at keys: ArraySlice<Key>) {
+        withUnsafePointer(to: value) { value in
+            keys.withUnsafeBufferPointer { keys in self.set(value, keys[...]) }
+        }
+    }
+
+    /// `set(_:at:)` with the value and the remaining keys read in place (see above).
+    private mutating func set(_ value: UnsafePointer<Node>, _ keys: Slice<UnsafeBufferPointer<Key>>) {
         guard let first = keys.first else {
-            self = value
+            self = value.pointee
             return
         }
         guard case .stored(var storage) = self.representation, case .children(var map) = storage.content else {
-            self = self.setting(value, at: keys)
+            self = self.setting(value.pointee, at: ArraySlice(keys))
             return
         }
         // Let go of this node's own reference, so that `storage` is the only one unless another version holds it.
@@ -70,13 +81,13 @@ extension Node {
         guard isKnownUniquelyReferenced(&storage) else {
             // Shared with another version: the edit goes into a copy of the map, which copies only what it reaches
             // and looks each key up once (building the node anew from the old one's lookups looked each up twice).
-            map.modifyChild(first) { $0.set(value, at: keys.dropFirst()) }
+            map.modifyChild(first) { $0.set(value, keys.dropFirst()) }
             self = Node(children: map, priority: storage.priority)
             return
         }
         // Leave the storage without the map while it is edited, so the map's nodes are uniquely held.
         storage.content = .children(ChildMap())
-        map.modifyChild(first) { $0.set(value, at: keys.dropFirst()) }
+        map.modifyChild(first) { $0.set(value, keys.dropFirst()) }
         self.store(editedChildren: map, of: storage)
     }
 

@@ -142,7 +142,7 @@ import Testing
         var stack = [root]
         while let next = stack.popLast() {
             nodes.insert(ObjectIdentifier(next))
-            stack += next.children
+            if !next.isLeaf { stack += (0..<next.fill).map(next.child(at:)) }
         }
         return nodes
     }
