@@ -16,6 +16,9 @@ package final class WriteBatch: Sendable {
     /// with no array made for it on the thread that answers.
     enum Completion: Sendable {
         case one(@Sendable (Answer) -> Void)
+        /// One write whose answer is read only for whether it committed (the realtime protocol's acknowledgement):
+        /// its committed outcome holds no mutations (`WriteOutcome.committed([])`).
+        case acknowledgement(@Sendable (Answer) -> Void)
         case all(@Sendable ([Answer]) -> Void)
     }
 
@@ -29,7 +32,7 @@ package final class WriteBatch: Sendable {
     private let answers: Lock<Answers>?
     private let completion: Completion
 
-    /// - Parameter completion: `.one` only for a batch of one write.
+    /// - Parameter completion: `.one` or `.acknowledgement` only for a batch of one write.
     init(decider: WriteDecider, connection: UInt64, writes: [LoopWrite], completion: Completion) {
         self.decider = decider
         self.connection = connection
@@ -38,6 +41,13 @@ package final class WriteBatch: Sendable {
             writes.count == 1
             ? nil : Lock(Answers(answers: Array(repeating: nil, count: writes.count), remaining: writes.count))
         self.completion = completion
+    }
+
+    /// Whether a committed write's answer carries its mutations as resolved: false for an acknowledgement, so the
+    /// write loop need not join a write's parts into one list for it (`CommitFeed.merge`).
+    var answersWithMutations: Bool {
+        if case .acknowledgement = self.completion { return false }
+        return true
     }
 
     /// Records the answer of write `index`; the last one calls the completion, on the calling thread.
@@ -55,7 +65,7 @@ package final class WriteBatch: Sendable {
     /// it is called for.
     private func complete(_ all: @autoclosure () -> [Answer], or one: Answer) {
         switch self.completion {
-        case .one(let completion): completion(one)
+        case .one(let completion), .acknowledgement(let completion): completion(one)
         case .all(let completion): completion(all())
         }
     }

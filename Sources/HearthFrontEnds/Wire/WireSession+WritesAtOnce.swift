@@ -51,8 +51,9 @@ extension WireSession {
                 self.acknowledge(number, .success(.committed([])))
                 return true
             }
-            // The one-write form: the answering thread hands the answer on without an array of one.
-            writes.submit(connection: self.caller, loopWrite) { self.acknowledge(number, $0) }
+            // The one-write form: the answering thread hands the answer on without an array of one. An
+            // acknowledgement carries no data, so the answer holds no mutations.
+            writes.submitAcknowledged(connection: self.caller, loopWrite) { self.acknowledge(number, $0) }
         } catch {
             self.acknowledge(number, .failure(error))
         }
