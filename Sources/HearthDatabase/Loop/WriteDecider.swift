@@ -76,11 +76,15 @@ package final class WriteDecider: Sendable {
         batch.writes.withUnsafeBufferPointer { writes in
             for index in writes.indices {
                 if self.joinDetour(batch, index) { continue }
+                // One `.ordered` case, so the decided write is bound once and moved into the turn (a case with a
+                // `where` clause before it copied it for the clause, then again for the case that took it).
                 switch self.decide(writes[index], withMutations: batch.answersWithMutations) {
-                case .ordered(let pending) where writes[index].recheck != nil && pending.isStale:
-                    self.startDetour(batch, index)
                 case .ordered(let pending):
-                    turn.add(pending, batch: batch, index: index)
+                    if writes[index].recheck != nil && pending.isStale {
+                        self.startDetour(batch, index)
+                    } else {
+                        turn.add(pending, batch: batch, index: index)
+                    }
                 case .failed(let error):
                     batch.answer(index, .failure(error))
                 case .detour:

@@ -15,7 +15,7 @@ public actor ShardActor {
     public nonisolated let id: Int
     /// The shard's state machine. `nonisolated(unsafe)`: besides this actor's own methods, the write loop's turn
     /// reaches it on the executor's thread outside any job, through the nonisolated methods that first check they
-    /// run there (`requireExecutor`): `writeNow`, `commitTogetherNow` and `withMachine`. That is what `assumeIsolated`
+    /// run there (`requireExecutor`): `writeNow`, `commitTogetherNow`, `tree` and `withMachine`. That is what `assumeIsolated`
     /// checks, without the two closure contexts it allocates and frees on every call (`withoutActuallyEscaping`):
     /// about nine a star on the loop, where every shard of a write's parts was reached through it.
     nonisolated(unsafe) private var machine: ShardStateMachine
@@ -104,7 +104,7 @@ public actor ShardActor {
                         shard.withMachine { CommitFeed.SessionsOffer(index: $0.lastIndex, sessions: $0.sessions) }
                     })
             }
-            log.endTurn { shard, namespace in alive[shard].withMachine { $0.trees[namespace] ?? .empty } }
+            log.endTurn { shard, namespace in alive[shard].tree(namespace) }
         }
         return shards
     }
@@ -402,11 +402,13 @@ public actor ShardActor {
         var resolvedParts: [[ResolvedMutation]] = []
         resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
+        // Each participant's machine is reached directly, not through a closure (`withMachine`): a part read out of
+        // `parts` inside a closure was copied first (its write's arrays and origin retained, then released).
         for index in parts.indices {
             let shard = shards[participants[index]]
-            // Every participant shares this shard's executor (the check of `withMachine` holds for them all).
+            shard.requireExecutor()
             try shard.requireLeadership()
-            switch shard.withMachine({ $0.resolvingToCommit(transaction, parts[index]) }) {
+            switch shard.machine.resolvingToCommit(transaction, parts[index]) {
             case nil: return .obstructed
             case .success(let mutations)?: resolvedParts.append(mutations)
             case .failure(let error)?: overflow = overflow ?? error
@@ -416,11 +418,9 @@ public actor ShardActor {
         var applied: [ShardApplied] = []
         applied.reserveCapacity(parts.count)
         for index in parts.indices {
-            var part = shards[participants[index]].withMachine {
-                $0.commit(parts[index], resolved: resolvedParts[index])
-            }
+            var part = shards[participants[index]].machine.commit(parts[index], resolved: resolvedParts[index])
             // The transaction's spine values travel with the last part (none for a write below the spine).
-            if index == parts.count - 1, !spineValues.isEmpty,
+            if !spineValues.isEmpty, index == parts.count - 1,
                 case .finished(let id, let decision, var committed?) = part.effect
             {
                 committed.spineValues = spineValues
@@ -439,6 +439,13 @@ public actor ShardActor {
     nonisolated func withMachine<Result>(_ body: (inout ShardStateMachine) throws -> Result) rethrows -> Result {
         self.requireExecutor()
         return try body(&self.machine)
+    }
+
+    /// The shard's tree of `namespace` as it stands (empty when it holds none), read where the machine keeps it:
+    /// the write loop's turn end takes each subtree its entries touched from here. Nonisolated, checked.
+    nonisolated func tree(_ namespace: String) -> Node {
+        self.requireExecutor()
+        return self.machine.trees[namespace] ?? .empty
     }
 
     /// Traps unless the caller runs on this shard's executor (in one of its jobs, or on the write loop's thread in a
