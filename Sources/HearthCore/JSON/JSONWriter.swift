@@ -97,7 +97,13 @@ public struct JSONWriter: Sendable {
 
     /// Writes the decimal digits of `value`.
     mutating func writeInt(_ value: Int64) {
-        if value < 0 { self.buffer.append(UInt8(ascii: "-")) }
+        Self.appendDecimal(value, to: &self.buffer)
+    }
+
+    /// Appends the decimal digits of `value` (a `-` first when it is negative) to `bytes`, as the writer writes an
+    /// integer: for encoders that write an integer's text into bytes of their own (a log record's values).
+    public static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits = 1
         var scan = magnitude
@@ -105,11 +111,11 @@ public struct JSONWriter: Sendable {
             scan /= 10
             digits += 1
         }
-        let start = self.buffer.count
-        self.buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
         var index = start + digits - 1
         while index >= start {
-            self.buffer[index] = UInt8(truncatingIfNeeded: magnitude % 10) + UInt8(ascii: "0")
+            bytes[index] = UInt8(truncatingIfNeeded: magnitude % 10) + UInt8(ascii: "0")
             magnitude /= 10
             index -= 1
         }

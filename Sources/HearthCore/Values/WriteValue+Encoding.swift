@@ -33,10 +33,28 @@ extension WriteValue {
     public func appendJSON(to bytes: inout [UInt8]) {
         guard self.hasServerValues else {
             if let source = self.sourceJSON { return bytes.append(contentsOf: source) }
+            if Self.appendPlainLeafJSON(of: self.node, to: &bytes) { return }
             var writer = JSONWriter()
             return writer.write(self.node, format: .export, to: &bytes)
         }
         if !self.appendSoleServerValueJSON(to: &bytes) { bytes += self.jsonValue().jsonBytes() }
+    }
+
+    /// Appends the text of `node` in export format when it is `null`, a boolean or an integer without a priority (a
+    /// realtime client's value, which keeps no source text: a star's `true`), as `JSONWriter` writes it, without a
+    /// writer; false, having appended nothing, for any other node.
+    private static func appendPlainLeafJSON(of node: Node, to bytes: inout [UInt8]) -> Bool {
+        if node.isEmpty {
+            bytes += "null".utf8
+            return true
+        }
+        guard node.priority == nil else { return false }
+        switch node.leafValue {
+        case .bool(let flag)?: bytes += flag ? "true".utf8 : "false".utf8
+        case .int(let number)?: JSONWriter.appendDecimal(number, to: &bytes)
+        case .double?, .string?, nil: return false
+        }
+        return true
     }
 
     /// Appends the text of a value that is one server value and nothing else (an increment, a timestamp: the
@@ -51,8 +69,12 @@ extension WriteValue {
             bytes += #"{".sv":"timestamp"}"#.utf8
         case .increment(let delta):
             bytes += #"{".sv":{"increment":"#.utf8
-            var writer = JSONWriter()
-            writer.write(Node(delta), format: .export, to: &bytes)
+            if case .int(let number) = delta {
+                JSONWriter.appendDecimal(number, to: &bytes)
+            } else {
+                var writer = JSONWriter()
+                writer.write(Node(delta), format: .export, to: &bytes)
+            }
             bytes += "}}".utf8
         }
         return true

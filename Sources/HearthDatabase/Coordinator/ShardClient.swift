@@ -74,7 +74,7 @@ package struct LocalShardClient: ShardClient {
         spineValues: [Path: Node]
     ) async throws -> ShardActor.CommitTogetherOutcome {
         try await self.actors[anchor].commitTogether(
-            transaction, participants: parts.map { self.actors[$0.shard] },
+            transaction, participants: parts.map(\.shard), of: self.actors,
             parts: parts.map { .commit(transaction, $0.intent) },
             spineValues: spineValues)
     }

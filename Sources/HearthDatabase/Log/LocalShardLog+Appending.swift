@@ -1,6 +1,14 @@
 import HearthStorage
+import HearthSystem
 
 extension LocalShardLog {
+    /// The applied entries of one record, kept until its turn ends or it is durable: one entry, or a record's
+    /// several, moved along whole.
+    enum Kept {
+        case one(ShardApplied)
+        case several([ShardApplied])
+    }
+
     /// What appending shares, under `LocalShardLog`'s lock: the numbering of records (the log is its write-ahead
     /// log's only producer, so it numbers them itself), the records framed for the write-ahead log and not yet
     /// queued there, and the write loop's turn under way.
@@ -34,9 +42,16 @@ extension LocalShardLog {
             return sequence
         }
 
-        /// Keeps the entries of record `sequence` with the turn under way.
-        mutating func keep(_ applied: some Collection<ShardApplied>, at sequence: UInt64) {
-            self.turn.append(contentsOf: applied)
+        /// Keeps the entries of record `sequence` with the turn under way, moved in (appended from their array, each
+        /// was copied: every array and reference of its change retained, and released again with the array).
+        mutating func keep(_ applied: consuming Kept, at sequence: UInt64) {
+            switch consume applied {
+            case .one(let entry):
+                self.turn.append(entry)
+            case .several(var entries):
+                entries.reverseByMoving()
+                while let entry = entries.popLast() { self.turn.append(entry) }
+            }
             self.turnSequence = sequence
         }
 

@@ -138,44 +138,52 @@ final class LocalShardLog: ShardLog {
     var hasFailed: Bool { self.failed.load(ordering: .relaxed) }
 
     func append(_ entry: ShardEntry, applied: ShardApplied) -> ShardLogPosition {
-        let sequence = self.enqueue(CollectionOfOne(applied)) { record in
-            ShardLogRecord.encode(entry, shard: applied.shard, index: applied.index, into: &record)
+        let (shard, index) = (applied.shard, applied.index)
+        let sequence = self.enqueue(.one(applied)) { record in
+            ShardLogRecord.encode(entry, shard: shard, index: index, into: &record)
         }
-        return ShardLogPosition(shard: applied.shard, index: applied.index, sequence: sequence)
+        return ShardLogPosition(shard: shard, index: index, sequence: sequence)
     }
 
     /// One write-ahead log for every shard: entries of several shards fit in one record.
     var appendsTogether: Bool { true }
 
-    func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
+    func appendTogether(_ entries: [ShardEntry], applied: consuming [ShardApplied]) -> [ShardLogPosition] {
         precondition(
             entries.count == applied.count,
             "LocalShardLog.appendTogether got \(entries.count) entries for \(applied.count) applied ones")
-        // The applied entries are kept as they came: the array is shared, no entry is copied. The record reads them
-        // where the arrays hold them (zipping the arrays copied every applied entry, and its change, once more).
-        let sequence = self.enqueue(applied) { record in
-            ShardLogRecord.encode(together: entries, applied: applied, into: &record)
+        // Each entry's place, read before the applied entries are moved into the turn (or the pending entries).
+        var positions = applied.indices.map {
+            ShardLogPosition(shard: applied[$0].shard, index: applied[$0].index, sequence: 0)
         }
-        return applied.indices.map {
-            ShardLogPosition(shard: applied[$0].shard, index: applied[$0].index, sequence: sequence)
+        // The record reads the entries where the arrays hold them (zipping the arrays copied every applied entry, and
+        // its change, once more).
+        let sequence = self.enqueue(.several(consume applied)) { record in
+            ShardLogRecord.encode(together: entries, at: positions, into: &record)
         }
+        for index in positions.indices { positions[index].sequence = sequence }
+        return positions
     }
 
     /// Numbers a record and frames it with `encode` straight into the batch for the write-ahead log (no buffer of
     /// its own, no copy); returns its sequence number. In a turn of the write loop, the record and `applied` wait
     /// for the turn's end (one lock per record); otherwise `applied` is kept under the record's number until it is
     /// durable, and the record is queued at once, under the pending entries' lock, so that `durable` finds them.
-    private func enqueue(
-        _ applied: some Collection<ShardApplied>, encode: (inout [UInt8]) -> Void
-    ) -> UInt64 {
-        self.appending.withLock { appending in
+    /// `applied` is moved along, never copied entry by entry.
+    private func enqueue(_ applied: consuming Kept, encode: (inout [UInt8]) -> Void) -> UInt64 {
+        var kept = applied
+        return self.appending.withLock { appending in
             let sequence = appending.frame(now: MonotonicClock.now(), encoding: encode)
+            // Swapped out of the captured variable, so the entries are moved on, not copied (captured as they are,
+            // their array would be shared, and moving its entries out would copy it first).
+            var taken = Kept.several([])
+            swap(&taken, &kept)
             if appending.holdsTurns {
-                appending.keep(applied, at: sequence)
+                appending.keep(consume taken, at: sequence)
                 return sequence
             }
             self.pending.state.withLock { pending in
-                pending.add(applied, at: sequence)
+                pending.add(taken, at: sequence)
                 self.wal.enqueue(&appending.batch, keepingCapacityUpTo: Self.keptRecordCapacity)
             }
             return sequence
@@ -240,8 +248,11 @@ final class PendingEntries: Sendable {
         var durableSequence: UInt64 = 0
 
         /// Keeps the entries of record `sequence`, appended outside the write loop's turns, until it is durable.
-        mutating func add(_ applied: some Collection<ShardApplied>, at sequence: UInt64) {
-            self.entries[sequence] = Array(applied)
+        mutating func add(_ applied: consuming LocalShardLog.Kept, at sequence: UInt64) {
+            switch consume applied {
+            case .one(let entry): self.entries[sequence] = [entry]
+            case .several(let entries): self.entries[sequence] = entries
+            }
         }
 
         /// Moves the entries kept under record `sequence`, if any, to the end of `runs`.

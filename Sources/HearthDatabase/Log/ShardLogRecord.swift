@@ -34,7 +34,7 @@ package enum ShardLogRecord {
 
     /// Appends the bytes of one record holding every entry of `entries`, each at its shard's index, to `bytes`.
     /// The entries are counted as they go (their number is filled in at the end), so any sequence will do; the
-    /// node's log writes from its arrays with `encode(together:applied:into:)`, the same bytes.
+    /// node's log writes from its arrays with `encode(together:at:into:)`, the same bytes.
     static func encode(
         together entries: some Sequence<(shard: Int, index: UInt64, entry: ShardEntry)>, into bytes: inout [UInt8]
     ) {
@@ -49,18 +49,16 @@ package enum ShardLogRecord {
         BinaryWriter.write(UInt16(truncatingIfNeeded: count), at: countAt, in: &bytes)
     }
 
-    /// `encode(together:into:)` for `entries` applied as `applied` (the same count; each entry at its applied
-    /// shard and index), the same bytes: each entry is read where the array's buffer holds it, where a sequence of
+    /// `encode(together:into:)` for `entries` at `positions` (the same count; each entry at its position's shard
+    /// and index), the same bytes: each entry is read where the array's buffer holds it, where a sequence of
     /// tuples copied every entry out whole (its write's namespace, mutations and origin retained, then released).
-    static func encode(together entries: [ShardEntry], applied: [ShardApplied], into bytes: inout [UInt8]) {
-        precondition(entries.count == applied.count, "a record's entries each need their applied shard and index")
+    static func encode(together entries: [ShardEntry], at positions: [ShardLogPosition], into bytes: inout [UInt8]) {
+        precondition(entries.count == positions.count, "a record's entries each need their shard and index")
         bytes.append(Self.togetherVersion)
         BinaryWriter.append(UInt16(truncatingIfNeeded: entries.count), to: &bytes)
         entries.withUnsafeBufferPointer { entries in
-            applied.withUnsafeBufferPointer { applied in
-                for part in entries.indices {
-                    Self.appendPart(entries[part], shard: applied[part].shard, index: applied[part].index, to: &bytes)
-                }
+            for part in entries.indices {
+                Self.appendPart(entries[part], shard: positions[part].shard, index: positions[part].index, to: &bytes)
             }
         }
     }

@@ -17,10 +17,11 @@ package final class WriteBatch: Sendable {
     enum Completion: Sendable {
         case one(@Sendable (Answer) -> Void)
         case all(@Sendable ([Answer]) -> Void)
-        /// A batch of one write whose answer goes with the caller's number for it (a realtime session's place for
-        /// its acknowledgement): a closure that captures nothing but its object is that object, where one that
-        /// also captured the number would be an allocation per write.
-        case tagged(UInt64, @Sendable (UInt64, Answer) -> Void)
+        /// One write whose answer is read only for whether it committed (the realtime protocol's acknowledgement):
+        /// its committed outcome holds no mutations (`WriteOutcome.committed([])`), and it goes with the caller's
+        /// number for it (the session's place for the acknowledgement): a closure that captures nothing but its
+        /// object is that object, where one that also captured the number would be an allocation per write.
+        case acknowledgement(UInt64, @Sendable (UInt64, Answer) -> Void)
     }
 
     /// Decides the batch's writes in the loop's turn.
@@ -33,7 +34,7 @@ package final class WriteBatch: Sendable {
     private let answers: Lock<Answers>?
     private let completion: Completion
 
-    /// - Parameter completion: `.one` and `.tagged` only for a batch of one write.
+    /// - Parameter completion: `.one` or `.acknowledgement` only for a batch of one write.
     init(decider: WriteDecider, connection: UInt64, writes: [LoopWrite], completion: Completion) {
         self.decider = decider
         self.connection = connection
@@ -42,6 +43,13 @@ package final class WriteBatch: Sendable {
             writes.count == 1
             ? nil : Lock(Answers(answers: Array(repeating: nil, count: writes.count), remaining: writes.count))
         self.completion = completion
+    }
+
+    /// Whether a committed write's answer carries its mutations as resolved: false for an acknowledgement, so the
+    /// write loop need not join a write's parts into one list for it (`CommitFeed.merge`).
+    var answersWithMutations: Bool {
+        if case .acknowledgement = self.completion { return false }
+        return true
     }
 
     /// Records the answer of write `index`; the last one calls the completion, on the calling thread.
@@ -61,7 +69,7 @@ package final class WriteBatch: Sendable {
         switch self.completion {
         case .one(let completion): completion(one)
         case .all(let completion): completion(all())
-        case .tagged(let tag, let completion): completion(tag, one)
+        case .acknowledgement(let tag, let completion): completion(tag, one)
         }
     }
 }

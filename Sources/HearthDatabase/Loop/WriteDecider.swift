@@ -47,15 +47,19 @@ package final class WriteDecider: Sendable {
             WriteBatch(decider: self, connection: connection, writes: [write], completion: .one(completion)))
     }
 
-    /// `submit(connection:_:completion:)` whose `completion` gets `tag` with the answer: a caller that needs a
-    /// number back with each answer passes a closure capturing only its object, which costs no allocation per write
-    /// (one capturing the number too does).
-    package func submit(
+    /// Hands one `write` of `connection` to the loop as `submit(connection:_:completion:)` does, for an answer read
+    /// only for whether the write committed (the realtime protocol's acknowledgement carries no data): a committed
+    /// write is answered `.committed([])`, so the parts of a write spanning shards are not joined into the one list
+    /// of its resolved mutations that no one reads (`CommitFeed.merge`, a star's four mutations sorted and copied).
+    /// `completion` gets `tag` with the answer: a caller that needs a number back with each answer passes a closure
+    /// capturing only its object, which costs no allocation per write (one capturing the number too does).
+    package func submitAcknowledged(
         connection: UInt64, _ write: LoopWrite, tag: UInt64,
         completion: @escaping @Sendable (UInt64, WriteBatch.Answer) -> Void
     ) {
         self.loop.submit(
-            WriteBatch(decider: self, connection: connection, writes: [write], completion: .tagged(tag, completion)))
+            WriteBatch(
+                decider: self, connection: connection, writes: [write], completion: .acknowledgement(tag, completion)))
     }
 
     /// What a write became in the turn.
@@ -75,11 +79,15 @@ package final class WriteDecider: Sendable {
         batch.writes.withUnsafeBufferPointer { writes in
             for index in writes.indices {
                 if self.joinDetour(batch, index) { continue }
-                switch self.decide(writes[index]) {
-                case .ordered(let pending) where writes[index].recheck != nil && pending.isStale:
-                    self.startDetour(batch, index)
+                // One `.ordered` case, so the decided write is bound once and moved into the turn (a case with a
+                // `where` clause before it copied it for the clause, then again for the case that took it).
+                switch self.decide(writes[index], withMutations: batch.answersWithMutations) {
                 case .ordered(let pending):
-                    turn.add(pending, batch: batch, index: index)
+                    if writes[index].recheck != nil && pending.isStale {
+                        self.startDetour(batch, index)
+                    } else {
+                        turn.add(pending, batch: batch, index: index)
+                    }
                 case .failed(let error):
                     batch.answer(index, .failure(error))
                 case .detour:
@@ -90,7 +98,9 @@ package final class WriteDecider: Sendable {
     }
 
     /// The synchronous core of `Coordinator.submit`, on the loop thread.
-    private func decide(_ write: LoopWrite) -> Decision {
+    /// - Parameter withMutations: whether a committed write's answer holds its mutations as resolved (else it holds
+    ///   none, for an answer that only says it committed).
+    private func decide(_ write: LoopWrite, withMutations: Bool) -> Decision {
         guard !write.mutations.isEmpty else {
             return .ordered(
                 PendingWrite(view: self.coordinator.view, log: self.coordinator.log, state: .committed([], [])))
@@ -108,12 +118,12 @@ package final class WriteDecider: Sendable {
                 if case let only?? = owners.first, owners.allSatisfy({ $0 == only }) {
                     return try self.writeNow(write, in: only)
                 }
-                return try self.commitTogether(write, owners: owners)
+                return try self.commitTogether(write, owners: owners, withMutations: withMutations)
             }
             let participants = self.coordinator.participants(
                 namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
             if participants.count == 1, let only = participants.first { return try self.writeNow(write, in: only) }
-            return try self.commitTogether(write)
+            return try self.commitTogether(write, withMutations: withMutations)
         } catch {
             return .failed(error)
         }
@@ -124,9 +134,7 @@ package final class WriteDecider: Sendable {
         let (view, log) = (self.coordinator.view, self.coordinator.log)
         let shardWrite = ShardWrite(
             namespace: write.namespace, mutations: write.mutations, now: write.now, origin: write.origin)
-        let result = try self.shards[only].assumeIsolated { shard in
-            try shard.writeNow(shardWrite, conditions: write.conditions)
-        }
+        let result = try self.shards[only].writeNow(shardWrite, conditions: write.conditions)
         switch result {
         case .appended(let position, let resolved)?:
             return .ordered(PendingWrite(view: view, log: log, state: .committed([position], resolved)))
@@ -146,7 +154,7 @@ package final class WriteDecider: Sendable {
 
     /// A write spanning shards: every part at once, in one record, when nothing needs reading first and no
     /// participant is obstructed.
-    private func commitTogether(_ write: LoopWrite) throws -> Decision {
+    private func commitTogether(_ write: LoopWrite, withMutations: Bool) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
         let id = self.coordinator.nextTransactionID()
         var machine = TwoPhaseCommit(
@@ -154,8 +162,8 @@ package final class WriteDecider: Sendable {
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
         guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
         let decision = try self.commitTogether(
-            id, anchor: anchor, participants: parts.map { self.shards[$0.shard] },
-            parts: parts.map { .commit(id, $0.intent) }, spineValues: machine.spineValues)
+            id, anchor: anchor, participants: parts.map(\.shard), parts: parts.map { .commit(id, $0.intent) },
+            spineValues: machine.spineValues, withMutations: withMutations)
         if case .ordered = decision { machine.onCommittedTogether() }
         return decision
     }
@@ -163,7 +171,7 @@ package final class WriteDecider: Sendable {
     /// A write of paths below the spine in several shards, with no condition (`owners`: each mutation's shard, none
     /// nil): its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
     /// shard the anchor), made here without the transaction's machine, which such a write never needs.
-    private func commitTogether(_ write: LoopWrite, owners: [Int?]) throws -> Decision {
+    private func commitTogether(_ write: LoopWrite, owners: [Int?], withMutations: Bool) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
         // Ascending and distinct (a write names a handful of shards: sorted in place, with no set built).
         var participants: [Int] = []
@@ -188,7 +196,8 @@ package final class WriteDecider: Sendable {
                     plan: plan))
         }
         return try self.commitTogether(
-            id, anchor: anchor, participants: participants.map { self.shards[$0] }, parts: parts, spineValues: [:])
+            id, anchor: anchor, participants: participants, parts: parts, spineValues: [:],
+            withMutations: withMutations)
     }
 
     /// Moves the distinct values of the sorted `values` to its front, in order; returns where the rest begins.
@@ -201,20 +210,20 @@ package final class WriteDecider: Sendable {
         return end
     }
 
-    /// Commits transaction `id`'s parts (`parts`, each its shard's `ShardEntry.commit`, with its shard's actor in
-    /// `participants`) at once on `anchor`; a detour when a participant is obstructed.
+    /// Commits transaction `id`'s parts (`parts`, each its shard's `ShardEntry.commit`, with its shard in
+    /// `participants`) at once on `anchor`; a detour when a participant is obstructed. The parts as resolved are
+    /// joined into the write's one list only `withMutations`.
     private func commitTogether(
-        _ id: TransactionID, anchor: Int, participants: [ShardActor], parts: [ShardEntry],
-        spineValues: [Path: Node]
+        _ id: TransactionID, anchor: Int, participants: [Int], parts: [ShardEntry], spineValues: [Path: Node],
+        withMutations: Bool
     ) throws -> Decision {
-        let outcome = try self.shards[anchor].assumeIsolated { anchor in
-            try anchor.commitTogether(id, participants: participants, parts: parts, spineValues: spineValues)
-        }
+        let outcome = try self.shards[anchor].commitTogetherNow(
+            id, participants: participants, of: self.shards, parts: parts, spineValues: spineValues)
         guard case .committed(let logged, let resolved) = outcome else { return .detour }
         return .ordered(
             PendingWrite(
                 view: self.coordinator.view, log: self.coordinator.log,
-                state: .committed(logged, CommitFeed.merge(resolved, spineValues: spineValues))))
+                state: .committed(logged, withMutations ? CommitFeed.merge(resolved, spineValues: spineValues) : [])))
     }
 
     /// Queues write `index` of `batch` behind its connection's detour, if one is under way.

@@ -83,8 +83,8 @@ final class WriteLoop: SerialExecutor, Sendable {
         UnownedSerialExecutor(ordinary: self)
     }
 
-    /// Whether the caller runs on the loop thread: a turn acts for the shard actors there outside any job
-    /// (`assumeIsolated`).
+    /// Whether the caller runs on the loop thread: a turn acts for the shard actors there outside any job (their
+    /// nonisolated methods that check this, `ShardActor.requireExecutor`).
     var isCurrent: Bool { self.threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
     func isIsolatingCurrentContext() -> Bool? { self.isCurrent }

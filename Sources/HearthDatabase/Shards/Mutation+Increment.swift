@@ -76,16 +76,27 @@ extension Mutation {
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         var resolved: [ResolvedMutation] = []
         resolved.reserveCapacity(mutations.count)
-        // By index, each read where the array holds it by the borrowing steps below (iterated, or matched on a
-        // copy, each was copied out whole: its path and every part of its value retained, then released).
+        // By index, each read where the array holds it by one borrowing step (iterated, or matched on a copy, each
+        // was copied out whole: its path and every part of its value retained, then released; three steps, one for
+        // its base, its check and its resolution, read it out of the array up to three times).
         for index in mutations.indices {
-            let base = mutations[index].serverValueBase(in: tree)
-            if let base, let error = mutations[index].unrepresentableIncrement(existing: base) {
-                return .failure(error)
+            switch mutations[index].resolvedChecked(in: tree, now: now) {
+            case .success(let mutation): resolved.append(mutation)
+            case .failure(let error): return .failure(error)
             }
-            resolved.append(mutations[index].resolved(against: base, now: now))
         }
         return .success(resolved)
+    }
+
+    /// The mutation resolved against `tree` as it is before the write (`resolved(against: serverValueBase(in:))`),
+    /// or the error of its first increment whose sum no number can hold: the one step `resolving` reads each
+    /// mutation through.
+    private borrowing func resolvedChecked(
+        in tree: Node, now: Int64
+    ) -> Result<ResolvedMutation, UnrepresentableIncrementError> {
+        let base = self.serverValueBase(in: tree)
+        if let base, let error = self.unrepresentableIncrement(existing: base) { return .failure(error) }
+        return .success(self.resolved(against: base, now: now))
     }
 
     /// The error for the mutation's first increment whose sum with `base` (`serverValueBase(in:)`) no number can

@@ -13,12 +13,20 @@ import HearthWire
 /// parts in its turn (`commitTogether`).
 public actor ShardActor {
     public nonisolated let id: Int
-    private var machine: ShardStateMachine
+    /// The shard's state machine. `nonisolated(unsafe)`: besides this actor's own methods, the write loop's turn
+    /// reaches it on the executor's thread outside any job, through the nonisolated methods that first check they
+    /// run there (`requireExecutor`): `writeNow`, `commitTogetherNow`, `tree` and `withMachine`. That is what `assumeIsolated`
+    /// checks, without the two closure contexts it allocates and frees on every call (`withoutActuallyEscaping`):
+    /// about nine a star on the loop, where every shard of a write's parts was reached through it.
+    nonisolated(unsafe) private var machine: ShardStateMachine
     private let log: any ShardLog
     /// What this shard's commands run on (a `ShardExecutor` or the node's `WriteLoop`): shared by every shard of a
     /// log that orders them as one. Compared by identity.
     nonisolated let executor: any AnyObject & Sendable
     public nonisolated let unownedExecutor: UnownedSerialExecutor
+    /// The node's write loop when it is `executor`: whether the caller runs on its thread is then one comparison
+    /// (`requireExecutor`), not a question to the concurrency runtime.
+    private nonisolated let loop: WriteLoop?
     private var blocked: [CheckedContinuation<Void, Never>] = []
     /// When each read lock held here was taken (leader memory, like the locks): a coordinator that vanished
     /// between its read and its prepare leaves them, and `expireReadLocks` drops them.
@@ -43,12 +51,13 @@ public actor ShardActor {
         var machine = machine
         machine.defersSubtrees = true
         self.init(
-            machine: machine, log: log, clock: clock, executor: loop, unownedExecutor: loop.asUnownedSerialExecutor())
+            machine: machine, log: log, clock: clock, executor: loop, unownedExecutor: loop.asUnownedSerialExecutor(),
+            loop: loop)
     }
 
     private init(
         machine: ShardStateMachine, log: any ShardLog, clock: any NodeClock, executor: any AnyObject & Sendable,
-        unownedExecutor: UnownedSerialExecutor
+        unownedExecutor: UnownedSerialExecutor, loop: WriteLoop? = nil
     ) {
         self.id = machine.shard
         self.machine = machine
@@ -56,6 +65,7 @@ public actor ShardActor {
         self.clock = clock
         self.executor = executor
         self.unownedExecutor = unownedExecutor
+        self.loop = loop
     }
 
     /// Actors for `machines` over `log`: on one executor when the log appends entries of several shards together
@@ -91,14 +101,10 @@ public actor ShardActor {
             if let view, view.takeSessionsRequest() {
                 view.offer(
                     alive.map { shard in
-                        shard.assumeIsolated {
-                            $0.withMachine { CommitFeed.SessionsOffer(index: $0.lastIndex, sessions: $0.sessions) }
-                        }
+                        shard.withMachine { CommitFeed.SessionsOffer(index: $0.lastIndex, sessions: $0.sessions) }
                     })
             }
-            log.endTurn { shard, namespace in
-                alive[shard].assumeIsolated { $0.withMachine { $0.trees[namespace] ?? .empty } }
-            }
+            log.endTurn { shard, namespace in alive[shard].tree(namespace) }
         }
         return shards
     }
@@ -158,24 +164,30 @@ public actor ShardActor {
     private func appendWrite(
         _ entry: ShardEntry, _ applied: ShardApplied, before: ShardStateMachine?
     ) throws(ShardNotLeaderError) -> WriteResult {
+        .appended(try self.append(entry, applied, before: before), Self.written(by: applied))
+    }
+
+    /// The mutations a write entry made, as applied.
+    private static func written(by applied: ShardApplied) -> [ResolvedMutation] {
         guard case .write(let change) = applied.effect else {
             // Unreachable: `ShardStateMachine.applyNext` applies a `.write` entry as a `.write` effect, always.
             preconditionFailure("a write entry applied as \(applied.effect)")
         }
-        return .appended(try self.append(entry, applied, before: before), change.mutations)
+        return change.mutations
     }
 
     /// A write wholly inside this shard decided now, in the write loop's turn, without waiting: nil when it cannot
     /// be (a prepared transaction holds an overlapping path), and then nothing changed; the write goes the async way
-    /// (`write`). Only over a log that orders every shard as one, whose refusals need no confirming.
+    /// (`write`). Only over a log that orders every shard as one, whose refusals need no confirming, and only on this
+    /// shard's executor (nonisolated, checked: the loop calls it outside a job without `assumeIsolated`).
     /// - Throws: `UnrepresentableIncrementError` when an increment would overflow (nothing is appended).
-    func writeNow(_ write: ShardWrite, conditions: [WriteCondition]) throws -> WriteResult? {
+    nonisolated func writeNow(_ write: ShardWrite, conditions: [WriteCondition]) throws -> WriteResult? {
+        self.requireExecutor()
         // A programmer's invariant: only `WriteDecider` calls this, which only a single node's `Database` builds.
         precondition(self.log.appendsTogether, "shard \(self.id) decides writes in a turn only over one ordered log")
-        let before = self.restorePoint
         switch self.machine.write(write, conditions: conditions) {
         case .appended(let entry, let applied):
-            return try self.appendWrite(entry, applied, before: before)
+            return .appended(self.appendToOneLog(entry, applied), Self.written(by: applied))
         case .blocked:
             return nil
         case .conditionFailed:
@@ -353,8 +365,11 @@ public actor ShardActor {
     /// finish, since no other command can run on any participant in between, and the record is durable whole or
     /// not at all. Every participant's actor must share this one's executor, over a log that `appendsTogether`.
     /// `spineValues` travel with the last part, as with a decision.
+    /// A job of this shard's executor (the async path's, `LocalShardClient`); the write loop's turn calls
+    /// `commitTogetherNow` on the executor's thread instead.
     /// - Parameters:
-    ///   - participants: each part's shard, in the parts' order.
+    ///   - participants: each part's shard (its index in `shards`, the node's shard actors), in the parts' order:
+    ///     indexes into the node's one array of actors, so no array of actors is made per write.
     ///   - parts: each part as the entry its shard logs (`ShardEntry.commit` of `transaction`), made once by the
     ///     caller: the machines apply and the log encodes these very entries, so no part is copied into one here.
     ///     Two arrays rather than one of (shard, part) pairs, whose every read went through the runtime's generic
@@ -362,8 +377,21 @@ public actor ShardActor {
     /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
     ///   (nothing is appended anywhere).
     func commitTogether(
-        _ transaction: TransactionID, participants: [ShardActor], parts: [ShardEntry], spineValues: [Path: Node]
+        _ transaction: TransactionID, participants: [Int], of shards: [ShardActor], parts: [ShardEntry],
+        spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
+        try self.commitTogetherNow(
+            transaction, participants: participants, of: shards, parts: parts, spineValues: spineValues)
+    }
+
+    /// `commitTogether` from this shard's executor outside a job (the write loop's turn): nonisolated and checked
+    /// (`requireExecutor`), so that neither this shard nor any participant is reached through `assumeIsolated`,
+    /// which allocated and freed two closure contexts per call.
+    nonisolated func commitTogetherNow(
+        _ transaction: TransactionID, participants: [Int], of shards: [ShardActor], parts: [ShardEntry],
+        spineValues: [Path: Node]
+    ) throws -> CommitTogetherOutcome {
+        self.requireExecutor()
         // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log, with a shard per part.
         precondition(self.log.appendsTogether, "shard \(self.id)'s log cannot append several shards together")
         precondition(participants.count == parts.count, "a transaction committed at once names a shard per part")
@@ -374,12 +402,13 @@ public actor ShardActor {
         var resolvedParts: [[ResolvedMutation]] = []
         resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
+        // Each participant's machine is reached directly, not through a closure (`withMachine`): a part read out of
+        // `parts` inside a closure was copied first (its write's arrays and origin retained, then released).
         for index in parts.indices {
-            let resolved = try self.onParticipant(participants[index]) { shard throws(ShardNotLeaderError) in
-                try shard.requireLeadership()
-                return shard.withMachine { $0.resolvingToCommit(transaction, parts[index]) }
-            }
-            switch resolved {
+            let shard = shards[participants[index]]
+            shard.requireExecutor()
+            try shard.requireLeadership()
+            switch shard.machine.resolvingToCommit(transaction, parts[index]) {
             case nil: return .obstructed
             case .success(let mutations)?: resolvedParts.append(mutations)
             case .failure(let error)?: overflow = overflow ?? error
@@ -389,36 +418,56 @@ public actor ShardActor {
         var applied: [ShardApplied] = []
         applied.reserveCapacity(parts.count)
         for index in parts.indices {
+            var part = shards[participants[index]].machine.commit(parts[index], resolved: resolvedParts[index])
             // The transaction's spine values travel with the last part (none for a write below the spine).
-            let carriesSpine = index == parts.count - 1 && !spineValues.isEmpty
-            let resolved = resolvedParts[index]
-            let part = self.onParticipant(participants[index]) { shard in
-                var part = shard.machine.commit(parts[index], resolved: resolved)
-                if carriesSpine, case .finished(let id, let decision, var committed?) = part.effect {
-                    committed.spineValues = spineValues
-                    part.effect = .finished(id, decision: decision, committed: committed)
-                }
-                return part
+            if !spineValues.isEmpty, index == parts.count - 1,
+                case .finished(let id, let decision, var committed?) = part.effect
+            {
+                committed.spineValues = spineValues
+                part.effect = .finished(id, decision: decision, committed: committed)
             }
             applied.append(part)
         }
         // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
-        return .committed(self.log.appendTogether(parts, applied: applied), resolvedParts)
-    }
-
-    /// Runs `body` isolated to `shard`, a participant of a transaction this actor commits at once, which shares this
-    /// actor's executor (`commitTogether`): this actor's own part runs as it is, without asking the executor.
-    private func onParticipant<Value: Sendable>(
-        _ shard: ShardActor, _ body: (isolated ShardActor) throws -> Value
-    ) rethrows -> Value {
-        if shard === self { return try body(self) }
-        return try shard.assumeIsolated(body)
+        return .committed(self.log.appendTogether(parts, applied: consume applied), resolvedParts)
     }
 
     /// Runs `body` on the machine where it is stored: a query made on `self.machine` read as a value copies the
     /// whole machine first (every dictionary in it retained, then released), one made through `inout` does not.
-    private func withMachine<Result>(_ body: (inout ShardStateMachine) -> Result) -> Result {
-        body(&self.machine)
+    /// Nonisolated, checked (`requireExecutor`): the write loop's turn reaches each shard's machine this way, from the
+    /// shards' executor outside a job, where `assumeIsolated` allocated two closure contexts per call.
+    nonisolated func withMachine<Result>(_ body: (inout ShardStateMachine) throws -> Result) rethrows -> Result {
+        self.requireExecutor()
+        return try body(&self.machine)
+    }
+
+    /// The shard's tree of `namespace` as it stands (empty when it holds none), read where the machine keeps it:
+    /// the write loop's turn end takes each subtree its entries touched from here. Nonisolated, checked.
+    nonisolated func tree(_ namespace: String) -> Node {
+        self.requireExecutor()
+        return self.machine.trees[namespace] ?? .empty
+    }
+
+    /// Traps unless the caller runs on this shard's executor (in one of its jobs, or on the write loop's thread in a
+    /// turn): the one place the nonisolated methods that touch `machine` ask.
+    private nonisolated func requireExecutor() {
+        // A programmer's invariant, as `assumeIsolated`'s: shard state is touched only where its commands run.
+        if let loop = self.loop {
+            precondition(loop.isCurrent, "shard \(self.id)'s state was touched off the hearth-loop thread")
+        } else {
+            self.preconditionIsolated("shard \(self.id)'s state was touched off its executor")
+        }
+    }
+
+    /// Logs an entry the machine has just applied, on a log that orders every shard as one (`appendsTogether`),
+    /// which never refuses an entry, so the machine needs no restore point.
+    private nonisolated func appendToOneLog(_ entry: ShardEntry, _ applied: ShardApplied) -> ShardLogPosition {
+        do {
+            return try self.log.append(entry, applied: applied)
+        } catch {
+            // A programmer's invariant: the logs that append several shards together (one node's) never refuse.
+            preconditionFailure("shard \(self.id)'s log orders every shard as one, yet refused an entry: \(error)")
+        }
     }
 
     /// A participant logs the decision it learned, finishing its part.
@@ -533,7 +582,7 @@ public actor ShardActor {
         return through
     }
 
-    private func requireLeadership() throws(ShardNotLeaderError) {
+    private nonisolated func requireLeadership() throws(ShardNotLeaderError) {
         guard self.log.acceptsAppends(shard: self.id) else { throw ShardNotLeaderError(shard: self.id) }
     }
 

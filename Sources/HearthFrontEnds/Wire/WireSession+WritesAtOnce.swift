@@ -59,9 +59,10 @@ extension WireSession {
                 self.acknowledge(number, .success(.committed([])))
                 return true
             }
-            // The one-write form: the answering thread hands the answer on without an array of one, and the number
-            // travels with it, so the closure holds the session alone (no allocation for it).
-            writes.submit(connection: self.caller, loopWrite, tag: number) { self.acknowledge($0, $1) }
+            // The one-write form: the answering thread hands the answer on without an array of one; the number
+            // travels with it, so the closure holds the session alone (no allocation for it). An acknowledgement
+            // carries no data, so the answer holds no mutations.
+            writes.submitAcknowledged(connection: self.caller, loopWrite, tag: number) { self.acknowledge($0, $1) }
         } catch {
             self.acknowledge(number, .failure(error))
         }

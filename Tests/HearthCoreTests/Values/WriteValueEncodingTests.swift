@@ -44,6 +44,7 @@ import Testing
     @Test(arguments: [
         #"{".sv":"timestamp"}"#, #"{".sv":{"increment":1}}"#, #"{".sv":{"increment":-3}}"#,
         #"{".sv":{"increment":2.5}}"#, #"{".sv":{"increment":9007199254740993}}"#,
+        #"{".sv":{"increment":-42}}"#, #"{".sv":{"increment":0}}"#,
     ])
     func aSoleServerValueIsWrittenAsTheClientWroteIt(text: String) throws {
         let original = try WriteValue.parseWrite(Array(text.utf8), depth: 0)
@@ -102,6 +103,27 @@ import Testing
         let existing = try WriteValue.parseWrite(Array(#"{"a":{"b":4,".priority":7},".priority":2}"#.utf8), depth: 0)
         #expect(
             decoded.resolved(existing: existing.node, now: 99) == original.resolved(existing: existing.node, now: 99))
+    }
+
+    /// A value without its client's text (a realtime write's) is written as the JSON writer writes its node in
+    /// export format, whatever it is: `null`, booleans and integers take the log's direct path, everything else the
+    /// writer's.
+    @Test func aValueWithoutItsTextIsWrittenAsTheWriterWritesItsNode() throws {
+        let texts = [
+            "null", "true", "false", "0", "7", "-1", "9223372036854775807", "-9223372036854775808",
+            "9007199254740993", "2.5", "-0.125", "1e300", #""star""#, #""é\n""#, #"{".value":true,".priority":1}"#,
+            #"{".value":12,".priority":"p"}"#, #"{"a":1,"b":[true,null]}"#, "[1,2]",
+        ]
+        for text in texts {
+            let value = try WriteValue.parseWrite(Array(text.utf8), depth: 0)
+            #expect(value.sourceJSON == nil && !value.hasServerValues, "\(text)")
+            var expected: [UInt8] = [0xAA]
+            var writer = JSONWriter()
+            writer.write(value.node, format: .export, to: &expected)
+            var written: [UInt8] = [0xAA]
+            value.appendJSON(to: &written)
+            #expect(written == expected, "\(text): \(String(decoding: written, as: UTF8.self))")
+        }
     }
 
     @Test func aWriteWithoutServerValuesKeepsTheClientsText() throws {

@@ -56,7 +56,7 @@ import Testing
     /// Appends a record with `applied` to the turn under way, as the log does in a turn (`LocalShardLog.enqueue`).
     private static func append(_ applied: [ShardApplied], to appending: inout LocalShardLog.Appending) {
         let sequence = appending.frame(now: 0) { $0.append(7) }
-        appending.keep(applied, at: sequence)
+        appending.keep(.several(applied), at: sequence)
     }
 
     /// Ends the turn under way as the log does (`LocalShardLog.endTurn`, without taking subtrees; the records go
@@ -89,10 +89,10 @@ import Testing
     /// its own sequence number, and skip the records that kept none.
     @Test func recordsDurableTogetherGoAsRunsInRecordOrder() async throws {
         let delivered = try await Self.deliveries { pending, delivery in
-            pending.state.withLock { $0.add([Self.entry(1), Self.entry(2)], at: 1) }
-            pending.state.withLock { $0.add([Self.entry(3)], at: 3) }
+            pending.state.withLock { $0.add(.several([Self.entry(1), Self.entry(2)]), at: 1) }
+            pending.state.withLock { $0.add(.several([Self.entry(3)]), at: 3) }
             pending.durable(1...4, delivery: delivery)
-            pending.state.withLock { $0.add([Self.entry(4)], at: 5) }
+            pending.state.withLock { $0.add(.several([Self.entry(4)]), at: 5) }
             pending.durable(5...5, delivery: delivery)
         }
         #expect(delivered.map(\.indexes) == [[1, 2], [3], [4]])
@@ -103,7 +103,7 @@ import Testing
     @Test func entriesOutsideTurnsGoAsTheirRecordsBecomeDurable() async throws {
         let delivered = try await Self.deliveries { pending, delivery in
             for index in 1...3 as ClosedRange<UInt64> {
-                pending.state.withLock { $0.add([Self.entry(index)], at: index) }
+                pending.state.withLock { $0.add(.several([Self.entry(index)]), at: index) }
             }
             pending.durable(1...1, delivery: delivery)
             pending.durable(2...3, delivery: delivery)

@@ -102,7 +102,7 @@ import Testing
     /// A record of entries together is laid out as documented (`u8 3`, `u16 n`, then per entry `u16 shard`, `u64
     /// index`, `u32 length` and the entry's own bytes), built here field by field from each entry's encoding; encoded
     /// from a lazy sequence after bytes already in a reused buffer, it appends exactly those bytes, and so does the
-    /// write loop's encoding from its entries and their applied shards and indexes.
+    /// write loop's encoding from its entries and their positions' shards and indexes.
     @Test func entriesTogetherAreLaidOutAsDocumentedInAReusedBuffer() throws {
         let entries = try Self.samples().enumerated().map { offset, entry in
             (shard: offset * 7, index: UInt64(offset) * 1_000 + 1, entry: entry)
@@ -121,10 +121,8 @@ import Testing
         ShardLogRecord.encode(together: entries.lazy.map { $0 }, into: &reused)
         #expect(reused == [0xAA, 0xBB] + expected)
         var fromArrays: [UInt8] = [0xAA, 0xBB]
-        let applied = entries.map {
-            ShardApplied(shard: $0.shard, index: $0.index, effect: .bookkeeping(forgotten: []))
-        }
-        ShardLogRecord.encode(together: entries.map(\.entry), applied: applied, into: &fromArrays)
+        let positions = entries.map { ShardLogPosition(shard: $0.shard, index: $0.index, sequence: 0) }
+        ShardLogRecord.encode(together: entries.map(\.entry), at: positions, into: &fromArrays)
         #expect(fromArrays == reused)
     }
 

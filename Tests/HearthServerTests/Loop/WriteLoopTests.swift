@@ -81,6 +81,42 @@ import Testing
         }
     }
 
+    /// A write across two shards answered as an acknowledgement (`submitAcknowledged`) commits and is shown as the
+    /// same write answered with its mutations, whose answer holds them as resolved, joined in apply order; the
+    /// acknowledgement's holds none.
+    @Test func anAcknowledgedWriteCommitsAndIsAnsweredWithoutItsMutations() async throws {
+        try await Self.withDatabase { database in
+            let (a, b) = try Self.keys(database)
+            let write = Self.write([
+                try Fixture.set("posts/\(b)/n", #"{".sv":{"increment":2}}"#),
+                try Fixture.set("posts/\(a)/n", #"{".sv":{"increment":3}}"#),
+            ])
+            let answered = await withCheckedContinuation { continuation in
+                database.writes.submit(connection: 1, write) { continuation.resume(returning: $0) }
+            }
+            let acknowledged = await withCheckedContinuation { continuation in
+                database.writes.submitAcknowledged(connection: 2, write, tag: 7) { tag, answer in
+                    #expect(tag == 7)
+                    continuation.resume(returning: (answer, database.view.root("default")))
+                }
+            }
+            guard case .success(.committed(let resolved)) = answered,
+                case .success(.committed(let none)) = acknowledged.0
+            else {
+                Issue.record("answered \(answered), acknowledged \(acknowledged.0)")
+                return
+            }
+            #expect(none.isEmpty)
+            #expect(
+                resolved.map(\.path)
+                    == [a, b].sorted { Key(unchecked: $0) < Key(unchecked: $1) }.map {
+                        Fixture.path("posts/\($0)/n")
+                    })
+            #expect(acknowledged.1.node(at: Fixture.path("posts/\(a)/n")) == Node(.int(6)))
+            #expect(acknowledged.1.node(at: Fixture.path("posts/\(b)/n")) == Node(.int(4)))
+        }
+    }
+
     /// The shards' commands run on the loop's thread, and a command queued after a batch finds the batch's writes
     /// applied.
     @Test func jobsAndBatchesRunInTheOrderTheyWereQueued() async throws {
