@@ -14,7 +14,7 @@ extension ServerProcess {
         write: @escaping @Sendable (_ writer: Int, _ sequence: Int, _ client: HTTPTestClient) -> Bool
     ) async {
         let port = self.port
-        let pid = self.process.identifier
+        let process = self.process
         let stop = Flag()
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<writers {
@@ -32,7 +32,7 @@ extension ServerProcess {
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(milliseconds))
                 _ = await eventually(seconds: 120, every: 0.01) { ready() }
-                kill(pid, SIGKILL)
+                process.signal(SIGKILL)
                 stop.set()
             }
         }

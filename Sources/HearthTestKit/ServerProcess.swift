@@ -95,11 +95,22 @@ public final class ServerProcess {
                 throw TestClientError(description: "hearth started without its output pipe")
             }
             self.output = output
-            guard let text = try output.readLine() else {
+            let line: String?
+            do {
+                line = try output.readLine()
+            } catch {
+                // Stopped and collected before the caller gives back its data directory, which it then removes.
+                self.process.signal(SIGKILL)
+                self.process.wait()
+                throw error
+            }
+            guard let text = line else {
+                self.process.wait()
                 throw TestClientError(description: "hearth exited before listening")
             }
             guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else {
                 self.process.signal(SIGKILL)
+                self.process.wait()
                 throw TestClientError(description: "unexpected first line from hearth: \(text)")
             }
             self.port = port

@@ -4,8 +4,9 @@ import HearthSystem
 /// A fresh directory under the system temp folder ($TMPDIR), so tests never collide.
 ///
 /// Every directory made here is removed by the end of the test process: `remove()` (or `with`, which calls it
-/// when its body ends) removes it at once, and whatever is still there when the process exits is removed then,
-/// so a test that forgets, fails half-way or hands its directory to a server that outlives it leaves nothing behind.
+/// when its body ends) removes it at once, and whatever is still there when the process exits normally is removed
+/// then, so a test that forgets, fails half-way or hands its directory to a server that outlives it leaves nothing
+/// behind. A test process that crashes or is killed runs no exit handler: its directories stay.
 public struct TemporaryDirectory: Sendable {
     public let path: String
 

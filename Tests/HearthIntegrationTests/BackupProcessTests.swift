@@ -155,9 +155,15 @@ import Testing
         let data = directory.child("restored")
         let restore = try await Self.hearth(["restore", "--in", file, "--data", data])
         #expect(restore.status == 0, "\(restore.output)")
+        // Stopped (and waited for) before `directory`, which holds its data, is removed by the defer above.
         let restored = try await ServerProcess(dataDirectory: data)
-        defer { restored.terminate() }
-        try await Self.verify(port: restored.port, before: before)
+        do {
+            try await Self.verify(port: restored.port, before: before)
+        } catch {
+            await restored.stop()
+            throw error
+        }
+        await restored.stop()
     }
 
     /// A backup reads everything: where the rules keep the root from everyone, it takes an administrator's

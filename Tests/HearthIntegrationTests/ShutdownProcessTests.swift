@@ -8,13 +8,13 @@ import Testing
     @Test func sigtermClosesRealtimeClientsWithGoingAwayAndRunsTheirOnDisconnects() async throws {
         let server = try await ServerProcess()
         let port = server.port
-        let pid = server.process.identifier
+        let process = server.process
         let close = try await onDedicatedThread { () -> (code: UInt16?, reason: String) in
             let client = try WebSocketTestClient(port: port, target: "/.ws?v=5&ns=default")
             _ = try client.readText()
             try client.sendText(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/presence/me","d":"offline"}}}"#)
             _ = try client.readText()
-            kill(pid, SIGTERM)
+            process.signal(SIGTERM)
             return try client.readClose()
         }
         await server.exited()
@@ -31,13 +31,13 @@ import Testing
     @Test func sigtermEndsAHeldDisconnectFrameAndRunsTheLongPollSessionsOnDisconnects() async throws {
         let server = try await ServerProcess()
         let port = server.port
-        let pid = server.process.identifier
+        let process = server.process
         let (page, signalled) = try await onDedicatedThread { () -> (String, ContinuousClock.Instant) in
             let session = try LongPollTestSession(port: port, namespace: "default")
             _ = try session.send(#"{"t":"d","d":{"r":1,"a":"o","b":{"p":"/presence/lp","d":"offline"}}}"#)
             let (frame, _) = try session.openDisconnectFrame()
             let signalled = ContinuousClock.now
-            kill(pid, SIGTERM)
+            process.signal(SIGTERM)
             return (String(decoding: frame.readUntilClosed(), as: UTF8.self), signalled)
         }
         await server.exited()

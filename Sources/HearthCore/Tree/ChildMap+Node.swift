@@ -65,6 +65,7 @@ extension ChildMap {
 
         /// An inner node over `children`, which must be non-empty, in key order and at most `capacity` long.
         static func inner(_ children: some Collection<TreeNode>) -> TreeNode {
+            precondition(children.count <= Self.capacity, "ChildMap: more children than a B+tree node holds")
             let node = Self.makeInner(keys: children.map(\.minimumKey))
             let target = node.childBase
             var (fill, count) = (0, 0)

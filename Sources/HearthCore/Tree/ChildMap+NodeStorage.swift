@@ -2,12 +2,16 @@
 ///
 /// The object is allocated by `ManagedBufferPointer` with room for `capacity` entries after its header: `Entry`s for
 /// a leaf, `TreeNode` references for an inner node. The class declares no stored properties (the buffer's header is
-/// its state), so both layouts share one class, and every method here reads `isLeaf` before it types the entries.
+/// its state), so both layouts share one class. Methods named for elements (`appendElement`, `insertElement`,
+/// `removeElement`) are for leaves and those named for children (`insertChild`, `removeChild`, `childCount`) for
+/// inner nodes, unchecked; the rest read `isLeaf` before they type the entries.
 ///
-/// The rule every method keeps: entries `0..<fill` are initialised and the rest are not; a method that moves
-/// entries in or out adjusts `fill` (and `count`) in the same call, so `deinit` deinitialises each initialised entry
-/// exactly once. The pointers are valid while the node is alive; they are used only inside the node's own methods
-/// (where the caller keeps `self` alive) and never stored.
+/// The rule every caller keeps: entries `0..<fill` are initialised and the rest are not; a method that adds or
+/// removes entries adjusts `fill` in the same call (and a leaf's `count`; an inner node's caller adjusts its count),
+/// except `moveEntries`, whose caller sets both nodes' `fill`, so `deinit` deinitialises each initialised entry
+/// exactly once. No method writes past `capacity` entries: each that adds checks it (a broken fill invariant traps
+/// instead of overrunning the allocation). The pointers are valid while the node is alive; they are used only
+/// inside the node's own methods or by callers holding the node (where `self` is kept alive) and never stored.
 extension ChildMap.TreeNode {
     /// A leaf's memory: the header, then `Entry`s.
     private typealias LeafLayout = ManagedBufferPointer<Header, ChildMap.Entry>
@@ -63,6 +67,7 @@ extension ChildMap.TreeNode {
     /// Adds `entry` after a leaf's last element; the leaf must have room.
     func appendElement(_ entry: ChildMap.Entry) {
         let fill = self.fill
+        precondition(fill < Self.capacity, "ChildMap: a B+tree leaf is full")
         (self.elementBase + fill).initialize(to: entry)
         self.header.pointee.fill = fill + 1
         self.header.pointee.count += 1
@@ -72,6 +77,7 @@ extension ChildMap.TreeNode {
     /// room.
     func insertElement(_ entry: ChildMap.Entry, at index: Int) {
         let fill = self.fill
+        precondition(fill < Self.capacity, "ChildMap: a B+tree leaf is full")
         let elements = self.elementBase
         (elements + index + 1).moveInitialize(from: elements + index, count: fill - index)
         (elements + index).initialize(to: entry)
@@ -94,6 +100,7 @@ extension ChildMap.TreeNode {
     /// node must have room. The node's count stays: the child's elements came from its siblings (a split).
     func insertChild(_ child: ChildMap.TreeNode, at index: Int) {
         let fill = self.fill
+        precondition(fill < Self.capacity, "ChildMap: a B+tree inner node is full")
         let children = self.childBase
         self.header.pointee.keys.insert(child.minimumKey, at: index)
         (children + index + 1).moveInitialize(from: children + index, count: fill - index)
@@ -122,6 +129,7 @@ extension ChildMap.TreeNode {
         at targetIndex: Int,
         count: Int
     ) {
+        precondition(targetIndex + count <= Self.capacity, "ChildMap: moved past a B+tree node's room")
         if source.isLeaf {
             (target.elementBase + targetIndex).moveInitialize(from: source.elementBase + sourceIndex, count: count)
         } else {
@@ -133,6 +141,7 @@ extension ChildMap.TreeNode {
     /// with `other`'s separators and count; this node must have room.
     func append(copiesOf other: ChildMap.TreeNode) {
         let (fill, otherFill) = (self.fill, other.fill)
+        precondition(fill + otherFill <= Self.capacity, "ChildMap: joined B+tree nodes overrun one node's room")
         if self.isLeaf {
             let (source, target) = (other.elementBase, self.elementBase + fill)
             for index in 0..<otherFill { (target + index).initialize(to: source[index]) }

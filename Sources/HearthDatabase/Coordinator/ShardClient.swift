@@ -39,7 +39,7 @@ package protocol ShardClient: Sendable {
     /// Whether `commitTogether` can run: every shard's actor is here, all on one executor, over a log that appends
     /// entries of several shards in one record (a single node).
     var commitsTogether: Bool { get }
-    /// See `ShardActor.commitTogether(_:parts:spineValues:)`, run on the anchor's actor; only where
+    /// See `ShardActor.commitTogether(_:participants:of:parts:spineValues:)`, run on the anchor's actor; only where
     /// `commitsTogether`.
     func commitTogether(
         anchor: Int, _ transaction: TransactionID, parts: [(shard: Int, intent: ShardIntent)],

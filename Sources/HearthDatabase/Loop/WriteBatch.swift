@@ -18,7 +18,8 @@ package final class WriteBatch: Sendable {
         case one(@Sendable (Answer) -> Void)
         case all(@Sendable ([Answer]) -> Void)
         /// One write whose answer is read only for whether it committed (the realtime protocol's acknowledgement):
-        /// its committed outcome holds no mutations (`WriteOutcome.committed([])`), and it goes with the caller's
+        /// a committed write spanning shards is answered without its mutations (`WriteOutcome.committed([])`; a
+        /// single shard's still carries them, which cost nothing to hand on), and the answer goes with the caller's
         /// number for it (the session's place for the acknowledgement): a closure that captures nothing but its
         /// object is that object, where one that also captured the number would be an allocation per write.
         case acknowledgement(UInt64, @Sendable (UInt64, Answer) -> Void)

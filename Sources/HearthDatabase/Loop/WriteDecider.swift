@@ -49,7 +49,7 @@ package final class WriteDecider: Sendable {
 
     /// Hands one `write` of `connection` to the loop as `submit(connection:_:completion:)` does, for an answer read
     /// only for whether the write committed (the realtime protocol's acknowledgement carries no data): a committed
-    /// write is answered `.committed([])`, so the parts of a write spanning shards are not joined into the one list
+    /// write spanning shards is answered `.committed([])`, so its parts are not joined into the one list
     /// of its resolved mutations that no one reads (`CommitFeed.merge`, a star's four mutations sorted and copied).
     /// `completion` gets `tag` with the answer: a caller that needs a number back with each answer passes a closure
     /// capturing only its object, which costs no allocation per write (one capturing the number too does).

@@ -77,7 +77,7 @@ public final class ChildProcess: Sendable {
             var information = siginfo_t()
             let result = waitid(P_PID, id_t(identifier), &information, WEXITED | WNOWAIT)
             if result != 0 && errno == EINTR { continue }
-            // Either it has ended, or another thread reaped it first (ECHILD): the lock has the answer.
+            // Either it has ended, or it was reaped first (ECHILD): `reap` records either under the lock.
             if let termination = Self.reap(identifier, ended) { return termination }
         }
     }
@@ -91,6 +91,11 @@ public final class ChildProcess: Sendable {
             repeat {
                 result = waitpid(identifier, &status, WNOHANG)
             } while result < 0 && errno == EINTR
+            if result < 0 && errno == ECHILD {
+                // Collected by someone else: no wait can succeed any more, so record it instead of spinning.
+                ended = .unknown
+                return ended
+            }
             guard result == identifier else { return nil }
             ended = Termination(waitStatus: status)
             return ended
