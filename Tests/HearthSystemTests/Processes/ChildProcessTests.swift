@@ -43,6 +43,19 @@ import Testing
         }
     }
 
+    /// A child that something else in the process collected first (`waitpid` on its id) ends as `.unknown`: its
+    /// waiter returns instead of spinning, and `termination` says so.
+    @Test func aChildCollectedElsewhereEndsAsUnknown() throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "exit 3"])
+        var status: Int32 = 0
+        var collected: pid_t
+        repeat {
+            collected = waitpid(child.identifier, &status, 0)
+        } while collected < 0 && errno == EINTR
+        #expect(collected == child.identifier)
+        #expect(child.wait() == .unknown && child.termination == .unknown && child.wait().status == -1)
+    }
+
     /// Megabytes on standard error before any on standard output are both read whole: neither pipe fills while
     /// the runner waits on the other.
     @Test func largeOutputAndErrorAreBothDrained() throws {
