@@ -93,8 +93,7 @@ public actor ShardActor {
         // still go when the database does, and a late job's turn after a close still hands its entries on.
         let held = shards.map(WeakShard.init)
         loop.endTurns {
-            let alive = held.compactMap(\.actor)
-            guard alive.count == held.count else {
+            guard let alive = WeakShard.alive(held) else {
                 log.endTurnOfGoneShards()
                 return
             }
@@ -109,9 +108,28 @@ public actor ShardActor {
         return shards
     }
 
-    /// A shard the loop's turn end reaches without keeping it alive.
-    private struct WeakShard: Sendable {
+    /// A shard the loop's turn end reaches without keeping it alive. A class, so each turn loads its reference where
+    /// it is held: a struct of a weak reference read out of an array (`held.compactMap(\.actor)`) was copied first,
+    /// a weak reference's copy and destroy (two atomic updates of the shard's side table) per shard per turn.
+    private final class WeakShard: Sendable {
+        /// The shard, until it is gone.
         weak let actor: ShardActor?
+
+        /// Holds `actor` weakly.
+        init(_ actor: ShardActor) {
+            self.actor = actor
+        }
+
+        /// Every shard of `held`, in order, or nil when any is gone.
+        static func alive(_ held: [WeakShard]) -> [ShardActor]? {
+            var alive: [ShardActor] = []
+            alive.reserveCapacity(held.count)
+            for shard in held {
+                guard let actor = shard.actor else { return nil }
+                alive.append(actor)
+            }
+            return alive
+        }
     }
 
     /// Whether this shard's log takes entries of several shards in one record (`ShardLog.appendsTogether`).
