@@ -38,6 +38,9 @@ struct StarModel {
     var view = Node.empty
     var held: [Path: Node] = [:]
     var sequence = Sequence64()
+    /// How many of the counts read before each star were present: the write loop reads the counter it increments
+    /// (`Mutation.resolving`, the obstacle and server-value checks) through `Node.node(at:)` before the edit.
+    var countsRead = 0
 
     /// The post's location in shard `side`: `posts/$p` or `user-posts/$a/$p`.
     func base(_ post: Int, _ side: Int) -> [Key] {
@@ -69,11 +72,13 @@ struct StarModel {
         self.counts[post] += starring ? 1 : -1
         for side in 0..<2 {
             let base = self.base(post, side)
+            let countPath = Path(keys: base + [Key(unchecked: "starCount")])
+            if !self.shards[side].node(at: countPath).isEmpty { self.countsRead += 1 }
             self.shards[side].apply([
                 .set(
                     Path(keys: base + [Key(unchecked: "stars"), self.userKeys[user]]),
                     starring ? Node(.bool(true)) : .empty),
-                .set(Path(keys: base + [Key(unchecked: "starCount")]), Node(.int(Int64(self.counts[post])))),
+                .set(countPath, Node(.int(Int64(self.counts[post])))),
             ])
         }
         return post

@@ -37,6 +37,12 @@ public struct Node: Sendable {
 
         var priority: Priority? { self.priorityBox?.value }
 
+        /// Where this node's children live, read without a retain (see `ChildMap.Place`); `nil` for a leaf.
+        var childPlace: ChildMap.Place? {
+            guard case .children(let map) = self.content else { return nil }
+            return map.place
+        }
+
         /// Whether the node has a priority, without copying it out of its box.
         var hasPriority: Bool { self.priorityBox != nil }
     }
@@ -177,13 +183,25 @@ public struct Node: Sendable {
     }
 
     /// The node at the path of `keys` below this one; `.empty` when nothing is there.
+    ///
+    /// Borrows every level it passes and retains only the result: the write loop reads the nodes a write replaces
+    /// (increments, server values, the obstacle checks) through here, several levels deep, on every write. The
+    /// levels are reached through `ChildMap.Place` pointers, valid because `self` holds the whole tree for the walk
+    /// and a node, once shared, is never modified.
     func node(at keys: ArraySlice<Key>) -> Node {
-        var current = self
-        for key in keys {
-            current = current.child(key)
-            if current.isEmpty { return .empty }
+        guard let last = keys.indices.last else { return self }
+        guard case .stored(let root) = self.representation else { return .empty }
+        var storage = Unmanaged.passUnretained(root)
+        var index = keys.startIndex
+        while true {
+            guard let place = storage._withUnsafeGuaranteedRef({ $0.childPlace }),
+                let entry = place.slot(for: keys[index])
+            else { return .empty }
+            if index == last { return entry.pointee.node }
+            guard case .stored(let next) = entry.pointee.node.representation else { return .empty }
+            storage = Unmanaged.passUnretained(next)
+            index += 1
         }
-        return current
     }
 
     /// The same value with a different priority. Empty nodes stay empty (Firebase drops their priority).
