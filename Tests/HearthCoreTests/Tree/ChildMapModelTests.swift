@@ -30,7 +30,8 @@ import Testing
         model.map { "\($0.key)=\($0.value)" }
     }
 
-    static func lowerBound(_ model: Model, _ key: Key) -> Int {
+    /// Where `key` is or would go in a model sorted by key (the B+tree's own `lowerBound`, written plainly).
+    static func lowerBound<Value>(_ model: [(key: Key, value: Value)], _ key: Key) -> Int {
         var low = 0
         var high = model.count
         while low < high {

@@ -26,16 +26,6 @@ import Testing
         }
     }
 
-    static func lowerBound(_ model: Model, _ key: Key) -> Int {
-        var low = 0
-        var high = model.count
-        while low < high {
-            let middle = (low + high) / 2
-            if model[middle].key < key { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
     /// The map's children as (key, value) pairs, for comparing with a model.
     static func pairs(_ elements: some Sequence<ChildMap.Element>) -> [String] {
         elements.map { element in
@@ -83,7 +73,7 @@ import Testing
                 let context = "seed \(seed) step \(step)"
                 let growing = step < steps / 2
                 let key = Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
-                let index = Self.lowerBound(model, key)
+                let index = ChildMapModelTests.lowerBound(model, key)
                 let isPresent = index < model.count && model[index].key == key
                 let removes = Double.random(in: 0..<1, using: &random) < (growing ? 0.25 : 0.8)
                 let number = Double(step) + 0.5

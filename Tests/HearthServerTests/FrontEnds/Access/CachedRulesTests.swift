@@ -15,15 +15,6 @@ import Testing
 /// locked lookup (`rules(_:)`) after every change to any namespace's rules, and never read again while none
 /// changed.
 @Suite struct CachedRulesTests {
-    private static func withAccess(_ body: (AccessControl) async throws -> Void) async throws {
-        var configuration = NodeConfiguration()
-        configuration.dataDirectory = try TemporaryDirectory().path
-        configuration.fsync = .off
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
-        let database = try await Database.open(configuration: configuration, log: Log(level: .critical))
-        try await body(AccessControl(database: database, authenticator: Authenticator(), defaultRules: .open))
-    }
-
     /// Drops `namespace`'s stored rules, so the default applies again.
     private static func remove(_ namespace: String, from access: AccessControl) async throws {
         let mutation = Mutation.set(AccessControl.rulesPath(namespace), WriteValue(node: .empty))
@@ -33,7 +24,7 @@ import Testing
     /// A cache answers what the lock answers, before and after its namespace's rules are installed, replaced,
     /// installed again unchanged and removed, and after another namespace's change.
     @Test func aCacheFollowsEveryChange() async throws {
-        try await Self.withAccess { access in
+        try await AccessControl.withFreshDatabase { access in
             var cache: CachedRules?
             #expect(access.rules("default", cachedIn: &cache) === access.defaultRules)
             try await access.install(#"{"rules": {".write": false}}"#, namespace: "default")
@@ -57,7 +48,7 @@ import Testing
     /// While no rules change, a cache answers from what it holds, without the lock: an entry planted in it (one
     /// the node never had) is what comes back, until a change makes the cache read the rules again.
     @Test func anUnchangedVersionIsReadFromTheCache() async throws {
-        try await Self.withAccess { access in
+        try await AccessControl.withFreshDatabase { access in
             var cache: CachedRules?
             _ = access.rules("default", cachedIn: &cache)
             let planted = InstalledRules.closed
@@ -70,7 +61,7 @@ import Testing
 
     /// A cache filled for one namespace is not taken for another's rules.
     @Test func aCacheIsForItsNamespace() async throws {
-        try await Self.withAccess { access in
+        try await AccessControl.withFreshDatabase { access in
             try await access.install(#"{"rules": {".write": false}}"#, namespace: "a")
             var cache: CachedRules?
             #expect(access.rules("a", cachedIn: &cache) === access.rules("a"))
@@ -82,7 +73,7 @@ import Testing
     /// Differential: over a seeded run of installs, replacements and removals across three namespaces, each
     /// namespace's cache gives the same rules as the locked lookup after every step.
     @Test func seededChangesAgreeWithTheLockedLookup() async throws {
-        try await Self.withAccess { access in
+        try await AccessControl.withFreshDatabase { access in
             var random = SeededRandom(seed: 33)
             let namespaces = ["a", "b", "c"]
             let texts = [

@@ -16,15 +16,6 @@ import Testing
 /// A write check reads the stored data only when the rules can see it: under open rules, or for an administrator,
 /// the write never waits for the read view's lock; rules that read `data` still see exactly what is stored.
 @Suite struct WriteCheckDataTests {
-    private static func withAccess(_ body: (AccessControl) async throws -> Void) async throws {
-        var configuration = NodeConfiguration()
-        configuration.dataDirectory = try TemporaryDirectory().path
-        configuration.fsync = .off
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
-        let database = try await Database.open(configuration: configuration, log: Log(level: .critical))
-        try await body(AccessControl(database: database, authenticator: Authenticator(), defaultRules: .open))
-    }
-
     /// Checks a set of `/posts/p1/title` as `identity`, against `stored`; returns the verdict and how often the
     /// check asked for the data.
     private static func check(_ access: AccessControl, as identity: AuthIdentity, stored: Node) throws
@@ -42,7 +33,7 @@ import Testing
     }
 
     @Test func openRulesAndAdministratorsNeverReadTheData() async throws {
-        try await Self.withAccess { access in
+        try await AccessControl.withFreshDatabase { access in
             let anonymous = try Self.check(access, as: .anonymous, stored: .empty)
             #expect(anonymous.allowed && anonymous.reads == 0)
             let admin = try Self.check(access, as: .admin, stored: .empty)
@@ -51,7 +42,7 @@ import Testing
     }
 
     @Test func rulesThatReadDataSeeWhatIsStored() async throws {
-        try await Self.withAccess { access in
+        try await AccessControl.withFreshDatabase { access in
             try await access.install(
                 #"{"rules": {"posts": {"$post": {".write": "!data.exists()"}}}}"#, namespace: "default")
             let existing = Node.empty.setting(Node(.string("Old")), at: try Path(validating: "/posts/p1/title"))
