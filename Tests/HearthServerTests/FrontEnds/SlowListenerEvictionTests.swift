@@ -36,7 +36,13 @@ import Testing
                 var delivered = 0
                 func writeOne() throws {
                     _ = try writer.request("PUT", "/feed/i\(delivered).json", body: "\"\(chunk)\"")
-                    while try reader.readEvent().event != "put" {}
+                    // Bounded: keep-alives alone must not hold the test forever on a machine too loaded to deliver.
+                    let deadline = ContinuousClock.now + .seconds(120)
+                    while try reader.readEvent().event != "put" {
+                        guard ContinuousClock.now < deadline else {
+                            throw TestClientError(description: "write \(delivered)'s event did not come in 120 s")
+                        }
+                    }
                     delivered += 1
                 }
                 // Writes until both stalled listeners are gone (the soft limit has no grace here).
