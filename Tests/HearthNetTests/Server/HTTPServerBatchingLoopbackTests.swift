@@ -15,24 +15,27 @@ private struct BatchingHandler: HTTPRequestHandler {
 
     func handle(_ request: HTTPRequest) async -> HTTPReply {
         self.handOffs.append([request.path])
-        return Self.answer(request)
+        return HTTPServerBatchingLoopbackTests.answer(request)
     }
 
     func handle(batch requests: [HTTPRequest]) async -> [HTTPReply] {
         self.handOffs.append(requests.map(\.path))
-        return requests.map(Self.answer)
+        return requests.map(HTTPServerBatchingLoopbackTests.answer)
     }
 
-    private static func answer(_ request: HTTPRequest) -> HTTPReply {
-        .response(HTTPResponse(status: 200, body: Array("\(request.method) \(request.path)".utf8)))
-    }
 }
 
 /// Pipelined requests read together go to the application in one hand-off while it lets them share a batch, and
 /// their answers leave in request order; what cannot join a batch (a request that closes the connection, an error,
 /// a body not yet read) waits for the batch ahead of it to be answered.
 @Suite(.serialized) struct HTTPServerBatchingLoopbackTests {
-    private static func put(_ path: String, close: Bool = false) -> String {
+    /// Every test handler's answer: the request's method and path, so the client can tell the answers apart.
+    static func answer(_ request: HTTPRequest) -> HTTPReply {
+        .response(HTTPResponse(status: 200, body: Array("\(request.method) \(request.path)".utf8)))
+    }
+
+    /// A pipelinable PUT of a two-byte body, closing the connection if `close`.
+    static func put(_ path: String, close: Bool = false) -> String {
         "PUT \(path) HTTP/1.1\r\nHost: h\r\n\(close ? "Connection: close\r\n" : "")Content-Length: 2\r\n\r\nhi"
     }
 

@@ -17,30 +17,26 @@ private struct CountingHandler: HTTPRequestHandler {
 
     func handle(_ request: HTTPRequest) async -> HTTPReply {
         self.note(request)
-        return Self.answer(request)
+        return Pipelined.answer(request)
     }
 
     func handle(batch requests: [HTTPRequest]) async -> [HTTPReply] {
         requests.forEach(self.note)
-        return requests.map(Self.answer)
+        return requests.map(Pipelined.answer)
     }
 
     private func note(_ request: HTTPRequest) {
         self.handedOver.append("\(request.path) \(request.sharesBatches.map(String.init) ?? "nil")")
     }
 
-    private static func answer(_ request: HTTPRequest) -> HTTPReply {
-        .response(HTTPResponse(status: 200, body: Array("\(request.method) \(request.path)".utf8)))
-    }
 }
 
 /// The server asks the application once per request whether it shares batches, and every later step (the batch,
 /// the read-ahead behind it, the application's own handling) goes by that one answer, which the request carries.
-@Suite(.serialized) struct HTTPServerSharesBatchesOnceLoopbackTests {
-    private static func put(_ path: String, close: Bool = false) -> String {
-        "PUT \(path) HTTP/1.1\r\nHost: h\r\n\(close ? "Connection: close\r\n" : "")Content-Length: 2\r\n\r\nhi"
-    }
+/// The batching tests' requests, pipelined the same way here.
+private typealias Pipelined = HTTPServerBatchingLoopbackTests
 
+@Suite(.serialized) struct HTTPServerSharesBatchesOnceLoopbackTests {
     /// Pipelined PUTs, a GET between them and a PUT after the answers: each request is asked about once, each
     /// handed over with the answer it got, and all are answered in order as before.
     @Test func eachRequestIsAskedOnceAndCarriesTheAnswer() async throws {
@@ -49,9 +45,10 @@ private struct CountingHandler: HTTPRequestHandler {
             let bodies = try await onDedicatedThread {
                 let client = try HTTPTestClient(port: port)
                 try client.send(
-                    Self.put("/1") + Self.put("/2") + "GET /3 HTTP/1.1\r\nHost: h\r\n\r\n" + Self.put("/4"))
+                    Pipelined.put("/1") + Pipelined.put("/2") + "GET /3 HTTP/1.1\r\nHost: h\r\n\r\n"
+                        + Pipelined.put("/4"))
                 var bodies = try (0..<4).map { _ in try client.readResponse().text }
-                try client.send(Self.put("/5", close: true))
+                try client.send(Pipelined.put("/5", close: true))
                 bodies.append(try client.readResponse().text)
                 return bodies
             }
