@@ -11,40 +11,6 @@ import HearthCore
 /// first. A shard may also jump ahead by a snapshot instead of entries (`CommitFeed+Restore.swift`). A pure value:
 /// the read view runs it under its lock; tests run it directly.
 struct CommitFeed {
-    /// A change the read view applies at once; the view adds `increments` to its own values. When `restored` is set,
-    /// the update instead replaces those shards' parts of every namespace (`namespace` and `parts` are empty).
-    struct Update {
-        var namespace: String
-        /// The mutations as the change's entries carried them: one write's (one part, in applying order), or the
-        /// shown parts of a transaction with the spine parts restored beside them, which `mutations` joins.
-        var parts: [[ResolvedMutation]]
-        /// For a transaction, its whole values at the spine paths it sets when its leader attached them (empty
-        /// otherwise), and the mark that `parts` are joined (`CommitFeed.merge`); nil for one write.
-        var spineValues: [Path: Node]? = nil
-        /// The bare increments' deltas by path; left empty when `subtrees` go with the change (the view then puts
-        /// those in place and never reads these).
-        var increments: [Path: LeafValue]
-        var restored: RestoredParts? = nil
-        /// The shards' subtrees as the change left them (`ShardChange.subtrees`), set when the change is shown in
-        /// its shards' order: every earlier entry of each of its shards is shown, no later one arrived, and no
-        /// snapshot waits. The view then puts the nodes in place instead of applying `mutations`, and `mutations`
-        /// hold the values the shards resolved, which are the view's own; a subtree without its node (a later entry
-        /// of its shard's loop turn carries it) has the view apply `mutations` unless that later entry supersedes
-        /// it in the same batch. Nil otherwise (and for spine writes).
-        var subtrees: [ShardSubtree]? = nil
-
-        /// The mutations in the order they apply: one write's as they are; a transaction's parts joined and ordered
-        /// on each use (`CommitFeed.merge`), so the view asks for them only when it applies them itself, or a query
-        /// index or a listener needs them (a star shown in its shards' order that nobody hears is never sorted).
-        var mutations: [ResolvedMutation] {
-            guard let spineValues else { return self.parts.first ?? [] }
-            return CommitFeed.merge(self.parts, spineValues: spineValues)
-        }
-
-        /// Every path the change writes, in no particular order, read from the parts where they lie.
-        var paths: some Collection<Path> { self.parts.lazy.joined().map(\.path) }
-    }
-
     /// Shards' states from snapshots, to put in place of their parts of the view.
     struct RestoredParts {
         /// Per restored shard, its trees by namespace.
@@ -262,6 +228,12 @@ struct CommitFeed {
                 decision: Self.decision(of: arrivals[position]))
             self.finishBookkeeping(transaction, shard: participant)
         }
+        // Every part carrying its subtrees (a star's usual case): the update reads them from the entries where they
+        // lie (`Update.init(shown:namespace:)`), none of their fields copied into it.
+        if let (namespace, haveNodes) = Self.namespaceIfEveryPartCarriesSubtrees(arrivals) {
+            updates.append(Update(shown: arrivals, namespace: namespace, haveNodes: haveNodes))
+            return true
+        }
         // Each part's fields in participant order, read in place (a local function: passed on, it allocates no
         // context).
         func forEachPart(_ body: (PartFields) -> Void) {
@@ -297,6 +269,23 @@ struct CommitFeed {
     private static func committedTransaction(_ applied: ShardApplied) -> (TransactionID, [Int])? {
         guard case .finished(let transaction, _, let part?) = applied.effect else { return nil }
         return (transaction, part.participants)
+    }
+
+    /// The namespace of a transaction's committed parts `arrivals` when every one of them carries its shard's
+    /// subtrees, and whether every such subtree has its node; nil otherwise. Read in place: nothing but the
+    /// namespace is copied.
+    private static func namespaceIfEveryPartCarriesSubtrees(_ arrivals: ArraySlice<ShardApplied>) -> (
+        namespace: String, haveNodes: Bool
+    )? {
+        var namespace: String?
+        var haveNodes = true
+        for position in arrivals.indices {
+            guard case .finished(_, _, let part?) = arrivals[position].effect, let subtrees = part.change.subtrees
+            else { return nil }
+            if namespace == nil { namespace = part.change.namespace }
+            if haveNodes, subtrees.contains(where: { $0.node == nil }) { haveNodes = false }
+        }
+        return namespace.map { ($0, haveNodes) }
     }
 
     /// Whether none of the parts `forEachPart` visits carries subtrees.

@@ -117,8 +117,9 @@ struct ViewState {
     /// `captureTurn` named, which has arrived (in a batch shown wholly at once, `apply(_:registry:carriesTurns:)`,
     /// it is then a later update of the same batch): what `isSuperseded` tells, without a look-up.
     private func isSupersededInTurn(_ update: CommitFeed.Update) -> Bool {
-        guard let subtrees = update.subtrees else { return false }
-        return subtrees.allSatisfy { subtree in
+        guard update.carriesSubtrees else { return false }
+        guard !update.subtreesHaveNodes else { return true }
+        return update.allSubtrees { subtree in
             guard subtree.node == nil else { return true }
             guard let (shard, index) = subtree.supersededBy else { return false }
             return index <= self.feed.received[shard]
@@ -193,13 +194,13 @@ struct ViewState {
         // In applying order, asked for only when needed: to apply them, for the query indexes they touch, or for
         // the listeners (`Update.mutations` sorts a transaction's).
         var mutations: [ResolvedMutation]?
-        if let subtrees = update.subtrees {
-            if !(isSuperseded && indexed.isEmpty), subtrees.contains(where: { $0.node == nil }) {
+        if update.carriesSubtrees {
+            if !(isSuperseded && indexed.isEmpty), !update.subtreesHaveNodes {
                 let ordered = update.mutations
                 for mutation in ordered { mutation.apply(to: &root) }
                 mutations = ordered
             }
-            for subtree in subtrees {
+            update.forEachSubtree { subtree in
                 if let node = subtree.node { root.set(node, at: subtree.path) }
             }
         } else {

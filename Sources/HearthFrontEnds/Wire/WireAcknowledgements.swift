@@ -134,12 +134,13 @@ final class WireAcknowledgements: Sendable {
             (due, waiters) = self.state.withLock { state in
                 let due = state.takeFirstAnswered()
                 var waiters: [CheckedContinuation<Void, Never>] = []
-                if state.unanswered < Self.maximumUnanswered {
+                if state.unanswered < Self.maximumUnanswered, !state.roomWaiters.isEmpty {
                     swap(&waiters, &state.roomWaiters)
                 }
                 guard due == nil else { return (due, waiters) }
                 state.isSending = false
-                guard state.unanswered == 0 else { return (due, waiters) }
+                // Joined only when a barrier waits: an answer with nobody waiting makes no list.
+                guard state.unanswered == 0, !state.waiters.isEmpty else { return (due, waiters) }
                 defer { state.waiters = [] }
                 return (due, waiters + state.waiters)
             }

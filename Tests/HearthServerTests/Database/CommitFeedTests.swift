@@ -270,8 +270,11 @@ import Testing
     /// A transaction whose parts arrive together is shown at once (read in place from the batch) with the update the
     /// queued path builds when its parts arrive one by one: the same parts in participant order, spine values,
     /// subtrees (joined only when every part carries its own) and increments (only when the subtrees do not go
-    /// along), and the feed tells the view whether the subtrees went along.
-    @Test func aTransactionShownAtOnceMakesTheUpdateTheQueuedPathMakes() throws {
+    /// along), and the feed tells the view whether the subtrees went along. Every part carrying its subtrees, the
+    /// update reads them from the entries (`Update.init(shown:namespace:)`), in participant order whatever order
+    /// the parts arrived in, and reads each subtree and path in place as it would from the joined lists.
+    @Test(arguments: [false, true])
+    func aTransactionShownAtOnceMakesTheUpdateTheQueuedPathMakes(arrivingReversed: Bool) throws {
         let spine = Fixture.path("posts")
         let whole = try Fixture.node(#"{"pA":{"n":1},"pB":{"n":2}}"#)
         let cases: [(first: [ShardSubtree]?, second: [ShardSubtree]?)] = [
@@ -294,7 +297,7 @@ import Testing
             ]
             var atOnce = CommitFeed(appliedIndex: [0, 0])
             var shown: [CommitFeed.Update] = []
-            let kept = atOnce.receive(runs: [parts], into: &shown)
+            let kept = atOnce.receive(runs: [arrivingReversed ? Array(parts.reversed()) : parts], into: &shown)
             var queued = CommitFeed(appliedIndex: [0, 0])
             var oneByOne: [CommitFeed.Update] = []
             _ = queued.receive(runs: [[parts[1]], [parts[0]]], into: &oneByOne)
@@ -306,6 +309,18 @@ import Testing
             #expect(atOnce.isQuiescent && queued.isQuiescent)
             #expect(atOnce.appliedIndex == queued.appliedIndex)
             #expect(atOnce.decisions == queued.decisions)
+            if let update = shown.first {
+                var visited: [String] = []
+                update.forEachSubtree { visited.append("\($0.path.slashless)=\(String(describing: $0.node))") }
+                let joined = (update.subtrees ?? []).map { "\($0.path.slashless)=\(String(describing: $0.node))" }
+                #expect(visited.sorted() == joined.sorted())
+                #expect(update.carriesSubtrees == (update.subtrees != nil))
+                let haveNodes = (update.subtrees ?? []).allSatisfy { $0.node != nil }
+                #expect(update.subtreesHaveNodes == haveNodes)
+                #expect(update.allSubtrees { $0.node != nil } == haveNodes)
+                #expect(Set(update.paths.map(\.slashless)) == Set(update.parts.joined().map(\.path.slashless)))
+                #expect(update.mutations == CommitFeed.merge(update.parts, spineValues: update.spineValues ?? [:]))
+            }
         }
     }
 }
