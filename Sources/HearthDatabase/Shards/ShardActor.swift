@@ -420,34 +420,51 @@ public actor ShardActor {
         var resolvedParts: [[ResolvedMutation]] = []
         resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
-        // Each participant's machine is reached directly, not through a closure (`withMachine`): a part read out of
-        // `parts` inside a closure was copied first (its write's arrays and origin retained, then released).
-        for index in parts.indices {
-            let shard = shards[participants[index]]
-            shard.requireExecutor()
-            try shard.requireLeadership()
-            switch shard.machine.resolvingToCommit(transaction, parts[index]) {
-            case nil: return .obstructed
-            case .success(let mutations)?: resolvedParts.append(mutations)
-            case .failure(let error)?: overflow = overflow ?? error
+        // Each part is read where the array's buffer holds it: the array's subscript copied the entry out whole (its
+        // write's arrays and origin retained, then released) for each step that reads it.
+        return try parts.withUnsafeBufferPointer { entries throws -> CommitTogetherOutcome in
+            // Each participant's machine is reached where the shard stores it (`resolvingToCommit(_:_:on:)`, and
+            // `commit` as a mutation of it), not through `withMachine`, whose closure copied each part it read.
+            for index in entries.indices {
+                let shard = shards[participants[index]]
+                shard.requireExecutor()
+                try shard.requireLeadership()
+                switch Self.resolvingToCommit(transaction, entries[index], on: &shard.machine) {
+                case nil: return .obstructed
+                case .success(let mutations)?: resolvedParts.append(mutations)
+                case .failure(let error)?: overflow = overflow ?? error
+                }
             }
-        }
-        if let overflow { throw overflow }
-        var applied: [ShardApplied] = []
-        applied.reserveCapacity(parts.count)
-        for index in parts.indices {
-            var part = shards[participants[index]].machine.commit(parts[index], resolved: resolvedParts[index])
-            // The transaction's spine values travel with the last part (none for a write below the spine).
-            if !spineValues.isEmpty, index == parts.count - 1,
-                case .finished(let id, let decision, var committed?) = part.effect
-            {
-                committed.spineValues = spineValues
-                part.effect = .finished(id, decision: decision, committed: committed)
+            if let overflow { throw overflow }
+            var applied: [ShardApplied] = []
+            applied.reserveCapacity(parts.count)
+            for index in entries.indices {
+                applied.append(
+                    shards[participants[index]].machine.commit(entries[index], resolved: resolvedParts[index]))
             }
-            applied.append(part)
+            // The transaction's spine values travel with the last part (none for a write below the spine), set where
+            // the array holds it (a part held in a variable of its own was copied into the array).
+            if !spineValues.isEmpty, !applied.isEmpty { Self.attach(spineValues, to: &applied[applied.count - 1]) }
+            // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
+            return .committed(self.log.appendTogether(parts, applied: consume applied), resolvedParts)
         }
-        // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
-        return .committed(self.log.appendTogether(parts, applied: consume applied), resolvedParts)
+    }
+
+    /// `ShardStateMachine.resolvingToCommit(_:_:)` on `machine` where it is stored: through `inout` the query reads
+    /// the machine in place, where read as a value (`shard.machine.resolvingToCommit`) the whole machine was copied
+    /// first (every dictionary in it retained, then released).
+    private static func resolvingToCommit(
+        _ transaction: TransactionID, _ part: borrowing ShardEntry, on machine: inout ShardStateMachine
+    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
+        machine.resolvingToCommit(transaction, part)
+    }
+
+    /// Sets the spine values of a committed part's transaction (`ShardTransactionPart.spineValues`); leaves any other
+    /// effect as it is.
+    private static func attach(_ spineValues: [Path: Node], to part: inout ShardApplied) {
+        guard case .finished(let id, let decision, var committed?) = part.effect else { return }
+        committed.spineValues = spineValues
+        part.effect = .finished(id, decision: decision, committed: committed)
     }
 
     /// Runs `body` on the machine where it is stored: a query made on `self.machine` read as a value copies the

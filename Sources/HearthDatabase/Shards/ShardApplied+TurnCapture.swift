@@ -2,15 +2,20 @@ import HearthCore
 
 /// Taking the subtrees of the entries one turn of the write loop appended once, at the turn's end.
 extension ShardApplied {
-    /// A shard's tree of one namespace.
-    private struct TreeKey: Hashable {
+    /// A shard's tree of one namespace that the turn's entries touched, as the capture meets it (later entries first).
+    private struct TouchedTree {
         var shard: Int
         var namespace: String
+        /// The tree as it stands at the turn's end, read when the first of its subtrees is taken.
+        var root: Node?
+        /// The paths of the spine writes met so far in it (later in the turn).
+        var spineWrites: [Path] = []
     }
 
-    /// One subtree at the shard depth of a shard's tree.
+    /// One subtree at the shard depth of a touched tree, named by the tree's place among the turn's touched trees:
+    /// hashed without the namespace's string.
     private struct SubtreeKey: Hashable {
-        var tree: TreeKey
+        var tree: Int
         var path: Path
     }
 
@@ -25,52 +30,61 @@ extension ShardApplied {
     /// So a subtree written many times in a turn is shared with the read view once, and the shard, which edited it
     /// in place all turn, copies its path once, at its next write.
     /// - Parameter tree: a shard's tree of a namespace as it stands at the turn's end.
-    /// - Complexity: one hash insertion per touched subtree and one node lookup per distinct subtree.
+    /// - Complexity: one hash insertion per touched subtree, one node lookup per distinct subtree, and a scan of the
+    ///   turn's few touched trees per entry.
     static func captureTurn(_ entries: inout [ShardApplied], tree: (_ shard: Int, _ namespace: String) -> Node) {
         // The subtrees taken so far (by later entries of the turn), with the index of the entry that took each. Sized
         // for a subtree per entry, the common case, so it is not grown again and again as a turn fills it.
         var taken = [SubtreeKey: UInt64](minimumCapacity: entries.count)
-        /// The paths of the spine writes met so far (later in the turn), by tree.
-        var spineWrites: [TreeKey: [Path]] = [:]
-        /// The roots read so far: a turn touches a few trees (a shard's of a namespace), looked up without a hash.
-        var trees: [(key: TreeKey, root: Node)] = []
+        // The trees touched so far: a turn touches a few (a shard's of a namespace), found without a hash.
+        var trees: [TouchedTree] = []
         for entry in entries.indices.reversed() {
             let (shard, taker) = (entries[entry].shard, entries[entry].index)
             entries[entry].withChange { change in
-                let key = TreeKey(shard: shard, namespace: change.namespace)
+                let touched = Self.place(of: shard, change.namespace, in: &trees)
                 // Taken out of the change, so it is held once and its subtrees are filled in in place.
                 guard var subtrees = change.subtrees.take() else {
-                    spineWrites[key, default: []] += change.mutations.map(\.path)
+                    trees[touched].spineWrites += change.mutations.map(\.path)
                     return
                 }
-                // A turn rarely writes the spine: then no lookup of its writes is made.
-                let spinePaths = spineWrites.isEmpty ? nil : spineWrites[key]
                 for index in subtrees.indices {
-                    let path = subtrees[index].path
-                    let isOverwritten = spinePaths?.contains { written in
-                        written.contains(path) || path.contains(written)
-                    }
-                    if isOverwritten == true {
-                        subtrees[index].node = nil
-                        continue
-                    }
-                    if let carrier = Self.claim(&taken[SubtreeKey(tree: key, path: path)], for: taker) {
-                        subtrees[index].node = nil
-                        subtrees[index].supersededBy = (shard, carrier)
-                        continue
-                    }
-                    let root: Node
-                    if let known = trees.first(where: { $0.key == key }) {
-                        root = known.root
-                    } else {
-                        root = tree(shard, change.namespace)
-                        trees.append((key, root))
-                    }
-                    subtrees[index].node = root.node(at: path)
+                    Self.capture(
+                        &subtrees[index], by: taker, of: &trees[touched], place: touched, taken: &taken, tree: tree)
                 }
                 change.subtrees = subtrees
             }
         }
+    }
+
+    /// Where the tree of `namespace` in `shard` is among `trees`, added at the end when it is not there yet.
+    private static func place(of shard: Int, _ namespace: String, in trees: inout [TouchedTree]) -> Int {
+        if let known = trees.firstIndex(where: { $0.shard == shard && $0.namespace == namespace }) { return known }
+        trees.append(TouchedTree(shard: shard, namespace: namespace))
+        return trees.count - 1
+    }
+
+    /// Fills in `subtree` of the entry `taker` of a touched tree (at `place` among the turn's): without a node when a
+    /// later spine write of the turn wrote over it or a later entry took it (then naming that entry), else with the
+    /// tree's node there at the turn's end, taken now.
+    private static func capture(
+        _ subtree: inout ShardSubtree, by taker: UInt64, of touched: inout TouchedTree, place: Int,
+        taken: inout [SubtreeKey: UInt64], tree: (_ shard: Int, _ namespace: String) -> Node
+    ) {
+        // A turn rarely writes the spine: then no path is compared.
+        if !touched.spineWrites.isEmpty,
+            touched.spineWrites.contains(where: { $0.contains(subtree.path) || subtree.path.contains($0) })
+        {
+            subtree.node = nil
+            return
+        }
+        if let carrier = Self.claim(&taken[SubtreeKey(tree: place, path: subtree.path)], for: taker) {
+            subtree.node = nil
+            subtree.supersededBy = (touched.shard, carrier)
+            return
+        }
+        let root = touched.root ?? tree(touched.shard, touched.namespace)
+        touched.root = root
+        subtree.node = root.node(at: subtree.path)
     }
 
     /// The entry that took a subtree already (`slot` is its place in the turn's taken subtrees), or nil when none did

@@ -33,12 +33,16 @@ extension ShardStateMachine {
         if self.isLocked(namespace: write.namespace, mutations: write.mutations, reads: reads, except: nil) {
             return .blocked
         }
-        if self.landsBelowSpineLeaf(write) || self.lacksSpinePriority(write) { return .needsAllShards }
+        // The write's tree, looked up once for every step below (each lookup hashed the namespace again).
+        let tree = self.trees[write.namespace] ?? .empty
+        if self.landsBelowSpineLeaf(write, in: tree) || self.lacksSpinePriority(write, in: tree) {
+            return .needsAllShards
+        }
         for condition in conditions {
-            let current = self.node(namespace: write.namespace, at: condition.path)
+            let current = tree.node(at: condition.path)
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
-        switch self.resolving(write) {
+        switch self.resolving(write, in: tree) {
         case .success(let resolved): return self.append(.write(write), resolved: resolved)
         case .failure(let error): return .unrepresentable(error)
         }
@@ -78,12 +82,13 @@ extension ShardStateMachine {
         {
             return .blocked
         }
-        if commit, let part, self.landsBelowSpineLeaf(part.write) || self.lacksSpinePriority(part.write) {
-            return .needsAllShards
-        }
         var resolved: [ResolvedMutation]?
         if commit, let part {
-            switch self.resolving(part.write) {
+            let tree = self.trees[part.write.namespace] ?? .empty
+            if self.landsBelowSpineLeaf(part.write, in: tree) || self.lacksSpinePriority(part.write, in: tree) {
+                return .needsAllShards
+            }
+            switch self.resolving(part.write, in: tree) {
             case .success(let mutations): resolved = mutations
             case .failure(let error): return .unrepresentable(error)
             }
@@ -107,13 +112,22 @@ extension ShardStateMachine {
     /// shard).
     /// Borrowing: the part is read where it is held (the write loop's part is its log entry's), not copied out.
     public func obstacleToCommit(_ transaction: TransactionID, _ part: borrowing ShardIntent) -> ShardDecision? {
+        self.obstacleToCommit(transaction, part, in: self.trees[part.write.namespace] ?? .empty)
+    }
+
+    /// `obstacleToCommit(_:_:)` with the part's tree (its namespace's) already looked up.
+    private func obstacleToCommit(
+        _ transaction: TransactionID, _ part: borrowing ShardIntent, in tree: borrowing Node
+    ) -> ShardDecision? {
         if self.hasApplied(part.write) { return .duplicate }
         if self.isLocked(
             namespace: part.write.namespace, mutations: part.write.mutations, reads: part.guards, except: transaction)
         {
             return .blocked
         }
-        if self.landsBelowSpineLeaf(part.write) || self.lacksSpinePriority(part.write) { return .needsAllShards }
+        if self.landsBelowSpineLeaf(part.write, in: tree) || self.lacksSpinePriority(part.write, in: tree) {
+            return .needsAllShards
+        }
         return nil
     }
 
@@ -123,8 +137,10 @@ extension ShardStateMachine {
     public func resolvingToCommit(
         _ transaction: TransactionID, _ part: borrowing ShardIntent
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
-        guard self.obstacleToCommit(transaction, part) == nil else { return nil }
-        return self.resolving(part.write)
+        // The part's tree, looked up once for both steps (each lookup hashed the namespace again).
+        let tree = self.trees[part.write.namespace] ?? .empty
+        guard self.obstacleToCommit(transaction, part, in: tree) == nil else { return nil }
+        return self.resolving(part.write, in: tree)
     }
 
     /// `resolvingToCommit(_:_:)` for a part held as the entry it is logged as, which must be `ShardEntry.commit` of
@@ -182,7 +198,13 @@ extension ShardStateMachine {
     /// once, before it appends, and hands the result to the apply (`applyNext(_:resolved:)`).
     /// - Complexity: one lookup from the root for each mutation holding server values.
     public func resolving(_ write: borrowing ShardWrite) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
-        let tree = self.trees[write.namespace] ?? .empty
+        self.resolving(write, in: self.trees[write.namespace] ?? .empty)
+    }
+
+    /// `resolving(_:)` against `tree`, the write's namespace's tree as this machine holds it.
+    private func resolving(
+        _ write: borrowing ShardWrite, in tree: borrowing Node
+    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         let resolved = Mutation.resolving(write.mutations, in: tree, now: write.now)
         guard case .success = resolved, !self.intents.isEmpty else { return resolved }
         for mutation in write.mutations {
@@ -227,38 +249,49 @@ extension ShardStateMachine {
     /// all-shard rerun of such a write does).
     /// - Complexity: one child lookup per spine level above each mutation, none for a mutation whose spine nodes the
     ///   one before it checked already (a star's two paths in one post).
-    func landsBelowSpineLeaf(_ write: borrowing ShardWrite) -> Bool {
-        guard let tree = self.trees[write.namespace] else { return false }
+    /// - Parameter tree: the write's namespace's tree as this machine holds it (looked up once by the caller).
+    func landsBelowSpineLeaf(_ write: borrowing ShardWrite, in tree: borrowing Node) -> Bool {
         // The spine nodes are walked first and whether the mutation adds data asked only at a leaf found there
         // (spine leaves are rare): asking first copied every mutation out whole (its path and every part of its
         // value retained, then released) around the call into its value.
         // The keys of the last path whose spine nodes were walked without finding a leaf, and how many of them
         // name those nodes.
         var clear: (keys: [Key], count: Int)?
-        for index in write.mutations.indices {
-            let keys = write.mutations[index].path.keys
-            let levels = min(self.spineDepth, keys.count)
-            // The spine nodes walked are those at the first `levels` prefixes of the path.
-            let spine = max(levels - 1, 0)
-            if levels > 0, let last = clear, Self.samePrefix(last.keys, keys, count: spine, of: last.count) {
-                continue
-            }
-            clear = levels > 0 ? (keys, spine) : nil
-            var node = tree
-            for depth in 0..<levels {
-                if node.isLeaf {
-                    if write.mutations[index].addsData(), !Self.clears(write, pathOf: keys.prefix(depth)) {
-                        return true
-                    }
-                    clear = nil
-                    break
+        // Each mutation is read where the array's buffer holds it: the array's subscript copied it out whole.
+        return write.mutations.withUnsafeBufferPointer { mutations in
+            for index in mutations.indices {
+                let keys = mutations[index].path.keys
+                let levels = min(self.spineDepth, keys.count)
+                // The spine nodes walked are those at the first `levels` prefixes of the path.
+                let spine = max(levels - 1, 0)
+                if levels > 0, let last = clear, Self.samePrefix(last.keys, keys, count: spine, of: last.count) {
+                    continue
                 }
-                guard depth + 1 < levels else { break }
-                node = node.child(keys[depth])
-                if node.isEmpty { break }
+                guard let depth = Self.spineLeafDepth(in: tree, along: keys, levels: levels) else {
+                    clear = levels > 0 ? (keys, spine) : nil
+                    continue
+                }
+                if mutations[index].addsData(), !Self.clears(write, pathOf: keys.prefix(depth)) { return true }
+                clear = nil
             }
+            return false
         }
-        return false
+    }
+
+    /// How many keys of `keys` lead from `tree` to the first leaf among its first `levels` nodes on their way (the
+    /// spine nodes of the path, the root first); nil when none of them is a leaf.
+    /// Borrowing: the root is read where the machine holds it, and only the nodes below it are copied out.
+    private static func spineLeafDepth(in tree: borrowing Node, along keys: borrowing [Key], levels: Int) -> Int? {
+        guard levels > 0 else { return nil }
+        if tree.isLeaf { return 0 }
+        guard levels > 1 else { return nil }
+        var node = tree.child(keys[0])
+        for depth in 1..<levels {
+            if node.isLeaf { return depth }
+            guard depth + 1 < levels, !node.isEmpty else { return nil }
+            node = node.child(keys[depth])
+        }
+        return nil
     }
 
     /// Whether the first `count` keys of `keys` are the first `lastCount` keys of `last` (so as many, and equal),

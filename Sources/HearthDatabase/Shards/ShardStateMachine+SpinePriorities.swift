@@ -12,9 +12,9 @@ import HearthWire
 extension ShardStateMachine {
     /// True when a mutation that adds data would create, in this shard, a spine node that may carry a priority in
     /// other shards, unless the write itself defines that node (a set at or above it) or its priority.
-    func lacksSpinePriority(_ write: ShardWrite) -> Bool {
+    /// - Parameter tree: the write's namespace's tree as this machine holds it (looked up once by the caller).
+    func lacksSpinePriority(_ write: borrowing ShardWrite, in tree: borrowing Node) -> Bool {
         guard let marked = self.spinePriorities[write.namespace], !marked.isEmpty else { return false }
-        let tree = self.trees[write.namespace] ?? .empty
         for mutation in write.mutations where mutation.addsData() {
             for depth in 0..<min(self.spineDepth, mutation.path.count) {
                 let ancestor = Path(keys: Array(mutation.path.keys.prefix(depth)))

@@ -85,7 +85,8 @@ import Testing
             }
             let write = ShardWrite(namespace: "default", mutations: mutations, now: 0)
             #expect(
-                machine.landsBelowSpineLeaf(write) == Self.reference(machine, write),
+                machine.landsBelowSpineLeaf(write, in: machine.trees[write.namespace] ?? .empty)
+                    == Self.reference(machine, write),
                 "spine depth \(spineDepth), tree \(machine.trees), mutations \(mutations.map(\.path))")
         }
     }
