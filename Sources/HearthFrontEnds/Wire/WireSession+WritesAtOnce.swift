@@ -37,7 +37,8 @@ extension WireSession {
                 ($0, access.rules(self.namespace, cachedIn: &scratch.rules))
             }
         }
-        switch decoded {
+        // Consumed, so the write is moved into `write`, not copied (and the decoded one destroyed after).
+        switch consume decoded {
         case nil:
             return false
         case (.success(let decoded), let inForce)?:
@@ -62,7 +63,9 @@ extension WireSession {
             // The one-write form: the answering thread hands the answer on without an array of one; the number
             // travels with it, so the closure holds the session alone (no allocation for it). An acknowledgement
             // carries no data, so the answer holds no mutations.
-            writes.submitAcknowledged(connection: self.caller, loopWrite, tag: number) { self.acknowledge($0, $1) }
+            writes.submitAcknowledged(connection: self.caller, consume loopWrite, tag: number) {
+                self.acknowledge($0, $1)
+            }
         } catch {
             self.acknowledge(number, .failure(error))
         }
