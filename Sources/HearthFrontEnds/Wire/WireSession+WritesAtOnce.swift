@@ -32,10 +32,11 @@ extension WireSession {
         guard let writes = access.writes else { return false }
         let write: WireWrite
         let rules: InstalledRules
-        let decoded = self.writeScratch.withLock { scratch in
-            Self.decodeWrite(message, reusing: &scratch.decode).map {
-                ($0, access.rules(self.namespace, cachedIn: &scratch.rules))
-            }
+        // Bound and moved into the pair, not mapped: `Optional.map`'s closure borrows the decoded write, so the pair
+        // took a copy of it (its path, mutations and origin retained) and the decoded one was destroyed.
+        let decoded = self.writeScratch.withLock { scratch -> (Result<WireWrite, WriteRefusal>, InstalledRules)? in
+            guard let write = Self.decodeWrite(message, reusing: &scratch.decode) else { return nil }
+            return (write, access.rules(self.namespace, cachedIn: &scratch.rules))
         }
         // Consumed, so the write is moved into `write`, not copied (and the decoded one destroyed after).
         switch consume decoded {
