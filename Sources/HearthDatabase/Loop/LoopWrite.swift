@@ -2,10 +2,11 @@ import HearthCore
 package import HearthWire
 
 /// One write handed to the write loop, checked and resolved by its front end (rules, write rules, server values):
-/// what `Coordinator.submit` takes.
+/// what `Coordinator.submit` takes. It is handed on, never copied: the front end moves it into the loop's queue, and
+/// the loop moves its mutations into the entries the shards log (`WriteDecider`).
 package struct LoopWrite: Sendable {
     let namespace: String
-    let mutations: [Mutation]
+    var mutations: [Mutation]
     let conditions: [WriteCondition]
     let now: Int64
     let origin: WriteOrigin?

@@ -29,20 +29,20 @@ package final class WriteBatch: Sendable {
     let decider: WriteDecider
     /// The connection the writes came from: its writes are ordered as sent, across detours (`WriteDecider`).
     let connection: UInt64
-    let writes: [LoopWrite]
+    /// How many writes the batch has: they travel beside it, in its order, to the loop that decides each
+    /// (`WriteLoop.submit`), and are answered by their index.
+    let count: Int
     /// The answers so far; nil for a batch of one write (a realtime client's usual one), whose one answer is the
     /// last: it needs no lock, which the reactor that makes the batch would allocate and another thread free.
     private let answers: Lock<Answers>?
     private let completion: Completion
 
     /// - Parameter completion: `.one` or `.acknowledgement` only for a batch of one write.
-    init(decider: WriteDecider, connection: UInt64, writes: [LoopWrite], completion: Completion) {
+    init(decider: WriteDecider, connection: UInt64, count: Int, completion: Completion) {
         self.decider = decider
         self.connection = connection
-        self.writes = writes
-        self.answers =
-            writes.count == 1
-            ? nil : Lock(Answers(answers: Array(repeating: nil, count: writes.count), remaining: writes.count))
+        self.count = count
+        self.answers = count == 1 ? nil : Lock(Answers(answers: Array(repeating: nil, count: count), remaining: count))
         self.completion = completion
     }
 

@@ -19,7 +19,14 @@ package final class WriteDecider: Sendable {
     /// The node's shard actors, every one on `loop`.
     let shards: [ShardActor]
     /// By connection: the writes of a detour, oldest first, not yet ordered by its task.
-    private let detours = Lock<[UInt64: [(batch: WriteBatch, index: Int)]]>([:])
+    private let detours = Lock<[UInt64: [Detoured]]>([:])
+
+    /// A write of a detour: write `index` of `batch`, held by the detour until its task orders it.
+    private struct Detoured {
+        let batch: WriteBatch
+        let index: Int
+        let write: LoopWrite
+    }
 
     init(loop: WriteLoop, coordinator: Coordinator, shards: [ShardActor]) {
         self.loop = loop
@@ -35,16 +42,17 @@ package final class WriteDecider: Sendable {
     ) {
         guard !writes.isEmpty else { return completion([]) }
         self.loop.submit(
-            WriteBatch(decider: self, connection: connection, writes: writes, completion: .all(completion)))
+            WriteBatch(decider: self, connection: connection, count: writes.count, completion: .all(completion)),
+            consume writes)
     }
 
     /// Hands one `write` of `connection` to the loop as `submit(connection:_:completion:)` does; `completion` gets
     /// its answer as it is (no array of one answer is made for it).
     package func submit(
-        connection: UInt64, _ write: LoopWrite, completion: @escaping @Sendable (WriteBatch.Answer) -> Void
+        connection: UInt64, _ write: consuming LoopWrite, completion: @escaping @Sendable (WriteBatch.Answer) -> Void
     ) {
         self.loop.submit(
-            WriteBatch(decider: self, connection: connection, writes: [write], completion: .one(completion)))
+            WriteBatch(decider: self, connection: connection, count: 1, completion: .one(completion)), consume write)
     }
 
     /// Hands one `write` of `connection` to the loop as `submit(connection:_:completion:)` does, for an answer read
@@ -52,14 +60,15 @@ package final class WriteDecider: Sendable {
     /// write spanning shards is answered `.committed([])`, so its parts are not joined into the one list
     /// of its resolved mutations that no one reads (`CommitFeed.merge`, a star's four mutations sorted and copied).
     /// `completion` gets `tag` with the answer: a caller that needs a number back with each answer passes a closure
-    /// capturing only its object, which costs no allocation per write (one capturing the number too does).
+    /// capturing only its object, which costs no allocation per write (one capturing the number too does). The
+    /// write is moved to the loop, not copied (its fields retained here, released where the batch ends).
     package func submitAcknowledged(
-        connection: UInt64, _ write: LoopWrite, tag: UInt64,
+        connection: UInt64, _ write: consuming LoopWrite, tag: UInt64,
         completion: @escaping @Sendable (UInt64, WriteBatch.Answer) -> Void
     ) {
         self.loop.submit(
-            WriteBatch(
-                decider: self, connection: connection, writes: [write], completion: .acknowledgement(tag, completion)))
+            WriteBatch(decider: self, connection: connection, count: 1, completion: .acknowledgement(tag, completion)),
+            consume write)
     }
 
     /// What a write became in the turn.
@@ -72,35 +81,42 @@ package final class WriteDecider: Sendable {
         case detour
     }
 
-    /// Decides every write of `batch` (on the loop thread, in its turn).
-    func decide(_ batch: WriteBatch, in turn: inout WriteTurn) {
-        // By index, each write handed to `decide` where the batch's buffer holds it (enumerated, each was copied
-        // out whole: its namespace, mutations, conditions, origin and recheck retained, then released).
-        batch.writes.withUnsafeBufferPointer { writes in
-            for index in writes.indices {
-                if self.joinDetour(batch, index) { continue }
-                // One `.ordered` case, so the decided write is bound once and moved into the turn (a case with a
-                // `where` clause before it copied it for the clause, then again for the case that took it).
-                switch self.decide(writes[index], withMutations: batch.answersWithMutations) {
-                case .ordered(let pending):
-                    if writes[index].recheck != nil && pending.isStale {
-                        self.startDetour(batch, index)
-                    } else {
-                        turn.add(pending, batch: batch, index: index)
-                    }
-                case .failed(let error):
-                    batch.answer(index, .failure(error))
-                case .detour:
-                    self.startDetour(batch, index)
-                }
-            }
+    /// Decides `writes`, the writes of `batch` in its order (on the loop thread, in its turn), each moved out of the
+    /// list into its decision.
+    func decide(_ writes: consuming [LoopWrite], of batch: WriteBatch, in turn: inout WriteTurn) {
+        writes.reverseByMoving()
+        var index = 0
+        while let write = writes.popLast() {
+            self.decide(write, of: batch, index: index, in: &turn)
+            index += 1
         }
     }
 
-    /// The synchronous core of `Coordinator.submit`, on the loop thread.
+    /// Decides `write`, write `index` of `batch` (on the loop thread, in its turn): its mutations are moved into the
+    /// entries its shards log, and a detour takes it whole.
+    func decide(_ write: consuming LoopWrite, of batch: WriteBatch, index: Int, in turn: inout WriteTurn) {
+        guard var write = self.joinDetour(batch, index, consume write) else { return }
+        // One `.ordered` case, so the decided write is bound once and moved into the turn (a case with a `where`
+        // clause before it copied it for the clause, then again for the case that took it).
+        switch self.decide(&write, withMutations: batch.answersWithMutations) {
+        case .ordered(let pending):
+            if write.recheck != nil && pending.isStale {
+                self.startDetour(Detoured(batch: batch, index: index, write: write))
+            } else {
+                turn.add(consume pending, batch: batch, index: index)
+            }
+        case .failed(let error):
+            batch.answer(index, .failure(error))
+        case .detour:
+            self.startDetour(Detoured(batch: batch, index: index, write: write))
+        }
+    }
+
+    /// The synchronous core of `Coordinator.submit`, on the loop thread. A write ordered or failed may have lost its
+    /// mutations to the entries it was cut into; one sent on a detour has them all, in its order.
     /// - Parameter withMutations: whether a committed write's answer holds its mutations as resolved (else it holds
     ///   none, for an answer that only says it committed).
-    private func decide(_ write: LoopWrite, withMutations: Bool) -> Decision {
+    private func decide(_ write: inout LoopWrite, withMutations: Bool) -> Decision {
         guard !write.mutations.isEmpty else {
             return .ordered(
                 PendingWrite(view: self.coordinator.view, log: self.coordinator.log, state: .committed([], [])))
@@ -118,7 +134,7 @@ package final class WriteDecider: Sendable {
                 if case let only?? = owners.first, owners.allSatisfy({ $0 == only }) {
                     return try self.writeNow(write, in: only)
                 }
-                return try self.commitTogether(write, owners: owners, withMutations: withMutations)
+                return try self.commitTogether(&write, owners: owners, withMutations: withMutations)
             }
             let participants = self.coordinator.participants(
                 namespace: write.namespace, mutations: write.mutations, conditions: write.conditions)
@@ -160,18 +176,20 @@ package final class WriteDecider: Sendable {
         var machine = TwoPhaseCommit(
             transaction: id, namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
-        guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
-        let decision = try self.commitTogether(
-            id, anchor: anchor, participants: parts.map(\.shard), parts: parts.map { .commit(id, $0.intent) },
-            spineValues: machine.spineValues, withMutations: withMutations)
-        if case .ordered = decision { machine.onCommittedTogether() }
-        return decision
+        guard case .commitTogether(let anchor, let parts) = machine.start().first,
+            let committed = try self.commitTogether(
+                id, anchor: anchor, participants: parts.map(\.shard), parts: parts.map { .commit(id, $0.intent) },
+                spineValues: machine.spineValues, withMutations: withMutations)
+        else { return .detour }
+        machine.onCommittedTogether()
+        return .ordered(committed)
     }
 
     /// A write of paths below the spine in several shards, with no condition (`owners`: each mutation's shard, none
     /// nil): its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
-    /// shard the anchor), made here without the transaction's machine, which such a write never needs.
-    private func commitTogether(_ write: LoopWrite, owners: [Int?], withMutations: Bool) throws -> Decision {
+    /// shard the anchor), made here without the transaction's machine, which such a write never needs. The write's
+    /// mutations are moved into the parts, not copied; they are put back, in its order, for a detour.
+    private func commitTogether(_ write: inout LoopWrite, owners: [Int?], withMutations: Bool) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
         // Ascending and distinct (a write names a handful of shards: sorted in place, with no set built).
         var participants: [Int] = []
@@ -180,24 +198,66 @@ package final class WriteDecider: Sendable {
         participants.sort()
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
-        let plan = ShardTransactionPlan(anchor: anchor, participants: participants)
         let id = self.coordinator.nextTransactionID()
-        // Each part made as the entry its shard logs, once: applied and encoded as it is, never copied into one.
-        let parts = participants.map { shard -> ShardEntry in
-            // Sized to the part exactly: the array is allocated once, no larger than it holds.
-            var mutations: [Mutation] = []
-            mutations.reserveCapacity(owners.reduce(0) { $1 == shard ? $0 + 1 : $0 })
-            for index in owners.indices where owners[index] == shard { mutations.append(write.mutations[index]) }
-            return .commit(
-                id,
-                ShardIntent(
-                    write: ShardWrite(
-                        namespace: write.namespace, mutations: mutations, now: write.now, origin: write.origin),
-                    plan: plan))
+        let parts = Self.parts(
+            of: &write, owners: owners, id: id, plan: ShardTransactionPlan(anchor: anchor, participants: participants))
+        guard
+            let committed = try self.commitTogether(
+                id, anchor: anchor, participants: participants, parts: parts, spineValues: [:],
+                withMutations: withMutations)
+        else {
+            write.mutations = Self.mutations(of: parts, participants: participants, owners: owners)
+            return .detour
         }
-        return try self.commitTogether(
-            id, anchor: anchor, participants: participants, parts: parts, spineValues: [:],
-            withMutations: withMutations)
+        return .ordered(committed)
+    }
+
+    /// Each participant's part of `write` (`plan.participants`, ascending, every owner among them), made as the
+    /// entry its shard logs, once: applied and encoded as it is, never copied into one. The write's mutations are
+    /// moved into them, none copied: taken out of its list in order (by `popLast` from the list reversed) into a
+    /// scratch buffer, then each moved from there into its part, which leaves the write none.
+    private static func parts(
+        of write: inout LoopWrite, owners: [Int?], id: TransactionID, plan: ShardTransactionPlan
+    ) -> [ShardEntry] {
+        var all: [Mutation] = []
+        swap(&all, &write.mutations)
+        all.reverseByMoving()
+        return withUnsafeTemporaryAllocation(of: Mutation.self, capacity: owners.count) { taken in
+            var count = 0
+            while let mutation = all.popLast() {
+                taken.initializeElement(at: count, to: mutation)
+                count += 1
+            }
+            return plan.participants.map { shard -> ShardEntry in
+                // Sized to the part exactly: the array is allocated once, no larger than it holds.
+                let mutations = [Mutation](
+                    unsafeUninitializedCapacity: owners.reduce(0) { $1 == shard ? $0 + 1 : $0 }
+                ) { part, initialized in
+                    for index in owners.indices where owners[index] == shard {
+                        part.initializeElement(at: initialized, to: taken.moveElement(from: index))
+                        initialized += 1
+                    }
+                }
+                let part = ShardWrite(
+                    namespace: write.namespace, mutations: consume mutations, now: write.now, origin: write.origin)
+                return .commit(id, ShardIntent(write: consume part, plan: plan))
+            }
+        }
+    }
+
+    /// The write's mutations in its order again, from the parts `parts(of:owners:id:plan:)` cut them into (each
+    /// participant's, in `participants`' order).
+    private static func mutations(of parts: [ShardEntry], participants: [Int], owners: [Int?]) -> [Mutation] {
+        var taken = [Int](repeating: 0, count: parts.count)
+        var mutations: [Mutation] = []
+        mutations.reserveCapacity(owners.count)
+        for case let owner? in owners {
+            if let part = participants.firstIndex(of: owner), case .commit(_, let intent) = parts[part] {
+                mutations.append(intent.write.mutations[taken[part]])
+                taken[part] += 1
+            }
+        }
+        return mutations
     }
 
     /// Moves the distinct values of the sorted `values` to its front, in order; returns where the rest begins.
@@ -211,43 +271,43 @@ package final class WriteDecider: Sendable {
     }
 
     /// Commits transaction `id`'s parts (`parts`, each its shard's `ShardEntry.commit`, with its shard in
-    /// `participants`) at once on `anchor`; a detour when a participant is obstructed. The parts as resolved are
-    /// joined into the write's one list only `withMutations`.
+    /// `participants`) at once on `anchor`: the write committed, or nil (a detour) when a participant is obstructed.
+    /// The parts as resolved are joined into the write's one list only `withMutations`.
     private func commitTogether(
         _ id: TransactionID, anchor: Int, participants: [Int], parts: [ShardEntry], spineValues: [Path: Node],
         withMutations: Bool
-    ) throws -> Decision {
+    ) throws -> PendingWrite? {
         let outcome = try self.shards[anchor].commitTogetherNow(
             id, participants: participants, of: self.shards, parts: parts, spineValues: spineValues)
-        guard case .committed(let logged, let resolved) = outcome else { return .detour }
-        return .ordered(
-            PendingWrite(
-                view: self.coordinator.view, log: self.coordinator.log,
-                state: .committed(logged, withMutations ? CommitFeed.merge(resolved, spineValues: spineValues) : [])))
+        guard case .committed(let logged, let resolved) = outcome else { return nil }
+        return PendingWrite(
+            view: self.coordinator.view, log: self.coordinator.log,
+            state: .committed(logged, withMutations ? CommitFeed.merge(resolved, spineValues: spineValues) : []))
     }
 
-    /// Queues write `index` of `batch` behind its connection's detour, if one is under way.
-    private func joinDetour(_ batch: WriteBatch, _ index: Int) -> Bool {
+    /// Queues write `index` of `batch` behind its connection's detour, if one is under way; else gives it back.
+    private func joinDetour(_ batch: WriteBatch, _ index: Int, _ write: consuming LoopWrite) -> LoopWrite? {
+        var unqueued = Optional(consume write)
         self.detours.withLock { detours in
             // Detours are rare: with none under way, no connection is looked up.
-            guard !detours.isEmpty, var queue = detours.removeValue(forKey: batch.connection) else { return false }
-            queue.append((batch, index))
-            detours[batch.connection] = queue
-            return true
+            guard !detours.isEmpty, detours[batch.connection] != nil, let write = unqueued.take() else { return }
+            detours[batch.connection]?.append(Detoured(batch: batch, index: index, write: write))
         }
+        return unqueued.take()
     }
 
-    /// Starts a detour for the connection of `batch` with write `index`.
-    private func startDetour(_ batch: WriteBatch, _ index: Int) {
-        self.detours.withLock { $0[batch.connection] = [(batch, index)] }
-        Task { await self.runDetour(batch.connection) }
+    /// Starts a detour for the connection of `detoured`'s batch with it.
+    private func startDetour(_ detoured: Detoured) {
+        let connection = detoured.batch.connection
+        self.detours.withLock { $0[connection] = [detoured] }
+        Task { await self.runDetour(connection) }
     }
 
     /// Orders the detour's writes one after another through the async path, each answered when done; ends (and
     /// the connection's writes go back to the turns) once the last queued one is ordered.
     private func runDetour(_ connection: UInt64) async {
-        while let (batch, index) = self.nextDetoured(connection) {
-            let write = batch.writes[index]
+        while let next = self.nextDetoured(connection) {
+            let (batch, index, write) = (next.batch, next.index, next.write)
             do {
                 let pending: PendingWrite
                 if let recheck = write.recheck {
@@ -265,7 +325,7 @@ package final class WriteDecider: Sendable {
     }
 
     /// The oldest write of the connection's detour; nil (and the detour is over) when none is left.
-    private func nextDetoured(_ connection: UInt64) -> (batch: WriteBatch, index: Int)? {
+    private func nextDetoured(_ connection: UInt64) -> Detoured? {
         self.detours.withLock { detours in
             guard var queue = detours[connection], !queue.isEmpty else {
                 detours[connection] = nil

@@ -17,10 +17,20 @@ import Synchronization
 /// async paths still running) is never stranded: it starts a thread again, which runs it and whatever follows it and
 /// ends when the queue is empty.
 final class WriteLoop: SerialExecutor, Sendable {
-    /// Something queued for the loop.
+    /// Something queued for the loop. A batch's writes travel in the queue beside it, owned, so the turn moves each
+    /// into its decision (a batch holding them would have each copied out).
     private enum Work {
         case job(UnownedJob)
-        case batch(WriteBatch)
+        /// A batch and its writes, in its order.
+        case batch(WriteBatch, [LoopWrite])
+        /// A batch of one write (a realtime client's usual one), held in the queue's own slot: no array for it.
+        case write(WriteBatch, LoopWrite)
+
+        /// Whether it is a batch, which a stopped loop refuses (a job still runs: a task waits for it).
+        var isBatch: Bool {
+            if case .job = self { return false }
+            return true
+        }
     }
 
     private struct Inbox {
@@ -46,6 +56,10 @@ final class WriteLoop: SerialExecutor, Sendable {
     }
 
     private let inbox = Lock(Inbox())
+    /// The most work a turn's emptied queue keeps room for when it goes back to be filled again: each turn swaps its
+    /// empty queue for the full one, so queuing allocates nothing while turns stay this size (an array left empty
+    /// was grown again, allocation by allocation, on the threads that queue); one grown past it is let go.
+    private static let keptCapacity = 256
     /// What each turn that ran anything ends with, before its writes are answered: the log takes the subtrees of
     /// the turn's entries and hands them on (`LocalShardLog.endTurn`). Set once (`endTurns(with:)`) before any work
     /// is queued and kept for the loop's life, so a late job's thread after a stop ends its turns too (the closure
@@ -68,15 +82,19 @@ final class WriteLoop: SerialExecutor, Sendable {
 
     /// Runs `job` in a later turn (the shards' async commands).
     func enqueue(_ job: consuming ExecutorJob) {
-        _ = self.push(.job(UnownedJob(job)))
+        self.push(.job(UnownedJob(job)))
     }
 
-    /// Decides `batch`'s writes in a later turn, after everything queued before it; once the loop is stopped,
-    /// answers each of them at once with `NodeStoppingError` instead (nothing of it is applied).
-    func submit(_ batch: WriteBatch) {
-        if !self.push(.batch(batch)) {
-            for index in batch.writes.indices { batch.answer(index, .failure(NodeStoppingError())) }
-        }
+    /// Decides `writes`, the writes of `batch` in its order, in a later turn, after everything queued before them;
+    /// once the loop is stopped, answers each of them at once with `NodeStoppingError` instead (nothing of them is
+    /// applied).
+    func submit(_ batch: consuming WriteBatch, _ writes: consuming [LoopWrite]) {
+        self.push(.batch(consume batch, consume writes))
+    }
+
+    /// `submit(_:_:)` for a batch of one `write`.
+    func submit(_ batch: consuming WriteBatch, _ write: consuming LoopWrite) {
+        self.push(.write(consume batch, consume write))
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -117,12 +135,13 @@ final class WriteLoop: SerialExecutor, Sendable {
         }
     }
 
-    /// Queues `work` and wakes or starts the thread as needed.
-    /// - Returns: false, and nothing is queued, for a batch once the loop is stopped.
-    private func push(_ work: Work) -> Bool {
+    /// Queues `work` (moved in, not copied) and wakes or starts the thread as needed; once the loop is stopped, a
+    /// batch is not queued but refused: each of its writes is answered with `NodeStoppingError`.
+    private func push(_ work: consuming Work) {
+        var queued = Optional(consume work)
         let wake = self.inbox.withLock { inbox -> Wake? in
-            if case .batch = work, inbox.isStopping { return nil }
-            inbox.work.append(work)
+            if inbox.isStopping, queued?.isBatch == true { return nil }
+            if let work = queued.take() { inbox.work.append(work) }
             guard inbox.isRunning else {
                 inbox.isRunning = true
                 return .start
@@ -131,12 +150,20 @@ final class WriteLoop: SerialExecutor, Sendable {
             return inbox.isSleeping ? .signal : .nothing
         }
         switch wake {
-        case nil: return false
+        case nil: queued.take().map(Self.refuse)
         case .signal?: self.wake.signal()
         case .start?: self.restart()
         case .nothing?: break
         }
-        return true
+    }
+
+    /// Answers every write of the batch in `work` with `NodeStoppingError`.
+    private static func refuse(_ work: consuming Work) {
+        switch work {
+        case .job: break
+        case .batch(let batch, _), .write(let batch, _):
+            for index in 0..<batch.count { batch.answer(index, .failure(NodeStoppingError())) }
+        }
     }
 
     /// Runs what was queued after the stopped loop's thread ended on a new thread; when the system refuses one
@@ -154,19 +181,22 @@ final class WriteLoop: SerialExecutor, Sendable {
     private func run() {
         let thread = UInt(pthread_self())
         self.threadID.store(thread, ordering: .releasing)
+        // Two queues take turns: the full one is taken, the empty one (with its room) left to be filled.
+        var work: [Work] = []
         while true {
-            let (work, isEnding) = self.inbox.withLock { inbox in
-                defer { inbox.work = [] }
-                inbox.isSleeping = inbox.work.isEmpty && !inbox.isStopping
-                if inbox.work.isEmpty && inbox.isStopping { inbox.isRunning = false }
-                return (inbox.work, !inbox.isRunning)
+            let isEnding = self.inbox.withLock { inbox in
+                swap(&work, &inbox.work)
+                inbox.isSleeping = work.isEmpty && !inbox.isStopping
+                if work.isEmpty && inbox.isStopping { inbox.isRunning = false }
+                return !inbox.isRunning
             }
             if isEnding { return self.end(thread) }
             if work.isEmpty {
                 self.wake.wait()
                 continue
             }
-            self.turn(work)
+            self.turn(&work)
+            if work.capacity > Self.keptCapacity { work = [] }
         }
     }
 
@@ -183,14 +213,17 @@ final class WriteLoop: SerialExecutor, Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// One turn: every job and batch in the order queued, then the turn's end (`turnEnd`), then the turn's decided
-    /// writes are handed on to be answered together.
-    private func turn(_ work: [Work]) {
+    /// One turn: every job and batch of `work` in the order queued (each moved out of it, which is left empty with
+    /// its room), then the turn's end (`turnEnd`), then the turn's decided writes are handed on to be answered
+    /// together.
+    private func turn(_ work: inout [Work]) {
         var turn = WriteTurn()
-        for item in work {
-            switch item {
+        work.reverseByMoving()
+        while let item = work.popLast() {
+            switch consume item {
             case .job(let job): job.runSynchronously(on: self.asUnownedSerialExecutor())
-            case .batch(let batch): batch.decider.decide(batch, in: &turn)
+            case .batch(let batch, let writes): batch.decider.decide(writes, of: batch, in: &turn)
+            case .write(let batch, let write): batch.decider.decide(write, of: batch, index: 0, in: &turn)
             }
         }
         self.turnEnd.withLock { $0 }?.call()

@@ -32,12 +32,14 @@ extension WireSession {
         guard let writes = access.writes else { return false }
         let write: WireWrite
         let rules: InstalledRules
-        let decoded = self.writeScratch.withLock { scratch in
-            Self.decodeWrite(message, reusing: &scratch.decode).map {
-                ($0, access.rules(self.namespace, cachedIn: &scratch.rules))
-            }
+        // Bound and moved into the pair, not mapped: `Optional.map`'s closure borrows the decoded write, so the pair
+        // took a copy of it (its path, mutations and origin retained) and the decoded one was destroyed.
+        let decoded = self.writeScratch.withLock { scratch -> (Result<WireWrite, WriteRefusal>, InstalledRules)? in
+            guard let write = Self.decodeWrite(message, reusing: &scratch.decode) else { return nil }
+            return (write, access.rules(self.namespace, cachedIn: &scratch.rules))
         }
-        switch decoded {
+        // Consumed, so the write is moved into `write`, not copied (and the decoded one destroyed after).
+        switch consume decoded {
         case nil:
             return false
         case (.success(let decoded), let inForce)?:
@@ -62,7 +64,9 @@ extension WireSession {
             // The one-write form: the answering thread hands the answer on without an array of one; the number
             // travels with it, so the closure holds the session alone (no allocation for it). An acknowledgement
             // carries no data, so the answer holds no mutations.
-            writes.submitAcknowledged(connection: self.caller, loopWrite, tag: number) { self.acknowledge($0, $1) }
+            writes.submitAcknowledged(connection: self.caller, consume loopWrite, tag: number) {
+                self.acknowledge($0, $1)
+            }
         } catch {
             self.acknowledge(number, .failure(error))
         }

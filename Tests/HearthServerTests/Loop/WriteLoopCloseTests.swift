@@ -108,8 +108,8 @@ import Testing
         await reopened.close()
     }
 
-    /// Closing twice returns at once the second time; every later write, whether handed to the loop or sent the
-    /// async way (which runs shard commands on the stopped loop), is answered with an error and applies nothing,
+    /// Closing twice returns at once the second time; every later write, whether handed to the loop (in a batch of
+    /// several or of one) or sent the async way (which runs shard commands on the stopped loop), is answered with an error and applies nothing,
     /// and the loop has no thread left afterwards.
     @Test(.timeLimit(.minutes(1))) func writesAfterCloseAreRefusedAndClosingTwiceIsHarmless() async throws {
         let configuration = try Self.configuration()
@@ -130,6 +130,18 @@ import Testing
             }
             #expect(error is NodeStoppingError)
         }
+        let single = try Self.write("single", "1")
+        let (tag, answer) = await withCheckedContinuation { continuation in
+            database.writes.submitAcknowledged(connection: 1, single, tag: 3) {
+                continuation.resume(returning: ($0, $1))
+            }
+        }
+        #expect(tag == 3)
+        if case .failure(let error) = answer {
+            #expect(error is NodeStoppingError)
+        } else {
+            Issue.record("a one-write batch after close was answered \(answer)")
+        }
         await #expect(throws: (any Error).self) {
             _ = try await database.coordinator.write(
                 namespace: "default", mutations: [try Fixture.set("async", "1")], conditions: [], now: 1)
@@ -139,7 +151,7 @@ import Testing
         let reopened = try await Self.open(configuration)
         let root = reopened.view.root("default")
         #expect(root.node(at: Fixture.path("before")) == Node(.int(1)))
-        for path in ["after", "b", "async"] {
+        for path in ["after", "b", "single", "async"] {
             #expect(root.node(at: Fixture.path(path)).isEmpty, "\(path), refused or never durable, is not there")
         }
         await reopened.close()
