@@ -29,6 +29,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Keys are equal when their UTF-8 bytes are: Firebase treats canonically equivalent but differently encoded
     /// strings (`"é"` and `"e\u{301}"`) as different keys, unlike Swift's `String ==`.
     public static func == (lhs: Key, rhs: Key) -> Bool {
+        if let equal = Key.inlineEquality(lhs, rhs) { return equal }
         let left = lhs.string.utf8
         let right = rhs.string.utf8
         guard left.count == right.count else { return false }
@@ -143,6 +144,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Firebase child order: integer keys first (numerically, shorter string on ties), then UTF-16 order.
     public static func < (lhs: Key, rhs: Key) -> Bool {
+        if let left = InlineOrder(lhs), let right = InlineOrder(rhs) { return left < right }
         let contiguous = lhs.string.utf8.withContiguousStorageIfAvailable { left in
             rhs.string.utf8.withContiguousStorageIfAvailable { right in Key.precedes(left, right) }
         }
@@ -202,9 +204,19 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         let key: Key
         let bytes: UnsafeBufferPointer<UInt8>
         let integer: Int32?
+        /// The key's order as a small ASCII key (`Key+Inline.swift`), when it is one.
+        let inline: InlineOrder?
+
+        init(key: Key, bytes: UnsafeBufferPointer<UInt8>) {
+            self.key = key
+            self.bytes = bytes
+            self.integer = Key.integerValue(of: bytes)
+            self.inline = InlineOrder(key)
+        }
 
         /// Whether `other` comes before the probe (`other < key`).
         @inline(__always) func follows(_ other: Key) -> Bool {
+            if let inline = self.inline, let order = InlineOrder(other) { return order < inline }
             let fast = other.string.utf8.withContiguousStorageIfAvailable { left in
                 Key.precedes(left, Key.integerValue(of: left), self.bytes, self.integer)
             }
@@ -213,6 +225,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
 
         /// Whether the probe comes before `other` (`key < other`).
         @inline(__always) func precedes(_ other: Key) -> Bool {
+            if let inline = self.inline, let order = InlineOrder(other) { return inline < order }
             let fast = other.string.utf8.withContiguousStorageIfAvailable { right in
                 Key.precedes(self.bytes, self.integer, right, Key.integerValue(of: right))
             }
@@ -223,7 +236,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Calls `body` with this key as a `Probe`; with nil when its bytes are not contiguous (compare with `<`).
     @inline(__always) func withProbe<Result>(_ body: (Probe?) -> Result) -> Result {
         let result = self.string.utf8.withContiguousStorageIfAvailable { bytes in
-            body(Probe(key: self, bytes: bytes, integer: Key.integerValue(of: bytes)))
+            body(Probe(key: self, bytes: bytes))
         }
         return result ?? body(nil)
     }

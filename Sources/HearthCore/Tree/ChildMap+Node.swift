@@ -80,14 +80,14 @@ extension ChildMap {
         }
 
         /// A private copy of this node, for a map about to modify a node it shares with other versions: one allocation,
-        /// each entry copied in code specialised for its type (a key and a node, or a child), and an inner node's
-        /// separator keys shared until written. O(fill).
+        /// each entry copied in code specialised for its type (a leaf's entries as bytes where they hold no reference,
+        /// see `ChildMap+EntryCopy.swift`; an inner node's children), and an inner node's separator keys shared until
+        /// written. O(fill).
         func copy() -> TreeNode {
             let fill = self.fill
             if self.isLeaf {
                 let copy = Self.makeLeaf()
-                let (source, target) = (self.elementBase, copy.elementBase)
-                for index in 0..<fill { (target + index).initialize(to: source[index]) }
+                ChildMap.Entry.initialize(copy.elementBase, copying: self.elementBase, count: fill)
                 copy.header.pointee.fill = fill
                 copy.header.pointee.count = fill
                 return copy

@@ -51,12 +51,12 @@ extension ChildMap.TreeNode {
     }
 
     /// Deinitialises the entries `0..<fill` and the header, each once (the node's `deinit`). One entry at a time, so
-    /// each is destroyed by code specialised for its type rather than the runtime's generic array destroy.
+    /// each is destroyed by code specialised for its type rather than the runtime's generic array destroy, and a
+    /// leaf's entries that hold no reference not at all (`ChildMap+EntryCopy.swift`).
     func destroyContents() {
         let fill = self.fill
         if self.isLeaf {
-            let elements = self.elementBase
-            for index in 0..<fill { (elements + index).deinitialize(count: 1) }
+            ChildMap.Entry.deinitialize(self.elementBase, count: fill)
         } else {
             let children = self.childBase
             for index in 0..<fill { (children + index).deinitialize(count: 1) }
@@ -143,8 +143,7 @@ extension ChildMap.TreeNode {
         let (fill, otherFill) = (self.fill, other.fill)
         precondition(fill + otherFill <= Self.capacity, "ChildMap: joined B+tree nodes overrun one node's room")
         if self.isLeaf {
-            let (source, target) = (other.elementBase, self.elementBase + fill)
-            for index in 0..<otherFill { (target + index).initialize(to: source[index]) }
+            ChildMap.Entry.initialize(self.elementBase + fill, copying: other.elementBase, count: otherFill)
         } else {
             let (source, target) = (other.childBase, self.childBase + fill)
             for index in 0..<otherFill { (target + index).initialize(to: source[index]) }
