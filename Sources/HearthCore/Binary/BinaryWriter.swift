@@ -31,16 +31,37 @@ public enum BinaryWriter {
         bytes.append(contentsOf: data)
     }
 
+    /// Appends exactly `count` bytes, which `write` writes through a cursor (it must write them all): fields of a
+    /// size known ahead go into the array's spare room in one piece, the array's uniqueness and capacity checked
+    /// once rather than per field.
+    @inlinable
+    public static func append(count: Int, to bytes: inout [UInt8], _ write: (inout BinaryCursor) -> Void) {
+        bytes.append(addingCapacity: count) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                let room = UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
+                var cursor = BinaryCursor(UnsafeMutableRawBufferPointer(room))
+                write(&cursor)
+                precondition(cursor.isAtEnd, "BinaryWriter: fewer bytes written than set aside")
+                initialized += count
+            }
+        }
+    }
+
     /// A path as `appendString(path.slashless)` writes it, without building that string first.
     public static func appendPath(_ path: Path, to bytes: inout [UInt8]) {
-        let length = path.keys.reduce(max(path.count - 1, 0)) { $0 + $1.string.utf8.count }
-        Self.append(UInt16(truncatingIfNeeded: length), to: &bytes)
-        // By index, and each key's bytes appended in one piece (every mutation of a log record passes here):
-        // appending a string's UTF-8 view copied it byte by byte through the view's iterator.
-        for index in path.keys.indices {
-            if index > 0 { bytes.append(UInt8(ascii: "/")) }
-            Self.appendUTF8(of: path.keys[index].string, to: &bytes)
+        let length = Self.length(of: path)
+        Self.append(count: 2 + length, to: &bytes) { cursor in
+            cursor.write(UInt16(truncatingIfNeeded: length))
+            cursor.writePath(path)
         }
+    }
+
+    /// The UTF-8 bytes of `path` written slashless (its keys and the `/`s between them), as `appendPath` writes it
+    /// after its length.
+    public static func length(of path: Path) -> Int {
+        var length = max(path.count - 1, 0)
+        for index in path.keys.indices { length += path.keys[index].string.utf8.count }
+        return length
     }
 
     /// `text`'s UTF-8, with no length: in one copy when the string holds its bytes in one piece (a native string

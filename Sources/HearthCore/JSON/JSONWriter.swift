@@ -103,21 +103,31 @@ public struct JSONWriter: Sendable {
     /// Appends the decimal digits of `value` (a `-` first when it is negative) to `bytes`, as the writer writes an
     /// integer: for encoders that write an integer's text into bytes of their own (a log record's values).
     public static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+        let count = Self.decimalCount(of: value)
+        BinaryWriter.append(count: count, to: &bytes) { Self.writeDecimal(value, count: count, to: &$0) }
+    }
+
+    /// How many bytes the decimal text of `value` takes (its `-` included).
+    public static func decimalCount(of value: Int64) -> Int {
         var digits = 1
-        var scan = magnitude
+        var scan = value.magnitude
         while scan >= 10 {
             scan /= 10
             digits += 1
         }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = start + digits - 1
-        while index >= start {
-            bytes[index] = UInt8(truncatingIfNeeded: magnitude % 10) + UInt8(ascii: "0")
-            magnitude /= 10
-            index -= 1
+        return value < 0 ? digits + 1 : digits
+    }
+
+    /// Writes the decimal text of `value`, `count` bytes (`decimalCount(of: value)`), as `appendDecimal` appends it.
+    public static func writeDecimal(_ value: Int64, count: Int, to cursor: inout BinaryCursor) {
+        cursor.write(count: count) { text in
+            var magnitude = value.magnitude
+            // The digits from the last one back; a negative value's `-` is left before them.
+            for index in stride(from: count - 1, through: value < 0 ? 1 : 0, by: -1) {
+                text[index] = UInt8(truncatingIfNeeded: magnitude % 10) + UInt8(ascii: "0")
+                magnitude /= 10
+            }
+            if value < 0 { text[0] = UInt8(ascii: "-") }
         }
     }
 

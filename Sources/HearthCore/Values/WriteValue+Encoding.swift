@@ -31,53 +31,30 @@ extension WriteValue {
     /// Appends `jsonBytes()` to `bytes`, building no array of its own for the usual values (a log record is written
     /// in one buffer this way).
     public func appendJSON(to bytes: inout [UInt8]) {
+        if let text = self.shortJSON {
+            return BinaryWriter.append(count: text.count, to: &bytes) { text.write(to: &$0) }
+        }
         guard self.hasServerValues else {
-            if let source = self.sourceJSON { return bytes.append(contentsOf: source) }
-            if Self.appendPlainLeafJSON(of: self.node, to: &bytes) { return }
             var writer = JSONWriter()
             return writer.write(self.node, format: .export, to: &bytes)
         }
-        if !self.appendSoleServerValueJSON(to: &bytes) { bytes += self.jsonValue().jsonBytes() }
+        guard case .increment(let delta)? = self.soleServerValue else {
+            return bytes += self.jsonValue().jsonBytes()
+        }
+        // An increment by a number that is not an integer: its text is the writer's.
+        bytes += #"{".sv":{"increment":"#.utf8
+        var writer = JSONWriter()
+        writer.write(Node(delta), format: .export, to: &bytes)
+        bytes += "}}".utf8
     }
 
-    /// Appends the text of `node` in export format when it is `null`, a boolean or an integer without a priority (a
-    /// realtime client's value, which keeps no source text: a star's `true`), as `JSONWriter` writes it, without a
-    /// writer; false, having appended nothing, for any other node.
-    private static func appendPlainLeafJSON(of node: Node, to bytes: inout [UInt8]) -> Bool {
-        if node.isEmpty {
-            bytes += "null".utf8
-            return true
-        }
-        guard node.priority == nil else { return false }
-        switch node.leafValue {
-        case .bool(let flag)?: bytes += flag ? "true".utf8 : "false".utf8
-        case .int(let number)?: JSONWriter.appendDecimal(number, to: &bytes)
-        case .double?, .string?, nil: return false
-        }
-        return true
-    }
-
-    /// Appends the text of a value that is one server value and nothing else (an increment, a timestamp: the
-    /// commonest value in a log), written directly rather than through `JSONValue` objects; false, having appended
-    /// nothing, for any other value.
-    private func appendSoleServerValueJSON(to bytes: inout [UInt8]) -> Bool {
+    /// The server value this value is, when it is one and nothing else (an increment, a timestamp: the commonest
+    /// value in a log); nil for any other value.
+    var soleServerValue: ServerValue? {
         guard self.node.isEmpty, self.pendingPriorities.isEmpty, self.placeholders.count == 1,
             let placeholder = self.placeholders.first, !placeholder.isPriority, placeholder.path == .root
-        else { return false }
-        switch placeholder.value {
-        case .timestamp:
-            bytes += #"{".sv":"timestamp"}"#.utf8
-        case .increment(let delta):
-            bytes += #"{".sv":{"increment":"#.utf8
-            if case .int(let number) = delta {
-                JSONWriter.appendDecimal(number, to: &bytes)
-            } else {
-                var writer = JSONWriter()
-                writer.write(Node(delta), format: .export, to: &bytes)
-            }
-            bytes += "}}".utf8
-        }
-        return true
+        else { return nil }
+        return placeholder.value
     }
 
     private static func setting(_ member: JSONValue, at keys: ArraySlice<Key>, in value: JSONValue) -> JSONValue {

@@ -54,8 +54,10 @@ package enum ShardLogRecord {
     /// tuples copied every entry out whole (its write's namespace, mutations and origin retained, then released).
     static func encode(together entries: [ShardEntry], at positions: [ShardLogPosition], into bytes: inout [UInt8]) {
         precondition(entries.count == positions.count, "a record's entries each need their shard and index")
-        bytes.append(Self.togetherVersion)
-        BinaryWriter.append(UInt16(truncatingIfNeeded: entries.count), to: &bytes)
+        BinaryWriter.append(count: 1 + 2, to: &bytes) { cursor in
+            cursor.write(Self.togetherVersion)
+            cursor.write(UInt16(truncatingIfNeeded: entries.count))
+        }
         entries.withUnsafeBufferPointer { entries in
             for part in entries.indices {
                 Self.appendPart(entries[part], shard: positions[part].shard, index: positions[part].index, to: &bytes)
@@ -65,10 +67,12 @@ package enum ShardLogRecord {
 
     /// Appends one entry of a record of several: `u16 shard`, `u64 index`, `u32 length`, the entry.
     private static func appendPart(_ entry: ShardEntry, shard: Int, index: UInt64, to bytes: inout [UInt8]) {
-        BinaryWriter.append(UInt16(truncatingIfNeeded: shard), to: &bytes)
-        BinaryWriter.append(index, to: &bytes)
-        let lengthAt = bytes.count
-        BinaryWriter.append(UInt32(0), to: &bytes)
+        BinaryWriter.append(count: 2 + 8 + 4, to: &bytes) { cursor in
+            cursor.write(UInt16(truncatingIfNeeded: shard))
+            cursor.write(index)
+            cursor.write(UInt32(0))
+        }
+        let lengthAt = bytes.count - 4
         entry.encode(into: &bytes)
         BinaryWriter.write(UInt32(truncatingIfNeeded: bytes.count - lengthAt - 4), at: lengthAt, in: &bytes)
     }

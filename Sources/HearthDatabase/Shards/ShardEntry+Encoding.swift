@@ -29,8 +29,7 @@ extension ShardEntry {
             bytes.append(1)
             write.encode(into: &bytes)
         case .prepare(let transaction, let intent):
-            bytes.append(intent.guards.isEmpty ? 2 : 6)
-            BinaryWriter.append(transaction.rawValue, to: &bytes)
+            Self.appendHead(kind: intent.guards.isEmpty ? 2 : 6, transaction, to: &bytes)
             intent.encode(into: &bytes)
             if !intent.guards.isEmpty { intent.encodeGuards(into: &bytes) }
         case .decide(let transaction, let commit, let part):
@@ -47,9 +46,16 @@ extension ShardEntry {
             bytes.append(5)
             TransactionID.encode(transactions, into: &bytes)
         case .commit(let transaction, let part):
-            bytes.append(7)
-            BinaryWriter.append(transaction.rawValue, to: &bytes)
+            Self.appendHead(kind: 7, transaction, to: &bytes)
             part.encode(into: &bytes)
+        }
+    }
+
+    /// Appends an entry's kind and transaction, in one piece.
+    private static func appendHead(kind: UInt8, _ transaction: TransactionID, to bytes: inout [UInt8]) {
+        BinaryWriter.append(count: 1 + 8, to: &bytes) { cursor in
+            cursor.write(kind)
+            cursor.write(transaction.rawValue)
         }
     }
 
@@ -84,10 +90,10 @@ extension ShardEntry {
 
 extension ShardIntent {
     package func encode(into bytes: inout [UInt8]) {
-        BinaryWriter.append(UInt16(truncatingIfNeeded: self.plan.anchor), to: &bytes)
-        BinaryWriter.append(UInt16(truncatingIfNeeded: self.plan.participants.count), to: &bytes)
-        for participant in self.plan.participants {
-            BinaryWriter.append(UInt16(truncatingIfNeeded: participant), to: &bytes)
+        BinaryWriter.append(count: 2 + 2 + 2 * self.plan.participants.count, to: &bytes) { cursor in
+            cursor.write(UInt16(truncatingIfNeeded: self.plan.anchor))
+            cursor.write(UInt16(truncatingIfNeeded: self.plan.participants.count))
+            for participant in self.plan.participants { cursor.write(UInt16(truncatingIfNeeded: participant)) }
         }
         self.write.encode(into: &bytes)
     }
@@ -121,42 +127,60 @@ extension ShardIntent {
 extension ShardWrite {
     private static let originFlag: UInt16 = 0x8000
 
+    /// Appends the write's bytes: its fields, each mutation's (with its value's text when that is short) and its
+    /// origin's each in one piece (`BinaryWriter.append(count:to:_:)`).
     package func encode(into bytes: inout [UInt8]) {
-        let length = UInt16(truncatingIfNeeded: self.namespace.utf8.count)
-        BinaryWriter.append(self.origin == nil ? length : length | Self.originFlag, to: &bytes)
-        BinaryWriter.appendUTF8(of: self.namespace, to: &bytes)
-        BinaryWriter.append(UInt64(bitPattern: self.now), to: &bytes)
-        BinaryWriter.append(UInt32(truncatingIfNeeded: self.mutations.count), to: &bytes)
-        // By index, each read where the array holds it (`encode(_:into:)` borrows it: iterated, or matched on a
-        // copy, each mutation was copied out whole, its path and every part of its value retained, then released).
-        for index in self.mutations.indices { Self.encode(self.mutations[index], into: &bytes) }
+        let namespaceCount = self.namespace.utf8.count
+        BinaryWriter.append(count: 2 + namespaceCount + 8 + 4, to: &bytes) { cursor in
+            let length = UInt16(truncatingIfNeeded: namespaceCount)
+            cursor.write(self.origin == nil ? length : length | Self.originFlag)
+            cursor.writeUTF8(of: self.namespace)
+            cursor.write(UInt64(bitPattern: self.now))
+            cursor.write(UInt32(truncatingIfNeeded: self.mutations.count))
+        }
+        // Each read through the array's buffer: a mutation is still copied while it is encoded (its references
+        // retained, then released: the appends between could, as far as the compiler knows, change the memory it is
+        // read from), but inline, where the array's subscript copied and destroyed it through its value witnesses.
+        self.mutations.withUnsafeBufferPointer { mutations in
+            for index in mutations.indices { Self.encode(mutations[index], into: &bytes) }
+        }
         if let origin = self.origin {
-            bytes.append(UInt8(truncatingIfNeeded: origin.client.utf8.count))
-            BinaryWriter.appendUTF8(of: origin.client, to: &bytes)
-            BinaryWriter.append(origin.sequence, to: &bytes)
-            BinaryWriter.append(origin.settledBelow, to: &bytes)
+            let clientCount = origin.client.utf8.count
+            BinaryWriter.append(count: 1 + clientCount + 8 + 8, to: &bytes) { cursor in
+                cursor.write(UInt8(truncatingIfNeeded: clientCount))
+                cursor.writeUTF8(of: origin.client)
+                cursor.write(origin.sequence)
+                cursor.write(origin.settledBelow)
+            }
         }
     }
 
-    /// Appends one mutation: its kind, path and value, read where it is held.
-    private static func encode(_ mutation: borrowing Mutation, into bytes: inout [UInt8]) {
+    /// Appends one mutation: its kind, path and value.
+    private static func encode(_ mutation: Mutation, into bytes: inout [UInt8]) {
         switch mutation {
         case .set(let path, let value): Self.encode(kind: 1, path, value, into: &bytes)
         case .setPriority(let path, let value): Self.encode(kind: 2, path, value, into: &bytes)
         }
     }
 
-    /// Appends one mutation: `kind`, its path, then its value's JSON after the value's length.
-    private static func encode(
-        kind: UInt8, _ path: borrowing Path, _ value: borrowing WriteValue, into bytes: inout [UInt8]
-    ) {
-        bytes.append(kind)
-        BinaryWriter.appendPath(path, to: &bytes)
-        // The value's text goes straight into `bytes`, after a length filled in once it is known.
-        let lengthAt = bytes.count
-        BinaryWriter.append(UInt64(0), to: &bytes)
+    /// Appends one mutation: `kind`, its path, then its value's JSON after the value's length. A short value's text
+    /// goes in one piece with the rest; any other's straight into `bytes` after them, its length filled in once it
+    /// is known.
+    private static func encode(kind: UInt8, _ path: Path, _ value: WriteValue, into bytes: inout [UInt8]) {
+        let pathCount = BinaryWriter.length(of: path)
+        let text = value.shortJSON
+        let textCount = text?.count ?? 0
+        BinaryWriter.append(count: 1 + 2 + pathCount + 8 + textCount, to: &bytes) { cursor in
+            cursor.write(kind)
+            cursor.write(UInt16(truncatingIfNeeded: pathCount))
+            cursor.writePath(path)
+            cursor.write(UInt64(textCount))
+            text?.write(to: &cursor)
+        }
+        guard text == nil else { return }
+        let start = bytes.count
         value.appendJSON(to: &bytes)
-        BinaryWriter.write(UInt64(bytes.count - lengthAt - 8), at: lengthAt, in: &bytes)
+        BinaryWriter.write(UInt64(bytes.count - start), at: start - 8, in: &bytes)
     }
 
     package init(reading reader: inout BinaryReader) throws {

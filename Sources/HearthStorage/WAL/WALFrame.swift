@@ -1,3 +1,5 @@
+import HearthCore
+
 /// The on-disk framing of one WAL record, so the writer and recovery agree byte for byte.
 ///
 /// Layout, little-endian: `[u32 payload length][u32 CRC-32C of (lsn ‖ payload)][u64 lsn][payload]`.
@@ -39,9 +41,11 @@ package enum WALFrame {
         lsn: UInt64, into buffer: inout [UInt8], encoding encode: (inout [UInt8]) -> Void
     ) -> Int {
         let start = buffer.count
-        Self.append(UInt32(0), to: &buffer)
-        Self.append(UInt32(0), to: &buffer)
-        Self.append(lsn, to: &buffer)
+        BinaryWriter.append(count: Self.headerSize, to: &buffer) { cursor in
+            cursor.write(UInt32(0))
+            cursor.write(UInt32(0))
+            cursor.write(lsn)
+        }
         encode(&buffer)
         let count = buffer.count - start - Self.headerSize
         buffer.withUnsafeMutableBytes {

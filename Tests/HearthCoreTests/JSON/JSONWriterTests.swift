@@ -26,6 +26,16 @@ import Testing
         #expect(self.text(.int(Int64.min)) == "-9223372036854775808")
     }
 
+    /// An integer's text appended on its own (a log record's values) is the writer's, and takes the bytes
+    /// `decimalCount` says.
+    @Test(arguments: [0, 7, 9, 10, 99, -1, -9, -10, 1_000_000, Int64.max, Int64.min, Int64.min + 1] as [Int64])
+    func decimalsAreTheWritersText(value: Int64) {
+        var bytes: [UInt8] = [0xAA]
+        JSONWriter.appendDecimal(value, to: &bytes)
+        #expect(bytes == [0xAA] + Array(String(value).utf8))
+        #expect(JSONWriter.decimalCount(of: value) == String(value).utf8.count)
+    }
+
     @Test func integralDoublesBelow2To53PrintAsIntegers() {
         #expect(self.text(.double(1.0)) == "1")
         #expect(self.text(.double(-0.0)) == "0")

@@ -126,6 +126,36 @@ import Testing
         }
     }
 
+    /// The usual values of a log record have a short text whose length is known before it is written: the text
+    /// `appendJSON` appends, in the bytes `count` says; every other value has none.
+    @Test func theUsualValuesHaveAShortTextOfAKnownLength() throws {
+        let short = [
+            "null", "true", "false", "0", "-7", "9223372036854775807", "-9223372036854775808",
+            #"{".sv":"timestamp"}"#, #"{".sv":{"increment":1}}"#, #"{".sv":{"increment":-42}}"#,
+        ]
+        let long = [
+            "2.5", #""star""#, #"{".value":12,".priority":"p"}"#, #"{"a":1}"#, "[1,2]",
+            #"{".sv":{"increment":2.5}}"#, #"{"a":{".sv":"timestamp"}}"#, #"{".sv":"timestamp",".priority":1}"#,
+        ]
+        for text in short + long {
+            let value = try WriteValue.parseWrite(Array(text.utf8), depth: 0)
+            var appended: [UInt8] = [0xAA]
+            value.appendJSON(to: &appended)
+            guard let shortText = value.shortJSON else {
+                #expect(!short.contains(text), "\(text) has no short text")
+                continue
+            }
+            #expect(short.contains(text), "\(text) has a short text")
+            var written: [UInt8] = [0xAA]
+            BinaryWriter.append(count: shortText.count, to: &written) { shortText.write(to: &$0) }
+            #expect(written == appended, "\(text)")
+            #expect(written == [0xAA] + Array(text.utf8), "\(text)")
+        }
+        var kept = try WriteValue.parseWrite(Array(#"{"b":1.50}"#.utf8), depth: 0)
+        kept.sourceJSON = Array(#"{"b":1.50}"#.utf8)
+        #expect(kept.shortJSON?.count == 10, "the client's own text is short whatever it holds")
+    }
+
     @Test func aWriteWithoutServerValuesKeepsTheClientsText() throws {
         let text = Array(#"{"b":1.50,"a":"x"}"#.utf8)
         var value = try WriteValue.parseWrite(text, depth: 0)

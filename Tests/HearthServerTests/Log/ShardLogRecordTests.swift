@@ -126,6 +126,48 @@ import Testing
         #expect(fromArrays == reused)
     }
 
+    /// A realtime star's record (a transaction's two parts committed at once, an increment and a `true` each, with
+    /// the client's origin) is, byte for byte, the record the previous version wrote: these bytes were read from
+    /// the write-ahead log of session 34's baseline (6b99642) under the star benchmark.
+    @Test func aStarsRecordIsTheBytesThePreviousVersionWrote() throws {
+        let written = Self.bytes(fromHex:
+            "03020000004200000000000000b90000000717c8c44cfaf572cf0e00020000000e00078064656661756c74abb38925a201000002" +
+            "000000011d00706f7374732f7273343671713378302d7031372f73746172436f756e7417000000000000007b222e7376223a7b22" +
+            "696e6372656d656e74223a317d7d011e00706f7374732f7273343671713378302d7031372f73746172732f753935370400000000" +
+            "00000074727565164b7958396e486d48567131765877744f4451396d6a42560100000000000056010000000000000e000b010000" +
+            "00000000dd0000000717c8c44cfaf572cf0e00020000000e00078064656661756c74abb38925a201000002000000012f00757365" +
+            "722d706f7374732f7273343671713378302d61312f7273343671713378302d7031372f73746172436f756e741700000000000000" +
+            "7b222e7376223a7b22696e6372656d656e74223a317d7d013000757365722d706f7374732f7273343671713378302d61312f7273" +
+            "343671713378302d7031372f73746172732f75393537040000000000000074727565164b7958396e486d48567131765877744f44" +
+            "51396d6a4256010000000000005601000000000000")
+        let origin = try WriteOrigin(client: "KyX9nHmHVq1vXwtODQ9mjB", sequence: 342, settledBelow: 342)
+        let entries = try ["posts/rs46qq3x0-p17", "user-posts/rs46qq3x0-a1/rs46qq3x0-p17"].map { base in
+            ShardEntry.commit(
+                TransactionID(rawValue: 0xCF72_F5FA_4CC4_C817),
+                ShardIntent(
+                    write: ShardWrite(
+                        namespace: "default",
+                        mutations: [
+                            try Fixture.set(base + "/starCount", #"{".sv":{"increment":1}}"#),
+                            try Fixture.set(base + "/stars/u957", "true"),
+                        ],
+                        now: 1_795_926_111_147, origin: origin),
+                    plan: ShardTransactionPlan(anchor: 14, participants: [0, 14])))
+        }
+        let positions = [
+            ShardLogPosition(shard: 0, index: 66, sequence: 0), ShardLogPosition(shard: 14, index: 267, sequence: 0),
+        ]
+        #expect(written.count == 437)
+        var bytes: [UInt8] = []
+        ShardLogRecord.encode(together: entries, at: positions, into: &bytes)
+        #expect(bytes == written)
+    }
+
+    static func bytes(fromHex text: String) -> [UInt8] {
+        let digits = Array(text)
+        return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
+    }
+
     /// Entries of several shards in one record come back in order, each at its shard and index; a record cut short
     /// anywhere, or an entry whose length runs past its bytes, is refused rather than misread.
     @Test func entriesAppendedTogetherRoundTripAndATruncatedRecordIsRefused() throws {
