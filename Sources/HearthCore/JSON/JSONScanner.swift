@@ -140,6 +140,19 @@ struct JSONScanner {
         self.position += 1
     }
 
+    /// Reads `literal` when the bytes at the position are exactly its bytes and returns true; false, reading
+    /// nothing, otherwise. For readers that take a common shape of a value straight from its bytes.
+    mutating func consume(_ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard self.position + length <= self.bytes.count,
+            Key.bytesEqual(
+                UnsafeBufferPointer(rebasing: self.bytes[self.position..<self.position + length]),
+                UnsafeBufferPointer(start: literal.utf8Start, count: length))
+        else { return false }
+        self.position += length
+        return true
+    }
+
     /// After `[`: consumes `]` and returns true when the array is empty.
     mutating func consumeArrayEnd() -> Bool {
         self.skipWhitespace()

@@ -110,6 +110,24 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         return true
     }
 
+    /// How many `/` the UTF-8 `bytes` of a path hold when every other byte may sit in a key; nil when one may not.
+    /// Then each non-empty segment of the path is a valid key unless it is too long (a path's text split on `/`,
+    /// checked in one pass rather than key by key; a `.priority` segment is refused here with every `.`).
+    public static func separators(inKeyBytes bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var separators = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") {
+                separators += 1
+            } else if Self.isForbidden(byte) {
+                return nil
+            }
+            index += 1
+        }
+        return separators
+    }
+
     /// A byte no key may hold: `. $ # [ ] /` and ASCII control characters.
     @inline(__always) private static func isForbidden(_ byte: UInt8) -> Bool {
         switch byte {

@@ -14,7 +14,7 @@ extension WriteValue {
         /// The containers the reader has open (`JSONReader.readValue`), empty between reads.
         private var stack: JSONReader.OpenContainers<WriteValueBuilder.Container> = []
         /// The lists of one server value the reader's values shared lately (`WriteValueBuilder.rootPlaceholders`).
-        private var recentRootPlaceholders: [[ServerValuePlaceholder]] = []
+        var recentRootPlaceholders: [[ServerValuePlaceholder]] = []
 
         public init() {}
 
@@ -24,6 +24,7 @@ extension WriteValue {
         ///   `Path.maximumDepth` keys below the value).
         /// - Complexity: O(n + k log k) as `parseWrite(_:depth:)`.
         public mutating func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
+            if let reading = self.readServerValueAlone(&cursor, maximumNesting: maximumNesting) { return reading }
             var builder = WriteValueBuilder(baseDepth: 0)
             swap(&builder.location, &self.location)
             swap(&builder.recentRootPlaceholders, &self.recentRootPlaceholders)

@@ -47,14 +47,22 @@ extension WriteValueBuilder {
     /// oldest. A realtime client's increments are nearly always the same few, and each new list was an allocation on
     /// the thread that reads the write, freed on another.
     mutating func rootPlaceholders(_ serverValue: ServerValue) -> [ServerValuePlaceholder] {
-        let placeholder = ServerValuePlaceholder(path: .root, value: serverValue, isPriority: false)
-        guard self.keepsRootPlaceholders else { return [placeholder] }
-        if let index = self.recentRootPlaceholders.firstIndex(where: { $0.first == placeholder }) {
-            return self.recentRootPlaceholders[index]
+        guard self.keepsRootPlaceholders else {
+            return [ServerValuePlaceholder(path: .root, value: serverValue, isPriority: false)]
         }
+        return Self.rootPlaceholders(serverValue, keptIn: &self.recentRootPlaceholders)
+    }
+
+    /// `rootPlaceholders(_:)` with the lists made lately in `recent` (a reader's, also for the server values it reads
+    /// without a builder: `WriteValue.Reader.readServerValueAlone`).
+    static func rootPlaceholders(
+        _ serverValue: ServerValue, keptIn recent: inout [[ServerValuePlaceholder]]
+    ) -> [ServerValuePlaceholder] {
+        let placeholder = ServerValuePlaceholder(path: .root, value: serverValue, isPriority: false)
+        if let index = recent.firstIndex(where: { $0.first == placeholder }) { return recent[index] }
         let list = [placeholder]
-        if self.recentRootPlaceholders.count >= Self.keptRootPlaceholders { self.recentRootPlaceholders.removeFirst() }
-        self.recentRootPlaceholders.append(list)
+        if recent.count >= Self.keptRootPlaceholders { recent.removeFirst() }
+        recent.append(list)
         return list
     }
 

@@ -98,15 +98,19 @@ extension WriteRules {
                         UnsafeBufferPointer(rebasing: bytes[keys[$0]]), UnsafeBufferPointer(rebasing: bytes[keys[$1]]))
                 }
                 var previous: UnsafeBufferPointer<UInt8>?
+                // Which members' keys name their paths plainly, by place (only read for the few compared pairwise).
+                var plain: UInt64 = 0
                 for index in order {
                     let key = UnsafeBufferPointer(rebasing: bytes[keys[index]])
                     // Keys with equal bytes sort next to each other.
                     guard !(previous.map { Key.bytesEqual($0, key) } ?? false),
-                        let location = WriteRules.validLocation(key, below: base, allowingPriority: true),
+                        let (location, isPlain) = WriteRules.validLocationAndForm(
+                            key, below: base, allowingPriority: true),
                         let reading = readings[index].take(),
                         let mutation = WriteRules.set(reading, at: location)
                     else { return false }
                     previous = key
+                    if isPlain && index < UInt64.bitWidth { plain |= 1 << index }
                     // Past the pairwise check the paths are sorted: kept as they are made, since taking them out of
                     // the mutations again copies every value.
                     if keys.count > WriteRules.pairwiseOverlapLimit { paths.append(location.path) }
@@ -116,15 +120,18 @@ extension WriteRules {
                 guard keys.count <= WriteRules.pairwiseOverlapLimit else {
                     return (try? WriteRules.checkOverlaps(paths: paths)) != nil
                 }
-                // Few members (a star's four): every pair compared over the keys' bytes, as `checkOverlaps` would.
+                // Few members (a star's four): every pair compared over the keys' bytes, as `checkOverlaps` would;
+                // two keys that name their paths plainly by one comparison.
                 for first in keys.indices {
-                    for second in keys.indices
-                    where second != first
-                        && WriteRules.segmentsContain(
-                            UnsafeBufferPointer(rebasing: bytes[keys[first]]),
-                            UnsafeBufferPointer(rebasing: bytes[keys[second]]))
-                    {
-                        return false
+                    let outer = UnsafeBufferPointer(rebasing: bytes[keys[first]])
+                    for second in keys.indices where second != first {
+                        let inner = UnsafeBufferPointer(rebasing: bytes[keys[second]])
+                        let bothPlain = plain & (1 << first) != 0 && plain & (1 << second) != 0
+                        if bothPlain
+                            ? WriteRules.plainlyContains(outer, inner) : WriteRules.segmentsContain(outer, inner)
+                        {
+                            return false
+                        }
                     }
                 }
                 return true

@@ -154,32 +154,49 @@ public enum WriteRules {
     static func validLocation(_ bytes: UnsafeBufferPointer<UInt8>, below base: Path, allowingPriority: Bool)
         -> WriteLocation?
     {
+        Self.validLocationAndForm(bytes, below: base, allowingPriority: allowingPriority)?.location
+    }
+
+    /// `validLocation(_:below:allowingPriority:)`, and whether `bytes` name the path plainly: the keys they add to
+    /// `base` joined by single `/`s, none at either end, and no `.priority` (`plainlyContains`).
+    /// - Complexity: O(n) in the length of `bytes`.
+    static func validLocationAndForm(_ bytes: UnsafeBufferPointer<UInt8>, below base: Path, allowingPriority: Bool)
+        -> (location: WriteLocation, isPlain: Bool)?
+    {
+        // Most paths hold only key bytes and slashes (one pass finds out, and counts the slashes): then every segment
+        // is a key as long as the path's limits hold, none is `.priority`, and the keys need no check of their own.
+        let plainSeparators = Key.separators(inKeyBytes: bytes)
+        let checksKeys = plainSeparators == nil
         var keys = base.keys
+        let baseCount = keys.count
         // Room for the keys the text adds, never more than a path may hold (a message's worth of slashes reserves
         // no more than that); text of slashes alone (the root) adds none and allocates nothing.
-        var separators = 0
-        for byte in bytes where byte == UInt8(ascii: "/") { separators += 1 }
+        let separators = plainSeparators ?? bytes.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 }
         if separators < bytes.count { keys.reserveCapacity(min(keys.count + separators + 1, Path.maximumDepth + 1)) }
         // The limits are counted as the keys are split (`Path.fits`): a path past them is refused at the first key
-        // that takes it there, not split to its end first. Both counts only grow, so the answer is the same.
-        var keyBytes = base.keys.reduce(0) { $0 + $1.string.utf8.count }
+        // that takes it there, not split to its end first. Both counts only grow, so the answer is the same (and a
+        // key too long for a key is too long for a path).
+        var keyBytes = keys.reduce(0) { $0 + $1.string.utf8.count }
         // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
         var targetsPriority = false
         var segments = PathSegments(bytes: bytes)
         while let segment = segments.next() {
             let key = UnsafeBufferPointer(rebasing: bytes[segment])
-            guard !targetsPriority else { return nil }
-            if allowingPriority && Self.isPriority(key) {
-                targetsPriority = true
-                continue
+            if checksKeys {
+                guard !targetsPriority else { return nil }
+                if allowingPriority && Self.isPriority(key) {
+                    targetsPriority = true
+                    continue
+                }
+                guard Key.isValid(key) else { return nil }
             }
-            guard Key.isValid(key) else { return nil }
             keyBytes += key.count
             guard Path.fits(depth: keys.count + 1, keyBytes: keyBytes) else { return nil }
             keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
         }
         guard Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
-        return WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority)
+        let isPlain = !checksKeys && keys.count - baseCount == separators + 1
+        return (WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority), isPlain)
     }
 
     /// The non-empty segments of a path's UTF-8 bytes, in order, as ranges of them: a path is split on the byte `/`
@@ -221,6 +238,15 @@ public enum WriteRules {
             guard !Self.isPriority(innerKey), Key.bytesEqual(outerKey, innerKey) else { return false }
         }
         return true
+    }
+
+    /// `segmentsContain(_:_:)` of two keys that name their paths plainly (`validLocationAndForm`): the outer text
+    /// begins the inner one, and the inner one ends or goes on with a `/` there. One comparison of bytes, where
+    /// walking the segments of an update's every pair of keys cost more than reading the update's values.
+    static func plainlyContains(_ outer: UnsafeBufferPointer<UInt8>, _ inner: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard outer.count <= inner.count else { return false }
+        guard outer.count == inner.count || inner[outer.count] == UInt8(ascii: "/") else { return false }
+        return Key.bytesEqual(outer, UnsafeBufferPointer(rebasing: inner[..<outer.count]))
     }
 
     /// A value becomes a set, or a priority set when the location names the priority.

@@ -1,5 +1,6 @@
-import HearthCore
 import Testing
+
+@testable import HearthCore
 
 /// One `WriteValue.Reader` reading many values in a row, keeping its scratch space from one to the next.
 @Suite struct WriteValueReaderTests {
@@ -67,5 +68,50 @@ import Testing
         for (text, outcome) in kept {
             #expect(outcome == Self.outcome(text) { try WriteValue.read(&$0, maximumNesting: 4) }, "\(text)")
         }
+    }
+
+    /// A server value alone (`WriteValue.Reader.readServerValueAlone`) reads as the builder reads it: the same node,
+    /// placeholders, depth, error and place after it, for the shapes it takes from the bytes, the same spaced
+    /// otherwise, numbers of every kind the scanner reads or refuses, broken and cut-off text, what follows the
+    /// value, and too little nesting left.
+    @Test func aServerValueAloneReadsAsTheBuilderReadsIt() {
+        let numbers = [
+            "1", "-1", "0", "-0", "42", "1.0", "-2.5", "1e3", "1E-2", "9223372036854775807", "9223372036854775808",
+            "-9223372036854775809", "1e400", "01", "1.", "-", "+1", ".5", "1x", "true", "\"1\"", "null", "",
+        ]
+        var values = numbers.map { #"{".sv":{"increment":"# + $0 + "}}" }
+        values += [
+            #"{".sv":"timestamp"}"#, #"{".sv":"timestampx"}"#, #"{".sv":"Timestamp"}"#, #"{".sv":"timestamp""#,
+            #" {".sv":"timestamp"} "#, #"{ ".sv":"timestamp"}"#, #"{".sv": {"increment":1}}"#,
+            #"{".sv":{"increment":1 }}"#, #"{".sv":{"increment":1},"a":1}"#, #"{".sv":{"increment":1,"b":2}}"#,
+            #"{".sv":{"increment":1}"#, #"{".sv":{"increment":"#, #"{".sv":"#, #"{".sv""#, "{",
+            #"{".sv":{"increment":1}}}"#, #"{".sv":{"increment":1}},"#, #"{".sv":{"incr":1}}"#,
+        ]
+        for nesting in [0, 1, 2, 3] {
+            var reader = WriteValue.Reader()
+            for text in values {
+                let fast = Self.read(text) { try reader.read(&$0, maximumNesting: nesting) }
+                let built = Self.read(text) { cursor in
+                    var builder = WriteValueBuilder(baseDepth: 0)
+                    let fragment = try cursor.read(into: &builder, maximumNesting: nesting)
+                    return WriteValue.Reading(value: WriteValue(fragment), depth: builder.deepest)
+                }
+                #expect(fast.outcome == built.outcome, "\(text) with nesting \(nesting)")
+                #expect(fast.position == built.position, "\(text) with nesting \(nesting)")
+            }
+        }
+    }
+
+    /// `outcome(_:_:)` and where the cursor stood after the read.
+    private static func read(_ text: String, _ read: (inout JSONCursor) throws -> WriteValue.Reading) -> (
+        outcome: Outcome, position: Int?
+    ) {
+        var position: Int?
+        let outcome = Self.outcome(text) { cursor in
+            let reading = try read(&cursor)
+            position = cursor.position
+            return reading
+        }
+        return (outcome, position)
     }
 }

@@ -65,7 +65,7 @@ import Testing
     @Test func keyBytesOverlapAsTheirPathsDo() {
         var random = SeededRandom(seed: 7)
         let segments = ["a", "b", "é", "e\u{301}", "", ".priority"]
-        var (pairs, contained) = (0, 0)
+        var (pairs, contained, plainPairs) = (0, 0, 0)
         for _ in 0..<20000 {
             func text() -> String {
                 (0..<Int.random(in: 0...4, using: &random)).map { _ in
@@ -81,9 +81,47 @@ import Testing
                 innerText.withUTF8 { WriteRules.segmentsContain(outerBytes, $0) }
             }
             #expect(contains == outerPath.path.contains(innerPath.path), "\(outer) over \(inner)")
+            let plainly = outerText.withUTF8 { outerBytes in
+                innerText.withUTF8 { innerBytes in
+                    Self.isPlain(outerBytes) && Self.isPlain(innerBytes)
+                        ? WriteRules.plainlyContains(outerBytes, innerBytes) : nil
+                }
+            }
+            #expect(plainly == nil || plainly == contains, "\(outer) over \(inner), plainly")
+            if plainly != nil { plainPairs += 1 }
             pairs += 1
             if contains { contained += 1 }
         }
-        #expect(pairs > 5000 && contained > 500, "\(pairs) pairs, \(contained) contained")
+        #expect(pairs > 5000 && contained > 500 && plainPairs > 500, "\(pairs) pairs, \(contained) contained")
+    }
+
+    /// Whether `validLocationAndForm` calls the bytes plain.
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        WriteRules.validLocationAndForm(bytes, below: .root, allowingPriority: true)?.isPlain == true
+    }
+
+    /// A location's bytes are plain exactly when they are its path's keys joined by single `/`s, with no
+    /// `.priority`: below bases of several depths, the same random paths as `bytesGiveThePlainRulesLocation`'s.
+    @Test func plainBytesAreTheKeysJoined() {
+        var random = SeededRandom(seed: 11)
+        let segments = ["a", "posts", "é", "", ".priority", "a$b", String(repeating: "k", count: 400)]
+        let bases = [Path.root, Path(keys: [Key(unchecked: "base"), Key(unchecked: "b")])]
+        var plain = 0
+        for _ in 0..<4000 {
+            let text = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                segments[Int.random(in: 0..<segments.count, using: &random)]
+            }.joined(separator: "/")
+            let prefixed = Bool.random(using: &random) ? "/" + text : text
+            let base = bases[Int.random(in: 0..<bases.count, using: &random)]
+            var bytes = prefixed
+            guard let (location, isPlain) = bytes.withUTF8({
+                WriteRules.validLocationAndForm($0, below: base, allowingPriority: true)
+            }) else { continue }
+            let added = location.path.keys.dropFirst(base.count).map(\.string)
+            let joined = !added.isEmpty && !location.targetsPriority && added.joined(separator: "/") == prefixed
+            #expect(isPlain == joined, "\(prefixed) below \(base)")
+            if isPlain { plain += 1 }
+        }
+        #expect(plain > 300, "only \(plain) plain paths")
     }
 }
