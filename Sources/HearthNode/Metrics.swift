@@ -26,7 +26,7 @@ public final class Metrics: Sendable {
     private let wireOther: Resolved
     /// The series of the writes (`p`, `m`) and of the REST writes (`PUT`, `PATCH`), from the tables above: nearly
     /// every request under a write load is one, and is told by comparing two short strings instead of hashing its
-    /// name with a seeded hash for the table (`series(wire:)`, `series(http:)`).
+    /// name with a seeded hash for the table (`recordWireRequest`, `recordRequest`).
     private let wirePut: Resolved
     private let wireMerge: Resolved
     private let httpPut: Resolved
@@ -44,6 +44,17 @@ public final class Metrics: Sendable {
             self.label = label
             self.usual = requests.series([label, usual])
             self.latency = latency.series([label])
+        }
+
+        /// Counts one request with `status` (the usual one when `usual`, else in `requests` under its label) and
+        /// its latency.
+        func record(usual: Bool, _ status: @autoclosure () -> String, _ seconds: Double, _ requests: CounterFamily) {
+            if usual {
+                self.usual.increment()
+            } else {
+                requests.increment([self.label, status()])
+            }
+            self.latency.observe(seconds)
         }
     }
 
@@ -75,45 +86,28 @@ public final class Metrics: Sendable {
         (self.wirePut, self.wireMerge) = (wireSeries["p"] ?? wireOther, wireSeries["m"] ?? wireOther)
     }
 
-    /// The series of an HTTP method: a write's without a hash, any other's from the table.
-    private func series(http method: String) -> Resolved {
-        if method == "PATCH" { return self.httpPatch }
-        if method == "PUT" { return self.httpPut }
-        return self.httpSeries[method] ?? self.httpOther
-    }
-
-    /// The series of a realtime action: a write's without a hash, any other's from the table.
-    private func series(wire action: String) -> Resolved {
-        if action == "m" { return self.wireMerge }
-        if action == "p" { return self.wirePut }
-        return self.wireSeries[action] ?? self.wireOther
-    }
-
     /// The label of a method or action no client may add.
     static let otherLabel = "other"
     /// The HTTP methods counted under their own name.
     static let httpMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-    /// Counts one finished REST or SSE request.
+    /// Counts one finished REST or SSE request. A write's series is read from its stored property and lent to
+    /// `record` as it is: returned from a lookup function, it was retained, and its counter and histogram retained
+    /// again for the calls on them (three retains and releases a request).
     public func recordRequest(method: String, status: Int, seconds: Double) {
-        let series = self.series(http: method)
-        if status == 200 {
-            series.usual.increment()
-        } else {
-            self.httpRequests.increment([series.label, String(status)])
-        }
-        series.latency.observe(seconds)
+        let usual = status == 200
+        if method == "PATCH" { return self.httpPatch.record(usual: usual, String(status), seconds, self.httpRequests) }
+        if method == "PUT" { return self.httpPut.record(usual: usual, String(status), seconds, self.httpRequests) }
+        (self.httpSeries[method] ?? self.httpOther).record(usual: usual, String(status), seconds, self.httpRequests)
     }
 
-    /// Counts one answered realtime-protocol request (`q`, `p`, `m`, …) with its wire status (`ok`, `datastale`, …).
+    /// Counts one answered realtime-protocol request (`q`, `p`, `m`, …) with its wire status (`ok`, `datastale`, …),
+    /// a write's series lent as `recordRequest` lends it.
     public func recordWireRequest(action: String, status: String, seconds: Double) {
-        let series = self.series(wire: action)
-        if status == "ok" {
-            series.usual.increment()
-        } else {
-            self.wireRequests.increment([series.label, status])
-        }
-        series.latency.observe(seconds)
+        let usual = status == "ok"
+        if action == "m" { return self.wireMerge.record(usual: usual, status, seconds, self.wireRequests) }
+        if action == "p" { return self.wirePut.record(usual: usual, status, seconds, self.wireRequests) }
+        (self.wireSeries[action] ?? self.wireOther).record(usual: usual, status, seconds, self.wireRequests)
     }
 
     /// The Prometheus exposition served at `/.metrics`.

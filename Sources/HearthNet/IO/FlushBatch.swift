@@ -1,3 +1,4 @@
+import Glibc
 import HearthSystem
 
 /// Writes made inside `FlushBatch.collecting` queue their bytes as usual but ask their reactor to send only when the
@@ -7,15 +8,35 @@ import HearthSystem
 /// event-loop turn); the write loop answers each turn's writes inside one, so a turn's acknowledgements and replies
 /// wake each reactor once rather than once per write.
 package enum FlushBatch {
-    @TaskLocal static var current: Collector?
+    /// The batch collecting on the calling thread, if any. A thread's, not a task-local value: `collecting`'s body is
+    /// synchronous, so it runs on one thread from start to end, and every ordinary write (each acknowledgement and
+    /// reply) asks whether a batch collects, which as a task-local value was a search of the task's values and a copy
+    /// through the runtime's generic witnesses; this is one `pthread_getspecific`.
+    static var current: Collector? {
+        guard let collector = pthread_getspecific(Self.key) else { return nil }
+        return Unmanaged<Collector>.fromOpaque(collector).takeUnretainedValue()
+    }
+
+    /// Where each thread keeps its collecting batch, unretained: `collecting` holds it, and clears it before it ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        guard pthread_key_create(&key, nil) == 0 else {
+            preconditionFailure("no thread-specific key could be made for the flush batches")
+        }
+        return key
+    }()
 
     /// Runs `body`; the flushes its writes ask for, and the commands it hands over with `send(_:to:)`, go to their
     /// reactors when it returns. Inside another batch, it joins that one.
     package static func collecting<T>(_ body: () throws -> T) rethrows -> T {
-        guard Self.current == nil else { return try body() }
+        guard pthread_getspecific(Self.key) == nil else { return try body() }
         let collector = Collector()
-        defer { collector.flush() }
-        return try Self.$current.withValue(collector) { try body() }
+        pthread_setspecific(Self.key, Unmanaged.passUnretained(collector).toOpaque())
+        defer {
+            pthread_setspecific(Self.key, nil)
+            collector.flush()
+        }
+        return try body()
     }
 
     /// Hands `command` to `inbox`: at the end of the batch when one is collecting (with every other command and

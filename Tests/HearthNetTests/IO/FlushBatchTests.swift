@@ -32,6 +32,22 @@ import Testing
         #expect(writers[0].queue.withLock { $0.queuedBytes } == 6, "every write was queued")
     }
 
+    /// A batch is its own thread's: a write another thread makes while it collects asks for its flush at once, and
+    /// once the batch has ended none collects.
+    @Test func aBatchCollectsOnlyItsOwnThreadsWrites() throws {
+        let inbox = try ReactorInbox()
+        let (mine, theirs) = (
+            ConnectionWriter(id: 1, limit: 1 << 20, inbox: inbox), ConnectionWriter(id: 2, limit: 1 << 20, inbox: inbox)
+        )
+        try FlushBatch.collecting {
+            mine.write([1])
+            try DedicatedThread.start(name: "other-writer") { theirs.write([1]) }.join()
+            #expect(Self.flushes(inbox) == [[2]], "the other thread's write asked at once")
+        }
+        #expect(Self.flushes(inbox) == [[1]], "this thread's write waited for the batch's end")
+        #expect(FlushBatch.current == nil)
+    }
+
     /// A message for a connection's handler, told apart by its number.
     private struct Numbered: ConnectionMessage {
         let number: Int
