@@ -91,23 +91,36 @@ extension Mutation {
     /// The mutation resolved against `tree` as it is before the write (`resolved(against: serverValueBase(in:))`),
     /// or the error of its first increment whose sum no number can hold: the one step `resolving` reads each
     /// mutation through.
+    /// One match binds the path and value for the base, the check and the resolution: a match per step (each a
+    /// borrowing function of its own) copied the mutation's payload out once for each (its path and every part of
+    /// its value retained, then released).
     private borrowing func resolvedChecked(
         in tree: Node, now: Int64
     ) -> Result<ResolvedMutation, UnrepresentableIncrementError> {
-        let base = self.serverValueBase(in: tree)
-        if let base, let error = self.unrepresentableIncrement(existing: base) { return .failure(error) }
-        return .success(self.resolved(against: base, now: now))
+        switch self {
+        case .set(let path, let value):
+            guard value.hasServerValues else { return .success(.set(path, value.node)) }
+            let base = tree.node(at: path)
+            if let error = Self.unrepresentableIncrement(of: value, at: path, existing: base) { return .failure(error) }
+            return .success(.set(path, value.resolved(existing: base, now: now)))
+        case .setPriority(let path, let value):
+            guard value.hasServerValues else {
+                return .success(.setPriority(path, ResolvedMutation.priority(from: value.node)))
+            }
+            let base = Node(priorityValue: tree.node(at: path).priority)
+            if let error = Self.unrepresentableIncrement(of: value, at: path, existing: base) { return .failure(error) }
+            let resolved = value.resolved(existing: base, now: now)
+            return .success(.setPriority(path, ResolvedMutation.priority(from: resolved)))
+        }
     }
 
-    /// The error for the mutation's first increment whose sum with `base` (`serverValueBase(in:)`) no number can
-    /// hold, naming the increment's own path; nil when every one fits.
-    private borrowing func unrepresentableIncrement(existing base: Node) -> UnrepresentableIncrementError? {
-        switch self {
-        case .set(let path, let value), .setPriority(let path, let value):
-            value.unrepresentableIncrement(existing: base).map {
-                UnrepresentableIncrementError(path: path.appending($0))
-            }
-        }
+    /// The error for the first increment of `value` (written at `path`) whose sum with `base` no number can hold,
+    /// naming the increment's own path; nil when every one fits.
+    private static func unrepresentableIncrement(
+        of value: borrowing WriteValue, at path: borrowing Path, existing base: Node
+    ) -> UnrepresentableIncrementError? {
+        guard let offset = value.unrepresentableIncrement(existing: base) else { return nil }
+        return UnrepresentableIncrementError(path: path.appending(offset))
     }
 
     /// What the mutation's server values resolve against in `tree` as it is before the write: the node it replaces

@@ -237,36 +237,39 @@ extension ShardStateMachine {
     static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
         subtrees.reserveCapacity(mutations.count)
-        // By index, each read where the array holds it (`noteSubtree` borrows it: iterated, or matched on a copy,
-        // each mutation was copied out whole, and `path` copied its path out of it again).
-        for index in mutations.indices {
-            guard Self.noteSubtree(of: mutations[index], in: &subtrees, tree: tree, spineDepth: spineDepth) else {
-                return nil
+        // Each mutation is read where the array's buffer holds it, and only its path copied out (`TreeEdit.path`): a
+        // match on it copied its node too, and the array's subscript the whole mutation.
+        let noted = mutations.withUnsafeBufferPointer { mutations in
+            for index in mutations.indices {
+                let written = mutations[index].path
+                guard Self.noteSubtree(written: written, in: &subtrees, tree: tree, spineDepth: spineDepth) else {
+                    return false
+                }
             }
-        }
-        return subtrees
-    }
-
-    /// Adds the shard-depth subtree `mutation` writes into to `subtrees` (with its node of `tree`) unless it is
-    /// there already; false when the mutation sets a spine path instead.
-    private static func noteSubtree(
-        of mutation: borrowing ResolvedMutation, in subtrees: inout [ShardSubtree], tree: Node?, spineDepth: Int
-    ) -> Bool {
-        switch mutation {
-        case .set(let written, _), .setPriority(let written, _):
-            guard written.count >= spineDepth else { return false }
-            for known in subtrees.indices where Self.isSubtree(subtrees[known].path, of: written) { return true }
-            let path = written.count == spineDepth ? copy written : Path(keys: Array(written.keys[..<spineDepth]))
-            subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
             return true
         }
+        return noted ? subtrees : nil
+    }
+
+    /// Adds the shard-depth subtree a mutation written at `written` writes into to `subtrees` (with its node of
+    /// `tree`) unless it is there already; false when the mutation sets a spine path instead.
+    private static func noteSubtree(
+        written: Path, in subtrees: inout [ShardSubtree], tree: Node?, spineDepth: Int
+    ) -> Bool {
+        guard written.count >= spineDepth else { return false }
+        for known in subtrees.indices where Self.isSubtree(subtrees[known].path, of: written) { return true }
+        let path = written.count == spineDepth ? written : Path(keys: Array(written.keys[..<spineDepth]))
+        subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
+        return true
     }
 
     /// Whether `path` (a subtree's, at the shard depth) is the start of `written`, which is at least as deep,
-    /// compared key by key without a slice of either.
+    /// compared key by key without a slice of either, each key read where its array's buffer holds it (the arrays'
+    /// subscripts copied each key out, its string retained, then released).
     private static func isSubtree(_ path: borrowing Path, of written: borrowing Path) -> Bool {
-        for depth in path.keys.indices where path.keys[depth] != written.keys[depth] { return false }
-        return true
+        path.keys.withUnsafeBufferPointer { known in
+            written.keys.withUnsafeBufferPointer { keys in known.indices.allSatisfy { known[$0] == keys[$0] } }
+        }
     }
 
     /// Resolves a mutation's server values against `tree` as it is before the write, with no overflow check
