@@ -33,10 +33,7 @@ let package = Package(
             dependencies: ["CHearthSystem", "HearthCore", "HearthSystem"],
             swiftSettings: strictSettings
         ),
-        .target(
-            name: "HearthStorage", dependencies: ["CHearthSystem", "HearthCore", "HearthSystem"],
-            swiftSettings: strictSettings
-        ),
+        .target(name: "HearthStorage", dependencies: ["HearthCore", "HearthSystem"], swiftSettings: strictSettings),
         .target(name: "HearthWire", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(name: "HearthRules", dependencies: ["HearthCore"], swiftSettings: strictSettings),
         .target(

@@ -1,12 +1,9 @@
-import CHearthSystem
-
 /// CRC-32C (Castagnoli), the checksum framing every WAL record and snapshot so damage is detected, never replayed.
 ///
-/// With the processor's CRC-32C instruction where it has one (x86-64's SSE 4.2: eight bytes a step; the WAL's writer
-/// checksums every record it writes), else table-driven slice-by-16: sixteen bytes are folded per step through
-/// sixteen 256-entry tables (16 KiB, which stay in the first-level cache), about twice the speed of slice-by-8's eight
-/// bytes a step; the last 8–15 bytes take one slice-by-8 step, the rest a byte at a time. The value is incremental:
-/// feed bytes in any number of `update` calls and read `value` at the end. Reference value: "123456789" → 0xE3069283.
+/// Table-driven slice-by-16: sixteen bytes are folded per step through sixteen 256-entry tables (16 KiB, which stay
+/// in the first-level cache), about twice the speed of slice-by-8's eight bytes a step without hardware instructions;
+/// the last 8–15 bytes take one slice-by-8 step, the rest a byte at a time. The value is incremental: feed bytes in any number of
+/// `update` calls and read `value` at the end. Reference value: "123456789" → 0xE3069283.
 package struct CRC32C: Sendable {
     /// The reflected Castagnoli polynomial.
     static let polynomial: UInt32 = 0x82F6_3B78
@@ -44,19 +41,8 @@ package struct CRC32C: Sendable {
         withUnsafeBytes(of: integer.littleEndian) { self.update($0) }
     }
 
-    /// Whether this processor computes CRC-32C itself (`chearth_crc32c_update`); read once.
-    static let hasInstruction = chearth_crc32c_is_available() != 0
-
-    /// Feeds raw bytes: through the processor's instruction where it has one, else the tables. O(n).
+    /// Feeds raw bytes, sixteen at a time through the slice-by-16 tables. O(n).
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard Self.hasInstruction, let base = bytes.baseAddress else {
-            return self.updateWithTables(bytes)
-        }
-        self.state = chearth_crc32c_update(self.state, base, bytes.count)
-    }
-
-    /// Feeds raw bytes, sixteen at a time through the slice-by-16 tables (the same value as the instruction's). O(n).
-    package mutating func updateWithTables(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return
         }
