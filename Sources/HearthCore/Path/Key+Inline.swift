@@ -20,9 +20,9 @@ extension Key {
     /// Whether `key`'s string is small (see above).
     @inline(__always) static func isSmall(_ key: borrowing Key) -> Bool {
         #if _pointerBitWidth(_64) && _endian(little)
-        Self.words(key).1 & (1 << 61) != 0
+            Self.words(key).1 & (1 << 61) != 0
         #else
-        false
+            false
         #endif
     }
 
@@ -30,11 +30,11 @@ extension Key {
     /// same small string, or the same storage), `false` when both are small and differ; `nil` otherwise.
     @inline(__always) static func inlineEquality(_ left: borrowing Key, _ right: borrowing Key) -> Bool? {
         #if _pointerBitWidth(_64) && _endian(little)
-        let (l, r) = (Self.words(left), Self.words(right))
-        if l == r { return true }
-        return l.1 & r.1 & (1 << 61) != 0 ? false : nil
+            let (l, r) = (Self.words(left), Self.words(right))
+            if l == r { return true }
+            return l.1 & r.1 & (1 << 61) != 0 ? false : nil
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -46,19 +46,19 @@ extension Key {
 
         @inline(__always) init?(_ key: borrowing Key) {
             #if _pointerBitWidth(_64) && _endian(little)
-            let (first, second) = Key.words(key)
-            // Small (bit 61) and ASCII (bit 62).
-            guard second >> 61 & 0b11 == 0b11 else { return nil }
-            // An integer key starts with a digit or `-`: those keys order by value first (`Key.precedes`).
-            let lead = UInt8(truncatingIfNeeded: first)
-            guard lead != UInt8(ascii: "-") && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lead) else {
-                return nil
-            }
-            self.high = first.byteSwapped
-            self.low = (second & 0x00FF_FFFF_FFFF_FFFF).byteSwapped
-            self.count = second >> 56 & 0x0F
+                let (first, second) = Key.words(key)
+                // Small (bit 61) and ASCII (bit 62).
+                guard second >> 61 & 0b11 == 0b11 else { return nil }
+                // An integer key starts with a digit or `-`: those keys order by value first (`Key.precedes`).
+                let lead = UInt8(truncatingIfNeeded: first)
+                guard lead != UInt8(ascii: "-") && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lead) else {
+                    return nil
+                }
+                self.high = first.byteSwapped
+                self.low = (second & 0x00FF_FFFF_FFFF_FFFF).byteSwapped
+                self.count = second >> 56 & 0x0F
             #else
-            return nil
+                return nil
             #endif
         }
 

@@ -114,9 +114,11 @@ import Testing
             let prefixed = Bool.random(using: &random) ? "/" + text : text
             let base = bases[Int.random(in: 0..<bases.count, using: &random)]
             var bytes = prefixed
-            guard let (location, isPlain) = bytes.withUTF8({
-                WriteRules.validLocationAndForm($0, below: base, allowingPriority: true)
-            }) else { continue }
+            guard
+                let (location, isPlain) = bytes.withUTF8({
+                    WriteRules.validLocationAndForm($0, below: base, allowingPriority: true)
+                })
+            else { continue }
             let added = location.path.keys.dropFirst(base.count).map(\.string)
             let joined = !added.isEmpty && !location.targetsPriority && added.joined(separator: "/") == prefixed
             #expect(isPlain == joined, "\(prefixed) below \(base)")
