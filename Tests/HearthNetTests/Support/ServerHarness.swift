@@ -80,8 +80,9 @@ final class Recorder<Entry: Sendable>: Sendable {
 
     var all: [Entry] { self.entries.withLock { $0 } }
 
-    /// Polls until `predicate` holds or `seconds` pass.
-    func wait(seconds: Double = 5, until predicate: ([Entry]) -> Bool) async -> Bool {
+    /// Polls until `predicate` holds or `seconds` pass. The bound only ends a test that would otherwise hang: a
+    /// whole-suite run on two loaded cores took over 5 s to hand a server its first request.
+    func wait(seconds: Double = 60, until predicate: ([Entry]) -> Bool) async -> Bool {
         await eventually(seconds: seconds) { predicate(self.all) }
     }
 }
