@@ -13,17 +13,6 @@ import Testing
 /// The writes handed to the write loop are moved, not copied: into its queue beside their batch, out of it in the
 /// turn, and their mutations into the entries their shards log. What a write becomes is what it was before.
 @Suite struct WriteLoopHandOffTests {
-    /// Runs `body` over a fresh single node.
-    private static func withDatabase(_ body: (Database) async throws -> Void) async throws {
-        var configuration = NodeConfiguration()
-        configuration.dataDirectory = try TemporaryDirectory().path
-        configuration.fsync = .off
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
-        let database = try await Database.open(configuration: configuration, log: Log(level: .critical))
-        try await body(database)
-        await database.close()
-    }
-
     private static func write(_ mutations: [Mutation]) -> LoopWrite {
         LoopWrite(namespace: "default", mutations: mutations, conditions: [], now: 1, origin: nil)
     }
@@ -37,7 +26,7 @@ import Testing
     /// transaction obstructs takes the async path with every mutation, in its order: the later set of the path
     /// wins, and every other mutation is applied once the transaction is gone.
     @Test func anObstructedWriteSpanningShardsDetoursWhole() async throws {
-        try await Self.withDatabase { database in
+        try await WriteLoopTests.withDatabase { database in
             let router = database.coordinator.router
             let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: router, shards: [0, 1]))
             let (a, b) = (keys[0], keys[1])
@@ -72,7 +61,7 @@ import Testing
     /// every one is decided and answered committed, and each connection's writes are applied in the order it handed
     /// them over (its last value of a shared path is the one left).
     @Test func manyWritesHandedOverAtOnceAreEachDecidedInTheirConnectionsOrder() async throws {
-        try await Self.withDatabase { database in
+        try await WriteLoopTests.withDatabase { database in
             let (connections, perConnection) = (8, 120)
             let writes = try (0..<connections).map { connection in
                 try (0..<perConnection).map { step in

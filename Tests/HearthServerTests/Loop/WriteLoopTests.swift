@@ -29,8 +29,8 @@ import Testing
         }
     }
 
-    /// Runs `body` over a fresh single node.
-    private static func withDatabase(_ body: (Database) async throws -> Void) async throws {
+    /// Runs `body` over a fresh single node (WriteLoopHandOffTests shares it).
+    static func withDatabase(_ body: (Database) async throws -> Void) async throws {
         var configuration = NodeConfiguration()
         configuration.dataDirectory = try TemporaryDirectory().path
         configuration.fsync = .off
