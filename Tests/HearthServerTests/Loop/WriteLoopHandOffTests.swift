@@ -26,7 +26,7 @@ import Testing
     /// transaction obstructs takes the async path with every mutation, in its order: the later set of the path
     /// wins, and every other mutation is applied once the transaction is gone.
     @Test func anObstructedWriteSpanningShardsDetoursWhole() async throws {
-        try await WriteLoopTests.withDatabase { database in
+        try await Database.withFresh { database in
             let router = database.coordinator.router
             let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: router, shards: [0, 1]))
             let (a, b) = (keys[0], keys[1])
@@ -61,7 +61,7 @@ import Testing
     /// every one is decided and answered committed, and each connection's writes are applied in the order it handed
     /// them over (its last value of a shared path is the one left).
     @Test func manyWritesHandedOverAtOnceAreEachDecidedInTheirConnectionsOrder() async throws {
-        try await WriteLoopTests.withDatabase { database in
+        try await Database.withFresh { database in
             let (connections, perConnection) = (8, 120)
             let writes = try (0..<connections).map { connection in
                 try (0..<perConnection).map { step in

@@ -29,17 +29,6 @@ import Testing
         }
     }
 
-    /// Runs `body` over a fresh single node (WriteLoopHandOffTests shares it).
-    static func withDatabase(_ body: (Database) async throws -> Void) async throws {
-        var configuration = NodeConfiguration()
-        configuration.dataDirectory = try TemporaryDirectory().path
-        configuration.fsync = .off
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
-        let database = try await Database.open(configuration: configuration, log: Log(level: .critical))
-        try await body(database)
-        await database.close()
-    }
-
     /// Hands `writes` to the loop as one batch of `connection` and waits for the answers.
     private static func submit(_ database: Database, connection: UInt64 = 1, _ writes: [LoopWrite]) async
         -> [WriteBatch.Answer]
@@ -70,7 +59,7 @@ import Testing
     /// A turn's answers are given inside one `FlushBatch`: the acknowledgements and replies they send reach each
     /// reactor in one hand-off for the whole turn, not one per write.
     @Test func aTurnsAnswersAreGivenInsideOneFlushBatch() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let write = Self.write([try Fixture.set("a", "1")])
             let gathered = await withCheckedContinuation { continuation in
                 database.writes.submit(connection: 1, [write]) { answers in
@@ -85,7 +74,7 @@ import Testing
     /// same write answered with its mutations, whose answer holds them as resolved, joined in apply order; the
     /// acknowledgement's holds none.
     @Test func anAcknowledgedWriteCommitsAndIsAnsweredWithoutItsMutations() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let (a, b) = try Self.keys(database)
             let write = Self.write([
                 try Fixture.set("posts/\(b)/n", #"{".sv":{"increment":2}}"#),
@@ -120,7 +109,7 @@ import Testing
     /// The shards' commands run on the loop's thread, and a command queued after a batch finds the batch's writes
     /// applied.
     @Test func jobsAndBatchesRunInTheOrderTheyWereQueued() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let (a, _) = try Self.keys(database)
             let shard = database.coordinator.router.shards(
                 namespace: "default", mutation: Fixture.path("posts/\(a)/n"))
@@ -139,7 +128,7 @@ import Testing
 
     /// A batch's writes inside one shard and across two are committed, and shown in the view when the answers come.
     @Test func committedWritesAreVisibleWhenTheBatchIsAnswered() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let (a, b) = try Self.keys(database)
             let writes = [
                 Self.write([try Fixture.set("posts/\(a)/title", #""Hi""#)]),
@@ -169,7 +158,7 @@ import Testing
     /// Ten stars of one post decided in one turn are shown, once answered, with the shard's own node of the post:
     /// taken once, at the turn's end, and shared by the view and the shard.
     @Test func aTurnsWritesOfOnePostAreShownWithTheShardsOwnNode() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let (a, _) = try Self.keys(database)
             let writes = try (0..<10).map { user in
                 Self.write([
@@ -193,7 +182,7 @@ import Testing
     /// origin is answered committed and applied once; an increment that would overflow is refused with nothing
     /// written, while the batch's other writes commit.
     @Test func staleDuplicateAndOverflowingWritesAreAnsweredAsTheAsyncPathAnswersThem() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let (a, _) = try Self.keys(database)
             let origin = try WriteOrigin(client: "s", sequence: 1, settledBelow: 0)
             let increment = try Fixture.set("posts/\(a)/n", #"{".sv":{"increment":1}}"#)
@@ -236,7 +225,7 @@ import Testing
     /// A write a prepared transaction holds back takes the async path, and the later writes of its connection
     /// follow it in order, even one the loop could have decided at once; another connection's write goes on.
     @Test func aConnectionsWritesKeepTheirOrderAcrossADetour() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let (a, b) = try Self.keys(database)
             let recorder = Recorder()
             _ = database.view.addListener(recorder)
@@ -279,7 +268,7 @@ import Testing
     /// A write whose rules read data that changed since it was checked is checked again on the newer data: allowed,
     /// it commits; refused there, it is answered as refused.
     @Test func aWriteWhoseRulesGuardWentStaleIsCheckedAgain() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             let access = AccessControl(database: database, authenticator: Authenticator(), defaultRules: .open)
             try await access.install(
                 #"{"rules": {".read": true, "gate": {".write": true}, "x": {".write": "root.child('gate').val() != 7"}}}"#,
@@ -310,7 +299,7 @@ import Testing
 
     /// Once the log has failed (here: closed), the batch's writes are answered with its error, not left waiting.
     @Test func aFailedLogFailsTheBatchsWritesWithItsError() async throws {
-        try await Self.withDatabase { database in
+        try await Database.withFresh { database in
             await database.log.close()
             let answers = await Self.submit(database, [Self.write([try Fixture.set("x", "1")])])
             guard case .failure(let error) = answers[0] else {
