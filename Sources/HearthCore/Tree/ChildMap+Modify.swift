@@ -10,10 +10,9 @@ extension ChildMap {
     /// (a star set or taken back) walks the map once, not once to look and again to store.
     /// - Complexity: O(log n) plus the cost of `body`.
     mutating func modifyChild(_ key: Key, _ body: (inout Node) -> Void) {
-        switch self.storage {
+        // Moved out of this map, so the array or root is copied only when another version shares it.
+        switch self.takeStorage() {
         case .elements(var elements):
-            // Drop this map's reference first, so the array is copied only when another version shares it.
-            self.storage = .elements([])
             Self.modifyChild(key, in: &elements, body)
             if elements.count > TreeNode.maximumFill {
                 self.storage = .tree(TreeNode.splitting(elements))
@@ -21,7 +20,6 @@ extension ChildMap {
                 self.storage = .elements(elements)
             }
         case .tree(var root):
-            self.storage = .elements([])
             if !isKnownUniquelyReferenced(&root) {
                 root = root.copy()
             }

@@ -60,32 +60,39 @@ extension Node {
             for position in order.sorted() { self.apply(edits[position], below: depth) }
             return
         }
-        guard case .stored(var storage) = self.representation else {
+        // Moved out of this node, so that `storage` is the only reference unless another version holds it.
+        guard var storage = self.takeStorage() else {
             // Empty, or a leaf held inline: what the edits add becomes its children, and deletes change nothing.
             var map = ChildMap()
             Self.apply(edits, order, depth: depth, to: &map)
             if !map.isEmpty { self = Node(children: map) }
             return
         }
-        // Let go of this node's own reference, so that `storage` is the only one unless another version holds it.
-        self.representation = .empty
-        guard case .children(var map) = storage.content else {
-            // A leaf with a priority: the same, and its children keep the priority.
-            var map = ChildMap()
-            Self.apply(edits, order, depth: depth, to: &map)
-            self = map.isEmpty ? Node(storage: storage) : Node(children: map, priority: storage.priority)
-            return
-        }
         guard isKnownUniquelyReferenced(&storage) else {
+            guard case .children(var map) = storage.content else {
+                self = Self.applying(edits, order, depth: depth, toLeaf: storage)
+                return
+            }
             // Shared with another version: edited in a copy of the map, which copies only what the edits reach.
             Self.apply(edits, order, depth: depth, to: &map)
             self = Node(children: map, priority: storage.priority)
             return
         }
-        // Leave the storage without the map while it is edited, so the map's nodes are uniquely held.
-        storage.content = .children(ChildMap())
+        // The map moved out of the storage while it is edited, so the map's nodes are uniquely held.
+        guard var map = storage.takeChildren() else {
+            self = Self.applying(edits, order, depth: depth, toLeaf: storage)
+            return
+        }
         Self.apply(edits, order, depth: depth, to: &map)
         self.store(editedChildren: map, of: storage)
+    }
+
+    /// The edits at `order` applied to a leaf with a priority (`storage`): what they add becomes its children, which
+    /// keep the priority, and deletes change nothing.
+    private static func applying(_ edits: Edits, _ order: Order, depth: Int, toLeaf storage: Storage) -> Node {
+        var map = ChildMap()
+        Self.apply(edits, order, depth: depth, to: &map)
+        return map.isEmpty ? Node(storage: storage) : Node(children: map, priority: storage.priority)
     }
 
     /// Applies the edits at `order` to the children in `map`, one child at a time: each run of edits under the same

@@ -72,21 +72,28 @@ extension Node {
             self = value.pointee
             return
         }
-        guard case .stored(var storage) = self.representation, case .children(var map) = storage.content else {
+        // Moved out of this node, so that `storage` is the only reference unless another version holds it.
+        guard var storage = self.takeStorage() else {
             self = self.setting(value.pointee, at: ArraySlice(keys))
             return
         }
-        // Let go of this node's own reference, so that `storage` is the only one unless another version holds it.
-        self.representation = .empty
         guard isKnownUniquelyReferenced(&storage) else {
+            guard case .children(var map) = storage.content else {
+                self = Node(storage: storage).setting(value.pointee, at: ArraySlice(keys))
+                return
+            }
             // Shared with another version: the edit goes into a copy of the map, which copies only what it reaches
             // and looks each key up once (building the node anew from the old one's lookups looked each up twice).
             map.modifyChild(first) { $0.set(value, keys.dropFirst()) }
             self = Node(children: map, priority: storage.priority)
             return
         }
-        // Leave the storage without the map while it is edited, so the map's nodes are uniquely held.
-        storage.content = .children(ChildMap())
+        // The map moved out of the storage while it is edited, so the map's nodes are uniquely held.
+        guard var map = storage.takeChildren() else {
+            // A leaf with a priority: what the edit adds becomes its children.
+            self = Node(storage: storage).setting(value.pointee, at: ArraySlice(keys))
+            return
+        }
         map.modifyChild(first) { $0.set(value, keys.dropFirst()) }
         self.store(editedChildren: map, of: storage)
     }

@@ -204,6 +204,35 @@ public struct Node: Sendable {
         }
     }
 
+    /// How many keys of `keys` lead from this node to the first leaf among the first `levels` nodes on their way
+    /// (this node, then the node at each of the first `levels - 1` keys); nil when none of them is a leaf, or the
+    /// way reaches an absent node or the end of `keys` first.
+    ///
+    /// Borrows every level, as `node(at:)` does, and retains nothing: a shard asks it of every write's paths over the
+    /// spine (`ShardStateMachine.landsBelowSpineLeaf`), where reading each level as a `child` retained it.
+    public func leafDepth(along keys: borrowing [Key], levels: Int) -> Int? {
+        guard levels > 0 else { return nil }
+        switch self.representation {
+        case .empty: return nil
+        case .integer, .boolean, .double, .largeInteger, .string: return 0
+        case .stored(let root):
+            var storage = Unmanaged.passUnretained(root)
+            var depth = 0
+            while true {
+                // A stored node without children is a leaf (with a priority).
+                guard let place = storage._withUnsafeGuaranteedRef({ $0.childPlace }) else { return depth }
+                depth += 1
+                guard depth < levels, depth <= keys.count, let entry = place.slot(for: keys[depth - 1]) else {
+                    return nil
+                }
+                guard case .stored(let next) = entry.pointee.node.representation else {
+                    return entry.pointee.node.isEmpty ? nil : depth
+                }
+                storage = Unmanaged.passUnretained(next)
+            }
+        }
+    }
+
     /// The same value with a different priority. Empty nodes stay empty (Firebase drops their priority).
     public func withPriority(_ priority: Priority?) -> Node {
         if let value = self.leafValue { return Node(value, priority: priority) }

@@ -76,15 +76,19 @@ extension Mutation {
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
         var resolved: [ResolvedMutation] = []
         resolved.reserveCapacity(mutations.count)
-        // By index, each read where the array holds it by one borrowing step (iterated, or matched on a copy, each
-        // was copied out whole: its path and every part of its value retained, then released; three steps, one for
-        // its base, its check and its resolution, read it out of the array up to three times).
-        for index in mutations.indices {
-            switch mutations[index].resolvedChecked(in: tree, now: now) {
-            case .success(let mutation): resolved.append(mutation)
-            case .failure(let error): return .failure(error)
+        // Each read where the array's buffer holds it, by one borrowing step: the array's subscript copied each out
+        // whole first (its path and every part of its value retained, then released), as did iterating or matching
+        // on a copy; three steps, one for its base, its check and its resolution, read it out up to three times.
+        let failure = mutations.withUnsafeBufferPointer { mutations -> UnrepresentableIncrementError? in
+            for index in mutations.indices {
+                switch mutations[index].resolvedChecked(in: tree, now: now) {
+                case .success(let mutation): resolved.append(mutation)
+                case .failure(let error): return error
+                }
             }
+            return nil
         }
+        if let failure { return .failure(failure) }
         return .success(resolved)
     }
 

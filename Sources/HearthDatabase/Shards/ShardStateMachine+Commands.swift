@@ -267,7 +267,7 @@ extension ShardStateMachine {
                 if levels > 0, let last = clear, Self.samePrefix(last.keys, keys, count: spine, of: last.count) {
                     continue
                 }
-                guard let depth = Self.spineLeafDepth(in: tree, along: keys, levels: levels) else {
+                guard let depth = tree.leafDepth(along: keys, levels: levels) else {
                     clear = levels > 0 ? (keys, spine) : nil
                     continue
                 }
@@ -276,22 +276,6 @@ extension ShardStateMachine {
             }
             return false
         }
-    }
-
-    /// How many keys of `keys` lead from `tree` to the first leaf among its first `levels` nodes on their way (the
-    /// spine nodes of the path, the root first); nil when none of them is a leaf.
-    /// Borrowing: the root is read where the machine holds it, and only the nodes below it are copied out.
-    private static func spineLeafDepth(in tree: borrowing Node, along keys: borrowing [Key], levels: Int) -> Int? {
-        guard levels > 0 else { return nil }
-        if tree.isLeaf { return 0 }
-        guard levels > 1 else { return nil }
-        var node = tree.child(keys[0])
-        for depth in 1..<levels {
-            if node.isLeaf { return depth }
-            guard depth + 1 < levels, !node.isEmpty else { return nil }
-            node = node.child(keys[depth])
-        }
-        return nil
     }
 
     /// Whether the first `count` keys of `keys` are the first `lastCount` keys of `last` (so as many, and equal),

@@ -62,6 +62,35 @@ import Testing
         #expect(tree.node(at: Self.path("list")).childCount == 99)
     }
 
+    /// A write below a leaf with a priority (its storage held by the tree alone, or shared with a kept version) turns
+    /// the leaf into children that keep its priority, through `set` and through a write's one descent (`apply`); a
+    /// delete below it changes nothing; the kept version still holds the leaf.
+    @Test(arguments: [false, true])
+    func writesBelowAPrioritisedLeafKeepItsPriority(shared: Bool) {
+        let leaf = Node(.string("leaf"), priority: .int(4))
+        func tree() -> Node {
+            var tree = Node.empty
+            tree.set(leaf, at: Self.path("a"))
+            return tree
+        }
+        var edited = tree()
+        var kept = shared ? edited : .empty
+        edited.set(Node(.int(1)), at: Self.path("a", "b"))
+        #expect(edited.node(at: Self.path("a", "b")) == Node(.int(1)))
+        #expect(edited.node(at: Self.path("a")).priority == .int(4))
+        var applied = tree()
+        if shared { kept = applied }
+        applied.apply([.set(Self.path("a", "b"), Node(.int(1))), .set(Self.path("a", "c"), Node(.int(2)))])
+        #expect(applied.node(at: Self.path("a")).childCount == 2)
+        #expect(applied.node(at: Self.path("a")).priority == .int(4))
+        var deleted = tree()
+        if shared { kept = deleted }
+        deleted.set(.empty, at: Self.path("a", "b"))
+        deleted.apply([.set(Self.path("a", "b"), .empty), .set(Self.path("a", "c"), .empty)])
+        #expect(deleted.node(at: Self.path("a")) == leaf)
+        if shared { #expect(kept.node(at: Self.path("a")) == leaf) }
+    }
+
     static func path(_ keys: String...) -> Path {
         Path(keys: keys.map { Key(unchecked: $0) })
     }

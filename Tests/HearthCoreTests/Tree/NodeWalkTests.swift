@@ -68,6 +68,52 @@ import Testing
         }
     }
 
+    /// The first leaf among the first `levels` nodes on the way of `keys` (this node first) by the plain walk of
+    /// one `child(_:)` per key: how many keys lead to it, or nil.
+    static func referenceLeafDepth(_ root: Node, _ keys: [Key], levels: Int) -> Int? {
+        var current = root
+        for depth in 0..<levels {
+            if current.isLeaf { return depth }
+            guard depth < keys.count, !current.isEmpty else { return nil }
+            current = current.child(keys[depth])
+        }
+        return nil
+    }
+
+    /// Over seeded random trees and paths, `leafDepth(along:levels:)` (which borrows each level) finds the leaf the
+    /// plain walk finds, for every number of levels up to the path's nodes.
+    @Test func leafDepthMatchesThePlainWalk() {
+        var random = SeededRandom(seed: 3535)
+        for _ in 0..<200 {
+            let root = Self.tree(&random, depth: 4)
+            for _ in 0..<50 {
+                let path = (0..<Int.random(in: 0..<6, using: &random)).map { _ in
+                    Int.random(in: 0..<5, using: &random) == 0
+                        ? Tree.key("k\(Int.random(in: 0..<320, using: &random))")
+                        : Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
+                }
+                for levels in 0...path.count + 1 {
+                    #expect(
+                        root.leafDepth(along: path, levels: levels)
+                            == Self.referenceLeafDepth(root, path, levels: levels))
+                }
+            }
+        }
+    }
+
+    /// A leaf (inline, boxed or stored with a priority) is found at its own depth, and nothing past an absent node.
+    @Test func leafDepthOfLeavesAndAbsentNodes() {
+        let (a, b) = (Tree.key("a"), Tree.key("b"))
+        #expect(Node(.int(3)).leafDepth(along: [a], levels: 1) == 0)
+        #expect(Node(.string("s"), priority: .int(1)).leafDepth(along: [a], levels: 2) == 0)
+        #expect(Node.empty.leafDepth(along: [a], levels: 2) == nil)
+        let tree = Node.empty.setting(Node(.double(0.5), priority: .int(2)), at: Path(keys: [a, b]))
+        #expect(tree.leafDepth(along: [a, b], levels: 3) == 2)
+        #expect(tree.leafDepth(along: [a, b], levels: 2) == nil)
+        #expect(tree.leafDepth(along: [b, a], levels: 3) == nil)
+        #expect(tree.leafDepth(along: [a, b], levels: 0) == nil)
+    }
+
     /// A leaf and the empty node have nothing below them, and the empty path is the node itself.
     @Test func leavesAndEmptyPaths() {
         let leaf = Node(.int(3))
