@@ -148,7 +148,7 @@ final class LocalShardLog: ShardLog {
     /// One write-ahead log for every shard: entries of several shards fit in one record.
     var appendsTogether: Bool { true }
 
-    func appendTogether(_ entries: [ShardEntry], applied: consuming [ShardApplied]) -> [ShardLogPosition] {
+    func appendTogether(_ entries: consuming [ShardEntry], applied: consuming [ShardApplied]) -> [ShardLogPosition] {
         precondition(
             entries.count == applied.count,
             "LocalShardLog.appendTogether got \(entries.count) entries for \(applied.count) applied ones")
@@ -156,10 +156,12 @@ final class LocalShardLog: ShardLog {
         var positions = applied.indices.map {
             ShardLogPosition(shard: applied[$0].shard, index: applied[$0].index, sequence: 0)
         }
-        // The record reads the entries where the arrays hold them (zipping the arrays copied every applied entry, and
-        // its change, once more).
+        // The record reads the entries from the arrays (zipping the arrays copied every applied entry, and its change,
+        // once more); the entries are this log's, so each is moved out while it is written
+        // (`ShardLogRecord.encode(together:at:into:)`), never copied.
+        var entries = entries
         let sequence = self.enqueue(.several(consume applied)) { record in
-            ShardLogRecord.encode(together: entries, at: positions, into: &record)
+            ShardLogRecord.encode(together: &entries, at: positions, into: &record)
         }
         for index in positions.indices { positions[index].sequence = sequence }
         return positions

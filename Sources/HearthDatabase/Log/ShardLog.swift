@@ -18,8 +18,9 @@ package protocol ShardLog: Sendable {
 
     /// Appends entries of several shards, each just applied by its shard (`applied`, at the same positions), as one
     /// record: durable together or not at all, committed in one step. Only for a log that `appendsTogether`. Never
-    /// blocks on I/O. `applied` is consumed: a log that keeps the entries moves them, never copying one.
-    func appendTogether(_ entries: [ShardEntry], applied: consuming [ShardApplied]) -> [ShardLogPosition]
+    /// blocks on I/O. `entries` and `applied` are consumed: a log that keeps or writes the entries moves them, never
+    /// copying one.
+    func appendTogether(_ entries: consuming [ShardEntry], applied: consuming [ShardApplied]) -> [ShardLogPosition]
 
     /// Whether `append` can refuse an entry (a replicated log). Only then does the shard's actor keep its machine's
     /// previous state while applying, to put it back: holding it makes the apply copy what it changes.
@@ -58,7 +59,9 @@ package protocol ShardLog: Sendable {
 extension ShardLog {
     package var appendsTogether: Bool { false }
 
-    package func appendTogether(_ entries: [ShardEntry], applied: consuming [ShardApplied]) -> [ShardLogPosition] {
+    package func appendTogether(
+        _ entries: consuming [ShardEntry], applied: consuming [ShardApplied]
+    ) -> [ShardLogPosition] {
         preconditionFailure("a log per shard cannot append entries of several shards in one record")
     }
 

@@ -50,17 +50,23 @@ package enum ShardLogRecord {
     }
 
     /// `encode(together:into:)` for `entries` at `positions` (the same count; each entry at its position's shard
-    /// and index), the same bytes: each entry is read where the array's buffer holds it, where a sequence of
-    /// tuples copied every entry out whole (its write's namespace, mutations and origin retained, then released).
-    static func encode(together entries: [ShardEntry], at positions: [ShardLogPosition], into bytes: inout [UInt8]) {
+    /// and index), the same bytes: each entry is moved out of the array's buffer while it is written and put back
+    /// after (`entries` ends as it began). A sequence of tuples copied every entry out whole (its write's namespace,
+    /// mutations and origin retained, then released), and so did reading it where the buffer holds it, around the
+    /// call that writes it.
+    static func encode(
+        together entries: inout [ShardEntry], at positions: [ShardLogPosition], into bytes: inout [UInt8]
+    ) {
         precondition(entries.count == positions.count, "a record's entries each need their shard and index")
         BinaryWriter.append(count: 1 + 2, to: &bytes) { cursor in
             cursor.write(Self.togetherVersion)
             cursor.write(UInt16(truncatingIfNeeded: entries.count))
         }
-        entries.withUnsafeBufferPointer { entries in
+        entries.withUnsafeMutableBufferPointer { entries in
             for part in entries.indices {
-                Self.appendPart(entries[part], shard: positions[part].shard, index: positions[part].index, to: &bytes)
+                let entry = entries.moveElement(from: part)
+                Self.appendPart(entry, shard: positions[part].shard, index: positions[part].index, to: &bytes)
+                entries.initializeElement(at: part, to: consume entry)
             }
         }
     }

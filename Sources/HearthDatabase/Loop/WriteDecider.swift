@@ -126,9 +126,21 @@ package final class WriteDecider: Sendable {
         // buffer holds it (mapped, each was copied out whole, and its path copied out of it again).
         let router = self.coordinator.router
         let namespace = ShardHash(namespace: write.namespace)
-        let owners = write.mutations.withUnsafeBufferPointer { mutations in
-            mutations.indices.map { router.shard(namespace: namespace, of: mutations[$0]) }
+        // Held on the stack for the decision (a write names a handful): an array of them was an allocation a write.
+        return withUnsafeTemporaryAllocation(of: Int?.self, capacity: write.mutations.count) { owners in
+            write.mutations.withUnsafeBufferPointer { mutations in
+                for index in mutations.indices {
+                    owners.initializeElement(at: index, to: router.shard(namespace: namespace, of: mutations[index]))
+                }
+            }
+            return self.decide(&write, owners: UnsafeBufferPointer(owners), withMutations: withMutations)
         }
+    }
+
+    /// `decide(_:withMutations:)` for `write`, whose mutations' shards are `owners` (each nil for a spine path).
+    private func decide(
+        _ write: inout LoopWrite, owners: UnsafeBufferPointer<Int?>, withMutations: Bool
+    ) -> Decision {
         do {
             if write.conditions.isEmpty, !owners.contains(nil) {
                 if case let only?? = owners.first, owners.allSatisfy({ $0 == only }) {
@@ -176,9 +188,11 @@ package final class WriteDecider: Sendable {
         var machine = TwoPhaseCommit(
             transaction: id, namespace: write.namespace, mutations: write.mutations, conditions: write.conditions,
             now: write.now, origin: write.origin, router: self.coordinator.router, together: true)
-        guard case .commitTogether(let anchor, let parts) = machine.start().first,
+        guard case .commitTogether(let anchor, let parts) = machine.start().first else { return .detour }
+        var entries = parts.map { ShardEntry.commit(id, $0.intent) }
+        guard
             let committed = try self.commitTogether(
-                id, anchor: anchor, participants: parts.map(\.shard), parts: parts.map { .commit(id, $0.intent) },
+                id, anchor: anchor, participants: parts.map(\.shard), parts: &entries,
                 spineValues: machine.spineValues, withMutations: withMutations)
         else { return .detour }
         machine.onCommittedTogether()
@@ -189,7 +203,9 @@ package final class WriteDecider: Sendable {
     /// nil): its parts are what `TwoPhaseCommit` would cut (each shard's mutations, in the write's order, the highest
     /// shard the anchor), made here without the transaction's machine, which such a write never needs. The write's
     /// mutations are moved into the parts, not copied; they are put back, in its order, for a detour.
-    private func commitTogether(_ write: inout LoopWrite, owners: [Int?], withMutations: Bool) throws -> Decision {
+    private func commitTogether(
+        _ write: inout LoopWrite, owners: UnsafeBufferPointer<Int?>, withMutations: Bool
+    ) throws -> Decision {
         guard self.shards.count > 1, Coordinator.fitsOneRecord(write.mutations) else { return .detour }
         // Ascending and distinct (a write names a handful of shards: sorted in place, with no set built).
         var participants: [Int] = []
@@ -199,11 +215,11 @@ package final class WriteDecider: Sendable {
         participants.removeSubrange(Self.uniqued(&participants)...)
         guard let anchor = participants.last else { return .detour }
         let id = self.coordinator.nextTransactionID()
-        let parts = Self.parts(
+        var parts = Self.parts(
             of: &write, owners: owners, id: id, plan: ShardTransactionPlan(anchor: anchor, participants: participants))
         guard
             let committed = try self.commitTogether(
-                id, anchor: anchor, participants: participants, parts: parts, spineValues: [:],
+                id, anchor: anchor, participants: participants, parts: &parts, spineValues: [:],
                 withMutations: withMutations)
         else {
             write.mutations = Self.mutations(of: parts, participants: participants, owners: owners)
@@ -217,7 +233,7 @@ package final class WriteDecider: Sendable {
     /// moved into them, none copied: taken out of its list in order (by `popLast` from the list reversed) into a
     /// scratch buffer, then each moved from there into its part, which leaves the write none.
     private static func parts(
-        of write: inout LoopWrite, owners: [Int?], id: TransactionID, plan: ShardTransactionPlan
+        of write: inout LoopWrite, owners: UnsafeBufferPointer<Int?>, id: TransactionID, plan: ShardTransactionPlan
     ) -> [ShardEntry] {
         var all: [Mutation] = []
         swap(&all, &write.mutations)
@@ -247,7 +263,9 @@ package final class WriteDecider: Sendable {
 
     /// The write's mutations in its order again, from the parts `parts(of:owners:id:plan:)` cut them into (each
     /// participant's, in `participants`' order).
-    private static func mutations(of parts: [ShardEntry], participants: [Int], owners: [Int?]) -> [Mutation] {
+    private static func mutations(
+        of parts: [ShardEntry], participants: [Int], owners: UnsafeBufferPointer<Int?>
+    ) -> [Mutation] {
         var taken = [Int](repeating: 0, count: parts.count)
         var mutations: [Mutation] = []
         mutations.reserveCapacity(owners.count)
@@ -274,11 +292,11 @@ package final class WriteDecider: Sendable {
     /// `participants`) at once on `anchor`: the write committed, or nil (a detour) when a participant is obstructed.
     /// The parts as resolved are joined into the write's one list only `withMutations`.
     private func commitTogether(
-        _ id: TransactionID, anchor: Int, participants: [Int], parts: [ShardEntry], spineValues: [Path: Node],
+        _ id: TransactionID, anchor: Int, participants: [Int], parts: inout [ShardEntry], spineValues: [Path: Node],
         withMutations: Bool
     ) throws -> PendingWrite? {
         let outcome = try self.shards[anchor].commitTogetherNow(
-            id, participants: participants, of: self.shards, parts: parts, spineValues: spineValues)
+            id, participants: participants, of: self.shards, parts: &parts, spineValues: spineValues)
         guard case .committed(let logged, let resolved) = outcome else { return nil }
         return PendingWrite(
             view: self.coordinator.view, log: self.coordinator.log,

@@ -395,18 +395,21 @@ public actor ShardActor {
     /// - Throws: `ShardNotLeaderError`, or `UnrepresentableIncrementError` when a part's increment would overflow
     ///   (nothing is appended anywhere).
     func commitTogether(
-        _ transaction: TransactionID, participants: [Int], of shards: [ShardActor], parts: [ShardEntry],
+        _ transaction: TransactionID, participants: [Int], of shards: [ShardActor], parts: consuming [ShardEntry],
         spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
-        try self.commitTogetherNow(
-            transaction, participants: participants, of: shards, parts: parts, spineValues: spineValues)
+        var parts = parts
+        return try self.commitTogetherNow(
+            transaction, participants: participants, of: shards, parts: &parts, spineValues: spineValues)
     }
 
     /// `commitTogether` from this shard's executor outside a job (the write loop's turn): nonisolated and checked
     /// (`requireExecutor`), so that neither this shard nor any participant is reached through `assumeIsolated`,
-    /// which allocated and freed two closure contexts per call.
+    /// which allocated and freed two closure contexts per call. `parts` are the caller's still, as they were, when the
+    /// write is obstructed or refused (the write loop rebuilds an obstructed write from them); committed, they go to
+    /// the log and the caller is left none.
     nonisolated func commitTogetherNow(
-        _ transaction: TransactionID, participants: [Int], of shards: [ShardActor], parts: [ShardEntry],
+        _ transaction: TransactionID, participants: [Int], of shards: [ShardActor], parts: inout [ShardEntry],
         spineValues: [Path: Node]
     ) throws -> CommitTogetherOutcome {
         self.requireExecutor()
@@ -420,34 +423,57 @@ public actor ShardActor {
         var resolvedParts: [[ResolvedMutation]] = []
         resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
-        // Each part is read where the array's buffer holds it: the array's subscript copied the entry out whole (its
-        // write's arrays and origin retained, then released) for each step that reads it.
-        return try parts.withUnsafeBufferPointer { entries throws -> CommitTogetherOutcome in
+        // Each step reads its part as a value of its own, moved out of the array's buffer and back after the step
+        // (`withPart`): read where the buffer holds it, each part was copied out whole around every call into the
+        // machine (its write's mutations, origin and plan retained, then released), since the call could have
+        // changed that memory.
+        let applied = try parts.withUnsafeMutableBufferPointer { entries throws -> [ShardApplied]? in
             // Each participant's machine is reached where the shard stores it (`resolvingToCommit(_:_:on:)`, and
             // `commit` as a mutation of it), not through `withMachine`, whose closure copied each part it read.
             for index in entries.indices {
                 let shard = shards[participants[index]]
                 shard.requireExecutor()
                 try shard.requireLeadership()
-                switch Self.resolvingToCommit(transaction, entries[index], on: &shard.machine) {
-                case nil: return .obstructed
+                let resolving = Self.withPart(at: index, of: entries) {
+                    Self.resolvingToCommit(transaction, $0, on: &shard.machine)
+                }
+                switch resolving {
+                case nil: return nil
                 case .success(let mutations)?: resolvedParts.append(mutations)
                 case .failure(let error)?: overflow = overflow ?? error
                 }
             }
             if let overflow { throw overflow }
             var applied: [ShardApplied] = []
-            applied.reserveCapacity(parts.count)
+            applied.reserveCapacity(entries.count)
             for index in entries.indices {
+                let shard = shards[participants[index]]
                 applied.append(
-                    shards[participants[index]].machine.commit(entries[index], resolved: resolvedParts[index]))
+                    Self.withPart(at: index, of: entries) { shard.machine.commit($0, resolved: resolvedParts[index]) })
             }
-            // The transaction's spine values travel with the last part (none for a write below the spine), set where
-            // the array holds it (a part held in a variable of its own was copied into the array).
-            if !spineValues.isEmpty, !applied.isEmpty { Self.attach(spineValues, to: &applied[applied.count - 1]) }
-            // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`).
-            return .committed(self.log.appendTogether(parts, applied: consume applied), resolvedParts)
+            return applied
         }
+        guard var applied else { return .obstructed }
+        // The transaction's spine values travel with the last part (none for a write below the spine), set where
+        // the array holds it (a part held in a variable of its own was copied into the array).
+        if !spineValues.isEmpty, !applied.isEmpty { Self.attach(spineValues, to: &applied[applied.count - 1]) }
+        // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`); the
+        // parts are moved on to the log, which writes them without copying (the caller is left none).
+        var logged: [ShardEntry] = []
+        swap(&logged, &parts)
+        return .committed(self.log.appendTogether(consume logged, applied: consume applied), resolvedParts)
+    }
+
+    /// `body` on part `index` of `entries` as a value of its own: moved out of the buffer, then back where it was
+    /// (`body` cannot throw, so the buffer always holds it again). Borrowed as a local value, the part reaches the
+    /// machine without a copy.
+    private static func withPart<Result>(
+        at index: Int, of entries: UnsafeMutableBufferPointer<ShardEntry>, _ body: (borrowing ShardEntry) -> Result
+    ) -> Result {
+        let part = entries.moveElement(from: index)
+        let result = body(part)
+        entries.initializeElement(at: index, to: consume part)
+        return result
     }
 
     /// `ShardStateMachine.resolvingToCommit(_:_:)` on `machine` where it is stored: through `inout` the query reads

@@ -102,7 +102,8 @@ import Testing
     /// A record of entries together is laid out as documented (`u8 3`, `u16 n`, then per entry `u16 shard`, `u64
     /// index`, `u32 length` and the entry's own bytes), built here field by field from each entry's encoding; encoded
     /// from a lazy sequence after bytes already in a reused buffer, it appends exactly those bytes, and so does the
-    /// write loop's encoding from its entries and their positions' shards and indexes.
+    /// write loop's encoding from its entries and their positions' shards and indexes, which leaves the entries as
+    /// they were.
     @Test func entriesTogetherAreLaidOutAsDocumentedInAReusedBuffer() throws {
         let entries = try Self.samples().enumerated().map { offset, entry in
             (shard: offset * 7, index: UInt64(offset) * 1_000 + 1, entry: entry)
@@ -122,8 +123,12 @@ import Testing
         #expect(reused == [0xAA, 0xBB] + expected)
         var fromArrays: [UInt8] = [0xAA, 0xBB]
         let positions = entries.map { ShardLogPosition(shard: $0.shard, index: $0.index, sequence: 0) }
-        ShardLogRecord.encode(together: entries.map(\.entry), at: positions, into: &fromArrays)
+        var parts = entries.map(\.entry)
+        ShardLogRecord.encode(together: &parts, at: positions, into: &fromArrays)
         #expect(fromArrays == reused)
+        // Each entry is moved out of the array while it is written and put back: the array ends as it began.
+        #expect(parts.count == entries.count)
+        for (part, original) in zip(parts, entries) { #expect(Self.same(part, original.entry), "\(part)") }
     }
 
     /// A realtime star's record (a transaction's two parts committed at once, an increment and a `true` each, with
@@ -142,7 +147,7 @@ import Testing
                 + "343671713378302d7031372f73746172732f75393537040000000000000074727565164b7958396e486d48567131765877744f44"
                 + "51396d6a4256010000000000005601000000000000")
         let origin = try WriteOrigin(client: "KyX9nHmHVq1vXwtODQ9mjB", sequence: 342, settledBelow: 342)
-        let entries = try ["posts/rs46qq3x0-p17", "user-posts/rs46qq3x0-a1/rs46qq3x0-p17"].map { base in
+        var entries = try ["posts/rs46qq3x0-p17", "user-posts/rs46qq3x0-a1/rs46qq3x0-p17"].map { base in
             ShardEntry.commit(
                 TransactionID(rawValue: 0xCF72_F5FA_4CC4_C817),
                 ShardIntent(
@@ -160,7 +165,7 @@ import Testing
         ]
         #expect(written.count == 437)
         var bytes: [UInt8] = []
-        ShardLogRecord.encode(together: entries, at: positions, into: &bytes)
+        ShardLogRecord.encode(together: &entries, at: positions, into: &bytes)
         #expect(bytes == written)
     }
 

@@ -17,6 +17,13 @@ import Testing
         LoopWrite(namespace: "default", mutations: mutations, conditions: [], now: 1, origin: nil)
     }
 
+    /// The answer to `write`, handed to the loop alone.
+    private static func answer(_ database: Database, _ write: LoopWrite) async -> WriteBatch.Answer {
+        await withCheckedContinuation { done in
+            database.writes.submit(connection: 1, write) { done.resume(returning: $0) }
+        }
+    }
+
     private static func isCommitted(_ answer: WriteBatch.Answer) -> Bool {
         if case .success(.committed) = answer { return true }
         return false
@@ -54,6 +61,40 @@ import Testing
             for (path, value) in expected {
                 #expect(root.node(at: Fixture.path(path)) == Node(.int(Int64(value))), "\(path)")
             }
+        }
+    }
+
+    /// A write spanning two shards whose increment in one of them no number can hold is refused whole, with nothing
+    /// of either part applied; the same shards' next write commits both its parts (its entries reach the log and the
+    /// view as they were made).
+    @Test func aWriteSpanningShardsWithAnOverflowingIncrementIsRefusedWhole() async throws {
+        try await Database.withFresh { database in
+            let router = database.coordinator.router
+            let keys = try #require(Fixture.keys("p", under: Fixture.path("posts"), router: router, shards: [0, 1]))
+            let (a, b) = (keys[0], keys[1])
+            let first = await Self.answer(
+                database,
+                Self.write([try Fixture.set("posts/\(a)/big", "1.7e308"), try Fixture.set("posts/\(b)/x", "1")]))
+            #expect(Self.isCommitted(first))
+            let overflowing = await Self.answer(
+                database,
+                Self.write([
+                    try Fixture.set("posts/\(b)/x", "2"),
+                    try Fixture.set("posts/\(a)/big", #"{".sv":{"increment":1e308}}"#),
+                ]))
+            guard case .failure(let error) = overflowing else {
+                Issue.record("the overflowing write was answered \(overflowing)")
+                return
+            }
+            #expect(error is UnrepresentableIncrementError)
+            #expect(database.view.root("default").node(at: Fixture.path("posts/\(b)/x")) == Node(.int(1)))
+            let last = await Self.answer(
+                database,
+                Self.write([try Fixture.set("posts/\(a)/big", "3"), try Fixture.set("posts/\(b)/x", "4")]))
+            #expect(Self.isCommitted(last))
+            let root = database.view.root("default")
+            #expect(root.node(at: Fixture.path("posts/\(a)/big")) == Node(.int(3)))
+            #expect(root.node(at: Fixture.path("posts/\(b)/x")) == Node(.int(4)))
         }
     }
 

@@ -90,7 +90,7 @@ final class SimulatedShardLog: ShardLog {
     /// One log (`Ordering.oneLog`) holds entries of several shards in one record.
     var appendsTogether: Bool { self.ordering == .oneLog }
 
-    func appendTogether(_ entries: [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
+    func appendTogether(_ entries: consuming [ShardEntry], applied: [ShardApplied]) -> [ShardLogPosition] {
         precondition(self.ordering == .oneLog, "a log per shard cannot append entries of several shards together")
         let bytes = ShardLogRecord.encode(together: zip(applied, entries).map { ($0.shard, $0.index, $1) })
         return self.state.withLock { state in
