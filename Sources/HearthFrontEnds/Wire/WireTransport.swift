@@ -80,7 +80,8 @@ final class WebSocketWireTransport: WireTransport {
 
     /// Encoded into its frame and queued as that one array, when it fits one frame: the message's bytes, a
     /// `WireOutbound` holding them with their frame, and the list of its frames were four allocations for each
-    /// write's acknowledgement, made and freed on the commit thread. A longer message goes as any other.
+    /// write's answer (a committed write's goes through `sendAcknowledgement(id:)`). A longer message goes as any
+    /// other.
     func send(_ message: WireServerMessage) -> Bool {
         let frame = WebSocketFrameEncoder.encodeText { message.encode(into: &$0) }
         // Header and payload within the one-frame bound, so surely the payload is (a message near the bound is
