@@ -76,13 +76,20 @@ extension WireSession {
     func acknowledge(_ number: UInt64, _ answer: WireAcknowledgements.Answer) {
         self.acknowledgements.answer(number, answer) { entry, answer in
             if let turn = entry.turn { self.endTurn(turn, answer) }
-            self.send(self.acknowledgement(entry, answer))
-            let error: (any Error)? =
-                switch answer {
-                case .success(.committed): nil
-                case .success(.conditionFailed): WireProtocolError(.dataStale, "")
-                case .failure(let error): error
-                }
+            let error: (any Error)?
+            switch answer {
+            case .success(.committed):
+                // Every committed write's answer: written straight into its frame (`acknowledgement` makes the same
+                // bytes as a message).
+                self.sendAcknowledgement(id: entry.id)
+                error = nil
+            case .success(.conditionFailed):
+                self.send(self.acknowledgement(entry, answer))
+                error = WireProtocolError(.dataStale, "")
+            case .failure(let failure):
+                self.send(self.acknowledgement(entry, answer))
+                error = failure
+            }
             self.record(action: entry.action, error: error, since: entry.started)
         }
     }

@@ -230,6 +230,13 @@ final class WireSession: WebSocketMessageHandler {
         return transport.send(message)
     }
 
+    /// Queues the acknowledgement of write `id` (`ok`) on the transport; `false` when there is none or it is closed.
+    @discardableResult
+    func sendAcknowledgement(id: Int64) -> Bool {
+        guard let transport = self.shared.withLock({ $0.transport }) else { return false }
+        return transport.sendAcknowledgement(id: id)
+    }
+
     /// Processes messages in order until the transport closes, then cleans up and runs the onDisconnects.
     func run() async {
         if let replaces { await replaces.waitUntilFinished() }

@@ -14,6 +14,10 @@ protocol WireTransport: AnyObject, Sendable {
     /// `false` as for `send(_:)`.
     @discardableResult
     func send(_ message: WireServerMessage) -> Bool
+    /// Queues the acknowledgement of write `id` (`ok`, no data): what `send(.response(id: id, .okEmpty))` queues;
+    /// `false` as for `send(_:)`.
+    @discardableResult
+    func sendAcknowledgement(id: Int64) -> Bool
     /// Closes the transport, telling the client why when the transport can carry a reason.
     func close(reason: String)
     /// Queues `last` and closes the transport in one step, so the client gets the message and the close together:
@@ -49,6 +53,12 @@ extension WireTransport {
     func send(_ message: WireServerMessage) -> Bool {
         self.send(message.encoded())
     }
+
+    /// A transport with no cheaper way queues the acknowledgement as any response.
+    @discardableResult
+    func sendAcknowledgement(id: Int64) -> Bool {
+        self.send(WireServerMessage.response(id: id, .okEmpty))
+    }
 }
 
 /// A wire transport over one WebSocket: each message is split into count-prefixed frames (§1.2), queued in one
@@ -70,13 +80,24 @@ final class WebSocketWireTransport: WireTransport {
 
     /// Encoded into its frame and queued as that one array, when it fits one frame: the message's bytes, a
     /// `WireOutbound` holding them with their frame, and the list of its frames were four allocations for each
-    /// write's acknowledgement, made and freed on the commit thread. A longer message goes as any other.
+    /// write's answer (a committed write's goes through `sendAcknowledgement(id:)`). A longer message goes as any
+    /// other.
     func send(_ message: WireServerMessage) -> Bool {
         let frame = WebSocketFrameEncoder.encodeText { message.encode(into: &$0) }
         // Header and payload within the one-frame bound, so surely the payload is (a message near the bound is
         // encoded again and goes the general way, which frames it the same).
         guard frame.count <= WireFrameSplitter.maximumFrameBytes else {
             return self.send(WireOutbound(message.encoded()))
+        }
+        return self.socket.send(encodedFrame: frame)
+    }
+
+    /// Written into its frame, allocated once at its size, from its fixed pieces and the id
+    /// (`WireServerMessage.writeAcknowledgement`): no server message is made, copied and destroyed for it, and no
+    /// array grown. Its at most 62 bytes make one short frame.
+    func sendAcknowledgement(id: Int64) -> Bool {
+        let frame = WebSocketFrameEncoder.encodeShortText(capacity: WireServerMessage.maximumAcknowledgementBytes) {
+            WireServerMessage.writeAcknowledgement(id: id, to: $0)
         }
         return self.socket.send(encodedFrame: frame)
     }

@@ -90,6 +90,51 @@ extension WireServerMessage {
         Self.append("}}}", to: &bytes)
     }
 
+    /// The most bytes an acknowledgement takes (`writeAcknowledgement`): its fixed pieces and the 20 characters of
+    /// the longest id, `Int64.min`.
+    public static let maximumAcknowledgementBytes =
+        Self.acknowledgementHead.utf8CodeUnitCount + 20 + Self.acknowledgementTail.utf8CodeUnitCount
+
+    private static let acknowledgementHead: StaticString = #"{"t":"d","d":{"r":"#
+    private static let acknowledgementTail: StaticString = #","b":{"s":"ok","d":{}}}}"#
+
+    /// Stores the acknowledgement of write `id` — `.response(id: id, .okEmpty)` encoded, the same bytes — at the
+    /// start of `buffer` (at least `maximumAcknowledgementBytes` long) and returns how many bytes it stored: its two
+    /// fixed pieces around the id's digits, with no message made, copied, switched on and destroyed for it, and no
+    /// array grown (every committed write's answer is one).
+    public static func writeAcknowledgement(id: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(buffer.count >= Self.maximumAcknowledgementBytes, "no room for an acknowledgement")
+        var end = Self.store(Self.acknowledgementHead, in: buffer, at: 0)
+        if id < 0 {
+            buffer[end] = UInt8(ascii: "-")
+            end += 1
+        }
+        // The digits of the magnitude (`Int64.min`'s too), counted first, then stored from the last.
+        var magnitude = id.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        end += digits
+        for position in stride(from: end - 1, through: end - digits, by: -1) {
+            buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
+        return Self.store(Self.acknowledgementTail, in: buffer, at: end)
+    }
+
+    /// Stores `literal`'s UTF-8 bytes in `buffer` from `start`; returns where they end.
+    private static func store(_ literal: StaticString, in buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int)
+        -> Int
+    {
+        literal.withUTF8Buffer { bytes in
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[start...]).initialize(fromContentsOf: bytes)
+            return start + bytes.count
+        }
+    }
+
     /// Appends a literal's UTF-8 bytes from where they lie: a `String` literal's view went through the bridged
     /// object's retain and release around each of the several appends of every acknowledgement.
     private static func append(_ literal: StaticString, to bytes: inout [UInt8]) {

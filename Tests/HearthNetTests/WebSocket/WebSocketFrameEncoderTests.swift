@@ -9,6 +9,21 @@ import Testing
         }
     }
 
+    /// A short text frame written in place is the frame made from the same bytes, whatever room it was given and
+    /// up to the longest payload a two-byte header carries.
+    @Test func aShortTextFrameWrittenInPlaceEqualsOneFromItsBytes() {
+        for text in ["Hello", "", "ünïcödé ✓", String(repeating: "x", count: 125)] {
+            let bytes = Array(text.utf8)
+            for capacity in [bytes.count, 125] {
+                let frame = WebSocketFrameEncoder.encodeShortText(capacity: capacity) { room in
+                    _ = room.initialize(fromContentsOf: bytes)
+                    return bytes.count
+                }
+                #expect(frame == WebSocketFrameEncoder.encodeText(utf8: bytes), "\(text) in \(capacity)")
+            }
+        }
+    }
+
     @Test func encodesTheUnmaskedAndMaskedHelloFromRFC6455() {
         #expect(WebSocketFrameEncoder.encodeText("Hello") == [0x81, 0x05, 0x48, 0x65, 0x6C, 0x6C, 0x6F])
         let masked = WebSocketFrameEncoder.encodeFrame(

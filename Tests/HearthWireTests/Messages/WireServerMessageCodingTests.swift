@@ -64,6 +64,27 @@ import Testing
         #expect(Self.text(.response(id: 1, .ok(.json(.string(""))))) == #"{"t":"d","d":{"r":1,"b":{"s":"ok","d":""}}}"#)
     }
 
+    /// An acknowledgement written from its pieces (`writeAcknowledgement`, every committed write's answer) is the
+    /// encoded `ok` response of its id, byte for byte, for ids of every length and sign, within
+    /// `maximumAcknowledgementBytes`, leaving the rest of its room untouched.
+    @Test func anAcknowledgementWrittenFromItsPiecesIsTheEncodedOkResponse() {
+        var generator = SystemRandomNumberGenerator()
+        // Random ids of every magnitude: a random value shifted right by a random count.
+        let random = (0..<200).map { _ in
+            Int64.random(in: Int64.min...Int64.max, using: &generator) >> Int64.random(in: 0...63, using: &generator)
+        }
+        let ids: [Int64] =
+            [0, 1, 7, 9, 10, -1, -10, 125, 4096, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1] + random
+        let room = WireServerMessage.maximumAcknowledgementBytes
+        for id in ids {
+            var buffer = [UInt8](repeating: 0xFF, count: room + 4)
+            let count = buffer.withUnsafeMutableBufferPointer { WireServerMessage.writeAcknowledgement(id: id, to: $0) }
+            #expect(Array(buffer[..<count]) == WireServerMessage.response(id: id, .okEmpty).encoded(), "id \(id)")
+            #expect(count <= room)
+            #expect(buffer[count...].allSatisfy { $0 == 0xFF })
+        }
+    }
+
     @Test func pushesCarrySlashlessPathsAndTreesInExportFormat() throws {
         #expect(
             Self.text(.dataPush(path: .root, data: .node(try Self.tree()), tag: nil))

@@ -35,6 +35,22 @@ public enum WebSocketFrameEncoder {
         return frame
     }
 
+    /// A final text frame of a short payload (at most 125 bytes, valid UTF-8) that `write` stores into room of
+    /// `capacity` bytes, returning how many it stored: the frame is allocated once at its size, header and payload
+    /// written in place, with no growth, no empty array replaced and no append's checks.
+    public static func encodeShortText(
+        capacity: Int, writing write: (UnsafeMutableBufferPointer<UInt8>) -> Int
+    ) -> [UInt8] {
+        precondition(capacity <= 125, "a short text frame carries at most 125 bytes")
+        return [UInt8](unsafeUninitializedCapacity: 2 + capacity) { frame, count in
+            let length = write(UnsafeMutableBufferPointer(rebasing: frame[2...]))
+            precondition(length >= 0 && length <= capacity, "a short text frame's payload overran its room")
+            frame[0] = 0x80 | WebSocketOpcode.text.rawValue
+            frame[1] = UInt8(length)
+            count = 2 + length
+        }
+    }
+
     /// The room `encodeText(writing:)` makes first: a short frame's header and payload (an acknowledgement is about
     /// 50 bytes).
     static let shortFrameCapacity = 128

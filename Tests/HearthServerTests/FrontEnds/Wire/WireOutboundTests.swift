@@ -38,6 +38,19 @@ import Testing
         }
     }
 
+    /// An acknowledgement framed where it is written (`WebSocketWireTransport.sendAcknowledgement(id:)`) is the frame
+    /// `WireOutbound` makes of the encoded `ok` response, for ids of every length and sign.
+    @Test func anAcknowledgementFramedWhereItIsWrittenIsTheFrameOfTheOkResponse() {
+        let room = WireServerMessage.maximumAcknowledgementBytes
+        for id: Int64 in [0, 7, -1, 125, 126, 65_536, Int64.max, Int64.min] {
+            let framed = WebSocketFrameEncoder.encodeShortText(capacity: room) {
+                WireServerMessage.writeAcknowledgement(id: id, to: $0)
+            }
+            let encoded = WireServerMessage.response(id: id, .okEmpty).encoded()
+            #expect([framed] == WireOutbound(encoded).webSocketFrames, "id \(id)")
+        }
+    }
+
     /// A message longer than a frame leaves as the count frame and then its pieces.
     @Test func aLongerMessageIsSplitIntoCountPrefixedFrames() throws {
         let message = Array(String(repeating: "é", count: WireFrameSplitter.maximumFrameBytes).utf8)
