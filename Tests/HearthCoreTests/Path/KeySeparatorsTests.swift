@@ -22,7 +22,8 @@ import Testing
         for _ in 0..<50_000 {
             let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
                 Int.random(in: 0..<12, using: &random) == 0
-                    ? UInt8.random(in: 0...255, using: &random) : common[Int.random(in: 0..<common.count, using: &random)]
+                    ? UInt8.random(in: 0...255, using: &random)
+                    : common[Int.random(in: 0..<common.count, using: &random)]
             }
             let counted = bytes.withUnsafeBufferPointer { Key.separators(inKeyBytes: $0) }
             #expect(counted == Self.expected(bytes), "\(bytes)")

@@ -75,7 +75,8 @@ import Testing
             #expect(throws: AccessDeniedError.self) {
                 try access.check(.anonymous, namespace: "default", mutations: mutations, condition: nil, origin: nil)
             }
-            let admin = try access.check(.admin, namespace: "default", mutations: mutations, condition: nil, origin: nil)
+            let admin = try access.check(
+                .admin, namespace: "default", mutations: mutations, condition: nil, origin: nil)
             #expect(admin?.conditions == [] && admin?.isGuarded == false)
         }
     }
