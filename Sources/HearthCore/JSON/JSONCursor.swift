@@ -129,6 +129,22 @@ public struct JSONCursor {
         return try self.read(into: &builder, maximumNesting: maximumNesting)
     }
 
+    /// Reads the number at the cursor as `readValue(maximumNesting:)` would and moves past it: its `intValue` (a whole
+    /// number that fits `Int64`), or nil for a number that is not one; nil, reading nothing, when the next value is
+    /// not a number. A protocol's ids and counters, read without a `JSONValue` and the generic reader.
+    /// - Throws: `JSONError` for a broken number.
+    public mutating func readInteger() throws(JSONError) -> Int64? {
+        switch self.peek() {
+        case UInt8(ascii: "-")?, (UInt8(ascii: "0")...UInt8(ascii: "9"))?: break
+        default: return nil
+        }
+        switch try self.scanner.readNumber() {
+        case .int(let number): return number
+        case .double(let number): return JSONValue.double(number).intValue
+        default: return nil
+        }
+    }
+
     /// Checks the value at the cursor as `read(into:maximumNesting:)` would and moves past it, building nothing.
     /// - Throws: `JSONError` for broken JSON or nesting deeper than `maximumNesting`.
     public mutating func skipValue(maximumNesting: Int) throws(JSONError) {

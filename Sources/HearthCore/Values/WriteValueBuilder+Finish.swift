@@ -58,9 +58,9 @@ extension WriteValueBuilder {
     static func rootPlaceholders(
         _ serverValue: ServerValue, keptIn recent: inout [[ServerValuePlaceholder]]
     ) -> [ServerValuePlaceholder] {
-        let placeholder = ServerValuePlaceholder(path: .root, value: serverValue, isPriority: false)
-        if let index = recent.firstIndex(where: { $0.first == placeholder }) { return recent[index] }
-        let list = [placeholder]
+        // Every list kept holds one placeholder at the root, not a priority: only its server value tells it apart.
+        for index in recent.indices where recent[index].first?.value == serverValue { return recent[index] }
+        let list = [ServerValuePlaceholder(path: .root, value: serverValue, isPriority: false)]
         if recent.count >= Self.keptRootPlaceholders { recent.removeFirst() }
         recent.append(list)
         return list

@@ -27,11 +27,18 @@ extension RulesDocument {
         self.checkWrite(at: [path], auth: auth, before: before, after: after, now: now).isAllowed
     }
 
+    /// Whether the rules grant a write at `count` paths without a walk (`grantedWithoutWalk(writes:)`), for a caller
+    /// that needs only the answer: an allowed verdict of no reads is made of shared empty sets, whose every retain
+    /// and release takes the runtime's slow way.
+    public func grantsWithoutWalk(writes count: Int) -> Bool {
+        self.grantsEveryWrite && count <= self.evaluationLimit
+    }
+
     /// `checkWrite`'s verdict for a write at `count` paths when the rules grant every write without a walk (the
     /// root's `true` grants each path for one step of the budget, and nothing validates or reads); nil when they
     /// must be walked. A caller that has not yet gathered the paths asks this first and gathers them only for a walk.
     public func grantedWithoutWalk(writes count: Int) -> RuleVerdict? {
-        guard self.grantsEveryWrite, count <= self.evaluationLimit else { return nil }
+        guard self.grantsWithoutWalk(writes: count) else { return nil }
         return RuleVerdict(
             isAllowed: true, reads: RuleReads(), decider: count == 0 ? nil : RuleDecider(kind: .write, path: .root))
     }

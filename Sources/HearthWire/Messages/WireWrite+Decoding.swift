@@ -193,7 +193,7 @@ extension WireWrite {
             while let key = next {
                 switch key {
                 case UInt8(ascii: "r"):
-                    guard self.id == nil, let id = try Self.json(&cursor, atLevel: 3).intValue else { throw Declined() }
+                    guard self.id == nil, let id = try cursor.readInteger() else { throw Declined() }
                     self.id = id
                 case UInt8(ascii: "a"):
                     guard self.action == nil else { throw Declined() }
@@ -275,12 +275,12 @@ extension WireWrite {
                     }
                     client = text
                 case UInt8(ascii: "s"):
-                    guard sequence == nil, let value = try Self.json(&cursor, atLevel: 5).intValue else {
+                    guard sequence == nil, let value = try cursor.readInteger() else {
                         throw Declined()
                     }
                     sequence = value
                 case UInt8(ascii: "a"):
-                    guard settled == nil, let value = try Self.json(&cursor, atLevel: 5).intValue else {
+                    guard settled == nil, let value = try cursor.readInteger() else {
                         throw Declined()
                     }
                     settled = value

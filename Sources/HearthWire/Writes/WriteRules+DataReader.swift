@@ -92,51 +92,73 @@ extension WriteRules {
             var mutations: [Mutation] = []
             mutations.reserveCapacity(self.keys.count)
             let made = self.keyBytes.withUnsafeBufferPointer { bytes -> Bool in
-                let keys = self.keys
-                order.sort {
-                    JSONKey.bytesPrecede(
-                        UnsafeBufferPointer(rebasing: bytes[keys[$0]]), UnsafeBufferPointer(rebasing: bytes[keys[$1]]))
-                }
-                var previous: UnsafeBufferPointer<UInt8>?
-                // Which members' keys name their paths plainly, by place (only read for the few compared pairwise).
-                var plain: UInt64 = 0
-                for index in order {
-                    let key = UnsafeBufferPointer(rebasing: bytes[keys[index]])
-                    // Keys with equal bytes sort next to each other.
-                    guard !(previous.map { Key.bytesEqual($0, key) } ?? false),
-                        let (location, isPlain) = WriteRules.validLocationAndForm(
-                            key, below: base, allowingPriority: true),
-                        let reading = readings[index].take(),
-                        let mutation = WriteRules.set(reading, at: location)
-                    else { return false }
-                    previous = key
-                    if isPlain && index < UInt64.bitWidth { plain |= 1 << index }
-                    // Past the pairwise check the paths are sorted: kept as they are made, since taking them out of
-                    // the mutations again copies every value.
-                    if keys.count > WriteRules.pairwiseOverlapLimit { paths.append(location.path) }
-                    // Moved, not copied: a copy retains the path and every part of the value, and releasing undoes it.
-                    mutations.append(consume mutation)
-                }
-                guard keys.count <= WriteRules.pairwiseOverlapLimit else {
-                    return (try? WriteRules.checkOverlaps(paths: paths)) != nil
-                }
-                // Few members (a star's four): every pair compared over the keys' bytes, as `checkOverlaps` would;
-                // two keys that name their paths plainly by one comparison.
-                for first in keys.indices {
-                    let outer = UnsafeBufferPointer(rebasing: bytes[keys[first]])
-                    for second in keys.indices where second != first {
-                        let inner = UnsafeBufferPointer(rebasing: bytes[keys[second]])
-                        let bothPlain = plain & (1 << first) != 0 && plain & (1 << second) != 0
-                        if bothPlain
-                            ? WriteRules.plainlyContains(outer, inner) : WriteRules.segmentsContain(outer, inner)
-                        {
-                            return false
+                self.keys.withUnsafeBufferPointer { keys -> Bool in
+                    Self.sort(&order, keys: keys, in: bytes)
+                    var previous: UnsafeBufferPointer<UInt8>?
+                    // Which members' keys name their paths plainly, by place (read for the few compared pairwise).
+                    var plain: UInt64 = 0
+                    for index in order {
+                        let key = UnsafeBufferPointer(rebasing: bytes[keys[index]])
+                        // Keys with equal bytes sort next to each other.
+                        guard !(previous.map { Key.bytesEqual($0, key) } ?? false),
+                            let (location, isPlain) = WriteRules.validLocationAndForm(
+                                key, below: base, allowingPriority: true),
+                            let reading = readings[index].take()
+                        else { return false }
+                        previous = key
+                        if isPlain && index < UInt64.bitWidth { plain |= 1 << index }
+                        // Past the pairwise check the paths are sorted: kept as they are made, since taking them out
+                        // of the mutations again copies every value.
+                        if keys.count > WriteRules.pairwiseOverlapLimit { paths.append(location.path) }
+                        // The location and the value are handed on, not copied (a copy retains the path and the value).
+                        guard let mutation = WriteRules.set(reading, at: location) else { return false }
+                        // Moved, not copied: a copy retains the path and every part of the value.
+                        mutations.append(consume mutation)
+                    }
+                    guard keys.count <= WriteRules.pairwiseOverlapLimit else {
+                        return (try? WriteRules.checkOverlaps(paths: paths)) != nil
+                    }
+                    // Few members (a star's four): every pair compared over the keys' bytes, as `checkOverlaps` would;
+                    // two keys that name their paths plainly by one comparison.
+                    for first in keys.indices {
+                        let outer = UnsafeBufferPointer(rebasing: bytes[keys[first]])
+                        for second in keys.indices where second != first {
+                            let inner = UnsafeBufferPointer(rebasing: bytes[keys[second]])
+                            let bothPlain = plain & (1 << first) != 0 && plain & (1 << second) != 0
+                            if bothPlain
+                                ? WriteRules.plainlyContains(outer, inner) : WriteRules.segmentsContain(outer, inner)
+                            {
+                                return false
+                            }
                         }
                     }
+                    return true
                 }
-                return true
             }
             return made ? mutations : nil
+        }
+
+        /// Sorts `order`, places in `keys`, by the keys' bytes (`JSONKey.bytesPrecede`): by insertion for as few
+        /// members as most updates have (a star's four), where the standard sort's closure and its generic
+        /// machinery cost more than the comparisons; the standard sort for more.
+        static func sort(
+            _ order: inout [Int], keys: UnsafeBufferPointer<Range<Int>>, in bytes: UnsafeBufferPointer<UInt8>
+        ) {
+            func key(_ place: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[keys[place]]) }
+            guard order.count <= WriteRules.pairwiseOverlapLimit else {
+                return order.sort { JSONKey.bytesPrecede(key($0), key($1)) }
+            }
+            order.withUnsafeMutableBufferPointer { order in
+                for end in order.indices.dropFirst() {
+                    let place = order[end]
+                    var index = end
+                    while index > 0 && JSONKey.bytesPrecede(key(place), key(order[index - 1])) {
+                        order[index] = order[index - 1]
+                        index -= 1
+                    }
+                    order[index] = place
+                }
+            }
         }
 
         /// The members' keys in sorted order as `String`s, after `updateMutations(at:)` made their mutations.

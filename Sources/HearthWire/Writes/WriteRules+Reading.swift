@@ -13,7 +13,7 @@ public import HearthCore
 extension WriteRules {
     /// A set of a value read with `DataReader.read(_:maximumNesting:)` at `location`, or nil (see above).
     /// - Complexity: O(1).
-    public static func set(_ reading: WriteValue.Reading, at location: WriteLocation) -> Mutation? {
+    public static func set(_ reading: consuming WriteValue.Reading, at location: consuming WriteLocation) -> Mutation? {
         guard reading.depth <= Path.maximumDepth - location.path.count else { return nil }
         return try? Self.mutation(reading.value, at: location)
     }

@@ -167,36 +167,62 @@ public enum WriteRules {
         // is a key as long as the path's limits hold, none is `.priority`, and the keys need no check of their own.
         let plainSeparators = Key.separators(inKeyBytes: bytes)
         let checksKeys = plainSeparators == nil
-        var keys = base.keys
-        let baseCount = keys.count
-        // Room for the keys the text adds, never more than a path may hold (a message's worth of slashes reserves
-        // no more than that); text of slashes alone (the root) adds none and allocates nothing.
+        let baseCount = base.count
         let separators = plainSeparators ?? bytes.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 }
-        if separators < bytes.count { keys.reserveCapacity(min(keys.count + separators + 1, Path.maximumDepth + 1)) }
+        // Text of slashes alone (the root) adds no key and allocates nothing.
+        guard separators < bytes.count else {
+            return Path.fits(depth: baseCount, keyBytes: Self.keyBytes(base))
+                ? (WriteLocation(path: base), false) : nil
+        }
+        // The keys are made in place in an array with room for as many as the text can add, never more than a path
+        // may hold (a message's worth of slashes makes room for no more than that): appending them one by one to a
+        // reserved copy of the base's keys cost a uniqueness and capacity check apiece.
+        let capacity = min(baseCount + separators + 1, Path.maximumDepth + 1)
         // The limits are counted as the keys are split (`Path.fits`): a path past them is refused at the first key
         // that takes it there, not split to its end first. Both counts only grow, so the answer is the same (and a
         // key too long for a key is too long for a path).
-        var keyBytes = keys.reduce(0) { $0 + $1.string.utf8.count }
+        var keyBytes = Self.keyBytes(base)
         // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
         var targetsPriority = false
-        var segments = PathSegments(bytes: bytes)
-        while let segment = segments.next() {
-            let key = UnsafeBufferPointer(rebasing: bytes[segment])
-            if checksKeys {
-                guard !targetsPriority else { return nil }
-                if allowingPriority && Self.isPriority(key) {
-                    targetsPriority = true
-                    continue
+        var isValid = true
+        let keys = [Key](unsafeUninitializedCapacity: capacity) { keys, count in
+            count = keys.initialize(fromContentsOf: base.keys)
+            var segments = PathSegments(bytes: bytes)
+            while let segment = segments.next() {
+                let key = UnsafeBufferPointer(rebasing: bytes[segment])
+                if checksKeys {
+                    guard !targetsPriority else {
+                        isValid = false
+                        return
+                    }
+                    if allowingPriority && Self.isPriority(key) {
+                        targetsPriority = true
+                        continue
+                    }
+                    guard Key.isValid(key) else {
+                        isValid = false
+                        return
+                    }
                 }
-                guard Key.isValid(key) else { return nil }
+                keyBytes += key.count
+                guard Path.fits(depth: count + 1, keyBytes: keyBytes), count < keys.count else {
+                    isValid = false
+                    return
+                }
+                // The bytes are valid UTF-8: a short ASCII key is made from them as they are, not checked again.
+                keys.initializeElement(
+                    at: count, to: Key.smallASCII(key) ?? Key(unchecked: String(decoding: key, as: UTF8.self)))
+                count += 1
             }
-            keyBytes += key.count
-            guard Path.fits(depth: keys.count + 1, keyBytes: keyBytes) else { return nil }
-            keys.append(Key(unchecked: String(decoding: key, as: UTF8.self)))
         }
-        guard Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
+        guard isValid, Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
         let isPlain = !checksKeys && keys.count - baseCount == separators + 1
         return (WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority), isPlain)
+    }
+
+    /// The UTF-8 bytes of a path's keys together.
+    private static func keyBytes(_ path: Path) -> Int {
+        path.keys.reduce(0) { $0 + $1.string.utf8.count }
     }
 
     /// The non-empty segments of a path's UTF-8 bytes, in order, as ranges of them: a path is split on the byte `/`
@@ -250,7 +276,9 @@ public enum WriteRules {
     }
 
     /// A value becomes a set, or a priority set when the location names the priority.
-    static func mutation(_ value: WriteValue, at location: WriteLocation) throws(WriteRuleError) -> Mutation {
+    static func mutation(_ value: consuming WriteValue, at location: consuming WriteLocation) throws(WriteRuleError)
+        -> Mutation
+    {
         guard location.targetsPriority else { return .set(location.path, value) }
         switch value.node.leafValue {
         case .int?, .double?, .string?: return .setPriority(location.path, value)

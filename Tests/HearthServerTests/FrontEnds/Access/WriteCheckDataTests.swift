@@ -54,4 +54,30 @@ import Testing
             #expect(adminOnExisting.allowed && adminOnExisting.reads == 0)
         }
     }
+
+    /// The check a write is handed on with: under rules that grant every write at once (open ones) and for an
+    /// administrator it carries the client's own condition alone and no guard, as the walked verdict of no reads
+    /// gave; rules that must be walked still decide (a refusal throws, a grant that reads nothing adds no guard).
+    @Test func writesGrantedAtOnceCarryTheClientsConditionAlone() async throws {
+        try await AccessControl.withFreshDatabase { access in
+            let path = try Path(validating: "/posts/p1/title")
+            let mutations: [Mutation] = [.set(path, WriteValue(node: Node(.string("Hi"))))]
+            let condition = WriteCondition(path: path, expectedHash: Node.empty.hash)
+            for identity in [AuthIdentity.anonymous, .admin] {
+                for given in [nil, condition] {
+                    let checked = try access.check(
+                        identity, namespace: "default", mutations: mutations, condition: given, origin: nil)
+                    #expect(checked?.conditions == (given.map { [$0] } ?? []) && checked?.isGuarded == false)
+                }
+            }
+            try await access.install(
+                #"{"rules": {".write": true, "posts": {".validate": "auth != null"}}}"#, namespace: "default")
+            #expect(throws: AccessDeniedError.self) {
+                try access.check(.anonymous, namespace: "default", mutations: mutations, condition: nil, origin: nil)
+            }
+            let admin = try access.check(
+                .admin, namespace: "default", mutations: mutations, condition: nil, origin: nil)
+            #expect(admin?.conditions == [] && admin?.isGuarded == false)
+        }
+    }
 }
