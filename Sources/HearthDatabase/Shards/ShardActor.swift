@@ -431,11 +431,12 @@ public actor ShardActor {
             // Each participant's machine is reached where the shard stores it (`resolvingToCommit(_:_:on:)`, and
             // `commit` as a mutation of it), not through `withMachine`, whose closure copied each part it read.
             for index in entries.indices {
-                let shard = shards[participants[index]]
-                shard.requireExecutor()
-                try shard.requireLeadership()
-                let resolving = Self.withPart(at: index, of: entries) {
-                    Self.resolvingToCommit(transaction, $0, on: &shard.machine)
+                let resolving = try Self.withShard(participants[index], of: shards) { shard in
+                    shard.requireExecutor()
+                    try shard.requireLeadership()
+                    return Self.withPart(at: index, of: entries) {
+                        Self.resolvingToCommit(transaction, $0, on: &shard.machine)
+                    }
                 }
                 switch resolving {
                 case nil: return nil
@@ -447,9 +448,12 @@ public actor ShardActor {
             var applied: [ShardApplied] = []
             applied.reserveCapacity(entries.count)
             for index in entries.indices {
-                let shard = shards[participants[index]]
                 applied.append(
-                    Self.withPart(at: index, of: entries) { shard.machine.commit($0, resolved: resolvedParts[index]) })
+                    Self.withShard(participants[index], of: shards) { shard in
+                        Self.withPart(at: index, of: entries) {
+                            shard.machine.commit($0, resolved: resolvedParts[index])
+                        }
+                    })
             }
             return applied
         }
@@ -474,6 +478,14 @@ public actor ShardActor {
         let result = body(part)
         entries.initializeElement(at: index, to: consume part)
         return result
+    }
+
+    /// `body` on shard `index` of `shards`, not retained: `shards` (borrowed for the whole call) keeps it. Read into
+    /// a local, each participant was retained and released around its step, twice a part.
+    private static func withShard<Result>(
+        _ index: Int, of shards: [ShardActor], _ body: (ShardActor) throws -> Result
+    ) rethrows -> Result {
+        try Unmanaged.passUnretained(shards[index])._withUnsafeGuaranteedRef(body)
     }
 
     /// `ShardStateMachine.resolvingToCommit(_:_:)` on `machine` where it is stored: through `inout` the query reads

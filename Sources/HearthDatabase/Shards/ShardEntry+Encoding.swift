@@ -138,11 +138,15 @@ extension ShardWrite {
             cursor.write(UInt64(bitPattern: self.now))
             cursor.write(UInt32(truncatingIfNeeded: self.mutations.count))
         }
-        // Each read through the array's buffer: a mutation is still copied while it is encoded (its references
-        // retained, then released: the appends between could, as far as the compiler knows, change the memory it is
-        // read from), but inline, where the array's subscript copied and destroyed it through its value witnesses.
+        // Each mutation is read where the array's buffer holds it, handed over `inout` (never written): borrowed from
+        // that memory, or read through a pointer, it was copied first (its path and value retained, then released),
+        // since the appends between could, as far as the compiler knows, change it; an `inout` argument is the
+        // callee's alone while it runs, so it is read where it lies. The list may be shared (the applied change keeps
+        // it), so it is not made mutable, which would copy it whole.
         self.mutations.withUnsafeBufferPointer { mutations in
-            for index in mutations.indices { Self.encode(mutations[index], into: &bytes) }
+            guard let first = mutations.baseAddress else { return }
+            let mutation = UnsafeMutablePointer(mutating: first)
+            for index in mutations.indices { Self.encode(inPlace: &mutation[index], into: &bytes) }
         }
         if let origin = self.origin {
             let clientCount = origin.client.utf8.count
@@ -153,6 +157,12 @@ extension ShardWrite {
                 cursor.write(origin.settledBelow)
             }
         }
+    }
+
+    /// `encode(_:into:)` on a mutation where it is stored, never written: `inout` only so that it is read in place,
+    /// without a copy. (Switched on here rather than handed on, the `inout` mutation was copied again.)
+    private static func encode(inPlace mutation: inout Mutation, into bytes: inout [UInt8]) {
+        Self.encode(mutation, into: &bytes)
     }
 
     /// Appends one mutation: its kind, path and value.
@@ -201,6 +211,7 @@ extension ShardWrite {
             }
         }
         self.mutations = mutations
+        self.origin = nil
         if length & Self.originFlag != 0 {
             let client = try reader.readString(count: Int(try reader.readUInt8()))
             let sequence = try reader.readUInt64()

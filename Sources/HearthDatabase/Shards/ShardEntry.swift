@@ -34,8 +34,11 @@ public struct ShardWrite: Sendable {
     /// Milliseconds since the Unix epoch, read once by the leader that accepted the write.
     public var now: Int64
     /// Who sent the write, when the client named it (`WriteOrigin`): the shard remembers it once applied, and the
-    /// same write sent again is answered without being applied twice (`WriteSessions`).
-    public var origin: WriteOrigin?
+    /// same write sent again is answered without being applied twice (`WriteSessions`). Spelled `Optional<…>`, not
+    /// `WriteOrigin?`: a `var` of the sugared type starts as nil before the initializer runs, so the initializer
+    /// assigned it over that and returned a copy of the whole write (every reference in it retained), destroying the
+    /// value it built — once per write and per part.
+    public var origin: Optional<WriteOrigin>
 
     public init(namespace: String, mutations: [Mutation], now: Int64, origin: WriteOrigin? = nil) {
         self.namespace = namespace

@@ -131,6 +131,26 @@ import Testing
         for (part, original) in zip(parts, entries) { #expect(Self.same(part, original.entry), "\(part)") }
     }
 
+    /// A write's mutations are written where their list holds them (`ShardWrite.encode(into:)`), while another
+    /// holder shares the list (as the applied change does): the bytes read back as the write, and the list is
+    /// neither copied nor changed, for either holder.
+    @Test func aSharedListOfMutationsIsWrittenInPlaceAndLeftAsItWas() throws {
+        let write = try Self.sampleWrite()
+        let sharer = write.mutations
+        var bytes: [UInt8] = []
+        write.encode(into: &bytes)
+        var reader = BinaryReader(bytes: bytes)
+        let decoded = try ShardWrite(reading: &reader)
+        #expect(reader.isAtEnd)
+        #expect(Self.same(decoded, write))
+        var again: [UInt8] = []
+        decoded.encode(into: &again)
+        #expect(again == bytes)
+        let base = { (mutations: [Mutation]) in mutations.withUnsafeBufferPointer { $0.baseAddress } }
+        #expect(base(sharer) == base(write.mutations))
+        #expect(Self.same(ShardWrite(namespace: write.namespace, mutations: sharer, now: write.now), write))
+    }
+
     /// A realtime star's record (a transaction's two parts committed at once, an increment and a `true` each, with
     /// the client's origin) is, byte for byte, the record the previous version wrote: these bytes were read from
     /// the write-ahead log of session 34's baseline (6b99642) under the star benchmark.
