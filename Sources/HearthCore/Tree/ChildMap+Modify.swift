@@ -69,11 +69,13 @@ extension ChildMap.TreeNode {
             return (delta, delta > 0 && self.fill > Self.maximumFill ? self.splitOff() : nil)
         }
         let index = self.childIndex(for: key)
-        let child = self.uniqueChild(at: index)
-        let (delta, split) = child.modifyChild(key, body)
+        let (delta, split, fill) = self.withUniqueChild(at: index) { child in
+            let (delta, split) = child.modifyChild(key, body)
+            return (delta, split, child.fill)
+        }
         self.count += delta
         if delta < 0 {
-            if child.fill < Self.minimumFill {
+            if fill < Self.minimumFill {
                 self.rebalanceChild(at: index)
             } else {
                 self.refreshKey(at: index)

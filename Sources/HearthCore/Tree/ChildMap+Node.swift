@@ -187,5 +187,17 @@ extension ChildMap {
             }
             return slot.pointee
         }
+
+        /// Runs `body` on the child at `index`, copied first if another map version shares it, so `body` may modify
+        /// it. Call only on a node the caller itself holds uniquely. The child is lent without a retain (the
+        /// slot holds it while `body` runs): `uniqueChild(at:)` returned it retained, a retain and a release for
+        /// every inner level of a write's descent. `body` must not replace or remove the child at `index`.
+        func withUniqueChild<Result>(at index: Int, _ body: (TreeNode) -> Result) -> Result {
+            let slot = self.childBase + index
+            if !isKnownUniquelyReferenced(&slot.pointee) {
+                slot.pointee = slot.pointee.copy()
+            }
+            return Unmanaged.passUnretained(slot.pointee)._withUnsafeGuaranteedRef(body)
+        }
     }
 }

@@ -79,8 +79,7 @@ extension ChildMap.TreeNode {
             return (nil, self.fill > Self.maximumFill ? self.splitOff() : nil)
         }
         let index = self.childIndex(for: key)
-        let child = self.uniqueChild(at: index)
-        let (previous, split) = child.insert(key, value)
+        let (previous, split) = self.withUniqueChild(at: index) { child in child.insert(key, value) }
         if previous == nil {
             self.count += 1
         }
@@ -104,10 +103,10 @@ extension ChildMap.TreeNode {
             return self.removeElement(at: index).node
         }
         let index = self.childIndex(for: key)
-        let child = self.uniqueChild(at: index)
-        guard let previous = child.remove(key) else { return nil }
+        let removed = self.withUniqueChild(at: index) { child in child.remove(key).map { ($0, child.fill) } }
+        guard let (previous, fill) = removed else { return nil }
         self.count -= 1
-        if child.fill < Self.minimumFill {
+        if fill < Self.minimumFill {
             self.rebalanceChild(at: index)
         } else {
             self.refreshKey(at: index)

@@ -207,28 +207,20 @@ extension ShardStateMachine {
             // infinity.
             guard
                 case .success(let mutations) = Mutation.resolving(
-                    write.mutations, in: self.trees[write.namespace] ?? .empty, now: write.now)
+                    write.mutations, in: self.tree(of: write.namespace), now: write.now)
             else {
                 return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
             }
             resolved = mutations
         }
-        // Edited where the dictionary keeps it, with one lookup: its nodes are held only there, so edited in place.
-        if Self.apply(resolved, to: &self.trees[write.namespace, default: .empty]) {
-            self.trees[write.namespace] = nil
-        }
+        // Edited where the dictionary keeps it, found once: its nodes are held only there, so edited in place.
+        self.editTree(of: write.namespace) { tree in tree.apply(resolved) }
         for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
         return ShardChange(
             namespace: write.namespace, mutations: resolved, sent: write.mutations,
             subtrees: Self.subtrees(
-                touchedBy: resolved, in: self.defersSubtrees ? nil : self.trees[write.namespace] ?? .empty,
+                touchedBy: resolved, in: self.defersSubtrees ? nil : self.tree(of: write.namespace),
                 spineDepth: self.spineDepth))
-    }
-
-    /// Applies `mutations` to `tree` in place; returns whether that left it empty (a shard keeps no empty tree).
-    private static func apply(_ mutations: [ResolvedMutation], to tree: inout Node) -> Bool {
-        tree.apply(mutations)
-        return tree.isEmpty
     }
 
     /// The shard-depth subtrees `mutations` write into, one per subtree, each with its node of `tree` (none when

@@ -34,7 +34,7 @@ extension ShardStateMachine {
             return .blocked
         }
         // The write's tree, looked up once for every step below (each lookup hashed the namespace again).
-        let tree = self.trees[write.namespace] ?? .empty
+        let tree = self.tree(of: write.namespace)
         if self.landsBelowSpineLeaf(write, in: tree) || self.lacksSpinePriority(write, in: tree) {
             return .needsAllShards
         }
@@ -84,7 +84,7 @@ extension ShardStateMachine {
         }
         var resolved: [ResolvedMutation]?
         if commit, let part {
-            let tree = self.trees[part.write.namespace] ?? .empty
+            let tree = self.tree(of: part.write.namespace)
             if self.landsBelowSpineLeaf(part.write, in: tree) || self.lacksSpinePriority(part.write, in: tree) {
                 return .needsAllShards
             }
@@ -112,7 +112,7 @@ extension ShardStateMachine {
     /// shard).
     /// Borrowing: the part is read where it is held (the write loop's part is its log entry's), not copied out.
     public func obstacleToCommit(_ transaction: TransactionID, _ part: borrowing ShardIntent) -> ShardDecision? {
-        self.obstacleToCommit(transaction, part, in: self.trees[part.write.namespace] ?? .empty)
+        self.obstacleToCommit(transaction, part, in: self.tree(of: part.write.namespace))
     }
 
     /// `obstacleToCommit(_:_:)` with the part's tree (its namespace's) already looked up.
@@ -138,7 +138,7 @@ extension ShardStateMachine {
         _ transaction: TransactionID, _ part: borrowing ShardIntent
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
         // The part's tree, looked up once for both steps (each lookup hashed the namespace again).
-        let tree = self.trees[part.write.namespace] ?? .empty
+        let tree = self.tree(of: part.write.namespace)
         guard self.obstacleToCommit(transaction, part, in: tree) == nil else { return nil }
         return self.resolving(part.write, in: tree)
     }
@@ -198,7 +198,7 @@ extension ShardStateMachine {
     /// once, before it appends, and hands the result to the apply (`applyNext(_:resolved:)`).
     /// - Complexity: one lookup from the root for each mutation holding server values.
     public func resolving(_ write: borrowing ShardWrite) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
-        self.resolving(write, in: self.trees[write.namespace] ?? .empty)
+        self.resolving(write, in: self.tree(of: write.namespace))
     }
 
     /// `resolving(_:)` against `tree`, the write's namespace's tree as this machine holds it.

@@ -73,7 +73,7 @@ public struct ShardStateMachine: Sendable {
 
     /// The shard's data at `path`, including every appended entry.
     public func node(namespace: String, at path: Path) -> Node {
-        (self.trees[namespace] ?? .empty).node(at: path)
+        self.tree(of: namespace).node(at: path)
     }
 }
 
