@@ -48,6 +48,15 @@ import Testing
         return Node(children: ChildMap(sortedUniqueElements: elements), priority: priority)
     }
 
+    /// A random path of up to five keys: mostly the trees' own keys, sometimes one of a big map's (or one past them).
+    static func path(_ random: inout SeededRandom) -> [Key] {
+        (0..<Int.random(in: 0..<6, using: &random)).map { _ in
+            Int.random(in: 0..<5, using: &random) == 0
+                ? Tree.key("k\(Int.random(in: 0..<320, using: &random))")
+                : Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
+        }
+    }
+
     /// Over seeded random trees and paths (present, missing, through leaves, into big maps, and the empty path), the
     /// borrowing walk returns the very node (the same storage) the plain walk does.
     @Test func matchesThePlainWalk() {
@@ -55,11 +64,7 @@ import Testing
         for _ in 0..<200 {
             let root = Self.tree(&random, depth: 4)
             for _ in 0..<100 {
-                let path = (0..<Int.random(in: 0..<6, using: &random)).map { _ in
-                    Int.random(in: 0..<5, using: &random) == 0
-                        ? Tree.key("k\(Int.random(in: 0..<320, using: &random))")
-                        : Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
-                }
+                let path = Self.path(&random)
                 let found = root.node(at: Path(keys: path))
                 let expected = Self.reference(root, path)
                 #expect(found.isIdentical(to: expected))
@@ -87,11 +92,7 @@ import Testing
         for _ in 0..<200 {
             let root = Self.tree(&random, depth: 4)
             for _ in 0..<50 {
-                let path = (0..<Int.random(in: 0..<6, using: &random)).map { _ in
-                    Int.random(in: 0..<5, using: &random) == 0
-                        ? Tree.key("k\(Int.random(in: 0..<320, using: &random))")
-                        : Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
-                }
+                let path = Self.path(&random)
                 for levels in 0...path.count + 1 {
                     #expect(
                         root.leafDepth(along: path, levels: levels)
