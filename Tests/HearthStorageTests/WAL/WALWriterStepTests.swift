@@ -3,8 +3,9 @@ import Testing
 @testable import HearthStorage
 
 /// What the log's writer thread does next (`WriteAheadLog.State.nextStep`), read from the state at a given time: with
-/// `.batch`, while writes arrive together a batch waits one window from its oldest record; a lone write is written
-/// at once; a full batch or a closing log does not wait; an idle writer sleeps.
+/// `.batch`, while writes arrive together a batch waits for as many records as the last batch held, at most one window
+/// from its oldest record; a lone write is written at once; a full batch or a closing log does not wait; an idle writer
+/// sleeps.
 @Suite struct WALWriterStepTests {
     /// A millisecond in the monotonic clock's nanoseconds.
     private static let millisecond: UInt64 = 1_000_000
@@ -51,12 +52,13 @@ import Testing
         return deadline
     }
 
-    /// While writes arrive together, a batch waits for company until one window after its oldest record came, and
-    /// takes everything that came meanwhile; an enqueue then finds the writer gathering, with no need to wake it.
+    /// While writes arrive together, a batch short of the last one's count waits for company until one window after
+    /// its oldest record came, and takes everything that came meanwhile; an enqueue then finds the writer gathering,
+    /// with no need to wake it.
     @Test func aBatchWaitsOneWindowFromItsOldestRecord() {
         let configuration = Self.configuration
         var state = Self.state()
-        state.lastBatchHadCompany = true
+        state.lastBatchCount = 3
         Self.enqueue(&state, at: 10 * Self.millisecond)
         #expect(Self.deadline(Self.step(&state, configuration, now: 10 * Self.millisecond)) == 12 * Self.millisecond)
         #expect(state.isWriterGathering && !state.isWriterSleeping)
@@ -73,7 +75,7 @@ import Testing
         var state = Self.state()
         Self.enqueue(&state, at: 0)
         Self.enqueue(&state, at: 0)
-        state.lastBatchHadCompany = true
+        state.lastBatchCount = 3
         #expect(Self.written(Self.step(&state, configuration, now: 2 * Self.millisecond)) == [1, 2])
         guard case .sleep = Self.step(&state, configuration, now: 3 * Self.millisecond) else {
             Issue.record("a writer with nothing pending sleeps")
@@ -94,18 +96,58 @@ import Testing
         }
         Self.enqueue(&state, at: 1)
         #expect(Self.written(Self.step(&state, configuration, now: 1)) == [1])
-        #expect(!state.lastBatchHadCompany)
+        #expect(state.lastBatchCount == 1)
+    }
+
+    /// A batch that holds as many records as the last one did is written at once, before its window ends: the
+    /// writers the last batch answered are back. A record that completes a gathering batch wakes the writer (one
+    /// signal); records short of the count do not.
+    @Test func aBatchAsLargeAsTheLastIsWrittenAtOnce() {
+        let configuration = Self.configuration
+        var state = Self.state()
+        state.lastBatchCount = 3
+        Self.enqueue(&state, at: 10 * Self.millisecond)
+        #expect(Self.deadline(Self.step(&state, configuration, now: 10 * Self.millisecond)) == 12 * Self.millisecond)
+        Self.enqueue(&state, at: 10 * Self.millisecond + 100)
+        let shortOfTheCount = state.wakesWriter(configuration)
+        #expect(!shortOfTheCount && state.isWriterGathering)
+        Self.enqueue(&state, at: 10 * Self.millisecond + 200)
+        let complete = state.wakesWriter(configuration)
+        #expect(complete && !state.isWriterGathering)
+        let again = state.wakesWriter(configuration)
+        #expect(!again)
+        #expect(Self.written(Self.step(&state, configuration, now: 10 * Self.millisecond + 300)) == [1, 2, 3])
+        #expect(state.lastBatchCount == 3)
+    }
+
+    /// The count follows the writers: a batch the window cut short lowers it, one that grew while the writer wrote
+    /// (more records pending than the count when the writer looks) raises it, and a batch of one ends the waiting.
+    @Test func theCountFollowsTheBatchesWritten() {
+        let configuration = Self.configuration
+        var state = Self.state()
+        state.lastBatchCount = 4
+        Self.enqueue(&state, at: 0)
+        Self.enqueue(&state, at: 0)
+        #expect(Self.deadline(Self.step(&state, configuration, now: 0)) == 2 * Self.millisecond)
+        #expect(Self.written(Self.step(&state, configuration, now: 2 * Self.millisecond)) == [1, 2])
+        #expect(state.lastBatchCount == 2)
+        for _ in 0..<5 { Self.enqueue(&state, at: 3 * Self.millisecond) }
+        #expect(Self.written(Self.step(&state, configuration, now: 3 * Self.millisecond)) == [3, 4, 5, 6, 7])
+        #expect(state.lastBatchCount == 5)
+        state.lastBatchCount = 1
+        Self.enqueue(&state, at: 4 * Self.millisecond)
+        #expect(Self.written(Self.step(&state, configuration, now: 4 * Self.millisecond)) == [8])
     }
 
     /// A batch that reached its byte limit, or a closing log, is written without waiting out the window.
     @Test func aFullBatchOrAClosingLogDoesNotWait() {
         let configuration = Self.configuration
         var state = Self.state()
-        state.lastBatchHadCompany = true
+        state.lastBatchCount = 5
         _ = Self.step(&state, configuration, now: 0)
         Self.enqueue(&state, bytes: 100, at: 1)
         #expect(Self.written(Self.step(&state, configuration, now: 1)) == [1])
-        state.lastBatchHadCompany = true
+        state.lastBatchCount = 5
         Self.enqueue(&state, at: 2)
         state.phase = .closing
         #expect(Self.written(Self.step(&state, configuration, now: 2)) == [2])
@@ -121,14 +163,14 @@ import Testing
             var configuration = Self.configuration
             configuration.fsync = mode
             var state = Self.state()
-            state.lastBatchHadCompany = true
+            state.lastBatchCount = 5
             Self.enqueue(&state, at: 0)
             #expect(Self.written(Self.step(&state, configuration, now: 0)) == [1], "\(mode)")
         }
         var manual = Self.configuration
         manual.writer = .manual
         var state = Self.state()
-        state.lastBatchHadCompany = true
+        state.lastBatchCount = 5
         guard case .sleep = Self.step(&state, manual, now: 0) else {
             Issue.record("a manual writer with nothing pending does not gather")
             return
@@ -153,7 +195,7 @@ import Testing
         _ = payload.withUnsafeBytes { state.append($0, now: clock(1)) }
         _ = payload.withUnsafeBytes { state.append($0, now: clock(1)) }
         #expect(reads == 1)
-        state.lastBatchHadCompany = false
+        state.lastBatchCount = 0
         #expect(Self.written(Self.step(&state, configuration, now: clock(1))) == [1, 2])
         #expect(reads == 1)
         _ = payload.withUnsafeBytes { state.append($0, now: clock(5)) }
@@ -192,7 +234,7 @@ import Testing
     @Test func aBatchIsQueuedAsItsRecordsWouldBeOneByOne() {
         let configuration = Self.configuration
         var state = Self.state()
-        state.lastBatchHadCompany = true
+        state.lastBatchCount = 5
         var batch = WALBatch()
         var expected: [UInt8] = []
         for (offset, payload) in ([[1, 2, 3], [], [4]] as [[UInt8]]).enumerated() {
