@@ -38,9 +38,6 @@ struct StarModel {
     var view = Node.empty
     var held: [Path: Node] = [:]
     var sequence = Sequence64()
-    /// How many of the counts read before each star were present: the write loop reads the counter it increments
-    /// (`Mutation.resolving`, the obstacle and server-value checks) through `Node.node(at:)` before the edit.
-    var countsRead = 0
 
     /// The post's location in shard `side`: `posts/$p` or `user-posts/$a/$p`.
     func base(_ post: Int, _ side: Int) -> [Key] {
@@ -64,24 +61,37 @@ struct StarModel {
         }
     }
 
-    /// One star or un-star of a random post by a random user: in each shard, the flag and the count in one write.
+    /// One star or un-star of a random post by a random user: in each shard, the flag and the count in one write,
+    /// the count an increment the apply adds where it writes it (`Node.apply(_:incrementing:)`, as the write loop's
+    /// leader does while no tree holds a huge number).
     mutating func star() -> Int {
         let (post, user) = (self.sequence.next(below: Self.posts), self.sequence.next(below: Self.users))
         let starring = !self.starred[post][user]
         self.starred[post][user] = starring
         self.counts[post] += starring ? 1 : -1
+        var increments = TreeEdit.Increments()
+        increments.insert(1)
         for side in 0..<2 {
             let base = self.base(post, side)
-            let countPath = Path(keys: base + [Key(unchecked: "starCount")])
-            if !self.shards[side].node(at: countPath).isEmpty { self.countsRead += 1 }
-            self.shards[side].apply([
+            var edits: [TreeEdit] = [
                 .set(
                     Path(keys: base + [Key(unchecked: "stars"), self.userKeys[user]]),
                     starring ? Node(.bool(true)) : .empty),
-                .set(countPath, Node(.int(Int64(self.counts[post])))),
-            ])
+                .set(Path(keys: base + [Key(unchecked: "starCount")]), Node(.int(starring ? 1 : -1))),
+            ]
+            self.shards[side].apply(&edits, incrementing: increments)
         }
         return post
+    }
+
+    /// Whether every post's count in both shards is its stars.
+    func countsHold() -> Bool {
+        (0..<Self.posts).allSatisfy { post in
+            (0..<2).allSatisfy { side in
+                let path = Path(keys: self.base(post, side) + [Key(unchecked: "starCount")])
+                return self.shards[side].node(at: path) == Node(.int(Int64(self.counts[post])))
+            }
+        }
     }
 
     /// `count` stars in turns of `perTurn`; at each turn's end the touched subtrees go to the view.
@@ -114,6 +124,7 @@ let start = threadSeconds()
 model.run(measured, perTurn: perTurn)
 let seconds = threadSeconds() - start
 let stored = model.counts.reduce(0, +)
+guard model.countsHold() else { fatalError("a post's count is not its stars") }
 if measured > 0 {
     print(
         "\(measured) stars in turns of \(perTurn): \((seconds / Double(measured) * 1e9).rounded()) ns a star (\(stored) stars stored)"

@@ -98,10 +98,12 @@ public struct Node: Sendable {
         case (.bool(let flag), nil):
             self.representation = .boolean(flag)
         case (.double(let number), nil):
+            Self.noteLeaf(number)
             self.representation = .double(DoubleBox(number))
         case (.string(let text), nil):
             self.representation = .string(StringBox.make(text))
         default:
+            if case .double(let number) = value { Self.noteLeaf(number) }
             self.representation = .stored(Storage(content: .leaf(LeafBox(value)), priority: priority))
         }
     }

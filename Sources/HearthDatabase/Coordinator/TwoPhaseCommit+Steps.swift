@@ -126,7 +126,7 @@ extension TwoPhaseCommit {
         switch (current, event) {
         case (.commitTogether, .committedTogether(.committed(let logged, let resolved))):
             self.onCommittedTogether()
-            return self.end(.committed(logged, resolved, forgetAt: nil))
+            return self.end(.committed(logged, resolved.map(\.edits), forgetAt: nil))
         case (.commitTogether, .committedTogether(.obstructed)):
             return self.expand(self.onObstructed())
         case (.lock(let shard, _), .locked(let read)):

@@ -300,7 +300,8 @@ package final class WriteDecider: Sendable {
         guard case .committed(let logged, let resolved) = outcome else { return nil }
         return PendingWrite(
             view: self.coordinator.view, log: self.coordinator.log,
-            state: .committed(logged, withMutations ? CommitFeed.merge(resolved, spineValues: spineValues) : []))
+            state: .committed(
+                logged, withMutations ? CommitFeed.merge(resolved.map(\.edits), spineValues: spineValues) : []))
     }
 
     /// Queues write `index` of `batch` behind its connection's detour, if one is under way; else gives it back.

@@ -7,11 +7,8 @@ extension Mutation {
     /// Such increments commute with each other: two transactions incrementing one counter need not exclude each
     /// other, and the read view may show them in either order (it adds the deltas itself).
     package var incrementDelta: LeafValue? {
-        guard case .set(_, let value) = self, value.node.isEmpty, value.pendingPriorities.isEmpty,
-            value.placeholders.count == 1, let placeholder = value.placeholders.first, placeholder.path.isRoot,
-            !placeholder.isPriority, case .increment(let delta) = placeholder.value
-        else { return nil }
-        return delta
+        guard case .set(_, let value) = self else { return nil }
+        return value.incrementDelta
     }
 
     /// The largest delta of an increment that commutes with others of its counter. A larger one holds its
@@ -22,7 +19,11 @@ extension Mutation {
     /// `incrementDelta` when it commutes with other increments of its counter: its magnitude is below
     /// `commutingDeltaLimit`.
     var commutingIncrementDelta: LeafValue? {
-        guard let delta = self.incrementDelta else { return nil }
+        self.incrementDelta.flatMap(Self.commuting)
+    }
+
+    /// `delta` when an increment by it commutes with others of its counter (`commutingIncrementDelta`), else nil.
+    private static func commuting(_ delta: LeafValue) -> LeafValue? {
         switch delta {
         case .int: return delta
         case .double(let number): return abs(number) < Self.commutingDeltaLimit ? delta : nil
@@ -74,15 +75,29 @@ extension Mutation {
     static func resolving(
         _ mutations: [Mutation], in tree: Node, now: Int64
     ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
-        var resolved: [ResolvedMutation] = []
-        resolved.reserveCapacity(mutations.count)
+        Self.resolving(mutations, in: tree, now: now, deferringIncrements: false).map(\.edits)
+    }
+
+    /// `resolving(_:in:now:)`, except that with `deferring` set, each bare increment that commutes
+    /// (`commutingIncrementDelta`, among the first `TreeEdit.Increments.capacity` mutations) is left to the apply
+    /// (`ShardEdits`), unread and unchecked: the caller sets it only when no sum can overflow
+    /// (`Node.mayHoldHugeNumbers` down) and applies the edits to `tree` before anything else changes it.
+    /// - Complexity: one lookup from the root for each mutation holding server values but those left to the apply.
+    static func resolving(
+        _ mutations: [Mutation], in tree: Node, now: Int64, deferringIncrements deferring: Bool
+    ) -> Result<ShardEdits, UnrepresentableIncrementError> {
+        var resolved = ShardEdits(edits: [])
+        resolved.edits.reserveCapacity(mutations.count)
         // Each read where the array's buffer holds it, by one borrowing step: the array's subscript copied each out
         // whole first (its path and every part of its value retained, then released), as did iterating or matching
         // on a copy; three steps, one for its base, its check and its resolution, read it out up to three times.
         let failure = mutations.withUnsafeBufferPointer { mutations -> UnrepresentableIncrementError? in
             for index in mutations.indices {
-                switch mutations[index].resolvedChecked(in: tree, now: now) {
-                case .success(let mutation): resolved.append(mutation)
+                let defers = deferring && index < TreeEdit.Increments.capacity
+                switch mutations[index].resolvedChecked(in: tree, now: now, deferringIncrement: defers) {
+                case .success(let mutation):
+                    if mutation.deferred { resolved.increments.insert(index) }
+                    resolved.edits.append(mutation.edit)
                 case .failure(let error): return error
                 }
             }
@@ -98,23 +113,28 @@ extension Mutation {
     /// One match binds the path and value for the base, the check and the resolution: a match per step (each a
     /// borrowing function of its own) copied the mutation's payload out once for each (its path and every part of
     /// its value retained, then released).
+    /// With `deferring` set, a bare increment that commutes is not read: it comes back as the set of its delta at its
+    /// path, `deferred`, for the apply to resolve (`ShardEdits`).
     private borrowing func resolvedChecked(
-        in tree: Node, now: Int64
-    ) -> Result<ResolvedMutation, UnrepresentableIncrementError> {
+        in tree: Node, now: Int64, deferringIncrement deferring: Bool
+    ) -> Result<(edit: ResolvedMutation, deferred: Bool), UnrepresentableIncrementError> {
         switch self {
         case .set(let path, let value):
-            guard value.hasServerValues else { return .success(.set(path, value.node)) }
+            guard value.hasServerValues else { return .success((.set(path, value.node), false)) }
+            if deferring, let delta = value.incrementDelta.flatMap(Self.commuting) {
+                return .success((.set(path, Node(delta)), true))
+            }
             let base = tree.node(at: path)
             if let error = Self.unrepresentableIncrement(of: value, at: path, existing: base) { return .failure(error) }
-            return .success(.set(path, value.resolved(existing: base, now: now)))
+            return .success((.set(path, value.resolved(existing: base, now: now)), false))
         case .setPriority(let path, let value):
             guard value.hasServerValues else {
-                return .success(.setPriority(path, ResolvedMutation.priority(from: value.node)))
+                return .success((.setPriority(path, ResolvedMutation.priority(from: value.node)), false))
             }
             let base = Node(priorityValue: tree.node(at: path).priority)
             if let error = Self.unrepresentableIncrement(of: value, at: path, existing: base) { return .failure(error) }
             let resolved = value.resolved(existing: base, now: now)
-            return .success(.setPriority(path, ResolvedMutation.priority(from: resolved)))
+            return .success((.setPriority(path, ResolvedMutation.priority(from: resolved)), false))
         }
     }
 
@@ -149,5 +169,16 @@ extension Mutation {
                 path, ResolvedMutation.priority(from: base.map { value.resolved(existing: $0, now: now) } ?? value.node)
             )
         }
+    }
+}
+
+extension WriteValue {
+    /// The delta when the value is exactly `{".sv": {"increment": delta}}`, nothing else (`Mutation.incrementDelta`).
+    var incrementDelta: LeafValue? {
+        guard self.node.isEmpty, self.pendingPriorities.isEmpty, self.placeholders.count == 1,
+            let placeholder = self.placeholders.first, placeholder.path.isRoot, !placeholder.isPriority,
+            case .increment(let delta) = placeholder.value
+        else { return nil }
+        return delta
     }
 }

@@ -372,8 +372,9 @@ public actor ShardActor {
 
     /// What became of a transaction's parts committed at once.
     package enum CommitTogetherOutcome: Sendable {
-        /// Every part is applied and logged in one record: where, and each part as its shard resolved it.
-        case committed([ShardLogPosition], [[ResolvedMutation]])
+        /// Every part is applied and logged in one record: where, and each part as its shard resolved it (applied, so
+        /// resolved whole: `ShardEdits.edits`).
+        case committed([ShardLogPosition], [ShardEdits])
         /// A participant cannot commit at once (a prepared transaction holds an overlapping path, it applied the
         /// write before, or the write lands below a spine leaf): nothing changed; two-phase commit takes over.
         case obstructed
@@ -420,7 +421,7 @@ public actor ShardActor {
         // increment no number can hold refuses the whole write before any part is appended, but only once no part is
         // obstructed (an obstructed write goes the two-phase way whatever its increments). Each part is checked and
         // resolved in one step on its shard, once, and applied as resolved.
-        var resolvedParts: [[ResolvedMutation]] = []
+        var resolvedParts: [ShardEdits] = []
         resolvedParts.reserveCapacity(parts.count)
         var overflow: UnrepresentableIncrementError?
         // Each step reads its part as a value of its own, moved out of the array's buffer and back after the step
@@ -451,7 +452,7 @@ public actor ShardActor {
                 applied.append(
                     Self.withShard(participants[index], of: shards) { shard in
                         Self.withPart(at: index, of: entries) {
-                            shard.machine.commit($0, resolved: resolvedParts[index])
+                            shard.machine.commit($0, resolved: &resolvedParts[index])
                         }
                     })
             }
@@ -461,8 +462,9 @@ public actor ShardActor {
         // The transaction's spine values travel with the last part (none for a write below the spine), set where
         // the array holds it (a part held in a variable of its own was copied into the array).
         if !spineValues.isEmpty, !applied.isEmpty { Self.attach(spineValues, to: &applied[applied.count - 1]) }
-        // Each part's change holds its mutations as resolved above (`ShardStateMachine.applyNext(_:resolved:)`); the
-        // parts are moved on to the log, which writes them without copying (the caller is left none).
+        // Each part's change holds its mutations as resolved above and by the apply, as `resolvedParts` does
+        // (`ShardStateMachine.applyNext(_:resolved:)`); the parts are moved on to the log, which writes them without
+        // copying (the caller is left none).
         var logged: [ShardEntry] = []
         swap(&logged, &parts)
         return .committed(self.log.appendTogether(consume logged, applied: consume applied), resolvedParts)
@@ -493,7 +495,7 @@ public actor ShardActor {
     /// first (every dictionary in it retained, then released).
     private static func resolvingToCommit(
         _ transaction: TransactionID, _ part: borrowing ShardEntry, on machine: inout ShardStateMachine
-    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
+    ) -> Result<ShardEdits, UnrepresentableIncrementError>? {
         machine.resolvingToCommit(transaction, part)
     }
 

@@ -122,14 +122,16 @@ extension ShardStateMachine {
         guard index > self.lastIndex, index - self.lastIndex == 1 else {
             throw ShardEntryGapError(shard: self.shard, index: index, lastIndex: self.lastIndex)
         }
-        return self.applyNext(entry)
+        var resolved: ShardEdits?
+        return self.applyNext(entry, resolved: &resolved)
     }
 
     /// Applies `entry` as the next entry, `lastIndex + 1`: the machine's own commands, whose entries take that index
     /// by construction (so no index can be out of place).
     /// - Parameter resolved: the mutations of the entry's write as the leader resolved them against this machine just
-    ///   before (`resolving(_:)`, which found no increment that overflows), so the apply need not read them again.
-    mutating func applyNext(_ entry: ShardEntry, resolved: [ResolvedMutation]? = nil) -> ShardApplied {
+    ///   before (`resolving(_:)`, which found no increment that overflows), so the apply need not read them again;
+    ///   left resolved whole (the increments left to the apply resolved by it). Nil: the apply resolves them.
+    mutating func applyNext(_ entry: ShardEntry, resolved: inout ShardEdits?) -> ShardApplied {
         self.lastIndex += 1
         let index = self.lastIndex
         let effect: ShardApplied.Effect
@@ -137,7 +139,7 @@ extension ShardStateMachine {
         var recorded: WriteSessions.Record?
         switch entry {
         case .write(let write):
-            effect = .write(self.applyWrite(write, resolved: resolved))
+            effect = .write(self.applyWrite(write, resolved: &resolved))
             recorded = self.remember(write)
         case .prepare(let transaction, let intent):
             self.addIntent(transaction, intent)
@@ -155,7 +157,7 @@ extension ShardStateMachine {
                 ? part.map {
                     ShardTransactionPart(
                         participants: $0.plan.participants,
-                        change: self.applyWrite($0.write, resolved: resolved))
+                        change: self.applyWrite($0.write, resolved: &resolved))
                 }
                 : nil
             if commit, let part { recorded = self.remember(part.write) }
@@ -171,7 +173,7 @@ extension ShardStateMachine {
             self.clearReadLock(transaction)
             let committed = ShardTransactionPart(
                 participants: part.plan.participants,
-                change: self.applyWrite(part.write, resolved: resolved))
+                change: self.applyWrite(part.write, resolved: &resolved))
             recorded = self.remember(part.write)
             effect = .finished(transaction, decision: nil, committed: committed)
         }
@@ -191,16 +193,23 @@ extension ShardStateMachine {
     {
         self.clearReadLock(transaction)
         guard let intent = self.removeIntent(transaction), commit else { return nil }
-        let part = ShardTransactionPart(participants: intent.plan.participants, change: self.applyWrite(intent.write))
+        var resolved: ShardEdits?
+        let part = ShardTransactionPart(
+            participants: intent.plan.participants, change: self.applyWrite(intent.write, resolved: &resolved))
         return (part, intent.write)
     }
 
-    /// Resolves every mutation against the tree as it is before the write (unless `given` holds them resolved so),
-    /// then applies them in one descent, with the result of applying them in order (`Node.apply(_:)`).
-    private mutating func applyWrite(_ write: ShardWrite, resolved given: [ResolvedMutation]? = nil) -> ShardChange {
+    /// Resolves every mutation against the tree as it is before the write (unless `given` holds them resolved so,
+    /// but for the increments left to the apply, which it resolves there and writes back), then applies them in one
+    /// descent, with the result of applying them in order (`Node.apply(_:incrementing:)`).
+    private mutating func applyWrite(_ write: ShardWrite, resolved given: inout ShardEdits?) -> ShardChange {
         let resolved: [ResolvedMutation]
-        if let given {
-            resolved = given
+        if var edits = given.take() {
+            // Moved out of the caller's variable, so the increments are written back where the one array holds them
+            // (shared, they copied it), and the tree edited where the dictionary keeps it; then handed back resolved.
+            self.editTree(of: write.namespace) { tree in edits.apply(to: &tree) }
+            resolved = edits.edits
+            given = edits
         } else {
             // An increment no number can hold (two writes raced past the check made when they were ordered) leaves
             // this shard's part of the write unapplied as a whole, alike on every replica, rather than storing
@@ -212,9 +221,9 @@ extension ShardStateMachine {
                 return ShardChange(namespace: write.namespace, mutations: [], increments: [:])
             }
             resolved = mutations
+            // Edited where the dictionary keeps it, found once: its nodes are held only there, so edited in place.
+            self.editTree(of: write.namespace) { tree in tree.apply(resolved) }
         }
-        // Edited where the dictionary keeps it, found once: its nodes are held only there, so edited in place.
-        self.editTree(of: write.namespace) { tree in tree.apply(resolved) }
         for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
         return ShardChange(
             namespace: write.namespace, mutations: resolved, sent: write.mutations,

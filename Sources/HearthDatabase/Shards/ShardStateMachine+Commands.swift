@@ -42,10 +42,12 @@ extension ShardStateMachine {
             let current = tree.node(at: condition.path)
             if current.hash != condition.expectedHash { return .conditionFailed(current: current) }
         }
+        var resolved: ShardEdits?
         switch self.resolving(write, in: tree) {
-        case .success(let resolved): return self.append(.write(write), resolved: resolved)
+        case .success(let edits): resolved = edits
         case .failure(let error): return .unrepresentable(error)
         }
+        return self.append(.write(write), resolved: &resolved)
     }
 
     /// Locks `paths` for a transaction that reads them before it prepares (a compare-and-set or server values on
@@ -82,7 +84,7 @@ extension ShardStateMachine {
         {
             return .blocked
         }
-        var resolved: [ResolvedMutation]?
+        var resolved: ShardEdits?
         if commit, let part {
             let tree = self.tree(of: part.write.namespace)
             if self.landsBelowSpineLeaf(part.write, in: tree) || self.lacksSpinePriority(part.write, in: tree) {
@@ -93,7 +95,7 @@ extension ShardStateMachine {
             case .failure(let error): return .unrepresentable(error)
             }
         }
-        return self.append(.decide(transaction, commit: commit, commit ? part : nil), resolved: resolved)
+        return self.append(.decide(transaction, commit: commit, commit ? part : nil), resolved: &resolved)
     }
 
     /// A participant logs the decision it learned, finishing its part (nothing, when the part is finished
@@ -136,7 +138,7 @@ extension ShardStateMachine {
     /// increment no number can hold).
     public func resolvingToCommit(
         _ transaction: TransactionID, _ part: borrowing ShardIntent
-    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
+    ) -> Result<ShardEdits, UnrepresentableIncrementError>? {
         // The part's tree, looked up once for both steps (each lookup hashed the namespace again).
         let tree = self.tree(of: part.write.namespace)
         guard self.obstacleToCommit(transaction, part, in: tree) == nil else { return nil }
@@ -148,7 +150,7 @@ extension ShardStateMachine {
     /// Borrowing: the entry is matched where it is held (a `guard case` copied the part out of it whole).
     func resolvingToCommit(
         _ transaction: TransactionID, _ entry: borrowing ShardEntry
-    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError>? {
+    ) -> Result<ShardEdits, UnrepresentableIncrementError>? {
         switch entry {
         case .commit(let committed, let part) where committed == transaction:
             return self.resolvingToCommit(transaction, part)
@@ -160,11 +162,18 @@ extension ShardStateMachine {
 
     /// `commit(_:_:resolved:)` for a part held as the entry it is logged as (`ShardEntry.commit`), which
     /// `resolvingToCommit(_:_:)` accepted just before: the write loop makes each part's entry once, and the machine
-    /// applies and the log encodes that same entry, so the part is never copied into another.
-    mutating func commit(_ entry: ShardEntry, resolved: [ResolvedMutation]) -> ShardApplied {
+    /// applies and the log encodes that same entry, so the part is never copied into another. `resolved` is left
+    /// resolved whole (the increments left to the apply resolved by it).
+    mutating func commit(_ entry: ShardEntry, resolved: inout ShardEdits) -> ShardApplied {
         // A programmer's invariant: `ShardActor.commitTogether` hands only the entries it checked.
         guard case .commit = entry else { preconditionFailure("only a part's commit entry is committed at once") }
-        return self.applyNext(entry, resolved: resolved)
+        // Moved, not copied, so that the apply holds the edits' only reference and resolves them in place.
+        var given = Optional(consume resolved)
+        let applied = self.applyNext(entry, resolved: &given)
+        // A programmer's invariant: a part's commit entry is a write, whose apply hands its edits back.
+        guard let edits = given.take() else { preconditionFailure("a part's commit kept no edits") }
+        resolved = edits
+        return applied
     }
 
     /// Commits this shard's part of a transaction at once (`ShardEntry.commit`). Only for a log that orders every
@@ -172,7 +181,7 @@ extension ShardStateMachine {
     /// the parts then go into one log record, so they are durable together or not at all. (The write loop commits
     /// through `commit(_:resolved:)`, with the entry it resolved.)
     public mutating func commit(_ transaction: TransactionID, _ part: ShardIntent) -> ShardDecision {
-        self.append(.commit(transaction, part), resolved: nil)
+        self.append(.commit(transaction, part))
     }
 
     /// The anchor logs that it may forget these decisions (the ones it still holds).
@@ -193,20 +202,25 @@ extension ShardStateMachine {
         return error
     }
 
-    /// `write`'s mutations resolved against this machine as it is (what applying the write now makes of them), or
-    /// the first increment whose sum no number can hold (`unrepresentableIncrement(in:)`): a leader resolves a write
-    /// once, before it appends, and hands the result to the apply (`applyNext(_:resolved:)`).
-    /// - Complexity: one lookup from the root for each mutation holding server values.
-    public func resolving(_ write: borrowing ShardWrite) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
+    /// `write`'s mutations resolved against this machine as it is (what applying the write now makes of them, but
+    /// for the increments that cannot overflow, left to the apply: `ShardEdits`), or the first increment whose sum no
+    /// number can hold (`unrepresentableIncrement(in:)`): a leader resolves a write once, before it appends, and
+    /// hands the result to the apply (`applyNext(_:resolved:)`), before anything else changes the machine.
+    /// - Complexity: one lookup from the root for each mutation holding server values but those left to the apply.
+    public func resolving(_ write: borrowing ShardWrite) -> Result<ShardEdits, UnrepresentableIncrementError> {
         self.resolving(write, in: self.tree(of: write.namespace))
     }
 
     /// `resolving(_:)` against `tree`, the write's namespace's tree as this machine holds it.
     private func resolving(
         _ write: borrowing ShardWrite, in tree: borrowing Node
-    ) -> Result<[ResolvedMutation], UnrepresentableIncrementError> {
-        let resolved = Mutation.resolving(write.mutations, in: tree, now: write.now)
-        guard case .success = resolved, !self.intents.isEmpty else { return resolved }
+    ) -> Result<ShardEdits, UnrepresentableIncrementError> {
+        // Read once: while no tree holds a number of magnitude `Node.hugeMagnitude` (1e300) or more, no increment
+        // below it can overflow, neither alone nor after those prepared beside it (which only a counter past
+        // `nearOverflow`, 1e308, checks); the apply then adds them where it writes them.
+        let hugeNumbers = Node.mayHoldHugeNumbers
+        let resolved = Mutation.resolving(write.mutations, in: tree, now: write.now, deferringIncrements: !hugeNumbers)
+        guard case .success = resolved, hugeNumbers, !self.intents.isEmpty else { return resolved }
         for mutation in write.mutations {
             guard let delta = mutation.commutingIncrementDelta?.numericValue,
                 let current = tree.node(at: mutation.path).leafValue?.numericValue,
@@ -239,8 +253,14 @@ extension ShardStateMachine {
         return self.sessions.contains(origin)
     }
 
-    private mutating func append(_ entry: ShardEntry, resolved: [ResolvedMutation]? = nil) -> ShardDecision {
-        let applied = self.applyNext(entry, resolved: resolved)
+    private mutating func append(_ entry: ShardEntry) -> ShardDecision {
+        var resolved: ShardEdits?
+        return self.append(entry, resolved: &resolved)
+    }
+
+    /// Appends `entry`, applied with `resolved` (`applyNext(_:resolved:)`).
+    private mutating func append(_ entry: ShardEntry, resolved: inout ShardEdits?) -> ShardDecision {
+        let applied = self.applyNext(entry, resolved: &resolved)
         return .appended(entry, applied)
     }
 

@@ -42,7 +42,8 @@ struct TwoPhaseCommitDriver {
     static func success(_ step: TwoPhaseCommit.Step) -> TwoPhaseCommit.Event {
         switch step {
         case .commitTogether(_, let parts):
-            .committedTogether(.committed(parts.map { Self.position($0.shard) }, parts.map { _ in [] }))
+            .committedTogether(
+                .committed(parts.map { Self.position($0.shard) }, parts.map { _ in ShardEdits(edits: []) }))
         case .lock(_, let paths): .locked(ShardReadLock(nodes: paths.map { _ in .empty }, through: 3, term: 2))
         case .confirmRefusal: .refusalConfirmed(true)
         case .prepare(let shard, _, _): .prepared(.prepared(Self.position(shard)))
