@@ -12,20 +12,27 @@ import Testing
         case .control(let control):
             .object(["t": .string("c"), "d": .object(["t": .string(control.type), "d": .object([:])])])
         case .request(let id, let request):
-            .object(["t": .string("d"), "d": .object(["r": .int(id), "a": .string(request.action), "b": request.body])])
+            .object([
+                "t": .string("d"), "d": .object(["r": .int(id), "a": .string(request.action), "b": request.body]),
+            ])
         }
     }
 
     private static let origin = try? WriteOrigin(client: "c\"lient\u{2028}", sequence: 12, settledBelow: 9)
 
     private static var requests: [WireRequest] {
-        let many = Dictionary(uniqueKeysWithValues: (0..<40).map { (JSONKey("k\($0 * 7 % 40)/x"), JSONValue.int(Int64($0))) })
+        let many = Dictionary(
+            uniqueKeysWithValues: (0..<40).map { (JSONKey("k\($0 * 7 % 40)/x"), JSONValue.int(Int64($0))) })
         return [
             .put(path: "/a/b", data: .object(["z": .int(1), "10": .null, "2": .bool(true)]), hash: nil),
             .put(path: "/", data: .string("x\"y"), hash: "h=", origin: Self.origin),
             .put(path: "/c", data: .null, hash: "", origin: nil),
             .put(path: "/c", data: .double(1.5), hash: nil, origin: Self.origin),
-            .merge(path: "/", data: ["p/1/stars/u1": .bool(true), "p/1/starCount": .object([".sv": .object(["increment": .int(-1)])])]),
+            .merge(
+                path: "/",
+                data: [
+                    "p/1/stars/u1": .bool(true), "p/1/starCount": .object([".sv": .object(["increment": .int(-1)])]),
+                ]),
             .merge(path: "/x", data: many, origin: Self.origin),
             .merge(path: "/", data: [:], origin: nil),
             .listen(path: "/l", query: nil, tag: nil, hash: ""),
