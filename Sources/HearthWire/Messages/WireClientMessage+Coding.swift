@@ -43,18 +43,30 @@ extension WireClientMessage {
         }
     }
 
-    /// The message as compact JSON, ready for framing.
+    /// The message as compact JSON, ready for framing: members in `Key` order, as `JSONValue.jsonBytes()` writes
+    /// them, but the envelope, and a write's body, written in place (every star is a write: building their
+    /// dictionaries to sort four fixed keys was a fifth of a load generator's CPU).
     public func encoded() -> [UInt8] {
-        let envelope: JSONValue
+        var bytes: [UInt8] = []
+        var writer = JSONWriter()
         switch self {
         case .control(let control):
-            envelope = .object(["t": .string("c"), "d": .object(["t": .string(control.type), "d": .object([:])])])
+            Self.append(#"{"d":{"d":{},"t":"#, to: &bytes)
+            writer.write(.string(control.type), to: &bytes)
+            Self.append(#"},"t":"c"}"#, to: &bytes)
         case .request(let id, let request):
-            envelope = .object([
-                "t": .string("d"),
-                "d": .object(["r": .int(id), "a": .string(request.action), "b": request.body]),
-            ])
+            Self.append(#"{"d":{"a":"#, to: &bytes)
+            writer.write(.string(request.action), to: &bytes)
+            Self.append(#","b":"#, to: &bytes)
+            request.writeBody(into: &bytes, with: &writer)
+            Self.append(#","r":"#, to: &bytes)
+            JSONWriter.appendDecimal(id, to: &bytes)
+            Self.append(#"},"t":"d"}"#, to: &bytes)
         }
-        return envelope.jsonBytes()
+        return bytes
+    }
+
+    static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }

@@ -73,3 +73,42 @@ extension WireRequest {
         return members
     }
 }
+
+extension WireRequest {
+    /// Appends the body `b` as `body.jsonBytes()` would write it: a put's or merge's members (`d`, `h`, `o`, `p`, in
+    /// `Key` order) in place, with no dictionary built for them; other requests through `body`.
+    func writeBody(into bytes: inout [UInt8], with writer: inout JSONWriter) {
+        switch self {
+        case .put(let path, let data, let hash, let origin):
+            Self.writeWrite(path: path, data: data, hash: hash, origin: origin, into: &bytes, with: &writer)
+        case .merge(let path, let data, let origin):
+            Self.writeWrite(path: path, data: .object(data), hash: nil, origin: origin, into: &bytes, with: &writer)
+        default:
+            writer.write(self.body, to: &bytes)
+        }
+    }
+
+    private static func writeWrite(
+        path: String, data: JSONValue, hash: String?, origin: WriteOrigin?, into bytes: inout [UInt8],
+        with writer: inout JSONWriter
+    ) {
+        WireClientMessage.append(#"{"d":"#, to: &bytes)
+        writer.write(data, to: &bytes)
+        if let hash {
+            WireClientMessage.append(#","h":"#, to: &bytes)
+            writer.write(.string(hash), to: &bytes)
+        }
+        if let origin {
+            WireClientMessage.append(#","o":{"a":"#, to: &bytes)
+            JSONWriter.appendDecimal(Int64(clamping: origin.settledBelow), to: &bytes)
+            WireClientMessage.append(#","c":"#, to: &bytes)
+            writer.write(.string(origin.client), to: &bytes)
+            WireClientMessage.append(#","s":"#, to: &bytes)
+            JSONWriter.appendDecimal(Int64(clamping: origin.sequence), to: &bytes)
+            WireClientMessage.append("}", to: &bytes)
+        }
+        WireClientMessage.append(#","p":"#, to: &bytes)
+        writer.write(.string(path), to: &bytes)
+        WireClientMessage.append("}", to: &bytes)
+    }
+}

@@ -9,6 +9,11 @@ extension WireServerMessage {
     /// - Throws: `WireProtocolError` `.malformedFrame` naming what is not a known server message.
     /// - Complexity: O(n) in the message's length.
     public init(decoding message: String) throws(WireProtocolError) {
+        var text = message
+        if let id = text.withUTF8(Self.acknowledgedID) {
+            self = .response(id: id, .okEmpty)
+            return
+        }
         let json: JSONValue
         do {
             json = try JSONReader.parseValue(message)
@@ -23,6 +28,31 @@ extension WireServerMessage {
         case "d": self = try Self.data(inner)
         default: throw Self.malformed(#"A message's "t" must be "c" or "d", not "\#(kind)"."#)
         }
+    }
+
+    private static let acknowledgementHead = Array(#"{"t":"d","d":{"r":"#.utf8)
+    private static let acknowledgementTail = Array(#","b":{"s":"ok","d":{}}}}"#.utf8)
+
+    /// The id of a write's acknowledgement in the exact bytes the server writes for it (`writeAcknowledgement`):
+    /// every write is answered with one, and reading it needs no JSON tree. Nil for anything else (other spacing,
+    /// order or data too), which is decoded in full.
+    private static func acknowledgedID(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let head = Self.acknowledgementHead.count
+        let tail = Self.acknowledgementTail.count
+        guard bytes.count > head + tail, bytes.count <= head + tail + 19,
+            bytes.starts(with: Self.acknowledgementHead), bytes.suffix(tail).elementsEqual(Self.acknowledgementTail)
+        else { return nil }
+        let digits = bytes[head..<(bytes.count - tail)]
+        guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1 else { return nil }
+        var id: Int64 = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow) = id.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = times.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            guard !overflow, !carried else { return nil }
+            id = sum
+        }
+        return id
     }
 
     private static func control(_ inner: JSONValue) throws(WireProtocolError) -> WireServerMessage {
