@@ -10,7 +10,6 @@ import Testing
 /// applied in order (the replicas' and the replay's way, which reads every increment's number first), and only bare
 /// increments that cannot overflow are left to it.
 @Suite struct ShardDeferredIncrementTests {
-    private static let keys = ["a", "b", "c", "1", "n"]
     /// No number of magnitude 1e300 or more: the condition under which a leader leaves increments to the apply.
     private static let values = [
         "1", "-2", "2.5", #""text""#, "true", "null", "1e200", "9223372036854775807", "-9223372036854775807",
@@ -21,22 +20,8 @@ import Testing
         #"{".sv":{"increment":-1}}"#, #"{".sv":"timestamp"}"#, #"{"k":{".sv":{"increment":2}},"m":1}"#,
     ]
 
-    private static func path(_ random: inout SeededRandom) -> String {
-        (0..<Int.random(in: 1...3, using: &random)).map { _ in
-            Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
-        }.joined(separator: "/")
-    }
-
-    private static func mutation(_ random: inout SeededRandom) throws -> Mutation {
-        let path = Self.path(&random)
-        switch Int.random(in: 0..<10, using: &random) {
-        case 0..<4: return try Fixture.set(path, Self.values[Int.random(in: 0..<Self.values.count, using: &random)])
-        case 4..<8:
-            return try Fixture.set(path, Self.serverValues[Int.random(in: 0..<Self.serverValues.count, using: &random)])
-        case 8: return .setPriority(Fixture.path(path), try Fixture.value(#"{".sv":{"increment":2}}"#))
-        default: return .setPriority(Fixture.path(path), try Fixture.value(Bool.random(using: &random) ? "4" : "null"))
-        }
-    }
+    private static let mutations = RandomShardMutations(
+        values: Self.values, serverValues: Self.serverValues, plainSets: 4)
 
     /// Random writes resolved with their increments left to the apply give the edits and the tree that resolving
     /// them whole first gives, on trees kept as versions or not.
@@ -48,7 +33,9 @@ import Testing
         var kept: [(node: Node, hash: String)] = []
         var left = 0
         for step in 0..<300 {
-            let mutations = try (0..<Int.random(in: 1...5, using: &random)).map { _ in try Self.mutation(&random) }
+            let mutations = try (0..<Int.random(in: 1...5, using: &random)).map { _ in
+                try Self.mutations.mutation(&random)
+            }
             guard case .success(let whole) = Mutation.resolving(mutations, in: reference, now: Int64(step)),
                 case .success(var edits) = Mutation.resolving(
                     mutations, in: tree, now: Int64(step), deferringIncrements: true)

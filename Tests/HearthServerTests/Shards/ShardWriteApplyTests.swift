@@ -10,7 +10,6 @@ import Testing
 /// before the write, then apply them one after another. Random trees and writes, with deletes that prune parents,
 /// priorities, and increments on missing, non-numeric, huge and overflowing values.
 @Suite struct ShardWriteApplyTests {
-    private static let keys = ["a", "b", "c", "1", "n"]
     private static let values = [
         "1", "-2", "2.5", #""text""#, "true", "null", "1e308", "-1e308", "9223372036854775807",
         #"{"x":1,"y":{"z":"q"}}"#,
@@ -22,22 +21,8 @@ import Testing
         #"{"k":{".sv":{"increment":2}},"m":1}"#,
     ]
 
-    private static func path(_ random: inout SeededRandom) -> String {
-        (0..<Int.random(in: 1...3, using: &random)).map { _ in
-            Self.keys[Int.random(in: 0..<Self.keys.count, using: &random)]
-        }.joined(separator: "/")
-    }
-
-    private static func mutation(_ random: inout SeededRandom) throws -> Mutation {
-        let path = Self.path(&random)
-        switch Int.random(in: 0..<10, using: &random) {
-        case 0..<5: return try Fixture.set(path, Self.values[Int.random(in: 0..<Self.values.count, using: &random)])
-        case 5..<8:
-            return try Fixture.set(path, Self.serverValues[Int.random(in: 0..<Self.serverValues.count, using: &random)])
-        case 8: return .setPriority(Fixture.path(path), try Fixture.value(#"{".sv":{"increment":2}}"#))
-        default: return .setPriority(Fixture.path(path), try Fixture.value(Bool.random(using: &random) ? "4" : "null"))
-        }
-    }
+    private static let mutations = RandomShardMutations(
+        values: Self.values, serverValues: Self.serverValues, plainSets: 5)
 
     /// The per-mutation way: refused whole when an increment overflows, else each mutation resolved against the
     /// tree before the write and applied in turn.
@@ -64,7 +49,9 @@ import Testing
         var tree = Node.empty
         var kept: [(machine: ShardStateMachine, hash: String)] = []
         for step in 0..<300 {
-            let mutations = try (0..<Int.random(in: 1...5, using: &random)).map { _ in try Self.mutation(&random) }
+            let mutations = try (0..<Int.random(in: 1...5, using: &random)).map { _ in
+                try Self.mutations.mutation(&random)
+            }
             let write = ShardWrite(namespace: "default", mutations: mutations, now: Int64(step))
             // Sometimes keep the machine as it was (as a leader's restore point or the read view would), so the
             // write copies what it reaches.
