@@ -1,4 +1,5 @@
 import HearthCore
+import HearthTestKit
 import HearthWire
 import Testing
 
@@ -80,6 +81,29 @@ import Testing
             #"{"t":"d","d":{"r":7,"b":{"s":"ok","d":{}}}} "#,
         ]
         for text in texts {
+            #expect((try? WireServerMessage(decoding: text)) == Self.decodedInFull(text), "\(text)")
+        }
+    }
+
+    /// A hostile server's near-acknowledgements: an acknowledgement's bytes with one to three bytes replaced,
+    /// inserted or removed, from digits, signs, quotes, braces and spaces; every one decodes as the full decoder
+    /// decodes it (or both refuse it).
+    @Test func changedAcknowledgementsDecodeAsTheFullDecoderDecodesThem() {
+        var random = SeededRandom(seed: 36)
+        let alphabet = Array("0123456789-+.e\"{}:, r".utf8)
+        for _ in 0..<3_000 {
+            let id = Int64.random(in: 0...Int64.max, using: &random) >> Int.random(in: 0..<63, using: &random)
+            var bytes = WireServerMessage.response(id: id, .okEmpty).encoded()
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes[at] = byte
+                case 1: bytes.insert(byte, at: at)
+                default: if bytes.count > 1 { bytes.remove(at: at) }
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
             #expect((try? WireServerMessage(decoding: text)) == Self.decodedInFull(text), "\(text)")
         }
     }
