@@ -46,6 +46,20 @@ import Testing
         #expect(report.text.contains("transaction client 2 (realtime) took 2.5 s, 7 attempt(s)"))
     }
 
+    /// `--run` fixes the run's id (two builds compared see their posts on the same shards); only a short id of
+    /// lowercase letters and digits is taken, so every name the run writes stays a valid key.
+    @Test func theRunIdIsFixedByRunAndItsNamesStayKeys() throws {
+        #expect(try StarsOptions(arguments: []).run == nil)
+        #expect(try StarsOptions(arguments: ["--run", "ab12"]).run == "ab12")
+        #expect(try StarsOptions(arguments: ["--run", "r0123456789abcde"]).run == "r0123456789abcde")
+        for bad in ["", "R1", "a/b", "a.b", "a b", "a-b", "ü", "r0123456789abcdef"] {
+            #expect(throws: BenchOptionsError.self) { try StarsOptions(arguments: ["--run", bad]) }
+        }
+        #expect(throws: BenchOptionsError.self) { try StarsOptions(arguments: ["--run"]) }
+        let workload = StarWorkload(run: "ab12", posts: 3, users: 8, clients: 2, hot: false)
+        #expect(workload.postPath(2) == "posts/ab12-p2" && workload.copyPath(2) == "user-posts/ab12-a2/ab12-p2")
+    }
+
     @Test func aMixedRunSharesItsClientsTwoOneOne() {
         let modes = (0..<8).map { StarsBenchmark.mode(of: $0, in: .mixed) }
         #expect(modes == [.increment, .increment, .transaction, .rest, .increment, .increment, .transaction, .rest])

@@ -39,6 +39,11 @@ extension StarsOptions {
             BenchOption(
                 "--namespace", "NAME", "the namespace written to", default: "\"\(defaults.namespace)\""),
             BenchOption(
+                "--run", "ID",
+                "the run's id, in every name it writes (posts/ID-p0 …): the same id writes the same paths, so two "
+                    + "builds compared with it see their posts on the same shards; runs at once need different ids",
+                default: "a random one"),
+            BenchOption(
                 "--chaos", "kill-leader",
                 "kill the leader of the hottest shard halfway through and restart it, "
                     + "through --cluster-script", default: "none"),

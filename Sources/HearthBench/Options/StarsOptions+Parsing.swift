@@ -25,6 +25,7 @@ extension StarsOptions {
             case "--users": self.users = try OptionValues.positive(name, value)
             case "--duration": self.duration = try OptionValues.duration(name, value)
             case "--namespace": self.namespace = value
+            case "--run": self.run = try Self.run(value)
             case "--readers":
                 guard let count = Int(value), count >= 0 else {
                     throw BenchOptionsError(name, "needs a whole number, 0 or more")
@@ -52,6 +53,23 @@ extension StarsOptions {
             throw BenchOptionsError(
                 "--users", "must be at least --clients (\(self.clients)): every client stars as users of its own")
         }
+    }
+
+    /// The longest run id `--run` takes (the random ones are 9 characters).
+    static let maximumRunLength = 16
+
+    /// `--run`'s value: 1 to `maximumRunLength` lowercase ASCII letters and digits, so every key the run names is
+    /// a valid key and its paths stay short.
+    private static func run(_ text: String) throws(BenchOptionsError) -> String {
+        let isRunCharacter = { (byte: UInt8) in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard (1...Self.maximumRunLength).contains(text.utf8.count), text.utf8.allSatisfy(isRunCharacter) else {
+            throw BenchOptionsError(
+                "--run", "takes 1 to \(Self.maximumRunLength) lowercase letters and digits, not \"\(text)\"")
+        }
+        return text
     }
 
     private static func nodes(_ text: String) throws(BenchOptionsError) -> [Node] {

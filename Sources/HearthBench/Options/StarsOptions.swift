@@ -41,6 +41,10 @@ public struct StarsOptions: Sendable, Equatable {
     /// Every client stars the same post (the worst case).
     public var hot = false
     public var namespace = "default"
+    /// The run's id, which every name the run writes carries (`--run`); nil draws a random one. Two runs with the
+    /// same id write the same paths, so their posts fall on the same shards: an A/B comparison of two builds
+    /// then differs only in the builds (set-up overwrites each post whole, so an id may be used again).
+    public var run: String?
     /// Connections listening to the top posts (`orderByChild("starCount").limitToLast(10)`) while the run goes;
     /// nil: 4 in the `mixed` mode, none otherwise.
     public var readers: Int?

@@ -23,7 +23,7 @@ public enum StarsBenchmark {
     ) async throws(StarsRunError) -> StarReport {
         var random = SystemRandomNumberGenerator()
         let workload = StarWorkload(
-            run: StarWorkload.runID(using: &random), posts: options.posts, users: options.users,
+            run: options.run ?? StarWorkload.runID(using: &random), posts: options.posts, users: options.users,
             clients: options.clients, hot: options.hot)
         announce(
             "writing under \(workload.writtenPattern) (run \(workload.run), \(workload.writtenPaths.count) paths); "
