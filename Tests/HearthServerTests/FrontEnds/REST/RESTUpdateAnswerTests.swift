@@ -92,11 +92,11 @@ import Testing
         }
     }
 
-    /// Members' answers found by scanning the answers (up to `scannedMembers`) or by tables (more) are the ones the
-    /// tables find, the same answer (path, kind and value) as the last answer with the member's path and kind, for 400 seeded updates of 1 to 24 members: answers shuffled, some answered twice
-    /// (the last one counts), some not at all (then the answers are taken as they are), some paths both a value and
-    /// a priority.
-    @Test func membersComeBackInTheKeysOrderAsTheTablesPutThem() throws {
+    /// Members' answers found by scanning the answers (up to `scannedMembers`) are where the tables (more) find
+    /// them, each the last answer with the member's path and kind, for 400 seeded updates of 1 to 24 members:
+    /// answers shuffled, some answered twice (the last one counts), some not at all (then the answers are taken as
+    /// they are), some paths both a value and a priority.
+    @Test func membersFindTheirAnswersWhereTheTablesFindThem() throws {
         var random = SeededRandom(seed: 35)
         let value = try Fixture.value("1")
         for _ in 0..<400 {
