@@ -145,10 +145,21 @@ public struct JSONWriter: Sendable {
         text.withUTF8 { self.buffer.append(contentsOf: $0) }
     }
 
-    /// Writes a quoted, escaped string.
+    /// Writes a quoted, escaped string, read where it lies (a string stored contiguously, as a native one is, is not
+    /// copied, nor retained, to be read).
     mutating func writeString(_ string: String) {
+        if string.utf8.withContiguousStorageIfAvailable({ self.writeQuoted($0) }) != nil { return }
         var text = string
         text.withUTF8 { self.writeQuoted($0) }
+    }
+
+    /// Appends `name` as an object member's name, `"name":` (compact form), to `output`, read where it lies: no
+    /// `JSONValue` is made of it, and nothing passes through the writer's own buffer.
+    public mutating func writeMemberName(_ name: String, to output: inout [UInt8]) {
+        self.writingDirectly(into: &output) { writer in
+            writer.writeString(name)
+            writer.writeByte(UInt8(ascii: ":"))
+        }
     }
 
     /// Writes `bytes`, valid UTF-8, as a quoted, escaped string.

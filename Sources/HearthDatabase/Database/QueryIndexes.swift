@@ -86,6 +86,9 @@ public final class QueryIndexes: Sendable {
         return tree
     }
 
+    /// Whether any index is kept (a relaxed read: `touched` finds none when this is false).
+    var keepsAny: Bool { self.hasKept.load(ordering: .relaxed) }
+
     /// The indexed locations of `namespace` that writes at `paths` touch, with their nodes in `root` before the
     /// writes: what `advance` needs after them. Called by the read view under its lock, before it applies them.
     func touched(_ namespace: String, paths: some Collection<Path>, root: Node) -> [(Location, Node)] {

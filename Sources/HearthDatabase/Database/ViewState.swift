@@ -92,7 +92,9 @@ struct ViewState {
                 held = update.namespace
                 listening = registry.namespace(update.namespace)
             }
-            let listeners = listening?.listeners(touching: update.paths) ?? []
+            // The paths are read only where someone listens (reading them retains the update's parts).
+            let listeners: [any ChangeListener] =
+                if let listening, listening.hasListeners { listening.listeners(touching: update.paths) } else { [] }
             let isSuperseded =
                 listeners.isEmpty
                 && (carriesTurns
@@ -190,7 +192,13 @@ struct ViewState {
         _ update: CommitFeed.Update, to root: inout Node, keepingOldRoot: Bool, isSuperseded: Bool
     ) -> CommittedChange? {
         let old = keepingOldRoot ? root : .empty
-        let indexed = self.indexes?.touched(update.namespace, paths: update.paths, root: root) ?? []
+        // The paths are read only while some index is kept (reading them retains the update's parts).
+        let indexed =
+            if let indexes = self.indexes, indexes.keepsAny {
+                indexes.touched(update.namespace, paths: update.paths, root: root)
+            } else {
+                [(QueryIndexes.Location, Node)]()
+            }
         // In applying order, asked for only when needed: to apply them, for the query indexes they touch, or for
         // the listeners (`Update.mutations` sorts a transaction's).
         var mutations: [ResolvedMutation]?

@@ -74,6 +74,9 @@ struct ListenRegistry {
     struct Namespace {
         fileprivate let root: TrieNode?
 
+        /// Whether anyone listens in the namespace (`listeners(touching:)` finds no one when this is false).
+        var hasListeners: Bool { self.root != nil }
+
         /// The listeners a change to any of `paths` may concern, each once.
         func listeners(touching paths: some Sequence<Path>) -> [any ChangeListener] {
             guard let root = self.root else { return [] }

@@ -72,7 +72,12 @@ extension RESTHandler {
         }
         let answered = entries
         writes.submit(connection: connection, loopWrites) { answers in
-            reply(answered.map { self.reply(to: $0, answers: answers) })
+            // Each entry read where it lies: mapping the entries copied each (its label's strings and its answer's
+            // closure retained, then released).
+            var replies: [HTTPReply] = []
+            replies.reserveCapacity(answered.count)
+            for index in answered.indices { replies.append(self.reply(to: answered, at: index, answers: answers)) }
+            reply(replies)
         }
         ordered?()
     }
@@ -168,19 +173,20 @@ extension RESTHandler {
         let answer: Answer
     }
 
-    /// The reply to `entry` once the loop answered the batch, counted in the metrics.
-    private func reply(to entry: LoopEntry, answers: [WriteBatch.Answer]) -> HTTPReply {
+    /// The reply to entry `index` of `entries` once the loop answered the batch, counted in the metrics. The entry
+    /// is read where it lies (passed on, it was copied: its label's strings and its answer's closure retained).
+    private func reply(to entries: [LoopEntry], at index: Int, answers: [WriteBatch.Answer]) -> HTTPReply {
         let reply: HTTPReply
-        switch entry.answer {
+        switch entries[index].answer {
         case .answered(let answered):
             reply = answered
-        case .write(let index, let respond):
-            switch answers[index] {
+        case .write(let position, let respond):
+            switch answers[position] {
             case .success(let outcome): reply = respond(outcome)
-            case .failure(let error): reply = .response(self.response(to: error, path: entry.label.path))
+            case .failure(let error): reply = .response(self.response(to: error, path: entries[index].label.path))
             }
         }
-        self.record(entry.label, reply, since: entry.started)
+        self.record(entries[index].label, reply, since: entries[index].started)
         return reply
     }
 }

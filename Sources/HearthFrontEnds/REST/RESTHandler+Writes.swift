@@ -133,44 +133,49 @@ extension RESTHandler {
             }
             // `print=silent` answers with no body: the echo is not written for it.
             guard request.printMode != .silent else { return .response(self.success(request, body: [])) }
-            let ordered = Self.inOrder(of: mutations, resolved)
-            return Self.updateReply(keys: keys, ordered, capacity: body.count + 2)
+            return Self.updateReply(
+                keys: keys, resolved, order: Self.answerOrder(of: mutations, resolved), capacity: body.count + 2)
         }
     }
 
     /// A PATCH's answer as `success` frames a write's body (status 200, `jsonAnswerHeaders`), its echo
     /// (`writeUpdateAnswer`) written straight into the bytes the reactor sends, behind the head: no body array,
     /// `HTTPResponse` or head is made for it on the way.
-    static func updateReply(keys: [String], _ ordered: [ResolvedMutation], capacity: Int) -> HTTPReply {
+    static func updateReply(keys: [String], _ resolved: [ResolvedMutation], order: [Int]?, capacity: Int) -> HTTPReply {
         guard let head = Self.jsonAnswerHead else {
             var body: [UInt8] = []
-            Self.writeUpdateAnswer(keys: keys, ordered, to: &body)
+            Self.writeUpdateAnswer(keys: keys, resolved, order: order, to: &body)
             return .response(HTTPResponse(status: 200, headers: Self.jsonAnswerHeaders, body: body))
         }
         return .encoded(
             HTTPEncodedResponse(head: head, bodyCapacity: capacity) {
-                Self.writeUpdateAnswer(keys: keys, ordered, to: &$0)
+                Self.writeUpdateAnswer(keys: keys, resolved, order: order, to: &$0)
             })
     }
 
     /// The head of a write's answer (status 200, `jsonAnswerHeaders`), written once.
     static let jsonAnswerHead = HTTPEncodedHead(status: 200, headers: RESTHandler.jsonAnswerHeaders)
 
-    /// Appends a PATCH's echo to `body`: each member's key with the value it wrote (`ordered`, in the keys' order),
-    /// as Firebase echoes it. One writer for the whole answer, each member read where it lies: a node and two
-    /// arrays per member cost a REST star's reactor about a microsecond, and copying each member out of its array
-    /// (as iterating, zipping or subscripting does) retains nodes the write loop's tree shares with other threads.
-    static func writeUpdateAnswer(keys: [String], _ ordered: [ResolvedMutation], to body: inout [UInt8]) {
+    /// Appends a PATCH's echo to `body`: each member's key with the value it wrote, as Firebase echoes it; the
+    /// answer of the member at `index` of the keys is `resolved[order[index]]` (`answerOrder`), or
+    /// `resolved[index]` when `order` is nil. One writer for the whole answer, every key and answer read where it
+    /// lies: a node and two arrays per member cost a REST star's reactor about a microsecond, and copying each member
+    /// out of its array (as iterating, zipping or subscripting does, or putting the answers in the keys' order)
+    /// retains nodes the write loop's tree shares with other threads, and a key made a `JSONValue` was retained twice.
+    static func writeUpdateAnswer(
+        keys: [String], _ resolved: [ResolvedMutation], order: [Int]?, to body: inout [UInt8]
+    ) {
         var writer = JSONWriter()
         body.append(UInt8(ascii: "{"))
-        ordered.withUnsafeBufferPointer { members in
-            for index in 0..<min(keys.count, members.count) {
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                writer.write(JSONValue.string(keys[index]), to: &body)
-                body.append(UInt8(ascii: ":"))
-                switch members[index] {
-                case .set(_, let node): writer.write(node, format: .plain, to: &body)
-                case .setPriority(_, let priority): body += Node.priorityJSON(priority)
+        keys.withUnsafeBufferPointer { keys in
+            resolved.withUnsafeBufferPointer { members in
+                for index in 0..<min(keys.count, order?.count ?? members.count) {
+                    if index > 0 { body.append(UInt8(ascii: ",")) }
+                    writer.writeMemberName(keys[index], to: &body)
+                    switch members[order?[index] ?? index] {
+                    case .set(_, let node): writer.write(node, format: .plain, to: &body)
+                    case .setPriority(_, let priority): body += Node.priorityJSON(priority)
+                    }
                 }
             }
         }
@@ -199,63 +204,72 @@ extension RESTHandler {
         return (members.keys.sorted().map(\.string), mutations)
     }
 
-    /// `resolved` in the order of `mutations` (the PATCH's members, keys sorted): one shard answers in that order
-    /// already; a transaction across shards answers in its applying order (shallowest paths first), so each member
-    /// is then found by its path and kind (the members' paths never overlap, so each names one).
-    static func inOrder(of mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
+    /// Where the answer of each of `mutations` (the PATCH's members, keys sorted) lies in `resolved`; nil when
+    /// `resolved` answers them in their order already (one shard answers so), or when some member has no answer
+    /// (the answers are then taken as they are). A transaction across shards answers in its applying order
+    /// (shallowest paths first), so each member is then found by its path and kind (the members' paths never
+    /// overlap, so each names one; one answered twice counts its last answer). Positions rather than the answers
+    /// themselves: the answers put in order were copied out of their array (a retain of each one's path and value)
+    /// into one of their own.
+    static func answerOrder(of mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [Int]? {
         // Each member compared where it lies (zipping or subscripting the arrays would copy, and retain, every one).
         let isSameOrder = mutations.withUnsafeBufferPointer { mutations in
             resolved.withUnsafeBufferPointer { resolved in
                 (0..<min(mutations.count, resolved.count)).allSatisfy { Self.sameTarget(mutations[$0], resolved[$0]) }
             }
         }
-        guard !isSameOrder else { return resolved }
+        guard !isSameOrder else { return nil }
         if mutations.count <= Self.scannedMembers { return Self.scanned(mutations, resolved) }
         return Self.tabled(mutations, resolved)
     }
 
-    /// `inOrder` for many members: each member's answer is the last of `resolved` with its path and kind, found
-    /// through tables keyed by path. `resolved` itself when a member has none.
-    static func tabled(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
-        var values: [Path: ResolvedMutation] = [:]
-        var priorities: [Path: ResolvedMutation] = [:]
-        for mutation in resolved {
+    /// `answerOrder` for many members: each member's answer is the last of `resolved` with its path and kind, found
+    /// through tables keyed by path. Nil when a member has none.
+    static func tabled(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [Int]? {
+        var values: [Path: Int] = [:]
+        var priorities: [Path: Int] = [:]
+        for (position, mutation) in resolved.enumerated() {
             switch mutation {
-            case .set(let path, _): values[path] = mutation
-            case .setPriority(let path, _): priorities[path] = mutation
+            case .set(let path, _): values[path] = position
+            case .setPriority(let path, _): priorities[path] = position
             }
         }
-        let ordered = mutations.compactMap { mutation in
-            switch mutation {
-            case .set(let path, _): values[path]
-            case .setPriority(let path, _): priorities[path]
-            }
+        var order: [Int] = []
+        order.reserveCapacity(mutations.count)
+        for mutation in mutations {
+            let position: Int? =
+                switch mutation {
+                case .set(let path, _): values[path]
+                case .setPriority(let path, _): priorities[path]
+                }
+            // Every member is answered for; were one missing, pairing the rest with the keys would shift them.
+            guard let position else { return nil }
+            order.append(position)
         }
-        // Every member is answered for; were one missing, pairing the rest with the keys would shift them.
-        return ordered.count == mutations.count ? ordered : resolved
+        return order
     }
 
-    /// Up to this many members, `inOrder` finds each by scanning the answers (a star's PATCH has four) rather than
-    /// through tables keyed by path.
+    /// Up to this many members, `answerOrder` finds each by scanning the answers (a star's PATCH has four) rather
+    /// than through tables keyed by path.
     static let scannedMembers = 16
 
-    /// `inOrder` for a few members: each member's answer is the last of `resolved` with its path and kind (the one
-    /// the tables would keep), found by scanning the answers where they lie: no path hashed, no answer copied but
-    /// the one taken. `resolved` itself when a member has none.
-    static func scanned(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [ResolvedMutation] {
-        var ordered: [ResolvedMutation] = []
-        ordered.reserveCapacity(mutations.count)
+    /// `answerOrder` for a few members: each member's answer is the last of `resolved` with its path and kind (the
+    /// one the tables would keep), found by scanning the answers where they lie: no path hashed. Nil when a member
+    /// has none.
+    static func scanned(_ mutations: [Mutation], _ resolved: [ResolvedMutation]) -> [Int]? {
+        var order: [Int] = []
+        order.reserveCapacity(mutations.count)
         let isComplete = mutations.withUnsafeBufferPointer { mutations in
             resolved.withUnsafeBufferPointer { resolved in
                 for member in mutations.indices {
                     guard let index = resolved.indices.last(where: { Self.sameTarget(mutations[member], resolved[$0]) })
                     else { return false }
-                    ordered.append(resolved[index])
+                    order.append(index)
                 }
                 return true
             }
         }
-        return isComplete ? ordered : resolved
+        return isComplete ? order : nil
     }
 
     /// Whether `resolved` is what `mutation` became: the same path, and both a value or both a priority.

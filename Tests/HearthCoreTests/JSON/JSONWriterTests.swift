@@ -36,6 +36,20 @@ import Testing
         #expect(JSONWriter.decimalCount(of: value) == String(value).utf8.count)
     }
 
+    /// A member's name appended on its own (a REST PATCH's echo) is the name's JSON string and a colon, behind what
+    /// the bytes held, for small and stored strings, escapes and non-ASCII text, one writer reused for all of them.
+    @Test func aMemberNameIsItsJSONStringAndAColon() {
+        var writer = JSONWriter()
+        for name in [
+            "", "a", "posts/p1/starCount", "user-posts/r12345678-a3/r12345678-p3/stars/u12", "q\"uo\\te",
+            "\n\u{1}\u{2028}é中😀", String(repeating: "long-", count: 40),
+        ] {
+            var bytes: [UInt8] = [0xAA]
+            writer.writeMemberName(name, to: &bytes)
+            #expect(bytes == [0xAA] + JSONValue.string(name).jsonBytes() + [UInt8(ascii: ":")], "\(name)")
+        }
+    }
+
     @Test func integralDoublesBelow2To53PrintAsIntegers() {
         #expect(self.text(.double(1.0)) == "1")
         #expect(self.text(.double(-0.0)) == "0")

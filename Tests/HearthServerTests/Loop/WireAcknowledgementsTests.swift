@@ -1,4 +1,6 @@
 import HearthCore
+import HearthSystem
+import HearthTestKit
 import Synchronization
 import Testing
 
@@ -27,6 +29,41 @@ import Testing
         }
         await acknowledgements.barrier()
         #expect(acknowledgements.append(Self.entry(5)) == 5)
+    }
+
+    /// Answered from four tasks at once, in a seeded random order, every write's answer leaves once, in request
+    /// order, with the answer it was given: a write answered at the head while nobody sends goes as its answer came,
+    /// the others wait in their slots for the sender.
+    @Test func answersLeaveWithTheirWritesWhenAnsweredFromManyThreads() async {
+        let acknowledgements = WireAcknowledgements()
+        let count = 4_000
+        let numbers = (0..<count).map { acknowledgements.append(Self.entry(Int64($0))) }
+        var random = SeededRandom(seed: 37)
+        let order = numbers.shuffled(using: &random)
+        let sent = Lock<[(id: Int64, answer: Int64)]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for lane in 0..<4 {
+                let share = order[(lane * count / 4)..<((lane + 1) * count / 4)]
+                group.addTask {
+                    for number in share {
+                        acknowledgements.answer(number, .failure(Tagged(number: number))) { entry, answer in
+                            guard case .failure(let error as Tagged) = answer else { return }
+                            sent.withLock { $0.append((entry.id, Int64(error.number))) }
+                        }
+                    }
+                }
+            }
+        }
+        let answered = sent.withLock { $0 }
+        #expect(answered.map(\.id) == Array(0..<Int64(count)))
+        #expect(answered.allSatisfy { $0.id == $0.answer })
+        await acknowledgements.barrier()
+        #expect(acknowledgements.append(Self.entry(Int64(count))) == UInt64(count))
+    }
+
+    /// An answer that names its write.
+    private struct Tagged: Error {
+        var number: UInt64
     }
 
     /// A session holds at most `maximumUnanswered` unanswered writes: at the bound there is no room (a write is not

@@ -49,9 +49,9 @@ import Testing
         let answered = Self.resolved(mutations)
         let expected = Self.zipped(keys: keys, answered)
         for shuffled in [answered, Array(answered.reversed()), Array(answered.dropFirst() + answered.prefix(1))] {
-            let ordered = RESTHandler.inOrder(of: mutations, shuffled)
+            let order = RESTHandler.answerOrder(of: mutations, shuffled)
             var written: [UInt8] = []
-            RESTHandler.writeUpdateAnswer(keys: keys, ordered, to: &written)
+            RESTHandler.writeUpdateAnswer(keys: keys, shuffled, order: order, to: &written)
             #expect(written == expected)
         }
         #expect(String(decoding: expected, as: UTF8.self).hasPrefix(#"{"a/.priority":"p0","#))
@@ -69,14 +69,20 @@ import Testing
             }
             object += "}"
             let (keys, mutations) = try #require(WriteRules.update(body: Array(object.utf8), at: .root))
-            let ordered = Self.resolved(mutations)
-            let body = Self.zipped(keys: keys, ordered)
+            let answered = Self.resolved(mutations)
+            let body = Self.zipped(keys: keys, answered)
             let framing = HTTPResponseEncoder.Framing(contentLength: body.count, connection: nil)
             let expected =
                 HTTPResponseEncoder.encodeHead(status: 200, headers: RESTHandler.jsonAnswerHeaders, framing: framing)
                 + body
-            for capacity in [0, object.utf8.count + 2, 100_000] {
-                guard case .encoded(let answer) = RESTHandler.updateReply(keys: keys, ordered, capacity: capacity)
+            // Answered in the members' order, and reversed (each member's answer found through `answerOrder`).
+            for (resolved, capacity) in [
+                (answered, 0), (answered, object.utf8.count + 2), (Array(answered.reversed()), 100_000),
+            ] {
+                let order = RESTHandler.answerOrder(of: mutations, resolved)
+                guard
+                    case .encoded(let answer) = RESTHandler.updateReply(
+                        keys: keys, resolved, order: order, capacity: capacity)
                 else {
                     Issue.record("a PATCH's answer is written ahead")
                     return
@@ -86,11 +92,11 @@ import Testing
         }
     }
 
-    /// Members put back in the keys' order by scanning the answers (up to `scannedMembers`) or by tables (more) come
-    /// out as the tables put them, for 400 seeded updates of 1 to 24 members: answers shuffled, some answered twice
-    /// (the last one counts), some not at all (then the answers are taken as they are), some paths both a value and
-    /// a priority.
-    @Test func membersComeBackInTheKeysOrderAsTheTablesPutThem() throws {
+    /// Members' answers found by scanning the answers (up to `scannedMembers`) are where the tables (more) find
+    /// them, each the last answer with the member's path and kind, for 400 seeded updates of 1 to 24 members:
+    /// answers shuffled, some answered twice (the last one counts), some not at all (then the answers are taken as
+    /// they are), some paths both a value and a priority.
+    @Test func membersFindTheirAnswersWhereTheTablesFindThem() throws {
         var random = SeededRandom(seed: 35)
         let value = try Fixture.value("1")
         for _ in 0..<400 {
@@ -118,9 +124,17 @@ import Testing
             resolved.shuffle(using: &random)
             let tabled = RESTHandler.tabled(mutations, resolved)
             #expect(RESTHandler.scanned(mutations, resolved) == tabled)
+            if let tabled {
+                for (member, position) in zip(mutations, tabled) {
+                    let last = resolved.lastIndex { RESTHandler.sameTarget(member, $0) }
+                    #expect(position == last)
+                }
+            } else {
+                #expect(!mutations.allSatisfy { member in resolved.contains { RESTHandler.sameTarget(member, $0) } })
+            }
             // Answers already in the members' order (over the shorter of the two) are taken as they are.
             let inOrder = zip(mutations, resolved).allSatisfy(RESTHandler.sameTarget)
-            #expect(RESTHandler.inOrder(of: mutations, resolved) == (inOrder ? resolved : tabled))
+            #expect(RESTHandler.answerOrder(of: mutations, resolved) == (inOrder ? nil : tabled))
         }
     }
 }
