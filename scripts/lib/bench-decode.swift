@@ -104,9 +104,10 @@ if runs("REST PATCH star body") {
 }
 // wrk's request for the REST PATCH star (`scripts/lib/star-rest.lua`: its fields in the order wrk wrote them), read
 // as a connection reads it: appended, its head parsed, its body taken.
-let request = Array(
-    ("PATCH /.json HTTP/1.1\r\nContent-Type: application/json\r\nHost: 127.0.0.1:45123\r\n"
-        + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
+let request =
+    Array(
+        ("PATCH /.json HTTP/1.1\r\nContent-Type: application/json\r\nHost: 127.0.0.1:45123\r\n"
+            + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
 if runs("REST PATCH head") {
     var parser = HTTPRequestParser(maximumHeaderBytes: 16 * 1024)
     let parse = timed("direct") {

@@ -82,7 +82,9 @@ public struct HTTPHeaders: Sendable, Sequence {
     public func containsToken(_ token: String, in name: String) -> Bool {
         // Names compared where they lie, as `subscript(_:)` does; only a field of that name is split.
         self.pairs.withUnsafeBufferPointer { pairs in
-            pairs.indices.contains { Self.namesEqual(pairs[$0].name, name) && Self.list(pairs[$0].value, contains: token) }
+            pairs.indices.contains {
+                Self.namesEqual(pairs[$0].name, name) && Self.list(pairs[$0].value, contains: token)
+            }
         }
     }
 

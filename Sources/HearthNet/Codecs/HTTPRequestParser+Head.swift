@@ -244,7 +244,8 @@ extension HTTPRequestParser {
         }
         // The two versions served are told from the bytes and spelled as literals: no string is made for them.
         let known: String? =
-            Self.isVersion(versionBytes, "HTTP/1.1") ? "HTTP/1.1" : Self.isVersion(versionBytes, "HTTP/1.0") ? "HTTP/1.0" : nil
+            Self.isVersion(versionBytes, "HTTP/1.1")
+            ? "HTTP/1.1" : Self.isVersion(versionBytes, "HTTP/1.0") ? "HTTP/1.0" : nil
         if let version = known {
             // Raw bytes that are not UTF-8 are refused as their percent-encoded form is, rather than replaced by
             // U+FFFD, which would make distinct targets name one location. An ASCII target (nearly every one) is
@@ -258,7 +259,10 @@ extension HTTPRequestParser {
             }
             let isPlainPath =
                 targetBytes[0] == UInt8(ascii: "/")
-                && (isPlain || !targetBytes.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%") })
+                && (isPlain
+                    || !targetBytes.contains {
+                        $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%")
+                    })
             return RequestTarget(
                 method: String(decoding: methodBytes, as: UTF8.self), target: target, version: version,
                 isPlainPath: isPlainPath)

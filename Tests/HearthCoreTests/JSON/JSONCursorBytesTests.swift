@@ -142,9 +142,12 @@ import Testing
     func oneLetterEnvelopesWalkAsStringReadersDo(seed: UInt64) {
         var random = SeededRandom(seed: seed)
         let letters = [
-            "t", "d", "r", "a", "b", "p", "o", "h", "\\\"", "\\\\", "\\u0074", "\u{7F}", "é", "\u{1}", "", "tt", " ", "\"",
+            "t", "d", "r", "a", "b", "p", "o", "h", "\\\"", "\\\\", "\\u0074", "\u{7F}", "é", "\u{1}", "", "tt", " ",
+            "\"",
         ]
-        let values = ["\"d\"", "\"m\"", "41", "{}", "null", "\"\"", "\"\\u0064\"", "\"é\"", "\"\\\"\"", "[1]", "\"dd\""]
+        let values = [
+            "\"d\"", "\"m\"", "41", "{}", "null", "\"\"", "\"\\u0064\"", "\"é\"", "\"\\\"\"", "[1]", "\"dd\"",
+        ]
         for round in 0..<3000 {
             var members: [String] = []
             for _ in 0..<Int.random(in: 0...4, using: &random) {
@@ -154,8 +157,11 @@ import Testing
                 members.append("\"" + key + "\"" + colon + value)
             }
             let comma = Int.random(in: 0..<6, using: &random) == 0 ? " , " : ","
-            var text = (Int.random(in: 0..<6, using: &random) == 0 ? " { " : "{") + members.joined(separator: comma) + "}"
-            if Int.random(in: 0..<5, using: &random) == 0 { text.removeLast(Int.random(in: 0...min(3, text.count), using: &random)) }
+            var text =
+                (Int.random(in: 0..<6, using: &random) == 0 ? " { " : "{") + members.joined(separator: comma) + "}"
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                text.removeLast(Int.random(in: 0...min(3, text.count), using: &random))
+            }
             let bytes = Array(text.utf8)
             bytes.withUnsafeBufferPointer { buffer in
                 #expect(

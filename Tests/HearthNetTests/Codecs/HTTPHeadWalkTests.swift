@@ -17,8 +17,10 @@ import Testing
         do {
             let head = try parse()
             return .head(
-                [head.method, head.target, head.path, head.version, "\(head.framing)", "\(head.isKeepAlive)",
-                 "\(head.expectsContinue)"]
+                [
+                    head.method, head.target, head.path, head.version, "\(head.framing)", "\(head.isKeepAlive)",
+                    "\(head.expectsContinue)",
+                ]
                     + head.query.map { "?\($0.name)=\($0.value)" } + head.headers.map { "\($0.name): \($0.value)" })
         } catch {
             return .failure(error)
@@ -62,7 +64,9 @@ import Testing
         for _ in 0..<Int.random(in: 0...3, using: &random) {
             let name = Int.random(in: 0..<4, using: &random) == 0 ? "X-A" : framing.randomElement(using: &random) ?? ""
             let value = Self.values.randomElement(using: &random) ?? ""
-            lines.insert(name + (Bool.random(using: &random) ? ": " : ":") + value, at: Int.random(in: 1...lines.count, using: &random))
+            lines.insert(
+                name + (Bool.random(using: &random) ? ": " : ":") + value,
+                at: Int.random(in: 1...lines.count, using: &random))
         }
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
@@ -80,7 +84,9 @@ import Testing
             case 1: line = "no colon here"
             case 2: line = "X-Bare: a\rb"
             default:
-                line = (Self.names.randomElement(using: &random) ?? "") + (Self.separators.randomElement(using: &random) ?? "")
+                line =
+                    (Self.names.randomElement(using: &random) ?? "")
+                    + (Self.separators.randomElement(using: &random) ?? "")
                 for index in 0..<Int.random(in: 1...2, using: &random) {
                     if index > 0 { line += Bool.random(using: &random) ? ", " : "," }
                     line += Self.values.randomElement(using: &random) ?? ""

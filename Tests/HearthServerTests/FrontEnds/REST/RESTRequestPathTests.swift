@@ -32,7 +32,8 @@ import Testing
 
     static let pieces = [
         "/", "a", "b", "/.json", ".json", "json", ".priority", ".JSON", "é", "e\u{301}", "\u{301}", "\u{600}", "$", "#",
-        "[", ".", "..", "//", " ", "\r", "\n", "\r\n", "\u{7F}", "users", "ada", "-1", String(repeating: "k", count: 20),
+        "[", ".", "..", "//", " ", "\r", "\n", "\r\n", "\u{7F}", "users", "ada", "-1",
+        String(repeating: "k", count: 20),
     ]
 
     /// Paths made of pieces that meet every rule and every way to break one, ASCII or not, ending in `.json` or not.
@@ -41,7 +42,9 @@ import Testing
         var random = SeededRandom(seed: seed)
         for _ in 0..<3_000 {
             var path = ""
-            for _ in 0..<Int.random(in: 0...7, using: &random) { path += Self.pieces.randomElement(using: &random) ?? "" }
+            for _ in 0..<Int.random(in: 0...7, using: &random) {
+                path += Self.pieces.randomElement(using: &random) ?? ""
+            }
             if Int.random(in: 0..<3, using: &random) > 0 { path += ".json" }
             #expect(Self.read(path) == Self.general(path), "\(path.debugDescription)")
         }
@@ -50,9 +53,10 @@ import Testing
     @Test func theStarsPathAndItsNeighboursReadAsBefore() {
         let deep = "/" + (0..<40).map { "k\($0)" }.joined(separator: "/") + ".json"
         let long = "/" + String(repeating: "a", count: 800) + ".json"
-        for path in ["/.json", "/a/b.json", "/a/.priority.json", "/.priority.json", "/a.jso", "", ".json", "/a/.json",
-            "/a\u{301}.json", "/a.json\u{301}", "/\u{600}.json", deep, long, "/users/ada/.priority/x.json"]
-        {
+        for path in [
+            "/.json", "/a/b.json", "/a/.priority.json", "/.priority.json", "/a.jso", "", ".json", "/a/.json",
+            "/a\u{301}.json", "/a.json\u{301}", "/\u{600}.json", deep, long, "/users/ada/.priority/x.json",
+        ] {
             #expect(Self.read(path) == Self.general(path), "\(path.debugDescription)")
         }
     }
