@@ -46,6 +46,9 @@ public struct JSONCursor {
     /// key's only byte once decoded, 0 for a key of any other length; nil for `{}`. Nothing is allocated.
     /// - Throws: `JSONError` as `enterObject()`.
     public mutating func enterObjectByLetter() throws(JSONError) -> UInt8? {
+        self.scanner.skipWhitespace()
+        // `{"t":` written as every client writes it, read at once; anything else step by step.
+        if let letter = self.scanner.consumeKeyLetter(after: UInt8(ascii: "{")) { return letter }
         try self.expectObject()
         return try self.scanner.readFirstKeyLetter()
     }
@@ -79,6 +82,8 @@ public struct JSONCursor {
     /// `nextKey()` telling the key by its letter (see `enterObjectByLetter()`).
     /// - Throws: `JSONError` as `nextKey()`.
     public mutating func nextKeyLetter() throws(JSONError) -> UInt8? {
+        // `,"d":` written as every client writes it, read at once; anything else step by step.
+        if let letter = self.scanner.consumeKeyLetter(after: UInt8(ascii: ",")) { return letter }
         guard try self.scanner.readSeparator(inArray: false) else { return nil }
         return try self.scanner.readKeyLetter()
     }
@@ -89,6 +94,7 @@ public struct JSONCursor {
     /// - Throws: `JSONError` for a broken string.
     public mutating func readLetter() throws(JSONError) -> UInt8? {
         guard self.peek() == UInt8(ascii: "\"") else { return nil }
+        if let letter = self.scanner.consumeStringLetter() { return letter }
         self.scanner.position += 1
         return try self.scanner.readStringLetter()
     }

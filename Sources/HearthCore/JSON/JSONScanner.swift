@@ -122,6 +122,37 @@ struct JSONScanner {
         return key
     }
 
+    /// Reads `lead` (the `{` that opens an object or the `,` after a member) and then a key of one plain byte and its
+    /// `:`, written with nothing between them (`,"r":`, as every client writes a protocol envelope's keys): that byte.
+    /// Nil, reading nothing, for any other bytes, which the general steps then read (and refuse) as before. A plain
+    /// byte is one a string holds as it is: not a control character, a quote, a backslash or past ASCII.
+    mutating func consumeKeyLetter(after lead: UInt8) -> UInt8? {
+        let start = self.position
+        guard start + 5 <= self.bytes.count, self.bytes[start] == lead, self.bytes[start + 1] == UInt8(ascii: "\""),
+            self.bytes[start + 3] == UInt8(ascii: "\""), self.bytes[start + 4] == UInt8(ascii: ":")
+        else { return nil }
+        let letter = self.bytes[start + 2]
+        guard Self.isPlainLetter(letter) else { return nil }
+        self.position = start + 5
+        return letter
+    }
+
+    /// Reads a string of one plain byte (`consumeKeyLetter`), `"d"`, at the position: that byte. Nil, reading
+    /// nothing, for any other bytes.
+    mutating func consumeStringLetter() -> UInt8? {
+        let start = self.position
+        guard start + 3 <= self.bytes.count, self.bytes[start] == UInt8(ascii: "\""),
+            self.bytes[start + 2] == UInt8(ascii: "\""), Self.isPlainLetter(self.bytes[start + 1])
+        else { return nil }
+        self.position = start + 3
+        return self.bytes[start + 1]
+    }
+
+    /// A byte a string holds as it is, one byte for one character.
+    private static func isPlainLetter(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
     /// Reads the quote that opens a key.
     private mutating func expectKeyQuote() throws(JSONError) {
         self.skipWhitespace()

@@ -25,6 +25,7 @@ extension WriteValue {
         /// - Complexity: O(n + k log k) as `parseWrite(_:depth:)`.
         public mutating func read(_ cursor: inout JSONCursor, maximumNesting: Int) throws -> Reading {
             if let reading = self.readServerValueAlone(&cursor, maximumNesting: maximumNesting) { return reading }
+            if let reading = Self.readLiteral(&cursor) { return reading }
             var builder = WriteValueBuilder(baseDepth: 0)
             swap(&builder.location, &self.location)
             swap(&builder.recentRootPlaceholders, &self.recentRootPlaceholders)

@@ -57,15 +57,7 @@ package struct RESTRequest {
         }
         self.method = method
 
-        guard request.path.hasSuffix(".json") else {
-            throw RESTError(404, "Not found: REST paths end in .json, for example /users/ada.json.")
-        }
-        let location: WriteLocation
-        do {
-            location = try WriteRules.location(String(request.path.dropLast(5)), allowingPriority: true)
-        } catch {
-            throw RESTError(error)
-        }
+        let location = try Self.location(request.path)
         self.path = location.path
         self.targetsPriority = location.targetsPriority
 
@@ -92,6 +84,43 @@ package struct RESTRequest {
         self.credential = Self.credential(request, parameters: parameters)
         self.isEventStream =
             method == .get && (request.headers["Accept"]?.lowercased().contains("text/event-stream") ?? false)
+    }
+
+    /// The location a REST path (`/<path>.json`) names.
+    /// - Throws: `RESTError` 404 for a path that does not end in `.json`, 400 for one the write rules refuse.
+    static func location(_ path: String) throws(RESTError) -> WriteLocation {
+        // An ASCII path (nearly every one) is read from its bytes, where its characters are its bytes: the same
+        // suffix, and the same text before it, with no `String` cut from it and no character walked.
+        var text = path
+        let read = text.withUTF8 { bytes -> PathReading in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return .general }
+            guard bytes.count >= 5, bytes[(bytes.count - 5)...].elementsEqual(".json".utf8) else { return .notJSON }
+            let location = WriteRules.validLocation(
+                UnsafeBufferPointer(rebasing: bytes[..<(bytes.count - 5)]), below: .root, allowingPriority: true)
+            // A path the rules refuse is read the general way, which says which rule.
+            return location.map(PathReading.located) ?? .general
+        }
+        switch read {
+        case .located(let location): return location
+        case .notJSON: throw RESTError(404, Self.notJSON)
+        case .general: break
+        }
+        guard path.hasSuffix(".json") else { throw RESTError(404, Self.notJSON) }
+        do {
+            return try WriteRules.location(String(path.dropLast(5)), allowingPriority: true)
+        } catch {
+            throw RESTError(error)
+        }
+    }
+
+    static let notJSON = "Not found: REST paths end in .json, for example /users/ada.json."
+
+    /// What reading a path from its bytes found.
+    private enum PathReading {
+        case located(WriteLocation)
+        case notJSON
+        /// A path that is not ASCII, or one the rules refuse: read the general way.
+        case general
     }
 
     /// The credential a request presents: `auth=`, `access_token=`, or `Authorization: Bearer …`.

@@ -82,13 +82,16 @@ public struct HTTPHeaders: Sendable, Sequence {
     public func containsToken(_ token: String, in name: String) -> Bool {
         // Names compared where they lie, as `subscript(_:)` does; only a field of that name is split.
         self.pairs.withUnsafeBufferPointer { pairs in
-            for index in pairs.indices where Self.namesEqual(pairs[index].name, name) {
-                for element in pairs[index].value.split(separator: ",") {
-                    if Self.namesEqual(Self.trimmed(element), token) { return true }
-                }
+            pairs.indices.contains {
+                Self.namesEqual(pairs[$0].name, name) && Self.list(pairs[$0].value, contains: token)
             }
-            return false
         }
+    }
+
+    /// Whether the comma-separated list `value` holds `token`, compared case-insensitively, each element without
+    /// the spaces and tabs around it.
+    static func list(_ value: String, contains token: String) -> Bool {
+        value.split(separator: ",").contains { Self.namesEqual(Self.trimmed($0), token) }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {

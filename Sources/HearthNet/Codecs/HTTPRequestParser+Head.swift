@@ -1,23 +1,49 @@
 /// Request-line and header-field rules (RFC 9112 §3 and §5, RFC 9110 §5.5), applied to one complete head block.
 extension HTTPRequestParser {
-    /// Builds the head from its block of lines (request line, fields, terminating empty line).
+    /// Builds the head from its block of lines (request line, fields, terminating empty line) in one walk: each line
+    /// is split, checked and its field added as it is reached, and the fields that frame the request (`Host`,
+    /// `Content-Length`, `Transfer-Encoding`, `Connection`, `Expect`) are noted on the way (`HeadFacts`), with no
+    /// array of lines and no walk over the fields afterwards. The checks and their order are the rules': a bare CR
+    /// anywhere before the empty line wins over any other error (`HeadLines.error(after:)`), then the request line,
+    /// the fields in order, the framing, the `Host` rule and the target.
     ///
     /// Complexity: O(n) in the block size.
     static func makeHead(_ block: ArraySlice<UInt8>) throws(HTTPParserError) -> HTTPRequestHead {
-        let lines = try Self.lines(block)
-        guard let requestLine = lines.first else { throw .malformed("The request line is missing.") }
-        let (method, target, version) = try Self.parseRequestLine(requestLine)
-        let headers = try Self.parseFields(lines.dropFirst())
-        let isHTTP11 = version == "HTTP/1.1"
-        let framing = try Self.framing(headers, isHTTP11: isHTTP11)
-        try Self.checkHost(headers, isHTTP11: isHTTP11)
-        let (path, query) = try HTTPTargetDecoder.decode(target)
-        let isKeepAlive: Bool
-        if headers.containsToken("close", in: "Connection") {
-            isKeepAlive = false
-        } else {
-            isKeepAlive = isHTTP11 || headers.containsToken("keep-alive", in: "Connection")
+        try block.withUnsafeBufferPointer { (bytes) throws(HTTPParserError) in try Self.makeHead(bytes) }
+    }
+
+    private static func makeHead(_ block: UnsafeBufferPointer<UInt8>) throws(HTTPParserError) -> HTTPRequestHead {
+        var lines = HeadLines(block)
+        guard let requestLine = try lines.next() else { throw .malformed("The request line is missing.") }
+        let requestTarget: RequestTarget
+        do throws(HTTPParserError) {
+            requestTarget = try Self.parseRequestLine(UnsafeBufferPointer(rebasing: block[requestLine]))
+        } catch {
+            throw try lines.error(after: error)
         }
+        let (method, target, version) = (requestTarget.method, requestTarget.target, requestTarget.version)
+        let isHTTP11 = version == "HTTP/1.1"
+        var headers = HTTPHeaders()
+        // One field per line after the request line at most: room for them all at once.
+        headers.reserveCapacity(max(0, HeadLines.count(of: 0x0A, in: block) - 2))
+        var facts = HeadFacts()
+        while let line = try lines.next() {
+            let field: (name: Range<Int>, value: Range<Int>)
+            do throws(HTTPParserError) {
+                field = try Self.field(UnsafeBufferPointer(rebasing: block[line]), at: line.lowerBound)
+            } catch {
+                throw try lines.error(after: error)
+            }
+            let nameBytes = UnsafeBufferPointer(rebasing: block[field.name])
+            let valueBytes = UnsafeBufferPointer(rebasing: block[field.value])
+            let value = String(decoding: valueBytes, as: UTF8.self)
+            facts.note(HeadFacts.Special(nameBytes), value: value, bytes: valueBytes)
+            headers.add(String(decoding: nameBytes, as: UTF8.self), value)
+        }
+        let framing = try facts.framing(isHTTP11: isHTTP11)
+        try facts.checkHost(isHTTP11: isHTTP11)
+        // A plain path is its own path, as `HTTPTargetDecoder.decode` finds, here from the scan of the request line.
+        let (path, query) = requestTarget.isPlainPath ? (target, []) : try HTTPTargetDecoder.decode(target)
         return HTTPRequestHead(
             method: method,
             target: target,
@@ -26,67 +52,220 @@ extension HTTPRequestParser {
             version: version,
             headers: headers,
             framing: framing,
-            isKeepAlive: isKeepAlive,
-            expectsContinue: isHTTP11 && headers.containsToken("100-continue", in: "Expect")
+            isKeepAlive: !facts.closes && (isHTTP11 || facts.keepsAlive),
+            expectsContinue: isHTTP11 && facts.continues
         )
     }
 
-    /// Splits a block into lines without their CRLF/LF, dropping the terminating empty line; a bare CR inside a
-    /// line is refused (RFC 9112 §2.2).
-    static func lines(_ block: ArraySlice<UInt8>) throws(HTTPParserError) -> [ArraySlice<UInt8>] {
-        var lines: [ArraySlice<UInt8>] = []
-        // One line per LF at most: room for them all at once, not an array grown (and copied) line by line.
-        lines.reserveCapacity(block.count(where: { $0 == 0x0A }))
-        var start = block.startIndex
-        var index = block.startIndex
-        while index < block.endIndex {
-            if block[index] == 0x0A {
-                var line = block[start..<index]
-                if line.last == 0x0D { line = line.dropLast() }
-                if line.contains(0x0D) { throw .malformed("A header line contains a bare carriage return.") }
-                if line.isEmpty { break }
-                lines.append(line)
-                start = index + 1
+    /// Checks a trailer block (the fields after a chunked body's last chunk) as a head's fields are checked; the
+    /// trailers themselves are dropped.
+    static func checkTrailers(_ block: ArraySlice<UInt8>) throws(HTTPParserError) {
+        try block.withUnsafeBufferPointer { (bytes) throws(HTTPParserError) in
+            var lines = HeadLines(bytes)
+            while let line = try lines.next() {
+                do throws(HTTPParserError) {
+                    _ = try Self.field(UnsafeBufferPointer(rebasing: bytes[line]), at: line.lowerBound)
+                } catch {
+                    throw try lines.error(after: error)
+                }
+            }
+        }
+    }
+
+    /// The lines of a block one at a time, without their CRLF/LF, up to the terminating empty line; a bare CR inside
+    /// a line is refused (RFC 9112 §2.2).
+    struct HeadLines {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// Where the next line starts.
+        private var start = 0
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        /// The next line's range in the block; nil at the empty line that ends the block (or its end).
+        mutating func next() throws(HTTPParserError) -> Range<Int>? {
+            let (lineFeed, carriageReturn) = self.lineFeed(from: self.start)
+            guard lineFeed < self.bytes.count else {
+                self.start = self.bytes.count
+                return nil
+            }
+            var end = lineFeed
+            if end > self.start && self.bytes[end - 1] == 0x0D { end -= 1 }
+            if carriageReturn < end { throw .malformed("A header line contains a bare carriage return.") }
+            let line = self.start..<end
+            // The empty line ends the block: nothing after it is a line of this block.
+            self.start = line.isEmpty ? self.bytes.count : lineFeed + 1
+            return line.isEmpty ? nil : line
+        }
+
+        /// The first LF at or after `start` (the count when there is none) and the first CR before it (`Int.max`
+        /// when there is none), read eight bytes at a time.
+        private func lineFeed(from start: Int) -> (lineFeed: Int, carriageReturn: Int) {
+            var carriageReturn = Int.max
+            var index = start
+            if let base = self.bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= self.bytes.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let lineFeeds = Self.bytes(in: word, equalTo: 0x0A)
+                    // Only the CRs before the word's first LF count.
+                    let below = lineFeeds == 0 ? ~0 : (lineFeeds & (0 &- lineFeeds)) &- 1
+                    let carriageReturns = Self.bytes(in: word, equalTo: 0x0D) & below
+                    if carriageReturns != 0 && carriageReturn == .max {
+                        carriageReturn = index + carriageReturns.trailingZeroBitCount / 8
+                    }
+                    if lineFeeds != 0 { return (index + lineFeeds.trailingZeroBitCount / 8, carriageReturn) }
+                    index += 8
+                }
+            }
+            while index < self.bytes.count {
+                switch self.bytes[index] {
+                case 0x0A: return (index, carriageReturn)
+                case 0x0D: carriageReturn = min(carriageReturn, index)
+                default: break
+                }
+                index += 1
+            }
+            return (index, carriageReturn)
+        }
+
+        /// How many bytes of `bytes` are `byte`, counted eight at a time.
+        static func count(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            var count = 0
+            var index = 0
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    count += Self.bytes(in: word, equalTo: byte).nonzeroBitCount
+                    index += 8
+                }
+            }
+            while index < bytes.count {
+                if bytes[index] == byte { count += 1 }
+                index += 1
+            }
+            return count
+        }
+
+        /// The top bit of each byte of `word` that is `byte`, and no other bit: exact, since no sum carries from one
+        /// byte into the next.
+        @inline(__always) private static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
+            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            let difference = word ^ (UInt64(byte) &* 0x0101_0101_0101_0101)
+            return ~(((difference & low) &+ low) | difference | low)
+        }
+
+        /// What to throw when `error` broke the line just read: a bare CR in a later line of the block, which the
+        /// rules find before anything else, or `error`.
+        mutating func error(after error: HTTPParserError) throws(HTTPParserError) -> HTTPParserError {
+            while try self.next() != nil {}
+            return error
+        }
+    }
+
+    /// Splits a field line `name: value` (at `offset` in its block) into the ranges of its name and its value
+    /// without the whitespace around it; obsolete line folding, whitespace before the colon and control characters
+    /// in the value are refused.
+    private static func field(
+        _ line: UnsafeBufferPointer<UInt8>, at offset: Int
+    ) throws(HTTPParserError) -> (name: Range<Int>, value: Range<Int>) {
+        guard let first = line.first, first != 0x20, first != 0x09 else {
+            throw .malformed("Header lines must not start with whitespace (obsolete line folding).")
+        }
+        var colon = 0
+        while colon < line.count && Self.isTokenByte(line[colon]) { colon += 1 }
+        guard colon < line.count, line[colon] == UInt8(ascii: ":"), colon > 0 else {
+            guard line[colon...].contains(UInt8(ascii: ":")) else { throw .malformed("A header line has no colon.") }
+            throw .malformed("A header name is empty or contains characters that are not allowed.")
+        }
+        var start = colon + 1
+        var end = line.count
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while start < end, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        var index = start
+        while index < end {
+            let byte = line[index]
+            guard byte == 0x09 || (byte >= 0x20 && byte != 0x7F) else {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+                throw .malformed("The value of header \(name) contains control characters.")
             }
             index += 1
         }
-        return lines
+        return (offset..<(offset + colon), (offset + start)..<(offset + end))
     }
 
-    private static func parseRequestLine(
-        _ line: ArraySlice<UInt8>
-    ) throws(HTTPParserError) -> (method: String, target: String, version: String) {
-        // Exactly two spaces: the line's three parts, found without building an array of them.
-        guard let firstSpace = line.firstIndex(of: 0x20), let lastSpace = line.lastIndex(of: 0x20),
-            firstSpace != lastSpace, !line[(firstSpace + 1)..<lastSpace].contains(0x20)
-        else {
+    /// A request line's parts, and whether its target is a plain path (`isPlainPath`: it starts with `/` and holds
+    /// no `?`, `#` or `%`), which is its own path with no query, as `HTTPTargetDecoder.decode` finds.
+    struct RequestTarget {
+        var method: String
+        var target: String
+        var version: String
+        var isPlainPath: Bool
+    }
+
+    /// Splits the request line `METHOD target HTTP/1.1` and checks its parts, in one walk over its bytes.
+    private static func parseRequestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPParserError) -> RequestTarget {
+        var spaces = 0
+        var firstSpace = 0
+        var lastSpace = 0
+        // Between the first space and the last: bytes no target may hold, bytes past ASCII, and `? # %`.
+        var isControl = false
+        var isASCII = true
+        var isPlain = true
+        for index in line.indices {
+            let byte = line[index]
+            if byte == 0x20 {
+                if spaces == 0 { firstSpace = index }
+                lastSpace = index
+                spaces += 1
+            } else if spaces > 0 {
+                if byte < 0x20 || byte == 0x7F { isControl = true }
+                if byte >= 0x80 { isASCII = false }
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "%") {
+                    isPlain = false
+                }
+            }
+        }
+        // Exactly two spaces: the line's three parts.
+        guard spaces == 2 else {
             throw .malformed("The request line must be \"METHOD target HTTP/1.1\" separated by single spaces.")
         }
-        let methodBytes = line[..<firstSpace]
-        let targetBytes = line[(firstSpace + 1)..<lastSpace]
-        let versionBytes = line[(lastSpace + 1)...]
+        let methodBytes = UnsafeBufferPointer(rebasing: line[..<firstSpace])
+        let targetBytes = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<lastSpace])
+        let versionBytes = UnsafeBufferPointer(rebasing: line[(lastSpace + 1)...])
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(Self.isTokenByte) else {
             throw .malformed("The request method is not a valid token.")
         }
-        guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+        // The version's bytes sat after the last space: what was seen past the first space up to it is the target's.
+        guard !targetBytes.isEmpty, !isControl || !Self.holdsControl(targetBytes) else {
             throw .malformed("The request target is empty or contains control characters.")
         }
         // The two versions served are told from the bytes and spelled as literals: no string is made for them.
         let known: String? =
-            versionBytes.elementsEqual("HTTP/1.1".utf8)
-            ? "HTTP/1.1" : versionBytes.elementsEqual("HTTP/1.0".utf8) ? "HTTP/1.0" : nil
+            Self.isVersion(versionBytes, "HTTP/1.1")
+            ? "HTTP/1.1" : Self.isVersion(versionBytes, "HTTP/1.0") ? "HTTP/1.0" : nil
         if let version = known {
             // Raw bytes that are not UTF-8 are refused as their percent-encoded form is, rather than replaced by
             // U+FFFD, which would make distinct targets name one location. An ASCII target (nearly every one) is
             // UTF-8 as it is and skips the generic validation.
-            let isASCII = targetBytes.allSatisfy { $0 < 0x80 }
+            let targetIsASCII = isASCII || targetBytes.allSatisfy { $0 < 0x80 }
             guard
-                let target = isASCII
+                let target = targetIsASCII
                     ? String(decoding: targetBytes, as: UTF8.self) : String(validating: targetBytes, as: UTF8.self)
             else {
                 throw .malformed("The request target is not UTF-8; percent-encode its bytes as UTF-8.")
             }
-            return (String(decoding: methodBytes, as: UTF8.self), target, version)
+            let isPlainPath =
+                targetBytes[0] == UInt8(ascii: "/")
+                && (isPlain
+                    || !targetBytes.contains {
+                        $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%")
+                    })
+            return RequestTarget(
+                method: String(decoding: methodBytes, as: UTF8.self), target: target, version: version,
+                isPlainPath: isPlainPath)
         }
         let version = String(decoding: versionBytes, as: UTF8.self)
         let shape = Array(versionBytes)
@@ -98,125 +277,22 @@ extension HTTPRequestParser {
         throw .malformed("The request line does not end with an HTTP version such as HTTP/1.1.")
     }
 
-    /// Parses `name: value` lines; obsolete line folding and whitespace before the colon are refused.
-    static func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>) throws(HTTPParserError) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(lines.count)
-        for line in lines {
-            guard let first = line.first, first != 0x20, first != 0x09 else {
-                throw .malformed("Header lines must not start with whitespace (obsolete line folding).")
-            }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                throw .malformed("A header line has no colon.")
-            }
-            let name = line[line.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
-                throw .malformed("A header name is empty or contains characters that are not allowed.")
-            }
-            var value = line[(colon + 1)...]
-            while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
-            while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
-            guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
-                throw .malformed(
-                    "The value of header \(String(decoding: name, as: UTF8.self)) contains control characters."
-                )
-            }
-            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
-        }
-        return headers
+    /// Whether a target holds a byte no target may hold: a control character, a space or DEL.
+    private static func holdsControl(_ target: UnsafeBufferPointer<UInt8>) -> Bool {
+        !target.allSatisfy { $0 > 0x20 && $0 != 0x7F }
     }
 
-    /// Decides how the body is delimited (RFC 9112 §6.3), refusing the ambiguous cases request smuggling relies on,
-    /// and `Transfer-Encoding` from an HTTP/1.0 client, which cannot have meant it (RFC 9112 §6.1).
-    private static func framing(
-        _ headers: HTTPHeaders, isHTTP11: Bool
-    ) throws(HTTPParserError) -> HTTPRequestHead.Framing {
-        // One walk over the fields where they lie; only a `Transfer-Encoding` (rare) is gathered into an array.
-        var encodings: [String] = []
-        var hasLength = false
-        headers.withFields { fields in
-            for index in fields.indices {
-                if HTTPHeaders.namesEqual(fields[index].name, "Content-Length") {
-                    hasLength = true
-                } else if HTTPHeaders.namesEqual(fields[index].name, "Transfer-Encoding") {
-                    encodings.append(fields[index].value)
-                }
-            }
-        }
-        if !encodings.isEmpty {
-            guard isHTTP11 else {
-                throw .malformed("Transfer-Encoding needs HTTP/1.1; an HTTP/1.0 request gives its Content-Length.")
-            }
-            guard !hasLength else {
-                throw .malformed("A request must not have both Content-Length and Transfer-Encoding.")
-            }
-            let codings = encodings.flatMap { $0.split(separator: ",") }.map {
-                $0.trimmingASCIIWhitespace().lowercased()
-            }
-            guard codings == ["chunked"] else {
-                throw .malformed(
-                    "Transfer-Encoding \"\(encodings.joined(separator: ", "))\" is not supported; use chunked."
-                )
-            }
-            return .chunked
-        }
-        var length: Int?
-        try headers.withFields { (fields) throws(HTTPParserError) in
-            for index in fields.indices where HTTPHeaders.namesEqual(fields[index].name, "Content-Length") {
-                let value = fields[index].value
-                // A single number (nearly every value) is read as it is; only a list is split into its elements.
-                guard value.utf8.contains(UInt8(ascii: ",")) else {
-                    length = try Self.sameLength(Substring(value), as: length)
-                    continue
-                }
-                for element in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    length = try Self.sameLength(element, as: length)
-                }
-            }
-        }
-        return length.map { .length($0) } ?? .none
-    }
-
-    /// One element of a `Content-Length` value, which must be a decimal number equal to `earlier` (the elements
-    /// before it), if any.
-    private static func sameLength(_ element: Substring, as earlier: Int?) throws(HTTPParserError) -> Int {
-        let digits = element.trimmingASCIIWhitespace().utf8
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(Self.isDigit) else {
-            throw .malformed("Content-Length must be a decimal number of bytes.")
-        }
-        // At most 18 digits: the value fits an Int, so it is summed from the bytes as they are.
-        let parsed = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        if let earlier, earlier != parsed {
-            throw .malformed("The request has several different Content-Length values.")
-        }
-        return parsed
-    }
-
-    /// Requires exactly one `Host` field on HTTP/1.1 and at most one on HTTP/1.0 (RFC 9112 §3.2); a value that is
-    /// a comma-separated list names several hosts and is refused too.
-    ///
-    /// Complexity: O(n) in the number of fields.
-    private static func checkHost(_ headers: HTTPHeaders, isHTTP11: Bool) throws(HTTPParserError) {
-        var count = 0
-        var first: String?
-        headers.withFields { fields in
-            for index in fields.indices where HTTPHeaders.namesEqual(fields[index].name, "Host") {
-                count += 1
-                if first == nil { first = fields[index].value }
-            }
-        }
-        if count == 0, isHTTP11 {
-            throw .malformed("An HTTP/1.1 request must carry a Host header; add one, e.g. \"Host: example.com\".")
-        }
-        guard count <= 1 else {
-            throw .malformed("The request has \(count) Host headers; send exactly one.")
-        }
-        if let host = first, host.utf8.contains(UInt8(ascii: ",")) {
-            throw .malformed("The Host header \"\(host)\" lists several hosts; send exactly one.")
+    /// Whether `bytes` are the eight bytes of `version`, compared as one word.
+    private static func isVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ version: StaticString) -> Bool {
+        guard bytes.count == 8, let base = bytes.baseAddress else { return false }
+        return version.withUTF8Buffer { expected in
+            guard expected.count == 8, let other = expected.baseAddress else { return false }
+            return UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+                == UnsafeRawPointer(other).loadUnaligned(as: UInt64.self)
         }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
+    static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
@@ -233,23 +309,5 @@ extension HTTPRequestParser {
         default:
             return false
         }
-    }
-}
-
-extension Substring {
-    /// The substring without leading and trailing spaces and tabs, trimmed over its bytes rather than its
-    /// characters. A space followed by a combining mark is one character, so an end may fall inside it; every
-    /// caller refuses anything but ASCII digits in what is left, so such a value is refused either way.
-    fileprivate func trimmingASCIIWhitespace() -> Substring {
-        let bytes = self.utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { bytes.formIndex(after: &start) }
-        while start < end {
-            let last = bytes.index(before: end)
-            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
-            end = last
-        }
-        return self[start..<end]
     }
 }

@@ -228,7 +228,7 @@ package struct HTTPRequestParser {
         let block = self.buffer[self.readIndex...end]
         self.readIndex = end + 1
         do {
-            _ = try Self.parseFields(Self.lines(block)[...])
+            try Self.checkTrailers(block)
         } catch {
             return .failure(self.fail(error))
         }

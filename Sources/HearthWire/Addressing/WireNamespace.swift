@@ -32,7 +32,11 @@ public enum WireNamespace {
     public static func named(byHost host: String) -> String? {
         // Most hosts name none — an IPv4 address or a single label, with or without a port — and saying so from the
         // bytes costs a few nanoseconds, where splitting characters costs a REST request a microsecond.
-        if !host.utf8.contains(UInt8(ascii: ".")) || host.utf8.allSatisfy(Self.isAddressByte) { return nil }
+        var text = host
+        let namesNone = text.withUTF8 { bytes in
+            !bytes.contains(UInt8(ascii: ".")) || bytes.allSatisfy(Self.isAddressByte)
+        }
+        if namesNone { return nil }
         let name = host.hasPrefix("[") ? host : (host.split(separator: ":").first.map(String.init) ?? host)
         let labels = name.split(separator: ".")
         let isAddress = name.allSatisfy { $0.isNumber || $0 == "." } || name.hasPrefix("[")

@@ -68,12 +68,12 @@ extension WireWrite {
     /// `decoding(_:reusing:)` of a message's UTF-8 bytes, read where they lie (the reactor's, for a frame that
     /// arrived whole): the same answer as for the `String` of those bytes. The bytes must be valid UTF-8.
     public static func decoding(utf8 bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout Scratch) -> Decoding {
-        scratch.bytes.removeAll(keepingCapacity: scratch.bytes.capacity <= Scratch.keptBytes)
+        WriteRules.DataReader.empty(&scratch.bytes, keeping: Scratch.keptBytes)
         // Whatever was read of a write that is declined is let go of now, not kept until the next message, and so is
         // the space a huge path or client id took (a connection could otherwise hold a message's worth uncharged).
         defer {
             scratch.data.clear()
-            scratch.bytes.removeAll(keepingCapacity: scratch.bytes.capacity <= Scratch.keptBytes)
+            WriteRules.DataReader.empty(&scratch.bytes, keeping: Scratch.keptBytes)
         }
         var parts = Parts()
         var cursor = JSONCursor(bytes)

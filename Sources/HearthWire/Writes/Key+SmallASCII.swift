@@ -17,8 +17,33 @@ extension Key {
     @inline(__always) static func smallASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Key? {
         #if _pointerBitWidth(_64) && _endian(little)
             guard bytes.count <= 15 else { return nil }
+            // The words are read from the bytes with loads that stay inside them, overlapping where the count is not
+            // a power of two (the same byte read twice is the same value, so or-ing them changes nothing). Copied into
+            // memory and read back as words (`copyMemory`), the bytes went through a call of `memcpy` whose byte
+            // stores the word loads then waited on: a third of a star's path parsing.
+            let count = bytes.count
             var words: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                switch count {
+                case 0:
+                    break
+                case 8...:
+                    words.0 = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+                    // The last eight bytes, shifted down so the ninth byte lands in the lowest place.
+                    let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                    words.1 = count == 8 ? 0 : last >> (UInt64(16 - count) &* 8)
+                case 4...:
+                    let first = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+                    let last = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                    words.0 = first | UInt64(last) << (UInt64(count - 4) &* 8)
+                default:
+                    // One to three bytes: the first, the middle and the last (some of them the same byte).
+                    words.0 =
+                        UInt64(base[0]) | UInt64(base[count / 2]) << (UInt64(count / 2) &* 8)
+                        | UInt64(base[count - 1]) << (UInt64(count - 1) &* 8)
+                }
+            }
             // A byte with its top bit set is not ASCII.
             guard (words.0 | words.1) & 0x8080_8080_8080_8080 == 0 else { return nil }
             words.1 |= (0xE0 | UInt64(bytes.count)) << 56

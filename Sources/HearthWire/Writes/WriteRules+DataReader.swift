@@ -75,20 +75,20 @@ extension WriteRules {
             var readings = self.readings
             self.readings = []
             defer {
-                readings.removeAll(keepingCapacity: readings.capacity <= Self.keptMembers)
+                Self.empty(&readings, keeping: Self.keptMembers)
                 self.readings = readings
-                self.paths.removeAll(keepingCapacity: self.paths.capacity <= Self.keptMembers)
+                Self.empty(&self.paths, keeping: Self.keptMembers)
             }
             // The keys' places are sorted, not the members: copying a member retains every reference its value holds.
             var order = self.order
             self.order = []
             defer { self.order = order }
-            order.removeAll(keepingCapacity: true)
+            Self.empty(&order, keeping: .max)
             order.append(contentsOf: self.keys.indices)
             var paths = self.paths
             self.paths = []
             defer { self.paths = paths }
-            paths.removeAll(keepingCapacity: true)
+            Self.empty(&paths, keeping: .max)
             var mutations: [Mutation] = []
             mutations.reserveCapacity(self.keys.count)
             let made = self.keyBytes.withUnsafeBufferPointer { bytes -> Bool in
@@ -173,10 +173,18 @@ extension WriteRules {
         public mutating func clear() {
             // Most calls find them cleared already (the write was answered), which costs nothing to see.
             guard !self.keys.isEmpty || !self.keyBytes.isEmpty || !self.readings.isEmpty else { return }
-            self.keyBytes.removeAll(keepingCapacity: self.keyBytes.capacity <= Self.keptKeyBytes)
-            self.keys.removeAll(keepingCapacity: self.keys.capacity <= Self.keptMembers)
-            self.readings.removeAll(keepingCapacity: self.readings.capacity <= Self.keptMembers)
-            self.order.removeAll(keepingCapacity: self.order.capacity <= Self.keptMembers)
+            Self.empty(&self.keyBytes, keeping: Self.keptKeyBytes)
+            Self.empty(&self.keys, keeping: Self.keptMembers)
+            Self.empty(&self.readings, keeping: Self.keptMembers)
+            Self.empty(&self.order, keeping: Self.keptMembers)
+        }
+
+        /// Empties `array`, keeping its space unless it holds room for more than `kept` elements. An empty array
+        /// within the bound is left as it is: emptying it anyway still runs the standard library's general
+        /// `replaceSubrange` (or, for one never allocated, its unspecialised allocation of nothing).
+        static func empty<Element>(_ array: inout [Element], keeping kept: Int) {
+            guard !array.isEmpty || array.capacity > kept else { return }
+            array.removeAll(keepingCapacity: array.capacity <= kept)
         }
     }
 }

@@ -151,7 +151,7 @@ public enum WriteRules {
     /// The location the UTF-8 `bytes` name below `base` when they break no rule (`location`'s rules); nil when one
     /// is broken. A reader that has a path's bytes (an update's member key) parses it here without a `String`.
     /// - Complexity: O(n) in the length of `bytes`.
-    static func validLocation(_ bytes: UnsafeBufferPointer<UInt8>, below base: Path, allowingPriority: Bool)
+    package static func validLocation(_ bytes: UnsafeBufferPointer<UInt8>, below base: Path, allowingPriority: Bool)
         -> WriteLocation?
     {
         Self.validLocationAndForm(bytes, below: base, allowingPriority: allowingPriority)?.location
@@ -174,48 +174,37 @@ public enum WriteRules {
             return Path.fits(depth: baseCount, keyBytes: Self.keyBytes(base))
                 ? (WriteLocation(path: base), false) : nil
         }
-        // The keys are made in place in an array with room for as many as the text can add, never more than a path
-        // may hold (a message's worth of slashes makes room for no more than that): appending them one by one to a
-        // reserved copy of the base's keys cost a uniqueness and capacity check apiece.
-        let capacity = min(baseCount + separators + 1, Path.maximumDepth + 1)
+        // The keys go into an array with room for as many as the text can add, never more than a path may hold (a
+        // message's worth of slashes makes room for no more than that). Reserved, not made with
+        // `Array(unsafeUninitializedCapacity:)`: that allocates through the standard library's unspecialised code,
+        // which looks up the array's type metadata in the runtime's cache on every call (a sixth of a star's path
+        // parsing), where reserving is specialised for `Key` and reads it once.
+        var keys: [Key] = []
+        keys.reserveCapacity(min(baseCount + separators + 1, Path.maximumDepth + 1))
+        if baseCount > 0 { keys.append(contentsOf: base.keys) }
         // The limits are counted as the keys are split (`Path.fits`): a path past them is refused at the first key
         // that takes it there, not split to its end first. Both counts only grow, so the answer is the same (and a
         // key too long for a key is too long for a path).
-        var keyBytes = Self.keyBytes(base)
+        var keyBytes = baseCount > 0 ? Self.keyBytes(base) : 0
         // A `.priority` segment is taken only as the last one; anywhere else it is an invalid key.
         var targetsPriority = false
-        var isValid = true
-        let keys = [Key](unsafeUninitializedCapacity: capacity) { keys, count in
-            count = keys.initialize(fromContentsOf: base.keys)
-            var segments = PathSegments(bytes: bytes)
-            while let segment = segments.next() {
-                let key = UnsafeBufferPointer(rebasing: bytes[segment])
-                if checksKeys {
-                    guard !targetsPriority else {
-                        isValid = false
-                        return
-                    }
-                    if allowingPriority && Self.isPriority(key) {
-                        targetsPriority = true
-                        continue
-                    }
-                    guard Key.isValid(key) else {
-                        isValid = false
-                        return
-                    }
+        var segments = PathSegments(bytes: bytes)
+        while let segment = segments.next() {
+            let key = UnsafeBufferPointer(rebasing: bytes[segment])
+            if checksKeys {
+                guard !targetsPriority else { return nil }
+                if allowingPriority && Self.isPriority(key) {
+                    targetsPriority = true
+                    continue
                 }
-                keyBytes += key.count
-                guard Path.fits(depth: count + 1, keyBytes: keyBytes), count < keys.count else {
-                    isValid = false
-                    return
-                }
-                // The bytes are valid UTF-8: a short ASCII key is made from them as they are, not checked again.
-                keys.initializeElement(
-                    at: count, to: Key.smallASCII(key) ?? Key(unchecked: String(decoding: key, as: UTF8.self)))
-                count += 1
+                guard Key.isValid(key) else { return nil }
             }
+            keyBytes += key.count
+            guard Path.fits(depth: keys.count + 1, keyBytes: keyBytes) else { return nil }
+            // The bytes are valid UTF-8: a short ASCII key is made from them as they are, not checked again.
+            keys.append(Key.smallASCII(key) ?? Key(unchecked: String(decoding: key, as: UTF8.self)))
         }
-        guard isValid, Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
+        guard Path.fits(depth: keys.count, keyBytes: keyBytes) else { return nil }
         let isPlain = !checksKeys && keys.count - baseCount == separators + 1
         return (WriteLocation(path: Path(keys: keys), targetsPriority: targetsPriority), isPlain)
     }
@@ -234,13 +223,32 @@ public enum WriteRules {
 
         mutating func next() -> Range<Int>? {
             while self.start < self.bytes.count {
-                var end = self.start
-                while end < self.bytes.count && self.bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let end = self.slash(from: self.start)
                 let segment = self.start..<end
                 self.start = end + 1
                 if !segment.isEmpty { return segment }
             }
             return nil
+        }
+
+        /// The first `/` at or after `index`, or the end: eight bytes at a time while eight are left (a key of a
+        /// star's path is five to nine bytes), then one by one.
+        private func slash(from index: Int) -> Int {
+            var index = index
+            if let base = self.bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= self.bytes.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    // The top bit of each byte that is `/`, exactly (no sum carries from one byte into the next).
+                    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+                    let difference = word ^ 0x2F2F_2F2F_2F2F_2F2F
+                    let slashes = ~(((difference & low) &+ low) | difference | low)
+                    if slashes != 0 { return index + slashes.trailingZeroBitCount / 8 }
+                    index += 8
+                }
+            }
+            while index < self.bytes.count && self.bytes[index] != UInt8(ascii: "/") { index += 1 }
+            return index
         }
     }
 

@@ -133,4 +133,41 @@ import Testing
             }
         }
     }
+
+    /// Envelopes as clients write them — one-letter keys and values, no whitespace (`{"t":"d","d":{…}}`), which the
+    /// letter readers read at once — and the same with whitespace, escapes, quotes, backslashes, controls, DEL and
+    /// bytes past ASCII as the letter, keys of other lengths, and bytes cut off: the letter readers walk them as the
+    /// string readers do.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func oneLetterEnvelopesWalkAsStringReadersDo(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let letters = [
+            "t", "d", "r", "a", "b", "p", "o", "h", "\\\"", "\\\\", "\\u0074", "\u{7F}", "é", "\u{1}", "", "tt", " ",
+            "\"",
+        ]
+        let values = [
+            "\"d\"", "\"m\"", "41", "{}", "null", "\"\"", "\"\\u0064\"", "\"é\"", "\"\\\"\"", "[1]", "\"dd\"",
+        ]
+        for round in 0..<3000 {
+            var members: [String] = []
+            for _ in 0..<Int.random(in: 0...4, using: &random) {
+                let key = letters.randomElement(using: &random) ?? ""
+                let value = values.randomElement(using: &random) ?? ""
+                let colon = Int.random(in: 0..<6, using: &random) == 0 ? " : " : ":"
+                members.append("\"" + key + "\"" + colon + value)
+            }
+            let comma = Int.random(in: 0..<6, using: &random) == 0 ? " , " : ","
+            var text =
+                (Int.random(in: 0..<6, using: &random) == 0 ? " { " : "{") + members.joined(separator: comma) + "}"
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                text.removeLast(Int.random(in: 0...min(3, text.count), using: &random))
+            }
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(
+                    Self.letters(Self.walkWithStrings(buffer)) == Self.walkWithLetters(buffer),
+                    "seed \(seed) round \(round): \(text.debugDescription)")
+            }
+        }
+    }
 }

@@ -102,6 +102,35 @@ import Testing
         }
     }
 
+    /// A value that is a literal or a number (`WriteValue.Reader.readLiteral`) reads as the builder reads it: the
+    /// same node, depth, error and cursor position, for tokens of every form, broken ones and whatever follows them.
+    @Test func aLiteralReadsAsTheBuilderReadsIt() {
+        let tokens = [
+            "true", "false", "null", "1", "-1", "0", "-0", "42", "1.0", "-2.5", "1e3", "1E-2", "9223372036854775807",
+            "9223372036854775808", "-9223372036854775809", "1e400", "-1e400", "1e-400", "01", "1.", "-", "+1", ".5",
+            "tru", "nul", "fals", "truee", "True", "NULL", "nulll", "t", "n", "f", "0x1", "1e", "1e+", "-.5", "2.5e-3",
+        ]
+        var values = tokens
+        values += tokens.map { " \t\n" + $0 + " " }
+        values += tokens.map { $0 + "," }
+        values += tokens.map { $0 + "}" }
+        values += tokens.map { $0 + "x" }
+        values += ["", " ", "\"s\"", "[1]", "{}", "{\"a\":true}"]
+        for nesting in [0, 1, 2] {
+            var reader = WriteValue.Reader()
+            for text in values {
+                let fast = Self.read(text) { try reader.read(&$0, maximumNesting: nesting) }
+                let built = Self.read(text) { cursor in
+                    var builder = WriteValueBuilder(baseDepth: 0)
+                    let fragment = try cursor.read(into: &builder, maximumNesting: nesting)
+                    return WriteValue.Reading(value: WriteValue(fragment), depth: builder.deepest)
+                }
+                #expect(fast.outcome == built.outcome, "\(text.debugDescription) with nesting \(nesting)")
+                #expect(fast.position == built.position, "\(text.debugDescription) with nesting \(nesting)")
+            }
+        }
+    }
+
     /// `outcome(_:_:)` and where the cursor stood after the read.
     private static func read(_ text: String, _ read: (inout JSONCursor) throws -> WriteValue.Reading) -> (
         outcome: Outcome, position: Int?
