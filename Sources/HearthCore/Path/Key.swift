@@ -245,37 +245,38 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// A key compared with many others (a binary search's): its bytes and integer value are read once, so each
-    /// comparison reads only the other key. Valid only inside `withProbe`.
+    /// comparison reads only the other key. Valid only inside `withProbe`. It holds no copy of the key (whose
+    /// string a copy retains, once per search: a no-op for a small string, but a call to the runtime every time):
+    /// the rare comparison that needs the key itself (`<`, for another key whose bytes are not contiguous) is handed
+    /// it by the search, which holds it.
     struct Probe {
-        let key: Key
         let bytes: UnsafeBufferPointer<UInt8>
         let integer: Int32?
         /// The key's order as a small ASCII key (`Key+Inline.swift`), when it is one.
         let inline: InlineOrder?
 
-        init(key: Key, bytes: UnsafeBufferPointer<UInt8>) {
-            self.key = key
+        init(key: borrowing Key, bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             self.integer = Key.integerValue(of: bytes)
             self.inline = InlineOrder(key)
         }
 
-        /// Whether `other` comes before the probe (`other < key`).
-        @inline(__always) func follows(_ other: Key) -> Bool {
+        /// Whether `other` comes before the probe (`other < key`), `key` being the probe's key.
+        @inline(__always) func follows(_ other: Key, probing key: Key) -> Bool {
             if let inline = self.inline, let order = InlineOrder(other) { return order < inline }
             let fast = other.string.utf8.withContiguousStorageIfAvailable { left in
                 Key.precedes(left, Key.integerValue(of: left), self.bytes, self.integer)
             }
-            return (fast ?? nil) ?? (other < self.key)
+            return (fast ?? nil) ?? (other < key)
         }
 
-        /// Whether the probe comes before `other` (`key < other`).
-        @inline(__always) func precedes(_ other: Key) -> Bool {
+        /// Whether the probe comes before `other` (`key < other`), `key` being the probe's key.
+        @inline(__always) func precedes(_ other: Key, probing key: Key) -> Bool {
             if let inline = self.inline, let order = InlineOrder(other) { return inline < order }
             let fast = other.string.utf8.withContiguousStorageIfAvailable { right in
                 Key.precedes(self.bytes, self.integer, right, Key.integerValue(of: right))
             }
-            return (fast ?? nil) ?? (self.key < other)
+            return (fast ?? nil) ?? (key < other)
         }
     }
 

@@ -15,7 +15,7 @@ extension ChildMap {
             while low < high {
                 let middle = (low + high) / 2
                 let element = elements[middle].key
-                if probe?.follows(element) ?? (element < key) {
+                if probe?.follows(element, probing: key) ?? (element < key) {
                     low = middle + 1
                 } else {
                     high = middle

@@ -144,7 +144,7 @@ extension ChildMap {
                     var high = keys.count
                     while low < high {
                         let middle = (low + high) / 2
-                        if probe?.precedes(keys[middle]) ?? (key < keys[middle]) {
+                        if probe?.precedes(keys[middle], probing: key) ?? (key < keys[middle]) {
                             high = middle
                         } else {
                             low = middle + 1

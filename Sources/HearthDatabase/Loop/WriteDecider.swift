@@ -231,7 +231,10 @@ package final class WriteDecider: Sendable {
     /// Each participant's part of `write` (`plan.participants`, ascending, every owner among them), made as the
     /// entry its shard logs, once: applied and encoded as it is, never copied into one. The write's mutations are
     /// moved into them, none copied: taken out of its list in order (by `popLast` from the list reversed) into a
-    /// scratch buffer, then each moved from there into its part, which leaves the write none.
+    /// scratch buffer, then each moved from there into its part, which leaves the write none. The last part takes
+    /// the write's own list, emptied with its room kept, when it holds at least half of the mutations (so the room
+    /// it carries along is at most twice its own): a star's two parts then make one array and free none here, where
+    /// each part made its own and the write's was freed.
     private static func parts(
         of write: inout LoopWrite, owners: UnsafeBufferPointer<Int?>, id: TransactionID, plan: ShardTransactionPlan
     ) -> [ShardEntry] {
@@ -244,14 +247,26 @@ package final class WriteDecider: Sendable {
                 taken.initializeElement(at: count, to: mutation)
                 count += 1
             }
-            return plan.participants.map { shard -> ShardEntry in
-                // Sized to the part exactly: the array is allocated once, no larger than it holds.
-                let mutations = [Mutation](
-                    unsafeUninitializedCapacity: owners.reduce(0) { $1 == shard ? $0 + 1 : $0 }
-                ) { part, initialized in
+            let last = plan.participants.count - 1
+            let keepsList = 2 * owners.reduce(0) { $1 == plan.participants[last] ? $0 + 1 : $0 } >= owners.count
+            return plan.participants.indices.map { position -> ShardEntry in
+                let shard = plan.participants[position]
+                var mutations: [Mutation] = []
+                if position == last && keepsList {
+                    // The write's emptied list holds room for all of its mutations, so appending allocates nothing.
+                    swap(&mutations, &all)
                     for index in owners.indices where owners[index] == shard {
-                        part.initializeElement(at: initialized, to: taken.moveElement(from: index))
-                        initialized += 1
+                        mutations.append(taken.moveElement(from: index))
+                    }
+                } else {
+                    // Sized to the part exactly: the array is allocated once, no larger than it holds.
+                    mutations = [Mutation](
+                        unsafeUninitializedCapacity: owners.reduce(0) { $1 == shard ? $0 + 1 : $0 }
+                    ) { part, initialized in
+                        for index in owners.indices where owners[index] == shard {
+                            part.initializeElement(at: initialized, to: taken.moveElement(from: index))
+                            initialized += 1
+                        }
                     }
                 }
                 let part = ShardWrite(
@@ -296,7 +311,8 @@ package final class WriteDecider: Sendable {
         withMutations: Bool
     ) throws -> PendingWrite? {
         let outcome = try self.shards[anchor].commitTogetherNow(
-            id, participants: participants, of: self.shards, parts: &parts, spineValues: spineValues)
+            id, participants: participants, of: self.shards, parts: &parts, spineValues: spineValues,
+            keepingResolved: withMutations)
         guard case .committed(let logged, let resolved) = outcome else { return nil }
         return PendingWrite(
             view: self.coordinator.view, log: self.coordinator.log,

@@ -373,7 +373,7 @@ public actor ShardActor {
     /// What became of a transaction's parts committed at once.
     package enum CommitTogetherOutcome: Sendable {
         /// Every part is applied and logged in one record: where, and each part as its shard resolved it (applied, so
-        /// resolved whole: `ShardEdits.edits`).
+        /// resolved whole: `ShardEdits.edits`), or none when the caller did not keep them (`commitTogetherNow`).
         case committed([ShardLogPosition], [ShardEdits])
         /// A participant cannot commit at once (a prepared transaction holds an overlapping path, it applied the
         /// write before, or the write lands below a spine leaf): nothing changed; two-phase commit takes over.
@@ -401,17 +401,20 @@ public actor ShardActor {
     ) throws -> CommitTogetherOutcome {
         var parts = parts
         return try self.commitTogetherNow(
-            transaction, participants: participants, of: shards, parts: &parts, spineValues: spineValues)
+            transaction, participants: participants, of: shards, parts: &parts, spineValues: spineValues,
+            keepingResolved: true)
     }
 
     /// `commitTogether` from this shard's executor outside a job (the write loop's turn): nonisolated and checked
     /// (`requireExecutor`), so that neither this shard nor any participant is reached through `assumeIsolated`,
     /// which allocated and freed two closure contexts per call. `parts` are the caller's still, as they were, when the
     /// write is obstructed or refused (the write loop rebuilds an obstructed write from them); committed, they go to
-    /// the log and the caller is left none.
+    /// the log and the caller is left none. The committed outcome lists the parts as resolved only when
+    /// `keepingResolved` (else none: each applied part's change holds them anyway, and an answer that only says the
+    /// write committed reads nothing of them).
     nonisolated func commitTogetherNow(
         _ transaction: TransactionID, participants: [Int], of shards: [ShardActor], parts: inout [ShardEntry],
-        spineValues: [Path: Node]
+        spineValues: [Path: Node], keepingResolved: Bool
     ) throws -> CommitTogetherOutcome {
         self.requireExecutor()
         // A programmer's invariant: only `WriteDecider` calls this, over a single node's one log, with a shard per part.
@@ -420,54 +423,66 @@ public actor ShardActor {
         // Every part is applied in this one turn, so each shard's data now is what its part's increments add to: an
         // increment no number can hold refuses the whole write before any part is appended, but only once no part is
         // obstructed (an obstructed write goes the two-phase way whatever its increments). Each part is checked and
-        // resolved in one step on its shard, once, and applied as resolved.
-        var resolvedParts: [ShardEdits] = []
-        resolvedParts.reserveCapacity(parts.count)
-        var overflow: UnrepresentableIncrementError?
-        // Each step reads its part as a value of its own, moved out of the array's buffer and back after the step
-        // (`withPart`): read where the buffer holds it, each part was copied out whole around every call into the
-        // machine (its write's mutations, origin and plan retained, then released), since the call could have
-        // changed that memory.
-        let applied = try parts.withUnsafeMutableBufferPointer { entries throws -> [ShardApplied]? in
-            // Each participant's machine is reached where the shard stores it (`resolvingToCommit(_:_:on:)`, and
-            // `commit` as a mutation of it), not through `withMachine`, whose closure copied each part it read.
-            for index in entries.indices {
-                let resolving = try Self.withShard(participants[index], of: shards) { shard in
-                    shard.requireExecutor()
-                    try shard.requireLeadership()
-                    return Self.withPart(at: index, of: entries) {
-                        Self.resolvingToCommit(transaction, $0, on: &shard.machine)
+        // resolved in one step on its shard, once, and applied as resolved: its edits wait between the two steps on
+        // the stack (`resolvedParts`, its first `resolvedCount` initialized), where an array of them was allocated
+        // for every write; the outcome lists them only when the caller keeps them.
+        return try withUnsafeTemporaryAllocation(of: ShardEdits.self, capacity: parts.count) {
+            resolvedParts throws -> CommitTogetherOutcome in
+            var resolvedCount = 0
+            defer { _ = UnsafeMutableBufferPointer(rebasing: resolvedParts[..<resolvedCount]).deinitialize() }
+            var overflow: UnrepresentableIncrementError?
+            // Each step reads its part as a value of its own, moved out of the array's buffer and back after the step
+            // (`withPart`): read where the buffer holds it, each part was copied out whole around every call into the
+            // machine (its write's mutations, origin and plan retained, then released), since the call could have
+            // changed that memory.
+            let applied = try parts.withUnsafeMutableBufferPointer { entries throws -> [ShardApplied]? in
+                // Each participant's machine is reached where the shard stores it (`resolvingToCommit(_:_:on:)`, and
+                // `commit` as a mutation of it), not through `withMachine`, whose closure copied each part it read.
+                for index in entries.indices {
+                    let resolving = try Self.withShard(participants[index], of: shards) { shard in
+                        shard.requireExecutor()
+                        try shard.requireLeadership()
+                        return Self.withPart(at: index, of: entries) {
+                            Self.resolvingToCommit(transaction, $0, on: &shard.machine)
+                        }
+                    }
+                    switch resolving {
+                    case nil: return nil
+                    case .success(let mutations)?:
+                        resolvedParts.initializeElement(at: resolvedCount, to: mutations)
+                        resolvedCount += 1
+                    case .failure(let error)?: overflow = overflow ?? error
                     }
                 }
-                switch resolving {
-                case nil: return nil
-                case .success(let mutations)?: resolvedParts.append(mutations)
-                case .failure(let error)?: overflow = overflow ?? error
+                if let overflow { throw overflow }
+                // No part overflowed or was obstructed: every part is resolved, part `index` at `index`.
+                var applied: [ShardApplied] = []
+                applied.reserveCapacity(entries.count)
+                for index in entries.indices {
+                    applied.append(
+                        Self.withShard(participants[index], of: shards) { shard in
+                            Self.withPart(at: index, of: entries) {
+                                shard.machine.commit($0, resolved: &resolvedParts[index])
+                            }
+                        })
                 }
+                return applied
             }
-            if let overflow { throw overflow }
-            var applied: [ShardApplied] = []
-            applied.reserveCapacity(entries.count)
-            for index in entries.indices {
-                applied.append(
-                    Self.withShard(participants[index], of: shards) { shard in
-                        Self.withPart(at: index, of: entries) {
-                            shard.machine.commit($0, resolved: &resolvedParts[index])
-                        }
-                    })
-            }
-            return applied
+            guard var applied else { return .obstructed }
+            // The transaction's spine values travel with the last part (none for a write below the spine), set where
+            // the array holds it (a part held in a variable of its own was copied into the array).
+            if !spineValues.isEmpty, !applied.isEmpty { Self.attach(spineValues, to: &applied[applied.count - 1]) }
+            // Each part's change holds its mutations as resolved above and by the apply, as `resolvedParts` does
+            // (`ShardStateMachine.applyNext(_:resolved:)`); the parts are moved on to the log, which writes them
+            // without copying (the caller is left none).
+            var logged: [ShardEntry] = []
+            swap(&logged, &parts)
+            let positions = self.log.appendTogether(consume logged, applied: consume applied)
+            guard keepingResolved else { return .committed(positions, []) }
+            let kept = (0..<resolvedCount).map { resolvedParts.moveElement(from: $0) }
+            resolvedCount = 0
+            return .committed(positions, kept)
         }
-        guard var applied else { return .obstructed }
-        // The transaction's spine values travel with the last part (none for a write below the spine), set where
-        // the array holds it (a part held in a variable of its own was copied into the array).
-        if !spineValues.isEmpty, !applied.isEmpty { Self.attach(spineValues, to: &applied[applied.count - 1]) }
-        // Each part's change holds its mutations as resolved above and by the apply, as `resolvedParts` does
-        // (`ShardStateMachine.applyNext(_:resolved:)`); the parts are moved on to the log, which writes them without
-        // copying (the caller is left none).
-        var logged: [ShardEntry] = []
-        swap(&logged, &parts)
-        return .committed(self.log.appendTogether(consume logged, applied: consume applied), resolvedParts)
     }
 
     /// `body` on part `index` of `entries` as a value of its own: moved out of the buffer, then back where it was

@@ -225,52 +225,64 @@ extension ShardStateMachine {
             self.editTree(of: write.namespace) { tree in tree.apply(resolved) }
         }
         for index in resolved.indices { self.notePriority(resolved[index], namespace: write.namespace) }
+        let tree = self.defersSubtrees ? nil : self.tree(of: write.namespace)
         return ShardChange(
             namespace: write.namespace, mutations: resolved, sent: write.mutations,
             subtrees: Self.subtrees(
-                touchedBy: resolved, in: self.defersSubtrees ? nil : self.tree(of: write.namespace),
-                spineDepth: self.spineDepth))
+                touchedBy: resolved, in: tree, spineDepth: self.spineDepth, reusing: &self.recentSubtreePaths))
     }
 
     /// The shard-depth subtrees `mutations` write into, one per subtree, each with its node of `tree` (none when
-    /// `tree` is nil: the write loop takes them at its turn's end); nil when one of them sets a spine path.
+    /// `tree` is nil: the write loop takes them at its turn's end); nil when one of them sets a spine path. A
+    /// subtree below which a mutation writes is named by a path of `recent` when one is equal (a new path's array of
+    /// keys is allocated only for a subtree none of the latest writes named).
     /// - Complexity: O(m × depth × log n) lookups for m mutations; no node is copied.
-    static func subtrees(touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int) -> [ShardSubtree]? {
+    static func subtrees(
+        touchedBy mutations: [ResolvedMutation], in tree: Node?, spineDepth: Int,
+        reusing recent: inout RecentSubtreePaths
+    ) -> [ShardSubtree]? {
         var subtrees: [ShardSubtree] = []
         subtrees.reserveCapacity(mutations.count)
-        // Each mutation is read where the array's buffer holds it, and only its path copied out (`TreeEdit.path`): a
-        // match on it copied its node too, and the array's subscript the whole mutation.
-        let noted = mutations.withUnsafeBufferPointer { mutations in
-            for index in mutations.indices {
-                let written = mutations[index].path
-                guard Self.noteSubtree(written: written, in: &subtrees, tree: tree, spineDepth: spineDepth) else {
-                    return false
-                }
-            }
-            return true
+        // Each mutation's path is matched out of it (`noteSubtree(of:)`), not taken through `TreeEdit.path`.
+        for index in mutations.indices {
+            guard
+                Self.noteSubtree(
+                    of: mutations[index], in: &subtrees, tree: tree, spineDepth: spineDepth, reusing: &recent)
+            else { return nil }
         }
-        return noted ? subtrees : nil
+        return subtrees
+    }
+
+    /// `noteSubtree(written:in:tree:spineDepth:reusing:)` for the path `mutation` writes at.
+    @inline(__always)
+    private static func noteSubtree(
+        of mutation: borrowing ResolvedMutation, in subtrees: inout [ShardSubtree], tree: Node?, spineDepth: Int,
+        reusing recent: inout RecentSubtreePaths
+    ) -> Bool {
+        switch mutation {
+        case .set(let written, _), .setPriority(let written, _):
+            Self.noteSubtree(written: written, in: &subtrees, tree: tree, spineDepth: spineDepth, reusing: &recent)
+        }
     }
 
     /// Adds the shard-depth subtree a mutation written at `written` writes into to `subtrees` (with its node of
     /// `tree`) unless it is there already; false when the mutation sets a spine path instead.
     private static func noteSubtree(
-        written: Path, in subtrees: inout [ShardSubtree], tree: Node?, spineDepth: Int
+        written: Path, in subtrees: inout [ShardSubtree], tree: Node?, spineDepth: Int,
+        reusing recent: inout RecentSubtreePaths
     ) -> Bool {
         guard written.count >= spineDepth else { return false }
-        for known in subtrees.indices where Self.isSubtree(subtrees[known].path, of: written) { return true }
-        let path = written.count == spineDepth ? written : Path(keys: Array(written.keys[..<spineDepth]))
+        if Self.holds(subtrees, written) { return true }
+        let path = written.count == spineDepth ? written : recent.prefix(spineDepth, of: written)
         subtrees.append(ShardSubtree(path: path, node: tree?.node(at: path)))
         return true
     }
 
-    /// Whether `path` (a subtree's, at the shard depth) is the start of `written`, which is at least as deep,
-    /// compared key by key without a slice of either, each key read where its array's buffer holds it (the arrays'
-    /// subscripts copied each key out, its string retained, then released).
-    private static func isSubtree(_ path: borrowing Path, of written: borrowing Path) -> Bool {
-        path.keys.withUnsafeBufferPointer { known in
-            written.keys.withUnsafeBufferPointer { keys in known.indices.allSatisfy { known[$0] == keys[$0] } }
-        }
+    /// Whether one of `subtrees` (at the shard depth) is the start of `written`, which is at least as deep, compared
+    /// key by key by `Path.contains` (a loop over both paths' keys here copied each key of both: a retain and a
+    /// release of its string, no-ops for a small one, two calls to the runtime all the same).
+    private static func holds(_ subtrees: [ShardSubtree], _ written: Path) -> Bool {
+        subtrees.contains { $0.path.contains(written) }
     }
 
     /// Resolves a mutation's server values against `tree` as it is before the write, with no overflow check

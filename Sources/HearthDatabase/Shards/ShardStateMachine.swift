@@ -39,6 +39,8 @@ public struct ShardStateMachine: Sendable {
     /// many times in one turn is then shared with the read view once, so the shard copies its path once per turn,
     /// not once per write. Leader memory, never logged: it changes what `apply` hands the view, never the trees.
     var defersSubtrees = false
+    /// The subtree paths the latest writes named, reused by the next writes into them (`RecentSubtreePaths`).
+    var recentSubtreePaths = RecentSubtreePaths()
 
     public init(shard: Int, spineDepth: Int) {
         self.shard = shard

@@ -31,8 +31,10 @@ import Testing
                 for right in keys {
                     let expected = Self.bytesPrecede(left.string, right.string)
                     #expect((left < right) == expected, "\(left) < \(right)")
-                    #expect(probe?.precedes(right) == expected, "probe \(left) < \(right)")
-                    #expect(probe?.follows(right) == Self.bytesPrecede(right.string, left.string), "\(right) < probe")
+                    #expect(probe?.precedes(right, probing: left) == expected, "probe \(left) < \(right)")
+                    #expect(
+                        probe?.follows(right, probing: left) == Self.bytesPrecede(right.string, left.string),
+                        "\(right) < probe")
                     #expect((left == right) == Array(left.string.utf8).elementsEqual(right.string.utf8))
                 }
             }

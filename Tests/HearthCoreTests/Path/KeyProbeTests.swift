@@ -17,8 +17,8 @@ import Testing
         for probed in keys {
             probed.withProbe { probe in
                 for other in keys {
-                    #expect(probe?.follows(other) == (other < probed), "\(other) < \(probed)")
-                    #expect(probe?.precedes(other) == (probed < other), "\(probed) < \(other)")
+                    #expect(probe?.follows(other, probing: probed) == (other < probed), "\(other) < \(probed)")
+                    #expect(probe?.precedes(other, probing: probed) == (probed < other), "\(probed) < \(other)")
                 }
             }
         }
