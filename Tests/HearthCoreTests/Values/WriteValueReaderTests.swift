@@ -87,19 +87,7 @@ import Testing
             #"{".sv":{"increment":1}"#, #"{".sv":{"increment":"#, #"{".sv":"#, #"{".sv""#, "{",
             #"{".sv":{"increment":1}}}"#, #"{".sv":{"increment":1}},"#, #"{".sv":{"incr":1}}"#,
         ]
-        for nesting in [0, 1, 2, 3] {
-            var reader = WriteValue.Reader()
-            for text in values {
-                let fast = Self.read(text) { try reader.read(&$0, maximumNesting: nesting) }
-                let built = Self.read(text) { cursor in
-                    var builder = WriteValueBuilder(baseDepth: 0)
-                    let fragment = try cursor.read(into: &builder, maximumNesting: nesting)
-                    return WriteValue.Reading(value: WriteValue(fragment), depth: builder.deepest)
-                }
-                #expect(fast.outcome == built.outcome, "\(text) with nesting \(nesting)")
-                #expect(fast.position == built.position, "\(text) with nesting \(nesting)")
-            }
-        }
+        Self.expectReaderReadsAsBuilder(values, nestings: [0, 1, 2, 3])
     }
 
     /// A value that is a literal or a number (`WriteValue.Reader.readLiteral`) reads as the builder reads it: the
@@ -116,7 +104,13 @@ import Testing
         values += tokens.map { $0 + "}" }
         values += tokens.map { $0 + "x" }
         values += ["", " ", "\"s\"", "[1]", "{}", "{\"a\":true}"]
-        for nesting in [0, 1, 2] {
+        Self.expectReaderReadsAsBuilder(values, nestings: [0, 1, 2])
+    }
+
+    /// Each of `values` read by one kept `WriteValue.Reader` and by the general builder, at each of `nestings`: the
+    /// same outcome (node, depth or error) and the same cursor position afterwards.
+    private static func expectReaderReadsAsBuilder(_ values: [String], nestings: [Int]) {
+        for nesting in nestings {
             var reader = WriteValue.Reader()
             for text in values {
                 let fast = Self.read(text) { try reader.read(&$0, maximumNesting: nesting) }

@@ -74,7 +74,7 @@ enum ReferenceHeadParser {
         let methodBytes = line[..<firstSpace]
         let targetBytes = line[(firstSpace + 1)..<lastSpace]
         let versionBytes = line[(lastSpace + 1)...]
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy(Self.isTokenByte) else {
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPRequestParser.isTokenByte) else {
             throw .malformed("The request method is not a valid token.")
         }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
@@ -100,7 +100,7 @@ enum ReferenceHeadParser {
         let version = String(decoding: versionBytes, as: UTF8.self)
         let shape = Array(versionBytes)
         if shape.count == 8, shape.starts(with: Array("HTTP/".utf8)), shape[6] == UInt8(ascii: "."),
-            Self.isDigit(shape[5]), Self.isDigit(shape[7])
+            HTTPRequestParser.isDigit(shape[5]), HTTPRequestParser.isDigit(shape[7])
         {
             throw HTTPParserError(.unsupportedVersion, "\(version) is not supported; use HTTP/1.1.")
         }
@@ -119,7 +119,7 @@ enum ReferenceHeadParser {
                 throw .malformed("A header line has no colon.")
             }
             let name = line[line.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+            guard !name.isEmpty, name.allSatisfy(HTTPRequestParser.isTokenByte) else {
                 throw .malformed("A header name is empty or contains characters that are not allowed.")
             }
             var value = line[(colon + 1)...]
@@ -190,7 +190,7 @@ enum ReferenceHeadParser {
     /// before it), if any.
     private static func sameLength(_ element: Substring, as earlier: Int?) throws(HTTPParserError) -> Int {
         let digits = element.referenceTrimmed().utf8
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(Self.isDigit) else {
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(HTTPRequestParser.isDigit) else {
             throw .malformed("Content-Length must be a decimal number of bytes.")
         }
         // At most 18 digits: the value fits an Int, so it is summed from the bytes as they are.
@@ -236,25 +236,6 @@ enum ReferenceHeadParser {
             }
         }
         return false
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    /// `tchar` from RFC 9110 §5.6.2.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 }
 
