@@ -191,7 +191,7 @@ extension Substring {
     /// The substring without leading and trailing spaces and tabs, trimmed over its bytes rather than its
     /// characters. A space followed by a combining mark is one character, so an end may fall inside it; every
     /// caller refuses anything but ASCII digits in what is left, so such a value is refused either way.
-    fileprivate func trimmingASCIIWhitespace() -> Substring {
+    func trimmingASCIIWhitespace() -> Substring {
         let bytes = self.utf8
         var start = bytes.startIndex
         var end = bytes.endIndex

@@ -160,7 +160,7 @@ enum ReferenceHeadParser {
                 throw .malformed("A request must not have both Content-Length and Transfer-Encoding.")
             }
             let codings = encodings.flatMap { $0.split(separator: ",") }.map {
-                $0.referenceTrimmed().lowercased()
+                $0.trimmingASCIIWhitespace().lowercased()
             }
             guard codings == ["chunked"] else {
                 throw .malformed(
@@ -189,7 +189,7 @@ enum ReferenceHeadParser {
     /// One element of a `Content-Length` value, which must be a decimal number equal to `earlier` (the elements
     /// before it), if any.
     private static func sameLength(_ element: Substring, as earlier: Int?) throws(HTTPParserError) -> Int {
-        let digits = element.referenceTrimmed().utf8
+        let digits = element.trimmingASCIIWhitespace().utf8
         guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(HTTPRequestParser.isDigit) else {
             throw .malformed("Content-Length must be a decimal number of bytes.")
         }
@@ -236,21 +236,5 @@ enum ReferenceHeadParser {
             }
         }
         return false
-    }
-}
-
-extension Substring {
-    /// The old parser's trimming of spaces and tabs over the bytes.
-    fileprivate func referenceTrimmed() -> Substring {
-        let bytes = self.utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { bytes.formIndex(after: &start) }
-        while start < end {
-            let last = bytes.index(before: end)
-            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
-            end = last
-        }
-        return self[start..<end]
     }
 }
