@@ -122,7 +122,7 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
             while index + 8 <= bytes.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 guard Self.forbiddenBytes(in: word) == 0 else { return nil }
-                separators += Self.bytes(in: word, equalTo: UInt8(ascii: "/")).nonzeroBitCount
+                separators += ByteWords.matches(UInt8(ascii: "/"), in: word).nonzeroBitCount
                 index += 8
             }
         }
@@ -138,22 +138,14 @@ public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
         return separators
     }
 
-    /// The top bit of each byte of `word` that is `byte`, and no other bit: exact, since no sum carries from one byte
-    /// into the next.
-    @inline(__always) private static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let difference = word ^ (UInt64(byte) &* 0x0101_0101_0101_0101)
-        return ~(((difference & low) &+ low) | difference | low)
-    }
-
     /// The top bit of each byte of `word` that no key may hold other than `/` (`isForbidden`): `. $ # [ ]`, DEL and
     /// the ASCII controls (below 0x20: top bit clear, and clear still with 0x60 added to the low seven bits).
     @inline(__always) private static func forbiddenBytes(in word: UInt64) -> UInt64 {
         let controls = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x6060_6060_6060_6060) | word) & 0x8080_8080_8080_8080
-        return controls | Self.bytes(in: word, equalTo: UInt8(ascii: "."))
-            | Self.bytes(in: word, equalTo: UInt8(ascii: "$"))
-            | Self.bytes(in: word, equalTo: UInt8(ascii: "#")) | Self.bytes(in: word, equalTo: UInt8(ascii: "["))
-            | Self.bytes(in: word, equalTo: UInt8(ascii: "]")) | Self.bytes(in: word, equalTo: 0x7F)
+        return controls | ByteWords.matches(UInt8(ascii: "."), in: word)
+            | ByteWords.matches(UInt8(ascii: "$"), in: word)
+            | ByteWords.matches(UInt8(ascii: "#"), in: word) | ByteWords.matches(UInt8(ascii: "["), in: word)
+            | ByteWords.matches(UInt8(ascii: "]"), in: word) | ByteWords.matches(0x7F, in: word)
     }
 
     /// A byte no key may hold: `. $ # [ ] /` and ASCII control characters.

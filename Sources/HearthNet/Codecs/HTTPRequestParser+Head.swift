@@ -1,3 +1,5 @@
+import HearthCore
+
 /// Request-line and header-field rules (RFC 9112 §3 and §5, RFC 9110 §5.5), applied to one complete head block.
 extension HTTPRequestParser {
     /// Builds the head from its block of lines (request line, fields, terminating empty line) in one walk: each line
@@ -25,7 +27,7 @@ extension HTTPRequestParser {
         let isHTTP11 = version == "HTTP/1.1"
         var headers = HTTPHeaders()
         // One field per line after the request line at most: room for them all at once.
-        headers.reserveCapacity(max(0, HeadLines.count(of: 0x0A, in: block) - 2))
+        headers.reserveCapacity(max(0, ByteWords.count(of: 0x0A, in: block) - 2))
         var facts = HeadFacts()
         while let line = try lines.next() {
             let field: (name: Range<Int>, value: Range<Int>)
@@ -107,11 +109,11 @@ extension HTTPRequestParser {
             if let base = self.bytes.baseAddress {
                 let raw = UnsafeRawPointer(base)
                 while index + 8 <= self.bytes.count {
-                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    let lineFeeds = Self.bytes(in: word, equalTo: 0x0A)
+                    let word = ByteWords.word(raw, at: index)
+                    let lineFeeds = ByteWords.matches(0x0A, in: word)
                     // Only the CRs before the word's first LF count.
                     let below = lineFeeds == 0 ? ~0 : (lineFeeds & (0 &- lineFeeds)) &- 1
-                    let carriageReturns = Self.bytes(in: word, equalTo: 0x0D) & below
+                    let carriageReturns = ByteWords.matches(0x0D, in: word) & below
                     if carriageReturns != 0 && carriageReturn == .max {
                         carriageReturn = index + carriageReturns.trailingZeroBitCount / 8
                     }
@@ -128,33 +130,6 @@ extension HTTPRequestParser {
                 index += 1
             }
             return (index, carriageReturn)
-        }
-
-        /// How many bytes of `bytes` are `byte`, counted eight at a time.
-        static func count(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            var count = 0
-            var index = 0
-            if let base = bytes.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while index + 8 <= bytes.count {
-                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    count += Self.bytes(in: word, equalTo: byte).nonzeroBitCount
-                    index += 8
-                }
-            }
-            while index < bytes.count {
-                if bytes[index] == byte { count += 1 }
-                index += 1
-            }
-            return count
-        }
-
-        /// The top bit of each byte of `word` that is `byte`, and no other bit: exact, since no sum carries from one
-        /// byte into the next.
-        @inline(__always) private static func bytes(in word: UInt64, equalTo byte: UInt8) -> UInt64 {
-            let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            let difference = word ^ (UInt64(byte) &* 0x0101_0101_0101_0101)
-            return ~(((difference & low) &+ low) | difference | low)
         }
 
         /// What to throw when `error` broke the line just read: a bare CR in a later line of the block, which the

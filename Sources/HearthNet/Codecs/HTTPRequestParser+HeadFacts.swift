@@ -1,3 +1,5 @@
+import HearthCore
+
 /// What the fields that frame a request say, noted field by field as a head is read (`makeHead`), so the rules of
 /// RFC 9112 §6.3 and §3.2 are applied without walking the fields again: how the body is delimited, the `Host` rule,
 /// keep-alive and `100-continue`.
@@ -125,16 +127,12 @@ extension HTTPRequestParser {
                 }
                 return
             }
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                var (first, last) = (start, end)
-                while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
-                while first < last, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
-                self.length = try Self.sameLength(UnsafeBufferPointer(rebasing: bytes[first..<last]), as: self.length)
-                start = end + 1
+            var length = self.length
+            _ = try Self.firstElement(of: bytes) { (digits) throws(HTTPParserError) in
+                length = try Self.sameLength(digits, as: length)
+                return false
             }
+            self.length = length
         }
 
         /// One trimmed element of a `Content-Length` value, which must be a decimal number equal to `earlier` (the
@@ -159,19 +157,24 @@ extension HTTPRequestParser {
             -> Bool
         {
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return HTTPHeaders.list(value, contains: "\(token)") }
-            return token.withUTF8Buffer { token in
-                var start = 0
-                while start < bytes.count {
-                    var end = start
-                    while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                    var (first, last) = (start, end)
-                    while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
-                    while first < last, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
-                    if Self.equalFolded(UnsafeBufferPointer(rebasing: bytes[first..<last]), token) { return true }
-                    start = end + 1
-                }
-                return false
+            return token.withUTF8Buffer { token in Self.firstElement(of: bytes) { Self.equalFolded($0, token) } }
+        }
+
+        /// Whether `test` holds for an element of the comma-separated list `bytes` (ASCII), each element with the
+        /// spaces and tabs at its ends trimmed, every one handed over in order, empty ones too, until one passes.
+        private static func firstElement<Failure: Error>(
+            of bytes: UnsafeBufferPointer<UInt8>, where test: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Bool
+        ) throws(Failure) -> Bool {
+            var start = 0
+            while start <= bytes.count {
+                let end = ByteWords.firstIndex(of: UInt8(ascii: ","), in: bytes, from: start)
+                var (first, last) = (start, end)
+                while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+                while first < last, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
+                if try test(UnsafeBufferPointer(rebasing: bytes[first..<last])) { return true }
+                start = end + 1
             }
+            return false
         }
 
         /// Whether `bytes` are `lowercased` (no capital letters in it) but for the case of their ASCII letters, as
@@ -190,7 +193,7 @@ extension HTTPRequestParser {
 extension Substring {
     /// The substring without leading and trailing spaces and tabs, trimmed over its bytes rather than its
     /// characters. A space followed by a combining mark is one character, so an end may fall inside it; every
-    /// caller refuses anything but ASCII digits in what is left, so such a value is refused either way.
+    /// caller compares what is left with ASCII digits or tokens, so such a value is refused either way.
     func trimmingASCIIWhitespace() -> Substring {
         let bytes = self.utf8
         var start = bytes.startIndex

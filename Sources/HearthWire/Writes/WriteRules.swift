@@ -223,32 +223,13 @@ public enum WriteRules {
 
         mutating func next() -> Range<Int>? {
             while self.start < self.bytes.count {
-                let end = self.slash(from: self.start)
+                // Eight bytes at a time while eight are left (a key of a star's path is five to nine bytes).
+                let end = ByteWords.firstIndex(of: UInt8(ascii: "/"), in: self.bytes, from: self.start)
                 let segment = self.start..<end
                 self.start = end + 1
                 if !segment.isEmpty { return segment }
             }
             return nil
-        }
-
-        /// The first `/` at or after `index`, or the end: eight bytes at a time while eight are left (a key of a
-        /// star's path is five to nine bytes), then one by one.
-        private func slash(from index: Int) -> Int {
-            var index = index
-            if let base = self.bytes.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while index + 8 <= self.bytes.count {
-                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    // The top bit of each byte that is `/`, exactly (no sum carries from one byte into the next).
-                    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-                    let difference = word ^ 0x2F2F_2F2F_2F2F_2F2F
-                    let slashes = ~(((difference & low) &+ low) | difference | low)
-                    if slashes != 0 { return index + slashes.trailingZeroBitCount / 8 }
-                    index += 8
-                }
-            }
-            while index < self.bytes.count && self.bytes[index] != UInt8(ascii: "/") { index += 1 }
-            return index
         }
     }
 
